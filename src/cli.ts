@@ -1,0 +1,129 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { formatProblem, type Problem } from './problems.js';
+
+/** Exit codes of every command: success, invalid content, wrong usage. */
+export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
+
+/** Thrown for a wrong command line; the CLI prints the message and the command's help. */
+export class UsageError extends Error {}
+
+/** What a command prints and returns; the CLI owns stdout, stderr and the exit code. */
+export interface Io {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+interface Command {
+  summary: string;
+  usage: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  run(args: { values: Record<string, string | boolean | undefined>; positionals: string[] }, io: Io): Promise<number>;
+}
+
+const common = { root: { type: 'string', default: '.' }, help: { type: 'boolean', short: 'h' } } as const;
+
+const COMMANDS: Record<string, Command> = {
+  build: {
+    summary: 'validate content/ and write the static site to dist/ (and netlify.toml)',
+    usage: `otapress build [--root DIR] [--out DIR] [--host all|netlify]
+
+Reads content/site.yaml and every content/<device>/*.yaml, and writes dist/ only if all of them
+are valid; otherwise prints every problem as file:line:col  field  message and exits 1, leaving
+the previous dist/ as it was.
+
+--host netlify leaves out dist/_redirects and dist/_headers (Cloudflare's rule files), because
+Netlify would read them before netlify.toml; netlify.toml's build command passes it.`,
+    options: { ...common, out: { type: 'string' }, host: { type: 'string', default: 'all' } },
+    async run({ values }, io) {
+      const path = await import('node:path');
+      const { build } = await import('./build.js');
+      const host = String(values.host);
+      if (host !== 'all' && host !== 'netlify') throw new UsageError(`--host is all or netlify, not ${host}`);
+      const root = path.resolve(String(values.root));
+      const compiled = build({ root, outDir: values.out ? path.resolve(String(values.out)) : undefined, host });
+      const records = compiled.listings.reduce((n, l) => n + l.builds.length, 0);
+      io.out(
+        `built ${compiled.builds.length} builds of ${new Set(compiled.builds.map((b) => b.device)).size} devices into ${compiled.listings.length} listings (${records} records), ${compiled.files.length} files`,
+      );
+      return EXIT.ok;
+    },
+  },
+  check: {
+    summary: 'validate content/ like build does, and write nothing',
+    usage: `otapress check [--root DIR] [--format text|github]
+
+--format github prints each problem as a GitHub Actions annotation, so a pull request shows it
+on the line it is about.`,
+    options: { ...common, format: { type: 'string', default: 'text' } },
+    async run({ values }, io) {
+      const format = String(values.format);
+      if (format !== 'text' && format !== 'github') throw new UsageError(`--format is text or github, not ${format}`);
+      const path = await import('node:path');
+      const { check } = await import('./build.js');
+      const { problems, builds } = check({ root: path.resolve(String(values.root)) });
+      if (problems.length === 0) {
+        io.out(`${builds.length} manifests are valid`);
+        return EXIT.ok;
+      }
+      reportProblems(problems, io, format);
+      return EXIT.invalid;
+    },
+  },
+};
+
+/** Runs the CLI with `argv` (without `node` and the script); returns the exit code. */
+export async function main(argv: string[], io: Io = { out: (l) => console.log(l), err: (l) => console.error(l) }): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.out(overview());
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.err(`unknown command \`${name}\`\n\n${overview()}`);
+    return EXIT.usage;
+  }
+  try {
+    const args = parseArgs({ args: rest, options: command.options, allowPositionals: true, strict: true });
+    if (args.values.help) {
+      io.out(command.usage);
+      return EXIT.ok;
+    }
+    return await command.run(args as never, io);
+  } catch (error) {
+    const { ContentError } = await import('./problems.js');
+    if (error instanceof ContentError) {
+      reportProblems(error.problems, io, 'text');
+      return EXIT.invalid;
+    }
+    if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.err(`${(error as Error).message}\n\nusage: ${command.usage}`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+}
+
+// --- internal ---
+
+function overview(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
+  return `otapress: publish Android OTA update listings as a static site
+
+usage: otapress <command> [options]   (otapress <command> --help for its options)
+
+${Object.entries(COMMANDS)
+  .map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`)
+  .join('\n')}`;
+}
+
+function reportProblems(problems: Problem[], io: Io, format: string): void {
+  for (const p of problems) {
+    if (format === 'github') {
+      const escape = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+      const prop = (s: string) => escape(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+      io.out(`::error file=${prop(p.file)},line=${p.line},col=${p.col},title=${prop(p.field)}::${escape(p.message)}`);
+    } else io.err(formatProblem(p));
+  }
+  io.err(`${problems.length} problem${problems.length === 1 ? '' : 's'} found; nothing was written.`);
+}

@@ -1,0 +1,357 @@
+import { z } from 'zod';
+import { displayVersionOf, FILENAME_FORMS, parseBuildFilename } from './filename.js';
+import { nearest, sortProblems, type Problem } from './problems.js';
+import type { Site } from './site.js';
+import { readYamlSource, type YamlSource } from './yaml-source.js';
+
+/** Platform API level for each Android major version, as observed in interface.md. */
+export const API_LEVELS: Record<string, string> = {
+  '7': '25',
+  '9': '28',
+  '10': '29',
+  '11': '30',
+  '12': '32',
+  '13': '33',
+  '14': '34',
+  '15': '35',
+  '16': '36',
+};
+
+/** Oldest and newest build time we accept (2009-01-01 and 2100-01-01, Unix seconds). */
+export const TIMESTAMP_RANGE = [1230768000, 4102444800] as const;
+
+/** One build, validated and with every derived value filled in: what the listings are made of. */
+export interface Build {
+  /** Manifest path relative to the project root, e.g. `content/FP4/e-2.5-....yaml`. */
+  source: string;
+  /** Device code name: the manifest's folder. */
+  device: string;
+  /** No downloadable package: rendered with empty filename, id and size and no url. */
+  placeholder: boolean;
+  filename: string;
+  version: string;
+  channel: string;
+  timestamp: number;
+  android_version: string;
+  api_level: string;
+  incremental: string;
+  md5sum: string;
+  id: string;
+  size: number | '';
+  url?: string;
+  display_version: string;
+  changes: string;
+  pre_version: string;
+  is_upgrade_supported: boolean;
+  /** The request lists this build appears in, in site order. */
+  lists: string[];
+  /** Security patch level (`yyyy-mm-dd`), for the v2 listing. */
+  os_patch_level?: string;
+  /** `ota-property-files` of the zip's metadata, for streaming A/B updates (v2 listing). */
+  ota_property_files?: string;
+  /** `AB` or `BLOCK`, from the zip's metadata. */
+  ota_type?: 'AB' | 'BLOCK';
+  /** Where `id` and `filename` stand in the manifest, for messages about clashes between files. */
+  at: { id: Position; filename: Position; file: Position };
+}
+
+/** A 1-based line and column. */
+export interface Position {
+  line: number;
+  col: number;
+}
+
+/** The result of reading one manifest: a build, or the problems that keep it out. */
+export interface ParsedManifest {
+  build?: Build;
+  problems: Problem[];
+}
+
+const digits = (what: string, example: string) =>
+  z.preprocess(
+    (v) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? String(v) : v),
+    z
+      .string({ error: `expected ${what} as a decimal number, e.g. ${example}` })
+      .regex(/^\d{1,3}$/, { error: `expected ${what} as a decimal number, e.g. ${example}` }),
+  );
+
+const hex = (length: number, what: string) =>
+  z.string({ error: `expected ${what}: ${length} lowercase hex characters` }).superRefine((value, ctx) => {
+    if (/^[0-9a-f]*$/i.test(value) && value.length === length && value !== value.toLowerCase()) {
+      ctx.addIssue({ code: 'custom', message: `write the ${length} hex characters in lowercase: ${value.toLowerCase()}` });
+    } else if (!new RegExp(`^[0-9a-f]{${length}}$`).test(value)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected ${what}: ${length} lowercase hex characters, got ${value.length} character${value.length === 1 ? '' : 's'}${/^[0-9a-fA-F]*$/.test(value) ? '' : ' with non-hex ones'}`,
+      });
+    }
+  });
+
+const unixSeconds = z.number({ error: 'expected Unix seconds as a whole number, e.g. 1731067200 (date +%s)' }).superRefine((value, ctx) => {
+  if (!Number.isInteger(value)) {
+    ctx.addIssue({ code: 'custom', message: `expected whole Unix seconds; write ${Math.floor(value)}` });
+  } else if (value >= 1e11 && value / 1000 >= TIMESTAMP_RANGE[0] && value / 1000 < TIMESTAMP_RANGE[1]) {
+    ctx.addIssue({ code: 'custom', message: `${value} looks like milliseconds; write seconds: ${Math.floor(value / 1000)}` });
+  } else if (value < TIMESTAMP_RANGE[0] || value >= TIMESTAMP_RANGE[1]) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `${value} is not a plausible build time; expected Unix seconds between 2009 and 2100, e.g. 1731067200`,
+    });
+  }
+});
+
+const manifestSchema = z.strictObject({
+  filename: z.string({ error: 'expected the package file name, e.g. e-2.5-t-20241108446322-official-FP4.zip' }),
+  version: z
+    .string({ error: 'expected the release number as text, e.g. "2.5"' })
+    .regex(/^\d+\.\d+(\.\d+)?$/, { error: 'expected a dotted release number with two or three parts, e.g. "2.5" or "2.6.3"' }),
+  channel: z.string({ error: 'expected the channel name, e.g. official' }),
+  timestamp: unixSeconds,
+  datetime: unixSeconds.optional(),
+  android_version: digits('the Android major version', '"14"'),
+  api_level: digits('the platform API level', '"34"').optional(),
+  incremental: z.preprocess(
+    (v) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? String(v) : v),
+    z
+      .string({ error: 'expected the build incremental as text, e.g. eng.root.20241108.123456' })
+      .regex(/^[A-Za-z0-9._-]*$/, { error: 'expected letters, digits, `.`, `-` and `_` only, e.g. eng.root.20241108.123456' }),
+  ),
+  md5sum: hex(32, 'the MD5 of the zip'),
+  id: hex(64, 'the SHA-256 of the zip'),
+  size: z
+    .number({ error: 'expected the zip size in bytes as a whole number (stat -c %s FILE)' })
+    .int({ error: 'expected the zip size in bytes as a whole number (stat -c %s FILE)' })
+    .nonnegative({ error: 'a size cannot be negative; expected the zip size in bytes (stat -c %s FILE)' })
+    .max(Number.MAX_SAFE_INTEGER),
+  url: z
+    .string({ error: 'expected the download address, e.g. https://example.org/builds/FP4/e-2.5-....zip' })
+    .regex(/^https?:\/\/[^\s/?#]+\/\S*$/, { error: 'expected an absolute http(s) download address without spaces' }),
+  display_version: z.string({ error: 'expected text, e.g. 2.5-t-20241108446322-official-FP4' }).min(1),
+  changes: z.string({ error: 'expected text (shown to users as the change log)' }),
+  pre_version: z.string({ error: 'expected text' }),
+  is_upgrade_supported: z.boolean({ error: 'expected true or false' }),
+  lists: z.array(z.string({ error: 'expected a request list name' }), { error: 'expected a list of request lists, e.g. [stable, official]' }),
+  placeholder: z.boolean({ error: 'expected true or false' }),
+  os_patch_level: z
+    .string({ error: 'expected the security patch date as text, e.g. "2024-11-05"' })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'expected the security patch date as yyyy-mm-dd, e.g. "2024-11-05"' }),
+  ota_property_files: z
+    .string({ error: 'expected the ota-property-files value of the zip metadata' })
+    .regex(/^[A-Za-z0-9._-]+:\d+:\d+(,[A-Za-z0-9._-]+:\d+:\d+)*\s*$/, {
+      error: 'expected name:offset:size entries separated by commas, as in META-INF/com/android/metadata',
+    }),
+  ota_type: z.enum(['AB', 'BLOCK'], { error: 'expected AB or BLOCK' }),
+}).partial();
+
+type ManifestFields = z.infer<typeof manifestSchema>;
+
+/** Every key a manifest may hold, in the order the reference documents them. */
+export const MANIFEST_KEYS = Object.keys(manifestSchema.shape);
+
+/** Keys a package manifest must have, and those a placeholder must have. */
+const REQUIRED = ['filename', 'version', 'channel', 'timestamp', 'android_version', 'incremental', 'md5sum', 'id', 'size'] as const;
+const REQUIRED_PLACEHOLDER = ['version', 'channel', 'timestamp', 'android_version', 'display_version'] as const;
+/** Keys a placeholder must leave out (or leave empty): the ones that would make a phone offer it. */
+const PACKAGE_ONLY = ['filename', 'id', 'size', 'url'] as const;
+
+/**
+ * Reads one manifest from its text: checks types and formats with the zod schema, then the rules
+ * that tie fields together, and derives `api_level`, `url`, `display_version` and the lists.
+ * Pure: the device comes from the caller (the manifest's folder). Never throws.
+ */
+export function parseManifest(input: string | Uint8Array, file: string, device: string, site: Site): ParsedManifest {
+  const source = readYamlSource(input, file);
+  if (source.problems.length > 0) return { problems: source.problems };
+  const problems: Problem[] = [];
+  const report = (field: string, message: string, { key = false } = {}) => {
+    const path = field ? field.split('.').map((s) => (/^\d+$/.test(s) ? Number(s) : s)) : [];
+    const { line, col } = source.locate(path, { key });
+    problems.push({ file, line, col, field: field || '(file)', message });
+  };
+
+  const value = source.value;
+  if (value === null || value === undefined) {
+    report('', 'the file is empty; a manifest is a mapping of fields (filename, version, channel, ...), see the README');
+    return { problems };
+  }
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    report('', `expected a mapping of fields (filename: ..., version: ...), found ${Array.isArray(value) ? 'a list' : 'a single value'}`);
+    return { problems };
+  }
+
+  const raw = { ...(value as Record<string, unknown>) };
+  // "" stands for "left out" in the fields a placeholder leaves empty (this is how listings show them).
+  if (raw.placeholder === true) for (const key of [...PACKAGE_ONLY, 'md5sum', 'incremental', 'api_level']) if (raw[key] === '') delete raw[key];
+
+  const parsed = manifestSchema.safeParse(raw);
+  const fields: ManifestFields = parsed.success ? parsed.data : {};
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const field = issue.path.join('.');
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys) {
+          const hint = nearest(key, MANIFEST_KEYS);
+          report([...issue.path, key].join('.'), `unknown field${hint ? `; did you mean \`${hint}\`?` : '; see the manifest reference in the README'}`, { key: true });
+        }
+      } else {
+        report(field, typeTrapMessage(source, issue.path, valueAt(raw, issue.path)) ?? issue.message);
+      }
+    }
+  }
+  const bad = new Set(parsed.success ? [] : parsed.error.issues.map((i) => String(i.path[0])));
+  const placeholder = fields.placeholder === true;
+
+  const context: RuleContext = { fields, raw, bad, device, site, placeholder, report };
+  for (const rule of RULES) rule(context);
+  if (problems.length > 0) return { problems: sortProblems(problems) };
+
+  const f = fields as Required<ManifestFields>;
+  const build: Build = {
+    source: file,
+    device,
+    placeholder,
+    filename: placeholder ? '' : f.filename,
+    version: f.version,
+    channel: f.channel,
+    timestamp: f.timestamp,
+    android_version: f.android_version,
+    api_level: f.api_level ?? (placeholder ? '' : API_LEVELS[f.android_version]),
+    incremental: f.incremental ?? '',
+    md5sum: f.md5sum ?? '',
+    id: placeholder ? '' : f.id,
+    size: placeholder ? '' : f.size,
+    url: placeholder ? undefined : (f.url ?? `${site.downloadBaseUrl}/${f.channel}/${device}/${f.filename}`),
+    display_version: f.display_version ?? displayVersionOf(f.filename),
+    changes: f.changes ?? '',
+    pre_version: f.pre_version ?? '',
+    is_upgrade_supported: f.is_upgrade_supported ?? false,
+    lists: f.lists ? site.lists.map((l) => l.name).filter((name) => f.lists.includes(name)) : defaultLists(site, f.channel),
+    ...(f.os_patch_level !== undefined && { os_patch_level: f.os_patch_level }),
+    ...(f.ota_property_files !== undefined && { ota_property_files: f.ota_property_files.trim() }),
+    ...(f.ota_type !== undefined && { ota_type: f.ota_type }),
+    at: { id: source.locate(['id']), filename: source.locate(['filename']), file: { line: 1, col: 1 } },
+  };
+  return { build, problems };
+}
+
+/** The lists that collect a channel by the site's membership rules. */
+export function defaultLists(site: Site, channel: string): string[] {
+  return site.lists.filter((list) => list.channels.includes(channel)).map((list) => list.name);
+}
+
+// --- internal ---
+
+interface RuleContext {
+  fields: ManifestFields;
+  raw: Record<string, unknown>;
+  /** Fields that already failed their own check: rules skip them to avoid a second message. */
+  bad: Set<string>;
+  device: string;
+  site: Site;
+  placeholder: boolean;
+  report(field: string, message: string, options?: { key?: boolean }): void;
+}
+
+/** A check that ties fields together (or to the site); reports through the context. */
+type Rule = (c: RuleContext) => void;
+
+const requiredFields: Rule = ({ raw, placeholder, report }) => {
+  for (const key of placeholder ? REQUIRED_PLACEHOLDER : REQUIRED) {
+    if (raw[key] === undefined) {
+      report('', `missing \`${key}\`${placeholder ? ' (a placeholder needs version, channel, timestamp, android_version and display_version)' : ''}; add it${key === 'filename' ? ' or mark the build `placeholder: true`' : ''}`);
+    }
+  }
+};
+
+const placeholderHasNoPackage: Rule = ({ raw, placeholder, report }) => {
+  if (!placeholder) return;
+  for (const key of PACKAGE_ONLY) {
+    if (raw[key] !== undefined) {
+      report(key, `a placeholder has no package, so it must not have \`${key}\` (a phone would offer it for download); remove it, or remove \`placeholder: true\``, { key: true });
+    }
+  }
+};
+
+const channelKnown: Rule = ({ fields, site, report }) => {
+  if (fields.channel === undefined || site.channels.includes(fields.channel)) return;
+  const hint = nearest(fields.channel, site.channels);
+  report('channel', `\`${fields.channel}\` is not a channel of this site${hint ? `; did you mean \`${hint}\`?` : ''} (channels: ${site.channels.join(', ')}, set in content/site.yaml)`);
+};
+
+const listsKnown: Rule = ({ fields, site, report }) => {
+  const names = site.lists.map((l) => l.name);
+  fields.lists?.forEach((name, i) => {
+    if (!names.includes(name)) {
+      const hint = nearest(name, names);
+      report(`lists.${i}`, `\`${name}\` is not a request list of this site${hint ? `; did you mean \`${hint}\`?` : ''} (lists: ${names.join(', ')})`);
+    } else if (fields.lists!.indexOf(name) !== i) {
+      report(`lists.${i}`, `\`${name}\` is listed twice; remove one`);
+    }
+  });
+};
+
+const reachesAList: Rule = ({ fields, bad, site, report }) => {
+  if (fields.lists !== undefined || fields.channel === undefined || bad.has('channel') || !site.channels.includes(fields.channel)) return;
+  if (defaultLists(site, fields.channel).length === 0) {
+    report('channel', `no request list collects channel \`${fields.channel}\`, so no phone would see this build; add \`lists: [...]\` here or the channel to a list in content/site.yaml`);
+  }
+};
+
+const filenameAgrees: Rule = ({ fields, bad, device, placeholder, report }) => {
+  const name = fields.filename;
+  if (placeholder || name === undefined || bad.has('filename')) return;
+  if (name.includes('/') || name.includes('\\') || name.includes('..') || name.trim() !== name || name === '') {
+    report('filename', 'expected a plain file name without folders, `..` or surrounding spaces; the phone saves the download under this name');
+    return;
+  }
+  const facts = parseBuildFilename(name);
+  if (!facts) {
+    report('filename', `\`${name}\` does not follow ${FILENAME_FORMS}`);
+    return;
+  }
+  if (facts.device !== device) {
+    report('filename', `the file name is for device \`${facts.device}\` but the manifest is in the folder of \`${device}\`; move the manifest to content/${facts.device}/ or fix the name`);
+  }
+  if (fields.version !== undefined && !bad.has('version') && facts.version !== fields.version) {
+    report('version', `version is "${fields.version}" but the file name says "${facts.version}"; make them agree`);
+  }
+  if (fields.channel !== undefined && !bad.has('channel') && facts.channel !== fields.channel) {
+    report('channel', `channel is \`${fields.channel}\` but the file name says \`${facts.channel}\`; make them agree`);
+  }
+  if (facts.androidVersion !== undefined && fields.android_version !== undefined && !bad.has('android_version') && facts.androidVersion !== fields.android_version) {
+    report('android_version', `android_version is "${fields.android_version}" but the file name's platform part \`${facts.platform}\` means Android ${facts.androidVersion}; make them agree`);
+  }
+};
+
+const apiLevelKnown: Rule = ({ fields, bad, placeholder, report }) => {
+  if (placeholder || fields.api_level !== undefined || fields.android_version === undefined || bad.has('android_version') || bad.has('api_level')) return;
+  if (API_LEVELS[fields.android_version] === undefined) {
+    report('android_version', `no known API level for Android ${fields.android_version}; add \`api_level: "NN"\``);
+  }
+};
+
+const datetimeIsTimestamp: Rule = ({ fields, bad, report }) => {
+  if (fields.datetime === undefined || fields.timestamp === undefined || bad.has('datetime') || bad.has('timestamp')) return;
+  if (fields.datetime !== fields.timestamp) {
+    report('datetime', `datetime must equal timestamp (${fields.timestamp}): phones compare it with their own build time; remove \`datetime\``);
+  }
+};
+
+const RULES: Rule[] = [requiredFields, placeholderHasNoPackage, channelKnown, listsKnown, reachesAList, filenameAgrees, apiLevelKnown, datetimeIsTimestamp];
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  return path.reduce<unknown>((v, key) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined), value);
+}
+
+/** Explains the YAML typing traps: `version: 2.10` is the number 2.1, `md5sum: 1e5...` a number. */
+function typeTrapMessage(source: YamlSource, path: PropertyKey[], input: unknown): string | undefined {
+  const field = String(path[path.length - 1]);
+  const text = source.sourceText(path);
+  const stringFields = ['version', 'filename', 'md5sum', 'id', 'channel', 'display_version', 'os_patch_level', 'incremental', 'changes', 'pre_version'];
+  if (text === undefined || !stringFields.includes(field)) return undefined;
+  if (typeof input === 'number' || typeof input === 'boolean' || input === null) {
+    const reads = input === null ? 'null (nothing)' : `${typeof input === 'number' ? 'the number' : 'the boolean'} ${String(input)}`;
+    return `YAML reads ${text} as ${reads}, not text; quote it: ${field}: "${text}"`;
+  }
+  return undefined;
+}

@@ -1,0 +1,81 @@
+import type { Build } from './manifest.js';
+import { compareStrings, type Problem } from './problems.js';
+import type { Site } from './site.js';
+
+/** One request list of one device: what `GET /api/v1/<device>/<list>/` answers. */
+export interface Listing {
+  device: string;
+  list: string;
+  /** Builds in listing order (newest platform first, then newest build). */
+  builds: Build[];
+}
+
+/** Device folder names must be safe, unambiguous URL path segments. */
+export const DEVICE_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9_.-]*[A-Za-z0-9_-])?$/;
+
+/**
+ * Rules between manifests of one catalog: an `id` or `filename` used twice on a device, and device
+ * folders that differ only by case (they would clash on case-insensitive disks and CDNs).
+ */
+export function checkCatalog(builds: readonly Build[], devices: readonly string[]): Problem[] {
+  const problems: Problem[] = [];
+  const byLowerCase = new Map<string, string>();
+  for (const device of [...devices].sort(compareStrings)) {
+    const seen = byLowerCase.get(device.toLowerCase());
+    if (seen !== undefined) {
+      problems.push({
+        file: `content/${device}`,
+        line: 1,
+        col: 1,
+        field: '(folder)',
+        message: `device folders \`${seen}\` and \`${device}\` differ only by case; phones ask with the exact name, keep one folder`,
+      });
+    } else byLowerCase.set(device.toLowerCase(), device);
+  }
+  for (const field of ['id', 'filename'] as const) {
+    const first = new Map<string, Build>();
+    for (const build of [...builds].sort((a, b) => compareStrings(a.source, b.source))) {
+      if (build.placeholder) continue;
+      const key = `${build.device}\u0000${build[field]}`;
+      const earlier = first.get(key);
+      if (earlier === undefined) {
+        first.set(key, build);
+        continue;
+      }
+      problems.push({
+        file: build.source,
+        ...build.at[field],
+        field,
+        message: `${earlier.source} has the same ${field}${field === 'id' ? ' (phones would merge the two builds into one download)' : ''}; each build of a device needs its own ${field === 'id' ? 'SHA-256 id' : 'file name'}: remove the duplicate manifest or correct the value`,
+      });
+    }
+  }
+  return problems;
+}
+
+/**
+ * Applies the membership rules and the listing order. Every device gets every list of the site,
+ * empty ones included, so a phone on any channel gets a well-formed answer.
+ */
+export function planListings(builds: readonly Build[], devices: readonly string[], site: Site): Listing[] {
+  const byDevice = new Map<string, Build[]>(devices.map((d) => [d, []]));
+  for (const build of builds) byDevice.get(build.device)?.push(build);
+  const listings: Listing[] = [];
+  for (const device of [...byDevice.keys()].sort(compareStrings)) {
+    const ordered = byDevice.get(device)!.sort(compareBuilds);
+    for (const { name } of site.lists) {
+      listings.push({ device, list: name, builds: ordered.filter((b) => b.lists.includes(name)) });
+    }
+  }
+  return listings;
+}
+
+/** Listing order: Android version (numeric) descending, then build time descending, then file name. */
+export function compareBuilds(a: Build, b: Build): number {
+  return (
+    Number(b.android_version) - Number(a.android_version) ||
+    b.timestamp - a.timestamp ||
+    compareStrings(a.filename, b.filename) ||
+    compareStrings(a.source, b.source)
+  );
+}

@@ -1,0 +1,72 @@
+/** One thing wrong with the content, located at the YAML node it is about. */
+export interface Problem {
+  /** Path relative to the project root, with forward slashes, e.g. `content/FP4/e-2.5.yaml`. */
+  file: string;
+  /** 1-based line and column of the node; 1:1 for problems about a whole file. */
+  line: number;
+  col: number;
+  /** Dotted field path (`md5sum`, `lists.1`), or `(file)` / `(folder)` for the file or folder itself. */
+  field: string;
+  /** What is wrong and what to write instead; no "Error:" prefix. */
+  message: string;
+}
+
+/** Formats a problem as `file:line:col  field  message`, the one shape every command prints. */
+export function formatProblem(p: Problem): string {
+  return `${p.file}:${p.line}:${p.col}  ${p.field}  ${p.message}`;
+}
+
+/** Sorts problems by file, then position, then field, so every run prints them in the same order. */
+export function sortProblems(problems: Problem[]): Problem[] {
+  return [...problems].sort(
+    (a, b) =>
+      compareStrings(a.file, b.file) ||
+      a.line - b.line ||
+      a.col - b.col ||
+      compareStrings(a.field, b.field) ||
+      compareStrings(a.message, b.message),
+  );
+}
+
+/** Code-unit string comparison: independent of the locale, so output is the same on every machine. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Thrown by the edges (build, check) when content is invalid; carries every problem found. */
+export class ContentError extends Error {
+  constructor(readonly problems: Problem[]) {
+    super(`${problems.length} problem${problems.length === 1 ? '' : 's'} in the content`);
+    this.name = 'ContentError';
+  }
+}
+
+/** The closest candidate within a small edit distance, for "did you mean" hints. */
+export function nearest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
+  for (const candidate of candidates) {
+    const d = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+// --- internal ---
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length];
+}

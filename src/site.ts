@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { nearest, type Problem } from './problems.js';
+import { readYamlSource } from './yaml-source.js';
+
+/** Where the site settings live, relative to the project root. */
+export const SITE_FILE = 'content/site.yaml';
+
+/** The channel values of interface.md, used when `site.yaml` names none. */
+export const DEFAULT_CHANNELS = ['stable', 'official', 'dev', 'community'] as const;
+
+/** The request lists of interface.md and the channels each collects (list ← channels). */
+export const DEFAULT_LISTS: Record<string, string[]> = {
+  stable: ['stable', 'official'],
+  official: ['official'],
+  dev: ['dev', 'community'],
+  community: ['community'],
+};
+
+/** The default `Cache-Control` on listings: CDNs and clients may keep them five minutes. */
+export const DEFAULT_CACHE_CONTROL = 'public, max-age=300';
+
+/** Site-wide settings from `content/site.yaml`, with defaults applied. */
+export interface Site {
+  /** Base of every derived download URL, without a trailing slash. */
+  downloadBaseUrl: string;
+  /** Channel values a build may carry (its download folder). */
+  channels: string[];
+  /** Request lists, in the order written, each with the channels whose builds it collects. */
+  lists: { name: string; channels: string[] }[];
+  /** `Cache-Control` sent with every listing. */
+  cacheControl: string;
+}
+
+const segment = /^[a-z0-9][a-z0-9_-]*$/;
+const segmentMessage = 'use lowercase letters, digits, `-` and `_` (it becomes a URL path segment)';
+
+const siteSchema = z.strictObject({
+  download_base_url: z
+    .string({ error: 'expected the https:// address under which builds are stored, e.g. https://images.example.org/builds' })
+    .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, {
+      error: 'expected an absolute http(s) address without query or fragment, e.g. https://images.example.org/builds',
+    }),
+  channels: z
+    .array(z.string().regex(segment, { error: segmentMessage }), { error: 'expected a list of channel names' })
+    .min(1, { error: 'name at least one channel' })
+    .optional(),
+  lists: z
+    .record(
+      z.string().regex(segment, { error: segmentMessage }),
+      z.array(z.string(), { error: 'expected the list of channels this request list collects, e.g. [stable, official]' }),
+      { error: 'expected a mapping of request list → channels, e.g. stable: [stable, official]' },
+    )
+    .optional(),
+  cache_control: z.string({ error: 'expected a Cache-Control header value' }).min(1).optional(),
+});
+
+/** The settings keys, for "did you mean" hints. */
+export const SITE_KEYS = Object.keys(siteSchema.shape);
+
+/** Parses `content/site.yaml` from its text; returns the settings or every problem found. */
+export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?: Site; problems: Problem[] } {
+  const source = readYamlSource(input, file);
+  if (source.problems.length > 0) return { problems: source.problems };
+  const problems: Problem[] = [];
+  const report = (path: PropertyKey[], message: string, key = false) => {
+    const { line, col } = source.locate(path, { key });
+    problems.push({ file, line, col, field: path.join('.') || '(file)', message });
+  };
+
+  if (source.value === null || typeof source.value !== 'object' || Array.isArray(source.value)) {
+    report([], 'expected a mapping with at least `download_base_url: https://...`');
+    return { problems };
+  }
+  const parsed = siteSchema.safeParse(source.value);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys) {
+          const hint = nearest(key, SITE_KEYS);
+          report([...issue.path, key], `unknown setting${hint ? `; did you mean \`${hint}\`?` : `; known settings: ${SITE_KEYS.join(', ')}`}`, true);
+        }
+      } else {
+        report(issue.path, issue.message, issue.path.length > 0 && issue.code === 'invalid_type' && issue.input === undefined);
+      }
+    }
+    return { problems };
+  }
+
+  const settings = parsed.data;
+  const channels = settings.channels ?? [...DEFAULT_CHANNELS];
+  channels.forEach((channel, i) => {
+    if (channels.indexOf(channel) !== i) report(['channels', i], `channel \`${channel}\` is listed twice`);
+  });
+  const lists = Object.entries(settings.lists ?? DEFAULT_LISTS).map(([name, members]) => ({ name, channels: members }));
+  if (lists.length === 0) report(['lists'], 'name at least one request list, e.g. stable: [stable, official]');
+  for (const list of lists) {
+    list.channels.forEach((channel, i) => {
+      if (!channels.includes(channel)) {
+        const hint = nearest(channel, channels);
+        report(
+          ['lists', list.name, i],
+          `\`${channel}\` is not a channel of this site${hint ? `; did you mean \`${hint}\`?` : ''} (channels: ${channels.join(', ')}); add it to \`channels\` or remove it here`,
+        );
+      }
+    });
+  }
+  if (problems.length > 0) return { problems };
+  return {
+    site: {
+      downloadBaseUrl: settings.download_base_url.replace(/\/+$/, ''),
+      channels,
+      lists,
+      cacheControl: settings.cache_control ?? DEFAULT_CACHE_CONTROL,
+    },
+    problems,
+  };
+}

@@ -1,0 +1,34 @@
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach } from 'vitest';
+
+/** The repository root. */
+export const ROOT = path.resolve(import.meta.dirname, '..');
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A temporary project folder, removed after the test; `withContent` copies the example catalog in. */
+export function tempProject({ withContent = false } = {}): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'otapress-'));
+  made.push(dir);
+  if (withContent) cpSync(path.join(ROOT, 'content'), path.join(dir, 'content'), { recursive: true });
+  return dir;
+}
+
+/** Every file under `dir` as relative path → bytes, sorted: for exact comparison of whole trees. */
+export function snapshotTree(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  const walk = (relative: string) => {
+    for (const name of readdirSync(path.join(dir, relative)).sort()) {
+      const child = relative ? `${relative}/${name}` : name;
+      if (statSync(path.join(dir, child)).isDirectory()) walk(child);
+      else files[child] = readFileSync(path.join(dir, child), 'latin1');
+    }
+  };
+  walk('');
+  return files;
+}

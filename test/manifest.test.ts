@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { parseManifest } from '../src/manifest.js';
+import { formatProblem } from '../src/problems.js';
+import { parseSite } from '../src/site.js';
+
+const { site } = parseSite('download_base_url: https://dl.example.org/builds/\n');
+const FILE = 'content/FP4/build.yaml';
+
+/** A valid package manifest; each case below changes one thing. */
+const VALID = `filename: e-2.5-a14-20241108446322-official-FP4.zip
+version: "2.5"
+channel: official
+timestamp: 1731067200
+android_version: "14"
+incremental: eng.root.20241108.123456
+md5sum: 0123456789abcdef0123456789abcdef
+id: 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+size: 1387003904
+`;
+
+const messages = (text: string | Uint8Array, device = 'FP4') => parseManifest(text, FILE, device, site!).problems.map(formatProblem);
+const edit = (key: string, line: string | null) =>
+  VALID.split('\n')
+    .map((l) => (l.startsWith(`${key}:`) ? line : l))
+    .filter((l) => l !== null)
+    .join('\n');
+
+describe('parseManifest: derived values', () => {
+  it('derives api_level, url, display_version, datetime and the default lists', () => {
+    const { build, problems } = parseManifest(VALID, FILE, 'FP4', site!);
+    expect(problems).toEqual([]);
+    expect(build).toMatchObject({
+      api_level: '34',
+      url: 'https://dl.example.org/builds/official/FP4/e-2.5-a14-20241108446322-official-FP4.zip',
+      display_version: '2.5-a14-20241108446322-official-FP4',
+      changes: '',
+      pre_version: '',
+      is_upgrade_supported: false,
+      lists: ['stable', 'official'],
+      size: 1387003904,
+    });
+  });
+
+  it.each([
+    ['an integer android_version', edit('android_version', 'android_version: 14'), { android_version: '14', api_level: '34' }],
+    ['a written api_level', VALID + 'api_level: "33"\n', { api_level: '33' }],
+    ['an unknown pairing with api_level written', edit('android_version', 'android_version: "8"').replace('-a14-', '-o-') + 'api_level: "27"\n', { api_level: '27' }],
+    ['a unix-seconds incremental as a number', edit('incremental', 'incremental: 1731067200'), { incremental: '1731067200' }],
+    ['an empty incremental', edit('incremental', 'incremental: ""'), { incremental: '' }],
+    ['size 0 of an old record', edit('size', 'size: 0'), { size: 0 }],
+    ['a written url', VALID + 'url: https://github.com/x/y/releases/download/v2.5/e.zip\n', { url: 'https://github.com/x/y/releases/download/v2.5/e.zip' }],
+    ['explicit lists, in site order', VALID + 'lists: [official, dev]\n', { lists: ['official', 'dev'] }],
+    ['lists: [] hides a build', VALID + 'lists: []\n', { lists: [] }],
+    ['a disabled file', edit('filename', 'filename: e-2.5-a14-20241108446322-official-FP4.disabled.zip'), { display_version: 'e-2.5-a14-20241108446322-official-FP4' }],
+    ['a LineageOS file name', edit('filename', 'filename: lineage-2.5-20241108-official-FP4-signed.zip'), { display_version: '2.5-20241108-official-FP4-signed' }],
+    ['a BOM and CRLF line endings', '\ufeff' + VALID.replace(/\n/g, '\r\n'), { version: '2.5', size: 1387003904 }],
+    ['datetime equal to timestamp', VALID + 'datetime: 1731067200\n', { timestamp: 1731067200 }],
+    ['v2 metadata', VALID + 'os_patch_level: "2024-11-05"\nota_type: AB\nota_property_files: "payload.bin:1234:5678,payload_properties.txt:100:154"\n', { os_patch_level: '2024-11-05', ota_type: 'AB' }],
+  ])('accepts %s', (_, text, expected) => {
+    const { build, problems } = parseManifest(text, FILE, 'FP4', site!);
+    expect(problems.map(formatProblem)).toEqual([]);
+    expect(build).toMatchObject(expected);
+  });
+
+  it.each([
+    [
+      'without md5sum, incremental or api_level',
+      'placeholder: true\nversion: "3.1"\nchannel: official\ntimestamp: 1751364000\nandroid_version: "16"\ndisplay_version: 3.1-a16-20250701-official-FP4\n',
+      { filename: '', id: '', size: '', url: undefined, md5sum: '', incremental: '', api_level: '' },
+    ],
+    [
+      'that keeps md5sum, incremental and api_level',
+      'placeholder: true\nversion: "3.1"\nchannel: official\ntimestamp: 1751364000\nandroid_version: "16"\napi_level: "36"\nincremental: "1751364000"\nmd5sum: 0123456789abcdef0123456789abcdef\ndisplay_version: x\n',
+      { filename: '', id: '', size: '', url: undefined, md5sum: '0123456789abcdef0123456789abcdef', incremental: '1751364000', api_level: '36' },
+    ],
+    [
+      'with the empty strings a listing shows',
+      'placeholder: true\nversion: "3.1"\nchannel: official\ntimestamp: 1751364000\nandroid_version: "16"\nfilename: ""\nid: ""\nsize: ""\nmd5sum: ""\ndisplay_version: x\n',
+      { filename: '', id: '', size: '', url: undefined, md5sum: '' },
+    ],
+  ])('accepts a placeholder %s', (_, text, expected) => {
+    const { build, problems } = parseManifest(text, FILE, 'FP4', site!);
+    expect(problems.map(formatProblem)).toEqual([]);
+    expect(build).toMatchObject({ placeholder: true, ...expected });
+  });
+});
+
+describe('parseManifest: every problem, located', () => {
+  it.each([
+    ['version read as a number', edit('version', 'version: 2.10'), ['content/FP4/build.yaml:2:10  version  YAML reads 2.10 as the number 2.1, not text; quote it: version: "2.10"']],
+    ['md5sum in upper case', edit('md5sum', 'md5sum: 0123456789ABCDEF0123456789ABCDEF'), ['content/FP4/build.yaml:7:9  md5sum  write the 32 hex characters in lowercase: 0123456789abcdef0123456789abcdef']],
+    ['md5sum too short', edit('md5sum', 'md5sum: 0123456789abcdef'), ['content/FP4/build.yaml:7:9  md5sum  expected the MD5 of the zip: 32 lowercase hex characters, got 16 characters']],
+    ['id not hex', edit('id', 'id: zz23456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef'), ['content/FP4/build.yaml:8:5  id  expected the SHA-256 of the zip: 64 lowercase hex characters, got 64 characters with non-hex ones']],
+    ['timestamp in milliseconds', edit('timestamp', 'timestamp: 1731067200000'), ['content/FP4/build.yaml:4:12  timestamp  1731067200000 looks like milliseconds; write seconds: 1731067200']],
+    ['timestamp as a date', edit('timestamp', 'timestamp: 2024-11-08'), ['content/FP4/build.yaml:4:12  timestamp  expected Unix seconds as a whole number, e.g. 1731067200 (date +%s)']],
+    ['implausible timestamp', edit('timestamp', 'timestamp: 12345'), ['content/FP4/build.yaml:4:12  timestamp  12345 is not a plausible build time; expected Unix seconds between 2009 and 2100, e.g. 1731067200']],
+    ['negative size', edit('size', 'size: -1'), ['content/FP4/build.yaml:9:7  size  a size cannot be negative; expected the zip size in bytes (stat -c %s FILE)']],
+    ['fractional size', edit('size', 'size: 1.5'), ['content/FP4/build.yaml:9:7  size  expected the zip size in bytes as a whole number (stat -c %s FILE)']],
+    ['size as text', edit('size', 'size: "1387003904"'), ['content/FP4/build.yaml:9:7  size  expected the zip size in bytes as a whole number (stat -c %s FILE)']],
+    ['a typo in a key', VALID.replace('md5sum:', 'md5_sum:'), ['content/FP4/build.yaml:1:1  (file)  missing `md5sum`; add it', 'content/FP4/build.yaml:7:1  md5_sum  unknown field; did you mean `md5sum`?']],
+    ['an unknown key', VALID + 'colour: blue\n', ['content/FP4/build.yaml:10:1  colour  unknown field; see the manifest reference in the README']],
+    ['a missing field', edit('id', null), ['content/FP4/build.yaml:1:1  (file)  missing `id`; add it']],
+    ['a duplicate key', VALID + 'size: 3\n', ['content/FP4/build.yaml:10:1  (file)  Map keys must be unique; each field may appear once, remove one of them']],
+    ['a file name with a folder', edit('filename', 'filename: ../e-2.5-a14-20241108446322-official-FP4.zip'), ['content/FP4/build.yaml:1:11  filename  expected a plain file name without folders, `..` or surrounding spaces; the phone saves the download under this name']],
+    ['a file name with spaces', edit('filename', 'filename: e 2.5.zip'), ['content/FP4/build.yaml:1:11  filename  `e 2.5.zip` does not follow e-<version>-<platform letter or a+level>-<yyyymmdd><build number>-<channel>-<device>.zip (or .disabled.zip), or lineage-<version>-<yyyymmdd>-<type>-<device>[-signed].zip']],
+    ['a file name of another device', edit('filename', 'filename: e-2.5-a14-20241108446322-official-FP5.zip'), ['content/FP4/build.yaml:1:11  filename  the file name is for device `FP5` but the manifest is in the folder of `FP4`; move the manifest to content/FP5/ or fix the name']],
+    ['a version that disagrees with the file name', edit('version', 'version: "2.6"'), ['content/FP4/build.yaml:2:10  version  version is "2.6" but the file name says "2.5"; make them agree']],
+    ['a channel that disagrees with the file name', edit('channel', 'channel: dev'), ['content/FP4/build.yaml:3:10  channel  channel is `dev` but the file name says `official`; make them agree']],
+    ['an Android version that disagrees with the file name', edit('android_version', 'android_version: "13"'), ['content/FP4/build.yaml:5:18  android_version  android_version is "13" but the file name\'s platform part `a14` means Android 14; make them agree']],
+    ['an unknown channel', edit('channel', 'channel: oficial').replace('-official-', '-oficial-'), ['content/FP4/build.yaml:3:10  channel  `oficial` is not a channel of this site; did you mean `official`? (channels: stable, official, dev, community, set in content/site.yaml)']],
+    ['an unknown list', VALID + 'lists: [stable, nightly]\n', ['content/FP4/build.yaml:10:17  lists.1  `nightly` is not a request list of this site (lists: stable, official, dev, community)']],
+    ['no API level for the Android version', edit('android_version', 'android_version: "8"').replace('-a14-', '-o-'), ['content/FP4/build.yaml:5:18  android_version  no known API level for Android 8; add `api_level: "NN"`']],
+    ['datetime differing from timestamp', VALID + 'datetime: 1731067201\n', ['content/FP4/build.yaml:10:11  datetime  datetime must equal timestamp (1731067200): phones compare it with their own build time; remove `datetime`']],
+    ['a placeholder with a url and a numeric size', 'placeholder: true\nversion: "3.1"\nchannel: official\ntimestamp: 1751364000\nandroid_version: "16"\ndisplay_version: x\nsize: 12\nurl: https://x.org/a.zip\n', [
+      'content/FP4/build.yaml:7:1  size  a placeholder has no package, so it must not have `size` (a phone would offer it for download); remove it, or remove `placeholder: true`',
+      'content/FP4/build.yaml:8:1  url  a placeholder has no package, so it must not have `url` (a phone would offer it for download); remove it, or remove `placeholder: true`',
+    ]],
+    ['a placeholder without display_version', 'placeholder: true\nversion: "3.1"\nchannel: official\ntimestamp: 1751364000\nandroid_version: "16"\n', ['content/FP4/build.yaml:1:1  (file)  missing `display_version` (a placeholder needs version, channel, timestamp, android_version and display_version); add it']],
+    ['an empty file', '', ['content/FP4/build.yaml:1:1  (file)  the file is empty; a manifest is a mapping of fields (filename, version, channel, ...), see the README']],
+    ['a YAML list', '- a\n- b\n', ['content/FP4/build.yaml:1:1  (file)  expected a mapping of fields (filename: ..., version: ...), found a list']],
+    ['a scalar', 'hello\n', ['content/FP4/build.yaml:1:1  (file)  expected a mapping of fields (filename: ..., version: ...), found a single value']],
+    ['several documents', VALID + '---\n' + VALID, ['content/FP4/build.yaml:10:1  (file)  the file holds several YAML documents (a `---` line); write one build per file']],
+    ['invalid UTF-8', Buffer.concat([Buffer.from('version: "2.5"\nchannel: off'), Buffer.from([0xff, 0xfe]), Buffer.from('\n')]), ['content/FP4/build.yaml:2:13  (file)  invalid UTF-8 at byte 27; save the file as UTF-8']],
+    ['a YAML syntax error', 'version: "2.5\n', ['content/FP4/build.yaml:2:1  (file)  YAML syntax: Missing closing "quote']],
+  ])('reports %s', (_, text, expected) => {
+    expect(messages(text)).toEqual(expected);
+  });
+
+  it('reports every problem of a file at once, each at its own line', () => {
+    const text = edit('md5sum', 'md5sum: XYZ').replace('version: "2.5"', 'version: 2.5').replace('size: 1387003904', 'size: -4');
+    expect(messages(text)).toEqual([
+      'content/FP4/build.yaml:2:10  version  YAML reads 2.5 as the number 2.5, not text; quote it: version: "2.5"',
+      'content/FP4/build.yaml:7:9  md5sum  expected the MD5 of the zip: 32 lowercase hex characters, got 3 characters with non-hex ones',
+      'content/FP4/build.yaml:9:7  size  a size cannot be negative; expected the zip size in bytes (stat -c %s FILE)',
+    ]);
+  });
+
+  it('refuses a YAML alias bomb quickly', () => {
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 9 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`)].join('\n');
+    const [message] = messages(bomb);
+    expect(message).toMatch(/^content\/FP4\/build\.yaml:1:1  \(file\)  .*alias.*; write the values out instead of using YAML aliases$/i);
+  });
+});
