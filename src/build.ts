@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseManifest, type Build } from './manifest.js';
 import { checkCatalog, planListings, type Listing } from './plan.js';
@@ -7,7 +7,7 @@ import { readContent, type Content } from './read.js';
 import { renderListing } from './render.js';
 import { renderHostFiles, renderNetlifyToml, type Host } from './routes.js';
 import { parseSite, type Site } from './site.js';
-import { writeTree, type OutputFile } from './write.js';
+import { checkOutDir, recoverTree, withOutputLock, writeFileAtomic, writeTree, type OutputFile } from './write.js';
 
 /** The outcome of compiling the content: the output tree, or every problem that prevents it. */
 export interface CompiledSite {
@@ -51,15 +51,28 @@ export interface BuildOptions {
   outDir?: string;
   /** `netlify` leaves out Cloudflare's `_redirects` and `_headers`, which Netlify would also read. */
   host?: Host;
+  /** How long to wait for another build writing the same folder (ms); then refuse. */
+  waitMs?: number;
+  /** Told once when another build holds the output folder and this one waits for it. */
+  onWait?(holder: number): void;
 }
 
 /** Reads `content/`, and writes `dist/` and `netlify.toml` only if everything is valid. */
-export function build({ root, outDir = path.join(root, 'dist'), host = 'all' }: BuildOptions): CompiledSite {
+export function build({ root, outDir = path.join(root, 'dist'), host = 'all', waitMs, onWait }: BuildOptions): CompiledSite {
+  checkOutDir(outDir, root);
   const compiled = compileSite(readContent(root), host);
-  if (compiled.problems.length > 0) throw new ContentError(compiled.problems);
-  writeTree(outDir, compiled.files);
-  writeIfChanged(path.join(root, 'netlify.toml'), compiled.netlifyToml!);
-  return compiled;
+  // One build at a time writes a folder; a tree a killed build had moved aside is put back even when this one fails.
+  return withOutputLock(
+    outDir,
+    () => {
+      recoverTree(outDir);
+      if (compiled.problems.length > 0) throw new ContentError(compiled.problems);
+      writeTree(outDir, compiled.files);
+      writeIfChanged(path.join(root, 'netlify.toml'), compiled.netlifyToml!);
+      return compiled;
+    },
+    { waitMs, onWait },
+  );
 }
 
 /** Validates like {@link build} and writes nothing; returns every problem. */
@@ -71,5 +84,5 @@ export function check({ root }: { root: string }): CompiledSite {
 
 function writeIfChanged(file: string, contents: string): void {
   if (existsSync(file) && readFileSync(file, 'utf8') === contents) return;
-  writeFileSync(file, contents);
+  writeFileAtomic(file, contents);
 }

@@ -2,7 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { formatProblem, type Problem } from './problems.js';
 
 /** Exit codes of every command: success, invalid content, wrong usage. */
-export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
+export const EXIT = { ok: 0, invalid: 1, usage: 2, busy: 75 } as const;
 
 /** Thrown for a wrong command line; the CLI prints the message and the command's help. */
 export class UsageError extends Error {}
@@ -25,22 +25,33 @@ const common = { root: { type: 'string', default: '.' }, help: { type: 'boolean'
 const COMMANDS: Record<string, Command> = {
   build: {
     summary: 'validate content/ and write the static site to dist/ (and netlify.toml)',
-    usage: `otapress build [--root DIR] [--out DIR] [--host all|netlify]
+    usage: `otapress build [--root DIR] [--out DIR] [--host all|netlify] [--wait SECONDS]
 
 Reads content/site.yaml and every content/<device>/*.yaml, and writes dist/ only if all of them
 are valid; otherwise prints every problem as file:line:col  field  message and exits 1, leaving
 the previous dist/ as it was.
 
 --host netlify leaves out dist/_redirects and dist/_headers (Cloudflare's rule files), because
-Netlify would read them before netlify.toml; netlify.toml's build command passes it.`,
-    options: { ...common, out: { type: 'string' }, host: { type: 'string', default: 'all' } },
+Netlify would read them before netlify.toml; netlify.toml's build command passes it.
+
+One build at a time writes an output folder: a second one waits up to --wait seconds (default
+300) for the first to finish, then gives up with exit status 75 and writes nothing.`,
+    options: { ...common, out: { type: 'string' }, host: { type: 'string', default: 'all' }, wait: { type: 'string', default: '300' } },
     async run({ values }, io) {
       const path = await import('node:path');
       const { build } = await import('./build.js');
       const host = String(values.host);
       if (host !== 'all' && host !== 'netlify') throw new UsageError(`--host is all or netlify, not ${host}`);
+      const wait = Number(values.wait);
+      if (!/^\d+(\.\d+)?$/.test(String(values.wait)) || !Number.isFinite(wait)) throw new UsageError(`--wait is a number of seconds, not ${values.wait}`);
       const root = path.resolve(String(values.root));
-      const compiled = build({ root, outDir: values.out ? path.resolve(String(values.out)) : undefined, host });
+      const compiled = build({
+        root,
+        outDir: values.out ? path.resolve(String(values.out)) : undefined,
+        host,
+        waitMs: wait * 1000,
+        onWait: (pid) => io.err(`waiting for the build of pid ${pid} to finish writing the output folder`),
+      });
       const records = compiled.listings.reduce((n, l) => n + l.builds.length, 0);
       io.out(
         `built ${compiled.builds.length} builds of ${new Set(compiled.builds.map((b) => b.device)).size} devices into ${compiled.listings.length} listings (${records} records), ${compiled.files.length} files`,
@@ -95,6 +106,11 @@ export async function main(argv: string[], io: Io = { out: (l) => console.log(l)
     if (error instanceof ContentError) {
       reportProblems(error.problems, io, 'text');
       return EXIT.invalid;
+    }
+    const { OutputError } = await import('./write.js');
+    if (error instanceof OutputError) {
+      io.err(error.message);
+      return error.reason === 'busy' ? EXIT.busy : EXIT.usage;
     }
     if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
       io.err(`${(error as Error).message}\n\nusage: ${command.usage}`);

@@ -118,14 +118,21 @@ const manifestSchema = z.strictObject({
   ),
   md5sum: hex(32, 'the MD5 of the zip'),
   id: hex(64, 'the SHA-256 of the zip'),
-  size: z
-    .number({ error: 'expected the zip size in bytes as a whole number (stat -c %s FILE)' })
-    .int({ error: 'expected the zip size in bytes as a whole number (stat -c %s FILE)' })
-    .nonnegative({ error: 'a size cannot be negative; expected the zip size in bytes (stat -c %s FILE)' })
-    .max(Number.MAX_SAFE_INTEGER),
+  size: z.number({ error: 'expected the zip size in bytes as a whole number (stat -c %s FILE)' }).superRefine((value, ctx) => {
+    if (value < 0) ctx.addIssue({ code: 'custom', message: 'a size cannot be negative; expected the zip size in bytes (stat -c %s FILE)' });
+    else if (!Number.isSafeInteger(value)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: Number.isInteger(value)
+          ? `${value} bytes is more than any file holds; expected the zip size in bytes (stat -c %s FILE)`
+          : 'expected the zip size in bytes as a whole number (stat -c %s FILE)',
+      });
+    }
+  }),
   url: z
     .string({ error: 'expected the download address, e.g. https://example.org/builds/FP4/e-2.5-....zip' })
-    .regex(/^https?:\/\/[^\s/?#]+\/\S*$/, { error: 'expected an absolute http(s) download address without spaces' }),
+    .regex(/^https?:\/\/[^\s/?#]+\/\S*$/, { error: 'expected an absolute http(s) download address without spaces' })
+    .regex(/^[\x20-\x7e]*$/, { error: 'the address holds control or non-ASCII characters; percent-encode them (%C3%A4 for ä)' }),
   display_version: z.string({ error: 'expected text, e.g. 2.5-t-20241108446322-official-FP4' }).min(1),
   changes: z.string({ error: 'expected text (shown to users as the change log)' }),
   pre_version: z.string({ error: 'expected text' }),
@@ -194,7 +201,7 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
           report([...issue.path, key].join('.'), `unknown field${hint ? `; did you mean \`${hint}\`?` : '; see the manifest reference in the README'}`, { key: true });
         }
       } else {
-        report(field, typeTrapMessage(source, issue.path, valueAt(raw, issue.path)) ?? issue.message);
+        report(field, typeTrapMessage(source, issue.path, valueAt(raw, issue.path), issue.message) ?? issue.message);
       }
     }
   }
@@ -255,9 +262,12 @@ interface RuleContext {
 /** A check that ties fields together (or to the site); reports through the context. */
 type Rule = (c: RuleContext) => void;
 
-const requiredFields: Rule = ({ raw, placeholder, report }) => {
+const requiredFields: Rule = ({ raw, bad, placeholder, report }) => {
+  // With an unreadable `placeholder:` we cannot tell which fields are required; its own message says enough.
+  if (bad.has('placeholder')) return;
+  const misspelt = new Set(Object.keys(raw).map((key) => nearest(key, MANIFEST_KEYS)));
   for (const key of placeholder ? REQUIRED_PLACEHOLDER : REQUIRED) {
-    if (raw[key] === undefined) {
+    if (raw[key] === undefined && !misspelt.has(key)) {
       report('', `missing \`${key}\`${placeholder ? ' (a placeholder needs version, channel, timestamp, android_version and display_version)' : ''}; add it${key === 'filename' ? ' or mark the build `placeholder: true`' : ''}`);
     }
   }
@@ -343,15 +353,35 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
   return path.reduce<unknown>((v, key) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined), value);
 }
 
-/** Explains the YAML typing traps: `version: 2.10` is the number 2.1, `md5sum: 1e5...` a number. */
-function typeTrapMessage(source: YamlSource, path: PropertyKey[], input: unknown): string | undefined {
+/** Explains the YAML typing traps: `version: 2.10` is the number 2.1, `md5sum: 1e5...` a number, `timestamp: 2024-11-08` text. */
+function typeTrapMessage(source: YamlSource, path: PropertyKey[], input: unknown, message: string): string | undefined {
   const field = String(path[path.length - 1]);
   const text = source.sourceText(path);
-  const stringFields = ['version', 'filename', 'md5sum', 'id', 'channel', 'display_version', 'os_patch_level', 'incremental', 'changes', 'pre_version'];
-  if (text === undefined || !stringFields.includes(field)) return undefined;
-  if (typeof input === 'number' || typeof input === 'boolean' || input === null) {
-    const reads = input === null ? 'null (nothing)' : `${typeof input === 'number' ? 'the number' : 'the boolean'} ${String(input)}`;
-    return `YAML reads ${text} as ${reads}, not text; quote it: ${field}: "${text}"`;
+  if (text === undefined) return undefined;
+  const numberFields = ['timestamp', 'datetime', 'size'];
+  const booleanFields = ['is_upgrade_supported', 'placeholder'];
+  if (input === null && (text === '' || text === '~' || text === 'null')) {
+    return text === '' ? `\`${field}:\` has no value; ${message}` : `YAML reads ${text} as nothing (null); ${message}`;
+  }
+  const schema = path.length === 1 ? (manifestSchema.shape as Record<string, z.ZodType>)[field] : undefined;
+  if (schema && field !== 'filename' && (typeof input === 'number' || typeof input === 'boolean')) {
+    // Quoting helps only when the text as written is right; otherwise say what is wrong with the text.
+    const asText = schema.safeParse(text);
+    if (asText.success) return `YAML reads ${text} as ${typeof input === 'number' ? 'the number' : 'the boolean'} ${String(input)}, not text; quote it: ${field}: "${text}"`;
+    if (!numberFields.includes(field) && !booleanFields.includes(field)) return asText.error.issues[0]?.message;
+  }
+  if (numberFields.includes(field) && typeof input === 'string') {
+    const trimmed = input.trim();
+    if (/^\d+$/.test(trimmed)) return `the number is written as text; remove the quotes: ${field}: ${trimmed}`;
+    if (field !== 'size' && /^\d{4}-\d{2}-\d{2}([Tt ][\d:.]+)?([Zz]|[+-]\d{2}:?\d{2})?$/.test(trimmed)) {
+      const ms = Date.parse(/[Tt ]/.test(trimmed) && !/([Zz]|[+-]\d{2}:?\d{2})$/.test(trimmed) ? `${trimmed}Z` : trimmed);
+      if (Number.isFinite(ms)) {
+        return `${trimmed} is a date; write Unix seconds instead: ${field}: ${Math.floor(ms / 1000)} (date -u -d '${trimmed}' +%s, or post-timestamp in the zip's metadata)`;
+      }
+    }
+  }
+  if (booleanFields.includes(field) && typeof input === 'string' && /^(yes|no|on|off|y|n|true|false)$/i.test(input.trim())) {
+    return `YAML reads ${text} as text, not a boolean; write ${/^(yes|on|y|true)$/i.test(input.trim()) ? 'true' : 'false'}`;
   }
   return undefined;
 }

@@ -11,9 +11,21 @@ export interface Problem {
   message: string;
 }
 
-/** Formats a problem as `file:line:col  field  message`, the one shape every command prints. */
+/**
+ * Formats a problem as `file:line:col  field  message`, the one shape every command prints. Always
+ * one line: line breaks and other control or direction characters that a file name, key or value
+ * carries are shown escaped (`\n`, `\u202e`), so hostile content cannot forge lines of the report
+ * (or CI workflow commands such as `::error::`).
+ */
 export function formatProblem(p: Problem): string {
-  return `${p.file}:${p.line}:${p.col}  ${p.field}  ${p.message}`;
+  return `${oneLine(p.file)}:${p.line}:${p.col}  ${oneLine(p.field)}  ${oneLine(p.message)}`;
+}
+
+/** Escapes control characters (C0, DEL, C1), line and paragraph separators and bidirectional controls. */
+export function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) =>
+    c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** Sorts problems by file, then position, then field, so every run prints them in the same order. */

@@ -1,6 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
-import fg from 'fast-glob';
 import { DEVICE_NAME } from './plan.js';
 import { compareStrings, type Problem } from './problems.js';
 import { SITE_FILE } from './site.js';
@@ -35,9 +34,7 @@ export function readContent(root: string): Content {
   const problems: Problem[] = [];
   const problem = (file: string, field: string, message: string) => problems.push({ file, line: 1, col: 1, field, message });
 
-  const entries = fg
-    .sync('**', { cwd: contentDir, dot: true, onlyFiles: false, followSymbolicLinks: false, objectMode: true, markDirectories: true })
-    .sort((a, b) => compareStrings(a.path, b.path));
+  const entries = listEntries(contentDir);
   const content: Content = { manifests: [], devices: [], problems };
   const devices = new Set<string>();
   const badFolders = new Set<string>();
@@ -47,7 +44,13 @@ export function readContent(root: string): Content {
     const file = `content/${relative}`;
     const parts = relative.split('/');
     if (entry.dirent.isSymbolicLink()) {
-      problem(file, '(file)', 'symbolic links are refused (a link can point outside the repository); replace it with the file itself');
+      const what = statSync(path.join(contentDir, relative), { throwIfNoEntry: false })?.isDirectory() ? 'folder' : 'file';
+      problem(file, `(${what})`, `symbolic links are refused (a link can point outside the repository); replace it with the ${what} itself`);
+      continue;
+    }
+    if (!entry.dirent.isDirectory() && !entry.dirent.isFile()) {
+      // A named pipe would block the build forever; sockets and devices are no manifests either.
+      problem(file, '(file)', 'not a regular file (a pipe, socket or device); replace it with a plain file');
       continue;
     }
     if (entry.dirent.isDirectory()) {
@@ -65,14 +68,11 @@ export function readContent(root: string): Content {
     }
     if (parts.length > 2) continue; // Reported once for the folder above.
     const device = parts[0];
-    if (!DEVICE_NAME.test(device)) {
+    const unusable = deviceNameProblem(device);
+    if (unusable) {
       if (!badFolders.has(device)) {
         badFolders.add(device);
-        problem(
-          `content/${device}`,
-          '(folder)',
-          `\`${device}\` is not a usable device code name: it becomes a URL path segment, so use letters, digits, \`.\`, \`-\` and \`_\`, starting and ending with a letter or digit`,
-        );
+        problem(`content/${device}`, '(folder)', unusable);
       }
       continue;
     }
@@ -91,15 +91,63 @@ export function readContent(root: string): Content {
   return content;
 }
 
+/** Names the output already uses beside the device folders of `api/v1/`; a device of that name would clash. */
+export const RESERVED_DEVICE_NAMES = ['404.html', '404.json'];
+
+/** Why a folder name cannot be a device code name, or `undefined` when it can. */
+export function deviceNameProblem(name: string): string | undefined {
+  if (!DEVICE_NAME.test(name)) {
+    return `\`${name}\` is not a usable device code name: it becomes a URL path segment, so use letters, digits, \`.\`, \`-\` and \`_\`, starting with a letter or digit and not ending with \`.\``;
+  }
+  if (RESERVED_DEVICE_NAMES.includes(name.toLowerCase())) {
+    return `\`${name}\` is the name of a file otapress writes in api/v1/ (the JSON 404 answer); rename the folder to the device's code name`;
+  }
+  return undefined;
+}
+
 // --- internal ---
+
+/**
+ * The entries of `content/` and of its folders, sorted by path. A plain listing rather than a glob:
+ * a glob silently skips names it cannot match (a line break in a file name), and a manifest that is
+ * skipped without a word would be lost. Folders deeper down are reported, never read.
+ */
+function listEntries(contentDir: string): { path: string; dirent: Dirent }[] {
+  const list = (dir: string) => {
+    try {
+      return readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return [];
+    }
+  };
+  const entries: { path: string; dirent: Dirent }[] = [];
+  for (const dirent of list(contentDir)) {
+    entries.push({ path: dirent.name, dirent });
+    if (!dirent.isDirectory()) continue;
+    for (const child of list(path.join(contentDir, dirent.name))) entries.push({ path: `${dirent.name}/${child.name}`, dirent: child });
+  }
+  return entries.sort((a, b) => compareStrings(a.path, b.path));
+}
 
 /** Reads a file unless it is larger than any manifest could be; that case is reported by size. */
 function readLimited(absolute: string, file: string, problem: (file: string, field: string, message: string) => void): Uint8Array | undefined {
-  const fd = openSync(absolute, 'r');
+  let fd: number;
   try {
-    const { size } = fstatSync(fd);
+    // O_NONBLOCK: a file replaced by a named pipe after listing must not hang the build.
+    fd = openSync(absolute, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  } catch (error) {
+    problem(file, '(file)', unreadableMessage(error));
+    return undefined;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) {
+      problem(file, '(file)', 'not a regular file (a pipe, socket or device); replace it with a plain file');
+      return undefined;
+    }
+    const { size } = stat;
     if (size > MAX_SOURCE_BYTES) {
-      problem(file, '(file)', `the file is ${size} bytes, over the ${MAX_SOURCE_BYTES}-byte limit for one file; a manifest describes one build in a few lines`);
+      problem(file, '(file)', `the file is ${size} bytes (${(size / 1048576).toFixed(1)} MiB), over the ${MAX_SOURCE_BYTES}-byte limit for one file; a manifest describes one build in a few lines`);
       return undefined;
     }
     const bytes = Buffer.alloc(size);
@@ -110,7 +158,18 @@ function readLimited(absolute: string, file: string, problem: (file: string, fie
       read += n;
     }
     return bytes.subarray(0, read);
+  } catch (error) {
+    problem(file, '(file)', unreadableMessage(error));
+    return undefined;
   } finally {
     closeSync(fd);
   }
+}
+
+function unreadableMessage(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ELOOP') return 'symbolic links are refused (a link can point outside the repository); replace it with the file itself';
+  if (code === 'EACCES' || code === 'EPERM') return 'cannot be read (permission denied); make it readable';
+  if (code === 'ENOENT') return 'disappeared while the build was reading content/; run the build again';
+  return `cannot be read (${code ?? (error as Error).message}); check the file`;
 }

@@ -39,7 +39,8 @@ const siteSchema = z.strictObject({
     .string({ error: 'expected the https:// address under which builds are stored, e.g. https://images.example.org/builds' })
     .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, {
       error: 'expected an absolute http(s) address without query or fragment, e.g. https://images.example.org/builds',
-    }),
+    })
+    .regex(/^[\x20-\x7e]*$/, { error: 'the address holds control or non-ASCII characters; percent-encode them (%C3%A4 for ä)' }),
   channels: z
     .array(z.string().regex(segment, { error: segmentMessage }), { error: 'expected a list of channel names' })
     .min(1, { error: 'name at least one channel' })
@@ -51,7 +52,12 @@ const siteSchema = z.strictObject({
       { error: 'expected a mapping of request list → channels, e.g. stable: [stable, official]' },
     )
     .optional(),
-  cache_control: z.string({ error: 'expected a Cache-Control header value' }).min(1).optional(),
+  cache_control: z
+    .string({ error: 'expected a Cache-Control header value' })
+    .min(1, { error: 'expected a Cache-Control header value, e.g. "public, max-age=300"' })
+    // It is written into _headers and netlify.toml: a line break would add rules of its own.
+    .regex(/^[\x20-\x7e]*$/, { error: 'a header value is one line of printable ASCII; remove line breaks and control characters' })
+    .optional(),
 });
 
 /** The settings keys, for "did you mean" hints. */
@@ -95,7 +101,12 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
   if (lists.length === 0) report(['lists'], 'name at least one request list, e.g. stable: [stable, official]');
   for (const list of lists) {
     list.channels.forEach((channel, i) => {
-      if (!channels.includes(channel)) {
+      if (!channels.includes(channel) && lists.some((l) => l.name === channel)) {
+        report(
+          ['lists', list.name, i],
+          `\`${channel}\` is a request list, not a channel: a list collects channels, never other lists (so no list can contain itself); name the channels of \`${channel}\` here instead`,
+        );
+      } else if (!channels.includes(channel)) {
         const hint = nearest(channel, channels);
         report(
           ['lists', list.name, i],

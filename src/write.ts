@@ -1,4 +1,16 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 
 /** A rendered file of the output tree: path relative to the tree, forward slashes. */
@@ -7,74 +19,260 @@ export interface OutputFile {
   contents: string | Uint8Array;
 }
 
+/** The output folder cannot be written: another build holds it, or it would replace the sources. */
+export class OutputError extends Error {
+  constructor(
+    message: string,
+    /** `busy`: another build is writing (try again later); `unsafe`: the folder must never be written. */
+    readonly reason: 'busy' | 'unsafe',
+  ) {
+    super(message);
+    this.name = 'OutputError';
+  }
+}
+
 /**
  * Writes a complete tree to `outDir` so that no reader ever sees a half-written one: the files go
- * into a fresh staging folder beside it, which then replaces the old tree by two renames. If the
- * process dies between the renames, the next run finds the previous tree and puts it back first.
+ * into a fresh staging folder beside it and are flushed to disk, then the staging folder replaces
+ * the old tree by two renames. If the process dies between the renames, the next run finds the
+ * previous tree and puts it back first. Refuses any path that would leave the tree.
  */
 export function writeTree(outDir: string, files: readonly OutputFile[]): void {
-  const { staging, previous } = siblings(outDir);
+  checkTreePaths(files);
+  const { parent, staging, previous } = siblings(outDir);
   recoverTree(outDir);
+  rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   try {
-    const made = new Set<string>();
+    const made = new Set<string>([staging]);
     for (const file of files) {
       const target = path.join(staging, file.path);
-      if (!target.startsWith(staging + path.sep)) throw new Error(`refusing to write outside the output folder: ${file.path}`);
       const dir = path.dirname(target);
       if (!made.has(dir)) {
         mkdirSync(dir, { recursive: true });
         made.add(dir);
       }
-      writeFileSync(target, file.contents);
+      writeDurably(target, file.contents);
     }
+    // Directory entries must reach the disk before the rename makes them reachable from outDir.
+    for (const dir of [...made].sort().reverse()) syncPath(dir);
     if (existsSync(outDir)) renameSync(outDir, previous);
     renameSync(staging, outDir);
+    syncPath(parent);
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
+    if (!existsSync(outDir) && existsSync(previous)) renameSync(previous, outDir);
     throw error;
   }
   rmSync(previous, { recursive: true, force: true });
 }
 
 /**
- * Puts a tree back that a killed run had moved aside, and removes staging folders that runs which
- * no longer exist left behind.
+ * Puts a tree back that a killed run had moved aside, and removes the staging folders and lock
+ * temporaries that runs which no longer exist left behind.
  */
 export function recoverTree(outDir: string): void {
   const { parent, base } = siblings(outDir);
   if (!existsSync(parent)) return;
-  const pattern = new RegExp(`^\\.${escapeRegExp(base)}\\.(staging|previous)-(\\d+)$`);
+  const pattern = new RegExp(`^\\.${escapeRegExp(base)}\\.(staging-|previous-|lock\\.|lock\\.stale-)(\\d+)$`);
   for (const name of readdirSync(parent).sort()) {
     const match = pattern.exec(name);
     if (!match || isAlive(Number(match[2]))) continue;
     const leftover = path.join(parent, name);
-    if (match[1] === 'previous' && !existsSync(outDir)) renameSync(leftover, outDir);
+    if (match[1] === 'previous-' && !existsSync(outDir)) renameSync(leftover, outDir);
     else rmSync(leftover, { recursive: true, force: true });
+  }
+}
+
+/** Replaces one file so that readers see the old or the new contents, never a part. */
+export function writeFileAtomic(file: string, contents: string | Uint8Array): void {
+  const dir = path.dirname(file);
+  const pattern = new RegExp(`^\\.${escapeRegExp(path.basename(file))}\\.(\\d+)\\.tmp$`);
+  for (const name of readdirSync(dir)) {
+    const match = pattern.exec(name);
+    if (match && !isAlive(Number(match[1]))) rmSync(path.join(dir, name), { force: true });
+  }
+  const temporary = path.join(dir, `.${path.basename(file)}.${process.pid}.tmp`);
+  try {
+    writeDurably(temporary, contents);
+    renameSync(temporary, file);
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+  syncPath(dir);
+}
+
+/** Options of {@link withOutputLock}. */
+export interface LockOptions {
+  /** How long to wait for another build to finish, in milliseconds, before refusing. */
+  waitMs?: number;
+  /** Called once when the lock is held by another live build and this one starts waiting. */
+  onWait?(holder: number): void;
+}
+
+/**
+ * Runs `work` while holding `.<out>.lock` beside the output folder, so two builds on one folder take
+ * turns instead of racing their renames. The lock file holds the owner's pid; a lock whose owner
+ * no longer runs (a killed build) is taken over. Waits for a live owner up to `waitMs`, then refuses.
+ */
+export function withOutputLock<T>(outDir: string, work: () => T, { waitMs = 300_000, onWait }: LockOptions = {}): T {
+  const { parent, lock } = siblings(outDir);
+  mkdirSync(parent, { recursive: true });
+  const deadline = Date.now() + waitMs;
+  let told = false;
+  for (;;) {
+    if (tryLock(lock)) break;
+    const holder = lockHolder(lock);
+    if (holder !== undefined && !isAlive(holder)) {
+      takeOverStaleLock(lock, holder);
+      continue;
+    }
+    if (holder === undefined) continue; // Released between our attempt and the read: try again.
+    if (Date.now() >= deadline) {
+      throw new OutputError(
+        `another otapress build (pid ${holder}) is writing ${outDir}; run this one when it has finished (or pass a longer --wait). If no build is running, delete ${lock}`,
+        'busy',
+      );
+    }
+    if (!told) onWait?.(holder);
+    told = true;
+    sleep(Math.min(100, Math.max(1, deadline - Date.now())));
+  }
+  try {
+    return work();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+/**
+ * Refuses an output folder whose replacement would destroy something: the project itself, a folder
+ * that contains it, or one inside `content/`. The tree is replaced as a whole, so it must be a
+ * folder of its own.
+ */
+export function checkOutDir(outDir: string, root: string): void {
+  const out = path.resolve(outDir);
+  const project = path.resolve(root);
+  const content = path.join(project, 'content');
+  const inside = (child: string, dir: string) => child === dir || child.startsWith(dir + path.sep);
+  if (inside(project, out) || inside(out, content)) {
+    throw new OutputError(
+      `refusing to write the site to ${out}: the output folder is replaced as a whole, so it cannot be the project, contain it, or lie in content/; use a folder of its own such as ${path.join(project, 'dist')}`,
+      'unsafe',
+    );
   }
 }
 
 // --- internal ---
 
+/** Every path must stay inside the tree, be written once, and not be both a file and a folder. */
+function checkTreePaths(files: readonly OutputFile[]): void {
+  const seen = new Set<string>();
+  const folders = new Set<string>();
+  for (const file of files) {
+    const parts = file.path.split('/');
+    if (parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\\') || p.includes('\0')) || path.isAbsolute(file.path)) {
+      throw new Error(`refusing to write outside the output folder: ${JSON.stringify(file.path)}`);
+    }
+    const key = file.path.toLowerCase();
+    if (seen.has(key)) throw new Error(`two output files would have the same path (ignoring case): ${file.path}`);
+    seen.add(key);
+    for (let i = 1; i < parts.length; i++) folders.add(parts.slice(0, i).join('/').toLowerCase());
+  }
+  for (const key of seen) if (folders.has(key)) throw new Error(`an output path would be both a file and a folder: ${key}`);
+}
+
+function writeDurably(file: string, contents: string | Uint8Array): void {
+  const fd = openSync(file, 'w');
+  try {
+    const bytes = typeof contents === 'string' ? Buffer.from(contents) : contents;
+    let written = 0;
+    while (written < bytes.byteLength) written += writeSync(fd, bytes, written, bytes.byteLength - written);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function syncPath(target: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(target, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some file systems cannot sync a directory; the renames are still atomic there.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 function siblings(outDir: string) {
   const parent = path.dirname(path.resolve(outDir));
-  const base = path.basename(outDir);
+  const base = path.basename(path.resolve(outDir));
   return {
     parent,
     base,
     staging: path.join(parent, `.${base}.staging-${process.pid}`),
     previous: path.join(parent, `.${base}.previous-${process.pid}`),
+    lock: path.join(parent, `.${base}.lock`),
   };
+}
+
+/** Creates the lock with our pid already in it: a hard link either appears whole or not at all. */
+function tryLock(lock: string): boolean {
+  const mine = `${lock}.${process.pid}`;
+  writeDurably(mine, `${process.pid}\n`);
+  try {
+    linkSync(mine, lock);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    rmSync(mine, { force: true });
+  }
+}
+
+function lockHolder(lock: string): number | undefined {
+  try {
+    const pid = Number.parseInt(readFileSync(lock, 'utf8'), 10);
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : 0;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Moves a dead owner's lock aside; if another build replaced it meanwhile, puts that one back. */
+function takeOverStaleLock(lock: string, deadHolder: number): void {
+  const aside = `${lock}.stale-${process.pid}`;
+  try {
+    renameSync(lock, aside);
+  } catch {
+    return; // Someone else took it over first.
+  }
+  if (lockHolder(aside) !== deadHolder) {
+    try {
+      linkSync(aside, lock);
+    } catch {
+      // A third build holds the lock now; the one we moved belongs to a build that will finish anyway.
+    }
+  }
+  rmSync(aside, { force: true });
 }
 
 function isAlive(pid: number): boolean {
   if (pid === process.pid) return false;
+  if (pid <= 0) return false;
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 function escapeRegExp(text: string): string {

@@ -1,8 +1,14 @@
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { isAlias, isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import type { Problem } from './problems.js';
 
 /** Largest manifest or settings file we read; real ones are well under 2 KiB. */
 export const MAX_SOURCE_BYTES = 64 * 1024;
+
+/** Deepest nesting of mappings and lists we accept; a manifest has two levels (`lists: [...]`). */
+export const MAX_DEPTH = 16;
+
+/** Explicit YAML tags that only restate a plain type (`version: !!str 2.10`); every other tag is refused. */
+const PLAIN_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => `tag:yaml.org,2002:${t}`));
 
 /** A parsed YAML file that can point at the line and column of any of its fields. */
 export interface YamlSource {
@@ -56,25 +62,34 @@ export function readYamlSource(input: string | Uint8Array, file: string): YamlSo
   const lineCounter = new LineCounter();
   let doc: Document.Parsed;
   try {
-    doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+    // Duplicate keys are found below, with a message that names the key and its first line.
+    doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, strict: true });
   } catch (error) {
-    return unreadable(`the YAML parser failed: ${(error as Error).message}`);
+    return unreadable(parserFailure(error));
   }
   const pos = (offset: number) => {
     const { line, col } = lineCounter.linePos(offset);
     return { line: Math.max(line, 1), col: Math.max(col, 1) };
   };
   for (const error of doc.errors) {
+    // The parser turns its own stack overflow into an error at a position that depends on the stack size.
+    if (/call stack/i.test(error.message)) return unreadable(parserFailure(new RangeError(error.message)));
     const { line, col } = pos(error.pos[0]);
     at(line, col, '(file)', yamlErrorMessage(error.code, error.message));
   }
+  if (doc.errors.length === 0) {
+    for (const { offset, field, message } of structureProblems(doc, text, pos)) {
+      const { line, col } = pos(offset);
+      at(line, col, field, message);
+    }
+  }
 
   let value: unknown;
-  if (doc.errors.length === 0) {
+  if (problems.length === 0) {
     try {
       value = doc.toJS({ maxAliasCount: 50 });
     } catch (error) {
-      at(1, 1, '(file)', `${(error as Error).message}; write the values out instead of using YAML aliases`);
+      at(1, 1, '(file)', error instanceof RangeError ? parserFailure(error) : `${(error as Error).message}; write the values out instead of using YAML aliases`);
     }
   }
 
@@ -113,11 +128,101 @@ export function readYamlSource(input: string | Uint8Array, file: string): YamlSo
 
 // --- internal ---
 
+/**
+ * What the schema cannot see once the document is plain data: keys written twice (the second would
+ * silently win), tags that make other types (`!!binary`, `!!timestamp`, `!custom`), keys that are
+ * not text, aliases of collections (an alias bomb) and nesting deeper than any manifest (a stack
+ * bomb). Walks without recursion and without expanding aliases.
+ */
+function structureProblems(
+  doc: Document.Parsed,
+  text: string,
+  pos: (offset: number) => { line: number; col: number },
+): { offset: number; field: string; message: string }[] {
+  const found: { offset: number; field: string; message: string }[] = [];
+  const stack: { node: unknown; path: (string | number)[] }[] = [{ node: doc.contents, path: [] }];
+  while (stack.length > 0) {
+    const { node, path } = stack.pop()!;
+    const field = path.join('.') || '(file)';
+    if (!isNode(node)) continue;
+    const start = node.range?.[0] ?? 0;
+    if (isAlias(node)) {
+      // An alias of a list or mapping is how a few lines expand into billions of nodes; a value alias cannot.
+      if (!isScalar(node.resolve(doc))) {
+        const more = countCollectionAliases(stack, doc);
+        found.push({
+          offset: start,
+          field,
+          message: `the alias *${node.source} repeats a list or mapping${more > 0 ? ` (and ${more} more aliases do)` : ''}, which is refused: such aliases can expand without bound; write the values out`,
+        });
+        break;
+      }
+      continue;
+    }
+    if (path.length > MAX_DEPTH) {
+      found.push({ offset: start, field, message: `nested more than ${MAX_DEPTH} levels deep; a manifest is a flat list of fields` });
+      break;
+    }
+    if (node.tag !== undefined && !PLAIN_TAGS.has(node.tag)) {
+      // The node's range starts after its tag; find the tag as written just before it.
+      const written = /(![^\s]*)[ \t]*$/.exec(text.slice(Math.max(0, start - 200), start));
+      const offset = written ? start - written[0].length : start;
+      found.push({ offset, field, message: `the YAML tag ${written?.[1] ?? node.tag} is not accepted; remove it and write the value as plain text` });
+      continue;
+    }
+    if (isMap(node)) {
+      const first = new Map<string, number>();
+      const children: { node: unknown; path: (string | number)[] }[] = [];
+      for (const pair of node.items) {
+        if (!isPair(pair)) continue;
+        const keyOffset = (pair.key as Node | null)?.range?.[0] ?? start;
+        if (!isScalar(pair.key)) {
+          found.push({ offset: keyOffset, field, message: 'a key must be a plain name, not a list or mapping; write `name: value`' });
+          continue;
+        }
+        const name = String(pair.key.value);
+        const earlier = first.get(name);
+        if (earlier !== undefined) {
+          found.push({
+            offset: keyOffset,
+            field: [...path, name].join('.'),
+            message: `\`${name}\` is written twice (first on line ${pos(earlier).line}); each field may appear once, keep one`,
+          });
+        } else first.set(name, keyOffset);
+        children.push({ node: pair.value, path: [...path, name] });
+      }
+      // Reversed, so that the walk visits the document in reading order.
+      stack.push(...children.reverse());
+    } else if (isSeq(node)) {
+      stack.push(...node.items.map((item, i) => ({ node: item, path: [...path, i] })).reverse());
+    }
+  }
+  return found.sort((a, b) => a.offset - b.offset);
+}
+
+/** How many more aliases of collections the rest of the document holds, without expanding any. */
+function countCollectionAliases(stack: { node: unknown }[], doc: Document.Parsed): number {
+  let count = 0;
+  const rest = stack.map((entry) => entry.node);
+  while (rest.length > 0) {
+    const node = rest.pop();
+    if (isAlias(node)) count += isScalar(node.resolve(doc)) ? 0 : 1;
+    else if (isMap(node)) for (const pair of node.items) rest.push(pair.key, pair.value);
+    else if (isSeq(node)) rest.push(...node.items);
+  }
+  return count;
+}
+
+/** The message for a parser that gave up; a stack overflow means nesting no manifest needs. */
+function parserFailure(error: unknown): string {
+  return error instanceof RangeError
+    ? `the YAML is nested too deeply to read (${error.message}); a manifest is a flat list of fields`
+    : `the YAML parser failed: ${(error as Error).message}`;
+}
+
 function yamlErrorMessage(code: string, message: string): string {
   const first = message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
   switch (code) {
-    case 'DUPLICATE_KEY':
-      return `${first}; each field may appear once, remove one of them`;
     case 'MULTIPLE_DOCS':
       return 'the file holds several YAML documents (a `---` line); write one build per file';
     case 'TAB_AS_INDENT':
