@@ -265,9 +265,12 @@ type Rule = (c: RuleContext) => void;
 const requiredFields: Rule = ({ raw, bad, placeholder, report }) => {
   // With an unreadable `placeholder:` we cannot tell which fields are required; its own message says enough.
   if (bad.has('placeholder')) return;
-  const misspelt = new Set(Object.keys(raw).map((key) => nearest(key, MANIFEST_KEYS)));
-  for (const key of placeholder ? REQUIRED_PLACEHOLDER : REQUIRED) {
-    if (raw[key] === undefined && !misspelt.has(key)) {
+  const missing = (placeholder ? REQUIRED_PLACEHOLDER : REQUIRED).filter((key) => raw[key] === undefined);
+  // A misspelt key already says "did you mean `md5sum`?"; "missing `md5sum`" would say it twice.
+  const unknown = Object.keys(raw).filter((key) => !MANIFEST_KEYS.includes(key));
+  const misspelt = new Set(missing.length > 0 ? unknown.map((key) => nearest(key, MANIFEST_KEYS)) : []);
+  for (const key of missing) {
+    if (!misspelt.has(key)) {
       report('', `missing \`${key}\`${placeholder ? ' (a placeholder needs version, channel, timestamp, android_version and display_version)' : ''}; add it${key === 'filename' ? ' or mark the build `placeholder: true`' : ''}`);
     }
   }

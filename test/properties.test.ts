@@ -1,0 +1,155 @@
+import fc from 'fast-check';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { build, compileSite } from '../src/build.js';
+import { parseManifest } from '../src/manifest.js';
+import { formatProblem, type Problem } from '../src/problems.js';
+import { parseSite } from '../src/site.js';
+import { catalogArbitrary, contentOf, mutatedManifest, randomYaml, SEED, type GeneratedCatalog } from './arbitraries.js';
+import { snapshotTree, tempProject } from './helpers.js';
+
+/**
+ * Properties over thousands of generated inputs. A failure prints fast-check's seed and path;
+ * rerun exactly that case with FC_SEED=<seed> (and the path in `fc.assert`'s options).
+ */
+const RUNS = Number(process.env.FC_RUNS ?? 2000);
+/** Whole catalogs cost a few milliseconds each (YAML parsing dominates), so they get half the runs. */
+const CATALOG_RUNS = Math.ceil(RUNS / 2);
+/** fast-check runs synchronously; these bound a whole property, far above its usual few seconds. */
+const TIMEOUT = 120_000;
+const options = (numRuns = RUNS) => ({ seed: SEED, numRuns, endOnFailure: true });
+
+const { site } = parseSite('download_base_url: https://dl.example.org/builds\n');
+const FILE = 'content/FP4/build.yaml';
+
+/** A problem points at a real place of the file and prints as one line. */
+function expectLocated(problems: Problem[], file: string, text: string | Uint8Array): void {
+  const lines = (typeof text === 'string' ? text : Buffer.from(text).toString('latin1')).split(/\r\n|\r|\n|\u2028|\u2029|\u0085/).length;
+  for (const p of problems) {
+    expect(p.file).toBe(file);
+    expect(Number.isInteger(p.line) && p.line >= 1 && p.line <= lines + 1, `line ${p.line} of ${lines}`).toBe(true);
+    expect(Number.isInteger(p.col) && p.col >= 1).toBe(true);
+    expect(p.field.length).toBeGreaterThan(0);
+    expect(p.message.length).toBeGreaterThan(0);
+    expect(formatProblem(p)).not.toMatch(/[\n\r]/);
+  }
+}
+
+describe('any manifest text validates or yields located problems, and never throws', () => {
+  it.each([
+    ['random bytes', fc.uint8Array({ maxLength: 600 }) as fc.Arbitrary<string | Uint8Array>],
+    ['random text', fc.string({ unit: 'binary', maxLength: 400 })],
+    ['random YAML', randomYaml],
+    ['mutations of a valid manifest', mutatedManifest],
+  ])('%s', (_, arbitrary) => {
+    fc.assert(
+      fc.property(arbitrary, (text) => {
+        const { build: parsed, problems } = parseManifest(text, FILE, 'FP4', site!);
+        expect(parsed === undefined).toBe(problems.length > 0);
+        expectLocated(problems, FILE, text);
+      }),
+      options(),
+    );
+  }, TIMEOUT);
+
+  it('site settings too', () => {
+    fc.assert(
+      fc.property(fc.oneof(randomYaml, fc.string({ unit: 'binary', maxLength: 300 }), mutatedManifest), (text) => {
+        const { site: parsed, problems } = parseSite(text);
+        expect(parsed === undefined).toBe(problems.length > 0);
+        expectLocated(problems, 'content/site.yaml', text);
+      }),
+      options(),
+    );
+  }, TIMEOUT);
+});
+
+/** The v1 client's rule (REFERENCE.md): a record is dropped unless all these are present and datetime and size are numbers. */
+function phoneOffers(record: Record<string, unknown>): boolean {
+  const numeric = (v: unknown) => typeof v === 'number' || (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)));
+  return ['datetime', 'filename', 'id', 'romtype', 'size', 'url', 'version'].every((k) => k in record) && numeric(record.datetime) && numeric(record.size);
+}
+
+const RECORD_KEYS = ['incremental', 'api_level', 'url', 'timestamp', 'md5sum', 'changes', 'channel', 'filename', 'romtype', 'datetime', 'version', 'pre_version', 'display_version', 'android_version', 'id', 'size', 'is_upgrade_supported'];
+
+describe('for any valid catalog', () => {
+  it('the build accepts it; every output path stays inside dist/; phones see complete records and never a placeholder; the order of the files does not matter', () => {
+    const withShuffle = catalogArbitrary.chain((catalog) =>
+      fc.tuple(fc.constant(catalog), fc.shuffledSubarray(catalog.manifests, { minLength: catalog.manifests.length, maxLength: catalog.manifests.length })),
+    );
+    fc.assert(
+      fc.property(withShuffle, ([catalog, shuffled]) => {
+        const compiled = compileSite(contentOf(catalog));
+        expect(compiled.problems.map(formatProblem)).toEqual([]);
+        const reordered = compileSite(contentOf(catalog, shuffled));
+        expect(reordered.files).toEqual(compiled.files);
+        expect(reordered.netlifyToml).toBe(compiled.netlifyToml);
+        const dist = path.resolve('/srv/site/dist');
+        for (const file of compiled.files) {
+          expect(path.posix.normalize(file.path)).toBe(file.path);
+          expect(path.resolve(dist, file.path).startsWith(dist + path.sep)).toBe(true);
+        }
+        const placeholders = new Set(catalog.builds.filter((b) => b.placeholder).map((b) => `${b.device} ${b.fields.display_version}`));
+        let records = 0;
+        for (const listing of compiled.listings) {
+          const file = compiled.files.find((f) => f.path === `api/v1/${listing.device}/${listing.list}/index.json`)!;
+          const body = JSON.parse(String(file.contents));
+          expect(Object.keys(body)).toEqual(['id', 'response', 'error']);
+          expect([body.id, body.error]).toEqual([null, null]);
+          for (const record of body.response as Record<string, unknown>[]) {
+            records++;
+            expect(Object.values(record)).not.toContain(null);
+            expect(Object.keys(record)).toEqual(RECORD_KEYS.filter((k) => k in record));
+            const placeholder = record.filename === '';
+            expect(phoneOffers(record)).toBe(!placeholder);
+            if (placeholder) {
+              expect(placeholders.has(`${listing.device} ${record.display_version}`)).toBe(true);
+              expect(record).not.toHaveProperty('url');
+              expect(record.size).toBe('');
+              continue;
+            }
+            expect(record.romtype).toBe(listing.list);
+            expect(Number.isSafeInteger(record.datetime) && record.datetime === record.timestamp).toBe(true);
+            expect(Number.isSafeInteger(record.size) && (record.size as number) >= 0).toBe(true);
+            expect(record.id).toMatch(/^[0-9a-f]{64}$/);
+            expect(record.filename).toMatch(/^[^/\\\s]+\.zip$/);
+            expect(record.url).toMatch(/^https?:\/\/[\x21-\x7e]+$/);
+            expect(record.version).toMatch(/^\d+\.\d+(\.\d+)?$/);
+          }
+        }
+        // Every build is in exactly the lists it asked for (or its channel's lists), once each.
+        const expected = compiled.builds.reduce((n, b) => n + b.lists.length, 0);
+        expect(records).toBe(expected);
+      }),
+      options(CATALOG_RUNS),
+    );
+  }, TIMEOUT);
+
+  it('building on disk twice, with files created in any order, writes byte-identical trees', () => {
+    fc.assert(
+      fc.property(catalogArbitrary, fc.boolean(), (catalog, reverse) => {
+        const root = writeCatalog(catalog, reverse);
+        const compiled = build({ root });
+        const first = snapshotTree(path.join(root, 'dist'));
+        build({ root });
+        expect(snapshotTree(path.join(root, 'dist'))).toEqual(first);
+        expect(first).toEqual(Object.fromEntries(compiled.files.map((f) => [f.path, Buffer.from(f.contents).toString('latin1')])));
+      }),
+      options(12),
+    );
+  }, TIMEOUT);
+});
+
+/** Writes a generated catalog into a new project, creating the files in the given order. */
+function writeCatalog(catalog: GeneratedCatalog, reverse: boolean): string {
+  const root = tempProject();
+  mkdirSync(path.join(root, 'content'));
+  writeFileSync(path.join(root, 'content', 'site.yaml'), catalog.siteText);
+  const manifests = reverse ? [...catalog.manifests].reverse() : catalog.manifests;
+  for (const m of manifests) {
+    mkdirSync(path.join(root, path.dirname(m.file)), { recursive: true });
+    writeFileSync(path.join(root, m.file), m.bytes);
+  }
+  return root;
+}
