@@ -66,7 +66,8 @@ export function hostTable(compiled: CompiledSite): Probe[] {
       if (shape.includes(':device')) notFound(fillAll(shape, { ...known, device: 'no-such-device' }), `${endpoint.name}: unknown device`);
       if (shape.includes(':list')) notFound(fillAll(shape, { ...known, list: 'no-such-list' }), `${endpoint.name}: unknown list`);
     }
-    const deepest = endpoint.paths.reduce((a, b) => (b.split('/').length > a.split('/').length ? b : a));
+    const depth = (shape: string) => shape.split('/').filter(Boolean).length;
+    const deepest = endpoint.paths.reduce((a, b) => (depth(b) > depth(a) ? b : a));
     notFound(`${fillAll(deepest, known).replace(/\/$/, '')}/one/more`, `${endpoint.name}: deeper than a phone asks`);
   }
   for (const scope of scopes) notFound(`${scope.folder}no/such/path`, `miss under ${scope.folder}`);
