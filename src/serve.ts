@@ -76,7 +76,14 @@ export async function startPreview({ root, port = 8788, hostname = '127.0.0.1', 
     timer = undefined;
     const changed = [...pending].sort();
     pending.clear();
-    const result = rebuild(changed);
+    let result: RebuildResult;
+    try {
+      result = rebuild(changed);
+    } catch (error) {
+      // A file vanishing mid-read and the like: say so, keep serving, and try again on the next change.
+      io.err(`rebuild failed (${(error as Error).message}); still serving the last good build.`);
+      return;
+    }
     if (result.tree) {
       current = result.tree;
       io.out(`rebuilt after changes to ${changed.join(', ') || 'content/'}`);
