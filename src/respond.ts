@@ -46,7 +46,7 @@ export function respond(tree: ServedTree, method: string, url: string): Answer {
     if (status === 404) headers['Cache-Control'] = 'no-store';
     return { status, headers, body: method === 'HEAD' ? '' : body };
   };
-  const redirect = (location: string): Answer => ({ status: 308, headers: { Location: location }, body: '' });
+  const redirect = (location: string): Answer => finish(308, '', undefined, { Location: location });
 
   if (method === 'OPTIONS') {
     const answer = optionsAnswers(tree.site).find((a) => matches(a.for, requested));

@@ -11,6 +11,7 @@ import path from 'node:path';
 /** workerd 1.20260426 in wrangler 4.86.0 accepts dates up to 2026-05-03; a fixed one keeps runs comparable. */
 const COMPATIBILITY_DATE = '2025-01-01';
 const READY_WITHIN_MS = 90_000;
+const LAST_RESORT_SECONDS = 900;
 
 /** A running `wrangler pages dev`. */
 export interface Wrangler {
@@ -25,14 +26,16 @@ export async function startWrangler(distDir: string): Promise<Wrangler> {
   // wrangler keeps state in .wrangler/ of its working folder and picks up functions/ from there.
   const cwd = mkdtempSync(path.join(tmpdir(), 'otapress-wrangler-'));
   const bin = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
+  // coreutils' timeout is a last resort should this process die without stopping the group.
   const child = spawn(
-    process.execPath,
-    [bin, 'pages', 'dev', distDir, '--port', String(port), '--ip', '127.0.0.1', '--compatibility-date', COMPATIBILITY_DATE, '--show-interactive-dev-session=false'],
+    'timeout',
+    ['--kill-after=5', String(LAST_RESORT_SECONDS), process.execPath, bin, 'pages', 'dev', distDir, '--port', String(port), '--ip', '127.0.0.1', '--compatibility-date', COMPATIBILITY_DATE, '--show-interactive-dev-session=false'],
     {
       cwd,
       detached: true, // its own process group: the whole group is killed at the end
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', CI: 'true', NO_COLOR: '1' },
+      // XDG_CONFIG_HOME keeps wrangler's logs, metrics settings and dev registry in the temp folder.
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', CI: 'true', NO_COLOR: '1', XDG_CONFIG_HOME: cwd },
     },
   );
   let output = '';
