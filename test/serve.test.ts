@@ -160,6 +160,18 @@ describe('otapress serve on the command line', () => {
     expect(err[0].split('\n')[0]).toBe(message);
   });
 
+  it('says so when the port is taken (exit 2)', async () => {
+    const root = tempProject({ withContent: true });
+    const taken = await startPreview({ root, port: 0, io: collectingIo().io });
+    try {
+      const err: string[] = [];
+      expect(await main(['serve', '--root', root, '--port', String(taken.port)], { out: () => {}, err: (l) => err.push(l) })).toBe(2);
+      expect(err[0].split('\n')[0]).toBe(`port ${taken.port} is already in use on 127.0.0.1; pick another with --port N (0 picks a free one)`);
+    } finally {
+      await taken.close();
+    }
+  });
+
   it('exits 1 with the problems when the content is invalid from the start', async () => {
     const root = tempProject({ withContent: true });
     const file = path.join(root, 'content', 'FP4', 'e-2.5-a14-20241108446322-official-FP4.yaml');
