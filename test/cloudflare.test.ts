@@ -41,7 +41,7 @@ describe.each([
     const file = readFileSync(path.join(dist(), probe.file), 'utf8');
     // Cloudflare forces Cache-Control: no-store on every 404, whatever _headers says.
     expect(seen).toEqual(expectedAnswer(probe, file, { json: 'no-store', html: 'no-store' }));
-  });
+  }, 30_000);
 
   it.each(optionsProbes(compiled))('OPTIONS $path', async ({ path: sent, api }) => {
     const seen = await observe(wrangler!.url, 'OPTIONS', sent);
@@ -53,7 +53,7 @@ describe.each([
             { status: 405, contentType: 'application/json', allow: 'GET, OPTIONS', vary: 'Accept', cacheControl: 'public, max-age=300', location: null, body: '' }
           : { status: 405, contentType: null, allow: null, vary: null, cacheControl: null, location: null, body: '' };
     expect(seen).toEqual(expected);
-  });
+  }, 30_000);
 
   // Beyond the table: odd paths, answered by wrangler and by the preview's respond() from the same
   // content, compared with each other rather than with hand-written expectations.
@@ -97,7 +97,7 @@ describe.each([
     // Wrangler answers a 308 with an absolute or relative Location; compare the path.
     if (fromWrangler.location) fromWrangler.location = new URL(fromWrangler.location, wrangler!.url).pathname + new URL(fromWrangler.location, wrangler!.url).search;
     expect(fromPreview).toEqual(fromWrangler);
-  });
+  }, 30_000);
 
   it('refuses POST on a listing with 405', async () => {
     const probe = table.find((p) => p.status === 200)!;

@@ -105,7 +105,7 @@ describe('otapress serve while content/ changes', () => {
     writeFileSync(manifest(), readFileSync(manifest(), 'utf8').replace('size: 1387003904', 'size: 1387003905'));
     await eventually(async () => (await listing('/api/v1/FP4/official/')).includes('"size":1387003905'), 'the changed size is served');
     expect(await listing('/api/v1/FP4/stable/eng.root.20241108.123456')).toContain('"size":1387003905');
-  });
+  }, 30_000);
 
   it('prints the problems of a broken manifest and keeps serving the last good listing', async () => {
     const good = await listing('/api/v1/FP4/official/');
@@ -118,7 +118,7 @@ describe('otapress serve while content/ changes', () => {
       '1 problem found; still serving the last good build.',
     ]);
     expect(await listing('/api/v1/FP4/official/')).toBe(good);
-  });
+  }, 30_000);
 
   it('serves a device folder added while it runs', async () => {
     writeFileSync(manifest(), readFileSync(manifest(), 'utf8').replace('version: 2.50', 'version: "2.5"'));
@@ -128,7 +128,7 @@ describe('otapress serve while content/ changes', () => {
     writeFileSync(path.join(folder, 'e-3.0-a16-20250610500001-dev-FP5.yaml'), source.replaceAll('FP4', 'FP5'));
     await eventually(async () => (await fetch(new URL('/api/v1/FP5/dev/', preview.url))).status === 200, 'FP5 is served');
     expect(await listing('/api/v1/FP5/dev/')).toContain('"filename":"e-3.0-a16-20250610500001-dev-FP5.zip"');
-  });
+  }, 30_000);
 });
 
 describe('otapress serve on the command line', () => {
