@@ -90,7 +90,7 @@ describe('the corpus of broken input', () => {
       expect(snapshotTree(path.join(root, 'dist'))).toEqual({ 'api/previous.json': '{"previous":true}' });
       expect(readdirSync(root).sort()).toEqual(['content', 'dist']);
     }
-  });
+  }, 30_000);
 });
 
 describe('the real otapress process', () => {
@@ -106,5 +106,5 @@ describe('the real otapress process', () => {
       ),
     );
     expect(results.map((r) => `exit ${r.code}\n${r.stdout}${r.stderr}`)).toEqual(sample.map(expected));
-  });
+  }, 120_000);
 });
