@@ -42,6 +42,7 @@ Netlify would read them before netlify.toml; netlify.toml's build command passes
       const root = path.resolve(String(values.root));
       const compiled = build({ root, outDir: values.out ? path.resolve(String(values.out)) : undefined, host });
       const records = compiled.listings.reduce((n, l) => n + l.builds.length, 0);
+      reportNotices(compiled.notices, io, 'text');
       io.out(
         `built ${compiled.builds.length} builds of ${new Set(compiled.builds.map((b) => b.device)).size} devices into ${compiled.listings.length} listings (${records} records), ${compiled.files.length} files`,
       );
@@ -60,8 +61,9 @@ on the line it is about.`,
       if (format !== 'text' && format !== 'github') throw new UsageError(`--format is text or github, not ${format}`);
       const path = await import('node:path');
       const { check } = await import('./build.js');
-      const { problems, builds } = check({ root: path.resolve(String(values.root)) });
+      const { problems, builds, notices } = check({ root: path.resolve(String(values.root)) });
       if (problems.length === 0) {
+        reportNotices(notices, io, format);
         io.out(`${builds.length} manifests are valid`);
         return EXIT.ok;
       }
@@ -119,11 +121,24 @@ ${Object.entries(COMMANDS)
 
 function reportProblems(problems: Problem[], io: Io, format: string): void {
   for (const p of problems) {
-    if (format === 'github') {
-      const escape = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-      const prop = (s: string) => escape(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
-      io.out(`::error file=${prop(p.file)},line=${p.line},col=${p.col},title=${prop(p.field)}::${escape(p.message)}`);
-    } else io.err(formatProblem(p));
+    if (format === 'github') io.out(annotation('error', p));
+    else io.err(formatProblem(p));
   }
   io.err(`${problems.length} problem${problems.length === 1 ? '' : 's'} found; nothing was written.`);
+}
+
+/** Notices do not fail the command: printed like problems, then counted. */
+function reportNotices(notices: Problem[], io: Io, format: string): void {
+  if (notices.length === 0) return;
+  for (const p of notices) {
+    if (format === 'github') io.out(annotation('notice', p));
+    else io.err(formatProblem(p));
+  }
+  io.err(`${notices.length} notice${notices.length === 1 ? '' : 's'} (not errors; the site is complete without these entries).`);
+}
+
+function annotation(level: 'error' | 'notice', p: Problem): string {
+  const escape = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  const prop = (s: string) => escape(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+  return `::${level} file=${prop(p.file)},line=${p.line},col=${p.col},title=${prop(p.field)}::${escape(p.message)}`;
 }
