@@ -37,7 +37,7 @@ function renderHomePage(byDevice: Map<string, Listing[]>): string {
     const counts = lists.map((l) => html`${l.list} ${l.builds.length}`);
     return html`<li><a href="${URLS.devicePage(device)}">${device}</a>
 <span class="meta">${newest ? html`newest ${newest.version} (Android ${newest.android_version}), ${readableTime(newest.timestamp).slice(0, 10)}` : 'no downloadable build yet'}</span>
-<span class="meta">${join(counts, ' · ')}</span></li>`;
+<span class="meta">builds per list: ${join(counts, ' · ')}</span></li>`;
   });
   const body = html`<h1>Update builds</h1>
 <p>${byDevice.size} device${byDevice.size === 1 ? '' : 's'}. Phones ask <code>/api/v1/&lt;device&gt;/&lt;list&gt;/</code> (LineageOS 23.2 and later: <code>/api/v2/devices/&lt;device&gt;/builds</code>); scripts can read <a href="${URLS.deviceIndex}">the device index</a>.</p>
@@ -76,7 +76,7 @@ function renderBuild(build: Build, list: string): Markup {
   const rows: Markup[] = [
     row('Version', html`${build.version}`),
     row('Android', html`${build.android_version}${build.api_level ? html` <span class="meta">(API ${build.api_level})</span>` : ''}`),
-    row('Built', html`<time datetime="${isoTime(build.timestamp)}">${readableTime(build.timestamp)}</time>`),
+    row('Date', html`<time datetime="${isoTime(build.timestamp)}">${readableTime(build.timestamp)}</time>`),
   ];
   if (!build.placeholder) {
     rows.push(row('Size', html`${humanSize(build.size as number)} <span class="meta">(${build.size} bytes)</span>`));
@@ -84,7 +84,7 @@ function renderBuild(build: Build, list: string): Markup {
   }
   if (build.md5sum) rows.push(row('MD5', hash(build.md5sum, `MD5 of ${build.display_version}`)));
   if (!build.placeholder) rows.push(row('SHA-256', hash(build.id, `SHA-256 of ${build.display_version}`)));
-  rows.push(row('Upgrade supported', html`${build.is_upgrade_supported ? 'yes' : 'no (clean install)'}`));
+  rows.push(row('Upgrade', html`${build.is_upgrade_supported ? 'yes' : 'no'}`));
   const classes = ['build', build.placeholder && 'is-placeholder', isDisabled(build) && 'is-disabled'].filter(Boolean).join(' ');
   const download = build.placeholder
     ? html`<p class="meta">No download: this build has no package yet.</p>`
@@ -118,6 +118,7 @@ function page(title: string, body: Markup): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
+<link rel="icon" href="data:,">
 <style>${raw(STYLE)}</style>
 </head>
 <body>
@@ -152,7 +153,7 @@ code{font:.9em/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow
 .build dl div{display:grid;grid-template-columns:9.5rem 1fr;gap:.5rem}
 .build dt{color:var(--muted)}
 .build dd{margin:0;min-width:0}
-@media (max-width:34rem){.build dl div{grid-template-columns:1fr;gap:0}.build dl div+div{margin-top:.3rem}}
+@media (max-width:34rem){main{padding:.75rem}.build{padding:.6rem .75rem}.build dl div{grid-template-columns:5.5rem 1fr}}
 .badge{display:inline-block;font-size:.85rem;font-weight:600;padding:.1rem .5rem;border-radius:1rem;margin:0 .25rem .25rem 0}
 .placeholder{color:var(--warn);background:var(--warnbg)}
 .disabled{color:var(--bad);background:var(--badbg)}
