@@ -17,22 +17,25 @@ export const FEED_ENTRIES = 50;
  * appears as a new entry. Nothing depends on the clock: `updated` is the newest build time.
  */
 export function renderFeeds(listings: readonly Listing[], site: Site): OutputFile[] {
+  // An empty list's feed is as new as the device's newest build, so `updated` never needs a clock.
+  const deviceUpdated = new Map<string, number>();
+  for (const listing of listings) {
+    for (const build of listing.builds) deviceUpdated.set(listing.device, Math.max(deviceUpdated.get(listing.device) ?? 0, build.timestamp));
+  }
   return listings.map((listing) => ({
     path: fileOf(URLS.feed(listing.device, listing.list)),
-    contents: renderFeed(listing, site, listings),
+    contents: renderFeed(listing, site, deviceUpdated.get(listing.device) ?? 0),
   }));
 }
 
-/** The Atom document of one list. */
-export function renderFeed(listing: Listing, site: Site, all: readonly Listing[] = [listing]): string {
+/** The Atom document of one list; `updatedIfEmpty` dates a feed without entries. */
+export function renderFeed(listing: Listing, site: Site, updatedIfEmpty: number): string {
   const { device, list } = listing;
   const entries = listing.builds
     .filter((b) => !b.placeholder)
     .sort((a, b) => b.timestamp - a.timestamp || compareStrings(a.filename, b.filename))
     .slice(0, FEED_ENTRIES);
-  // An empty list's feed is as new as the device's newest build, so `updated` never needs a clock.
-  const deviceBuilds = all.filter((l) => l.device === device).flatMap((l) => l.builds);
-  const updated = Math.max(0, ...(entries.length > 0 ? entries : deviceBuilds).map((b) => b.timestamp));
+  const updated = entries.length > 0 ? entries[0].timestamp : updatedIfEmpty;
   const lines = [
     '<?xml version="1.0" encoding="utf-8"?>',
     '<feed xmlns="http://www.w3.org/2005/Atom">',

@@ -20,7 +20,7 @@ export function renderPages(listings: readonly Listing[]): OutputFile[] {
 
 /** The page anchor of a build in one list (a build appears once per list it belongs to). */
 export function anchorOf(build: Build, list: string): string {
-  return build.placeholder ? `${list}-placeholder-${build.version}` : `${list}-${build.id.slice(0, 16)}`;
+  return build.placeholder ? `${list}-placeholder-${build.version}-${build.timestamp}` : `${list}-${build.id.slice(0, 16)}`;
 }
 
 /** A withdrawn build: its file was renamed to `….disabled.zip`. */

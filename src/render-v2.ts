@@ -49,20 +49,19 @@ export function renderV2Listings(listings: readonly Listing[]): RenderedV2 {
   const files: OutputFile[] = [];
   const notices: Problem[] = [];
   const endpoint = ENDPOINTS.find((e) => e.name === 'v2 builds')!;
-  const devices = [...new Set(listings.map((l) => l.device))];
-  for (const device of devices) {
+  const byDevice = new Map<string, Listing[]>();
+  for (const listing of listings) byDevice.set(listing.device, [...(byDevice.get(listing.device) ?? []), listing]);
+  for (const [device, lists] of byDevice) {
     const url = fill(endpoint.paths[0], { device });
     const candidates: { build: Build; list: string; rank: number }[] = [];
     const badVersion = new Map<Build, string[]>();
-    listings
-      .filter((l) => l.device === device)
-      .forEach((listing, rank) => {
-        for (const build of listing.builds) {
-          if (build.placeholder) continue;
-          if (V2_VERSION.test(build.version)) candidates.push({ build, list: listing.list, rank });
-          else badVersion.set(build, [...(badVersion.get(build) ?? []), listing.list]);
-        }
-      });
+    lists.forEach((listing, rank) => {
+      for (const build of listing.builds) {
+        if (build.placeholder) continue;
+        if (V2_VERSION.test(build.version)) candidates.push({ build, list: listing.list, rank });
+        else badVersion.set(build, [...(badVersion.get(build) ?? []), listing.list]);
+      }
+    });
     for (const [build, lists] of badVersion) {
       notices.push({
         file: build.source,
