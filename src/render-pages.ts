@@ -64,7 +64,9 @@ ${builds.length > 0 ? join(builds, '\n') : html`<p>No builds in this list.</p>`}
 <p>Phones ask <code>${URLS.listing(device, '<list>')}</code>; LineageOS 23.2 and later ask <a href="${URLS.v2Builds(device)}"><code>${URLS.v2Builds(device)}</code></a>.</p>
 <nav aria-label="Lists"><ul class="lists">${join(nav, '\n')}</ul></nav>
 ${join(sections, '\n')}`;
-  return page(`${device} builds`, body);
+  // Feed readers find the lists' feeds from the page address alone.
+  const feeds = lists.map((l) => html`<link rel="alternate" type="application/atom+xml" title="${device} ${l.list} builds" href="${URLS.feed(device, l.list)}">`);
+  return page(`${device} builds`, body, join(feeds, '\n'));
 }
 
 function renderBuild(build: Build, list: string): Markup {
@@ -111,7 +113,7 @@ function join(parts: readonly Markup[], separator: string): Markup {
   return raw(parts.map(String).join(separator));
 }
 
-function page(title: string, body: Markup): string {
+function page(title: string, body: Markup, head: Markup = raw('')): string {
   return `${html`<!doctype html>
 <html lang="en">
 <head>
@@ -119,6 +121,7 @@ function page(title: string, body: Markup): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
 <link rel="icon" href="data:,">
+${head}
 <style>${raw(STYLE)}</style>
 </head>
 <body>

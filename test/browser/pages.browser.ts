@@ -132,13 +132,16 @@ describe('the pages of the example catalog', () => {
     await page.close();
   });
 
-  it('every link on every page resolves inside dist/, anchors included; downloads point at the manifests’ urls', async () => {
+  it('every link and feed link on every page resolves inside dist/, anchors included; downloads point at the manifests’ urls', async () => {
     const pages = ['/', '/devices/FP3/', '/devices/FP4/', '/devices/starlte/'];
     const checked = new Map<string, number>();
     const downloads = new Set<string>();
     for (const url of pages) {
       const { page } = await open(server, url);
-      const hrefs = await page.locator('a[href]').evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
+      // Links people follow, and the feeds that readers discover from the page's head.
+      const hrefs = await page
+        .locator('a[href], link[rel="alternate"][href]')
+        .evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement | HTMLLinkElement).href));
       for (const href of hrefs) {
         const target = new URL(href);
         if (target.origin !== server.origin) {
@@ -159,7 +162,7 @@ describe('the pages of the example catalog', () => {
     }
     expect([...checked].filter(([, status]) => status !== 200)).toEqual([]);
     expect([...checked.keys()]).toEqual(
-      expect.arrayContaining(['/', '/api/devices.json', '/api/v1/FP4/stable/', '/api/v2/devices/FP4/builds', '/devices/FP4/stable.xml']),
+      expect.arrayContaining(['/', '/api/devices.json', '/api/v1/FP4/stable/', '/api/v2/devices/FP4/builds', '/devices/FP4/stable.xml', '/devices/starlte/community.xml']),
     );
     const manifestUrls = new Set(
       ['FP3', 'FP4', 'starlte'].flatMap((device) =>
