@@ -121,24 +121,23 @@ ${Object.entries(COMMANDS)
 
 function reportProblems(problems: Problem[], io: Io, format: string): void {
   for (const p of problems) {
-    if (format === 'github') io.out(annotation('error', p));
-    else io.err(formatProblem(p));
+    if (format === 'github') {
+      const escape = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+      const prop = (s: string) => escape(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+      io.out(`::error file=${prop(p.file)},line=${p.line},col=${p.col},title=${prop(p.field)}::${escape(p.message)}`);
+    } else io.err(formatProblem(p));
   }
   io.err(`${problems.length} problem${problems.length === 1 ? '' : 's'} found; nothing was written.`);
 }
 
-/** Notices do not fail the command: printed like problems, then counted. */
+/** Notices do not fail the command: printed like problems (`::notice` for GitHub), then counted. */
 function reportNotices(notices: Problem[], io: Io, format: string): void {
   if (notices.length === 0) return;
+  const escape = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  const prop = (s: string) => escape(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
   for (const p of notices) {
-    if (format === 'github') io.out(annotation('notice', p));
+    if (format === 'github') io.out(`::notice file=${prop(p.file)},line=${p.line},col=${p.col},title=${prop(p.field)}::${escape(p.message)}`);
     else io.err(formatProblem(p));
   }
   io.err(`${notices.length} notice${notices.length === 1 ? '' : 's'} (not errors; the site is complete without these entries).`);
-}
-
-function annotation(level: 'error' | 'notice', p: Problem): string {
-  const escape = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-  const prop = (s: string) => escape(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
-  return `::${level} file=${prop(p.file)},line=${p.line},col=${p.col},title=${prop(p.field)}::${escape(p.message)}`;
 }
