@@ -5,13 +5,10 @@ import { checkCatalog, planListings, type Listing } from './plan.js';
 import { ContentError, sortProblems, type Problem } from './problems.js';
 import { readContent, type Content } from './read.js';
 import { renderListing } from './render.js';
-import { renderFeeds } from './render-feeds.js';
-import { renderDeviceIndex } from './render-index.js';
-import { renderPages } from './render-pages.js';
-import { renderV2Listings } from './render-v2.js';
+import { listingsByDevice, renderDevice } from './render-device.js';
+import { renderIndexes } from './render-index.js';
 import { renderHostFiles, renderNetlifyToml, type Host } from './routes.js';
 import { parseSite, type Site } from './site.js';
-import { URLS } from './urls.js';
 import { writeTree, type OutputFile } from './write.js';
 
 /** The outcome of compiling the content: the output tree, or every problem that prevents it. */
@@ -45,16 +42,14 @@ export function compileSite(content: Content, host: Host = 'all'): CompiledSite 
   if (problems.length > 0) return { site, builds, listings: [], files: [], problems: sortProblems(problems), notices: [] };
 
   const listings = planListings(builds, content.devices, site);
-  const v2 = renderV2Listings(listings);
+  const devices = listingsByDevice(listings).map(([device, lists]) => renderDevice(device, lists, site));
   const files: OutputFile[] = [
     ...listings.map((l) => ({ path: `api/v1/${l.device}/${l.list}/index.json`, contents: renderListing(l) })),
-    ...v2.files,
-    { path: URLS.deviceIndex.slice(1), contents: renderDeviceIndex(listings) },
-    ...renderPages(listings),
-    ...renderFeeds(listings, site),
+    ...devices.flatMap((d) => d.files),
+    ...renderIndexes(devices.map((d) => d.summary)),
     ...renderHostFiles(site, content.devices, host),
   ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const notices = sortProblems(v2.notices);
+  const notices = sortProblems(devices.flatMap((d) => d.notices));
   return { site, builds, listings, files, netlifyToml: renderNetlifyToml(site, content.devices), problems, notices };
 }
 

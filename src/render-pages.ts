@@ -1,53 +1,17 @@
 import type { Build } from './manifest.js';
 import { html, humanSize, isoTime, raw, readableTime, type Markup } from './markup.js';
 import type { Listing } from './plan.js';
-import { newestBuild } from './render-index.js';
+import type { DeviceSummary } from './render-index.js';
+import { compareStrings } from './problems.js';
 import { fileOf, URLS } from './urls.js';
 import type { OutputFile } from './write.js';
 
-/**
- * The pages people read: a home page listing the devices and one page per device with its builds
- * per list. Plain HTML with inline CSS and a few lines of script for the copy buttons: no framework,
- * no request to another site. Every manifest value goes through the escaping `html` template.
- */
-export function renderPages(listings: readonly Listing[]): OutputFile[] {
-  const byDevice = new Map<string, Listing[]>();
-  for (const listing of listings) byDevice.set(listing.device, [...(byDevice.get(listing.device) ?? []), listing]);
-  const files: OutputFile[] = [{ path: fileOf(URLS.home), contents: renderHomePage(byDevice) }];
-  for (const [device, lists] of byDevice) files.push({ path: fileOf(URLS.devicePage(device)), contents: renderDevicePage(device, lists) });
-  return files;
-}
+// The pages people read: a home page listing the devices and one page per device with its builds
+// per list. Plain HTML with inline CSS and a few lines of script for the copy buttons: no framework,
+// no request to another site. Every manifest value goes through the escaping `html` template.
 
-/** The page anchor of a build in one list (a build appears once per list it belongs to). */
-export function anchorOf(build: Build, list: string): string {
-  return build.placeholder ? `${list}-placeholder-${build.version}-${build.timestamp}` : `${list}-${build.id.slice(0, 16)}`;
-}
-
-/** A withdrawn build: its file was renamed to `….disabled.zip`. */
-export function isDisabled(build: Build): boolean {
-  return build.filename.endsWith('.disabled.zip');
-}
-
-// --- internal ---
-
-function renderHomePage(byDevice: Map<string, Listing[]>): string {
-  const rows = [...byDevice].map(([device, lists]) => {
-    const all = lists.flatMap((l) => l.builds);
-    const newest = newestBuild(all);
-    const counts = lists.map((l) => html`${l.list} ${l.builds.length}`);
-    return html`<li><a href="${URLS.devicePage(device)}">${device}</a>
-<span class="meta">${newest ? html`newest ${newest.version} (Android ${newest.android_version}), ${readableTime(newest.timestamp).slice(0, 10)}` : 'no downloadable build yet'}</span>
-<span class="meta">builds per list: ${join(counts, ' · ')}</span></li>`;
-  });
-  const body = html`<h1>Update builds</h1>
-<p>${byDevice.size} device${byDevice.size === 1 ? '' : 's'}. Phones ask <code>/api/v1/&lt;device&gt;/&lt;list&gt;/</code> (LineageOS 23.2 and later: <code>/api/v2/devices/&lt;device&gt;/builds</code>); scripts can read <a href="${URLS.deviceIndex}">the device index</a>.</p>
-<ul class="devices">
-${join(rows, '\n')}
-</ul>`;
-  return page('Update builds', body);
-}
-
-function renderDevicePage(device: string, lists: Listing[]): string {
+/** The page of one device: its builds per list, with everything needed to pick and check one. */
+export function renderDevicePage(device: string, lists: readonly Listing[]): OutputFile {
   const nav = lists.map((l) => html`<li><a href="#${l.list}">${l.list}</a> <span class="meta">(${l.builds.length})</span></li>`);
   const sections = lists.map((listing) => {
     const builds = listing.builds.map((b) => renderBuild(b, listing.list));
@@ -66,8 +30,39 @@ ${builds.length > 0 ? join(builds, '\n') : html`<p>No builds in this list.</p>`}
 ${join(sections, '\n')}`;
   // Feed readers find the lists' feeds from the page address alone.
   const feeds = lists.map((l) => html`<link rel="alternate" type="application/atom+xml" title="${device} ${l.list} builds" href="${URLS.feed(device, l.list)}">`);
-  return page(`${device} builds`, body, join(feeds, '\n'));
+  return { path: fileOf(URLS.devicePage(device)), contents: page(`${device} builds`, body, join(feeds, '\n')) };
 }
+
+/** The home page: every device with its newest build and the size of each list. */
+export function renderHomePage(summaries: readonly DeviceSummary[]): string {
+  const rows = summaries.map(({ device, lists }) => {
+    const newest = lists
+      .flatMap((l) => (l.newest ? [l.newest] : []))
+      .sort((a, b) => b.datetime - a.datetime || compareStrings(a.filename, b.filename))[0];
+    const counts = lists.map((l) => html`${l.list} ${l.count}`);
+    return html`<li><a href="${URLS.devicePage(device)}">${device}</a>
+<span class="meta">${newest ? html`newest ${newest.version} (Android ${newest.android_version}), ${readableTime(newest.datetime).slice(0, 10)}` : 'no downloadable build yet'}</span>
+<span class="meta">builds per list: ${join(counts, ' · ')}</span></li>`;
+  });
+  const body = html`<h1>Update builds</h1>
+<p>${summaries.length} device${summaries.length === 1 ? '' : 's'}. Phones ask <code>/api/v1/&lt;device&gt;/&lt;list&gt;/</code> (LineageOS 23.2 and later: <code>/api/v2/devices/&lt;device&gt;/builds</code>); scripts can read <a href="${URLS.deviceIndex}">the device index</a>.</p>
+<ul class="devices">
+${join(rows, '\n')}
+</ul>`;
+  return page('Update builds', body);
+}
+
+/** The page anchor of a build in one list (a build appears once per list it belongs to). */
+export function anchorOf(build: Build, list: string): string {
+  return build.placeholder ? `${list}-placeholder-${build.version}-${build.timestamp}` : `${list}-${build.id.slice(0, 16)}`;
+}
+
+/** A withdrawn build: its file was renamed to `….disabled.zip`. */
+export function isDisabled(build: Build): boolean {
+  return build.filename.endsWith('.disabled.zip');
+}
+
+// --- internal ---
 
 function renderBuild(build: Build, list: string): Markup {
   const badges = [

@@ -29,75 +29,68 @@ export interface V2File {
   ota_property_files?: string;
 }
 
-/** What {@link renderV2Listings} produces: one file per device, and what was left out and why. */
+/** What {@link renderV2} produces: the device's file, and what was left out and why. */
 export interface RenderedV2 {
-  files: OutputFile[];
-  /** One notice per build that v1 lists but a v2 answer leaves out. */
+  file: OutputFile;
+  /** One notice per build that v1 lists but the v2 answer leaves out. */
   notices: Problem[];
 }
 
 /**
- * The v2 answers (`/api/v2/devices/<device>/builds`), one per device, from the same listings as
- * v1: one entry per build and list it is in (`type` is the list, which v2 phones compare with their
+ * The v2 answer of a device (`/api/v2/devices/<device>/builds`), from the same listings as v1: one entry per build and list it is in (`type` is the list, which v2 phones compare with their
  * release type), newest first. Placeholders are never listed (v2 has no shape a phone would skip).
  * A `version` that is not `major.minor` (e.g. "2.6.3") is left out rather than shortened: "2.6"
  * would present 2.6.3 as a different, older release. When the entries would pass
  * {@link V2_MAX_BYTES}, the oldest are dropped. Both are reported as notices, not problems: v1 still
  * lists those builds.
  */
-export function renderV2Listings(listings: readonly Listing[]): RenderedV2 {
-  const files: OutputFile[] = [];
+export function renderV2(device: string, listings: readonly Listing[]): RenderedV2 {
   const notices: Problem[] = [];
   const endpoint = ENDPOINTS.find((e) => e.name === 'v2 builds')!;
-  const byDevice = new Map<string, Listing[]>();
-  for (const listing of listings) byDevice.set(listing.device, [...(byDevice.get(listing.device) ?? []), listing]);
-  for (const [device, lists] of byDevice) {
-    const url = fill(endpoint.paths[0], { device });
-    const candidates: { build: Build; list: string; rank: number }[] = [];
-    const badVersion = new Map<Build, string[]>();
-    lists.forEach((listing, rank) => {
-      for (const build of listing.builds) {
-        if (build.placeholder) continue;
-        if (V2_VERSION.test(build.version)) candidates.push({ build, list: listing.list, rank });
-        else badVersion.set(build, [...(badVersion.get(build) ?? []), listing.list]);
-      }
+  const url = fill(endpoint.paths[0], { device });
+  const candidates: { build: Build; list: string; rank: number }[] = [];
+  const badVersion = new Map<Build, string[]>();
+  listings.forEach((listing, rank) => {
+    for (const build of listing.builds) {
+      if (build.placeholder) continue;
+      if (V2_VERSION.test(build.version)) candidates.push({ build, list: listing.list, rank });
+      else badVersion.set(build, [...(badVersion.get(build) ?? []), listing.list]);
+    }
+  });
+  for (const [build, lists] of badVersion) {
+    notices.push({
+      file: build.source,
+      ...build.at.version,
+      field: 'version',
+      message: `\`${build.version}\` is not major.minor, the only version form LineageOS v2 updaters accept, so ${url} leaves this build out; v1 still lists it (${lists.join(', ')})`,
     });
-    for (const [build, lists] of badVersion) {
-      notices.push({
-        file: build.source,
-        ...build.at.version,
-        field: 'version',
-        message: `\`${build.version}\` is not major.minor, the only version form LineageOS v2 updaters accept, so ${url} leaves this build out; v1 still lists it (${lists.join(', ')})`,
-      });
-    }
-    candidates.sort(
-      (a, b) => b.build.timestamp - a.build.timestamp || a.rank - b.rank || compareStrings(a.build.filename, b.build.filename),
-    );
-
-    const bodies: string[] = [];
-    let bytes = 2; // "[" and "]"
-    let kept = 0;
-    for (const { build, list } of candidates) {
-      const body = JSON.stringify(renderV2Build(build, list));
-      const size = Buffer.byteLength(body) + (bodies.length > 0 ? 1 : 0);
-      if (bytes + size > V2_MAX_BYTES) break;
-      bodies.push(body);
-      bytes += size;
-      kept++;
-    }
-    const dropped = new Map<Build, string[]>();
-    for (const { build, list } of candidates.slice(kept)) dropped.set(build, [...(dropped.get(build) ?? []), list]);
-    for (const [build, lists] of dropped) {
-      notices.push({
-        file: build.source,
-        ...build.at.file,
-        field: '(file)',
-        message: `left out of ${url}: a v2 answer may hold at most ${V2_MAX_BYTES} bytes and the ${kept} newer entries fill it; v1 still lists it (${lists.join(', ')})`,
-      });
-    }
-    files.push({ path: fill(endpoint.file, { device }).slice(1), contents: `[${bodies.join(',')}]` });
   }
-  return { files, notices };
+  candidates.sort(
+    (a, b) => b.build.timestamp - a.build.timestamp || a.rank - b.rank || compareStrings(a.build.filename, b.build.filename),
+  );
+
+  const bodies: string[] = [];
+  let bytes = 2; // "[" and "]"
+  let kept = 0;
+  for (const { build, list } of candidates) {
+    const body = JSON.stringify(renderV2Build(build, list));
+    const size = Buffer.byteLength(body) + (bodies.length > 0 ? 1 : 0);
+    if (bytes + size > V2_MAX_BYTES) break;
+    bodies.push(body);
+    bytes += size;
+    kept++;
+  }
+  const dropped = new Map<Build, string[]>();
+  for (const { build, list } of candidates.slice(kept)) dropped.set(build, [...(dropped.get(build) ?? []), list]);
+  for (const [build, lists] of dropped) {
+    notices.push({
+      file: build.source,
+      ...build.at.file,
+      field: '(file)',
+      message: `left out of ${url}: a v2 answer may hold at most ${V2_MAX_BYTES} bytes and the ${kept} newer entries fill it; v1 still lists it (${lists.join(', ')})`,
+    });
+  }
+  return { file: { path: fill(endpoint.file, { device }).slice(1), contents: `[${bodies.join(',')}]` }, notices };
 }
 
 /** The v2 entry of a build in list `list`. Key order follows the updater's documented shape. */
