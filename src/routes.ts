@@ -40,11 +40,9 @@ export function notFoundScopes(site: Site, devices: readonly string[]): NotFound
       message: `not found: ${device} has the lists ${lists}; ask for /api/v1/${device}/<list>/`,
     })),
     { folder: '/api/v1/', message: 'unknown device: no builds are published here for this device' },
-    ...devices.map((device) => ({
-      folder: `/api/v2/devices/${device}/`,
-      message: `not found: the v2 builds of ${device} are at /api/v2/devices/${device}/builds`,
-    })),
-    { folder: '/api/v2/devices/', message: 'unknown device: no builds are published here for this device' },
+    // One scope for all of v2, not one per device: each costs a Netlify rule per device, and v2
+    // phones only ever ask for .../builds.
+    { folder: '/api/v2/devices/', message: 'unknown device or path: v2 builds are at /api/v2/devices/<device>/builds for the devices in /api/devices.json' },
     { folder: '/api/', message: 'not found: listings are at /api/v1/<device>/<list>/ and /api/v2/devices/<device>/builds; /api/devices.json lists the devices' },
   ];
 }

@@ -130,7 +130,7 @@ describe('v2 routes on both hosts', () => {
   const redirects = readFileSync(path.join(root, 'dist/_redirects'), 'utf8');
   const toml = readFileSync(path.join(root, 'netlify.toml'), 'utf8');
   const notFound = (file: string) => JSON.parse(readFileSync(path.join(root, 'dist', file), 'utf8'));
-  const bodies = { 'api/v2/devices/404.html': notFound('api/v2/devices/404.html'), 'api/v2/devices/FP4/404.json': notFound('api/v2/devices/FP4/404.json') };
+  const bodies = { 'api/v2/devices/404.html': notFound('api/v2/devices/404.html'), 'api/v2/devices/404.json': notFound('api/v2/devices/404.json') };
 
   it('Cloudflare rewrites both slash forms to the device file', () => {
     const rules = redirects.split('\n');
@@ -138,16 +138,16 @@ describe('v2 routes on both hosts', () => {
     expect(rules).toContain('/api/v2/devices/:device/builds/  /api/v2/devices/:device/builds.json  200');
   });
 
-  it('Netlify has one forced rewrite per device, and JSON 404s for the device folder and unknown devices', () => {
+  it('Netlify has one forced rewrite per device (one rule serves both slash forms) and one JSON 404 rule for the rest of v2', () => {
     expect(toml).toContain('[[redirects]]\nfrom = "/api/v2/devices/FP4/builds"\nto = "/api/v2/devices/FP4/builds.json"\nstatus = 200\nforce = true\n');
-    expect(toml).toContain('[[redirects]]\nfrom = "/api/v2/devices/FP4/*"\nto = "/api/v2/devices/FP4/404.json"\nstatus = 404\n');
+    expect(toml).not.toContain('from = "/api/v2/devices/FP4/*"');
     expect(toml).toContain('[[redirects]]\nfrom = "/api/v2/devices/*"\nto = "/api/v2/devices/404.json"\nstatus = 404\n');
     expect(toml.indexOf('from = "/api/v2/devices/*"')).toBeLessThan(toml.indexOf('from = "/api/*"'));
   });
 
   it.each([
-    ['api/v2/devices/404.html', 'unknown device: no builds are published here for this device'],
-    ['api/v2/devices/FP4/404.json', 'not found: the v2 builds of FP4 are at /api/v2/devices/FP4/builds'],
+    ['api/v2/devices/404.html', 'unknown device or path: v2 builds are at /api/v2/devices/<device>/builds for the devices in /api/devices.json'],
+    ['api/v2/devices/404.json', 'unknown device or path: v2 builds are at /api/v2/devices/<device>/builds for the devices in /api/devices.json'],
   ] as const)('%s answers %j in the JSON envelope', (file, error) => {
     expect(bodies[file]).toEqual({ id: null, response: [], error });
   });
