@@ -4,8 +4,19 @@ import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../src/build.js';
+import { startPreview } from '../../src/serve.js';
 import { ROOT, tempProject } from '../helpers.js';
-import { serveDist, type StaticServer } from './serve.js';
+
+/** The project's preview server on a free port: it answers as the hosts do (rewrites, folders, 404s). */
+interface Server {
+  origin: string;
+  close(): Promise<void>;
+}
+
+async function serve(root: string): Promise<Server> {
+  const preview = await startPreview({ root, port: 0, io: { out: () => {}, err: () => {} } });
+  return { origin: new URL(preview.url).origin, close: preview.close };
+}
 
 /** Debian's chromium, started the way CI can: headless, no sandbox (root), no network of its own. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -41,7 +52,7 @@ afterAll(async () => {
 });
 
 /** Opens `url` and records what a reader would never want: console errors, page errors, foreign requests. */
-async function open(server: StaticServer, url: string) {
+async function open(server: Server, url: string) {
   const page = await context.newPage();
   const errors: string[] = [];
   const foreign: string[] = [];
@@ -61,7 +72,7 @@ async function open(server: StaticServer, url: string) {
 }
 
 describe('the pages of the example catalog', () => {
-  let server: StaticServer;
+  let server: Server;
   let dist: string;
 
   let root: string;
@@ -72,7 +83,7 @@ describe('the pages of the example catalog', () => {
     cpSync(path.join(ROOT, 'content'), path.join(root, 'content'), { recursive: true });
     build({ root });
     dist = path.join(root, 'dist');
-    server = await serveDist(dist);
+    server = await serve(root);
   });
   afterAll(async () => {
     await server?.close();
@@ -226,8 +237,7 @@ describe('hostile manifest values', () => {
         '',
       ].join('\n'),
     );
-    build({ root });
-    const server = await serveDist(path.join(root, 'dist'));
+    const server = await serve(root);
     try {
       const { page, errors, foreign } = await open(server, '/devices/FP4/');
       expect(await page.locator('h3').first().textContent()).toBe(hostile);
