@@ -132,7 +132,10 @@ const manifestSchema = z.strictObject({
   url: z
     .string({ error: 'expected the download address, e.g. https://example.org/builds/FP4/e-2.5-....zip' })
     .regex(/^https?:\/\/[^\s/?#]+\/\S*$/, { error: 'expected an absolute http(s) download address without spaces' })
-    .regex(/^[\x20-\x7e]*$/, { error: 'the address holds control or non-ASCII characters; percent-encode them (%C3%A4 for ä)' }),
+    // RFC 3986 characters only (a space is reported by the check above): quotes, <, > and non-ASCII must be percent-encoded.
+    .regex(/^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=% ]*$/, {
+      error: 'the address holds characters that must be percent-encoded (quotes, <, >, \\, control or non-ASCII characters); write them as %XX, e.g. %22 for " and %C3%A4 for ä',
+    }),
   display_version: z.string({ error: 'expected text, e.g. 2.5-t-20241108446322-official-FP4' }).min(1),
   changes: z.string({ error: 'expected text (shown to users as the change log)' }),
   pre_version: z.string({ error: 'expected text' }),

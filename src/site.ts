@@ -45,7 +45,10 @@ const siteSchema = z.strictObject({
     .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, {
       error: 'expected an absolute http(s) address without query or fragment, e.g. https://images.example.org/builds',
     })
-    .regex(/^[\x20-\x7e]*$/, { error: 'the address holds control or non-ASCII characters; percent-encode them (%C3%A4 for ä)' }),
+    // RFC 3986 characters only (a space is reported by the check above): quotes, <, > and non-ASCII must be percent-encoded.
+    .regex(/^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=% ]*$/, {
+      error: 'the address holds characters that must be percent-encoded (quotes, <, >, \\, control or non-ASCII characters); write them as %XX, e.g. %22 for " and %C3%A4 for ä',
+    }),
   channels: z
     .array(z.string().regex(segment, { error: segmentMessage }), { error: 'expected a list of channel names' })
     .min(1, { error: 'name at least one channel' })

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { compileSite } from '../src/build.js';
+import { formatProblem } from '../src/problems.js';
+
+/** Text fields reach the HTML pages and Atom feeds; markup in them must arrive as text, never as markup. */
+const HOSTILE = {
+  display_version: '<img src=x onerror=alert(1)>]]></title><script>alert(2)</script>',
+  changes: '</script><script>alert(3)</script>&amp; <!-- \u2028 ${x} {{x}}',
+  pre_version: '"\'><svg onload=alert(4)>',
+};
+
+const manifest = `filename: e-2.5-a14-20241108446322-official-FP4.zip
+version: "2.5"
+channel: official
+timestamp: 1731067200
+android_version: "14"
+incremental: eng.root.20241108.123456
+md5sum: 0123456789abcdef0123456789abcdef
+id: 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+size: 1387003904
+${Object.entries(HOSTILE)
+  .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+  .join('\n')}
+`;
+
+describe('markup in manifest text', () => {
+  const compiled = compileSite({
+    site: Buffer.from('download_base_url: https://dl.example.org/builds\n'),
+    manifests: [{ file: 'content/FP4/a.yaml', device: 'FP4', bytes: Buffer.from(manifest) }],
+    devices: ['FP4'],
+    problems: [],
+  });
+  const markup = compiled.files.filter((f) => /\.(html|xml)$/.test(f.path));
+
+  it('is accepted as text', () => {
+    expect(compiled.problems.map(formatProblem)).toEqual([]);
+    expect(markup.map((f) => f.path)).toContain('devices/FP4/index.html');
+  });
+
+  it('appears escaped in every page and feed, and never as a tag', () => {
+    for (const file of markup) {
+      const text = String(file.contents);
+      for (const tag of ['<script>alert', '<img src=x', '<svg onload', '</title><script']) expect(text, file.path).not.toContain(tag);
+    }
+    const page = String(markup.find((f) => f.path === 'devices/FP4/index.html')!.contents);
+    expect(page).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+
+  it('is published unchanged in the JSON listings, which phones read as data', () => {
+    const listing = JSON.parse(String(compiled.files.find((f) => f.path === 'api/v1/FP4/official/index.json')!.contents));
+    expect(listing.response[0]).toMatchObject(HOSTILE);
+  });
+});
