@@ -100,7 +100,8 @@ const unixSeconds = z.number({ error: 'expected Unix seconds as a whole number, 
   }
 });
 
-const manifestSchema = z.strictObject({
+/** The zod schema of one manifest's fields (types and formats; cross-field rules are the RULES below). */
+export const manifestSchema = z.strictObject({
   filename: z.string({ error: 'expected the package file name, e.g. e-2.5-t-20241108446322-official-FP4.zip' }),
   version: z
     .string({ error: 'expected the release number as text, e.g. "2.5"' })
@@ -149,8 +150,8 @@ type ManifestFields = z.infer<typeof manifestSchema>;
 export const MANIFEST_KEYS = Object.keys(manifestSchema.shape);
 
 /** Keys a package manifest must have, and those a placeholder must have. */
-const REQUIRED = ['filename', 'version', 'channel', 'timestamp', 'android_version', 'incremental', 'md5sum', 'id', 'size'] as const;
-const REQUIRED_PLACEHOLDER = ['version', 'channel', 'timestamp', 'android_version', 'display_version'] as const;
+export const REQUIRED = ['filename', 'version', 'channel', 'timestamp', 'android_version', 'incremental', 'md5sum', 'id', 'size'] as const;
+export const REQUIRED_PLACEHOLDER = ['version', 'channel', 'timestamp', 'android_version', 'display_version'] as const;
 /** Keys a placeholder must leave out (or leave empty): the ones that would make a phone offer it. */
 const PACKAGE_ONLY = ['filename', 'id', 'size', 'url'] as const;
 

@@ -29,7 +29,7 @@ async function project(name = `${NAME}.zip`, options: Parameters<typeof writeOta
 const read = (root: string, file: string) => readFileSync(path.join(root, file), 'utf8');
 
 describe('otapress add', () => {
-  it('writes the manifest from the metadata, the file name and one read of the zip (real CLI process)', async () => {
+  it('writes the manifest from the metadata, the file name and one read of the zip (real CLI process)', { timeout: 60_000 }, async () => {
     const { root, zip, md5, sha256, size } = await project();
     const result = runOtapress(['add', zip, '--root', root], { cwd: root });
     expect(result.code).toBe(0);
