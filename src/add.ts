@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { displayVersionOf } from './filename.js';
 import { hashFile, type HashProgress } from './hash-file.js';
@@ -10,6 +10,7 @@ import { checkCatalog, DEVICE_NAME } from './plan.js';
 import { ContentError, type Problem } from './problems.js';
 import { readContent } from './read.js';
 import { parseSite, SITE_FILE, type Site } from './site.js';
+import { writeManifestFile } from './write-manifest.js';
 
 /** What `otapress add` is asked to do. */
 export interface AddOptions extends FactOptions {
@@ -98,8 +99,7 @@ export async function addBuild(options: AddOptions): Promise<AddResult> {
   const result: AddResult = { file, text, report: report.map(([f, v, o]) => `  ${f.padEnd(width)}  ${o.padEnd(fromWidth)}  ${v}`), written: false };
   if (options.dryRun) return result;
 
-  mkdirSync(path.dirname(target), { recursive: true });
-  writeAtomically(target, text);
+  writeManifestFile(options.root, file, text);
   return { ...result, written: true };
 }
 
@@ -147,20 +147,4 @@ function checkAgainstDevice(build: Build, content: ReturnType<typeof readContent
     .map((m) => parseManifest(m.bytes, m.file, m.device, site).build)
     .filter((b): b is Build => b !== undefined);
   return checkCatalog([...others, build], [build.device]).filter((p) => p.file === file);
-}
-
-/**
- * Writes through a temporary file beside the target and renames it over, so an interrupted or
- * failed run never leaves a partial manifest (the temporary name does not end in .yaml, so the
- * build would not read a leftover either).
- */
-function writeAtomically(target: string, text: string): void {
-  const temp = path.join(path.dirname(target), `.${path.basename(target)}.tmp-${process.pid}`);
-  try {
-    writeFileSync(temp, text, { flag: 'w' });
-    renameSync(temp, target);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
 }
