@@ -2,7 +2,7 @@ import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { displayVersionOf } from './filename.js';
 import { API_LEVELS, defaultLists, parseManifest, type Build } from './manifest.js';
 import { renderManifestText, type ManifestValues } from './manifest-text.js';
-import { compareStrings, type Problem } from './problems.js';
+import { compareStrings, sortProblems, type Problem } from './problems.js';
 import type { ManifestFile } from './read.js';
 import { renderRecord, type ApiRecord } from './render.js';
 import type { Site } from './site.js';
@@ -197,7 +197,7 @@ export function planImport(input: ImportInput): ImportPlan {
 
   const skipped = candidates.filter((c) => c.invalid).length;
   writes.sort((a, b) => compareStrings(a.file, b.file));
-  return { writes: problems.length > 0 && !input.skipInvalid ? [] : writes, notes, problems, records: records.length, skipped };
+  return { writes: problems.length > 0 && !input.skipInvalid ? [] : writes, notes: sortProblems(notes), problems: sortProblems(problems), records: records.length, skipped };
 }
 
 // --- internal ---
