@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { displayVersionOf } from './filename.js';
-import { hashFile, type HashProgress } from './hash-file.js';
+import { startHashing, type HashProgress, type Hashing } from './hash-file.js';
 import { API_LEVELS, parseManifest, type Build } from './manifest.js';
 import { MANIFEST_ORDER, renderManifestText, type ManifestValues } from './manifest-text.js';
 import { deriveBuildFacts, parseOtaMetadata, type FactOptions } from './ota-metadata.js';
@@ -23,6 +23,8 @@ export interface AddOptions extends FactOptions {
   force?: boolean;
   dryRun?: boolean;
   onProgress?: HashProgress;
+  /** Hashing of the zip that the caller already started (the CLI starts it first thing); else started here. */
+  hashing?: Hashing;
 }
 
 /** The manifest `add` made, and where each value came from. */
@@ -46,6 +48,18 @@ export class AddUsageError extends Error {}
  * `dryRun` returns the text and writes nothing.
  */
 export async function addBuild(options: AddOptions): Promise<AddResult> {
+  let hashing = options.hashing;
+  try {
+    return await makeManifest(options, () => (hashing ??= startHashing(path.resolve(options.zip), options.onProgress)));
+  } finally {
+    // Stops the workers when a check refused the zip before its digests were needed.
+    await hashing?.abort();
+  }
+}
+
+// --- internal ---
+
+async function makeManifest(options: AddOptions, hashing: () => Hashing): Promise<AddResult> {
   const zip = path.resolve(options.zip);
   if (!existsSync(zip) || !statSync(zip).isFile()) throw new AddUsageError(`no such file: ${options.zip}; pass the path of the OTA zip`);
   const content = readContent(options.root);
@@ -75,7 +89,7 @@ export async function addBuild(options: AddOptions): Promise<AddResult> {
     throw new AddUsageError(`${file} exists already; pass --force to replace it, or --dry-run to see the new manifest`);
   }
 
-  const digests = await hashFile(zip, options.onProgress);
+  const digests = await hashing().digests;
   const values = manifestValues(facts, digests, options);
   const text = renderManifestText(values);
 
@@ -103,7 +117,6 @@ export async function addBuild(options: AddOptions): Promise<AddResult> {
   return { ...result, written: true };
 }
 
-// --- internal ---
 
 const EXAMPLES: Record<string, string> = {
   '--device': 'FP4',

@@ -61,11 +61,16 @@ For zips whose metadata and name do not tell everything:
     },
     async run({ values, positionals }, io) {
       if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'name the OTA zip to add' : `add takes one zip, not ${positionals.length}`);
+      // Hashing starts first, on two worker threads, so that loading the rest overlaps it.
+      const { existsSync, statSync } = await import('node:fs');
+      const { startHashing } = await import('./hash-file.js');
+      const { progressBar } = await import('./progress.js');
+      const bar = progressBar(process.stderr, 'hashing');
+      const zip = positionals[0];
+      const hashing = existsSync(zip) && statSync(zip).isFile() ? startHashing(zip, (done, total) => bar.update(done, total)) : undefined;
       const path = await import('node:path');
       const { addBuild, AddUsageError } = await import('./add.js');
-      const { progressBar } = await import('./progress.js');
       const str = (key: string) => (values[key] === undefined ? undefined : String(values[key]));
-      const bar = progressBar(process.stderr, 'hashing');
       // With a handler, Ctrl-C lands between two chunks, never inside the final write-and-rename.
       const interrupted = () => {
         bar.end();
@@ -89,7 +94,7 @@ For zips whose metadata and name do not tell everything:
           android_version: str('android-version'),
           incremental: str('incremental'),
           filename: str('filename'),
-          onProgress: (done, total) => bar.update(done, total),
+          hashing,
         });
         bar.end();
         io.err(`${result.file}:`);
