@@ -52,6 +52,18 @@ display_version: 1.9-s-20230312290000-dev-FP3
 `);
   });
 
+  it('changes nothing when the listings come from the catalog itself', async () => {
+    const root = tempProject({ withContent: true });
+    const before = snapshotTree(path.join(root, 'content'));
+    for (const device of ['FP3', 'FP4', 'starlte']) {
+      for (const list of LISTS) {
+        const { code, out } = await runMain(['import', path.join(GOLDEN_API, device, list, 'index.json'), '--device', device, '--list', list, '--root', root]);
+        expect({ code, out: out.at(-1) }).toEqual({ code: 0, out: expect.stringMatching(/: 0 manifests written$/) });
+      }
+    }
+    expect(snapshotTree(path.join(root, 'content'))).toEqual(before);
+  });
+
   it('merges a second list of the same device into the manifests of the first (real CLI process)', { timeout: 60_000 }, () => {
     const root = emptyProject();
     const stable = runOtapress(['import', path.join(GOLDEN_API, 'FP4/stable/index.json'), '--device', 'FP4', '--list', 'stable', '--root', root]);
