@@ -66,18 +66,18 @@ For zips whose metadata and name do not tell everything:
       const { startHashing } = await import('./hash-file.js');
       const { progressBar } = await import('./progress.js');
       const bar = progressBar(process.stderr, 'hashing');
-      const zip = positionals[0];
-      const hashing = existsSync(zip) && statSync(zip).isFile() ? startHashing(zip, (done, total) => bar.update(done, total)) : undefined;
-      const path = await import('node:path');
-      const { addBuild, AddUsageError } = await import('./add.js');
-      const str = (key: string) => (values[key] === undefined ? undefined : String(values[key]));
-      // With a handler, Ctrl-C lands between two chunks, never inside the final write-and-rename.
+      // With a handler, Ctrl-C lands between two steps, never inside the final write-and-rename.
       const interrupted = () => {
         bar.end();
         io.err('interrupted; no manifest was written');
         process.exit(130);
       };
       process.once('SIGINT', interrupted);
+      const zip = positionals[0];
+      const hashing = existsSync(zip) && statSync(zip).isFile() ? startHashing(zip, (done, total) => bar.update(done, total)) : undefined;
+      const path = await import('node:path');
+      const { addBuild, AddUsageError } = await import('./add.js');
+      const str = (key: string) => (values[key] === undefined ? undefined : String(values[key]));
       try {
         const result = await addBuild({
           zip: positionals[0],

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -5,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { addBuild } from '../src/add.js';
 import { formatBytes, formatDuration, formatProgress } from '../src/progress.js';
 import { runMain, runOtapress } from './cli-process.js';
-import { tempProject } from './helpers.js';
-import { FP4_METADATA, writeOtaZip } from './ota-zip.js';
+import { ROOT, tempProject } from './helpers.js';
+import { FP4_METADATA, writeOtaZip, writeSparseOtaZip } from './ota-zip.js';
 
 const NAME = 'e-2.7-a14-20241108446999-official-FP4';
 const SCHEMA_LINE = '# yaml-language-server: $schema=../manifest.schema.json';
@@ -243,6 +244,26 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
       api_level: '34',
       datetime: 1731067200,
     });
+  });
+
+  it('draws a progress bar on a terminal, and Ctrl-C there leaves no manifest (real CLI process in a pty)', { timeout: 60_000 }, async () => {
+    const root = tempProject({ withContent: true });
+    const zip = path.join(root, `${NAME}.zip`);
+    writeSparseOtaZip(zip, FP4_METADATA, 1024 ** 3);
+    // script(1) runs the command on a pseudo-terminal; ^C typed into it is a real Ctrl-C.
+    const command = [process.execPath, path.join(ROOT, 'src/bin.mjs'), 'add', zip, '--root', root].map((a) => `'${a}'`).join(' ');
+    const child = spawn('script', ['-qefc', command, '/dev/null'], { cwd: root });
+    let screen = '';
+    child.stdout.on('data', (data: Buffer) => {
+      const first = !screen.includes('hashing [');
+      screen += data.toString();
+      if (first && screen.includes('hashing [')) child.stdin.write('\x03');
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(screen).toMatch(/^\rhashing \[[#-]{24}\] [\d.]+ (B|KiB|MiB|GiB) \/ 1\.0 GiB  [\d.]+ (B|KiB|MiB|GiB)\/s  (\d+:\d\d|--:--) left\x1b\[K/);
+    expect(screen).toContain('interrupted; no manifest was written');
+    expect(code).toBe(130);
+    expect(readdirSync(path.join(root, 'content/FP4')).filter((f) => f.includes('2.7'))).toEqual([]);
   });
 
   it('shows --help', async () => {
