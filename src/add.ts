@@ -89,7 +89,9 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
     throw new AddUsageError(`${file} exists already; pass --force to replace it, or --dry-run to see the new manifest`);
   }
 
-  const digests = await hashing().digests;
+  const digests = await hashing().digests.catch((error: Error) => {
+    throw new AddUsageError(`could not read ${options.zip} to the end (${error.message}); nothing was written`);
+  });
   const values = manifestValues(facts, digests, options);
   const text = renderManifestText(values);
 
