@@ -188,9 +188,11 @@ export function planImport(input: ImportInput): ImportPlan {
     writes.push({ file, text, action: 'created' });
   }
 
-  // 3. Manifests in the list that the source does not hold leave it.
+  // 3. Manifests in the list that the source does not hold leave it (one that an invalid record
+  // names stays: it is in the source, only not importable as it is).
+  const named = new Set(records.flatMap((r) => (r !== null && typeof r === 'object' ? buildKeys(rawIdentity(r as Record<string, unknown>)) : [])));
   for (const { manifest, build } of parsedExisting) {
-    if (matched.has(manifest.file) || !build.lists.includes(list)) continue;
+    if (matched.has(manifest.file) || buildKeys(build).some((k) => named.has(k)) || !build.lists.includes(list)) continue;
     const update = withLists(manifest, build, build.lists.filter((l) => l !== list), site);
     if (update !== undefined) writes.push({ file: manifest.file, text: update, action: `removed from list ${list} (not in the source)` });
   }
@@ -355,6 +357,11 @@ function readRecord(record: unknown, c: RecordContext): (ManifestValues & { plac
 function buildKeys(b: { placeholder?: boolean; id?: unknown; filename?: unknown; display_version?: unknown }): string[] {
   if (b.placeholder) return [`display_version:${String(b.display_version)}`];
   return [`id:${String(b.id)}`, `filename:${String(b.filename)}`];
+}
+
+/** What a record, valid or not, says about which build it is. */
+function rawIdentity(r: Record<string, unknown>): { placeholder: boolean; id: unknown; filename: unknown; display_version: unknown } {
+  return { placeholder: r.url === undefined && r.filename === '', id: typeof r.id === 'string' ? r.id.toLowerCase() : r.id, filename: r.filename, display_version: r.display_version };
 }
 
 /** A new manifest's file name: the package's name, or `placeholder-<display_version>`. */

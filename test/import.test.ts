@@ -196,6 +196,14 @@ describe('otapress import: malformed sources', () => {
     expect(out).toEqual(['created content/FP4/e-3.0-a16-20250610500001-dev-FP4.yaml', 'imported 1 of 2 records into FP4/dev: 1 manifest written, 1 invalid record skipped']);
   });
 
+  it('keeps a build in the list when its record is only skipped as invalid', async () => {
+    const root = tempProject({ withContent: true });
+    const listing = writeListing(root, change(1, { timestamp: 'yesterday' }));
+    const { code, out } = await runMain(['import', listing, '--device', 'FP4', '--list', 'dev', '--root', root, '--skip-invalid']);
+    expect(code).toBe(0);
+    expect(out).toEqual(['imported 1 of 2 records into FP4/dev: 0 manifests written, 1 invalid record skipped']);
+  });
+
   it('refuses a build that differs from its manifest already in content/', async () => {
     const root = tempProject({ withContent: true });
     const listing = writeListing(root, change(0, { md5sum: '0'.repeat(32) }));
