@@ -105,7 +105,12 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
     o.value,
     o.field === 'api_level' && values.api_level === undefined && !options.placeholder ? `${o.from} (implied by Android ${facts.android_version}, not written)` : o.from,
   ]);
-  report.push(['md5sum', digests.md5, 'MD5 of the zip'], ['id', digests.sha256, 'SHA-256 of the zip'], ['size', String(digests.size), 'size of the zip']);
+  report.push(['md5sum', digests.md5, 'MD5 of the zip']);
+  if (options.placeholder) {
+    // A placeholder names no package: its file name only gives the display_version.
+    report.splice(report.findIndex((r) => r[0] === 'filename'), 1);
+    report.push(['display_version', String(values.display_version), 'the file name']);
+  } else report.push(['id', digests.sha256, 'SHA-256 of the zip'], ['size', String(digests.size), 'size of the zip']);
   if (options.lists) report.push(['lists', options.lists.join(', '), '--lists']);
   if (options.url) report.push(['url', options.url, '--url']);
   const order = ['device', ...MANIFEST_ORDER] as string[];

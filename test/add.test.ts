@@ -141,6 +141,9 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
   it('writes a placeholder, a foreign url and explicit lists', async () => {
     const { root, zip, md5 } = await project();
     const placeholder = await addBuild({ zip, root, placeholder: true, dryRun: true });
+    expect(placeholder.report.map((l) => l.trim().split(/\s+/)[0])).toEqual([
+      'device', 'version', 'channel', 'timestamp', 'android_version', 'api_level', 'incremental', 'md5sum', 'display_version', 'os_patch_level', 'ota_type', 'ota_property_files',
+    ]);
     expect(placeholder.text).toBe(`${SCHEMA_LINE}
 placeholder: true
 version: "2.7"
