@@ -5,6 +5,8 @@ import { checkCatalog, planListings, type Listing } from './plan.js';
 import { ContentError, sortProblems, type Problem } from './problems.js';
 import { readContent, type Content } from './read.js';
 import { renderListing } from './render.js';
+import { listingsByDevice, renderDevice } from './render-device.js';
+import { renderIndexes } from './render-index.js';
 import { renderHostFiles, renderNetlifyToml, type Host } from './routes.js';
 import { parseSite, type Site } from './site.js';
 import { writeTree, type OutputFile } from './write.js';
@@ -19,6 +21,8 @@ export interface CompiledSite {
   /** The project's `netlify.toml`, generated from the same routes as `dist/_redirects`. */
   netlifyToml?: string;
   problems: Problem[];
+  /** Worth saying but not wrong: e.g. builds a v2 answer leaves out. They never stop a build. */
+  notices: Problem[];
 }
 
 /** Validates and renders the whole site from content already read. Pure: no disk, no clock. */
@@ -26,7 +30,7 @@ export function compileSite(content: Content, host: Host = 'all'): CompiledSite 
   const problems = [...content.problems];
   const { site, problems: siteProblems } = content.site ? parseSite(content.site) : { site: undefined, problems: [] };
   problems.push(...siteProblems);
-  if (!site) return { builds: [], listings: [], files: [], problems: sortProblems(problems) };
+  if (!site) return { builds: [], listings: [], files: [], problems: sortProblems(problems), notices: [] };
 
   const builds: Build[] = [];
   for (const manifest of content.manifests) {
@@ -35,14 +39,18 @@ export function compileSite(content: Content, host: Host = 'all'): CompiledSite 
     if (parsed.build) builds.push(parsed.build);
   }
   problems.push(...checkCatalog(builds, content.devices));
-  if (problems.length > 0) return { site, builds, listings: [], files: [], problems: sortProblems(problems) };
+  if (problems.length > 0) return { site, builds, listings: [], files: [], problems: sortProblems(problems), notices: [] };
 
   const listings = planListings(builds, content.devices, site);
+  const devices = listingsByDevice(listings).map(([device, lists]) => renderDevice(device, lists, site));
   const files: OutputFile[] = [
     ...listings.map((l) => ({ path: `api/v1/${l.device}/${l.list}/index.json`, contents: renderListing(l) })),
+    ...devices.flatMap((d) => d.files),
+    ...renderIndexes(devices.map((d) => d.summary)),
     ...renderHostFiles(site, content.devices, host),
   ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { site, builds, listings, files, netlifyToml: renderNetlifyToml(site, content.devices), problems };
+  const notices = sortProblems(devices.flatMap((d) => d.notices));
+  return { site, builds, listings, files, netlifyToml: renderNetlifyToml(site, content.devices), problems, notices };
 }
 
 /** Options of {@link build}; paths default to the conventional layout under `root`. */

@@ -213,6 +213,7 @@ Netlify would read them before netlify.toml; netlify.toml's build command passes
       const root = path.resolve(String(values.root));
       const compiled = build({ root, outDir: values.out ? path.resolve(String(values.out)) : undefined, host });
       const records = compiled.listings.reduce((n, l) => n + l.builds.length, 0);
+      reportNotices(compiled.notices, io, 'text');
       io.out(
         `built ${compiled.builds.length} builds of ${new Set(compiled.builds.map((b) => b.device)).size} devices into ${compiled.listings.length} listings (${records} records), ${compiled.files.length} files`,
       );
@@ -231,8 +232,9 @@ on the line it is about.`,
       if (format !== 'text' && format !== 'github') throw new UsageError(`--format is text or github, not ${format}`);
       const path = await import('node:path');
       const { check } = await import('./build.js');
-      const { problems, builds } = check({ root: path.resolve(String(values.root)) });
+      const { problems, builds, notices } = check({ root: path.resolve(String(values.root)) });
       if (problems.length === 0) {
+        reportNotices(notices, io, format);
         io.out(`${builds.length} manifests are valid`);
         return EXIT.ok;
       }
@@ -324,4 +326,16 @@ function reportProblems(problems: Problem[], io: Io, format: string): void {
     } else io.err(formatProblem(p));
   }
   io.err(`${problems.length} problem${problems.length === 1 ? '' : 's'} found; nothing was written.`);
+}
+
+/** Notices do not fail the command: printed like problems (`::notice` for GitHub), then counted. */
+function reportNotices(notices: Problem[], io: Io, format: string): void {
+  if (notices.length === 0) return;
+  const escape = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  const prop = (s: string) => escape(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+  for (const p of notices) {
+    if (format === 'github') io.out(`::notice file=${prop(p.file)},line=${p.line},col=${p.col},title=${prop(p.field)}::${escape(p.message)}`);
+    else io.err(formatProblem(p));
+  }
+  io.err(`${notices.length} notice${notices.length === 1 ? '' : 's'} (not errors; the site is complete without these entries).`);
 }

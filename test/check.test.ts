@@ -24,9 +24,15 @@ describe('otapress check --format github', () => {
     expect(result.stderr).toBe('4 problems found; nothing was written.\n');
   });
 
-  it('prints the count and exits 0 when everything is valid', { timeout: 60_000 }, () => {
+  it('prints notices as ::notice, the count, and exits 0 when everything is valid', { timeout: 60_000 }, () => {
     const root = tempProject({ withContent: true });
-    expect(runOtapress(['check', '--format', 'github', '--root', root])).toEqual({ code: 0, stdout: '20 manifests are valid\n', stderr: '' });
+    const notice = (name: string) =>
+      `::notice file=content/FP4/${name}.yaml,line=3,col=10,title=version::\`2.6.3\` is not major.minor, the only version form LineageOS v2 updaters accept, so /api/v2/devices/FP4/builds leaves this build out; v1 still lists it (stable, official)`;
+    expect(runOtapress(['check', '--format', 'github', '--root', root])).toEqual({
+      code: 0,
+      stdout: `${notice('e-2.6.3-a14-20241220455571-official-FP4')}\n${notice('e-2.6.3-a15-20241220455570-official-FP4')}\n20 manifests are valid\n`,
+      stderr: '2 notices (not errors; the site is complete without these entries).\n',
+    });
   });
 
   it('refuses an unknown format with exit 2', async () => {
