@@ -100,7 +100,8 @@ const unixSeconds = z.number({ error: 'expected Unix seconds as a whole number, 
   }
 });
 
-const manifestSchema = z.strictObject({
+/** The zod schema of one manifest's fields (types and formats; cross-field rules are the RULES below). */
+export const manifestSchema = z.strictObject({
   filename: z.string({ error: 'expected the package file name, e.g. e-2.5-t-20241108446322-official-FP4.zip' }),
   version: z
     .string({ error: 'expected the release number as text, e.g. "2.5"' })
@@ -118,17 +119,11 @@ const manifestSchema = z.strictObject({
   ),
   md5sum: hex(32, 'the MD5 of the zip'),
   id: hex(64, 'the SHA-256 of the zip'),
-  size: z.number({ error: 'expected the zip size in bytes as a whole number (stat -c %s FILE)' }).superRefine((value, ctx) => {
-    if (value < 0) ctx.addIssue({ code: 'custom', message: 'a size cannot be negative; expected the zip size in bytes (stat -c %s FILE)' });
-    else if (!Number.isSafeInteger(value)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: Number.isInteger(value)
-          ? `${value} bytes is more than any file holds; expected the zip size in bytes (stat -c %s FILE)`
-          : 'expected the zip size in bytes as a whole number (stat -c %s FILE)',
-      });
-    }
-  }),
+  size: z
+    .number({ error: 'expected the zip size in bytes as a whole number (stat -c %s FILE)' })
+    .max(Number.MAX_SAFE_INTEGER, { error: (issue) => `${String(issue.input)} bytes is more than any file holds; expected the zip size in bytes (stat -c %s FILE)` })
+    .int({ error: 'expected the zip size in bytes as a whole number (stat -c %s FILE)' })
+    .nonnegative({ error: 'a size cannot be negative; expected the zip size in bytes (stat -c %s FILE)' }),
   url: z
     .string({ error: 'expected the download address, e.g. https://example.org/builds/FP4/e-2.5-....zip' })
     .regex(/^https?:\/\/[^\s/?#]+\/\S*$/, { error: 'expected an absolute http(s) download address without spaces' })
@@ -159,8 +154,8 @@ type ManifestFields = z.infer<typeof manifestSchema>;
 export const MANIFEST_KEYS = Object.keys(manifestSchema.shape);
 
 /** Keys a package manifest must have, and those a placeholder must have. */
-const REQUIRED = ['filename', 'version', 'channel', 'timestamp', 'android_version', 'incremental', 'md5sum', 'id', 'size'] as const;
-const REQUIRED_PLACEHOLDER = ['version', 'channel', 'timestamp', 'android_version', 'display_version'] as const;
+export const REQUIRED = ['filename', 'version', 'channel', 'timestamp', 'android_version', 'incremental', 'md5sum', 'id', 'size'] as const;
+export const REQUIRED_PLACEHOLDER = ['version', 'channel', 'timestamp', 'android_version', 'display_version'] as const;
 /** Keys a placeholder must leave out (or leave empty): the ones that would make a phone offer it. */
 const PACKAGE_ONLY = ['filename', 'id', 'size', 'url'] as const;
 
@@ -196,8 +191,12 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
   const parsed = manifestSchema.safeParse(raw);
   const fields: ManifestFields = parsed.success ? parsed.data : {};
   if (!parsed.success) {
+    const reported = new Set<string>();
     for (const issue of parsed.error.issues) {
       const field = issue.path.join('.');
+      // One message per field: the first check that fails says what to write.
+      if (issue.code !== 'unrecognized_keys' && reported.has(field)) continue;
+      reported.add(field);
       if (issue.code === 'unrecognized_keys') {
         for (const key of issue.keys) {
           const hint = nearest(key, MANIFEST_KEYS);

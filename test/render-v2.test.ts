@@ -48,8 +48,8 @@ describe('v2 listing of the example catalog', () => {
 
   it('reports the builds whose version v2 phones cannot read, at the version line, as notices', () => {
     expect(compiled.notices.map(formatProblem)).toEqual([
-      'content/FP4/e-2.6.3-a14-20241220455571-official-FP4.yaml:2:10  version  `2.6.3` is not major.minor, the only version form LineageOS v2 updaters accept, so /api/v2/devices/FP4/builds leaves this build out; v1 still lists it (stable, official)',
-      'content/FP4/e-2.6.3-a15-20241220455570-official-FP4.yaml:2:10  version  `2.6.3` is not major.minor, the only version form LineageOS v2 updaters accept, so /api/v2/devices/FP4/builds leaves this build out; v1 still lists it (stable, official)',
+      'content/FP4/e-2.6.3-a14-20241220455571-official-FP4.yaml:3:10  version  `2.6.3` is not major.minor, the only version form LineageOS v2 updaters accept, so /api/v2/devices/FP4/builds leaves this build out; v1 still lists it (stable, official)',
+      'content/FP4/e-2.6.3-a15-20241220455570-official-FP4.yaml:3:10  version  `2.6.3` is not major.minor, the only version form LineageOS v2 updaters accept, so /api/v2/devices/FP4/builds leaves this build out; v1 still lists it (stable, official)',
     ]);
   });
 
