@@ -90,6 +90,8 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   }
 
   const digests = await hashing().digests.catch((error: Error) => {
+    // The reader's own messages (the file changed, or became shorter) name the file and what to do.
+    if (error.message.startsWith(path.resolve(options.zip))) throw new AddUsageError(`${error.message}; nothing was written`);
     throw new AddUsageError(`could not read ${options.zip} to the end (${error.message}); nothing was written`);
   });
   const values = manifestValues(facts, digests, options);

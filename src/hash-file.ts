@@ -92,7 +92,8 @@ port.on('message', (slot) => (waiting.length > 0 ? waiting.shift()(slot) : free.
 const take = () => (free.length > 0 ? Promise.resolve(free.shift()) : new Promise((resolve) => waiting.push(resolve)));
 (async () => {
   const handle = await open(file, 'r');
-  const { size } = await handle.stat();
+  const before = await handle.stat();
+  const { size } = before;
   parentPort.postMessage({ size });
   const read = async (position) => {
     const slot = await take();
@@ -115,6 +116,11 @@ const take = () => (free.length > 0 ? Promise.resolve(free.shift()) : new Promis
     md5.update(new Uint8Array(shared, slot * chunk, length));
     port.postMessage({ slot, length });
     parentPort.postMessage({ done: position });
+  }
+  // A package still being downloaded or copied would get the hashes of a file that no longer exists.
+  const after = await handle.stat();
+  if (after.size !== size || after.mtimeMs !== before.mtimeMs || after.ino !== before.ino) {
+    throw new Error(file + ' changed while it was read (' + (after.size !== size ? 'its size went from ' + size + ' to ' + after.size + ' bytes' : 'it was modified') + '); wait until it is complete, then run add again');
   }
   port.postMessage({ end: true });
   await handle.close();

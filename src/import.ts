@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { planImport, type ImportPlan } from './import-listing.js';
 import { DEVICE_NAME } from './plan.js';
 import { ContentError } from './problems.js';
@@ -30,8 +30,12 @@ export function importListing(options: ImportOptions): ImportPlan {
   const sourceName = options.source === '-' ? '<stdin>' : options.source;
   let text: string;
   try {
-    text = options.source === '-' ? (options.stdin ?? (() => readFileSync(0, 'utf8')))() : readFileSync(options.source, 'utf8');
+    text = options.source === '-' ? (options.stdin ?? (() => readBounded(0)))() : readBounded(openSync(options.source, 'r'));
   } catch (error) {
+    if (error instanceof ListingTooLarge) {
+      const size = error.size === undefined ? 'holds more than' : `is ${error.size} bytes, over`;
+      throw new ImportUsageError(`${sourceName} ${size} the ${MAX_LISTING_BYTES}-byte limit: a v1 listing of even a thousand builds is under 1 MB, so this is not one; pass the listing saved from the server`);
+    }
     throw new ImportUsageError(`cannot read ${sourceName} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); pass the saved listing, or - for standard input`);
   }
   const content = readContent(options.root);
@@ -44,4 +48,46 @@ export function importListing(options: ImportOptions): ImportPlan {
   const plan = planImport({ text, sourceName, device: options.device, list: options.list, site, existing: content.manifests, skipInvalid: options.skipInvalid });
   for (const write of plan.writes) writeManifestFile(options.root, write.file, write.text);
   return plan;
+}
+
+/** Largest listing `import` reads: far above any real one, far below what would exhaust memory. */
+export const MAX_LISTING_BYTES = 4 * 1024 * 1024;
+
+// --- internal ---
+
+class ListingTooLarge extends Error {
+  constructor(readonly size?: number) {
+    super('listing too large');
+  }
+}
+
+/** Reads a file or standard input as UTF-8, refusing (by its size, before reading) anything over the limit. */
+function readBounded(fd: number): string {
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isFile() && stat.size > MAX_LISTING_BYTES) throw new ListingTooLarge(stat.size);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.alloc(1024 * 1024);
+      let n: number;
+      try {
+        n = readSync(fd, chunk, 0, chunk.length, null);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EAGAIN') {
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10); // A non-blocking pipe with nothing yet.
+          continue;
+        }
+        if ((error as NodeJS.ErrnoException).code === 'EOF') break;
+        throw error;
+      }
+      if (n === 0) break;
+      total += n;
+      if (total > MAX_LISTING_BYTES) throw new ListingTooLarge();
+      chunks.push(chunk.subarray(0, n));
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  } finally {
+    if (fd !== 0) closeSync(fd);
+  }
 }

@@ -20,21 +20,27 @@ export async function readOtaMetadataText(zipPath: string): Promise<string | und
     throw new ZipReadError(`${zipPath} is not a readable zip (${(error as Error).message}); pass the OTA package itself`);
   }
   try {
+    let text: string | undefined;
+    // Every entry of the central directory is read (a few kilobytes), not only up to the metadata:
+    // a damaged directory, or an entry that reaches past the end of a truncated file, is refused.
     for (;;) {
       const entry = await nextEntry(zip);
-      if (entry === undefined) return undefined;
-      if (entry.fileName !== METADATA_ENTRY) continue;
+      if (entry === undefined) return text;
+      if (entry.relativeOffsetOfLocalHeader + 30 + entry.fileName.length + entry.compressedSize > zip.fileSize) {
+        throw new ZipReadError(`${zipPath} is a damaged or truncated zip (${entry.fileName} reaches past the end of the file); download it again`);
+      }
+      if (entry.fileName !== METADATA_ENTRY || text !== undefined) continue;
       if (entry.uncompressedSize > MAX_METADATA_BYTES) {
         throw new ZipReadError(`${METADATA_ENTRY} in ${zipPath} is ${entry.uncompressedSize} bytes, far more than build metadata; is this an OTA package?`);
       }
       const stream = await zip.openReadStreamPromise(entry);
       const chunks: Buffer[] = [];
       for await (const chunk of stream) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString('utf8');
+      text = Buffer.concat(chunks).toString('utf8');
     }
   } catch (error) {
     if (error instanceof ZipReadError) throw error;
-    throw new ZipReadError(`${zipPath} is a damaged zip (${(error as Error).message})`);
+    throw new ZipReadError(`${zipPath} is a damaged zip (${(error as Error).message}); download or copy it again`);
   } finally {
     zip.close();
   }
