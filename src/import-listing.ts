@@ -145,7 +145,8 @@ export function planImport(input: ImportInput): ImportPlan {
       candidate.invalid = true;
     };
     // Validate exactly as the build will, before anything is compared or written.
-    const draft = parseManifest(renderManifestText(values), `content/${device}/${manifestName(values)}.yaml`, device, site);
+    // With the list it is imported into: a channel that no list collects by default is fine then.
+    const draft = parseManifest(renderManifestText({ ...values, lists: orderLists(site, [list]) }), `content/${device}/${manifestName(values)}.yaml`, device, site);
     if (!draft.build) {
       for (const p of draft.problems) report(p.field === '(file)' ? undefined : p.field.split('.')[0], p.message);
       continue;
@@ -175,7 +176,10 @@ export function planImport(input: ImportInput): ImportPlan {
       continue;
     }
 
-    const file = `content/${device}/${manifestName(values)}.yaml`;
+    let file = `content/${device}/${manifestName(values)}.yaml`;
+    const taken = (name: string) => targets.has(name) || input.existing.some((m) => m.file === name);
+    // Placeholder names come from display_version, whose other characters become `_`: number the later ones.
+    for (let n = 2; values.placeholder && taken(file); n++) file = `content/${device}/${manifestName(values)}-${n}.yaml`;
     const holder = parsedExisting.find((e) => e.manifest.file === file) ?? input.existing.find((m) => m.file === file);
     if (holder || targets.has(file)) {
       report(undefined, `its manifest would be ${file}, which ${targets.has(file) ? `record ${targets.get(file)} writes` : 'holds another build'}; rename one of them`);

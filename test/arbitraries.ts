@@ -216,12 +216,14 @@ function writeYaml(fields: Record<string, unknown>, style: YamlStyle, order: num
   return style.bom ? `\ufeff${text}` : text;
 }
 
-/** Keeps the first build of each id and of each file name per device, as a real catalog must. */
+/**
+ * Keeps the first build of each id and of each file name per device, as a real catalog must, and
+ * the first placeholder of each display_version (what tells placeholders apart, e.g. on import).
+ */
 function dedupe(builds: GeneratedBuild[]): GeneratedBuild[] {
   const seen = new Set<string>();
   return builds.filter((b) => {
-    if (b.placeholder) return true;
-    const keys = [`id ${b.device} ${b.fields.id}`, `file ${b.device} ${b.fields.filename}`];
+    const keys = b.placeholder ? [`placeholder ${b.device} ${b.fields.display_version}`] : [`id ${b.device} ${b.fields.id}`, `file ${b.device} ${b.fields.filename}`];
     if (keys.some((k) => seen.has(k))) return false;
     keys.forEach((k) => seen.add(k));
     return true;

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addBuild } from '../src/add.js';
@@ -163,4 +163,38 @@ describe('otapress import of hostile JSON', () => {
     });
     expect(existsSync(path.join(root, 'content', 'FP4', 'e-2.9-a14-20241108446999-official-FP4.yaml'))).toBe(false);
   }, 60_000);
+});
+
+describe('import: cases the round-trip property found', () => {
+  const site = 'download_base_url: https://dl.example.org\nchannels: [stable, dev]\nlists:\n  stable: [stable]\n';
+  const placeholder = (display: string) =>
+    `{"incremental":"","api_level":"","timestamp":1751364000,"md5sum":"","changes":"","channel":"stable","filename":"","romtype":"stable","datetime":1751364000,"version":"3.1","pre_version":"","display_version":${JSON.stringify(display)},"android_version":"16","id":"","size":"","is_upgrade_supported":false}`;
+
+  it('a build of a channel no list collects, listed by its own `lists`, imports and builds the same listing', async () => {
+    const root = tempProject();
+    mkdirSync(path.join(root, 'content', 'FP4'), { recursive: true });
+    writeFileSync(path.join(root, 'content', 'site.yaml'), site);
+    const record = `{"incremental":"","api_level":"34","url":"https://dl.example.org/dev/FP4/e-2.9-a14-20241108446999-dev-FP4.zip","timestamp":1731067200,"md5sum":"${'a'.repeat(32)}","changes":"","channel":"dev","filename":"e-2.9-a14-20241108446999-dev-FP4.zip","romtype":"stable","datetime":1731067200,"version":"2.9","pre_version":"","display_version":"2.9-a14-20241108446999-dev-FP4","android_version":"14","id":"${'b'.repeat(64)}","size":1000,"is_upgrade_supported":false}`;
+    const text = `{"id":null,"response":[${record}],"error":null}`;
+    writeFileSync(path.join(root, 'listing.json'), text);
+    const result = await runMain(['import', path.join(root, 'listing.json'), '--device', 'FP4', '--list', 'stable', '--root', root]);
+    expect(result.code, result.err.join('\n')).toBe(0);
+    expect(readFileSync(path.join(root, 'content/FP4/e-2.9-a14-20241108446999-dev-FP4.yaml'), 'utf8')).toContain('lists: [stable]');
+    expect((await runMain(['build', '--root', root])).code).toBe(0);
+    expect(readFileSync(path.join(root, 'dist/api/v1/FP4/stable/index.json'), 'utf8')).toBe(text);
+  });
+
+  it('placeholders whose display_versions differ only in characters a file name cannot hold get numbered files', async () => {
+    const root = tempProject();
+    mkdirSync(path.join(root, 'content', 'FP4'), { recursive: true });
+    writeFileSync(path.join(root, 'content', 'site.yaml'), site);
+    const text = `{"id":null,"response":[${placeholder('3.1 #1')},${placeholder('3.1 %1')}],"error":null}`;
+    writeFileSync(path.join(root, 'listing.json'), text);
+    const result = await runMain(['import', path.join(root, 'listing.json'), '--device', 'FP4', '--list', 'stable', '--root', root]);
+    expect(result.out.slice(0, 2).sort()).toEqual(['created content/FP4/placeholder-3.1_1-2.yaml', 'created content/FP4/placeholder-3.1_1.yaml']);
+    expect((await runMain(['build', '--root', root])).code).toBe(0);
+    // Same build time and no file name: the build orders them by manifest name, so compare as sets.
+    const records = (json: string) => (JSON.parse(json).response as { display_version: string }[]).sort((a, b) => (a.display_version < b.display_version ? -1 : 1));
+    expect(records(readFileSync(path.join(root, 'dist/api/v1/FP4/stable/index.json'), 'utf8'))).toEqual(records(text));
+  });
 });

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build, compileSite } from '../src/build.js';
+import { planImport } from '../src/import-listing.js';
 import { parseManifest } from '../src/manifest.js';
 import { formatProblem, type Problem } from '../src/problems.js';
 import { parseSite } from '../src/site.js';
@@ -121,6 +122,27 @@ describe('for any valid catalog', () => {
         // Every build is in exactly the lists it asked for (or its channel's lists), once each.
         const expected = compiled.builds.reduce((n, b) => n + b.lists.length, 0);
         expect(records).toBe(expected);
+      }),
+      options(CATALOG_RUNS),
+    );
+  }, TIMEOUT);
+
+  it('importing any listing the build wrote gives manifests that build that listing again, byte for byte', () => {
+    const withPick = catalogArbitrary.chain((catalog) => fc.tuple(fc.constant(catalog), fc.nat()));
+    fc.assert(
+      fc.property(withPick, ([catalog, pick]) => {
+        const compiled = compileSite(contentOf(catalog));
+        fc.pre(compiled.listings.length > 0);
+        const listing = compiled.listings[pick % compiled.listings.length];
+        const file = `api/v1/${listing.device}/${listing.list}/index.json`;
+        const text = String(compiled.files.find((f) => f.path === file)!.contents);
+        const plan = planImport({ text, sourceName: 'listing.json', device: listing.device, list: listing.list, site: compiled.site!, existing: [] });
+        expect(plan.problems.map(formatProblem)).toEqual([]);
+        expect(plan.notes.map(formatProblem)).toEqual([]);
+        const manifests = plan.writes.map((w) => ({ file: w.file, device: listing.device, bytes: Buffer.from(w.text) }));
+        const again = compileSite({ site: Buffer.from(catalog.siteText), manifests, devices: [listing.device], problems: [] });
+        expect(again.problems.map(formatProblem)).toEqual([]);
+        expect(String(again.files.find((f) => f.path === file)!.contents)).toBe(text);
       }),
       options(CATALOG_RUNS),
     );
