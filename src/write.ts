@@ -159,7 +159,10 @@ export function checkOutDir(outDir: string, root: string): void {
   const out = path.resolve(outDir);
   const project = path.resolve(root);
   const content = path.join(project, 'content');
-  const inside = (child: string, dir: string) => child === dir || child.startsWith(dir + path.sep);
+  const inside = (child: string, dir: string) => {
+    const relative = path.relative(dir, child);
+    return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
+  };
   if (inside(project, out) || inside(out, content)) {
     throw new OutputError(
       `refusing to write the site to ${out}: the output folder is replaced as a whole, so it cannot be the project, contain it, or lie in content/; use a folder of its own such as ${path.join(project, 'dist')}`,
