@@ -14,7 +14,7 @@ function expectNothingWritten(root: string): void {
   expect(readdirSync(path.join(root, 'content', 'FP4')).filter((f) => f.includes('2.7') || f.includes('2.9') || f.startsWith('.'))).toEqual([]);
 }
 
-describe('otapress add refuses a broken package and writes no manifest', () => {
+describe('otapress add refuses a broken package and writes no manifest', { timeout: 60_000 }, () => {
   const damage = (zip: string, mutate: (bytes: Buffer) => Buffer) => writeFileSync(zip, mutate(readFileSync(zip)));
   it.each<[string, (zip: string) => Promise<void> | void, number, (zip: string) => string[]]>([
     ['a zip cut in half', (zip) => truncateSync(zip, Math.floor(readFileSync(zip).length / 2)), 2, (zip) => [
@@ -84,7 +84,7 @@ describe('otapress add refuses a broken package and writes no manifest', () => {
   }, 60_000);
 });
 
-describe('otapress import of hostile JSON', () => {
+describe('otapress import of hostile JSON', { timeout: 60_000 }, () => {
   const record = (fields = '') =>
     `{"incremental":"","api_level":"34","url":"https://images.example.org/builds/full/official/FP4/e-2.9-a14-20241108446999-official-FP4.zip","timestamp":1731067200,"md5sum":"0123456789abcdef0123456789abcdef","changes":"","channel":"official","filename":"e-2.9-a14-20241108446999-official-FP4.zip","romtype":"official","datetime":1731067200,"version":"2.9","pre_version":"","display_version":"2.9-a14-20241108446999-official-FP4","android_version":"14","id":"${'c'.repeat(64)}","size":1000,"is_upgrade_supported":false${fields}}`;
   const listing = (records: string) => `{"id":null,"response":[${records}],"error":null}`;
@@ -165,7 +165,7 @@ describe('otapress import of hostile JSON', () => {
   }, 60_000);
 });
 
-describe('import: cases the round-trip property found', () => {
+describe('import: cases the round-trip property found', { timeout: 60_000 }, () => {
   const site = 'download_base_url: https://dl.example.org\nchannels: [stable, dev]\nlists:\n  stable: [stable]\n';
   const placeholder = (display: string) =>
     `{"incremental":"","api_level":"","timestamp":1751364000,"md5sum":"","changes":"","channel":"stable","filename":"","romtype":"stable","datetime":1751364000,"version":"3.1","pre_version":"","display_version":${JSON.stringify(display)},"android_version":"16","id":"","size":"","is_upgrade_supported":false}`;

@@ -181,7 +181,7 @@ describe('a build killed with SIGKILL', () => {
   );
 });
 
-describe('two builds at once on the same folder', () => {
+describe('two builds at once on the same folder', { timeout: 60_000 }, () => {
   it(
     'both finish, one after the other, and dist/ is exactly one of their trees, never a mix',
     async () => {
@@ -227,7 +227,7 @@ describe('two builds at once on the same folder', () => {
   });
 });
 
-describe('the output folder', () => {
+describe('the output folder', { timeout: 60_000 }, () => {
   it.each([
     ['content', 'content'],
     ['the project itself', '.'],
