@@ -100,9 +100,9 @@ function random(seed: number): () => number {
   };
 }
 
-/** Files and folders otapress left in the project besides content/, dist/ and netlify.toml. */
+/** Files and folders otapress left in the project besides content/, dist/, netlify.toml (and a build cache in node_modules/). */
 function leftovers(root: string): string[] {
-  return readdirSync(root).filter((name) => !['content', 'dist', 'netlify.toml'].includes(name));
+  return readdirSync(root).filter((name) => !['content', 'dist', 'netlify.toml', 'node_modules'].includes(name));
 }
 
 /** The pid of a process that has exited: what a killed build leaves in its folder names. */
