@@ -32,19 +32,22 @@ are valid; otherwise prints every problem as file:line:col  field  message and e
 the previous dist/ as it was.
 
 --host netlify leaves out dist/_redirects and dist/_headers (Cloudflare's rule files), because
-Netlify would read them before netlify.toml; netlify.toml's build command passes it.`,
-    options: { ...common, out: { type: 'string' }, host: { type: 'string', default: 'all' } },
+Netlify would read them before netlify.toml; netlify.toml's build command passes it.
+
+Devices whose manifests did not change since the last build come from the cache in
+node_modules/.cache/otapress (--no-cache compiles everything); the others compile on every core
+(--threads N to use fewer). Neither changes a byte of the output.`,
+    options: { ...common, out: { type: 'string' }, host: { type: 'string', default: 'all' }, threads: { type: 'string' }, 'no-cache': { type: 'boolean' } },
     async run({ values }, io) {
       const path = await import('node:path');
       const { build } = await import('./build.js');
       const host = String(values.host);
       if (host !== 'all' && host !== 'netlify') throw new UsageError(`--host is all or netlify, not ${host}`);
       const root = path.resolve(String(values.root));
-      const compiled = build({ root, outDir: values.out ? path.resolve(String(values.out)) : undefined, host });
-      const records = compiled.listings.reduce((n, l) => n + l.builds.length, 0);
-      io.out(
-        `built ${compiled.builds.length} builds of ${new Set(compiled.builds.map((b) => b.device)).size} devices into ${compiled.listings.length} listings (${records} records), ${compiled.files.length} files`,
-      );
+      const threads = values.threads === undefined ? undefined : Number(values.threads);
+      if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1)) throw new UsageError(`--threads is a whole number of at least 1, not ${values.threads}`);
+      const built = build({ root, outDir: values.out ? path.resolve(String(values.out)) : undefined, host, threads, cache: !values['no-cache'] });
+      io.out(`built ${built.builds} builds of ${built.devices} devices into ${built.listings} listings (${built.records} records), ${built.files} files`);
       return EXIT.ok;
     },
   },

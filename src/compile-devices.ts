@@ -1,0 +1,280 @@
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { compileDevice, type DeviceOutput } from './build.js';
+import type { Problem } from './problems.js';
+import type { ManifestFile } from './read.js';
+import { parseSite, type Site } from './site.js';
+
+/** How {@link compileDevices} may go faster than one device after the other. */
+export interface CompileOptions {
+  /** Folder of the build cache (outside `dist/` and git); `undefined` compiles everything. */
+  cacheDir?: string;
+  /** Threads to compile on, the calling one included; default: every core, one for small catalogs. */
+  threads?: number;
+}
+
+/** The manifests of one device folder, as {@link groupByDevice} returns them. */
+export interface DeviceGroup {
+  device: string;
+  manifests: ManifestFile[];
+}
+
+/** Below this many manifests to compile, starting a worker costs more than it saves. */
+export const PARALLEL_THRESHOLD = 4000;
+
+/**
+ * Compiles every device like {@link compileDevice}, with the same result in the same order, but
+ * takes a device from the cache when its manifests, the site settings and otapress itself are
+ * unchanged, and compiles the others on every core. Synchronous: the calling thread compiles its
+ * share and then blocks until the workers hand theirs back.
+ */
+export function compileDevices(groups: readonly DeviceGroup[], siteBytes: Uint8Array, site: Site, options: CompileOptions = {}): DeviceOutput[] {
+  const { cacheDir } = options;
+  const keys = cacheDir ? cacheKeys(groups, siteBytes) : [];
+  const outputs: (DeviceOutput | undefined)[] = groups.map((_, i) => (cacheDir ? readCacheEntry(cacheDir, keys[i]) : undefined));
+  const missing = groups.flatMap((_, i) => (outputs[i] ? [] : [i]));
+  const compiled = compileInThreads(
+    missing.map((i) => groups[i]),
+    siteBytes,
+    site,
+    options.threads ?? availableParallelism(),
+  );
+  missing.forEach((i, n) => (outputs[i] = compiled[n]));
+  if (cacheDir) {
+    mkdirSync(cacheDir, { recursive: true });
+    missing.forEach((i) => writeCacheEntry(cacheDir, keys[i], outputs[i]!));
+    pruneCache(cacheDir, new Set(keys));
+  }
+  return outputs as DeviceOutput[];
+}
+
+/** Runs in a worker thread (see compile-worker.mjs): compiles the devices it claims, then reports them. */
+export function runWorker({ shared, state, slot, port }: WorkerData): void {
+  try {
+    if (Atomics.compareExchange(state, slot, IDLE, RUNNING) !== IDLE) return;
+    const { site } = parseSite(shared.siteBytes);
+    const outputs: [number, DeviceOutput][] = [];
+    for (let i = Atomics.add(state, 0, 1); i < shared.devices.length; i = Atomics.add(state, 0, 1)) {
+      outputs.push([i, deviceOutput(compileDevice(shared.devices[i], unpack(shared, i), site!))]);
+    }
+    port.postMessage({ outputs });
+  } catch (error) {
+    port.postMessage({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  } finally {
+    Atomics.store(state, slot, DONE);
+    Atomics.notify(state, slot);
+  }
+}
+
+// --- internal ---
+
+const IDLE = 0;
+const RUNNING = 1;
+const DONE = 2;
+const CANCELLED = 3;
+
+/** The manifests of every device in one shared buffer: cloning 100,000 small buffers is slow. */
+interface SharedGroups {
+  siteBytes: Uint8Array;
+  devices: string[];
+  /** Per device, the index of its first manifest in `files`; one more entry than devices. */
+  firstFile: number[];
+  files: string[];
+  /** Byte offset of each manifest in `bytes`; one more entry than files. */
+  offsets: Int32Array;
+  bytes: Uint8Array;
+}
+
+interface WorkerData {
+  shared: SharedGroups;
+  /** [0]: the next device to claim; [slot]: the worker's IDLE, RUNNING, DONE or CANCELLED. */
+  state: Int32Array;
+  slot: number;
+  port: MessagePort;
+}
+
+function compileInThreads(groups: readonly DeviceGroup[], siteBytes: Uint8Array, site: Site, threads: number): DeviceOutput[] {
+  const manifests = groups.reduce((n, g) => n + g.manifests.length, 0);
+  const workers = manifests < PARALLEL_THRESHOLD ? 0 : Math.max(0, Math.min(threads - 1, groups.length - 1));
+  if (workers === 0) return groups.map((g) => deviceOutput(compileDevice(g.device, g.manifests, site)));
+
+  const shared = pack(groups, siteBytes);
+  const state = new Int32Array(new SharedArrayBuffer(4 * (workers + 1)));
+  const started = Array.from({ length: workers }, (_, w) => {
+    const { port1, port2 } = new MessageChannel();
+    const worker = new Worker(new URL('./compile-worker.mjs', import.meta.url), {
+      workerData: { shared, state, slot: w + 1, port: port2 } satisfies WorkerData,
+      transferList: [port2],
+    });
+    worker.unref();
+    return { worker, port: port1, slot: w + 1 };
+  });
+
+  const outputs: DeviceOutput[] = new Array(groups.length);
+  for (let i = Atomics.add(state, 0, 1); i < groups.length; i = Atomics.add(state, 0, 1)) {
+    outputs[i] = deviceOutput(compileDevice(groups[i].device, groups[i].manifests, site));
+  }
+  for (const { worker, port, slot } of started) {
+    // A worker that has not started by now has nothing left to do: cancel it rather than wait.
+    if (Atomics.compareExchange(state, slot, IDLE, CANCELLED) === IDLE) {
+      void worker.terminate();
+      continue;
+    }
+    const deadline = Date.now() + 10 * 60_000;
+    while (Atomics.load(state, slot) !== DONE) {
+      if (Date.now() > deadline) throw new Error('a compile worker did not finish within 10 minutes');
+      Atomics.wait(state, slot, RUNNING, 1000);
+    }
+    const message = receiveMessageOnPort(port)?.message as { outputs?: [number, DeviceOutput][]; error?: string } | undefined;
+    void worker.terminate();
+    if (!message?.outputs) throw new Error(`a compile worker failed: ${message?.error ?? 'no answer'}`);
+    for (const [i, output] of message.outputs) outputs[i] = output;
+  }
+  return outputs;
+}
+
+function pack(groups: readonly DeviceGroup[], siteBytes: Uint8Array): SharedGroups {
+  const all = groups.flatMap((g) => g.manifests);
+  const offsets = new Int32Array(new SharedArrayBuffer(4 * (all.length + 1)));
+  all.forEach((m, i) => (offsets[i + 1] = offsets[i] + m.bytes.byteLength));
+  const bytes = new Uint8Array(new SharedArrayBuffer(Math.max(1, offsets[all.length])));
+  all.forEach((m, i) => bytes.set(m.bytes, offsets[i]));
+  const firstFile = [0];
+  for (const g of groups) firstFile.push(firstFile[firstFile.length - 1] + g.manifests.length);
+  return { siteBytes, devices: groups.map((g) => g.device), firstFile, files: all.map((m) => m.file), offsets, bytes };
+}
+
+function unpack(shared: SharedGroups, device: number): ManifestFile[] {
+  const manifests: ManifestFile[] = [];
+  for (let f = shared.firstFile[device]; f < shared.firstFile[device + 1]; f++) {
+    // A copy, not a view: TextDecoder does not decode from shared memory.
+    manifests.push({ file: shared.files[f], device: shared.devices[device], bytes: shared.bytes.slice(shared.offsets[f], shared.offsets[f + 1]) });
+  }
+  return manifests;
+}
+
+/** Drops the builds and listings: what crosses threads and goes into the cache is text. */
+function deviceOutput({ device, problems, files, counts }: DeviceOutput): DeviceOutput {
+  return { device, problems, files, counts };
+}
+
+// --- the cache ---
+
+/**
+ * One file per device, named by the SHA-256 of everything its output depends on: the cache format,
+ * otapress's own code and the versions of yaml and zod, the site settings, the device name and
+ * every manifest's path and bytes. A changed input gives another name, so a stale entry is never
+ * found, let alone served.
+ */
+function cacheKeys(groups: readonly DeviceGroup[], siteBytes: Uint8Array): string[] {
+  const base = createHash('sha256').update(CACHE_FORMAT).update(codeVersion()).update(String(siteBytes.byteLength)).update('\0').update(siteBytes).digest();
+  return groups.map(({ device, manifests }) => {
+    const hash = createHash('sha256').update(base).update(device).update('\0');
+    for (const m of manifests) hash.update(`${m.file}\0${m.bytes.byteLength}\0`).update(m.bytes);
+    return hash.digest('hex');
+  });
+}
+
+const CACHE_FORMAT = 'otapress device cache 1\n';
+
+let code: string | undefined;
+/** A digest of the sources of otapress and of the libraries that shape its output. */
+function codeVersion(): string {
+  if (code !== undefined) return code;
+  const hash = createHash('sha256');
+  const dir = import.meta.dirname;
+  for (const name of readdirSync(dir).sort()) {
+    if (/\.(ts|mjs|js)$/.test(name)) hash.update(name).update('\0').update(readFileSync(path.join(dir, name)));
+  }
+  const require = createRequire(import.meta.url);
+  for (const library of ['yaml', 'zod']) hash.update(`${library}@${(require(`${library}/package.json`) as { version: string }).version}\0`);
+  return (code = hash.digest('hex'));
+}
+
+/**
+ * An entry is a header line (JSON: the device's problems and counts, each file's path and length,
+ * the SHA-256 of the body) followed by the files' bytes. Anything that does not check out (a
+ * truncated or corrupt file, another format) is treated as missing.
+ */
+function readCacheEntry(cacheDir: string, key: string): DeviceOutput | undefined {
+  let data: Buffer;
+  try {
+    data = readWhole(path.join(cacheDir, `${key}.bin`));
+  } catch {
+    return undefined;
+  }
+  try {
+    const newline = data.indexOf(10);
+    if (newline === -1) return undefined;
+    const header = JSON.parse(data.subarray(0, newline).toString('utf8')) as CacheHeader;
+    if (header.format !== CACHE_FORMAT || header.key !== key || !Array.isArray(header.files)) return undefined;
+    const body = data.subarray(newline + 1);
+    if (body.byteLength !== header.files.reduce((n, [, length]) => n + length, 0)) return undefined;
+    if (createHash('sha256').update(body).digest('hex') !== header.digest) return undefined;
+    let offset = 0;
+    const files = header.files.map(([file, length]) => ({ path: file, contents: body.subarray(offset, (offset += length)) }));
+    return { device: header.device, problems: header.problems, counts: header.counts, files };
+  } catch {
+    return undefined;
+  }
+}
+
+interface CacheHeader {
+  format: string;
+  key: string;
+  device: string;
+  problems: Problem[];
+  counts: DeviceOutput['counts'];
+  files: [string, number][];
+  digest: string;
+}
+
+function writeCacheEntry(cacheDir: string, key: string, output: DeviceOutput): void {
+  const contents = output.files.map((f) => (typeof f.contents === 'string' ? Buffer.from(f.contents) : f.contents));
+  const body = Buffer.concat(contents);
+  const header: CacheHeader = {
+    format: CACHE_FORMAT,
+    key,
+    device: output.device,
+    problems: output.problems,
+    counts: output.counts,
+    files: output.files.map((f, i) => [f.path, contents[i].byteLength]),
+    digest: createHash('sha256').update(body).digest('hex'),
+  };
+  const temporary = path.join(cacheDir, `.${key}.${process.pid}.tmp`);
+  try {
+    writeFileSync(temporary, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), body]));
+    renameSync(temporary, path.join(cacheDir, `${key}.bin`));
+  } catch {
+    rmSync(temporary, { force: true }); // A cache that cannot be written only makes the next build slower.
+  }
+}
+
+/** Removes entries this build did not use, so the cache holds one catalog's worth, not history. */
+function pruneCache(cacheDir: string, used: Set<string>): void {
+  for (const name of readdirSync(cacheDir)) {
+    const match = /^([0-9a-f]{64})\.bin$/.exec(name);
+    if (match && !used.has(match[1])) rmSync(path.join(cacheDir, name), { force: true });
+  }
+}
+
+function readWhole(file: string): Buffer {
+  const fd = openSync(file, 'r');
+  try {
+    const { size } = fstatSync(fd);
+    const data = Buffer.allocUnsafe(size);
+    let read = 0;
+    while (read < size) {
+      const n = readSync(fd, data, read, size - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return data.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
+}
