@@ -8,7 +8,7 @@ import { readContent, type Content, type ManifestFile } from './read.js';
 import { renderListing } from './render.js';
 import { renderHostFiles, renderNetlifyToml, type Host } from './routes.js';
 import { parseSite, type Site } from './site.js';
-import { writeTree, type OutputFile } from './write.js';
+import { stageTree, writeStagedFile, type OutputFile } from './write.js';
 
 /** The outcome of compiling the content: the output tree, or every problem that prevents it. */
 export interface CompiledSite {
@@ -41,7 +41,7 @@ export interface DeviceOutput {
   problems: Problem[];
   /** The device's listing files. */
   files: OutputFile[];
-  counts: { builds: number; listings: number; records: number };
+  counts: { builds: number; listings: number; records: number; files: number };
 }
 
 /** One device compiled on its own, with the builds and listings it was rendered from. */
@@ -64,12 +64,13 @@ export function compileDevice(device: string, manifests: readonly ManifestFile[]
     if (parsed.build) builds.push(parsed.build);
   }
   problems.push(...checkCatalog(builds, []));
-  const counts = { builds: builds.length, listings: 0, records: 0 };
+  const counts = { builds: builds.length, listings: 0, records: 0, files: 0 };
   if (problems.length > 0) return { device, builds, listings: [], files: [], problems, counts };
   const listings = planListings(builds, [device], site);
   const files = listings.map((l) => ({ path: `api/v1/${l.device}/${l.list}/index.json`, contents: renderListing(l) }));
   counts.listings = listings.length;
   counts.records = listings.reduce((n, l) => n + l.builds.length, 0);
+  counts.files = files.length;
   return { device, builds, listings, files, problems, counts };
 }
 
@@ -142,19 +143,33 @@ export function build({ root, outDir = path.join(root, 'dist'), host = 'all', ca
   const content = readContent(root);
   const { site, problems } = compileSettings(content);
   if (!site) throw new ContentError(problems);
-  const devices = compileDevices(groupByDevice(content), content.site!, site, { cacheDir: cache ? cacheDirOf(root) : undefined, threads });
-  const compiled = assembleSite(content, site, devices, host, problems);
-  if (compiled.problems.length > 0) throw new ContentError(compiled.problems);
-  writeTree(outDir, compiled.files);
-  writeIfChanged(path.join(root, 'netlify.toml'), compiled.netlifyToml!);
-  const sum = (key: keyof DeviceOutput['counts']) => devices.reduce((n, d) => n + d.counts[key], 0);
-  return {
-    builds: sum('builds'),
-    devices: devices.filter((d) => d.counts.builds > 0).length,
-    listings: sum('listings'),
-    records: sum('records'),
-    files: compiled.files.length,
-  };
+  const tree = stageTree(outDir);
+  try {
+    // Each valid device's files go into the staging folder as soon as they are ready; the tree
+    // only replaces dist/ once every device and the host files are in.
+    const devices = compileDevices(groupByDevice(content), content.site!, site, {
+      cacheDir: cache ? cacheDirOf(root) : undefined,
+      threads,
+      writeTo: tree.staging,
+    });
+    const compiled = assembleSite(content, site, devices, host, problems);
+    if (compiled.problems.length > 0) throw new ContentError(compiled.problems);
+    const made = new Set<string>();
+    for (const file of compiled.files) writeStagedFile(tree.staging, file, made);
+    tree.commit();
+    writeIfChanged(path.join(root, 'netlify.toml'), compiled.netlifyToml!);
+    const sum = (key: keyof DeviceOutput['counts']) => devices.reduce((n, d) => n + d.counts[key], 0);
+    return {
+      builds: sum('builds'),
+      devices: devices.filter((d) => d.counts.builds > 0).length,
+      listings: sum('listings'),
+      records: sum('records'),
+      files: compiled.files.length + sum('files'),
+    };
+  } catch (error) {
+    tree.discard();
+    throw error;
+  }
 }
 
 /** Validates like {@link build} and writes nothing; returns every problem. */

@@ -8,6 +8,7 @@ import { compileDevice, type DeviceOutput } from './build.js';
 import type { Problem } from './problems.js';
 import type { ManifestFile } from './read.js';
 import { parseSite, type Site } from './site.js';
+import { writeStagedFile } from './write.js';
 
 /** How {@link compileDevices} may go faster than one device after the other. */
 export interface CompileOptions {
@@ -15,6 +16,12 @@ export interface CompileOptions {
   cacheDir?: string;
   /** Threads to compile on, the calling one included; default: every core, one for small catalogs. */
   threads?: number;
+  /**
+   * A staging folder ({@link stageTree}) to write each valid device's files into as soon as it is
+   * ready, by the thread that compiled it; those outputs then come back without `files`. Peak
+   * memory then no longer grows with the catalog, and the writing is spread over the threads.
+   */
+  writeTo?: string;
 }
 
 /** The manifests of one device folder, as {@link groupByDevice} returns them. */
@@ -23,45 +30,43 @@ export interface DeviceGroup {
   manifests: ManifestFile[];
 }
 
-/** Below this many manifests to compile, starting a worker costs more than it saves. */
+/** Below this many manifests, starting a worker costs more than it saves. */
 export const PARALLEL_THRESHOLD = 4000;
 
 /**
  * Compiles every device like {@link compileDevice}, with the same result in the same order, but
  * takes a device from the cache when its manifests, the site settings and otapress itself are
- * unchanged, and compiles the others on every core. Synchronous: the calling thread compiles its
- * share and then blocks until the workers hand theirs back.
+ * unchanged, and shares the devices out between the calling thread and worker threads.
+ * Synchronous: the calling thread does its share, then blocks until the workers report theirs.
  */
 export function compileDevices(groups: readonly DeviceGroup[], siteBytes: Uint8Array, site: Site, options: CompileOptions = {}): DeviceOutput[] {
-  const { cacheDir } = options;
-  const keys = cacheDir ? cacheKeys(groups, siteBytes) : [];
-  const outputs: (DeviceOutput | undefined)[] = groups.map((_, i) => (cacheDir ? readCacheEntry(cacheDir, keys[i]) : undefined));
-  const missing = groups.flatMap((_, i) => (outputs[i] ? [] : [i]));
-  const compiled = compileInThreads(
-    missing.map((i) => groups[i]),
+  const manifests = groups.reduce((n, g) => n + g.manifests.length, 0);
+  const threads = options.threads ?? availableParallelism();
+  const workers = manifests < PARALLEL_THRESHOLD ? 0 : Math.max(0, Math.min(threads - 1, groups.length - 1));
+  const job: Job = {
     siteBytes,
-    site,
-    options.threads ?? availableParallelism(),
-  );
-  missing.forEach((i, n) => (outputs[i] = compiled[n]));
-  if (cacheDir) {
-    mkdirSync(cacheDir, { recursive: true });
-    missing.forEach((i) => writeCacheEntry(cacheDir, keys[i], outputs[i]!));
-    pruneCache(cacheDir, new Set(keys));
-  }
-  return outputs as DeviceOutput[];
+    base: options.cacheDir ? baseKey(siteBytes) : undefined,
+    cacheDir: options.cacheDir,
+    writeTo: options.writeTo,
+  };
+  if (options.cacheDir) mkdirSync(options.cacheDir, { recursive: true });
+
+  const done = workers === 0 ? processAll(groups, job, site) : processInThreads(groups, job, site, workers);
+  if (options.cacheDir) pruneCache(options.cacheDir, new Set(done.map(([key]) => key!)));
+  return done.map(([, output]) => output);
 }
 
-/** Runs in a worker thread (see compile-worker.mjs): compiles the devices it claims, then reports them. */
-export function runWorker({ shared, state, slot, port }: WorkerData): void {
+/** Runs in a worker thread (see compile-worker.mjs): processes the devices it claims, then reports them. */
+export function runWorker({ shared, job, state, slot, port }: WorkerData): void {
   try {
     if (Atomics.compareExchange(state, slot, IDLE, RUNNING) !== IDLE) return;
-    const { site } = parseSite(shared.siteBytes);
-    const outputs: [number, DeviceOutput][] = [];
+    const { site } = parseSite(job.siteBytes);
+    const done: [number, Done][] = [];
+    const made = new Set<string>();
     for (let i = Atomics.add(state, 0, 1); i < shared.devices.length; i = Atomics.add(state, 0, 1)) {
-      outputs.push([i, deviceOutput(compileDevice(shared.devices[i], unpack(shared, i), site!))]);
+      done.push([i, processDevice({ device: shared.devices[i], manifests: unpack(shared, i) }, job, site!, made)]);
     }
-    port.postMessage({ outputs });
+    port.postMessage({ done });
   } catch (error) {
     port.postMessage({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   } finally {
@@ -72,6 +77,39 @@ export function runWorker({ shared, state, slot, port }: WorkerData): void {
 
 // --- internal ---
 
+/** What every thread needs to process a device, besides its manifests. */
+interface Job {
+  siteBytes: Uint8Array;
+  /** Digest of everything all devices' outputs depend on; set when there is a cache. */
+  base?: string;
+  cacheDir?: string;
+  writeTo?: string;
+}
+
+/** A processed device: its cache key (when caching) and its output. */
+type Done = [string | undefined, DeviceOutput];
+
+/** One device, in whichever thread claimed it: from the cache or compiled, then written out. */
+function processDevice(group: DeviceGroup, job: Job, site: Site, made: Set<string>): Done {
+  const key = job.base !== undefined ? deviceKey(job.base, group) : undefined;
+  let output = key !== undefined ? readCacheEntry(job.cacheDir!, key) : undefined;
+  if (!output) {
+    const { device, problems, files, counts } = compileDevice(group.device, group.manifests, site);
+    output = { device, problems, files, counts }; // Text only: the builds stay in this thread.
+    if (key !== undefined) writeCacheEntry(job.cacheDir!, key, output);
+  }
+  if (job.writeTo !== undefined && output.problems.length === 0) {
+    for (const file of output.files) writeStagedFile(job.writeTo, file, made);
+    output = { ...output, files: [] };
+  }
+  return [key, output];
+}
+
+function processAll(groups: readonly DeviceGroup[], job: Job, site: Site): Done[] {
+  const made = new Set<string>();
+  return groups.map((group) => processDevice(group, job, site, made));
+}
+
 const IDLE = 0;
 const RUNNING = 1;
 const DONE = 2;
@@ -79,7 +117,6 @@ const CANCELLED = 3;
 
 /** The manifests of every device in one shared buffer: cloning 100,000 small buffers is slow. */
 interface SharedGroups {
-  siteBytes: Uint8Array;
   devices: string[];
   /** Per device, the index of its first manifest in `files`; one more entry than devices. */
   firstFile: number[];
@@ -91,33 +128,31 @@ interface SharedGroups {
 
 interface WorkerData {
   shared: SharedGroups;
+  job: Job;
   /** [0]: the next device to claim; [slot]: the worker's IDLE, RUNNING, DONE or CANCELLED. */
   state: Int32Array;
   slot: number;
   port: MessagePort;
 }
 
-function compileInThreads(groups: readonly DeviceGroup[], siteBytes: Uint8Array, site: Site, threads: number): DeviceOutput[] {
-  const manifests = groups.reduce((n, g) => n + g.manifests.length, 0);
-  const workers = manifests < PARALLEL_THRESHOLD ? 0 : Math.max(0, Math.min(threads - 1, groups.length - 1));
-  if (workers === 0) return groups.map((g) => deviceOutput(compileDevice(g.device, g.manifests, site)));
-
-  const shared = pack(groups, siteBytes);
+function processInThreads(groups: readonly DeviceGroup[], job: Job, site: Site, workers: number): Done[] {
+  const shared = pack(groups);
   const state = new Int32Array(new SharedArrayBuffer(4 * (workers + 1)));
   const started = Array.from({ length: workers }, (_, w) => {
     const { port1, port2 } = new MessageChannel();
     const worker = new Worker(new URL('./compile-worker.mjs', import.meta.url), {
-      workerData: { shared, state, slot: w + 1, port: port2 } satisfies WorkerData,
+      workerData: { shared, job, state, slot: w + 1, port: port2 } satisfies WorkerData,
       transferList: [port2],
+      // A small young generation keeps the worker's garbage, and so the build's peak memory, low.
+      resourceLimits: { maxYoungGenerationSizeMb: 8 },
     });
     worker.unref();
     return { worker, port: port1, slot: w + 1 };
   });
 
-  const outputs: DeviceOutput[] = new Array(groups.length);
-  for (let i = Atomics.add(state, 0, 1); i < groups.length; i = Atomics.add(state, 0, 1)) {
-    outputs[i] = deviceOutput(compileDevice(groups[i].device, groups[i].manifests, site));
-  }
+  const done: Done[] = new Array(groups.length);
+  const made = new Set<string>();
+  for (let i = Atomics.add(state, 0, 1); i < groups.length; i = Atomics.add(state, 0, 1)) done[i] = processDevice(groups[i], job, site, made);
   for (const { worker, port, slot } of started) {
     // A worker that has not started by now has nothing left to do: cancel it rather than wait.
     if (Atomics.compareExchange(state, slot, IDLE, CANCELLED) === IDLE) {
@@ -129,15 +164,15 @@ function compileInThreads(groups: readonly DeviceGroup[], siteBytes: Uint8Array,
       if (Date.now() > deadline) throw new Error('a compile worker did not finish within 10 minutes');
       Atomics.wait(state, slot, RUNNING, 1000);
     }
-    const message = receiveMessageOnPort(port)?.message as { outputs?: [number, DeviceOutput][]; error?: string } | undefined;
+    const message = receiveMessageOnPort(port)?.message as { done?: [number, Done][]; error?: string } | undefined;
     void worker.terminate();
-    if (!message?.outputs) throw new Error(`a compile worker failed: ${message?.error ?? 'no answer'}`);
-    for (const [i, output] of message.outputs) outputs[i] = output;
+    if (!message?.done) throw new Error(`a compile worker failed: ${message?.error ?? 'no answer'}`);
+    for (const [i, result] of message.done) done[i] = result;
   }
-  return outputs;
+  return done;
 }
 
-function pack(groups: readonly DeviceGroup[], siteBytes: Uint8Array): SharedGroups {
+function pack(groups: readonly DeviceGroup[]): SharedGroups {
   const all = groups.flatMap((g) => g.manifests);
   const offsets = new Int32Array(new SharedArrayBuffer(4 * (all.length + 1)));
   all.forEach((m, i) => (offsets[i + 1] = offsets[i] + m.bytes.byteLength));
@@ -145,7 +180,7 @@ function pack(groups: readonly DeviceGroup[], siteBytes: Uint8Array): SharedGrou
   all.forEach((m, i) => bytes.set(m.bytes, offsets[i]));
   const firstFile = [0];
   for (const g of groups) firstFile.push(firstFile[firstFile.length - 1] + g.manifests.length);
-  return { siteBytes, devices: groups.map((g) => g.device), firstFile, files: all.map((m) => m.file), offsets, bytes };
+  return { devices: groups.map((g) => g.device), firstFile, files: all.map((m) => m.file), offsets, bytes };
 }
 
 function unpack(shared: SharedGroups, device: number): ManifestFile[] {
@@ -157,11 +192,6 @@ function unpack(shared: SharedGroups, device: number): ManifestFile[] {
   return manifests;
 }
 
-/** Drops the builds and listings: what crosses threads and goes into the cache is text. */
-function deviceOutput({ device, problems, files, counts }: DeviceOutput): DeviceOutput {
-  return { device, problems, files, counts };
-}
-
 // --- the cache ---
 
 /**
@@ -170,13 +200,14 @@ function deviceOutput({ device, problems, files, counts }: DeviceOutput): Device
  * every manifest's path and bytes. A changed input gives another name, so a stale entry is never
  * found, let alone served.
  */
-function cacheKeys(groups: readonly DeviceGroup[], siteBytes: Uint8Array): string[] {
-  const base = createHash('sha256').update(CACHE_FORMAT).update(codeVersion()).update(String(siteBytes.byteLength)).update('\0').update(siteBytes).digest();
-  return groups.map(({ device, manifests }) => {
-    const hash = createHash('sha256').update(base).update(device).update('\0');
-    for (const m of manifests) hash.update(`${m.file}\0${m.bytes.byteLength}\0`).update(m.bytes);
-    return hash.digest('hex');
-  });
+function baseKey(siteBytes: Uint8Array): string {
+  return createHash('sha256').update(CACHE_FORMAT).update(codeVersion()).update(`${siteBytes.byteLength}\0`).update(siteBytes).digest('hex');
+}
+
+function deviceKey(base: string, { device, manifests }: DeviceGroup): string {
+  const hash = createHash('sha256').update(base).update(`${device}\0`);
+  for (const m of manifests) hash.update(`${m.file}\0${m.bytes.byteLength}\0`).update(m.bytes);
+  return hash.digest('hex');
 }
 
 const CACHE_FORMAT = 'otapress device cache 1\n';

@@ -13,28 +13,59 @@ export interface OutputFile {
  * process dies between the renames, the next run finds the previous tree and puts it back first.
  */
 export function writeTree(outDir: string, files: readonly OutputFile[]): void {
-  const { staging, previous } = siblings(outDir);
-  recoverTree(outDir);
-  mkdirSync(staging, { recursive: true });
+  const tree = stageTree(outDir);
   try {
     const made = new Set<string>();
-    for (const file of files) {
-      const target = path.join(staging, file.path);
-      if (!target.startsWith(staging + path.sep)) throw new Error(`refusing to write outside the output folder: ${file.path}`);
-      const dir = path.dirname(target);
-      if (!made.has(dir)) {
-        mkdirSync(dir, { recursive: true });
-        made.add(dir);
-      }
-      writeFileSync(target, file.contents);
-    }
-    if (existsSync(outDir)) renameSync(outDir, previous);
-    renameSync(staging, outDir);
+    for (const file of files) writeStagedFile(tree.staging, file, made);
   } catch (error) {
-    rmSync(staging, { recursive: true, force: true });
+    tree.discard();
     throw error;
   }
-  rmSync(previous, { recursive: true, force: true });
+  tree.commit();
+}
+
+/** A tree being written into its staging folder; {@link writeTree} in steps, for writers on several threads. */
+export interface StagedTree {
+  /** The staging folder: write into it with {@link writeStagedFile}. */
+  staging: string;
+  /** Swaps the staging folder in as the tree. */
+  commit(): void;
+  /** Removes the staging folder and leaves the tree as it was. */
+  discard(): void;
+}
+
+/** Starts a tree for `outDir` (see {@link writeTree}). */
+export function stageTree(outDir: string): StagedTree {
+  const { staging, previous } = siblings(outDir);
+  recoverTree(outDir);
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  return {
+    staging,
+    commit() {
+      try {
+        if (existsSync(outDir)) renameSync(outDir, previous);
+        renameSync(staging, outDir);
+      } catch (error) {
+        rmSync(staging, { recursive: true, force: true });
+        throw error;
+      }
+      rmSync(previous, { recursive: true, force: true });
+    },
+    discard: () => rmSync(staging, { recursive: true, force: true }),
+  };
+}
+
+/** Writes one file into a staging folder; `made` remembers the folders this writer has created. */
+export function writeStagedFile(staging: string, file: OutputFile, made: Set<string>): void {
+  const target = path.join(staging, file.path);
+  if (!target.startsWith(staging + path.sep)) throw new Error(`refusing to write outside the output folder: ${file.path}`);
+  const dir = path.dirname(target);
+  if (!made.has(dir)) {
+    mkdirSync(dir, { recursive: true });
+    made.add(dir);
+  }
+  writeFileSync(target, file.contents);
 }
 
 /**

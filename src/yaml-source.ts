@@ -75,8 +75,10 @@ function flatSource(flat: FlatYaml, text: string, file: string): YamlSource {
     problems: [],
     locate(path, options) {
       if (path.length === 0) return pos(flat.start);
-      const at = path.length === 1 ? flat.offsets.get(path[0] as string) : undefined;
-      if (at && !Array.isArray(flat.value[path[0] as string])) return pos(options?.key ? at.key : at.value);
+      if (path.length === 1 && !Array.isArray(flat.value[path[0] as string])) {
+        const at = flat.offsets.get(path[0] as string);
+        return pos(at ? (options?.key ? at.key : at.value) : flat.start); // A missing key: where the mapping starts.
+      }
       return composed().locate(path, options);
     },
     sourceText: (path) => composed().sourceText(path),
