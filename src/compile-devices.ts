@@ -22,6 +22,10 @@ export interface CompileOptions {
    * memory then no longer grows with the catalog, and the writing is spread over the threads.
    */
   writeTo?: string;
+  /** Start workers only for at least this many manifests (default {@link PARALLEL_THRESHOLD}). */
+  workersFrom?: number;
+  /** `false` leaves every device to the workers, when there are any (tests use it to be sure they run). */
+  callerCompiles?: boolean;
 }
 
 /** The manifests of one device folder, as {@link groupByDevice} returns them. */
@@ -42,7 +46,7 @@ export const PARALLEL_THRESHOLD = 4000;
 export function compileDevices(groups: readonly DeviceGroup[], siteBytes: Uint8Array, site: Site, options: CompileOptions = {}): DeviceOutput[] {
   const manifests = groups.reduce((n, g) => n + g.manifests.length, 0);
   const threads = options.threads ?? availableParallelism();
-  const workers = manifests < PARALLEL_THRESHOLD ? 0 : Math.max(0, Math.min(threads - 1, groups.length - 1));
+  const workers = manifests < (options.workersFrom ?? PARALLEL_THRESHOLD) ? 0 : Math.max(0, Math.min(threads - 1, groups.length - 1));
   const job: Job = {
     siteBytes,
     base: options.cacheDir ? baseKey(siteBytes) : undefined,
@@ -51,7 +55,7 @@ export function compileDevices(groups: readonly DeviceGroup[], siteBytes: Uint8A
   };
   if (options.cacheDir) mkdirSync(options.cacheDir, { recursive: true });
 
-  const done = workers === 0 ? processAll(groups, job, site) : processInThreads(groups, job, site, workers);
+  const done = workers === 0 ? processAll(groups, job, site) : processInThreads(groups, job, site, workers, options.callerCompiles ?? true);
   if (options.cacheDir) pruneCache(options.cacheDir, new Set(done.map(([key]) => key!)));
   return done.map(([, output]) => output);
 }
@@ -135,7 +139,7 @@ interface WorkerData {
   port: MessagePort;
 }
 
-function processInThreads(groups: readonly DeviceGroup[], job: Job, site: Site, workers: number): Done[] {
+function processInThreads(groups: readonly DeviceGroup[], job: Job, site: Site, workers: number, callerCompiles: boolean): Done[] {
   const shared = pack(groups);
   const state = new Int32Array(new SharedArrayBuffer(4 * (workers + 1)));
   const started = Array.from({ length: workers }, (_, w) => {
@@ -152,17 +156,19 @@ function processInThreads(groups: readonly DeviceGroup[], job: Job, site: Site, 
 
   const done: Done[] = new Array(groups.length);
   const made = new Set<string>();
-  for (let i = Atomics.add(state, 0, 1); i < groups.length; i = Atomics.add(state, 0, 1)) done[i] = processDevice(groups[i], job, site, made);
+  if (callerCompiles) {
+    for (let i = Atomics.add(state, 0, 1); i < groups.length; i = Atomics.add(state, 0, 1)) done[i] = processDevice(groups[i], job, site, made);
+  }
   for (const { worker, port, slot } of started) {
     // A worker that has not started by now has nothing left to do: cancel it rather than wait.
-    if (Atomics.compareExchange(state, slot, IDLE, CANCELLED) === IDLE) {
+    if (callerCompiles && Atomics.compareExchange(state, slot, IDLE, CANCELLED) === IDLE) {
       void worker.terminate();
       continue;
     }
     const deadline = Date.now() + 10 * 60_000;
-    while (Atomics.load(state, slot) !== DONE) {
+    for (let now = Atomics.load(state, slot); now !== DONE && now !== CANCELLED; now = Atomics.load(state, slot)) {
       if (Date.now() > deadline) throw new Error('a compile worker did not finish within 10 minutes');
-      Atomics.wait(state, slot, RUNNING, 1000);
+      Atomics.wait(state, slot, now, 1000);
     }
     const message = receiveMessageOnPort(port)?.message as { done?: [number, Done][]; error?: string } | undefined;
     void worker.terminate();
@@ -227,9 +233,9 @@ function codeVersion(): string {
 }
 
 /**
- * An entry is a header line (JSON: the device's problems and counts, each file's path and length,
- * the SHA-256 of the body) followed by the files' bytes. Anything that does not check out (a
- * truncated or corrupt file, another format) is treated as missing.
+ * An entry is the SHA-256 of the rest of the file on the first line, then a header line (JSON: the
+ * device's problems and counts, each file's path and length), then the files' bytes. Anything that
+ * does not check out (a truncated or corrupt file, another format) is treated as missing.
  */
 function readCacheEntry(cacheDir: string, key: string): DeviceOutput | undefined {
   let data: Buffer;
@@ -239,15 +245,15 @@ function readCacheEntry(cacheDir: string, key: string): DeviceOutput | undefined
     return undefined;
   }
   try {
-    const newline = data.indexOf(10);
-    if (newline === -1) return undefined;
-    const header = JSON.parse(data.subarray(0, newline).toString('utf8')) as CacheHeader;
-    if (header.format !== CACHE_FORMAT || header.key !== key || !Array.isArray(header.files)) return undefined;
-    const body = data.subarray(newline + 1);
-    if (body.byteLength !== header.files.reduce((n, [, length]) => n + length, 0)) return undefined;
-    if (createHash('sha256').update(body).digest('hex') !== header.digest) return undefined;
-    let offset = 0;
-    const files = header.files.map(([file, length]) => ({ path: file, contents: body.subarray(offset, (offset += length)) }));
+    if (data.byteLength < 65 || data[64] !== 10) return undefined;
+    const rest = data.subarray(65);
+    if (createHash('sha256').update(rest).digest('hex') !== data.toString('latin1', 0, 64)) return undefined;
+    const newline = rest.indexOf(10);
+    const header = JSON.parse(rest.subarray(0, newline).toString('utf8')) as CacheHeader;
+    if (header.format !== CACHE_FORMAT || header.key !== key) return undefined;
+    let offset = newline + 1;
+    const files = header.files.map(([file, length]) => ({ path: file, contents: rest.subarray(offset, (offset += length)) }));
+    if (offset !== rest.byteLength) return undefined;
     return { device: header.device, problems: header.problems, counts: header.counts, files };
   } catch {
     return undefined;
@@ -261,12 +267,10 @@ interface CacheHeader {
   problems: Problem[];
   counts: DeviceOutput['counts'];
   files: [string, number][];
-  digest: string;
 }
 
 function writeCacheEntry(cacheDir: string, key: string, output: DeviceOutput): void {
   const contents = output.files.map((f) => (typeof f.contents === 'string' ? Buffer.from(f.contents) : f.contents));
-  const body = Buffer.concat(contents);
   const header: CacheHeader = {
     format: CACHE_FORMAT,
     key,
@@ -274,11 +278,12 @@ function writeCacheEntry(cacheDir: string, key: string, output: DeviceOutput): v
     problems: output.problems,
     counts: output.counts,
     files: output.files.map((f, i) => [f.path, contents[i].byteLength]),
-    digest: createHash('sha256').update(body).digest('hex'),
   };
+  const rest = Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), ...contents]);
+  const digest = createHash('sha256').update(rest).digest('hex');
   const temporary = path.join(cacheDir, `.${key}.${process.pid}.tmp`);
   try {
-    writeFileSync(temporary, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), body]));
+    writeFileSync(temporary, Buffer.concat([Buffer.from(`${digest}\n`), rest]));
     renameSync(temporary, path.join(cacheDir, `${key}.bin`));
   } catch {
     rmSync(temporary, { force: true }); // A cache that cannot be written only makes the next build slower.
