@@ -9,7 +9,7 @@
 // the wall clock, with its peak memory read by /usr/bin/time. Runs of the different measurements
 // are interleaved, so that load from other processes spreads over all of them, and the median is
 // reported.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
@@ -65,7 +65,7 @@ console.log(`otapress benchmark: ${cpus().length} cores (${cpus()[0]?.model.trim
 console.log(`load average at start: ${loadAverage()}\n`);
 const perManifest: { manifests: number; cold: number; warm: number }[] = [];
 for (const size of sizes) {
-  const rows = benchCatalog(size);
+  const rows = await benchCatalog(size);
   printTable(rows);
   const cold = median(rows.find((r) => r.name === 'cold build')!.samples.map((s) => s.ms));
   const warm = median(rows.find((r) => r.name.startsWith('warm build'))!.samples.map((s) => s.ms));
@@ -83,7 +83,7 @@ console.log(`load average at end: ${loadAverage()}`);
 
 // --- measurements ---
 
-function benchCatalog({ devices, builds }: { devices: number; builds: number }): Row[] {
+async function benchCatalog({ devices, builds }: { devices: number; builds: number }): Promise<Row[]> {
   const manifests = devices * builds;
   const root = mkdtempSync(path.join(tmpdir(), 'otapress-bench-'));
   try {
@@ -97,11 +97,21 @@ function benchCatalog({ devices, builds }: { devices: number; builds: number }):
     writeFileSync(shape, JSON.stringify(treeShape(path.join(root, 'dist'))));
     console.log(`done; the build writes ${first.note}`);
 
-    // One manifest to change before each warm build: its size alternates, so every run sees a change.
-    const device = path.join(root, 'content', deviceName(Math.floor(devices / 2)));
-    const changed = path.join(device, readdirSync(device).filter((n) => n.startsWith('e-')).sort()[0]);
+    // One manifest to change before each warm build and preview rebuild: its size changes each time.
+    const device = deviceName(Math.floor(devices / 2));
+    const folder = path.join(root, 'content', device);
+    const name = readdirSync(folder)
+      .filter((n) => n.startsWith('e-'))
+      .sort()
+      .find((n) => !readFileSync(path.join(folder, n), 'utf8').includes('lists:'))!;
+    const changed = path.join(folder, name);
     const original = readFileSync(changed, 'utf8');
     let flip = 0;
+    const change = () => {
+      const size = 1000 + flip++;
+      writeFileSync(changed, original.replace(/^size: (\d+)$/m, `size: ${size}`));
+      return size;
+    };
 
     const rows: Row[] = [
       { name: 'I/O floor', samples: [], manifests },
@@ -113,20 +123,64 @@ function benchCatalog({ devices, builds }: { devices: number; builds: number }):
       rows[0].samples.push(run(['node', FLOOR, root, shape, path.join(root, 'floor-out')]));
       rmSync(cache, { recursive: true, force: true });
       rows[1].samples.push(build());
-      writeFileSync(changed, original.replace(/^size: (\d+)$/m, (_, n) => `size: ${Number(n) + 1 + (flip++ % 2)}`));
+      change();
       rows[2].samples.push(build());
       if (r === 0 || manifests <= 20_000) {
         rmSync(cache, { recursive: true, force: true });
         rows[3].samples.push(run(['node', BIN, 'build', '--root', root, '--threads', '1']));
       }
     }
-    rows.push(
-      { name: 'preview rebuild', samples: [], manifests: 0, note: 'n/a: otapress serve is not on this branch' },
-    );
+    const list = /^channel: (\S+)$/m.exec(original)![1];
+    rows.push(...(await benchPreview(root, `api/v1/${device}/${list}/`, change)));
     return rows;
   } finally {
     if (values.keep) console.log(`kept ${root}`);
     else rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `otapress serve` on the catalog: the time from writing a changed manifest to the listing that
+ * shows the change being served (the watcher's debounce included), and the rebuild alone as serve
+ * reports it. Peak memory is the server's, read from /proc before it is stopped.
+ */
+async function benchPreview(root: string, listing: string, change: () => number): Promise<Row[]> {
+  const server = spawn('node', [BIN, 'serve', '--root', root, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  server.stdout.on('data', (chunk) => (output += chunk));
+  server.stderr.on('data', (chunk) => (output += chunk));
+  const until = async (done: () => boolean, what: string, seconds = 600) => {
+    const deadline = Date.now() + seconds * 1000;
+    while (!done()) {
+      if (Date.now() > deadline || server.exitCode !== null) throw new Error(`otapress serve: no ${what}:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  };
+  try {
+    await until(() => /serving content\/ at (\S+)/.test(output), 'start');
+    const url = /serving content\/ at (\S+)/.exec(output)![1];
+    const total: Row = { name: 'preview rebuild', samples: [], manifests: 0, note: 'change to new listing served, debounce included' };
+    const rebuild: Row = { name: '  of which rebuild', samples: [], manifests: 0, note: 'as serve reports it' };
+    for (let r = 0; r < Math.max(runs, 5); r++) {
+      await new Promise((resolve) => setTimeout(resolve, 300)); // Let the watcher settle between changes.
+      const seen = output.length;
+      const started = performance.now();
+      const size = change();
+      let body = '';
+      while (!body.includes(`"size":${size},`)) {
+        body = await (await fetch(`${url}${listing}`)).text();
+        if (performance.now() - started > 60_000) throw new Error(`otapress serve did not serve the change:\n${output.slice(seen)}`);
+      }
+      total.samples.push({ ms: performance.now() - started });
+      const reported = / in (\d+(?:\.\d+)?) ms/.exec(output.slice(seen));
+      if (reported) rebuild.samples.push({ ms: Number(reported[1]) });
+    }
+    const status = readFileSync(`/proc/${server.pid}/status`, 'utf8');
+    const peak = /VmHWM:\s+(\d+) kB/.exec(status);
+    total.samples.forEach((s) => (s.rssMb = peak ? Number(peak[1]) / 1024 : undefined));
+    return [total, rebuild];
+  } finally {
+    server.kill('SIGTERM');
   }
 }
 
