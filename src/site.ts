@@ -29,6 +29,11 @@ export interface Site {
   lists: { name: string; channels: string[] }[];
   /** `Cache-Control` sent with every listing. */
   cacheControl: string;
+  /**
+   * Answer `OPTIONS` under `/api/` with 204 and `Allow` on Cloudflare Pages, through a generated
+   * `_worker.js` (a static asset answers 405). Off by default: each request it covers is billed.
+   */
+  optionsHandler: boolean;
 }
 
 const segment = /^[a-z0-9][a-z0-9_-]*$/;
@@ -52,6 +57,7 @@ const siteSchema = z.strictObject({
     )
     .optional(),
   cache_control: z.string({ error: 'expected a Cache-Control header value' }).min(1).optional(),
+  options_handler: z.boolean({ error: 'expected true or false' }).optional(),
 });
 
 /** The settings keys, for "did you mean" hints. */
@@ -111,6 +117,7 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
       channels,
       lists,
       cacheControl: settings.cache_control ?? DEFAULT_CACHE_CONTROL,
+      optionsHandler: settings.options_handler ?? false,
     },
     problems,
   };

@@ -1,0 +1,150 @@
+import { ENDPOINTS, fill, headerRules, optionsAnswers, type HeaderRule } from './routes.js';
+import type { Site } from './site.js';
+import type { OutputFile } from './write.js';
+
+/**
+ * A compiled site as the preview server serves it: the output files by URL path (`/api/...`) and
+ * the settings the routes depend on. How it was produced (a full build, an incremental one) does
+ * not matter to {@link respond}.
+ */
+export interface ServedTree {
+  site: Site;
+  /** Output files keyed by URL path with a leading slash. Cloudflare's rule files are not served. */
+  files: ReadonlyMap<string, string | Uint8Array>;
+}
+
+/** One HTTP answer: status, headers (names as the hosts spell them) and body (empty for HEAD). */
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Uint8Array;
+}
+
+/** Makes a {@link ServedTree} from the files of a compiled site. */
+export function servedTree(site: Site, files: readonly OutputFile[]): ServedTree {
+  const served = new Map<string, string | Uint8Array>();
+  for (const file of files) if (!HOST_CONTROL_FILES.has(file.path)) served.set(`/${file.path}`, file.contents);
+  return { site, files: served };
+}
+
+/**
+ * Answers a request the way Cloudflare Pages serves the built `dist/` (its asset server, as
+ * measured with wrangler): the route table's rewrites first (no fall-through, no redirect), then
+ * the method check (405 for anything but GET and HEAD, unless `options_handler` answers OPTIONS),
+ * then the file, then the nearest `404.html` above the rewritten path. Headers come from the same
+ * header rules as `_headers`, matched against the requested path; every 404 gets
+ * `Cache-Control: no-store`, as Cloudflare forces. Netlify gives the same answers for the API's
+ * paths (see the README, "Verified on the hosts' engines").
+ */
+export function respond(tree: ServedTree, method: string, url: string): Answer {
+  const { pathname: requested, search } = new URL(url, 'http://preview.invalid');
+  const rules = headerRules(tree.site);
+  const finish = (status: number, body: string | Uint8Array, type?: string, extra: Record<string, string> = {}): Answer => {
+    const headers: Record<string, string> = { ...(type && { 'Content-Type': type }), ...extra };
+    if (status === 200 && type) headers['Cache-Control'] = 'public, max-age=0, must-revalidate';
+    Object.assign(headers, headersFor(rules, requested));
+    if (status === 404) headers['Cache-Control'] = 'no-store';
+    return { status, headers, body: method === 'HEAD' ? '' : body };
+  };
+  const redirect = (location: string): Answer => finish(308, '', undefined, { Location: location });
+
+  if (method === 'OPTIONS') {
+    const answer = optionsAnswers(tree.site).find((a) => matches(a.for, requested));
+    if (answer) return { status: 204, headers: { ...answer.headers }, body: '' };
+  }
+  let pathname = rewrite(requested) ?? requested;
+  if (method !== 'GET' && method !== 'HEAD') return finish(405, '');
+  pathname = safeDecode(pathname);
+
+  const file = (p: string) => tree.files.get(p);
+  const serve = (p: string) => finish(200, file(p)!, contentType(p));
+  const notFound = (): Answer => {
+    for (let dir = pathname; dir; ) {
+      dir = dir.slice(0, dir.lastIndexOf('/'));
+      const page = `${dir}/404.html`;
+      if (file(page) !== undefined) return finish(404, file(page)!, contentType(page));
+    }
+    // No 404.html anywhere: Cloudflare treats the site as a single-page app.
+    if (file('/index.html') !== undefined) return serve('/index.html');
+    return finish(404, '');
+  };
+
+  if (pathname.endsWith('/')) {
+    if (file(`${pathname}index.html`) !== undefined) return serve(`${pathname}index.html`);
+    if (pathname !== '/' && file(`${pathname.slice(0, -1)}.html`) !== undefined) return redirect(`${pathname.slice(0, -1)}${search}`);
+    return notFound();
+  }
+  if (file(pathname) !== undefined) {
+    if (!pathname.endsWith('.html')) return serve(pathname);
+    const extensionless = pathname.slice(0, -'.html'.length);
+    if (extensionless.endsWith('/index')) return redirect(`${extensionless.slice(0, -'index'.length)}${search}`);
+    if (file(extensionless) !== undefined) return serve(pathname);
+    return redirect(`${extensionless}${search}`);
+  }
+  if (file(`${pathname}.html`) !== undefined) return serve(`${pathname}.html`);
+  if (file(`${pathname}/index.html`) !== undefined) return redirect(`${pathname}/${search}`);
+  return notFound();
+}
+
+// --- internal ---
+
+/** Files that steer the host and are never served (Cloudflare does not publish them either). */
+const HOST_CONTROL_FILES = new Set(['_redirects', '_headers', '_worker.js', '_routes.json']);
+
+/** The route table as matchers, in the order `_redirects` lists them: the first match wins. */
+const REWRITES = ENDPOINTS.flatMap((endpoint) =>
+  endpoint.paths.map((path) => {
+    const names: string[] = [];
+    const source = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:([a-z]+)/g, (_, name: string) => {
+      names.push(name);
+      return '([^/]+)';
+    });
+    return { pattern: new RegExp(`^${source}$`), names, file: endpoint.file };
+  }),
+);
+
+function rewrite(pathname: string): string | undefined {
+  for (const { pattern, names, file } of REWRITES) {
+    const match = pattern.exec(pathname);
+    if (match) return fill(file, Object.fromEntries(names.map((name, i) => [name, match[i + 1]])));
+  }
+  return undefined;
+}
+
+/** `_headers` semantics: every rule whose pattern matches the requested path, later ones winning. */
+function headersFor(rules: readonly HeaderRule[], pathname: string): Record<string, string> {
+  return Object.assign({}, ...rules.filter((rule) => matches(rule.for, pathname)).map((rule) => rule.values));
+}
+
+/** A `_headers`/`_routes.json` pattern: exact, or a prefix when it ends in `*`. */
+function matches(pattern: string, pathname: string): boolean {
+  return pattern.endsWith('*') ? pathname.startsWith(pattern.slice(0, -1)) : pathname === pattern;
+}
+
+function safeDecode(pathname: string): string {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return pathname;
+  }
+}
+
+const TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  json: 'application/json',
+  xml: 'application/xml',
+  atom: 'application/atom+xml',
+  rss: 'application/rss+xml',
+  txt: 'text/plain; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  js: 'application/javascript',
+  svg: 'image/svg+xml',
+  png: 'image/png',
+  ico: 'image/x-icon',
+  webmanifest: 'application/manifest+json',
+};
+
+function contentType(pathname: string): string {
+  const extension = /\.([a-z0-9]+)$/i.exec(pathname)?.[1]?.toLowerCase() ?? '';
+  return TYPES[extension] ?? 'application/octet-stream';
+}

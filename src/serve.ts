@@ -1,0 +1,112 @@
+import { watch, type FSWatcher } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { compileSite } from './build.js';
+import type { Io } from './cli.js';
+import { ContentError, formatProblem, type Problem } from './problems.js';
+import { readContent } from './read.js';
+import { respond, servedTree, type ServedTree } from './respond.js';
+
+/** The outcome of one rebuild: a tree to serve, or the problems that prevent it. */
+export interface RebuildResult {
+  tree?: ServedTree;
+  problems: Problem[];
+}
+
+/**
+ * Produces the tree to serve after the files in `changed` (paths relative to the project root;
+ * empty on the first build) have changed. The server only swaps in what this returns, so a faster
+ * implementation (re-rendering only the affected device) can replace {@link fullRebuild}.
+ */
+export type Rebuild = (changed: readonly string[]) => RebuildResult;
+
+/** Reads and compiles the whole of `content/` again, whatever changed: in memory, nothing written. */
+export function fullRebuild(root: string): Rebuild {
+  return () => {
+    const compiled = compileSite(readContent(root));
+    if (compiled.problems.length > 0 || !compiled.site) return { problems: compiled.problems };
+    return { tree: servedTree(compiled.site, compiled.files), problems: [] };
+  };
+}
+
+/** Options of {@link startPreview}. */
+export interface PreviewOptions {
+  root: string;
+  /** 0 picks a free port. */
+  port?: number;
+  hostname?: string;
+  io: Io;
+  rebuild?: Rebuild;
+  /** Quiet time after the last change in `content/` before rebuilding: editors write in bursts. */
+  debounceMs?: number;
+}
+
+/** A running preview: where it listens, and how to stop it. */
+export interface Preview {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the compiled site from memory, answering as the hosts do ({@link respond}), and rebuilds
+ * when anything under `content/` changes. An invalid change prints its problems and keeps the last
+ * good tree in service. Throws {@link ContentError} when the content is invalid from the start.
+ */
+export async function startPreview({ root, port = 8788, hostname = '127.0.0.1', io, rebuild = fullRebuild(root), debounceMs = 150 }: PreviewOptions): Promise<Preview> {
+  const first = rebuild([]);
+  if (!first.tree) throw new ContentError(first.problems);
+  let current: ServedTree = first.tree;
+
+  const server = createServer((request, response) => {
+    const answer = respond(current, request.method ?? 'GET', request.url ?? '/');
+    response.writeHead(answer.status, answer.headers);
+    response.end(answer.body);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, hostname, () => resolve());
+  });
+
+  const contentDir = path.join(root, 'content');
+  const pending = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  const runRebuild = () => {
+    timer = undefined;
+    const changed = [...pending].sort();
+    pending.clear();
+    let result: RebuildResult;
+    try {
+      result = rebuild(changed);
+    } catch (error) {
+      // A file vanishing mid-read and the like: say so, keep serving, and try again on the next change.
+      io.err(`rebuild failed (${(error as Error).message}); still serving the last good build.`);
+      return;
+    }
+    if (result.tree) {
+      current = result.tree;
+      io.out(`rebuilt after changes to ${changed.join(', ') || 'content/'}`);
+    } else {
+      for (const problem of result.problems) io.err(formatProblem(problem));
+      io.err(`${result.problems.length} problem${result.problems.length === 1 ? '' : 's'} found; still serving the last good build.`);
+    }
+  };
+  const watcher: FSWatcher = watch(contentDir, { recursive: true }, (_event, name) => {
+    pending.add(path.posix.join('content', String(name ?? '').split(path.sep).join('/')));
+    clearTimeout(timer);
+    timer = setTimeout(runRebuild, debounceMs);
+  });
+
+  const bound = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${hostname}:${bound}/`,
+    port: bound,
+    close: async () => {
+      watcher.close();
+      clearTimeout(timer);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,154 @@
+// The table of requests every host must answer the same way (Cloudflare's runtime, Netlify's rule
+// engine, the preview server). It is generated from the route table in src/routes.ts (ENDPOINTS and
+// notFoundScopes) and the compiled example catalog, so a new endpoint is probed without editing
+// the tests: every device × list × request shape answers 200 with its file; unknown devices,
+// unknown lists and too-deep paths answer the JSON 404 of the nearest scope; other misses, HTML.
+import type { CompiledSite } from '../src/build.js';
+import { ENDPOINTS, fill, notFoundScopes } from '../src/routes.js';
+
+/** One request and what every host must answer. */
+export interface Probe {
+  method: 'GET' | 'HEAD';
+  /** Path and query as sent. */
+  path: string;
+  /** What the row is about, for test names. */
+  what: string;
+  status: 200 | 404;
+  /** `json`: the API headers apply; `html`: the site's HTML 404 page. */
+  kind: 'json' | 'html';
+  /** The dist file (relative, Cloudflare layout) whose bytes are the body. */
+  file: string;
+  /** For JSON 404s: the scope folder whose message answers (Netlify serves `<folder>404.json`). */
+  scope?: string;
+}
+
+/** The headers every JSON answer carries, as a phone sees them (the example catalog's settings). */
+export const API_HEADERS = { 'content-type': 'application/json', allow: 'GET, OPTIONS', vary: 'Accept' } as const;
+export const LISTING_CACHE_CONTROL = 'public, max-age=300';
+
+export function hostTable(compiled: CompiledSite): Probe[] {
+  const site = compiled.site!;
+  const devices = [...new Set(compiled.listings.map((l) => l.device))];
+  const lists = site.lists.map((l) => l.name);
+  const scopes = notFoundScopes(site, devices).sort((a, b) => b.folder.length - a.folder.length);
+  const probes = new Map<string, Probe>();
+  const add = (probe: Probe) => probes.set(`${probe.method} ${probe.path}`, probe);
+
+  // What a phone appends: a real incremental from the listing (or the device), else a timestamp.
+  const incremental = (device: string, list?: string) =>
+    compiled.listings.find((l) => l.device === device && l.list === list)?.builds.find((b) => b.incremental)?.incremental ??
+    compiled.builds.find((b) => b.device === device && b.incremental)?.incremental ??
+    '1731067200';
+  const fillAll = (pattern: string, params: Record<string, string>) =>
+    fill(fill(pattern, params), { [freeName(pattern)]: incremental(params.device, params.list) });
+
+  for (const endpoint of ENDPOINTS) {
+    for (const params of expansions(endpoint.file, devices, lists)) {
+      const file = fill(endpoint.file, params).slice(1);
+      for (const shape of endpoint.paths) {
+        const path = fillAll(shape, params);
+        for (const sent of shape.endsWith('/') ? [path, `${path}?format=api`] : [path]) {
+          for (const method of ['GET', 'HEAD'] as const) add({ method, path: sent, what: `${endpoint.name} ${shape}`, status: 200, kind: 'json', file });
+        }
+      }
+    }
+  }
+
+  const notFound = (path: string, what: string) => {
+    const scope = scopes.find((s) => path.startsWith(s.folder));
+    add(scope
+      ? { method: 'GET', path, what, status: 404, kind: 'json', file: `${scope.folder.slice(1)}404.html`, scope: scope.folder }
+      : { method: 'GET', path, what, status: 404, kind: 'html', file: '404.html' });
+  };
+  const known = { device: devices[0], list: lists[0] };
+  for (const endpoint of ENDPOINTS) {
+    for (const shape of endpoint.paths) {
+      if (shape.includes(':device')) notFound(fillAll(shape, { ...known, device: 'no-such-device' }), `${endpoint.name}: unknown device`);
+      if (shape.includes(':list')) notFound(fillAll(shape, { ...known, list: 'no-such-list' }), `${endpoint.name}: unknown list`);
+    }
+    const depth = (shape: string) => shape.split('/').filter(Boolean).length;
+    const deepest = endpoint.paths.reduce((a, b) => (depth(b) > depth(a) ? b : a));
+    notFound(`${fillAll(deepest, known).replace(/\/$/, '')}/one/more`, `${endpoint.name}: deeper than a phone asks`);
+  }
+  for (const scope of scopes) notFound(`${scope.folder}no/such/path`, `miss under ${scope.folder}`);
+  notFound('/no-such-page', 'miss outside the API');
+  notFound('/no/such/page.html', 'miss outside the API');
+  return [...probes.values()];
+}
+
+/** A row's name in test output. */
+export function describeProbe(p: Probe): string {
+  return `${p.method} ${p.path} → ${p.status} (${p.what})`;
+}
+
+// --- internal ---
+
+function expansions(file: string, devices: readonly string[], lists: readonly string[]): Record<string, string>[] {
+  if (file.includes(':list')) return devices.flatMap((device) => lists.map((list) => ({ device, list })));
+  if (file.includes(':device')) return devices.map((device) => ({ device }));
+  return [{}];
+}
+
+/** The name of the one free placeholder of a path (not :device or :list), if any. */
+function freeName(pattern: string): string {
+  return [...pattern.matchAll(/:([a-z]+)/g)].map((m) => m[1]).find((n) => n !== 'device' && n !== 'list') ?? '-';
+}
+
+/** What a test compares for one answer: status, the headers a phone depends on, and the body. */
+export interface Seen {
+  status: number;
+  contentType: string | null;
+  allow: string | null;
+  vary: string | null;
+  cacheControl: string | null;
+  location: string | null;
+  body: string;
+}
+
+/** `Cache-Control` of 404 answers differs by host: Cloudflare forces `no-store`, Netlify sends its header rules. */
+export interface NotFoundCaching {
+  json: string | null;
+  html: string | null;
+}
+
+/** What every host must answer for `probe`, given the body file's text. */
+export function expectedAnswer(probe: Probe, fileText: string, notFound: NotFoundCaching): Seen {
+  const body = probe.method === 'HEAD' ? '' : fileText;
+  if (probe.kind === 'html') {
+    return { status: 404, contentType: 'text/html; charset=utf-8', allow: null, vary: null, cacheControl: notFound.html, location: null, body };
+  }
+  return {
+    status: probe.status,
+    contentType: API_HEADERS['content-type'],
+    allow: API_HEADERS.allow,
+    vary: API_HEADERS.vary,
+    cacheControl: probe.status === 200 ? LISTING_CACHE_CONTROL : notFound.json,
+    location: null,
+    body,
+  };
+}
+
+/** Sends `probe` without following redirects and records what came back. */
+export async function observe(baseUrl: string, method: string, path: string): Promise<Seen> {
+  const response = await fetch(new URL(path, baseUrl), { method, redirect: 'manual', headers: { Accept: 'application/json' } });
+  const get = (name: string) => response.headers.get(name);
+  return {
+    status: response.status,
+    contentType: get('content-type'),
+    allow: get('allow'),
+    vary: get('vary'),
+    cacheControl: get('cache-control'),
+    location: get('location'),
+    body: await response.text(),
+  };
+}
+
+/**
+ * OPTIONS requests: one per request shape of the first device and list, and one outside the API.
+ * Without `options_handler` Cloudflare answers 405 (measured); with it, 204 and the API headers.
+ */
+export function optionsProbes(compiled: CompiledSite): { path: string; api: boolean }[] {
+  const rows = hostTable(compiled).filter((p) => p.method === 'GET' && p.status === 200);
+  const firstFile = rows[0].file;
+  return [...rows.filter((p) => p.file === firstFile).map((p) => ({ path: p.path, api: true })), { path: '/', api: false }];
+}

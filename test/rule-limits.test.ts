@@ -1,0 +1,77 @@
+// The hosts' rule limits for a large catalog: 1000 devices with the example's four lists, three
+// builds each, generated in a temp folder and built for real. Cloudflare counts a rule with a
+// placeholder or a splat as dynamic (limits: 2000 static + 100 dynamic redirects, 100 header
+// rules); Netlify's rules are counted by its own parser and must stay under 10,000.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compileSite, type CompiledSite } from '../src/build.js';
+import type { ManifestFile } from '../src/read.js';
+import { ROOT, tempProject } from './helpers.js';
+import { loadNetlifySite } from './netlify-engine.js';
+
+const DEVICES = 1000;
+let compiled: CompiledSite;
+const file = (name: string) => String(compiled.files.find((f) => f.path === name)!.contents);
+
+// The catalog is made in memory and compiled by the real pipeline (reading 3000 files from disk
+// would only test the disk).
+beforeAll(() => {
+  const devices: string[] = [];
+  const manifests: ManifestFile[] = [];
+  for (let n = 1; n <= DEVICES; n++) {
+    const device = `dev${String(n).padStart(4, '0')}`;
+    devices.push(device);
+    for (const [version, channel, timestamp] of [['2.5', 'official', 1731067200], ['2.6', 'community', 1733997600], ['3.0', 'dev', 1749549600]] as const) {
+      const filename = `e-${version}-a14-20241108446322-${channel}-${device}.zip`;
+      const hash = createHash('sha256').update(filename).digest('hex');
+      const text =
+        `filename: ${filename}\nversion: "${version}"\nchannel: ${channel}\ntimestamp: ${timestamp}\nandroid_version: "14"\n` +
+        `incremental: "${timestamp}"\nmd5sum: ${hash.slice(0, 32)}\nid: ${hash}\nsize: 1387003904\n`;
+      manifests.push({ file: `content/${device}/${filename.slice(0, -4)}.yaml`, device, bytes: Buffer.from(text) });
+    }
+  }
+  compiled = compileSite({ site: readFileSync(path.join(ROOT, 'content', 'site.yaml')), manifests, devices, problems: [] });
+  expect(compiled.problems).toEqual([]);
+}, 120_000);
+
+describe(`rules for ${DEVICES} devices × 4 lists`, () => {
+  it('builds every listing', () => {
+    expect(compiled.listings).toHaveLength(DEVICES * 4);
+  });
+
+  it('Cloudflare _redirects: at most 2000 static and 100 dynamic rules', () => {
+    const rules = ruleLines(file('_redirects')).map((line) => line.split(/\s+/)[0]);
+    const dynamic = rules.filter((from) => /[:*]/.test(from));
+    const counts = { static: rules.length - dynamic.length, dynamic: dynamic.length };
+    console.info(`Cloudflare _redirects for ${DEVICES} devices: ${counts.static} static, ${counts.dynamic} dynamic rules`);
+    expect(counts.static).toBeLessThanOrEqual(2000);
+    expect(counts.dynamic).toBeLessThanOrEqual(100);
+  });
+
+  it('Cloudflare _headers: at most 100 rules', () => {
+    const rules = ruleLines(file('_headers')).filter((line) => !/^\s/.test(line));
+    console.info(`Cloudflare _headers for ${DEVICES} devices: ${rules.length} rules`);
+    expect(rules.length).toBeLessThanOrEqual(100);
+  });
+
+  it('netlify.toml: under 10,000 rules, all parsed by Netlify', async () => {
+    // A --host netlify publish folder has no _redirects/_headers: netlify.toml's rules are all there is.
+    const root = tempProject();
+    mkdirSync(path.join(root, 'dist'));
+    writeFileSync(path.join(root, 'netlify.toml'), compiled.netlifyToml!);
+    const site = await loadNetlifySite(path.join(root, 'netlify.toml'), path.join(root, 'dist'));
+    expect(site.errors).toEqual([]);
+    console.info(`netlify.toml for ${DEVICES} devices × 4 lists: ${site.redirects.length} redirect rules, ${site.headers.length} header rules`);
+    // Today: 2 per device × list, 1 per device, 2 for the whole API.
+    expect(site.redirects.length).toBeLessThan(10_000);
+  }, 60_000);
+});
+
+// --- internal ---
+
+/** Lines that are rules (or rule headers): not blank, not comments. */
+function ruleLines(text: string): string[] {
+  return text.split('\n').filter((line) => line.trim() !== '' && !line.trimStart().startsWith('#'));
+}
