@@ -28,15 +28,16 @@ export interface Content {
 /**
  * Reads the content folder: `site.yaml` and every `<device>/<name>.yaml`. Refuses symbolic links
  * (a link could point outside the repository) and files too large to be a manifest, without
- * reading them. Reports everything else that is out of place instead of guessing.
+ * reading them. Reports everything else that is out of place instead of guessing. With `devices`,
+ * reads those device folders only (no `site.yaml`): the preview re-reads what changed.
  */
-export function readContent(root: string): Content {
+export function readContent(root: string, { devices: only }: { devices?: readonly string[] } = {}): Content {
   const contentDir = path.join(root, 'content');
   const problems: Problem[] = [];
   const problem = (file: string, field: string, message: string) => problems.push({ file, line: 1, col: 1, field, message });
 
   const entries = fg
-    .sync('**', { cwd: contentDir, dot: true, onlyFiles: false, followSymbolicLinks: false, objectMode: true, markDirectories: true })
+    .sync(only ? only.map((device) => `${fg.escapePath(device)}/**`) : '**', { cwd: contentDir, dot: true, onlyFiles: false, followSymbolicLinks: false, objectMode: true, markDirectories: true })
     .sort((a, b) => compareStrings(a.path, b.path));
   const content: Content = { manifests: [], devices: [], problems };
   const devices = new Set<string>();
@@ -85,7 +86,7 @@ export function readContent(root: string): Content {
     if (bytes) content.manifests.push({ file, device, bytes });
   }
   content.devices = [...devices].sort(compareStrings);
-  if (content.site === undefined && !problems.some((p) => p.file === SITE_FILE)) {
+  if (content.site === undefined && !only && !problems.some((p) => p.file === SITE_FILE)) {
     problem(SITE_FILE, '(file)', 'missing: create content/site.yaml with at least `download_base_url: https://...` (see the README)');
   }
   return content;
