@@ -6,7 +6,8 @@
 //   npm run bench -- --devices 50 --builds 20 --runs 5 --hash-mb 200
 //
 // Every measurement is a child process (node startup included, as a maintainer sees it), timed by
-// the wall clock, with its peak memory read by /usr/bin/time. Runs of the different measurements
+// the wall clock, with its CPU time (user + system, all threads) and peak memory read by
+// /usr/bin/time: on a machine shared with other work, the CPU column is the steadier one. Runs of the different measurements
 // are interleaved, so that load from other processes spreads over all of them, and the median is
 // reported.
 import { spawn, spawnSync } from 'node:child_process';
@@ -41,6 +42,8 @@ if (values.help) {
 interface Sample {
   ms: number;
   rssMb?: number;
+  /** User + system CPU seconds of the process, all its threads. */
+  cpu?: number;
 }
 
 /** A row of the table: the median of its samples. */
@@ -209,15 +212,15 @@ function benchHashing(megabytes: number): Row[] {
 
 /** Runs a command to completion; its wall time, peak memory and last line of output. */
 function run(command: string[]): Sample & { note?: string } {
-  const argv = TIME ? [TIME, '-f', 'otapress-bench-rss %M', ...command] : command;
+  const argv = TIME ? [TIME, '-f', 'otapress-bench-rss %M cpu %U %S', ...command] : command;
   const started = performance.now();
   const result = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8' });
   const ms = performance.now() - started;
   const stderr = result.stderr;
   if (result.status !== 0) throw new Error(`${command.join(' ')} failed (${result.status}):\n${stderr}`);
-  const rss = /otapress-bench-rss (\d+)/.exec(stderr);
+  const rss = /otapress-bench-rss (\d+) cpu ([\d.]+) ([\d.]+)/.exec(stderr);
   const out = result.stdout.trim();
-  return { ms, rssMb: rss ? Number(rss[1]) / 1024 : undefined, note: out.split('\n').at(-1)?.replace(/^built /, '') };
+  return { ms, rssMb: rss ? Number(rss[1]) / 1024 : undefined, cpu: rss ? Number(rss[2]) + Number(rss[3]) : undefined, note: out.split('\n').at(-1)?.replace(/^built /, '') };
 }
 
 function treeShape(dir: string): [string, number][] {
@@ -239,16 +242,20 @@ function printTable(rows: Row[]): void {
   const md5 = rows.find((r) => r.name === 'md5sum');
   const reference = floor ?? md5;
   const refMs = reference && reference.samples.length > 0 ? median(reference.samples.map((s) => s.ms)) : undefined;
-  const header = ['measurement', 'median', `x ${reference?.name ?? '-'}`, 'manifests/s', 'peak RSS', 'runs (ms)', 'note'];
+  const refCpu = reference && reference.samples.length > 0 ? median(reference.samples.map((s) => s.cpu ?? NaN)) : NaN;
+  const header = ['measurement', 'median', `x ${reference?.name ?? '-'}`, 'manifests/s', 'CPU', 'CPU x', 'peak RSS', 'runs (ms)', 'note'];
   const lines = rows.map((row) => {
-    if (row.samples.length === 0) return [row.name, '-', '-', '-', '-', '-', row.note ?? ''];
+    if (row.samples.length === 0) return [row.name, '-', '-', '-', '-', '-', '-', '-', row.note ?? ''];
     const ms = median(row.samples.map((s) => s.ms));
     const rss = row.samples.map((s) => s.rssMb).filter((m): m is number => m !== undefined);
+    const cpu = row.samples.every((s) => s.cpu !== undefined) ? median(row.samples.map((s) => s.cpu!)) : undefined;
     return [
       row.name,
       `${(ms / 1000).toFixed(3)} s`,
-      refMs ? `${(ms / refMs).toFixed(2)}x` : '-',
+      refMs && (row.manifests > 0 || !floor) ? `${(ms / refMs).toFixed(2)}x` : '-',
       row.manifests ? String(Math.round(row.manifests / (ms / 1000))) : '-',
+      cpu !== undefined ? `${cpu.toFixed(2)} s` : '-',
+      cpu !== undefined && refCpu > 0 ? `${(cpu / refCpu).toFixed(1)}x` : '-',
       rss.length ? `${Math.max(...rss).toFixed(0)} MB` : '-',
       row.samples.map((s) => s.ms.toFixed(0)).join(' '),
       row.note ?? '',
