@@ -44,20 +44,30 @@ export const PARALLEL_THRESHOLD = 4000;
  * Synchronous: the calling thread does its share, then blocks until the workers report theirs.
  */
 export function compileDevices(groups: readonly DeviceGroup[], siteBytes: Uint8Array, site: Site, options: CompileOptions = {}): DeviceOutput[] {
-  const manifests = groups.reduce((n, g) => n + g.manifests.length, 0);
+  const { cacheDir, writeTo } = options;
+  const job: Job = { siteBytes, cacheDir, writeTo };
+  const done: Done[] = new Array(groups.length);
+  const made = new Set<string>();
+  // Cache hits cost a read and a hash: the calling thread takes them, so that workers start only
+  // when there is compiling to share.
+  if (cacheDir) {
+    mkdirSync(cacheDir, { recursive: true });
+    const base = baseKey(siteBytes);
+    groups.forEach((group, i) => {
+      const key = deviceKey(base, group);
+      const output = readCacheEntry(cacheDir, key);
+      done[i] = output ? [key, writeOut(output, job, made)] : [key, undefined];
+    });
+  }
+  const missing = groups.flatMap((_, i) => (done[i]?.[1] ? [] : [i]));
+  const manifests = missing.reduce((n, i) => n + groups[i].manifests.length, 0);
   const threads = options.threads ?? availableParallelism();
-  const workers = manifests < (options.workersFrom ?? PARALLEL_THRESHOLD) ? 0 : Math.max(0, Math.min(threads - 1, groups.length - 1));
-  const job: Job = {
-    siteBytes,
-    base: options.cacheDir ? baseKey(siteBytes) : undefined,
-    cacheDir: options.cacheDir,
-    writeTo: options.writeTo,
-  };
-  if (options.cacheDir) mkdirSync(options.cacheDir, { recursive: true });
-
-  const done = workers === 0 ? processAll(groups, job, site) : processInThreads(groups, job, site, workers, options.callerCompiles ?? true);
-  if (options.cacheDir) pruneCache(options.cacheDir, new Set(done.map(([key]) => key!)));
-  return done.map(([, output]) => output);
+  const workers = manifests < (options.workersFrom ?? PARALLEL_THRESHOLD) ? 0 : Math.max(0, Math.min(threads - 1, missing.length - 1));
+  const tasks = missing.map((i) => ({ ...groups[i], key: done[i]?.[0] }));
+  const compiled = workers === 0 ? tasks.map((task) => processDevice(task, job, site, made)) : processInThreads(tasks, job, site, workers, options.callerCompiles ?? true);
+  missing.forEach((i, n) => (done[i] = [done[i]?.[0], compiled[n]]));
+  if (cacheDir) pruneCache(cacheDir, new Set(done.map(([key]) => key!)));
+  return done.map(([, output]) => output!);
 }
 
 /** Runs in a worker thread (see compile-worker.mjs): processes the devices it claims, then reports them. */
@@ -65,10 +75,10 @@ export function runWorker({ shared, job, state, slot, port }: WorkerData): void 
   try {
     if (Atomics.compareExchange(state, slot, IDLE, RUNNING) !== IDLE) return;
     const { site } = parseSite(job.siteBytes);
-    const done: [number, Done][] = [];
+    const done: [number, DeviceOutput][] = [];
     const made = new Set<string>();
     for (let i = Atomics.add(state, 0, 1); i < shared.devices.length; i = Atomics.add(state, 0, 1)) {
-      done.push([i, processDevice({ device: shared.devices[i], manifests: unpack(shared, i) }, job, site!, made)]);
+      done.push([i, processDevice({ device: shared.devices[i], manifests: unpack(shared, i), key: shared.keys[i] }, job, site!, made)]);
     }
     port.postMessage({ done });
   } catch (error) {
@@ -84,34 +94,31 @@ export function runWorker({ shared, job, state, slot, port }: WorkerData): void 
 /** What every thread needs to process a device, besides its manifests. */
 interface Job {
   siteBytes: Uint8Array;
-  /** Digest of everything all devices' outputs depend on; set when there is a cache. */
-  base?: string;
   cacheDir?: string;
   writeTo?: string;
 }
 
-/** A processed device: its cache key (when caching) and its output. */
-type Done = [string | undefined, DeviceOutput];
-
-/** One device, in whichever thread claimed it: from the cache or compiled, then written out. */
-function processDevice(group: DeviceGroup, job: Job, site: Site, made: Set<string>): Done {
-  const key = job.base !== undefined ? deviceKey(job.base, group) : undefined;
-  let output = key !== undefined ? readCacheEntry(job.cacheDir!, key) : undefined;
-  if (!output) {
-    const { device, problems, files, counts } = compileDevice(group.device, group.manifests, site);
-    output = { device, problems, files, counts }; // Text only: the builds stay in this thread.
-    if (key !== undefined) writeCacheEntry(job.cacheDir!, key, output);
-  }
-  if (job.writeTo !== undefined && output.problems.length === 0) {
-    for (const file of output.files) writeStagedFile(job.writeTo, file, made);
-    output = { ...output, files: [] };
-  }
-  return [key, output];
+/** A device to compile, with the cache key to store the result under (when caching). */
+interface Task extends DeviceGroup {
+  key?: string;
 }
 
-function processAll(groups: readonly DeviceGroup[], job: Job, site: Site): Done[] {
-  const made = new Set<string>();
-  return groups.map((group) => processDevice(group, job, site, made));
+/** A processed device: its cache key (when caching) and its output. */
+type Done = [string | undefined, DeviceOutput | undefined];
+
+/** Compiles one device in whichever thread claimed it, stores it in the cache and writes it out. */
+function processDevice(task: Task, job: Job, site: Site, made: Set<string>): DeviceOutput {
+  const { device, problems, files, counts } = compileDevice(task.device, task.manifests, site);
+  const output = { device, problems, files, counts }; // Text only: the builds stay in this thread.
+  if (task.key !== undefined) writeCacheEntry(job.cacheDir!, task.key, output);
+  return writeOut(output, job, made);
+}
+
+/** Writes a valid device's files into the staging folder, if there is one; what is left to return. */
+function writeOut(output: DeviceOutput, job: Job, made: Set<string>): DeviceOutput {
+  if (job.writeTo === undefined || output.problems.length > 0) return output;
+  for (const file of output.files) writeStagedFile(job.writeTo, file, made);
+  return { ...output, files: [] };
 }
 
 const IDLE = 0;
@@ -122,6 +129,7 @@ const CANCELLED = 3;
 /** The manifests of every device in one shared buffer: cloning 100,000 small buffers is slow. */
 interface SharedGroups {
   devices: string[];
+  keys: (string | undefined)[];
   /** Per device, the index of its first manifest in `files`; one more entry than devices. */
   firstFile: number[];
   files: string[];
@@ -139,7 +147,7 @@ interface WorkerData {
   port: MessagePort;
 }
 
-function processInThreads(groups: readonly DeviceGroup[], job: Job, site: Site, workers: number, callerCompiles: boolean): Done[] {
+function processInThreads(groups: readonly Task[], job: Job, site: Site, workers: number, callerCompiles: boolean): DeviceOutput[] {
   const shared = pack(groups);
   const state = new Int32Array(new SharedArrayBuffer(4 * (workers + 1)));
   const started = Array.from({ length: workers }, (_, w) => {
@@ -154,7 +162,7 @@ function processInThreads(groups: readonly DeviceGroup[], job: Job, site: Site, 
     return { worker, port: port1, slot: w + 1 };
   });
 
-  const done: Done[] = new Array(groups.length);
+  const done: DeviceOutput[] = new Array(groups.length);
   const made = new Set<string>();
   if (callerCompiles) {
     for (let i = Atomics.add(state, 0, 1); i < groups.length; i = Atomics.add(state, 0, 1)) done[i] = processDevice(groups[i], job, site, made);
@@ -170,7 +178,7 @@ function processInThreads(groups: readonly DeviceGroup[], job: Job, site: Site, 
       if (Date.now() > deadline) throw new Error('a compile worker did not finish within 10 minutes');
       Atomics.wait(state, slot, now, 1000);
     }
-    const message = receiveMessageOnPort(port)?.message as { done?: [number, Done][]; error?: string } | undefined;
+    const message = receiveMessageOnPort(port)?.message as { done?: [number, DeviceOutput][]; error?: string } | undefined;
     void worker.terminate();
     if (!message?.done) throw new Error(`a compile worker failed: ${message?.error ?? 'no answer'}`);
     for (const [i, result] of message.done) done[i] = result;
@@ -178,7 +186,7 @@ function processInThreads(groups: readonly DeviceGroup[], job: Job, site: Site, 
   return done;
 }
 
-function pack(groups: readonly DeviceGroup[]): SharedGroups {
+function pack(groups: readonly Task[]): SharedGroups {
   const all = groups.flatMap((g) => g.manifests);
   const offsets = new Int32Array(new SharedArrayBuffer(4 * (all.length + 1)));
   all.forEach((m, i) => (offsets[i + 1] = offsets[i] + m.bytes.byteLength));
@@ -186,7 +194,7 @@ function pack(groups: readonly DeviceGroup[]): SharedGroups {
   all.forEach((m, i) => bytes.set(m.bytes, offsets[i]));
   const firstFile = [0];
   for (const g of groups) firstFile.push(firstFile[firstFile.length - 1] + g.manifests.length);
-  return { devices: groups.map((g) => g.device), firstFile, files: all.map((m) => m.file), offsets, bytes };
+  return { devices: groups.map((g) => g.device), keys: groups.map((g) => g.key), firstFile, files: all.map((m) => m.file), offsets, bytes };
 }
 
 function unpack(shared: SharedGroups, device: number): ManifestFile[] {
