@@ -31,7 +31,7 @@ export function compileSite(content: Content, host: Host = 'all'): CompiledSite 
   const assembled = assembleSite(content, site, devices, host, problems);
   const builds = devices.flatMap((d) => d.builds).sort((a, b) => compareStrings(a.source, b.source));
   if (assembled.problems.length > 0) return { site, builds, listings: [], files: [], problems: assembled.problems };
-  return { site, builds, listings: devices.flatMap((d) => d.listings), ...assembled };
+  return { site, builds, listings: devices.flatMap((d) => d.listings), ...assembled, netlifyToml: renderNetlifyToml(site, content.devices) };
 }
 
 /** What the site needs of one compiled device; worker threads and the build cache hand back exactly this. */
@@ -90,23 +90,23 @@ export function groupByDevice(content: Content): { device: string; manifests: Ma
 }
 
 /**
- * Joins compiled devices into the site: the checks between devices, the host files, every problem
- * in one sorted list, and the files sorted by path, so the result does not depend on which thread
- * or cache compiled which device.
+ * Joins compiled devices into the site: the checks between devices, the host files (`hostFiles`
+ * lets the preview reuse them while the devices stay the same), every problem in one sorted list,
+ * and the files sorted by path, so the result does not depend on which thread or cache compiled
+ * which device.
  */
 export function assembleSite(
-  content: Content,
+  content: Pick<Content, 'devices'>,
   site: Site,
   devices: readonly DeviceOutput[],
   host: Host,
   problems: Problem[],
-): { files: OutputFile[]; netlifyToml?: string; problems: Problem[] } {
+  hostFiles: () => OutputFile[] = () => renderHostFiles(site, content.devices, host),
+): { files: OutputFile[]; problems: Problem[] } {
   const all = [...problems, ...devices.flatMap((d) => d.problems), ...checkCatalog([], content.devices)];
   if (all.length > 0) return { files: [], problems: sortProblems(all) };
-  const files: OutputFile[] = [...devices.flatMap((d) => d.files), ...renderHostFiles(site, content.devices, host)].sort((a, b) =>
-    a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
-  );
-  return { files, netlifyToml: renderNetlifyToml(site, content.devices), problems: [] };
+  const files: OutputFile[] = [...devices.flatMap((d) => d.files), ...hostFiles()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files, problems: [] };
 }
 
 /** Options of {@link build}; paths default to the conventional layout under `root`. */
@@ -157,7 +157,7 @@ export function build({ root, outDir = path.join(root, 'dist'), host = 'all', ca
     const made = new Set<string>();
     for (const file of compiled.files) writeStagedFile(tree.staging, file, made);
     tree.commit();
-    writeIfChanged(path.join(root, 'netlify.toml'), compiled.netlifyToml!);
+    writeIfChanged(path.join(root, 'netlify.toml'), renderNetlifyToml(site, content.devices));
     const sum = (key: keyof DeviceOutput['counts']) => devices.reduce((n, d) => n + d.counts[key], 0);
     return {
       builds: sum('builds'),

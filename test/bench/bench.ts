@@ -190,17 +190,40 @@ async function benchPreview(root: string, listing: string, change: () => number)
 function benchHashing(megabytes: number): Row[] {
   const dir = mkdtempSync(path.join(tmpdir(), 'otapress-bench-hash-'));
   try {
-    const file = path.join(dir, 'e-2.5-a14-20241108446322-official-FP4.zip');
-    // Random-looking bytes, written once; every reader then finds them in the page cache alike.
-    run(['sh', '-c', `head -c ${megabytes * 2 ** 20} /dev/urandom > '${file}'`]);
+    // A stored (uncompressed) OTA zip: random payload plus the metadata entry `add` reads.
+    const zip = path.join(dir, 'e-2.5-a14-20241108446322-official-FP4.zip');
+    const metadata = [
+      'ota-type=AB',
+      'post-build=Fairphone/FP4/FP4:14/UP1A/eng.root.20241108.123456:user/release-keys',
+      'post-sdk-level=34',
+      'post-security-patch-level=2024-11-05',
+      'post-timestamp=1731067200',
+      'pre-device=FP4',
+      'ota-property-files=payload.bin:1000:2000,payload_properties.txt:3100:150',
+    ].join('\n');
+    const python = `import os, sys, zipfile
+with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_STORED, allowZip64=True) as z:
+    z.writestr('META-INF/com/android/metadata', sys.argv[3])
+    with z.open('payload.bin', 'w', force_zip64=True) as f:
+        left = int(sys.argv[2])
+        while left > 0:
+            n = min(left, 1 << 22)
+            f.write(os.urandom(n))
+            left -= n
+`;
+    run(['python3', '-c', python, zip, String(megabytes * 2 ** 20), metadata]);
+    const project = path.join(dir, 'project');
+    generateCatalog(project, { devices: 0, builds: 0 });
+    const hasAdd = spawnSync('node', [BIN, 'add', '--help']).status === 0;
     const rows: Row[] = [
       { name: 'md5sum', samples: [], manifests: 0, note: `${megabytes} MiB` },
       { name: 'sha256sum', samples: [], manifests: 0, note: `${megabytes} MiB` },
-      { name: 'otapress add', samples: [], manifests: 0, note: 'n/a: otapress add is not on this branch' },
+      { name: 'otapress add', samples: [], manifests: 0, note: hasAdd ? 'md5 + sha256 + manifest, --dry-run' : 'n/a: otapress add is not on this branch' },
     ];
     for (let r = 0; r < runs; r++) {
-      rows[0].samples.push(run(['md5sum', file]));
-      rows[1].samples.push(run(['sha256sum', file]));
+      rows[0].samples.push(run(['md5sum', zip]));
+      rows[1].samples.push(run(['sha256sum', zip]));
+      if (hasAdd) rows[2].samples.push(run(['node', BIN, 'add', zip, '--root', project, '--dry-run']));
     }
     return rows;
   } finally {
