@@ -6,6 +6,8 @@ import { checkCatalog, planListings, type Listing } from './plan.js';
 import { compareStrings, ContentError, sortProblems, type Problem } from './problems.js';
 import { readContent, type Content, type ManifestFile } from './read.js';
 import { renderListing } from './render.js';
+import { renderDevice } from './render-device.js';
+import { renderIndexes, type DeviceSummary } from './render-index.js';
 import { renderHostFiles, renderNetlifyToml, type Host } from './routes.js';
 import { parseSite, type Site } from './site.js';
 import { stageTree, writeStagedFile, type OutputFile } from './write.js';
@@ -20,17 +22,19 @@ export interface CompiledSite {
   /** The project's `netlify.toml`, generated from the same routes as `dist/_redirects`. */
   netlifyToml?: string;
   problems: Problem[];
+  /** Worth saying but not wrong: e.g. builds a v2 answer leaves out. They never stop a build. */
+  notices: Problem[];
 }
 
 /** Validates and renders the whole site from content already read. Pure: no disk, no clock. */
 export function compileSite(content: Content, host: Host = 'all'): CompiledSite {
   const { site, problems } = compileSettings(content);
-  if (!site) return { builds: [], listings: [], files: [], problems };
+  if (!site) return { builds: [], listings: [], files: [], problems, notices: [] };
 
   const devices = groupByDevice(content).map(({ device, manifests }) => compileDevice(device, manifests, site));
   const assembled = assembleSite(content, site, devices, host, problems);
   const builds = devices.flatMap((d) => d.builds).sort((a, b) => compareStrings(a.source, b.source));
-  if (assembled.problems.length > 0) return { site, builds, listings: [], files: [], problems: assembled.problems };
+  if (assembled.problems.length > 0) return { site, builds, listings: [], files: [], problems: assembled.problems, notices: [] };
   return { site, builds, listings: devices.flatMap((d) => d.listings), ...assembled, netlifyToml: renderNetlifyToml(site, content.devices) };
 }
 
@@ -39,8 +43,11 @@ export interface DeviceOutput {
   device: string;
   /** The device's problems, unsorted; when there are any, `files` is empty. */
   problems: Problem[];
-  /** The device's listing files. */
+  /** The device's files: v1 listings, v2 answer, page, feeds. */
   files: OutputFile[];
+  /** What the site-wide indexes show of the device. */
+  summary?: DeviceSummary;
+  notices: Problem[];
   counts: { builds: number; listings: number; records: number; files: number };
 }
 
@@ -65,13 +72,14 @@ export function compileDevice(device: string, manifests: readonly ManifestFile[]
   }
   problems.push(...checkCatalog(builds, []));
   const counts = { builds: builds.length, listings: 0, records: 0, files: 0 };
-  if (problems.length > 0) return { device, builds, listings: [], files: [], problems, counts };
+  if (problems.length > 0) return { device, builds, listings: [], files: [], problems, notices: [], counts };
   const listings = planListings(builds, [device], site);
-  const files = listings.map((l) => ({ path: `api/v1/${l.device}/${l.list}/index.json`, contents: renderListing(l) }));
+  const rendered = renderDevice(device, listings, site);
+  const files = [...listings.map((l) => ({ path: `api/v1/${l.device}/${l.list}/index.json`, contents: renderListing(l) })), ...rendered.files];
   counts.listings = listings.length;
   counts.records = listings.reduce((n, l) => n + l.builds.length, 0);
   counts.files = files.length;
-  return { device, builds, listings, files, problems, counts };
+  return { device, builds, listings, files, problems, notices: rendered.notices, summary: rendered.summary, counts };
 }
 
 /** The site settings of the content, and the problems found so far (layout and settings). */
@@ -102,11 +110,13 @@ export function assembleSite(
   host: Host,
   problems: Problem[],
   hostFiles: () => OutputFile[] = () => renderHostFiles(site, content.devices, host),
-): { files: OutputFile[]; problems: Problem[] } {
+): { files: OutputFile[]; problems: Problem[]; notices: Problem[] } {
   const all = [...problems, ...devices.flatMap((d) => d.problems), ...checkCatalog([], content.devices)];
-  if (all.length > 0) return { files: [], problems: sortProblems(all) };
-  const files: OutputFile[] = [...devices.flatMap((d) => d.files), ...hostFiles()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, problems: [] };
+  if (all.length > 0) return { files: [], problems: sortProblems(all), notices: [] };
+  const files: OutputFile[] = [...devices.flatMap((d) => d.files), ...renderIndexes(devices.map((d) => d.summary!)), ...hostFiles()].sort((a, b) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+  );
+  return { files, problems: [], notices: sortProblems(devices.flatMap((d) => d.notices)) };
 }
 
 /** Options of {@link build}; paths default to the conventional layout under `root`. */
@@ -121,8 +131,9 @@ export interface BuildOptions {
   threads?: number;
 }
 
-/** What a build wrote: counts for the summary line. */
+/** What a build wrote: counts for the summary line, and the notices to print. */
 export interface BuildSummary {
+  notices: Problem[];
   builds: number;
   devices: number;
   listings: number;
@@ -160,6 +171,7 @@ export function build({ root, outDir = path.join(root, 'dist'), host = 'all', ca
     writeIfChanged(path.join(root, 'netlify.toml'), renderNetlifyToml(site, content.devices));
     const sum = (key: keyof DeviceOutput['counts']) => devices.reduce((n, d) => n + d.counts[key], 0);
     return {
+      notices: compiled.notices,
       builds: sum('builds'),
       devices: devices.filter((d) => d.counts.builds > 0).length,
       listings: sum('listings'),

@@ -23,6 +23,177 @@ interface Command {
 const common = { root: { type: 'string', default: '.' }, help: { type: 'boolean', short: 'h' } } as const;
 
 const COMMANDS: Record<string, Command> = {
+  add: {
+    summary: 'write the manifest of an OTA zip: facts from its metadata and name, hashes from one read',
+    usage: `otapress add <path/to/ota.zip> [options]
+
+Reads META-INF/com/android/metadata from the zip's central directory (post-timestamp, post-build,
+post-sdk-level, pre-device, ota-type, ota-property-files, post-security-patch-level), falls back
+to the file name, hashes the file once (MD5 and SHA-256 on two cores), validates the manifest as
+the build does and writes content/<device>/<file name minus .zip>.yaml. Prints where each value
+came from. A progress bar shows on a terminal only; Ctrl-C leaves nothing behind.
+
+  --channel NAME          channel (download folder); default: from the file name
+  --lists a,b             request lists this build appears in, overriding the site's rules
+  --url URL               download address, for builds hosted elsewhere (e.g. a release page)
+  --placeholder           announce the build without a package (no filename, id, size, url)
+  --force                 replace an existing manifest
+  --dry-run               print the manifest instead of writing it
+  --root DIR              project folder holding content/ (default: .)
+
+For zips whose metadata and name do not tell everything:
+  --device CODE  --version X.Y  --timestamp UNIX_SECONDS  --android-version N
+  --incremental TEXT  --filename NAME (the name to publish the package under)`,
+    options: {
+      ...common,
+      channel: { type: 'string' },
+      lists: { type: 'string' },
+      url: { type: 'string' },
+      placeholder: { type: 'boolean' },
+      force: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+      device: { type: 'string' },
+      version: { type: 'string' },
+      timestamp: { type: 'string' },
+      'android-version': { type: 'string' },
+      incremental: { type: 'string' },
+      filename: { type: 'string' },
+    },
+    async run({ values, positionals }, io) {
+      if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'name the OTA zip to add' : `add takes one zip, not ${positionals.length}`);
+      // Hashing starts first, on two worker threads, so that loading the rest overlaps it.
+      const { existsSync, statSync } = await import('node:fs');
+      const { startHashing } = await import('./hash-file.js');
+      const { progressBar } = await import('./progress.js');
+      const bar = progressBar(process.stderr, 'hashing');
+      // With a handler, Ctrl-C lands between two steps, never inside the final write-and-rename.
+      const interrupted = () => {
+        bar.end();
+        io.err('interrupted; no manifest was written');
+        process.exit(130);
+      };
+      process.once('SIGINT', interrupted);
+      const zip = positionals[0];
+      const hashing = existsSync(zip) && statSync(zip).isFile() ? startHashing(zip, (done, total) => bar.update(done, total)) : undefined;
+      const path = await import('node:path');
+      const { addBuild, AddUsageError } = await import('./add.js');
+      const str = (key: string) => (values[key] === undefined ? undefined : String(values[key]));
+      try {
+        const result = await addBuild({
+          zip: positionals[0],
+          root: path.resolve(String(values.root)),
+          channel: str('channel'),
+          lists: str('lists')?.split(',').map((l) => l.trim()).filter(Boolean),
+          url: str('url'),
+          placeholder: values.placeholder === true,
+          force: values.force === true,
+          dryRun: values['dry-run'] === true,
+          device: str('device'),
+          version: str('version'),
+          timestamp: str('timestamp'),
+          android_version: str('android-version'),
+          incremental: str('incremental'),
+          filename: str('filename'),
+          hashing,
+        });
+        bar.end();
+        io.err(`${result.file}:`);
+        for (const line of result.report) io.err(line);
+        if (result.written) io.out(`wrote ${result.file}`);
+        else io.out(result.text.trimEnd());
+        return EXIT.ok;
+      } catch (error) {
+        bar.end();
+        if (error instanceof AddUsageError) {
+          io.err(error.message);
+          return EXIT.usage;
+        }
+        throw error;
+      } finally {
+        process.off('SIGINT', interrupted);
+      }
+    },
+  },
+  import: {
+    summary: 'migrate a saved v1 listing into manifests, merging builds seen in several lists',
+    usage: `otapress import <listing.json|-> --device D --list L [--skip-invalid] [--root DIR]
+
+Reads a v1 listing saved from a running server ({"id":null,"response":[...],"error":null}, from
+a file or from standard input with -; no network) that answers GET /api/v1/<D>/<L>/, and writes one
+manifest per build into content/<D>/. A build already there (same id, or same display_version for a
+placeholder) gets <L> added to its lists, so importing each list of a device in turn gives one
+manifest per physical build; a manifest in <L> that the listing lacks leaves <L>. Building again
+reproduces every record, except the normalisations the import reports one by one.
+
+Every problem is reported at its record and field; nothing is written unless all records are
+valid, or --skip-invalid is given (then the valid ones are imported).`,
+    options: { ...common, device: { type: 'string' }, list: { type: 'string' }, 'skip-invalid': { type: 'boolean' } },
+    async run({ values, positionals }, io) {
+      if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'name the saved listing to import, or - for standard input' : `import takes one listing, not ${positionals.length}`);
+      if (values.device === undefined || values.list === undefined) throw new UsageError(`pass the device and the request list the listing is for, e.g. --device FP4 --list stable`);
+      const path = await import('node:path');
+      const { importListing, ImportUsageError } = await import('./import.js');
+      let plan;
+      try {
+        plan = importListing({
+          source: positionals[0],
+          root: path.resolve(String(values.root)),
+          device: String(values.device),
+          list: String(values.list),
+          skipInvalid: values['skip-invalid'] === true,
+        });
+      } catch (error) {
+        if (!(error instanceof ImportUsageError)) throw error;
+        io.err(error.message);
+        return EXIT.usage;
+      }
+      for (const note of plan.notes) io.err(formatProblem(note));
+      if (plan.notes.length > 0) io.err(`${plan.notes.length} value${plan.notes.length === 1 ? '' : 's'} normalised (listed above): the build publishes them so`);
+      if (plan.problems.length > 0 && !values['skip-invalid']) {
+        reportProblems(plan.problems, io, 'text');
+        return EXIT.invalid;
+      }
+      for (const p of plan.problems) io.err(formatProblem(p));
+      for (const write of plan.writes) io.out(`${write.action === 'created' ? 'created' : 'updated'} ${write.file}${write.action === 'created' ? '' : `: ${write.action}`}`);
+      io.out(
+        `imported ${plan.records - plan.skipped} of ${plan.records} records into ${values.device}/${values.list}: ${plan.writes.length} manifest${plan.writes.length === 1 ? '' : 's'} written${plan.skipped > 0 ? `, ${plan.skipped} invalid record${plan.skipped === 1 ? '' : 's'} skipped` : ''}`,
+      );
+      return EXIT.ok;
+    },
+  },
+  schema: {
+    summary: 'write the JSON Schema of a manifest to content/manifest.schema.json, for editors',
+    usage: `otapress schema [--root DIR] [--check]
+
+Generates the JSON Schema of a manifest from the same zod schema the build validates with, and
+writes it to content/manifest.schema.json, where the first line of every manifest points editors:
+  # yaml-language-server: $schema=../manifest.schema.json
+(VS Code with the YAML extension, and other editors with the YAML language server, then complete
+field names and flag wrong values while you type.)
+
+--check writes nothing and exits 1 if the file is missing or differs from the generated schema.`,
+    options: { ...common, check: { type: 'boolean' } },
+    async run({ values }, io) {
+      const path = await import('node:path');
+      const { existsSync, readFileSync, writeFileSync } = await import('node:fs');
+      const { renderJsonSchema, SCHEMA_FILE } = await import('./schema.js');
+      const file = path.join(path.resolve(String(values.root)), SCHEMA_FILE);
+      const text = renderJsonSchema();
+      const current = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+      if (values.check) {
+        if (current === text) {
+          io.out(`${SCHEMA_FILE} is up to date`);
+          return EXIT.ok;
+        }
+        io.err(`${SCHEMA_FILE} ${current === undefined ? 'is missing' : 'differs from the manifest schema'}; run otapress schema and commit it`);
+        return EXIT.invalid;
+      }
+      if (!existsSync(path.dirname(file))) throw new UsageError(`no content/ folder in ${path.dirname(path.dirname(file))}; pass --root with the project folder`);
+      if (current !== text) writeFileSync(file, text);
+      io.out(`${current === text ? 'kept' : 'wrote'} ${SCHEMA_FILE}`);
+      return EXIT.ok;
+    },
+  },
   build: {
     summary: 'validate content/ and write the static site to dist/ (and netlify.toml)',
     usage: `otapress build [--root DIR] [--out DIR] [--host all|netlify]
@@ -47,6 +218,7 @@ node_modules/.cache/otapress (--no-cache compiles everything); the others compil
       const threads = values.threads === undefined ? undefined : Number(values.threads);
       if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1)) throw new UsageError(`--threads is a whole number of at least 1, not ${values.threads}`);
       const built = build({ root, outDir: values.out ? path.resolve(String(values.out)) : undefined, host, threads, cache: !values['no-cache'] });
+      reportNotices(built.notices, io, 'text');
       io.out(`built ${built.builds} builds of ${built.devices} devices into ${built.listings} listings (${built.records} records), ${built.files} files`);
       return EXIT.ok;
     },
@@ -63,8 +235,9 @@ on the line it is about.`,
       if (format !== 'text' && format !== 'github') throw new UsageError(`--format is text or github, not ${format}`);
       const path = await import('node:path');
       const { check } = await import('./build.js');
-      const { problems, builds } = check({ root: path.resolve(String(values.root)) });
+      const { problems, builds, notices } = check({ root: path.resolve(String(values.root)) });
       if (problems.length === 0) {
+        reportNotices(notices, io, format);
         io.out(`${builds.length} manifests are valid`);
         return EXIT.ok;
       }
@@ -156,4 +329,16 @@ function reportProblems(problems: Problem[], io: Io, format: string): void {
     } else io.err(formatProblem(p));
   }
   io.err(`${problems.length} problem${problems.length === 1 ? '' : 's'} found; nothing was written.`);
+}
+
+/** Notices do not fail the command: printed like problems (`::notice` for GitHub), then counted. */
+function reportNotices(notices: Problem[], io: Io, format: string): void {
+  if (notices.length === 0) return;
+  const escape = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  const prop = (s: string) => escape(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+  for (const p of notices) {
+    if (format === 'github') io.out(`::notice file=${prop(p.file)},line=${p.line},col=${p.col},title=${prop(p.field)}::${escape(p.message)}`);
+    else io.err(formatProblem(p));
+  }
+  io.err(`${notices.length} notice${notices.length === 1 ? '' : 's'} (not errors; the site is complete without these entries).`);
 }

@@ -108,8 +108,8 @@ type Done = [string | undefined, DeviceOutput | undefined];
 
 /** Compiles one device in whichever thread claimed it, stores it in the cache and writes it out. */
 function processDevice(task: Task, job: Job, site: Site, made: Set<string>): DeviceOutput {
-  const { device, problems, files, counts } = compileDevice(task.device, task.manifests, site);
-  const output = { device, problems, files, counts }; // Text only: the builds stay in this thread.
+  const { device, problems, files, summary, notices, counts } = compileDevice(task.device, task.manifests, site);
+  const output = { device, problems, files, summary, notices, counts }; // No builds: they stay in this thread.
   if (task.key !== undefined) writeCacheEntry(job.cacheDir!, task.key, output);
   return writeOut(output, job, made);
 }
@@ -224,7 +224,7 @@ function deviceKey(base: string, { device, manifests }: DeviceGroup): string {
   return hash.digest('hex');
 }
 
-const CACHE_FORMAT = 'otapress device cache 1\n';
+const CACHE_FORMAT = 'otapress device cache 2\n';
 
 let code: string | undefined;
 /** A digest of the sources of otapress and of the libraries that shape its output. */
@@ -262,7 +262,7 @@ function readCacheEntry(cacheDir: string, key: string): DeviceOutput | undefined
     let offset = newline + 1;
     const files = header.files.map(([file, length]) => ({ path: file, contents: rest.subarray(offset, (offset += length)) }));
     if (offset !== rest.byteLength) return undefined;
-    return { device: header.device, problems: header.problems, counts: header.counts, files };
+    return { device: header.device, problems: header.problems, summary: header.summary, notices: header.notices, counts: header.counts, files };
   } catch {
     return undefined;
   }
@@ -273,6 +273,8 @@ interface CacheHeader {
   key: string;
   device: string;
   problems: Problem[];
+  summary: DeviceOutput['summary'];
+  notices: Problem[];
   counts: DeviceOutput['counts'];
   files: [string, number][];
 }
@@ -284,6 +286,8 @@ function writeCacheEntry(cacheDir: string, key: string, output: DeviceOutput): v
     key,
     device: output.device,
     problems: output.problems,
+    summary: output.summary,
+    notices: output.notices,
     counts: output.counts,
     files: output.files.map((f, i) => [f.path, contents[i].byteLength]),
   };

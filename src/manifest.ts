@@ -51,8 +51,8 @@ export interface Build {
   ota_property_files?: string;
   /** `AB` or `BLOCK`, from the zip's metadata. */
   ota_type?: 'AB' | 'BLOCK';
-  /** Where `id` and `filename` stand in the manifest, for messages about clashes between files. */
-  at: { id: Position; filename: Position; file: Position };
+  /** Where `id`, `filename` and `version` stand in the manifest, for messages about the whole catalog. */
+  at: { id: Position; filename: Position; version: Position; file: Position };
 }
 
 /** A 1-based line and column. */
@@ -100,7 +100,8 @@ const unixSeconds = z.number({ error: 'expected Unix seconds as a whole number, 
   }
 });
 
-const manifestSchema = z.strictObject({
+/** The zod schema of one manifest's fields (types and formats; cross-field rules are the RULES below). */
+export const manifestSchema = z.strictObject({
   filename: z.string({ error: 'expected the package file name, e.g. e-2.5-t-20241108446322-official-FP4.zip' }),
   version: z
     .string({ error: 'expected the release number as text, e.g. "2.5"' })
@@ -149,8 +150,8 @@ type ManifestFields = z.infer<typeof manifestSchema>;
 export const MANIFEST_KEYS = Object.keys(manifestSchema.shape);
 
 /** Keys a package manifest must have, and those a placeholder must have. */
-const REQUIRED = ['filename', 'version', 'channel', 'timestamp', 'android_version', 'incremental', 'md5sum', 'id', 'size'] as const;
-const REQUIRED_PLACEHOLDER = ['version', 'channel', 'timestamp', 'android_version', 'display_version'] as const;
+export const REQUIRED = ['filename', 'version', 'channel', 'timestamp', 'android_version', 'incremental', 'md5sum', 'id', 'size'] as const;
+export const REQUIRED_PLACEHOLDER = ['version', 'channel', 'timestamp', 'android_version', 'display_version'] as const;
 /** Keys a placeholder must leave out (or leave empty): the ones that would make a phone offer it. */
 const PACKAGE_ONLY = ['filename', 'id', 'size', 'url'] as const;
 
@@ -229,7 +230,7 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
     ...(f.os_patch_level !== undefined && { os_patch_level: f.os_patch_level }),
     ...(f.ota_property_files !== undefined && { ota_property_files: f.ota_property_files.trim() }),
     ...(f.ota_type !== undefined && { ota_type: f.ota_type }),
-    at: { id: source.locate(['id']), filename: source.locate(['filename']), file: { line: 1, col: 1 } },
+    at: { id: source.locate(['id']), filename: source.locate(['filename']), version: source.locate(['version']), file: { line: 1, col: 1 } },
   };
   return { build, problems };
 }

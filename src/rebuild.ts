@@ -56,8 +56,8 @@ export function incrementalRebuild(root: string): Rebuild {
     }
     for (const [device, problems] of byFolder(partial.problems)) layoutProblems.set(device, problems);
     for (const { device, manifests } of groupByDevice(partial)) {
-      const { problems, files, counts } = compileDevice(device, manifests, state.site);
-      outputs.set(device, { device, problems, files, counts });
+      const { problems, files, summary, notices, counts } = compileDevice(device, manifests, state.site);
+      outputs.set(device, { device, problems, files, summary, notices, counts });
     }
     state.devices = [...state.devices.filter((d) => !devices.includes(d)), ...partial.devices].sort(compareStrings);
     return assemble(state);

@@ -14,6 +14,11 @@ export const ENDPOINTS: readonly Endpoint[] = [
     paths: ['/api/v1/:device/:list', '/api/v1/:device/:list/', '/api/v1/:device/:list/:incremental'],
     file: '/api/v1/:device/:list/index.json',
   },
+  {
+    name: 'v2 builds',
+    paths: ['/api/v2/devices/:device/builds', '/api/v2/devices/:device/builds/'],
+    file: '/api/v2/devices/:device/builds.json',
+  },
 ];
 
 /** One API endpoint: the request paths it answers (all with 200) and the file with the body. */
@@ -35,7 +40,10 @@ export function notFoundScopes(site: Site, devices: readonly string[]): NotFound
       message: `not found: ${device} has the lists ${lists}; ask for /api/v1/${device}/<list>/`,
     })),
     { folder: '/api/v1/', message: 'unknown device: no builds are published here for this device' },
-    { folder: '/api/', message: 'not found: listings are at /api/v1/<device>/<list>/' },
+    // One scope for all of v2, not one per device: each costs a Netlify rule per device, and v2
+    // phones only ever ask for .../builds.
+    { folder: '/api/v2/devices/', message: 'unknown device or path: v2 builds are at /api/v2/devices/<device>/builds for the devices in /api/devices.json' },
+    { folder: '/api/', message: 'not found: listings are at /api/v1/<device>/<list>/ and /api/v2/devices/<device>/builds; /api/devices.json lists the devices' },
   ];
 }
 

@@ -61,8 +61,8 @@ describe('a failed build', () => {
     }
     expect(error).toBeInstanceOf(ContentError);
     expect((error as ContentError).problems.map(formatProblem)).toEqual([
-      'content/FP4/e-2.5-a14-20241108446322-official-FP4.yaml:2:10  version  YAML reads 2.50 as the number 2.5, not text; quote it: version: "2.50"',
-      'content/FP4/e-2.5-a14-20241108446322-official-FP4.yaml:9:7  size  a size cannot be negative; expected the zip size in bytes (stat -c %s FILE)',
+      'content/FP4/e-2.5-a14-20241108446322-official-FP4.yaml:3:10  version  YAML reads 2.50 as the number 2.5, not text; quote it: version: "2.50"',
+      'content/FP4/e-2.5-a14-20241108446322-official-FP4.yaml:10:7  size  a size cannot be negative; expected the zip size in bytes (stat -c %s FILE)',
       'content/fp4:1:1  (folder)  device folders `FP4` and `fp4` differ only by case; phones ask with the exact name, keep one folder',
     ]);
     expect(snapshotTree(path.join(root, 'dist'))).toEqual(before);

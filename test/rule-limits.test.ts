@@ -1,7 +1,8 @@
 // The hosts' rule limits for a large catalog: 1000 devices with the example's four lists, three
 // builds each, generated in a temp folder and built for real. Cloudflare counts a rule with a
 // placeholder or a splat as dynamic (limits: 2000 static + 100 dynamic redirects, 100 header
-// rules); Netlify's rules are counted by its own parser and must stay under 10,000.
+// rules); Netlify's rules are counted by its own parser: 10 per device, about the 10,000 from which
+// Netlify advises placeholders (advice, not a limit).
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -56,7 +57,7 @@ describe(`rules for ${DEVICES} devices × 4 lists`, () => {
     expect(rules.length).toBeLessThanOrEqual(100);
   });
 
-  it('netlify.toml: under 10,000 rules, all parsed by Netlify', async () => {
+  it('netlify.toml: at most 10 rules per device, all parsed by Netlify', async () => {
     // A --host netlify publish folder has no _redirects/_headers: netlify.toml's rules are all there is.
     const root = tempProject();
     mkdirSync(path.join(root, 'dist'));
@@ -64,8 +65,10 @@ describe(`rules for ${DEVICES} devices × 4 lists`, () => {
     const site = await loadNetlifySite(path.join(root, 'netlify.toml'), path.join(root, 'dist'));
     expect(site.errors).toEqual([]);
     console.info(`netlify.toml for ${DEVICES} devices × 4 lists: ${site.redirects.length} redirect rules, ${site.headers.length} header rules`);
-    // Today: 2 per device × list, 1 per device, 2 for the whole API.
-    expect(site.redirects.length).toBeLessThan(10_000);
+    // Today: 2 per device × list, 1 per device for v1 misses, 1 per device for its v2 builds, 3 for
+    // the whole API: 10,003 here. Enumerating devices is what keeps unknown ones on the JSON 404s
+    // (Netlify does not fall through from a rewrite whose file is missing).
+    expect(site.redirects.length).toBeLessThanOrEqual(10 * DEVICES + 3);
   }, 60_000);
 });
 

@@ -114,7 +114,7 @@ describe('otapress serve while content/ changes', () => {
     await eventually(() => lines.err.includes('1 problem found; still serving the last good build.'), 'the problem is printed');
     // The last rebuild's report (an editor's save may trigger more than one rebuild).
     expect(lines.err.slice(-2)).toEqual([
-      'content/FP4/e-2.5-a14-20241108446322-official-FP4.yaml:2:10  version  YAML reads 2.50 as the number 2.5, not text; quote it: version: "2.50"',
+      'content/FP4/e-2.5-a14-20241108446322-official-FP4.yaml:3:10  version  YAML reads 2.50 as the number 2.5, not text; quote it: version: "2.50"',
       '1 problem found; still serving the last good build.',
     ]);
     expect(await listing('/api/v1/FP4/official/')).toBe(good);
@@ -178,6 +178,6 @@ describe('otapress serve on the command line', () => {
     writeFileSync(file, readFileSync(file, 'utf8').replace('version: "2.5"', 'version: 2.50'));
     const err: string[] = [];
     expect(await main(['serve', '--root', root, '--port', '0'], { out: () => {}, err: (l) => err.push(l) })).toBe(1);
-    expect(err[0]).toBe('content/FP4/e-2.5-a14-20241108446322-official-FP4.yaml:2:10  version  YAML reads 2.50 as the number 2.5, not text; quote it: version: "2.50"');
+    expect(err[0]).toBe('content/FP4/e-2.5-a14-20241108446322-official-FP4.yaml:3:10  version  YAML reads 2.50 as the number 2.5, not text; quote it: version: "2.50"');
   });
 });

@@ -1,0 +1,170 @@
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { displayVersionOf } from './filename.js';
+import { startHashing, type HashProgress, type Hashing } from './hash-file.js';
+import { API_LEVELS, parseManifest, type Build } from './manifest.js';
+import { MANIFEST_ORDER, renderManifestText, type ManifestValues } from './manifest-text.js';
+import { deriveBuildFacts, parseOtaMetadata, type FactOptions } from './ota-metadata.js';
+import { readOtaMetadataText, ZipReadError } from './ota-zip.js';
+import { checkCatalog, DEVICE_NAME } from './plan.js';
+import { ContentError, type Problem } from './problems.js';
+import { readContent } from './read.js';
+import { parseSite, SITE_FILE, type Site } from './site.js';
+import { writeManifestFile } from './write-manifest.js';
+
+/** What `otapress add` is asked to do. */
+export interface AddOptions extends FactOptions {
+  zip: string;
+  root: string;
+  /** Request lists that override the site's membership rules. */
+  lists?: string[];
+  url?: string;
+  placeholder?: boolean;
+  force?: boolean;
+  dryRun?: boolean;
+  onProgress?: HashProgress;
+  /** Hashing of the zip that the caller already started (the CLI starts it first thing); else started here. */
+  hashing?: Hashing;
+}
+
+/** The manifest `add` made, and where each value came from. */
+export interface AddResult {
+  /** Manifest path relative to the root, e.g. `content/FP4/e-2.5-....yaml`. */
+  file: string;
+  text: string;
+  /** `field  value  origin` lines, for the maintainer to review. */
+  report: string[];
+  written: boolean;
+}
+
+/** A wrong invocation of `add` (missing values, an existing manifest): the CLI exits 2. */
+export class AddUsageError extends Error {}
+
+/**
+ * Makes the manifest of one OTA package: facts from the options, the zip's metadata and its name,
+ * MD5, SHA-256 and size from one read of the file. Validates the text exactly as the build does
+ * (and against the device's other manifests) before writing it, atomically, to
+ * `content/<device>/<file name minus .zip>.yaml`. Refuses to overwrite without `force`; with
+ * `dryRun` returns the text and writes nothing.
+ */
+export async function addBuild(options: AddOptions): Promise<AddResult> {
+  let hashing = options.hashing;
+  try {
+    return await makeManifest(options, () => (hashing ??= startHashing(path.resolve(options.zip), options.onProgress)));
+  } finally {
+    // Stops the workers when a check refused the zip before its digests were needed.
+    await hashing?.abort();
+  }
+}
+
+// --- internal ---
+
+async function makeManifest(options: AddOptions, hashing: () => Hashing): Promise<AddResult> {
+  const zip = path.resolve(options.zip);
+  if (!existsSync(zip) || !statSync(zip).isFile()) throw new AddUsageError(`no such file: ${options.zip}; pass the path of the OTA zip`);
+  const content = readContent(options.root);
+  const { site, problems: siteProblems } = content.site ? parseSite(content.site) : { site: undefined, problems: content.problems.filter((p) => p.file === SITE_FILE) };
+  if (!site) throw new ContentError(siteProblems);
+
+  let metadataText: string | undefined;
+  try {
+    metadataText = await readOtaMetadataText(zip);
+  } catch (error) {
+    if (error instanceof ZipReadError) throw new AddUsageError(error.message);
+    throw error;
+  }
+  const derived = deriveBuildFacts(path.basename(zip), metadataText === undefined ? undefined : parseOtaMetadata(metadataText), options);
+  if (derived.missing.length > 0) {
+    throw new AddUsageError(
+      `cannot tell ${derived.missing.join(', ')} of ${path.basename(zip)}: ${derived.notes.join('; ')}.\npass ${derived.missing.length === 1 ? 'it as an option' : 'them as options'}, e.g. otapress add ${options.zip} ${derived.missing.map((o) => `${o} ${EXAMPLES[o]}`).join(' ')}`,
+    );
+  }
+  const facts = derived.facts as Required<typeof derived.facts>;
+  if (!DEVICE_NAME.test(facts.device)) throw new AddUsageError(`\`${facts.device}\` is not a usable device code name; pass --device with the code name phones ask for`);
+  if (!/^\d+$/.test(String(facts.timestamp))) throw new AddUsageError(`--timestamp takes Unix seconds, e.g. 1731067200`);
+
+  const file = `content/${facts.device}/${facts.filename.replace(/\.zip$/, '')}.yaml`;
+  const target = path.join(options.root, file);
+  if (existsSync(target) && !options.force && !options.dryRun) {
+    throw new AddUsageError(`${file} exists already; pass --force to replace it, or --dry-run to see the new manifest`);
+  }
+
+  const digests = await hashing().digests.catch((error: Error) => {
+    throw new AddUsageError(`could not read ${options.zip} to the end (${error.message}); nothing was written`);
+  });
+  const values = manifestValues(facts, digests, options);
+  const text = renderManifestText(values);
+
+  const parsed = parseManifest(text, file, facts.device, site);
+  if (!parsed.build) throw new ContentError(parsed.problems);
+  const clashes = checkAgainstDevice(parsed.build, content, site, file);
+  if (clashes.length > 0) throw new ContentError(clashes);
+
+  const report = derived.origins.map((o) => [
+    o.field,
+    o.value,
+    o.field === 'api_level' && values.api_level === undefined && !options.placeholder ? `${o.from} (implied by Android ${facts.android_version}, not written)` : o.from,
+  ]);
+  report.push(['md5sum', digests.md5, 'MD5 of the zip']);
+  if (options.placeholder) {
+    // A placeholder names no package: its file name only gives the display_version.
+    report.splice(report.findIndex((r) => r[0] === 'filename'), 1);
+    report.push(['display_version', String(values.display_version), 'the file name']);
+  } else report.push(['id', digests.sha256, 'SHA-256 of the zip'], ['size', String(digests.size), 'size of the zip']);
+  if (options.lists) report.push(['lists', options.lists.join(', '), '--lists']);
+  if (options.url) report.push(['url', options.url, '--url']);
+  const order = ['device', ...MANIFEST_ORDER] as string[];
+  report.sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0]));
+  const width = Math.max(...report.map((r) => r[0].length));
+  const fromWidth = Math.max(...report.map((r) => r[2].length));
+  const result: AddResult = { file, text, report: report.map(([f, v, o]) => `  ${f.padEnd(width)}  ${o.padEnd(fromWidth)}  ${v}`), written: false };
+  if (options.dryRun) return result;
+
+  writeManifestFile(options.root, file, text);
+  return { ...result, written: true };
+}
+
+
+const EXAMPLES: Record<string, string> = {
+  '--device': 'FP4',
+  '--version': '2.5',
+  '--channel': 'official',
+  '--timestamp': '1731067200',
+  '--android-version': '14',
+  '--incremental': 'eng.root.20241108.123456',
+  '--filename': 'e-2.5-a14-20241108446322-official-FP4.zip',
+};
+
+function manifestValues(
+  facts: Required<ReturnType<typeof deriveBuildFacts>['facts']>,
+  digests: { md5: string; sha256: string; size: number },
+  options: AddOptions,
+): ManifestValues {
+  // api_level is written only when it differs from what android_version implies, as by hand.
+  const apiLevel = facts.api_level !== undefined && facts.api_level !== API_LEVELS[facts.android_version] ? facts.api_level : undefined;
+  const common: ManifestValues = {
+    version: facts.version,
+    channel: facts.channel,
+    timestamp: facts.timestamp,
+    android_version: facts.android_version,
+    incremental: facts.incremental,
+    md5sum: digests.md5,
+    lists: options.lists,
+    os_patch_level: facts.os_patch_level,
+    ota_type: facts.ota_type,
+    ota_property_files: facts.ota_property_files?.trim(),
+  };
+  if (options.placeholder) {
+    return { placeholder: true, ...common, api_level: facts.api_level, display_version: displayVersionOf(facts.filename), url: options.url };
+  }
+  return { filename: facts.filename, ...common, api_level: apiLevel, id: digests.sha256, size: digests.size, url: options.url };
+}
+
+/** The same id or file name as another manifest of the device (the one being replaced excepted). */
+function checkAgainstDevice(build: Build, content: ReturnType<typeof readContent>, site: Site, file: string): Problem[] {
+  const others = content.manifests
+    .filter((m) => m.device === build.device && m.file !== file)
+    .map((m) => parseManifest(m.bytes, m.file, m.device, site).build)
+    .filter((b): b is Build => b !== undefined);
+  return checkCatalog([...others, build], [build.device]).filter((p) => p.file === file);
+}

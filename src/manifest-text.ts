@@ -1,0 +1,73 @@
+import { parse } from 'yaml';
+
+/** The line that points editors at the manifest's JSON Schema (written by `otapress schema`). */
+export const SCHEMA_COMMENT = '# yaml-language-server: $schema=../manifest.schema.json';
+
+/** Field values of a manifest as they are written; `undefined` leaves a field out. */
+export type ManifestValues = Partial<Record<(typeof MANIFEST_ORDER)[number], string | number | boolean | string[] | undefined>>;
+
+/**
+ * The canonical order of a manifest's fields: what identifies the package first (as in the
+ * hand-written manifests of the example catalog), then what overrides the defaults, then the
+ * values kept for the v2 listing. `placeholder` leads, so a reader sees at once there is no package.
+ */
+export const MANIFEST_ORDER = [
+  'placeholder',
+  'filename',
+  'version',
+  'channel',
+  'timestamp',
+  'android_version',
+  'api_level',
+  'incremental',
+  'md5sum',
+  'id',
+  'size',
+  'url',
+  'display_version',
+  'changes',
+  'pre_version',
+  'is_upgrade_supported',
+  'lists',
+  'os_patch_level',
+  'ota_type',
+  'ota_property_files',
+] as const;
+
+/** Text fields that hand-written manifests always quote, so YAML can never read them as numbers. */
+const ALWAYS_QUOTED = new Set(['version', 'android_version', 'api_level', 'incremental', 'os_patch_level']);
+
+/**
+ * Writes a manifest's fields as YAML text in the canonical layout: the schema line, optional
+ * comment lines, then one `key: value` line per field in {@link MANIFEST_ORDER}. Strings are
+ * quoted wherever YAML would read them as something else. Pure; used by `add` and `import`.
+ */
+export function renderManifestText(values: ManifestValues, comments: readonly string[] = []): string {
+  const lines = [SCHEMA_COMMENT, ...comments.map((c) => `# ${c}`)];
+  for (const key of MANIFEST_ORDER) {
+    const value = values[key];
+    if (value === undefined) continue;
+    lines.push(`${key}: ${renderValue(key, value)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+// --- internal ---
+
+function renderValue(key: string, value: string | number | boolean | string[]): string {
+  if (Array.isArray(value)) return `[${value.map((v) => renderString(v, false)).join(', ')}]`;
+  if (typeof value === 'string') return renderString(value, ALWAYS_QUOTED.has(key));
+  return String(value);
+}
+
+/** A plain scalar when it is safe and reads back as the same string, else a JSON (= YAML) double-quoted one. */
+function renderString(value: string, quote: boolean): string {
+  if (!quote && /^[A-Za-z0-9_./][A-Za-z0-9_./:+@=-]*$/.test(value) && !/:$/.test(value)) {
+    try {
+      if (parse(value) === value) return value;
+    } catch {
+      // Not a plain scalar after all: quote it.
+    }
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,67 @@
+/**
+ * Escapes text for HTML and XML, in element content and in quoted attributes alike. Every value
+ * that comes from a manifest or site.yaml goes through this before it reaches a page or a feed.
+ * Characters XML 1.0 forbids (C0 controls other than tab and newlines) are dropped so a feed stays
+ * well-formed whatever a manifest holds.
+ */
+export function escapeMarkup(value: string | number | boolean): string {
+  return String(value)
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+    .replace(/[&<>"']/g, (c) => ENTITIES[c]);
+}
+
+/** Tagged template that escapes every interpolated value; nest pre-built markup with {@link raw}. */
+export function html(strings: TemplateStringsArray, ...values: unknown[]): Markup {
+  let out = strings[0];
+  values.forEach((value, i) => {
+    out += toMarkup(value) + strings[i + 1];
+  });
+  return new Markup(out);
+}
+
+/** Markup already escaped: {@link html} inserts it as it is. */
+export class Markup {
+  constructor(readonly text: string) {}
+  toString(): string {
+    return this.text;
+  }
+}
+
+/** Marks trusted, already escaped text as markup. */
+export function raw(text: string): Markup {
+  return new Markup(text);
+}
+
+/** Bytes in binary units as people read them: `1.29 GiB`, `512 KiB`, `0 B`. */
+export function humanSize(bytes: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  if (unit === 0) return `${bytes} B`;
+  return `${value.toFixed(value < 10 ? 2 : value < 100 ? 1 : 0)} ${units[unit]}`;
+}
+
+/** Unix seconds as an RFC 3339 UTC time without milliseconds: `2024-11-08T12:00:00Z`. */
+export function isoTime(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** Unix seconds as a short UTC date and time for people: `2024-11-08 12:00 UTC`. */
+export function readableTime(seconds: number): string {
+  return `${isoTime(seconds).slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+// --- internal ---
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+function toMarkup(value: unknown): string {
+  if (value instanceof Markup) return value.text;
+  if (Array.isArray(value)) return value.map(toMarkup).join('');
+  if (value === undefined || value === null || value === false) return '';
+  return escapeMarkup(value as string);
+}

@@ -1,0 +1,63 @@
+import yauzl from 'yauzl';
+
+/** Where a full OTA package keeps its build facts, as `key=value` lines. */
+export const METADATA_ENTRY = 'META-INF/com/android/metadata';
+
+/** Largest metadata entry we read; real ones are under 2 KiB. */
+const MAX_METADATA_BYTES = 64 * 1024;
+
+/**
+ * Reads the text of `META-INF/com/android/metadata` from an OTA zip, using only its central
+ * directory and that one entry (yauzl seeks to the end of the file and reads the directory,
+ * Zip64 included), so a 4 GB package costs a few kilobytes of reading. `undefined` when the zip
+ * has no such entry. Rejects with a readable message when the file is not a zip.
+ */
+export async function readOtaMetadataText(zipPath: string): Promise<string | undefined> {
+  let zip: yauzl.ZipFile;
+  try {
+    zip = await yauzl.openPromise(zipPath, { lazyEntries: true, autoClose: false, strictFileNames: false });
+  } catch (error) {
+    throw new ZipReadError(`${zipPath} is not a readable zip (${(error as Error).message}); pass the OTA package itself`);
+  }
+  try {
+    for (;;) {
+      const entry = await nextEntry(zip);
+      if (entry === undefined) return undefined;
+      if (entry.fileName !== METADATA_ENTRY) continue;
+      if (entry.uncompressedSize > MAX_METADATA_BYTES) {
+        throw new ZipReadError(`${METADATA_ENTRY} in ${zipPath} is ${entry.uncompressedSize} bytes, far more than build metadata; is this an OTA package?`);
+      }
+      const stream = await zip.openReadStreamPromise(entry);
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    }
+  } catch (error) {
+    if (error instanceof ZipReadError) throw error;
+    throw new ZipReadError(`${zipPath} is a damaged zip (${(error as Error).message})`);
+  } finally {
+    zip.close();
+  }
+}
+
+/** The zip could not be read; the message says what to do. */
+export class ZipReadError extends Error {}
+
+// --- internal ---
+
+function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | undefined> {
+  return new Promise((resolve, reject) => {
+    const cleanup = () => {
+      zip.off('entry', onEntry);
+      zip.off('end', onEnd);
+      zip.off('error', onError);
+    };
+    const onEntry = (entry: yauzl.Entry) => (cleanup(), resolve(entry));
+    const onEnd = () => (cleanup(), resolve(undefined));
+    const onError = (error: Error) => (cleanup(), reject(error));
+    zip.on('entry', onEntry);
+    zip.on('end', onEnd);
+    zip.on('error', onError);
+    zip.readEntry();
+  });
+}

@@ -1,0 +1,49 @@
+/** Bytes, rate and time left of a long read, as one terminal line. Pure: the caller owns the clock. */
+export function formatProgress(done: number, total: number, elapsedMs: number, width = 24): string {
+  const fraction = total > 0 ? Math.min(1, done / total) : 1;
+  const filled = Math.round(fraction * width);
+  const rate = elapsedMs > 0 ? done / (elapsedMs / 1000) : 0;
+  const left = rate > 0 ? (total - done) / rate : undefined;
+  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${formatBytes(done)} / ${formatBytes(total)}  ${formatBytes(rate)}/s  ${left === undefined ? '--:--' : formatDuration(left)} left`;
+}
+
+/** 1536 → `1.5 KiB`; binary units as `ls -lh` and `du -h` show them. */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${Math.round(value)} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** Seconds as `m:ss`. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/**
+ * A progress bar on a terminal stream, redrawn at most ten times a second; on anything that is
+ * not a terminal (a pipe, a CI log) it prints nothing at all.
+ */
+export function progressBar(stream: NodeJS.WriteStream, label: string): { update(done: number, total: number): void; end(): void } {
+  if (!stream.isTTY) return { update() {}, end() {} };
+  const start = Date.now();
+  let last = 0;
+  let drawn = false;
+  return {
+    update(done, total) {
+      const now = Date.now();
+      if (now - last < 100 && done < total) return;
+      last = now;
+      drawn = true;
+      stream.write(`\r${label} ${formatProgress(done, total, now - start)}\x1b[K`);
+    },
+    end() {
+      if (drawn) stream.write('\r\x1b[K');
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import type { Listing } from './plan.js';
+import type { Problem } from './problems.js';
+import { renderFeeds } from './render-feeds.js';
+import { summarizeDevice, type DeviceSummary } from './render-index.js';
+import { renderDevicePage } from './render-pages.js';
+import { renderV2 } from './render-v2.js';
+import type { Site } from './site.js';
+import type { OutputFile } from './write.js';
+
+/** Everything a device publishes beside its v1 listings, and what the site-wide indexes need of it. */
+export interface RenderedDevice {
+  /** The v2 answer, the device page and the feeds of its lists. */
+  files: OutputFile[];
+  /** Builds the v2 answer leaves out, and why. */
+  notices: Problem[];
+  summary: DeviceSummary;
+}
+
+/**
+ * Renders one device's v2 answer, page and feeds from its listings alone, so devices can be
+ * rendered independently; the site-wide indexes need only the summaries (see `renderIndexes`).
+ */
+export function renderDevice(device: string, listings: readonly Listing[], site: Site): RenderedDevice {
+  const v2 = renderV2(device, listings);
+  return {
+    files: [v2.file, renderDevicePage(device, listings), ...renderFeeds(listings, site)],
+    notices: v2.notices,
+    summary: summarizeDevice(device, listings),
+  };
+}
+
+/** Listings grouped by device, in listing order. */
+export function listingsByDevice(listings: readonly Listing[]): [string, Listing[]][] {
+  const byDevice = new Map<string, Listing[]>();
+  for (const listing of listings) byDevice.set(listing.device, [...(byDevice.get(listing.device) ?? []), listing]);
+  return [...byDevice];
+}

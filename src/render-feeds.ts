@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import type { Build } from './manifest.js';
+import { escapeMarkup as x, humanSize, isoTime, readableTime } from './markup.js';
+import type { Listing } from './plan.js';
+import { compareStrings } from './problems.js';
+import type { Site } from './site.js';
+import { anchorOf, isDisabled } from './render-pages.js';
+import { fileOf, URLS } from './urls.js';
+import type { OutputFile } from './write.js';
+
+/** How many of the newest builds a feed carries; readers only need what is new. */
+export const FEED_ENTRIES = 50;
+
+/**
+ * One Atom feed per device and list, newest build first, so people and bots can follow releases.
+ * Placeholders are left out: they have no package and no id, and the build that replaces one
+ * appears as a new entry. Nothing depends on the clock: `updated` is the newest build time.
+ */
+export function renderFeeds(listings: readonly Listing[], site: Site): OutputFile[] {
+  // An empty list's feed is as new as the device's newest build, so `updated` never needs a clock.
+  const deviceUpdated = new Map<string, number>();
+  for (const listing of listings) {
+    for (const build of listing.builds) deviceUpdated.set(listing.device, Math.max(deviceUpdated.get(listing.device) ?? 0, build.timestamp));
+  }
+  return listings.map((listing) => ({
+    path: fileOf(URLS.feed(listing.device, listing.list)),
+    contents: renderFeed(listing, site, deviceUpdated.get(listing.device) ?? 0),
+  }));
+}
+
+/** The Atom document of one list; `updatedIfEmpty` dates a feed without entries. */
+export function renderFeed(listing: Listing, site: Site, updatedIfEmpty: number): string {
+  const { device, list } = listing;
+  const entries = listing.builds
+    .filter((b) => !b.placeholder)
+    .sort((a, b) => b.timestamp - a.timestamp || compareStrings(a.filename, b.filename))
+    .slice(0, FEED_ENTRIES);
+  const updated = entries.length > 0 ? entries[0].timestamp : updatedIfEmpty;
+  const lines = [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<feed xmlns="http://www.w3.org/2005/Atom">',
+    `  <id>${feedId(site, device, list)}</id>`,
+    `  <title>${x(device)} ${x(list)} builds</title>`,
+    `  <subtitle>New builds in the ${x(list)} list of ${x(device)}</subtitle>`,
+    `  <updated>${isoTime(updated)}</updated>`,
+    `  <author><name>${x(new URL(site.downloadBaseUrl).host)}</name></author>`,
+    `  <link rel="self" type="application/atom+xml" href="${x(URLS.feed(device, list))}"/>`,
+    `  <link rel="alternate" type="text/html" href="${x(URLS.devicePage(device))}#${x(list)}"/>`,
+    '  <generator>otapress</generator>',
+    ...entries.flatMap((build) => renderEntry(build, list)),
+    '</feed>',
+    '',
+  ];
+  return lines.join('\n');
+}
+
+/**
+ * The entry id of a build: its SHA-256 as a Named Information URI (RFC 6920), so it stays the
+ * same across rebuilds and is the same entry in every list that carries the build.
+ */
+export function entryId(build: Build): string {
+  return `ni:///sha-256;${Buffer.from(build.id, 'hex').toString('base64url')}`;
+}
+
+// --- internal ---
+
+function renderEntry(build: Build, list: string): string[] {
+  const withdrawn = isDisabled(build);
+  const summary = [
+    `Version ${build.version} for Android ${build.android_version}, built ${readableTime(build.timestamp)}`,
+    `${humanSize(build.size as number)} (${build.size} bytes)`,
+    `SHA-256 ${build.id}`,
+    ...(build.md5sum ? [`MD5 ${build.md5sum}`] : []),
+    ...(withdrawn ? ['withdrawn: the file is disabled'] : []),
+  ].join('; ');
+  return [
+    '  <entry>',
+    `    <id>${entryId(build)}</id>`,
+    `    <title>${x(build.display_version)}${withdrawn ? ' (withdrawn)' : ''}</title>`,
+    `    <updated>${isoTime(build.timestamp)}</updated>`,
+    `    <published>${isoTime(build.timestamp)}</published>`,
+    `    <link rel="alternate" type="text/html" href="${x(URLS.devicePage(build.device))}#${x(anchorOf(build, list))}"/>`,
+    `    <link rel="enclosure" type="application/zip" length="${build.size}" href="${x(build.url!)}"/>`,
+    `    <category term="${x(build.channel)}"/>`,
+    `    <summary type="text">${x(summary)}.</summary>`,
+    '  </entry>',
+  ];
+}
+
+/** A stable, globally unique feed id without a site address: a name-based UUID (RFC 9562 v5). */
+function feedId(site: Site, device: string, list: string): string {
+  const hash = createHash('sha1')
+    .update(Buffer.from(URL_NAMESPACE, 'hex'))
+    .update(`${site.downloadBaseUrl}#otapress-feed/${device}/${list}`)
+    .digest();
+  hash[6] = (hash[6] & 0x0f) | 0x50;
+  hash[8] = (hash[8] & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `urn:uuid:${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The RFC 9562 namespace for names that are URLs. */
+const URL_NAMESPACE = '6ba7b8119dad11d180b400c04fd430c8';

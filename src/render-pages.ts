@@ -1,0 +1,184 @@
+import type { Build } from './manifest.js';
+import { html, humanSize, isoTime, raw, readableTime, type Markup } from './markup.js';
+import type { Listing } from './plan.js';
+import type { DeviceSummary } from './render-index.js';
+import { compareStrings } from './problems.js';
+import { fileOf, URLS } from './urls.js';
+import type { OutputFile } from './write.js';
+
+// The pages people read: a home page listing the devices and one page per device with its builds
+// per list. Plain HTML with inline CSS and a few lines of script for the copy buttons: no framework,
+// no request to another site. Every manifest value goes through the escaping `html` template.
+
+/** The page of one device: its builds per list, with everything needed to pick and check one. */
+export function renderDevicePage(device: string, lists: readonly Listing[]): OutputFile {
+  const nav = lists.map((l) => html`<li><a href="#${l.list}">${l.list}</a> <span class="meta">(${l.builds.length})</span></li>`);
+  const sections = lists.map((listing) => {
+    const builds = listing.builds.map((b) => renderBuild(b, listing.list));
+    return html`<section id="${listing.list}" aria-labelledby="${listing.list}-title">
+<h2 id="${listing.list}-title">${listing.list}</h2>
+<p class="meta">${listing.builds.length} build${listing.builds.length === 1 ? '' : 's'} ·
+<a href="${URLS.listing(device, listing.list)}">JSON</a> ·
+<a href="${URLS.feed(device, listing.list)}">Atom feed</a></p>
+${builds.length > 0 ? join(builds, '\n') : html`<p>No builds in this list.</p>`}
+</section>`;
+  });
+  const body = html`<p><a href="${URLS.home}">← All devices</a></p>
+<h1>${device}</h1>
+<p>Phones ask <code>${URLS.listing(device, '<list>')}</code>; LineageOS 23.2 and later ask <a href="${URLS.v2Builds(device)}"><code>${URLS.v2Builds(device)}</code></a>.</p>
+<nav aria-label="Lists"><ul class="lists">${join(nav, '\n')}</ul></nav>
+${join(sections, '\n')}`;
+  // Feed readers find the lists' feeds from the page address alone.
+  const feeds = lists.map((l) => html`<link rel="alternate" type="application/atom+xml" title="${device} ${l.list} builds" href="${URLS.feed(device, l.list)}">`);
+  return { path: fileOf(URLS.devicePage(device)), contents: page(`${device} builds`, body, join(feeds, '\n')) };
+}
+
+/** The home page: every device with its newest build and the size of each list. */
+export function renderHomePage(summaries: readonly DeviceSummary[]): string {
+  const rows = summaries.map(({ device, lists }) => {
+    const newest = lists
+      .flatMap((l) => (l.newest ? [l.newest] : []))
+      .sort((a, b) => b.datetime - a.datetime || compareStrings(a.filename, b.filename))[0];
+    const counts = lists.map((l) => html`${l.list} ${l.count}`);
+    return html`<li><a href="${URLS.devicePage(device)}">${device}</a>
+<span class="meta">${newest ? html`newest ${newest.version} (Android ${newest.android_version}), ${readableTime(newest.datetime).slice(0, 10)}` : 'no downloadable build yet'}</span>
+<span class="meta">builds per list: ${join(counts, ' · ')}</span></li>`;
+  });
+  const body = html`<h1>Update builds</h1>
+<p>${summaries.length} device${summaries.length === 1 ? '' : 's'}. Phones ask <code>/api/v1/&lt;device&gt;/&lt;list&gt;/</code> (LineageOS 23.2 and later: <code>/api/v2/devices/&lt;device&gt;/builds</code>); scripts can read <a href="${URLS.deviceIndex}">the device index</a>.</p>
+<ul class="devices">
+${join(rows, '\n')}
+</ul>`;
+  return page('Update builds', body);
+}
+
+/** The page anchor of a build in one list (a build appears once per list it belongs to). */
+export function anchorOf(build: Build, list: string): string {
+  return build.placeholder ? `${list}-placeholder-${build.version}-${build.timestamp}` : `${list}-${build.id.slice(0, 16)}`;
+}
+
+/** A withdrawn build: its file was renamed to `….disabled.zip`. */
+export function isDisabled(build: Build): boolean {
+  return build.filename.endsWith('.disabled.zip');
+}
+
+// --- internal ---
+
+function renderBuild(build: Build, list: string): Markup {
+  const badges = [
+    build.placeholder && html`<span class="badge placeholder">Placeholder: announced, no package yet</span>`,
+    isDisabled(build) && html`<span class="badge disabled">Disabled: withdrawn, do not install</span>`,
+    build.is_upgrade_supported && html`<span class="badge upgrade">Upgrade supported</span>`,
+  ].filter((b): b is Markup => b !== false);
+  const rows: Markup[] = [
+    row('Version', html`${build.version}`),
+    row('Android', html`${build.android_version}${build.api_level ? html` <span class="meta">(API ${build.api_level})</span>` : ''}`),
+    row('Date', html`<time datetime="${isoTime(build.timestamp)}">${readableTime(build.timestamp)}</time>`),
+  ];
+  if (!build.placeholder) {
+    rows.push(row('Size', html`${humanSize(build.size as number)} <span class="meta">(${build.size} bytes)</span>`));
+    rows.push(row('File', html`<code>${build.filename}</code>`));
+  }
+  if (build.md5sum) rows.push(row('MD5', hash(build.md5sum, `MD5 of ${build.display_version}`)));
+  if (!build.placeholder) rows.push(row('SHA-256', hash(build.id, `SHA-256 of ${build.display_version}`)));
+  rows.push(row('Upgrade', html`${build.is_upgrade_supported ? 'yes' : 'no'}`));
+  const classes = ['build', build.placeholder && 'is-placeholder', isDisabled(build) && 'is-disabled'].filter(Boolean).join(' ');
+  const download = build.placeholder
+    ? html`<p class="meta">No download: this build has no package yet.</p>`
+    : html`<p><a class="download" href="${build.url!}">Download${isDisabled(build) ? ' (withdrawn file)' : ''}</a> <span class="meta">${humanSize(build.size as number)}</span></p>`;
+  return html`<article class="${classes}" id="${anchorOf(build, list)}">
+<h3>${build.display_version}</h3>
+${badges.length > 0 ? html`<p>${join(badges, ' ')}</p>` : ''}
+<dl>
+${join(rows, '\n')}
+</dl>
+${download}
+</article>`;
+}
+
+function row(term: string, value: Markup): Markup {
+  return html`<div><dt>${term}</dt><dd>${value}</dd></div>`;
+}
+
+function hash(value: string, label: string): Markup {
+  return html`<code class="hash">${value}</code> <button type="button" class="copy" data-copy="${value}" aria-label="Copy ${label}" hidden>Copy</button>`;
+}
+
+function join(parts: readonly Markup[], separator: string): Markup {
+  return raw(parts.map(String).join(separator));
+}
+
+function page(title: string, body: Markup, head: Markup = raw('')): string {
+  return `${html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<link rel="icon" href="data:,">
+${head}
+<style>${raw(STYLE)}</style>
+</head>
+<body>
+<main>
+${body}
+</main>
+<p class="status" role="status" aria-live="polite"></p>
+<script>${raw(SCRIPT)}</script>
+</body>
+</html>`}\n`;
+}
+
+const STYLE = `
+:root{color-scheme:light dark;--fg:#1b1b1b;--bg:#fff;--muted:#5a5a5a;--line:#d6d6d6;--card:#f6f7f8;--link:#0b57d0;--warn:#8a4b00;--warnbg:#fff1dc;--bad:#a1111b;--badbg:#fde7e9;--ok:#116329;--okbg:#e3f5e8}
+@media (prefers-color-scheme:dark){:root{--fg:#e8e8e8;--bg:#141414;--muted:#a8a8a8;--line:#3a3a3a;--card:#1e1f21;--link:#8ab4f8;--warn:#ffcf8a;--warnbg:#3a2a10;--bad:#ffb3b8;--badbg:#45161a;--ok:#9be0ae;--okbg:#15361f}}
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
+main{max-width:52rem;margin:0 auto;padding:1rem}
+a{color:var(--link)}
+h1{font-size:1.8rem;margin:.5rem 0}
+h2{font-size:1.4rem;margin:2rem 0 .25rem;padding-top:.5rem;border-top:1px solid var(--line)}
+h3{font-size:1.05rem;margin:0 0 .5rem;overflow-wrap:anywhere}
+code{font:.9em/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wrap:anywhere}
+.meta{color:var(--muted)}
+.devices{list-style:none;padding:0}
+.devices li{padding:.75rem 0;border-bottom:1px solid var(--line)}
+.devices a{font-size:1.2rem;font-weight:600;margin-right:.5rem}
+.devices .meta{display:block}
+.lists{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;padding:0}
+.build{background:var(--card);border:1px solid var(--line);border-radius:.5rem;padding:.75rem 1rem;margin:.75rem 0}
+.build dl{margin:0;display:grid;gap:.15rem}
+.build dl div{display:grid;grid-template-columns:9.5rem 1fr;gap:.5rem}
+.build dt{color:var(--muted)}
+.build dd{margin:0;min-width:0}
+@media (max-width:34rem){main{padding:.75rem}.build{padding:.6rem .75rem}.build dl div{grid-template-columns:5.5rem 1fr}}
+.badge{display:inline-block;font-size:.85rem;font-weight:600;padding:.1rem .5rem;border-radius:1rem;margin:0 .25rem .25rem 0}
+.placeholder{color:var(--warn);background:var(--warnbg)}
+.disabled{color:var(--bad);background:var(--badbg)}
+.upgrade{color:var(--ok);background:var(--okbg)}
+.is-placeholder{border-style:dashed}
+.is-disabled{border-color:var(--bad)}
+.download{display:inline-block;font-weight:600;padding:.35rem .9rem;border:1px solid var(--link);border-radius:.35rem;text-decoration:none}
+.copy{font:inherit;font-size:.8rem;padding:.05rem .5rem;margin-left:.25rem;cursor:pointer}
+a:focus-visible,button:focus-visible{outline:3px solid var(--link);outline-offset:2px}
+.status{position:absolute;left:-9999px}
+`;
+
+/** Shows the copy buttons (hidden without script) and copies the hash they carry. */
+const SCRIPT = `
+for (const button of document.querySelectorAll('button[data-copy]')) button.hidden = false;
+const status = document.querySelector('.status');
+document.addEventListener('click', async (event) => {
+  const button = event.target.closest('button[data-copy]');
+  if (!button) return;
+  try {
+    await navigator.clipboard.writeText(button.dataset.copy);
+    button.textContent = 'Copied';
+    status.textContent = 'Copied to the clipboard';
+  } catch {
+    getSelection().selectAllChildren(button.previousElementSibling);
+    button.textContent = 'Selected: press Ctrl+C';
+    status.textContent = 'Could not copy; the text is selected';
+  }
+});
+`;

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { manifestSchema, REQUIRED, REQUIRED_PLACEHOLDER, TIMESTAMP_RANGE } from './manifest.js';
+
+/** Where editors find the schema: the `$schema` line of every manifest points here. */
+export const SCHEMA_FILE = 'content/manifest.schema.json';
+
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * The JSON Schema of a manifest as YAML may write it, generated from the zod schema: the zod input
+ * types, widened where the build converts (`android_version: 14` is read as "14"), narrowed where
+ * zod checks in code (hex digests, plausible Unix seconds), plus the placeholder/package split.
+ * Cross-file rules (the site's channels and lists, the file name agreeing with the fields) stay
+ * with `otapress check`. Pure.
+ */
+export function manifestJsonSchema(): JsonSchema {
+  const generated = z.toJSONSchema(manifestSchema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  const properties = { ...(generated.properties as Record<string, JsonSchema>) };
+  const digitsOrNumber = (schema: JsonSchema, max?: number) => ({
+    anyOf: [schema, { type: 'integer', minimum: 0, ...(max !== undefined && { maximum: max }) }],
+  });
+  const unixSeconds = { type: 'integer', minimum: TIMESTAMP_RANGE[0], exclusiveMaximum: TIMESTAMP_RANGE[1] };
+  const exact = {
+    md5sum: { type: 'string', pattern: '^[0-9a-f]{32}$' },
+    id: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+    api_level: digitsOrNumber(properties.api_level, 999),
+    size: properties.size,
+    url: properties.url,
+    filename: { type: 'string', minLength: 1 },
+  };
+  const empty = { const: '' };
+
+  Object.assign(properties, {
+    timestamp: unixSeconds,
+    datetime: unixSeconds,
+    android_version: digitsOrNumber(properties.android_version, 999),
+    incremental: digitsOrNumber(properties.incremental),
+    // A placeholder may leave these empty (""), as listings show them; a package may not (see `else`).
+    md5sum: { anyOf: [exact.md5sum, empty] },
+    id: { anyOf: [exact.id, empty] },
+    api_level: { anyOf: [...exact.api_level.anyOf, empty] },
+    size: { anyOf: [exact.size, empty] },
+    url: { anyOf: [exact.url, empty] },
+  });
+  for (const [key, description] of Object.entries(DESCRIPTIONS)) properties[key] = { description, ...properties[key] };
+
+  return {
+    $schema: generated.$schema,
+    title: 'otapress build manifest',
+    description: 'One build of one device: content/<device>/<name>.yaml. See the manifest reference in the README.',
+    type: 'object',
+    properties,
+    additionalProperties: false,
+    if: { properties: { placeholder: { const: true } }, required: ['placeholder'] },
+    then: {
+      required: [...REQUIRED_PLACEHOLDER],
+      properties: { filename: empty, id: empty, size: empty, url: empty },
+    },
+    else: { required: [...REQUIRED], properties: exact },
+  };
+}
+
+/** The schema file's text: what `otapress schema` writes and its test compares. */
+export function renderJsonSchema(): string {
+  return `${JSON.stringify(manifestJsonSchema(), null, 2)}\n`;
+}
+
+// --- internal ---
+
+/** Hover texts for editors, from the manifest reference. */
+const DESCRIPTIONS: Record<string, string> = {
+  filename: 'Package file name: e-<version>-<platform>-<yyyymmdd><build number>-<channel>-<device>.zip (or .disabled.zip), or lineage-<version>-<yyyymmdd>-<type>-<device>[-signed].zip.',
+  version: 'Release number with 2 or 3 parts. Quote it: YAML reads 2.10 as the number 2.1.',
+  channel: "The build's channel (its download folder): one of the site's channels.",
+  timestamp: 'Build time in Unix seconds (post-timestamp of the zip).',
+  datetime: 'Always equal to timestamp; better left out.',
+  android_version: 'Platform major version, e.g. "14".',
+  api_level: 'Platform API level; derived from android_version when left out.',
+  incremental: 'eng.root.<yyyymmdd>.<hhmmss>, a Unix-seconds string, or "".',
+  md5sum: 'MD5 of the zip: 32 lowercase hex characters.',
+  id: 'SHA-256 of the zip: 64 lowercase hex characters. Phones use it as the download key.',
+  size: 'Zip size in bytes.',
+  url: 'Download address; default {download_base_url}/{channel}/{device}/{filename}.',
+  display_version: 'Shown to users; default: the file name without e- and .zip.',
+  is_upgrade_supported: 'true or false (default).',
+  lists: "Request lists this build appears in, overriding the site's membership rules; [] hides it.",
+  placeholder: 'true for a build without a downloadable package: no filename, id, size or url.',
+  os_patch_level: 'Security patch level, yyyy-mm-dd (post-security-patch-level).',
+  ota_property_files: 'ota-property-files of the zip metadata: name:offset:size entries, comma separated.',
+  ota_type: 'AB or BLOCK (ota-type of the zip metadata).',
+};

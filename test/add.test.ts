@@ -1,0 +1,291 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { addBuild } from '../src/add.js';
+import { formatBytes, formatDuration, formatProgress } from '../src/progress.js';
+import { runMain, runOtapress } from './cli-process.js';
+import { ROOT, tempProject } from './helpers.js';
+import { FP4_METADATA, writeOtaZip, writeSparseOtaZip } from './ota-zip.js';
+
+const NAME = 'e-2.7-a14-20241108446999-official-FP4';
+const SCHEMA_LINE = '# yaml-language-server: $schema=../manifest.schema.json';
+
+/** A temp project with the example catalog, and an OTA zip in it; returns the zip's path and digests. */
+async function project(name = `${NAME}.zip`, options: Parameters<typeof writeOtaZip>[1] = { metadata: FP4_METADATA }) {
+  const root = tempProject({ withContent: true });
+  const zip = path.join(root, name);
+  await writeOtaZip(zip, options);
+  const bytes = readFileSync(zip);
+  return {
+    root,
+    zip,
+    md5: createHash('md5').update(bytes).digest('hex'),
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    size: bytes.length,
+  };
+}
+
+const read = (root: string, file: string) => readFileSync(path.join(root, file), 'utf8');
+
+describe('otapress add', () => {
+  it('writes the manifest from the metadata, the file name and one read of the zip (real CLI process)', { timeout: 60_000 }, async () => {
+    const { root, zip, md5, sha256, size } = await project();
+    const result = runOtapress(['add', zip, '--root', root], { cwd: root });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`wrote content/FP4/${NAME}.yaml\n`);
+    const manifest = read(root, `content/FP4/${NAME}.yaml`);
+    expect(manifest).toBe(`${SCHEMA_LINE}
+filename: ${NAME}.zip
+version: "2.7"
+channel: official
+timestamp: 1731067200
+android_version: "14"
+incremental: "eng.root.20241108.123456"
+md5sum: ${md5}
+id: ${sha256}
+size: ${size}
+os_patch_level: "2024-11-05"
+ota_type: AB
+ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154,metadata:69:520,metadata.pb:647:880"
+`);
+    // Not a terminal: no progress bar, only the list of values and their origins.
+    expect(result.stderr.split('\n')).toEqual([
+      `content/FP4/${NAME}.yaml:`,
+      '  device              metadata pre-device                                           FP4',
+      `  filename            the zip                                                       ${NAME}.zip`,
+      '  version             the file name                                                 2.7',
+      '  channel             the file name                                                 official',
+      '  timestamp           metadata post-timestamp                                       1731067200',
+      '  android_version     metadata post-build                                           14',
+      '  api_level           metadata post-sdk-level (implied by Android 14, not written)  34',
+      '  incremental         metadata post-build-incremental                               eng.root.20241108.123456',
+      `  md5sum              MD5 of the zip                                                ${md5}`,
+      `  id                  SHA-256 of the zip                                            ${sha256}`,
+      `  size                size of the zip                                               ${size}`,
+      '  os_patch_level      metadata post-security-patch-level                            2024-11-05',
+      '  ota_type            metadata ota-type                                             AB',
+      '  ota_property_files  metadata ota-property-files                                   payload.bin:1577:3145728,payload_properties.txt:3147359:154,metadata:69:520,metadata.pb:647:880',
+      '',
+    ]);
+    expect(runOtapress(['check', '--root', root]).stdout).toBe('21 manifests are valid\n');
+  });
+
+  it('reads a Zip64 archive whose metadata entry is deflated and comes last', async () => {
+    const { root, zip, md5, sha256 } = await project(`${NAME}.zip`, { metadata: FP4_METADATA, zip64: true, metadataLast: true });
+    const result = await addBuild({ zip, root });
+    expect(result.text).toContain(`md5sum: ${md5}\nid: ${sha256}\n`);
+    expect(result.text).toContain('timestamp: 1731067200\n');
+    expect(result.text).toContain('ota_type: AB\n');
+  });
+
+  it.each([
+    [
+      'metadata with another API level and a fingerprint only',
+      'post-build=google/x/FP4:15/AP3A/1731067200:user/release-keys\npost-sdk-level=35\npost-timestamp=1731067300\npre-device=FP4\nota-type=BLOCK\n',
+      { android_version: '"15"', incremental: '"1731067200"', timestamp: '1731067300', ota_type: 'BLOCK' },
+      'e-2.7-a15-20241108446999-official-FP4',
+    ],
+    [
+      'a legacy Android 7.1.2 fingerprint and a written api level that differs from the usual one',
+      'post-build=x/y/FP4:7.1.2/N2G48C/eng.root.20170101.000000:user/release-keys\npost-sdk-level=24\npost-timestamp=1483228800\npre-device=FP4\n',
+      { android_version: '"7"', api_level: '"24"', incremental: '"eng.root.20170101.000000"', timestamp: '1483228800' },
+      'e-0.7-n-2017010154321-stable-FP4',
+    ],
+  ])('derives the values of %s', async (_, metadata, expected, name) => {
+    const { root, zip } = await project(`${name}.zip`, { metadata });
+    const { text } = await addBuild({ zip, root, dryRun: true });
+    for (const [key, value] of Object.entries(expected)) expect(text).toContain(`\n${key}: ${value}\n`);
+  });
+
+  it('falls back to the file name and asks for what neither tells', async () => {
+    const { root, zip } = await project(`${NAME}.zip`, {});
+    const missing = await runMain(['add', zip, '--root', root]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toEqual([
+      `cannot tell --timestamp, --incremental of ${NAME}.zip: the zip has no META-INF/com/android/metadata.`,
+      `pass them as options, e.g. otapress add ${zip} --timestamp 1731067200 --incremental eng.root.20241108.123456`,
+    ]);
+    const given = await runMain(['add', zip, '--root', root, '--timestamp', '1731067201', '--incremental', '']);
+    expect(given.code).toBe(0);
+    const manifest = read(root, `content/FP4/${NAME}.yaml`);
+    expect(manifest).toContain('version: "2.7"\nchannel: official\ntimestamp: 1731067201\nandroid_version: "14"\nincremental: ""\n');
+    expect(given.err.filter((l) => /^  (device|android_version|timestamp) /.test(l))).toEqual([
+      '  device           the file name       FP4',
+      '  timestamp        --timestamp         1731067201',
+      '  android_version  the file name       14',
+    ]);
+  });
+
+  it('lists every value a name that fits no form leaves open', async () => {
+    const { root, zip } = await project('update-signed.zip', {});
+    const { code, err } = await runMain(['add', zip, '--root', root]);
+    expect(code).toBe(2);
+    expect(err[0]).toBe(
+      'cannot tell --device, --version, --channel, --timestamp, --android-version, --incremental of update-signed.zip: `update-signed.zip` fits neither file name form (e-<version>-<platform letter or a+level>-<yyyymmdd><build number>-<channel>-<device>.zip (or .disabled.zip), or lineage-<version>-<yyyymmdd>-<type>-<device>[-signed].zip); the zip has no META-INF/com/android/metadata.',
+    );
+    const named = await addBuild({
+      zip,
+      root,
+      dryRun: true,
+      filename: 'lineage-21.0-20241108-official-FP4-signed.zip',
+      timestamp: '1731067200',
+      incremental: 'eng.root.20241108.123456',
+      android_version: '14',
+    });
+    expect(named.file).toBe('content/FP4/lineage-21.0-20241108-official-FP4-signed.yaml');
+    expect(named.text).toContain('filename: lineage-21.0-20241108-official-FP4-signed.zip\nversion: "21.0"\nchannel: official\n');
+  });
+
+  it('writes a placeholder, a foreign url and explicit lists', async () => {
+    const { root, zip, md5 } = await project();
+    const placeholder = await addBuild({ zip, root, placeholder: true, dryRun: true });
+    expect(placeholder.report.map((l) => l.trim().split(/\s+/)[0])).toEqual([
+      'device', 'version', 'channel', 'timestamp', 'android_version', 'api_level', 'incremental', 'md5sum', 'display_version', 'os_patch_level', 'ota_type', 'ota_property_files',
+    ]);
+    expect(placeholder.text).toBe(`${SCHEMA_LINE}
+placeholder: true
+version: "2.7"
+channel: official
+timestamp: 1731067200
+android_version: "14"
+api_level: "34"
+incremental: "eng.root.20241108.123456"
+md5sum: ${md5}
+display_version: 2.7-a14-20241108446999-official-FP4
+os_patch_level: "2024-11-05"
+ota_type: AB
+ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154,metadata:69:520,metadata.pb:647:880"
+`);
+    const { text } = await addBuild({ zip, root, url: 'https://github.com/x/y/releases/download/v2.7/e.zip', lists: ['official', 'dev'], dryRun: true });
+    expect(text).toContain('\nurl: https://github.com/x/y/releases/download/v2.7/e.zip\nlists: [official, dev]\n');
+  });
+
+  it.each([
+    ['an unknown channel', ['--channel', 'beta'], 1, [
+      `content/FP4/${NAME}.yaml:4:10  channel  \`beta\` is not a channel of this site (channels: stable, official, dev, community, set in content/site.yaml)`,
+      `content/FP4/${NAME}.yaml:4:10  channel  channel is \`beta\` but the file name says \`official\`; make them agree`,
+      '2 problems found; nothing was written.',
+    ]],
+    ['an unknown list', ['--lists', 'offcial'], 1, [
+      `content/FP4/${NAME}.yaml:11:9  lists.0  \`offcial\` is not a request list of this site; did you mean \`official\`? (lists: stable, official, dev, community)`,
+      '1 problem found; nothing was written.',
+    ]],
+    ['a placeholder with a url', ['--placeholder', '--url', 'https://example.org/x.zip'], 1, [
+      `content/FP4/${NAME}.yaml:10:1  url  a placeholder has no package, so it must not have \`url\` (a phone would offer it for download); remove it, or remove \`placeholder: true\``,
+      '1 problem found; nothing was written.',
+    ]],
+    ['a timestamp that is not a number', ['--timestamp', 'yesterday'], 2, ['--timestamp takes Unix seconds, e.g. 1731067200']],
+  ])('refuses %s and writes nothing', async (_, args, code, err) => {
+    const { root, zip } = await project();
+    const result = await runMain(['add', zip, '--root', root, ...args]);
+    expect({ code: result.code, err: result.err }).toEqual({ code, err });
+    expect(existsSync(path.join(root, `content/FP4/${NAME}.yaml`))).toBe(false);
+    expect(readdirSync(path.join(root, 'content/FP4')).filter((f) => f.startsWith('.'))).toEqual([]);
+  });
+
+  it('refuses to overwrite without --force, prints with --dry-run, replaces with --force', async () => {
+    const { root, zip } = await project();
+    const target = path.join(root, `content/FP4/${NAME}.yaml`);
+    expect((await runMain(['add', zip, '--root', root])).code).toBe(0);
+    writeFileSync(target, '# edited by hand\n');
+    const refused = await runMain(['add', zip, '--root', root]);
+    expect(refused).toMatchObject({ code: 2, err: [`content/FP4/${NAME}.yaml exists already; pass --force to replace it, or --dry-run to see the new manifest`] });
+    expect(read(root, `content/FP4/${NAME}.yaml`)).toBe('# edited by hand\n');
+    const dry = await runMain(['add', zip, '--root', root, '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.out[0]).toBe(SCHEMA_LINE);
+    expect(dry.out[1]).toBe(`filename: ${NAME}.zip`);
+    expect(read(root, `content/FP4/${NAME}.yaml`)).toBe('# edited by hand\n');
+    expect((await runMain(['add', zip, '--root', root, '--force'])).code).toBe(0);
+    expect(read(root, `content/FP4/${NAME}.yaml`)).toBe(dry.out.join('\n') + '\n');
+  });
+
+  it('refuses the same package under a second name (same id on the device)', async () => {
+    const { root, zip } = await project();
+    expect((await runMain(['add', zip, '--root', root])).code).toBe(0);
+    const copy = path.join(root, 'e-2.7-a14-20241108447000-official-FP4.zip');
+    copyFileSync(zip, copy);
+    const { code, err } = await runMain(['add', copy, '--root', root]);
+    expect(code).toBe(1);
+    expect(err).toEqual([
+      `content/FP4/e-2.7-a14-20241108447000-official-FP4.yaml:9:5  id  content/FP4/${NAME}.yaml has the same id (phones would merge the two builds into one download); each build of a device needs its own SHA-256 id: remove the duplicate manifest or correct the value`,
+      '1 problem found; nothing was written.',
+    ]);
+  });
+
+  it.each([
+    ['a file that is not a zip', 'not a zip at all', /^.*e-2\.7-a14-20241108446999-official-FP4\.zip is not a readable zip \(End of central directory record signature not found\. Either not a zip file, or file is truncated\.\); pass the OTA package itself$/],
+  ])('refuses %s', async (_, bytes, message) => {
+    const root = tempProject({ withContent: true });
+    const zip = path.join(root, `${NAME}.zip`);
+    writeFileSync(zip, bytes);
+    const { code, err } = await runMain(['add', zip, '--root', root]);
+    expect(code).toBe(2);
+    expect(err[0]).toMatch(message);
+  });
+
+  it('refuses a missing file and a missing argument', async () => {
+    const root = tempProject({ withContent: true });
+    expect(await runMain(['add', 'nope.zip', '--root', root])).toEqual({ code: 2, out: [], err: ['no such file: nope.zip; pass the path of the OTA zip'] });
+    const none = await runMain(['add', '--root', root]);
+    expect(none.code).toBe(2);
+    expect(none.err[0]).toBe('name the OTA zip to add');
+  });
+
+  it('writes into a new device folder, and the build publishes it', async () => {
+    const { root, zip } = await project('lineage-21.0-20241108-official-FP5-signed.zip', { metadata: FP4_METADATA.replace('pre-device=FP4', 'pre-device=FP5') });
+    expect((await runMain(['add', zip, '--root', root])).code).toBe(0);
+    expect(existsSync(path.join(root, 'content/FP5/lineage-21.0-20241108-official-FP5-signed.yaml'))).toBe(true);
+    expect((await runMain(['build', '--root', root])).code).toBe(0);
+    const listing = JSON.parse(read(root, 'dist/api/v1/FP5/official/index.json'));
+    expect(listing.response[0]).toMatchObject({
+      filename: 'lineage-21.0-20241108-official-FP5-signed.zip',
+      url: 'https://images.example.org/builds/full/official/FP5/lineage-21.0-20241108-official-FP5-signed.zip',
+      display_version: '21.0-20241108-official-FP5-signed',
+      api_level: '34',
+      datetime: 1731067200,
+    });
+  });
+
+  it('draws a progress bar on a terminal, and Ctrl-C there leaves no manifest (real CLI process in a pty)', { timeout: 60_000 }, async () => {
+    const root = tempProject({ withContent: true });
+    const zip = path.join(root, `${NAME}.zip`);
+    writeSparseOtaZip(zip, FP4_METADATA, 1024 ** 3);
+    // script(1) runs the command on a pseudo-terminal; ^C typed into it is a real Ctrl-C.
+    const command = [process.execPath, path.join(ROOT, 'src/bin.mjs'), 'add', zip, '--root', root].map((a) => `'${a}'`).join(' ');
+    const child = spawn('script', ['-qefc', command, '/dev/null'], { cwd: root });
+    let screen = '';
+    child.stdout.on('data', (data: Buffer) => {
+      const first = !screen.includes('hashing [');
+      screen += data.toString();
+      if (first && screen.includes('hashing [')) child.stdin.write('\x03');
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(screen).toMatch(/^\rhashing \[[#-]{24}\] [\d.]+ (B|KiB|MiB|GiB) \/ 1\.0 GiB  [\d.]+ (B|KiB|MiB|GiB)\/s  (\d+:\d\d|--:--) left\x1b\[K/);
+    expect(screen).toContain('interrupted; no manifest was written');
+    expect(code).toBe(130);
+    expect(readdirSync(path.join(root, 'content/FP4')).filter((f) => f.includes('2.7'))).toEqual([]);
+  });
+
+  it('shows --help', async () => {
+    const { code, out } = await runMain(['add', '--help']);
+    expect(code).toBe(0);
+    expect(out[0]).toBe('otapress add <path/to/ota.zip> [options]');
+  });
+});
+
+describe('the progress line', () => {
+  it.each([
+    [0, 1024 ** 3, 0, '[------------------------] 0 B / 1.0 GiB  0 B/s  --:-- left'],
+    [256 * 1024 ** 2, 1024 ** 3, 500, '[######------------------] 256.0 MiB / 1.0 GiB  512.0 MiB/s  0:02 left'],
+    [1024 ** 3, 1024 ** 3, 2000, '[########################] 1.0 GiB / 1.0 GiB  512.0 MiB/s  0:00 left'],
+  ])('shows %d of %d bytes after %d ms', (done, total, ms, line) => {
+    expect(formatProgress(done, total, ms)).toBe(line);
+  });
+
+  it('formats sizes and durations', () => {
+    expect([formatBytes(1536), formatBytes(1023), formatDuration(61.2), formatDuration(3600)]).toEqual(['1.5 KiB', '1023 B', '1:02', '60:00']);
+  });
+});

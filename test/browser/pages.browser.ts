@@ -1,0 +1,253 @@
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../../src/build.js';
+import { startPreview } from '../../src/serve.js';
+import { ROOT, tempProject } from '../helpers.js';
+
+/** The project's preview server on a free port: it answers as the hosts do (rewrites, folders, 404s). */
+interface Server {
+  origin: string;
+  close(): Promise<void>;
+}
+
+async function serve(root: string): Promise<Server> {
+  const preview = await startPreview({ root, port: 0, io: { out: () => {}, err: () => {} } });
+  return { origin: new URL(preview.url).origin, close: preview.close };
+}
+
+/** Debian's chromium, started the way CI can: headless, no sandbox (root), no network of its own. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const ARTIFACTS = path.join(ROOT, 'test', 'artifacts');
+
+let context: BrowserContext;
+let userDataDir: string;
+
+beforeAll(async () => {
+  // A fresh profile each run: launchPersistentContext owns --user-data-dir.
+  userDataDir = mkdtempSync(path.join(tmpdir(), 'otapress-chromium-'));
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 1280, height: 900 },
+  });
+});
+
+afterAll(async () => {
+  await context?.close();
+  rmSync(userDataDir, { recursive: true, force: true });
+});
+
+/** Opens `url` and records what a reader would never want: console errors, page errors, foreign requests. */
+async function open(server: Server, url: string) {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  const foreign: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('dialog', (dialog) => {
+    errors.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  page.on('request', (request) => {
+    if (!request.url().startsWith(server.origin)) foreign.push(request.url());
+  });
+  const response = await page.goto(server.origin + url);
+  return { page, response, errors, foreign };
+}
+
+describe('the pages of the example catalog', () => {
+  let server: Server;
+  let dist: string;
+
+  let root: string;
+
+  beforeAll(async () => {
+    // Not tempProject(): that one is removed after each test, and this tree serves them all.
+    root = mkdtempSync(path.join(tmpdir(), 'otapress-pages-'));
+    cpSync(path.join(ROOT, 'content'), path.join(root, 'content'), { recursive: true });
+    build({ root });
+    dist = path.join(root, 'dist');
+    server = await serve(root);
+  });
+  afterAll(async () => {
+    await server?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('the home page lists every device, links to its page, and loads nothing from elsewhere', async () => {
+    const { page, response, errors, foreign } = await open(server, '/');
+    expect(response?.status()).toBe(200);
+    expect(await page.title()).toBe('Update builds');
+    expect(await page.locator('.devices a').allTextContents()).toEqual(['FP3', 'FP4', 'starlte']);
+    expect(await page.locator('.devices a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual([
+      '/devices/FP3/',
+      '/devices/FP4/',
+      '/devices/starlte/',
+    ]);
+    expect(errors).toEqual([]);
+    expect(foreign).toEqual([]);
+    await page.close();
+  });
+
+  it('a device page shows its builds per list, with placeholder, withdrawn and upgrade states spelled out', async () => {
+    const { page, errors, foreign } = await open(server, '/devices/FP4/');
+    expect(await page.locator('h1').textContent()).toBe('FP4');
+    expect(await page.locator('section h2').allTextContents()).toEqual(['stable', 'official', 'dev', 'community']);
+
+    const official = page.locator('section#official article');
+    expect(await official.locator('h3').allTextContents()).toEqual([
+      '3.1-a16-20250701-official-FP4',
+      '2.6.3-a15-20241220455570-official-FP4',
+      '2.6.3-a14-20241220455571-official-FP4',
+      '2.5-a14-20241108446322-official-FP4',
+      'e-2.4-a14-20241001430000-official-FP4',
+      '1.21-t-20240325389105-official-FP4',
+    ]);
+    const placeholder = official.nth(0);
+    expect(await placeholder.locator('.badge').allTextContents()).toEqual(['Placeholder: announced, no package yet']);
+    expect(await placeholder.locator('a.download').count()).toBe(0);
+    expect(await placeholder.textContent()).toContain('No download: this build has no package yet.');
+
+    const upgrade = official.nth(1);
+    expect(await upgrade.locator('.badge').allTextContents()).toEqual(['Upgrade supported']);
+    expect(await upgrade.locator('dl').innerText()).toMatch(
+      /^Version\s+2\.6\.3\s+Android\s+15 \(API 35\)\s+Date\s+2024-12-20 10:00 UTC\s+Size\s+1\.40 GiB \(1501339648 bytes\)\s+File\s+e-2\.6\.3-a15-20241220455570-official-FP4\.zip\s+MD5\s+8e816e8e754bd4012845686a16fa8abe\s+Copy\s+SHA-256\s+9bab33c87b0e6c298856e36286ae5a6c2d1ba74e5497b2b9260607689b4fbdeb\s+Copy\s+Upgrade\s+yes$/,
+    );
+    expect(await upgrade.locator('a.download').getAttribute('href')).toBe(
+      'https://images.example.org/builds/full/official/FP4/e-2.6.3-a15-20241220455570-official-FP4.zip',
+    );
+
+    const withdrawn = official.nth(4);
+    expect(await withdrawn.locator('.badge').allTextContents()).toEqual(['Disabled: withdrawn, do not install']);
+    expect(await withdrawn.locator('a.download').textContent()).toBe('Download (withdrawn file)');
+    expect(await official.nth(3).locator('dd').last().textContent()).toBe('no');
+
+    expect(errors).toEqual([]);
+    expect(foreign).toEqual([]);
+    await page.close();
+  });
+
+  it('every link and feed link on every page resolves inside dist/, anchors included; downloads point at the manifests’ urls', async () => {
+    const pages = ['/', '/devices/FP3/', '/devices/FP4/', '/devices/starlte/'];
+    const checked = new Map<string, number>();
+    const downloads = new Set<string>();
+    for (const url of pages) {
+      const { page } = await open(server, url);
+      // Links people follow, and the feeds that readers discover from the page's head.
+      const hrefs = await page
+        .locator('a[href], link[rel="alternate"][href]')
+        .evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement | HTMLLinkElement).href));
+      for (const href of hrefs) {
+        const target = new URL(href);
+        if (target.origin !== server.origin) {
+          downloads.add(href);
+          continue;
+        }
+        if (target.hash) {
+          const sameDocument = target.pathname === new URL(page.url()).pathname;
+          const holder = sameDocument ? page : await context.newPage();
+          if (!sameDocument) await holder.goto(target.origin + target.pathname);
+          expect(await holder.locator(`[id="${decodeURIComponent(target.hash.slice(1))}"]`).count(), href).toBe(1);
+          if (!sameDocument) await holder.close();
+        }
+        const key = target.pathname;
+        if (!checked.has(key)) checked.set(key, (await fetch(server.origin + key, { redirect: 'manual' })).status);
+      }
+      await page.close();
+    }
+    expect([...checked].filter(([, status]) => status !== 200)).toEqual([]);
+    expect([...checked.keys()]).toEqual(
+      expect.arrayContaining(['/', '/api/devices.json', '/api/v1/FP4/stable/', '/api/v2/devices/FP4/builds', '/devices/FP4/stable.xml', '/devices/starlte/community.xml']),
+    );
+    const manifestUrls = new Set(
+      ['FP3', 'FP4', 'starlte'].flatMap((device) =>
+        ['stable', 'official', 'dev', 'community'].flatMap((list) =>
+          JSON.parse(readFileSync(path.join(dist, 'api/v1', device, list, 'index.json'), 'utf8')).response.flatMap(
+            (r: { url?: string }) => (r.url ? [r.url] : []),
+          ),
+        ),
+      ),
+    );
+    expect([...downloads].sort()).toEqual([...manifestUrls].sort());
+  });
+
+  it('the copy button puts the SHA-256 on the clipboard', async () => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
+    const { page, errors } = await open(server, '/devices/FP4/');
+    const article = page.locator('article', { has: page.locator('h3', { hasText: '2.5-a14-20241108446322-official-FP4' }) }).first();
+    const button = article.getByRole('button', { name: 'Copy SHA-256 of 2.5-a14-20241108446322-official-FP4' });
+    await button.click();
+    await expect.poll(() => button.textContent()).toBe('Copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      '13853cffb4381efecf5ece95af491e554f9195c0e56f71d4ec7eb2a1a12a8f8b',
+    );
+    expect(await page.locator('.status').textContent()).toBe('Copied to the clipboard');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a device page fits a phone screen without sideways scrolling; screenshots are saved for review', async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const { page } = await open(server, '/devices/FP4/');
+    await page.setViewportSize({ width: 360, height: 780 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'FP4-phone.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.screenshot({ path: path.join(ARTIFACTS, 'FP4-desktop.png'), fullPage: true });
+    await page.close();
+  });
+});
+
+describe('hostile manifest values', () => {
+  it('show as text on the pages: no markup, no script, no request', async () => {
+    const root = tempProject();
+    mkdirSync(path.join(root, 'content', 'FP4'), { recursive: true });
+    writeFileSync(path.join(root, 'content', 'site.yaml'), 'download_base_url: https://dl.example.org\n');
+    const hostile = `<img src=x onerror=alert(1)>"'&amp;</h3><script>alert(2)</script>`;
+    writeFileSync(
+      path.join(root, 'content', 'FP4', 'x.yaml'),
+      [
+        'filename: e-2.5-a14-20241108446322-official-FP4.zip',
+        'version: "2.5"',
+        'channel: official',
+        'timestamp: 1731067200',
+        'android_version: "14"',
+        'incremental: ""',
+        `md5sum: ${'a'.repeat(32)}`,
+        `id: ${'b'.repeat(64)}`,
+        'size: 1024',
+        'url: "https://dl.example.org/a?b=1&c=\\"><script>alert(3)</script>"',
+        `display_version: ${JSON.stringify(hostile)}`,
+        '',
+      ].join('\n'),
+    );
+    const server = await serve(root);
+    try {
+      const { page, errors, foreign } = await open(server, '/devices/FP4/');
+      expect(await page.locator('h3').first().textContent()).toBe(hostile);
+      expect(await page.locator('article script, article img').count()).toBe(0);
+      expect(await page.locator('a.download').first().getAttribute('href')).toBe('https://dl.example.org/a?b=1&c="><script>alert(3)</script>');
+      expect(errors).toEqual([]);
+      expect(foreign).toEqual([]);
+      await page.close();
+    } finally {
+      await server.close();
+    }
+  });
+});

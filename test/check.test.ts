@@ -1,0 +1,57 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { runOtapress } from './cli-process.js';
+import { ROOT, tempProject } from './helpers.js';
+
+describe('otapress check --format github', () => {
+  it('prints one annotation per problem, escaped as GitHub reads them (real CLI process)', { timeout: 60_000 }, () => {
+    const root = tempProject({ withContent: true });
+    const target = path.join(root, 'content/FP4/e-2.5-a14-20241108446322-official-FP4.yaml');
+    writeFileSync(target, readFileSync(target, 'utf8').replace('version: "2.5"', 'version: 2.50').replace(/^md5sum: .*$/m, 'md5sum: 75D230308D36383A21994E175CB1D0B7'));
+    writeFileSync(path.join(root, 'content/FP4/notes, 100%.yaml'), 'placeholder: true\nversion: "3.2"\nchannel: oficial\ntimestamp: 1751364000\nandroid_version: "16"\n');
+
+    const result = runOtapress(['check', '--format', 'github', '--root', root]);
+    expect(result.code).toBe(1);
+    expect(result.stdout.split('\n')).toEqual([
+      '::error file=content/FP4/e-2.5-a14-20241108446322-official-FP4.yaml,line=3,col=10,title=version::YAML reads 2.50 as the number 2.5, not text; quote it: version: "2.50"',
+      '::error file=content/FP4/e-2.5-a14-20241108446322-official-FP4.yaml,line=8,col=9,title=md5sum::write the 32 hex characters in lowercase: 75d230308d36383a21994e175cb1d0b7',
+      '::error file=content/FP4/notes%2C 100%25.yaml,line=1,col=1,title=(file)::missing `display_version` (a placeholder needs version, channel, timestamp, android_version and display_version); add it',
+      '::error file=content/FP4/notes%2C 100%25.yaml,line=3,col=10,title=channel::`oficial` is not a channel of this site; did you mean `official`? (channels: stable, official, dev, community, set in content/site.yaml)',
+      '',
+    ]);
+    expect(result.stderr).toBe('4 problems found; nothing was written.\n');
+  });
+
+  it('prints notices as ::notice, the count, and exits 0 when everything is valid', { timeout: 60_000 }, () => {
+    const root = tempProject({ withContent: true });
+    const notice = (name: string) =>
+      `::notice file=content/FP4/${name}.yaml,line=3,col=10,title=version::\`2.6.3\` is not major.minor, the only version form LineageOS v2 updaters accept, so /api/v2/devices/FP4/builds leaves this build out; v1 still lists it (stable, official)`;
+    expect(runOtapress(['check', '--format', 'github', '--root', root])).toEqual({
+      code: 0,
+      stdout: `${notice('e-2.6.3-a14-20241220455571-official-FP4')}\n${notice('e-2.6.3-a15-20241220455570-official-FP4')}\n20 manifests are valid\n`,
+      stderr: '2 notices (not errors; the site is complete without these entries).\n',
+    });
+  });
+
+  it('refuses an unknown format with exit 2', async () => {
+    const result = runOtapress(['check', '--format', 'json']);
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe('--format is text or github, not json');
+  });
+});
+
+describe('the GitHub workflows', () => {
+  const workflow = (name: string) => parse(readFileSync(path.join(ROOT, '.github/workflows', name), 'utf8'));
+  const commands = (wf: { jobs: Record<string, { steps: { run?: string }[] }> }) => Object.values(wf.jobs).flatMap((j) => j.steps.map((s) => s.run).filter(Boolean));
+
+  it('checks pull requests with annotations, and builds the main branch', () => {
+    const check = workflow('check.yml');
+    expect(Object.keys(check.on)).toEqual(['pull_request']);
+    expect(commands(check)).toEqual(['npm ci', 'npx otapress check --format github', 'npx otapress schema --check', 'npm test']);
+    const build = workflow('build.yml');
+    expect(build.on).toEqual({ push: { branches: ['main'] } });
+    expect(commands(build)).toEqual(['npm ci', 'npm test', 'npm run build', 'git diff --exit-code netlify.toml']);
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { escapeMarkup, html, humanSize, isoTime, raw, readableTime } from '../src/markup.js';
+
+describe('escapeMarkup', () => {
+  it.each([
+    ['FP4', 'FP4'],
+    [`<script>alert("x")</script>`, '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;'],
+    [`a & b's`, 'a &amp; b&#39;s'],
+    ['&amp;', '&amp;amp;'],
+    ['tab\tand\nnewline stay, \u0001 and \u001f go', 'tab\tand\nnewline stay,  and  go'],
+  ])('%j → %j', (input, expected) => {
+    expect(escapeMarkup(input)).toBe(expected);
+  });
+
+  it('escapes every value in an html template but keeps nested markup', () => {
+    const inner = html`<b>${'<i>'}</b>`;
+    expect(String(html`<p title="${'"x"'}">${inner}${raw('<br>')}${undefined}${false}${['<a>', inner]}</p>`)).toBe(
+      '<p title="&quot;x&quot;"><b>&lt;i&gt;</b><br>&lt;a&gt;<b>&lt;i&gt;</b></p>',
+    );
+  });
+});
+
+describe('humanSize', () => {
+  it.each([
+    [0, '0 B'],
+    [1023, '1023 B'],
+    [1024, '1.00 KiB'],
+    [1536000, '1.46 MiB'],
+    [52428800, '50.0 MiB'],
+    [1387003904, '1.29 GiB'],
+    [214748364800, '200 GiB'],
+  ])('%i bytes → %s', (bytes, expected) => {
+    expect(humanSize(bytes)).toBe(expected);
+  });
+});
+
+describe('times', () => {
+  it('are UTC, to the second for machines and to the minute for people', () => {
+    expect(isoTime(1731067200)).toBe('2024-11-08T12:00:00Z');
+    expect(readableTime(1731067245)).toBe('2024-11-08 12:00 UTC');
+  });
+});

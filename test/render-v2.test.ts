@@ -1,0 +1,154 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { build, check } from '../src/build.js';
+import { main } from '../src/cli.js';
+import { formatProblem } from '../src/problems.js';
+import { V2_MAX_BYTES } from '../src/render-v2.js';
+import { catalogProject } from './catalog.js';
+import { tempProject } from './helpers.js';
+
+const v2Of = (root: string, device: string) => readFileSync(path.join(root, 'dist/api/v2/devices', device, 'builds.json'), 'utf8');
+
+describe('v2 listing of the example catalog', () => {
+  const root = tempProject({ withContent: true });
+  const compiled = build({ root });
+  const fp4Body = v2Of(root, 'FP4');
+  const fp4 = JSON.parse(fp4Body);
+
+  it('lists each build once per list it is in, newest first, typed by the list; no placeholder, no 2.6.3', () => {
+    expect(fp4.map((b: { type: string; version: string; datetime: number }) => `${b.datetime} ${b.type} ${b.version}`)).toEqual([
+      '1749549600 dev 3.0',
+      '1733392800 dev 2.6',
+      '1733392800 community 2.6',
+      '1731067200 stable 2.5',
+      '1731067200 official 2.5',
+      '1727776800 stable 2.4',
+      '1727776800 official 2.4',
+      '1711360800 official 1.21',
+      '1700042400 stable 1.17',
+    ]);
+  });
+
+  it('writes files[0] with the keys the updater reads, and the zip metadata only when the manifest has it', () => {
+    expect(fp4Body.startsWith(
+      '[{"datetime":1749549600,"type":"dev","version":"3.0","files":[{"filename":"e-3.0-a16-20250610500001-dev-FP4.zip",' +
+        '"sha256":"6b926f090f7c3abd5c73dffe5d64809030746b4790a8da5e91f22eac71d64d91","size":1612349440,' +
+        '"url":"https://images.example.org/builds/full/dev/FP4/e-3.0-a16-20250610500001-dev-FP4.zip","os_patch_level":"2025-06-05",' +
+        '"os_sdk_level":36,"ota_property_files":"payload_metadata.bin:4662:187245,payload.bin:4662:1612344380,payload_properties.txt:1612349090:156,metadata:69:683,metadata.pb:820:1352"}]},',
+    )).toBe(true);
+    expect(fp4[1].files[0]).toEqual({
+      filename: 'e-2.6-a15-20241205452210-community-FP4.zip',
+      sha256: '1aa3a4ac60267b2f58024a7e9fb99ffa074bcb9b1b158f860f12735b899605c7',
+      size: 1498912768,
+      url: 'https://images.example.org/builds/full/community/FP4/e-2.6-a15-20241205452210-community-FP4.zip',
+      os_sdk_level: 35,
+    });
+  });
+
+  it('reports the builds whose version v2 phones cannot read, at the version line, as notices', () => {
+    expect(compiled.notices.map(formatProblem)).toEqual([
+      'content/FP4/e-2.6.3-a14-20241220455571-official-FP4.yaml:3:10  version  `2.6.3` is not major.minor, the only version form LineageOS v2 updaters accept, so /api/v2/devices/FP4/builds leaves this build out; v1 still lists it (stable, official)',
+      'content/FP4/e-2.6.3-a15-20241220455570-official-FP4.yaml:3:10  version  `2.6.3` is not major.minor, the only version form LineageOS v2 updaters accept, so /api/v2/devices/FP4/builds leaves this build out; v1 still lists it (stable, official)',
+    ]);
+  });
+
+  it('gives a device whose lists hold only placeholders or nothing an empty array', () => {
+    const only = catalogProject([{ placeholder: true }]);
+    build({ root: only });
+    expect(v2Of(only, 'FP4')).toBe('[]');
+  });
+});
+
+describe('v2 size limit', () => {
+  // 150 builds in two lists each: far more than 32 KiB of entries.
+  const root = catalogProject(Array.from({ length: 150 }, () => ({ channel: 'official' })));
+  const compiled = build({ root });
+  const body = v2Of(root, 'FP4');
+  const entries = JSON.parse(body) as { datetime: number; type: string }[];
+  const v1 = JSON.parse(readFileSync(path.join(root, 'dist/api/v1/FP4/stable/index.json'), 'utf8'));
+
+  it(`keeps the body within ${V2_MAX_BYTES} bytes by dropping the oldest entries`, () => {
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(V2_MAX_BYTES);
+    const next = JSON.stringify(entries[0]).length + 1; // one more entry (all are the same length here) would not fit
+    expect(Buffer.byteLength(body) + next).toBeGreaterThan(V2_MAX_BYTES);
+    const times = entries.map((e) => e.datetime);
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect(times[0]).toBe(1731067200 + 149 * 3600);
+  });
+
+  it('names every build it left out, once, with the lists it is missing from', () => {
+    const kept = new Set(entries.map((e) => e.datetime));
+    const dropped = compiled.notices.map((n) => n.file);
+    expect(dropped.length).toBe(150 - Math.floor(entries.length / 2));
+    expect(kept.size + dropped.length).toBeGreaterThanOrEqual(150);
+    const oldest = compiled.notices.find((n) => n.file === 'content/FP4/e-2.5-a14-20241108100000-official-FP4.yaml');
+    expect(oldest && formatProblem(oldest)).toBe(
+      `content/FP4/e-2.5-a14-20241108100000-official-FP4.yaml:1:1  (file)  left out of /api/v2/devices/FP4/builds: a v2 answer may hold at most 32768 bytes and the ${entries.length} newer entries fill it; v1 still lists it (stable, official)`,
+    );
+  });
+
+  it('leaves v1 untouched: every build is still in the stable listing', () => {
+    expect(v1.response).toHaveLength(150);
+  });
+});
+
+describe('the build command prints notices and still succeeds', () => {
+  it.each([
+    ['build', 0],
+    ['check', 0],
+  ])('%s exits %i and prints each notice as file:line:col  field  message', async (command, code) => {
+    const root = catalogProject([{ version: '2.6.3' }, { version: '2.7' }]);
+    const err: string[] = [];
+    const out: string[] = [];
+    expect(await main([command, '--root', root], { out: (l) => out.push(l), err: (l) => err.push(l) })).toBe(code);
+    expect(err).toEqual([
+      'content/FP4/e-2.6.3-a14-20241108100000-official-FP4.yaml:2:10  version  `2.6.3` is not major.minor, the only version form LineageOS v2 updaters accept, so /api/v2/devices/FP4/builds leaves this build out; v1 still lists it (stable, official)',
+      '1 notice (not errors; the site is complete without these entries).',
+    ]);
+    expect(out.at(-1)).toMatch(command === 'build' ? /^built 2 builds of 1 devices/ : /^2 manifests are valid$/);
+  });
+
+  it('check --format github prints notices as notice annotations', async () => {
+    const root = catalogProject([{ version: '2.6.3' }]);
+    const out: string[] = [];
+    expect(await main(['check', '--root', root, '--format', 'github'], { out: (l) => out.push(l), err: () => {} })).toBe(0);
+    expect(out[0]).toBe(
+      '::notice file=content/FP4/e-2.6.3-a14-20241108100000-official-FP4.yaml,line=2,col=10,title=version::`2.6.3` is not major.minor, the only version form LineageOS v2 updaters accept, so /api/v2/devices/FP4/builds leaves this build out; v1 still lists it (stable, official)',
+    );
+  });
+
+  it('check reports the same notices as build, without writing', () => {
+    const root = catalogProject([{ version: '2.6.3' }]);
+    expect(check({ root }).notices).toHaveLength(1);
+  });
+});
+
+describe('v2 routes on both hosts', () => {
+  const root = tempProject({ withContent: true });
+  build({ root });
+  const redirects = readFileSync(path.join(root, 'dist/_redirects'), 'utf8');
+  const toml = readFileSync(path.join(root, 'netlify.toml'), 'utf8');
+  const notFound = (file: string) => JSON.parse(readFileSync(path.join(root, 'dist', file), 'utf8'));
+  const bodies = { 'api/v2/devices/404.html': notFound('api/v2/devices/404.html'), 'api/v2/devices/404.json': notFound('api/v2/devices/404.json') };
+
+  it('Cloudflare rewrites both slash forms to the device file', () => {
+    const rules = redirects.split('\n');
+    expect(rules).toContain('/api/v2/devices/:device/builds  /api/v2/devices/:device/builds.json  200');
+    expect(rules).toContain('/api/v2/devices/:device/builds/  /api/v2/devices/:device/builds.json  200');
+  });
+
+  it('Netlify has one forced rewrite per device (one rule serves both slash forms) and one JSON 404 rule for the rest of v2', () => {
+    expect(toml).toContain('[[redirects]]\nfrom = "/api/v2/devices/FP4/builds"\nto = "/api/v2/devices/FP4/builds.json"\nstatus = 200\nforce = true\n');
+    expect(toml).not.toContain('from = "/api/v2/devices/FP4/*"');
+    expect(toml).toContain('[[redirects]]\nfrom = "/api/v2/devices/*"\nto = "/api/v2/devices/404.json"\nstatus = 404\n');
+    expect(toml.indexOf('from = "/api/v2/devices/*"')).toBeLessThan(toml.indexOf('from = "/api/*"'));
+  });
+
+  it.each([
+    ['api/v2/devices/404.html', 'unknown device or path: v2 builds are at /api/v2/devices/<device>/builds for the devices in /api/devices.json'],
+    ['api/v2/devices/404.json', 'unknown device or path: v2 builds are at /api/v2/devices/<device>/builds for the devices in /api/devices.json'],
+  ] as const)('%s answers %j in the JSON envelope', (file, error) => {
+    expect(bodies[file]).toEqual({ id: null, response: [], error });
+  });
+});

@@ -1,0 +1,104 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import fg from 'fast-glob';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { parseManifest } from '../src/manifest.js';
+import { renderJsonSchema, SCHEMA_FILE } from '../src/schema.js';
+import { parseSite } from '../src/site.js';
+import { runOtapress } from './cli-process.js';
+import { ROOT, tempProject } from './helpers.js';
+
+const committed = readFileSync(path.join(ROOT, SCHEMA_FILE), 'utf8');
+const validate = new Ajv2020({ allErrors: true, strict: true, strictRequired: false }).compile(JSON.parse(committed));
+const { site } = parseSite(readFileSync(path.join(ROOT, 'content/site.yaml')));
+
+const VALID = `filename: e-2.5-a14-20241108446322-official-FP4.zip
+version: "2.5"
+channel: official
+timestamp: 1731067200
+android_version: "14"
+incremental: "eng.root.20241108.123456"
+md5sum: 0123456789abcdef0123456789abcdef
+id: 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+size: 1387003904
+`;
+const PLACEHOLDER = `placeholder: true
+version: "3.1"
+channel: official
+timestamp: 1751364000
+android_version: "16"
+display_version: 3.1-a16-20250701-official-FP4
+`;
+const set = (text: string, key: string, line: string | null) =>
+  text
+    .split('\n')
+    .map((l) => (l.startsWith(`${key}:`) ? line : l))
+    .filter((l) => l !== null)
+    .join('\n');
+
+/** Both the JSON Schema (ajv) and the build (parseManifest) must say the same. */
+const verdicts = (text: string) => ({
+  schema: validate(parse(text)),
+  build: parseManifest(text, 'content/FP4/x.yaml', 'FP4', site!).problems.length === 0,
+});
+
+describe('the manifest JSON Schema', () => {
+  it('is committed exactly as generated from the zod schema', () => {
+    expect(committed).toBe(renderJsonSchema());
+  });
+
+  it.each(fg.sync('content/*/*.yaml', { cwd: ROOT }).sort())('accepts %s of the example catalog, which points at it', (file) => {
+    const text = readFileSync(path.join(ROOT, file), 'utf8');
+    expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=../manifest.schema.json');
+    expect(validate(parse(text)), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it.each([
+    ['android_version as a YAML number', set(VALID, 'android_version', 'android_version: 14')],
+    ['a Unix-seconds incremental as a YAML number', set(VALID, 'incremental', 'incremental: 1731067200')],
+    ['size 0', set(VALID, 'size', 'size: 0')],
+    ['v2 metadata', VALID + 'os_patch_level: "2024-11-05"\nota_type: AB\nota_property_files: "payload.bin:1:2"\n'],
+    ['a placeholder', PLACEHOLDER],
+    ['a placeholder with the empty fields of a listing', PLACEHOLDER + 'filename: ""\nid: ""\nsize: ""\nmd5sum: ""\nincremental: ""\napi_level: ""\n'],
+    ['a placeholder that keeps md5sum and api_level', PLACEHOLDER + 'md5sum: 0123456789abcdef0123456789abcdef\napi_level: "36"\n'],
+  ])('accepts %s, as the build does', (_, text) => {
+    expect(verdicts(text)).toEqual({ schema: true, build: true });
+  });
+
+  it.each([
+    ['version as a YAML number', set(VALID, 'version', 'version: 2.10')],
+    ['an upper-case md5sum', set(VALID, 'md5sum', 'md5sum: 0123456789ABCDEF0123456789ABCDEF')],
+    ['a short id', set(VALID, 'id', 'id: 0123')],
+    ['a timestamp in milliseconds', set(VALID, 'timestamp', 'timestamp: 1731067200000')],
+    ['a size as text', set(VALID, 'size', 'size: "1387003904"')],
+    ['a negative size', set(VALID, 'size', 'size: -1')],
+    ['an unknown field', VALID + 'sha256: abc\n'],
+    ['a missing md5sum', set(VALID, 'md5sum', null)],
+    ['an empty md5sum on a package', set(VALID, 'md5sum', 'md5sum: ""')],
+    ['a placeholder with a url', PLACEHOLDER + 'url: https://example.org/x.zip\n'],
+    ['a placeholder with a size', PLACEHOLDER + 'size: 12\n'],
+    ['a placeholder without display_version', set(PLACEHOLDER, 'display_version', null)],
+    ['an ota_type in lower case', VALID + 'ota_type: ab\n'],
+    ['a list of request lists as text', VALID + 'lists: official\n'],
+  ])('rejects %s, as the build does', (_, text) => {
+    expect(verdicts(text)).toEqual({ schema: false, build: false });
+  });
+});
+
+describe('otapress schema', () => {
+  it('writes the schema file, and --check tells whether it is current (real CLI process)', { timeout: 60_000 }, () => {
+    const root = tempProject({ withContent: true });
+    const file = path.join(root, SCHEMA_FILE);
+    writeFileSync(file, '{}\n');
+    expect(runOtapress(['schema', '--check', '--root', root])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'content/manifest.schema.json differs from the manifest schema; run otapress schema and commit it\n',
+    });
+    expect(runOtapress(['schema', '--root', root])).toEqual({ code: 0, stdout: 'wrote content/manifest.schema.json\n', stderr: '' });
+    expect(readFileSync(file, 'utf8')).toBe(committed);
+    expect(runOtapress(['schema', '--check', '--root', root])).toEqual({ code: 0, stdout: 'content/manifest.schema.json is up to date\n', stderr: '' });
+  });
+});
