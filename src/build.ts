@@ -35,7 +35,9 @@ export function compileSite(content: Content, host: Host = 'all'): CompiledSite 
   const assembled = assembleSite(content, site, devices, host, problems);
   const builds = devices.flatMap((d) => d.builds).sort((a, b) => compareStrings(a.source, b.source));
   if (assembled.problems.length > 0) return { site, builds, listings: [], files: [], problems: assembled.problems, notices: [] };
-  return { site, builds, listings: devices.flatMap((d) => d.listings), ...assembled, netlifyToml: renderNetlifyToml(site, content.devices) };
+  const files = assembled.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const listings = devices.flatMap((d) => d.listings);
+  return { site, builds, listings, files, problems: [], notices: assembled.notices, netlifyToml: renderNetlifyToml(site, content.devices) };
 }
 
 /** What the site needs of one compiled device; worker threads and the build cache hand back exactly this. */
@@ -98,10 +100,10 @@ export function groupByDevice(content: Content): { device: string; manifests: Ma
 }
 
 /**
- * Joins compiled devices into the site: the checks between devices, the host files (`hostFiles`
- * lets the preview reuse them while the devices stay the same), every problem in one sorted list,
- * and the files sorted by path, so the result does not depend on which thread or cache compiled
- * which device.
+ * Joins compiled devices into the site: the checks between devices, the indexes, the host files
+ * (`hostFiles` lets the preview reuse them while the devices stay the same), and every problem in
+ * one sorted list, so the result does not depend on which thread or cache compiled which device.
+ * The files come in no particular order: {@link compileSite} sorts them.
  */
 export function assembleSite(
   content: Pick<Content, 'devices'>,
@@ -113,10 +115,15 @@ export function assembleSite(
 ): { files: OutputFile[]; problems: Problem[]; notices: Problem[] } {
   const all = [...problems, ...devices.flatMap((d) => d.problems), ...checkCatalog([], content.devices)];
   if (all.length > 0) return { files: [], problems: sortProblems(all), notices: [] };
-  const files: OutputFile[] = [...devices.flatMap((d) => d.files), ...renderIndexes(devices.map((d) => d.summary!)), ...hostFiles()].sort((a, b) =>
-    a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
-  );
-  return { files, problems: [], notices: sortProblems(devices.flatMap((d) => d.notices)) };
+  const files: OutputFile[] = [...devices.flatMap((d) => d.files), ...renderIndexes(devices.map((d) => d.summary!)), ...hostFiles()];
+  // Sorted when asked for: the preview, which rebuilds on every change, never asks.
+  return {
+    files,
+    problems: [],
+    get notices() {
+      return sortProblems(devices.flatMap((d) => d.notices));
+    },
+  };
 }
 
 /** Options of {@link build}; paths default to the conventional layout under `root`. */
