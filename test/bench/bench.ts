@@ -237,10 +237,10 @@ with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_STORED, allowZip64=True) as z
 function run(command: string[]): Sample & { note?: string } {
   const argv = TIME ? [TIME, '-f', 'otapress-bench-rss %M cpu %U %S', ...command] : command;
   const started = performance.now();
-  const result = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8' });
+  const result = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', maxBuffer: 2 ** 29 });
   const ms = performance.now() - started;
   const stderr = result.stderr;
-  if (result.status !== 0) throw new Error(`${command.join(' ')} failed (${result.status}):\n${stderr}`);
+  if (result.status !== 0) throw new Error(`${command.join(' ')} failed (${result.status ?? result.signal} ${result.error?.message ?? ''}):\n${stderr.slice(-2000)}`);
   const rss = /otapress-bench-rss (\d+) cpu ([\d.]+) ([\d.]+)/.exec(stderr);
   const out = result.stdout.trim();
   return { ms, rssMb: rss ? Number(rss[1]) / 1024 : undefined, cpu: rss ? Number(rss[2]) + Number(rss[3]) : undefined, note: out.split('\n').at(-1)?.replace(/^built /, '') };
