@@ -1,15 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { compileDevices } from './compile-devices.js';
 import { parseManifest, type Build } from './manifest.js';
 import { checkCatalog, planListings, type Listing } from './plan.js';
-import { ContentError, sortProblems, type Problem } from './problems.js';
-import { readContent, type Content } from './read.js';
+import { compareStrings, ContentError, sortProblems, type Problem } from './problems.js';
+import { readContent, type Content, type ManifestFile } from './read.js';
 import { renderListing } from './render.js';
-import { listingsByDevice, renderDevice } from './render-device.js';
-import { renderIndexes } from './render-index.js';
+import { renderDevice } from './render-device.js';
+import { renderIndexes, type DeviceSummary } from './render-index.js';
 import { renderHostFiles, renderNetlifyToml, type Host } from './routes.js';
 import { parseSite, type Site } from './site.js';
-import { checkOutDir, recoverTree, withOutputLock, writeFileAtomic, writeTree, type OutputFile } from './write.js';
+import { checkOutDir, recoverTree, stageTree, withOutputLock, writeFileAtomic, writeStagedFile, type OutputFile } from './write.js';
 
 /** The outcome of compiling the content: the output tree, or every problem that prevents it. */
 export interface CompiledSite {
@@ -27,30 +28,102 @@ export interface CompiledSite {
 
 /** Validates and renders the whole site from content already read. Pure: no disk, no clock. */
 export function compileSite(content: Content, host: Host = 'all'): CompiledSite {
-  const problems = [...content.problems];
-  const { site, problems: siteProblems } = content.site ? parseSite(content.site) : { site: undefined, problems: [] };
-  problems.push(...siteProblems);
-  if (!site) return { builds: [], listings: [], files: [], problems: sortProblems(problems), notices: [] };
+  const { site, problems } = compileSettings(content);
+  if (!site) return { builds: [], listings: [], files: [], problems, notices: [] };
 
+  const devices = groupByDevice(content).map(({ device, manifests }) => compileDevice(device, manifests, site));
+  const assembled = assembleSite(content, site, devices, host, problems);
+  const builds = devices.flatMap((d) => d.builds).sort((a, b) => compareStrings(a.source, b.source));
+  if (assembled.problems.length > 0) return { site, builds, listings: [], files: [], problems: assembled.problems, notices: [] };
+  const files = assembled.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const listings = devices.flatMap((d) => d.listings);
+  return { site, builds, listings, files, problems: [], notices: assembled.notices, netlifyToml: renderNetlifyToml(site, content.devices) };
+}
+
+/** What the site needs of one compiled device; worker threads and the build cache hand back exactly this. */
+export interface DeviceOutput {
+  device: string;
+  /** The device's problems, unsorted; when there are any, `files` is empty. */
+  problems: Problem[];
+  /** The device's files: v1 listings, v2 answer, page, feeds. */
+  files: OutputFile[];
+  /** What the site-wide indexes show of the device. */
+  summary?: DeviceSummary;
+  notices: Problem[];
+  counts: { builds: number; listings: number; records: number; files: number };
+}
+
+/** One device compiled on its own, with the builds and listings it was rendered from. */
+export interface CompiledDevice extends DeviceOutput {
+  builds: Build[];
+  listings: Listing[];
+}
+
+/**
+ * Validates and renders one device from its manifests. A device's listings depend only on its own
+ * manifests and the site settings, so devices compile independently: in any order, on any thread,
+ * or not at all when the cache already holds the result. Pure.
+ */
+export function compileDevice(device: string, manifests: readonly ManifestFile[], site: Site): CompiledDevice {
+  const problems: Problem[] = [];
   const builds: Build[] = [];
-  for (const manifest of content.manifests) {
-    const parsed = parseManifest(manifest.bytes, manifest.file, manifest.device, site);
+  for (const manifest of manifests) {
+    const parsed = parseManifest(manifest.bytes, manifest.file, device, site);
     problems.push(...parsed.problems);
     if (parsed.build) builds.push(parsed.build);
   }
-  problems.push(...checkCatalog(builds, content.devices));
-  if (problems.length > 0) return { site, builds, listings: [], files: [], problems: sortProblems(problems), notices: [] };
+  problems.push(...checkCatalog(builds, []));
+  const counts = { builds: builds.length, listings: 0, records: 0, files: 0 };
+  if (problems.length > 0) return { device, builds, listings: [], files: [], problems, notices: [], counts };
+  const listings = planListings(builds, [device], site);
+  const rendered = renderDevice(device, listings, site);
+  const files = [...listings.map((l) => ({ path: `api/v1/${l.device}/${l.list}/index.json`, contents: renderListing(l) })), ...rendered.files];
+  counts.listings = listings.length;
+  counts.records = listings.reduce((n, l) => n + l.builds.length, 0);
+  counts.files = files.length;
+  return { device, builds, listings, files, problems, notices: rendered.notices, summary: rendered.summary, counts };
+}
 
-  const listings = planListings(builds, content.devices, site);
-  const devices = listingsByDevice(listings).map(([device, lists]) => renderDevice(device, lists, site));
-  const files: OutputFile[] = [
-    ...listings.map((l) => ({ path: `api/v1/${l.device}/${l.list}/index.json`, contents: renderListing(l) })),
-    ...devices.flatMap((d) => d.files),
-    ...renderIndexes(devices.map((d) => d.summary)),
-    ...renderHostFiles(site, content.devices, host),
-  ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const notices = sortProblems(devices.flatMap((d) => d.notices));
-  return { site, builds, listings, files, netlifyToml: renderNetlifyToml(site, content.devices), problems, notices };
+/** The site settings of the content, and the problems found so far (layout and settings). */
+export function compileSettings(content: Content): { site?: Site; problems: Problem[] } {
+  const problems = [...content.problems];
+  const { site, problems: siteProblems } = content.site ? parseSite(content.site) : { site: undefined, problems: [] };
+  problems.push(...siteProblems);
+  return { site, problems: site ? problems : sortProblems(problems) };
+}
+
+/** The manifests of each device folder, devices in output order (every device, even one without a readable manifest). */
+export function groupByDevice(content: Content): { device: string; manifests: ManifestFile[] }[] {
+  const groups = new Map<string, ManifestFile[]>(content.devices.map((d) => [d, []]));
+  for (const manifest of content.manifests) groups.get(manifest.device)?.push(manifest);
+  return [...groups].map(([device, manifests]) => ({ device, manifests }));
+}
+
+/**
+ * Joins compiled devices into the site: the checks between devices, the indexes, the host files
+ * (`hostFiles` lets the preview reuse them while the devices stay the same), and every problem in
+ * one sorted list, so the result does not depend on which thread or cache compiled which device.
+ * The files come in no particular order: {@link compileSite} sorts them.
+ */
+export function assembleSite(
+  content: Pick<Content, 'devices'>,
+  site: Site,
+  devices: readonly DeviceOutput[],
+  host: Host,
+  problems: Problem[],
+  hostFiles: () => OutputFile[] = () => renderHostFiles(site, content.devices, host),
+): { files: OutputFile[]; problems: Problem[]; notices: Problem[] } {
+  const all = [...problems, ...devices.flatMap((d) => d.problems), ...checkCatalog([], content.devices)];
+  if (all.length > 0) return { files: [], problems: sortProblems(all), notices: [] };
+  const files: OutputFile[] = [...devices.flatMap((d) => d.files), ...renderIndexes(devices.map((d) => d.summary!)), ...hostFiles()];
+  // Sorted when asked for: the preview, which rebuilds on every change, never asks.
+  return {
+    files,
+    problems: [],
+    get notices() {
+      return sortProblems(devices.flatMap((d) => d.notices));
+    },
+  };
 }
 
 /** Options of {@link build}; paths default to the conventional layout under `root`. */
@@ -59,25 +132,74 @@ export interface BuildOptions {
   outDir?: string;
   /** `netlify` leaves out Cloudflare's `_redirects` and `_headers`, which Netlify would also read. */
   host?: Host;
+  /** Keep compiled devices in `node_modules/.cache/otapress` to reuse unchanged ones (default true). */
+  cache?: boolean;
+  /** Threads to compile on; default: every core (one for small catalogs). The output is the same. */
+  threads?: number;
   /** How long to wait for another build writing the same folder (ms); then refuse. */
   waitMs?: number;
   /** Told once when another build holds the output folder and this one waits for it. */
   onWait?(holder: number): void;
 }
 
-/** Reads `content/`, and writes `dist/` and `netlify.toml` only if everything is valid. */
-export function build({ root, outDir = path.join(root, 'dist'), host = 'all', waitMs, onWait }: BuildOptions): CompiledSite {
+/** What a build wrote: counts for the summary line, and the notices to print. */
+export interface BuildSummary {
+  notices: Problem[];
+  builds: number;
+  devices: number;
+  listings: number;
+  records: number;
+  files: number;
+}
+
+/** Where {@link build} keeps compiled devices: outside `dist/` and git, where tools keep caches. */
+export function cacheDirOf(root: string): string {
+  return path.join(root, 'node_modules', '.cache', 'otapress');
+}
+
+/**
+ * Reads `content/`, and writes `dist/` and `netlify.toml` only if everything is valid. The output is
+ * that of {@link compileSite}, byte for byte; devices come from the cache or are compiled on every core.
+ */
+export function build({ root, outDir = path.join(root, 'dist'), host = 'all', cache = true, threads, waitMs, onWait }: BuildOptions): BuildSummary {
   checkOutDir(outDir, root);
-  const compiled = compileSite(readContent(root), host);
-  // One build at a time writes a folder; a tree a killed build had moved aside is put back even when this one fails.
+  const content = readContent(root);
+  // One build at a time writes a folder (its devices go into the staging folder as they compile);
+  // a tree a killed build had moved aside is put back even when this one fails.
   return withOutputLock(
     outDir,
     () => {
       recoverTree(outDir);
-      if (compiled.problems.length > 0) throw new ContentError(compiled.problems);
-      writeTree(outDir, compiled.files);
-      writeIfChanged(path.join(root, 'netlify.toml'), compiled.netlifyToml!);
-      return compiled;
+      const { site, problems } = compileSettings(content);
+      if (!site) throw new ContentError(problems);
+      const tree = stageTree(outDir);
+      try {
+        // Each valid device's files go into the staging folder as soon as they are ready; the tree
+        // only replaces dist/ once every device and the host files are in.
+        const devices = compileDevices(groupByDevice(content), content.site!, site, {
+          cacheDir: cache ? cacheDirOf(root) : undefined,
+          threads,
+          writeTo: tree.staging,
+        });
+        const compiled = assembleSite(content, site, devices, host, problems);
+        if (compiled.problems.length > 0) throw new ContentError(compiled.problems);
+        const made = new Set<string>();
+        for (const file of compiled.files) writeStagedFile(tree.staging, file, made);
+        tree.commit();
+        writeIfChanged(path.join(root, 'netlify.toml'), renderNetlifyToml(site, content.devices));
+        const sum = (key: keyof DeviceOutput['counts']) => devices.reduce((n, d) => n + d.counts[key], 0);
+        return {
+          notices: compiled.notices,
+          builds: sum('builds'),
+          devices: devices.filter((d) => d.counts.builds > 0).length,
+          listings: sum('listings'),
+          records: sum('records'),
+          files: compiled.files.length + sum('files'),
+        };
+      } catch (error) {
+        tree.discard();
+        throw error;
+      }
     },
     { waitMs, onWait },
   );

@@ -27,14 +27,15 @@ export interface Content {
 /**
  * Reads the content folder: `site.yaml` and every `<device>/<name>.yaml`. Refuses symbolic links
  * (a link could point outside the repository) and files too large to be a manifest, without
- * reading them. Reports everything else that is out of place instead of guessing.
+ * reading them. Reports everything else that is out of place instead of guessing. With `devices`,
+ * reads those device folders only (no `site.yaml`): the preview re-reads what changed.
  */
-export function readContent(root: string): Content {
+export function readContent(root: string, { devices: only }: { devices?: readonly string[] } = {}): Content {
   const contentDir = path.join(root, 'content');
   const problems: Problem[] = [];
   const problem = (file: string, field: string, message: string) => problems.push({ file, line: 1, col: 1, field, message });
 
-  const entries = listEntries(contentDir);
+  const entries = listEntries(contentDir, only);
   const content: Content = { manifests: [], devices: [], problems };
   const devices = new Set<string>();
   const badFolders = new Set<string>();
@@ -85,7 +86,7 @@ export function readContent(root: string): Content {
     if (bytes) content.manifests.push({ file, device, bytes });
   }
   content.devices = [...devices].sort(compareStrings);
-  if (content.site === undefined && !problems.some((p) => p.file === SITE_FILE)) {
+  if (content.site === undefined && !only && !problems.some((p) => p.file === SITE_FILE)) {
     problem(SITE_FILE, '(file)', 'missing: create content/site.yaml with at least `download_base_url: https://...` (see the README)');
   }
   return content;
@@ -112,7 +113,7 @@ export function deviceNameProblem(name: string): string | undefined {
  * a glob silently skips names it cannot match (a line break in a file name), and a manifest that is
  * skipped without a word would be lost. Folders deeper down are reported, never read.
  */
-function listEntries(contentDir: string): { path: string; dirent: Dirent }[] {
+function listEntries(contentDir: string, only?: readonly string[]): { path: string; dirent: Dirent }[] {
   const list = (dir: string) => {
     try {
       return readdirSync(dir, { withFileTypes: true });
@@ -122,6 +123,7 @@ function listEntries(contentDir: string): { path: string; dirent: Dirent }[] {
   };
   const entries: { path: string; dirent: Dirent }[] = [];
   for (const dirent of list(contentDir)) {
+    if (only && !only.includes(dirent.name)) continue;
     entries.push({ path: dirent.name, dirent });
     if (!dirent.isDirectory()) continue;
     for (const child of list(path.join(contentDir, dirent.name))) entries.push({ path: `${dirent.name}/${child.name}`, dirent: child });

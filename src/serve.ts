@@ -6,6 +6,7 @@ import { compileSite } from './build.js';
 import type { Io } from './cli.js';
 import { ContentError, formatProblem, type Problem } from './problems.js';
 import { readContent } from './read.js';
+import { incrementalRebuild } from './rebuild.js';
 import { respond, servedTree, type ServedTree } from './respond.js';
 
 /** The outcome of one rebuild: a tree to serve, or the problems that prevent it. */
@@ -38,7 +39,7 @@ export interface PreviewOptions {
   hostname?: string;
   io: Io;
   rebuild?: Rebuild;
-  /** Quiet time after the last change in `content/` before rebuilding: editors write in bursts. */
+  /** Quiet time after the last change in `content/` before rebuilding: editors write in bursts (a save is a few ms). */
   debounceMs?: number;
 }
 
@@ -54,7 +55,7 @@ export interface Preview {
  * when anything under `content/` changes. An invalid change prints its problems and keeps the last
  * good tree in service. Throws {@link ContentError} when the content is invalid from the start.
  */
-export async function startPreview({ root, port = 8788, hostname = '127.0.0.1', io, rebuild = fullRebuild(root), debounceMs = 150 }: PreviewOptions): Promise<Preview> {
+export async function startPreview({ root, port = 8788, hostname = '127.0.0.1', io, rebuild = incrementalRebuild(root), debounceMs = 50 }: PreviewOptions): Promise<Preview> {
   const first = rebuild([]);
   if (!first.tree) throw new ContentError(first.problems);
   let current: ServedTree = first.tree;
@@ -77,6 +78,7 @@ export async function startPreview({ root, port = 8788, hostname = '127.0.0.1', 
     const changed = [...pending].sort();
     pending.clear();
     let result: RebuildResult;
+    const started = performance.now();
     try {
       result = rebuild(changed);
     } catch (error) {
@@ -86,7 +88,7 @@ export async function startPreview({ root, port = 8788, hostname = '127.0.0.1', 
     }
     if (result.tree) {
       current = result.tree;
-      io.out(`rebuilt after changes to ${changed.join(', ') || 'content/'}`);
+      io.out(`rebuilt after changes to ${changed.join(', ') || 'content/'} in ${Math.round(performance.now() - started)} ms`);
     } else {
       for (const problem of result.problems) io.err(formatProblem(problem));
       io.err(`${result.problems.length} problem${result.problems.length === 1 ? '' : 's'} found; still serving the last good build.`);

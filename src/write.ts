@@ -41,35 +41,64 @@ export class OutputError extends Error {
  */
 export function writeTree(outDir: string, files: readonly OutputFile[]): void {
   checkTreePaths(files);
+  const tree = stageTree(outDir);
+  try {
+    const made = new Set<string>();
+    for (const file of files) writeStagedFile(tree.staging, file, made);
+  } catch (error) {
+    tree.discard();
+    throw error;
+  }
+  tree.commit();
+}
+
+/** A tree being written into its staging folder; {@link writeTree} in steps, for writers on several threads. */
+export interface StagedTree {
+  /** The staging folder: write into it with {@link writeStagedFile}. */
+  staging: string;
+  /** Flushes the staging folder to disk and swaps it in as the tree. */
+  commit(): void;
+  /** Removes the staging folder and leaves the tree as it was. */
+  discard(): void;
+}
+
+/** Starts a tree for `outDir` (see {@link writeTree}). */
+export function stageTree(outDir: string): StagedTree {
   const { parent, staging, previous } = siblings(outDir);
   recoverTree(outDir);
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
-  try {
-    const made = new Set<string>([staging]);
-    const written: string[] = [];
-    for (const file of files) {
-      const target = path.join(staging, file.path);
-      const dir = path.dirname(target);
-      if (!made.has(dir)) {
-        mkdirSync(dir, { recursive: true });
-        made.add(dir);
+  return {
+    staging,
+    commit() {
+      try {
+        // The files must be on disk before the rename makes them reachable from outDir (else a power
+        // cut could leave empty files in place of the old tree). A killed process needs none of this.
+        flushToDisk(staging);
+        if (existsSync(outDir)) renameSync(outDir, previous);
+        renameSync(staging, outDir);
+        syncPath(parent);
+      } catch (error) {
+        rmSync(staging, { recursive: true, force: true });
+        if (!existsSync(outDir) && existsSync(previous)) renameSync(previous, outDir);
+        throw error;
       }
-      writeFileSync(target, file.contents);
-      written.push(target);
-    }
-    // The files must be on disk before the rename makes them reachable from outDir (else a power
-    // cut could leave empty files in place of the old tree). A killed process needs none of this.
-    flushToDisk(staging, [...written, ...[...made].sort().reverse()]);
-    if (existsSync(outDir)) renameSync(outDir, previous);
-    renameSync(staging, outDir);
-    syncPath(parent);
-  } catch (error) {
-    rmSync(staging, { recursive: true, force: true });
-    if (!existsSync(outDir) && existsSync(previous)) renameSync(previous, outDir);
-    throw error;
+      rmSync(previous, { recursive: true, force: true });
+    },
+    discard: () => rmSync(staging, { recursive: true, force: true }),
+  };
+}
+
+/** Writes one file into a staging folder; `made` remembers the folders this writer has created. */
+export function writeStagedFile(staging: string, file: OutputFile, made: Set<string>): void {
+  checkTreePath(file.path);
+  const target = path.join(staging, file.path);
+  const dir = path.dirname(target);
+  if (!made.has(dir)) {
+    mkdirSync(dir, { recursive: true });
+    made.add(dir);
   }
-  rmSync(previous, { recursive: true, force: true });
+  writeFileSync(target, file.contents);
 }
 
 /**
@@ -173,15 +202,21 @@ export function checkOutDir(outDir: string, root: string): void {
 
 // --- internal ---
 
+/** A path must stay inside the tree: relative, no `..`, `.` or empty segment, no backslash or NUL. */
+function checkTreePath(file: string): void {
+  const parts = file.split('/');
+  if (parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\\') || p.includes('\0')) || path.isAbsolute(file)) {
+    throw new Error(`refusing to write outside the output folder: ${JSON.stringify(file)}`);
+  }
+}
+
 /** Every path must stay inside the tree, be written once, and not be both a file and a folder. */
 function checkTreePaths(files: readonly OutputFile[]): void {
   const seen = new Set<string>();
   const folders = new Set<string>();
   for (const file of files) {
+    checkTreePath(file.path);
     const parts = file.path.split('/');
-    if (parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\\') || p.includes('\0')) || path.isAbsolute(file.path)) {
-      throw new Error(`refusing to write outside the output folder: ${JSON.stringify(file.path)}`);
-    }
     const key = file.path.toLowerCase();
     if (seen.has(key)) throw new Error(`two output files would have the same path (ignoring case): ${file.path}`);
     seen.add(key);
@@ -191,13 +226,21 @@ function checkTreePaths(files: readonly OutputFile[]): void {
 }
 
 /**
- * Flushes freshly written files to disk: one `sync -f` (syncfs, Linux) for the whole file system,
+ * Flushes a freshly written folder to disk: one `sync -f` (syncfs, Linux) for the whole file system,
  * a second rather than a millisecond and a half per file; where that is missing, fsync each path.
  */
-function flushToDisk(dir: string, paths: readonly string[]): void {
+function flushToDisk(dir: string): void {
   const synced = spawnSync('sync', ['-f', dir], { stdio: 'ignore' });
   if (synced.status === 0) return;
-  for (const target of paths) syncPath(target);
+  const walk = (folder: string) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const child = path.join(folder, entry.name);
+      if (entry.isDirectory()) walk(child);
+      else syncPath(child);
+    }
+    syncPath(folder);
+  };
+  walk(dir);
 }
 
 function writeDurably(file: string, contents: string | Uint8Array): void {

@@ -1,5 +1,6 @@
 import { isAlias, isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import type { Problem } from './problems.js';
+import { readFlatYaml, type FlatYaml } from './yaml-flat.js';
 
 /** Largest manifest or settings file we read; real ones are well under 2 KiB. */
 export const MAX_SOURCE_BYTES = 64 * 1024;
@@ -58,7 +59,49 @@ export function readYamlSource(input: string | Uint8Array, file: string): YamlSo
     text = new TextDecoder('utf-8', { ignoreBOM: false }).decode(input);
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const flat = readFlatYaml(text);
+  return flat ? flatSource(flat, text, file) : composeYamlSource(text, file, problems);
+}
 
+/** A source read by {@link readFlatYaml}; anything but a top-level position asks the full parser. */
+function flatSource(flat: FlatYaml, text: string, file: string): YamlSource {
+  let full: YamlSource | undefined;
+  const composed = () => (full ??= composeYamlSource(text, file));
+  const pos = (offset: number) => {
+    let line = 1;
+    let lineStart = 0;
+    for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+      line++;
+      lineStart = i + 1;
+    }
+    return { line, col: offset - lineStart + 1 };
+  };
+  return {
+    value: flat.value,
+    problems: [],
+    locate(path, options) {
+      if (path.length === 0) return pos(flat.start);
+      if (path.length === 1 && !Array.isArray(flat.value[path[0] as string])) {
+        const at = flat.offsets.get(path[0] as string);
+        return pos(at ? (options?.key ? at.key : at.value) : flat.start); // A missing key: where the mapping starts.
+      }
+      return composed().locate(path, options);
+    },
+    sourceText: (path) => composed().sourceText(path),
+  };
+}
+
+/**
+ * Parses text with the `yaml` package alone: every construct, exact positions, every syntax
+ * problem. {@link readYamlSource} uses it for whatever {@link readFlatYaml} does not read.
+ */
+export function composeYamlSource(text: string, file: string, problems: Problem[] = []): YamlSource {
+  const at = (line: number, col: number, field: string, message: string) =>
+    problems.push({ file, line, col, field, message });
+  const unreadable = (message: string): YamlSource => {
+    at(1, 1, '(file)', message);
+    return { value: undefined, problems, locate: () => ({ line: 1, col: 1 }), sourceText: () => undefined };
+  };
   const lineCounter = new LineCounter();
   let doc: Document.Parsed;
   try {

@@ -34,7 +34,9 @@ describe('build of the example catalog', () => {
     const root = tempProject({ withContent: true });
     build({ root });
     build({ root });
-    expect(readdirSync(root).sort()).toEqual(['content', 'dist', 'netlify.toml']);
+    // node_modules/.cache/otapress is the build cache, where tools keep theirs (git ignores node_modules).
+    expect(readdirSync(root).sort()).toEqual(['content', 'dist', 'netlify.toml', 'node_modules']);
+    expect(readdirSync(path.join(root, 'node_modules', '.cache'))).toEqual(['otapress']);
   });
 });
 

@@ -1,0 +1,106 @@
+import { assembleSite, cacheDirOf, compileDevice, compileSettings, groupByDevice, type DeviceOutput } from './build.js';
+import { compileDevices } from './compile-devices.js';
+import { DEVICE_NAME } from './plan.js';
+import { compareStrings, type Problem } from './problems.js';
+import { readContent } from './read.js';
+import { servedTree } from './respond.js';
+import { renderHostFiles } from './routes.js';
+import type { Rebuild, RebuildResult } from './serve.js';
+import type { Site } from './site.js';
+import type { OutputFile } from './write.js';
+
+/**
+ * The preview's rebuild: after a change inside device folders, re-reads and re-renders those
+ * devices only, and reuses every other device's rendered listings (and the host files while the
+ * device list stays the same), so a change in a catalog of 100,000 manifests is served in
+ * milliseconds. Anything else (the first build, `site.yaml`, a file directly in `content/`)
+ * compiles everything. The tree is always the one {@link compileSite} renders from the same files.
+ */
+export function incrementalRebuild(root: string): Rebuild {
+  let state: State | undefined;
+
+  const assemble = (s: State): RebuildResult => {
+    const key = s.devices.join('/');
+    if (s.hostFiles?.key !== key) s.hostFiles = { key, files: renderHostFiles(s.site, s.devices, 'all') };
+    const outputs = s.devices.flatMap((d) => s.outputs.get(d) ?? []);
+    const problems = [...s.siteProblems, ...[...s.layoutProblems.values()].flat()];
+    const assembled = assembleSite(s, s.site, outputs, 'all', problems, () => s.hostFiles!.files);
+    if (assembled.problems.length > 0) return { problems: assembled.problems };
+    return { tree: servedTree(s.site, assembled.files), problems: [] };
+  };
+
+  const full = (): RebuildResult => {
+    const content = readContent(root);
+    const { site, problems } = compileSettings(content);
+    state = undefined;
+    if (!site) return { problems }; // Nothing to build on: the next change compiles everything again.
+    const compiled = compileDevices(groupByDevice(content), content.site!, site, { cacheDir: cacheDirOf(root) });
+    state = {
+      site,
+      siteProblems: problems.filter((p) => !content.problems.includes(p)),
+      layoutProblems: byFolder(content.problems),
+      devices: content.devices,
+      outputs: new Map(compiled.map((o) => [o.device, o])),
+    };
+    return assemble(state);
+  };
+
+  return (changed) => {
+    const devices = state ? changedDevices(changed) : undefined;
+    if (!state || !devices) return full();
+    const partial = readContent(root, { devices });
+    const { outputs, layoutProblems } = state;
+    for (const device of devices) {
+      outputs.delete(device);
+      layoutProblems.delete(device);
+    }
+    for (const [device, problems] of byFolder(partial.problems)) layoutProblems.set(device, problems);
+    for (const { device, manifests } of groupByDevice(partial)) {
+      const { problems, files, summary, notices, counts } = compileDevice(device, manifests, state.site);
+      outputs.set(device, { device, problems, files, summary, notices, counts });
+    }
+    state.devices = [...state.devices.filter((d) => !devices.includes(d)), ...partial.devices].sort(compareStrings);
+    return assemble(state);
+  };
+}
+
+// --- internal ---
+
+/** What the preview keeps between rebuilds: everything but the manifests themselves. */
+interface State {
+  site: Site;
+  /** Problems of `site.yaml` (they only change with a full rebuild). */
+  siteProblems: Problem[];
+  /** Layout problems of `readContent`, by the device folder they are in ('' for the rest). */
+  layoutProblems: Map<string, Problem[]>;
+  /** Device folders with manifests, sorted. */
+  devices: string[];
+  outputs: Map<string, DeviceOutput>;
+  hostFiles?: { key: string; files: OutputFile[] };
+}
+
+/** Groups problems by the device folder of their file: `content/<device>` or anything inside it. */
+function byFolder(problems: readonly Problem[]): Map<string, Problem[]> {
+  const groups = new Map<string, Problem[]>();
+  for (const problem of problems) {
+    const parts = problem.file.split('/');
+    const inFolder = parts[0] === 'content' && (parts.length >= 3 || (parts.length === 2 && problem.field === '(folder)'));
+    const folder = inFolder ? parts[1] : '';
+    groups.set(folder, [...(groups.get(folder) ?? []), problem]);
+  }
+  return groups;
+}
+
+/** The device folders that `changed` touches, or `undefined` when the change reaches beyond them. */
+function changedDevices(changed: readonly string[]): string[] | undefined {
+  if (changed.length === 0) return undefined;
+  const devices = new Set<string>();
+  for (const file of changed) {
+    const parts = file.split('/');
+    // content/<device> itself (a folder created, renamed or removed) or a file inside it.
+    if (parts[0] !== 'content' || parts.length < 2 || parts[1] === 'site.yaml' || !DEVICE_NAME.test(parts[1])) return undefined;
+    if (parts.length === 2 && /\.ya?ml$/i.test(parts[1])) return undefined; // A stray manifest beside site.yaml.
+    devices.add(parts[1]);
+  }
+  return [...devices].sort(compareStrings);
+}

@@ -1,0 +1,24 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from './helpers.js';
+
+// A smoke run of `npm run bench` on a tiny catalog, so the script cannot rot. No timing is checked:
+// the figures of a busy test machine mean nothing; the table's shape does.
+describe('npm run bench', { timeout: 120_000 }, () => {
+  it('measures the floor, cold, warm and single-threaded builds and hashing, and prints the table', () => {
+    const result = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'test', 'bench', 'bench.ts'), '--devices', '3', '--builds', '4', '--runs', '1', '--hash-mb', '1'],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const rows = result.stdout.split('\n').map((line) => line.split(/\s{2,}/)[0]);
+    expect(rows).toEqual(
+      expect.arrayContaining(['measurement', 'I/O floor', 'cold build', 'warm build', 'single-thread build', 'md5sum', 'sha256sum']),
+    );
+    expect(result.stdout).toContain('3 devices x 4 builds = 12 manifests');
+    expect(result.stdout).toContain('the build writes 12 builds of 3 devices into 12 listings');
+  });
+});

@@ -1,0 +1,302 @@
+// `npm run bench`: how long otapress makes a maintainer wait, measured against the I/O floor.
+// A benchmark, not a test: it prints a table and asserts nothing. See "Performance" in the README.
+//
+//   npm run bench                          500 devices x 200 builds = 100,000 manifests, 3 runs each
+//   npm run bench -- --curve               1k, 10k and 100k manifests, to show how cost grows
+//   npm run bench -- --devices 50 --builds 20 --runs 5 --hash-mb 200
+//
+// Every measurement is a child process (node startup included, as a maintainer sees it), timed by
+// the wall clock, with its CPU time (user + system, all threads) and peak memory read by
+// /usr/bin/time: on a machine shared with other work, the CPU column is the steadier one. Runs of the different measurements
+// are interleaved, so that load from other processes spreads over all of them, and the median is
+// reported.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { deviceName, generateCatalog } from './catalog.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const BIN = path.join(ROOT, 'src', 'bin.mjs');
+const FLOOR = path.join(import.meta.dirname, 'floor.mjs');
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+const { values } = parseArgs({
+  options: {
+    devices: { type: 'string', default: '500' },
+    builds: { type: 'string', default: '200' },
+    runs: { type: 'string', default: '3' },
+    curve: { type: 'boolean', default: false },
+    'hash-mb': { type: 'string', default: '1536' },
+    keep: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+if (values.help) {
+  console.log('usage: npm run bench -- [--devices N] [--builds N] [--runs N] [--curve] [--hash-mb MB] [--keep]');
+  process.exit(0);
+}
+
+/** One timed child process. */
+interface Sample {
+  ms: number;
+  rssMb?: number;
+  /** User + system CPU seconds of the process, all its threads. */
+  cpu?: number;
+}
+
+/** A row of the table: the median of its samples. */
+interface Row {
+  name: string;
+  samples: Sample[];
+  /** Manifests the measurement handles, for the rate column; 0 for hashing. */
+  manifests: number;
+  note?: string;
+}
+
+const runs = Number(values.runs);
+const sizes = values.curve
+  ? [
+      { devices: 5, builds: 200 },
+      { devices: 50, builds: 200 },
+      { devices: 500, builds: 200 },
+    ]
+  : [{ devices: Number(values.devices), builds: Number(values.builds) }];
+
+console.log(`otapress benchmark: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${availableParallelism()} usable, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
+console.log(`load average at start: ${loadAverage()}\n`);
+const perManifest: { manifests: number; cold: number; warm: number }[] = [];
+for (const size of sizes) {
+  const rows = await benchCatalog(size);
+  printTable(rows);
+  const cold = median(rows.find((r) => r.name === 'cold build')!.samples.map((s) => s.ms));
+  const warm = median(rows.find((r) => r.name.startsWith('warm build'))!.samples.map((s) => s.ms));
+  perManifest.push({ manifests: size.devices * size.builds, cold: cold / (size.devices * size.builds), warm: warm / (size.devices * size.builds) });
+}
+if (values.curve) {
+  console.log('growth: time per manifest (µs), including node startup');
+  for (const p of perManifest) console.log(`  ${String(p.manifests).padStart(7)} manifests  cold ${(p.cold * 1000).toFixed(1).padStart(8)}  warm ${(p.warm * 1000).toFixed(1).padStart(8)}`);
+  const [, ten, hundred] = perManifest;
+  if (ten && hundred) console.log(`  100k vs 10k: cold ${(hundred.cold / ten.cold).toFixed(2)}x, warm ${(hundred.warm / ten.warm).toFixed(2)}x per manifest`);
+}
+const hashMb = Number(values['hash-mb']);
+if (hashMb > 0) printTable(benchHashing(hashMb));
+console.log(`load average at end: ${loadAverage()}`);
+
+// --- measurements ---
+
+async function benchCatalog({ devices, builds }: { devices: number; builds: number }): Promise<Row[]> {
+  const manifests = devices * builds;
+  const root = mkdtempSync(path.join(tmpdir(), 'otapress-bench-'));
+  try {
+    process.stdout.write(`${devices} devices x ${builds} builds = ${manifests} manifests in ${root}: generating... `);
+    generateCatalog(root, { devices, builds });
+    const cache = path.join(root, 'node_modules', '.cache', 'otapress');
+    const build = () => run(['node', BIN, 'build', '--root', root]);
+    // The floor writes what the build writes: same number of files, same sizes, same folders.
+    const first = build();
+    const shape = path.join(root, 'shape.json');
+    writeFileSync(shape, JSON.stringify(treeShape(path.join(root, 'dist'))));
+    console.log(`done; the build writes ${first.note}`);
+
+    // One manifest to change before each warm build and preview rebuild: its size changes each time.
+    const device = deviceName(Math.floor(devices / 2));
+    const folder = path.join(root, 'content', device);
+    const name = readdirSync(folder)
+      .filter((n) => n.startsWith('e-'))
+      .sort()
+      .find((n) => !readFileSync(path.join(folder, n), 'utf8').includes('lists:'))!;
+    const changed = path.join(folder, name);
+    const original = readFileSync(changed, 'utf8');
+    let flip = 0;
+    const change = () => {
+      const size = 1000 + flip++;
+      writeFileSync(changed, original.replace(/^size: (\d+)$/m, `size: ${size}`));
+      return size;
+    };
+
+    const rows: Row[] = [
+      { name: 'I/O floor', samples: [], manifests },
+      { name: 'cold build', samples: [], manifests, note: 'no cache' },
+      { name: 'warm build', samples: [], manifests, note: '1 manifest changed' },
+      { name: 'single-thread build', samples: [], manifests, note: 'no cache, --threads 1' },
+    ];
+    for (let r = 0; r < runs; r++) {
+      rows[0].samples.push(run(['node', FLOOR, root, shape, path.join(root, 'floor-out')]));
+      rmSync(cache, { recursive: true, force: true });
+      rows[1].samples.push(build());
+      change();
+      rows[2].samples.push(build());
+      if (r === 0 || manifests <= 20_000) {
+        rmSync(cache, { recursive: true, force: true });
+        rows[3].samples.push(run(['node', BIN, 'build', '--root', root, '--threads', '1']));
+      }
+    }
+    const list = /^channel: (\S+)$/m.exec(original)![1];
+    rows.push(...(await benchPreview(root, `api/v1/${device}/${list}/`, change)));
+    return rows;
+  } finally {
+    if (values.keep) console.log(`kept ${root}`);
+    else rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `otapress serve` on the catalog: the time from writing a changed manifest to the listing that
+ * shows the change being served (the watcher's debounce included), and the rebuild alone as serve
+ * reports it. Peak memory is the server's, read from /proc before it is stopped.
+ */
+async function benchPreview(root: string, listing: string, change: () => number): Promise<Row[]> {
+  const server = spawn('node', [BIN, 'serve', '--root', root, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  server.stdout.on('data', (chunk) => (output += chunk));
+  server.stderr.on('data', (chunk) => (output += chunk));
+  const until = async (done: () => boolean, what: string, seconds = 600) => {
+    const deadline = Date.now() + seconds * 1000;
+    while (!done()) {
+      if (Date.now() > deadline || server.exitCode !== null) throw new Error(`otapress serve: no ${what}:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  };
+  try {
+    await until(() => /serving content\/ at (\S+)/.test(output), 'start');
+    const url = /serving content\/ at (\S+)/.exec(output)![1];
+    const total: Row = { name: 'preview rebuild', samples: [], manifests: 0, note: 'change to new listing served, debounce included' };
+    const rebuild: Row = { name: '  of which rebuild', samples: [], manifests: 0, note: 'as serve reports it' };
+    for (let r = 0; r < Math.max(runs, 5); r++) {
+      await new Promise((resolve) => setTimeout(resolve, 300)); // Let the watcher settle between changes.
+      const seen = output.length;
+      const started = performance.now();
+      const size = change();
+      let body = '';
+      while (!body.includes(`"size":${size},`)) {
+        body = await (await fetch(`${url}${listing}`)).text();
+        if (performance.now() - started > 60_000) throw new Error(`otapress serve did not serve the change:\n${output.slice(seen)}`);
+      }
+      total.samples.push({ ms: performance.now() - started });
+      const reported = / in (\d+(?:\.\d+)?) ms/.exec(output.slice(seen));
+      if (reported) rebuild.samples.push({ ms: Number(reported[1]) });
+    }
+    const status = readFileSync(`/proc/${server.pid}/status`, 'utf8');
+    const peak = /VmHWM:\s+(\d+) kB/.exec(status);
+    total.samples.forEach((s) => (s.rssMb = peak ? Number(peak[1]) / 1024 : undefined));
+    return [total, rebuild];
+  } finally {
+    server.kill('SIGTERM');
+  }
+}
+
+function benchHashing(megabytes: number): Row[] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'otapress-bench-hash-'));
+  try {
+    // A stored (uncompressed) OTA zip: random payload plus the metadata entry `add` reads.
+    const zip = path.join(dir, 'e-2.5-a14-20241108446322-official-FP4.zip');
+    const metadata = [
+      'ota-type=AB',
+      'post-build=Fairphone/FP4/FP4:14/UP1A/eng.root.20241108.123456:user/release-keys',
+      'post-sdk-level=34',
+      'post-security-patch-level=2024-11-05',
+      'post-timestamp=1731067200',
+      'pre-device=FP4',
+      'ota-property-files=payload.bin:1000:2000,payload_properties.txt:3100:150',
+    ].join('\n');
+    const python = `import os, sys, zipfile
+with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_STORED, allowZip64=True) as z:
+    z.writestr('META-INF/com/android/metadata', sys.argv[3])
+    with z.open('payload.bin', 'w', force_zip64=True) as f:
+        left = int(sys.argv[2])
+        while left > 0:
+            n = min(left, 1 << 22)
+            f.write(os.urandom(n))
+            left -= n
+`;
+    run(['python3', '-c', python, zip, String(megabytes * 2 ** 20), metadata]);
+    const project = path.join(dir, 'project');
+    generateCatalog(project, { devices: 0, builds: 0 });
+    const hasAdd = spawnSync('node', [BIN, 'add', '--help']).status === 0;
+    const rows: Row[] = [
+      { name: 'md5sum', samples: [], manifests: 0, note: `${megabytes} MiB` },
+      { name: 'sha256sum', samples: [], manifests: 0, note: `${megabytes} MiB` },
+      { name: 'otapress add', samples: [], manifests: 0, note: hasAdd ? 'md5 + sha256 + manifest, --dry-run' : 'n/a: otapress add is not on this branch' },
+    ];
+    for (let r = 0; r < runs; r++) {
+      rows[0].samples.push(run(['md5sum', zip]));
+      rows[1].samples.push(run(['sha256sum', zip]));
+      if (hasAdd) rows[2].samples.push(run(['node', BIN, 'add', zip, '--root', project, '--dry-run']));
+    }
+    return rows;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// --- helpers ---
+
+/** Runs a command to completion; its wall time, peak memory and last line of output. */
+function run(command: string[]): Sample & { note?: string } {
+  const argv = TIME ? [TIME, '-f', 'otapress-bench-rss %M cpu %U %S', ...command] : command;
+  const started = performance.now();
+  const result = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', maxBuffer: 2 ** 29 });
+  const ms = performance.now() - started;
+  const stderr = result.stderr;
+  if (result.status !== 0) throw new Error(`${command.join(' ')} failed (${result.status ?? result.signal} ${result.error?.message ?? ''}):\n${stderr.slice(-2000)}`);
+  const rss = /otapress-bench-rss (\d+) cpu ([\d.]+) ([\d.]+)/.exec(stderr);
+  const out = result.stdout.trim();
+  return { ms, rssMb: rss ? Number(rss[1]) / 1024 : undefined, cpu: rss ? Number(rss[2]) + Number(rss[3]) : undefined, note: out.split('\n').at(-1)?.replace(/^built /, '') };
+}
+
+function treeShape(dir: string): [string, number][] {
+  const shape: [string, number][] = [];
+  const walk = (relative: string) => {
+    for (const name of readdirSync(path.join(dir, relative)).sort()) {
+      const child = relative ? `${relative}/${name}` : name;
+      const stat = statSync(path.join(dir, child));
+      if (stat.isDirectory()) walk(child);
+      else shape.push([child, stat.size]);
+    }
+  };
+  walk('');
+  return shape;
+}
+
+function printTable(rows: Row[]): void {
+  const floor = rows.find((r) => r.name === 'I/O floor');
+  const md5 = rows.find((r) => r.name === 'md5sum');
+  const reference = floor ?? md5;
+  const refMs = reference && reference.samples.length > 0 ? median(reference.samples.map((s) => s.ms)) : undefined;
+  const refCpu = reference && reference.samples.length > 0 ? median(reference.samples.map((s) => s.cpu ?? NaN)) : NaN;
+  const header = ['measurement', 'median', `x ${reference?.name ?? '-'}`, 'manifests/s', 'CPU', 'CPU x', 'peak RSS', 'runs (ms)', 'note'];
+  const lines = rows.map((row) => {
+    if (row.samples.length === 0) return [row.name, '-', '-', '-', '-', '-', '-', '-', row.note ?? ''];
+    const ms = median(row.samples.map((s) => s.ms));
+    const rss = row.samples.map((s) => s.rssMb).filter((m): m is number => m !== undefined);
+    const cpu = row.samples.every((s) => s.cpu !== undefined) ? median(row.samples.map((s) => s.cpu!)) : undefined;
+    return [
+      row.name,
+      `${(ms / 1000).toFixed(3)} s`,
+      refMs && (row.manifests > 0 || !floor) ? `${(ms / refMs).toFixed(2)}x` : '-',
+      row.manifests ? String(Math.round(row.manifests / (ms / 1000))) : '-',
+      cpu !== undefined ? `${cpu.toFixed(2)} s` : '-',
+      cpu !== undefined && refCpu > 0 ? `${(cpu / refCpu).toFixed(1)}x` : '-',
+      rss.length ? `${Math.max(...rss).toFixed(0)} MB` : '-',
+      row.samples.map((s) => s.ms.toFixed(0)).join(' '),
+      row.note ?? '',
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const format = (cells: string[]) => cells.map((c, i) => (i === 0 || i === cells.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  console.log(format(header));
+  for (const line of lines) console.log(format(line));
+  console.log('');
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function loadAverage(): string {
+  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+}

@@ -1,0 +1,159 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { build, cacheDirOf, compileDevice, compileSettings, compileSite, groupByDevice } from '../src/build.js';
+import { main } from '../src/cli.js';
+import { compileDevices } from '../src/compile-devices.js';
+import { ContentError, formatProblem } from '../src/problems.js';
+import { readContent } from '../src/read.js';
+import { stageTree } from '../src/write.js';
+import { deviceName, generateCatalog } from './bench/catalog.js';
+import { snapshotTree, tempProject } from './helpers.js';
+
+/** A generated catalog of 12 devices x 15 builds, in a temporary project. */
+function catalog(): string {
+  const root = tempProject();
+  generateCatalog(root, { devices: 12, builds: 15 });
+  return root;
+}
+
+/** The tree compileSite renders in memory, as path → text: the single-threaded reference. */
+function reference(root: string): Record<string, string> {
+  const compiled = compileSite(readContent(root));
+  expect(compiled.problems).toEqual([]);
+  return Object.fromEntries(compiled.files.map((f) => [f.path, Buffer.from(f.contents).toString('latin1')]));
+}
+
+/** Runs compileDevices into a fresh staging folder; returns the tree written and the problems. */
+function compileInto(root: string, options: Parameters<typeof compileDevices>[3]) {
+  const content = readContent(root);
+  const { site } = compileSettings(content);
+  const tree = stageTree(path.join(tempProject(), 'out'));
+  const outputs = compileDevices(groupByDevice(content), content.site!, site!, { ...options, writeTo: tree.staging });
+  return { tree: snapshotTree(tree.staging), outputs };
+}
+
+const manifestOf = (root: string, d: number, index = 0) => {
+  const dir = path.join(root, 'content', deviceName(d));
+  return path.join(dir, readdirSync(dir).sort()[index]);
+};
+
+describe('compiling on several threads', { timeout: 60_000 }, () => {
+  it('writes byte for byte the listings of a single-threaded compile, whichever thread compiles which device', () => {
+    const root = catalog();
+    // What compileDevice renders for each device, one after the other on this thread: listings, v2 answers, pages, feeds.
+    const content = readContent(root);
+    const { site } = compileSettings(content);
+    const listings = Object.fromEntries(
+      groupByDevice(content)
+        .flatMap((g) => compileDevice(g.device, g.manifests, site!).files)
+        .map((f) => [f.path, Buffer.from(f.contents).toString('latin1')]),
+    );
+    expect(Object.keys(listings).filter((p) => p.startsWith('api/v1/'))).toHaveLength(12 * 4);
+    const whole = reference(root);
+    for (const [p, text] of Object.entries(listings)) expect(whole[p]).toBe(text);
+    const one = compileInto(root, { threads: 1 });
+    const workersOnly = compileInto(root, { threads: 3, workersFrom: 0, callerCompiles: false });
+    const shared = compileInto(root, { threads: 2, workersFrom: 0 });
+    expect(one.tree).toEqual(listings);
+    expect(workersOnly.tree).toEqual(listings);
+    expect(shared.tree).toEqual(listings);
+    expect(workersOnly.outputs.map((o) => [o.device, o.counts])).toEqual(one.outputs.map((o) => [o.device, o.counts]));
+  });
+
+  it('reports the same problems in the same order as a single-threaded build', () => {
+    const root = catalog();
+    for (const d of [1, 5, 9]) {
+      const file = manifestOf(root, d);
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/^version: .*$/m, 'version: 2.10').replace(/^channel: .*$/m, 'channel: nightly'));
+    }
+    const copied = manifestOf(root, 7, 2);
+    writeFileSync(copied.replace(/\.yaml$/, '.copy.yaml'), readFileSync(copied)); // The same id and filename twice.
+    const expected = compileSite(readContent(root)).problems.map(formatProblem);
+    expect(expected).toHaveLength(5);
+    const problems = (options: object) => {
+      try {
+        build({ root, cache: false, ...options });
+      } catch (error) {
+        return (error as ContentError).problems.map(formatProblem);
+      }
+      throw new Error('the build should have failed');
+    };
+    expect(problems({ threads: 1 })).toEqual(expected);
+    const content = readContent(root);
+    const { site } = compileSettings(content);
+    const outputs = compileDevices(groupByDevice(content), content.site!, site!, { threads: 2, workersFrom: 0, callerCompiles: false });
+    expect(outputs.flatMap((o) => o.problems).map(formatProblem).sort()).toEqual([...expected].sort());
+  });
+
+  it('is refused with a usage error for a thread count that is not a whole number', async () => {
+    const lines: string[] = [];
+    const code = await main(['build', '--root', catalog(), '--threads', '0'], { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+    expect(code).toBe(2);
+    expect(lines[0].split('\n')[0]).toBe('--threads is a whole number of at least 1, not 0');
+  });
+});
+
+describe('the build cache', { timeout: 60_000 }, () => {
+  it('rebuilds a changed device and serves the unchanged ones: the tree equals a build without cache', () => {
+    const root = catalog();
+    build({ root });
+    const entries = readdirSync(cacheDirOf(root));
+    expect(entries.filter((n) => n.endsWith('.bin'))).toHaveLength(12);
+
+    const file = manifestOf(root, 4);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^size: (\d+)$/m, 'size: 12345'));
+    build({ root });
+    const tree = snapshotTree(path.join(root, 'dist'));
+    expect(tree).toEqual(reference(root));
+    expect(tree[`api/v1/${deviceName(4)}/${'official'}/index.json`] + tree[`api/v1/${deviceName(4)}/dev/index.json`]).toContain('"size":12345');
+    // The entry of the old version of the device is gone; the others are the same files.
+    const after = readdirSync(cacheDirOf(root));
+    expect(after).toHaveLength(12);
+    expect(after.filter((n) => !entries.includes(n))).toHaveLength(1);
+  });
+
+  it.each([
+    ['changed site settings', (root: string) => writeFileSync(path.join(root, 'content', 'site.yaml'), readFileSync(path.join(root, 'content', 'site.yaml'), 'utf8').replace('images.example.org', 'mirror.example.net'))],
+    ['a renamed manifest', (root: string) => {
+      const file = manifestOf(root, 2, 3);
+      writeFileSync(file.replace(/\.yaml$/, '-renamed.yaml'), readFileSync(file));
+      writeFileSync(file, '');
+    }],
+  ])('never serves an entry made for other inputs: %s', (_, change) => {
+    const root = catalog();
+    build({ root });
+    change(root);
+    let failed: ContentError | undefined;
+    try {
+      build({ root });
+    } catch (error) {
+      failed = error as ContentError;
+    }
+    const compiled = compileSite(readContent(root));
+    if (compiled.problems.length > 0) expect(failed?.problems).toEqual(compiled.problems);
+    else expect(snapshotTree(path.join(root, 'dist'))).toEqual(reference(root));
+  });
+
+  it.each([
+    ['truncated', (data: Buffer) => data.subarray(0, data.length - 100)],
+    ['cut after the header', (data: Buffer) => data.subarray(0, data.indexOf(10) + 1)],
+    ['with one byte of a listing changed', (data: Buffer) => Buffer.concat([data.subarray(0, data.length - 10), Buffer.from('X'), data.subarray(data.length - 9)])],
+    ['empty', () => Buffer.alloc(0)],
+    ['garbage', () => Buffer.from('\u0000\u0001not a cache entry\n{"format":')],
+    ['with a header that lies about the files', (data: Buffer) => Buffer.from(data.toString('latin1').replace(/"counts":\{"builds":\d+/, '"counts":{"builds":999'), 'latin1')],
+  ])('ignores an entry that is %s, and replaces it', (_, damage) => {
+    const root = catalog();
+    build({ root });
+    const cache = cacheDirOf(root);
+    const names = readdirSync(cache).sort();
+    for (const name of names) writeFileSync(path.join(cache, name), damage(readFileSync(path.join(cache, name))));
+    const built = build({ root });
+    expect(snapshotTree(path.join(root, 'dist'))).toEqual(reference(root));
+    expect(built.builds).toBe(12 * 15);
+    // Rewritten whole: a third build reads them back and writes the same tree.
+    expect(readdirSync(cache).sort()).toEqual(names);
+    build({ root });
+    expect(snapshotTree(path.join(root, 'dist'))).toEqual(reference(root));
+  });
+});

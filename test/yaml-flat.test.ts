@@ -1,0 +1,109 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isMap, isPair, isScalar, parseDocument, type Node } from 'yaml';
+import { readFlatYaml } from '../src/yaml-flat.js';
+import { composeYamlSource, readYamlSource } from '../src/yaml-source.js';
+import { manifest } from './bench/catalog.js';
+import { ROOT } from './helpers.js';
+
+// The fast reader must agree with the `yaml` package on every text it accepts (value, key and value
+// positions), and must hand every text it cannot read exactly back to `yaml`.
+
+const examples = readdirSync(path.join(ROOT, 'content'), { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.yaml'))
+  .sort()
+  .map((f) => [`content/${f}`, readFileSync(path.join(ROOT, 'content', f), 'utf8')] as const);
+
+// Every shape the benchmark's catalog generator writes: comments, placeholders, lists, flags.
+const generated = Array.from({ length: 600 }, (_, b) => {
+  const { name, text } = manifest(b % 7, b, 600);
+  return [name, text] as const;
+});
+
+const plainValues = [
+  '2.10', '2.5', '1e5', '1E5', '3361bcbfccc8d0ca7ae1dab8fec4d47d', '123e4567', '0x1F', '0o17', '017', '+12', '-3', '-0', '0', '00', '1.', '.5',
+  '1.0e+3', '.inf', '-.Inf', '+.INF', '.nan', '.NaN', '~', 'null', 'Null', 'NULL', 'nULL', 'true', 'True', 'TRUE', 'tRUE', 'false', 'False',
+  'yes', 'no', 'on', 'off', 'y', '2024-11-05', '12:30', '1_000', '9007199254740993', '99999999999999999999', 'a#b', 'http://x/y#z',
+  'https://images.example.org/b', 'a:b', 'eng.root.20241108.123456', 'e-2.5-a14-20241108446322-official-FP4.zip', 'a b  c', 'x{y}', 'x[y]', 'a,b',
+  '-1', '-x', '~x', '.', '..', '+', '/abs', 'a]', 'x}',
+];
+const rawValues = [
+  ...plainValues,
+  '"quoted"', '"2.10"', "'single'", "'it''s'", '"esc\\"x"', '"tab\\tx"', '"a" # c', "'a' # c", '"x"y', '""', "''", '"a#b"', '"a: b"',
+  'a # comment', 'a #', 'x   ', 'a: b', '- a', '-', '? x', '?', ': x', '&anchor x', '*alias', '!tag x', '!!str 1', '|', '>', '|-', '%x', '@x', '`x',
+  '{a: 1}', '{}', '[a, b]', '[]', '[ ]', '[a,]', '[,]', '[a, [b]]', '[a, "b"]', "['a']", '[1, true, null, 2.10, ~]', '[a b, c]', '[a:b]', '[a: b]',
+  '[a] # c', '[a] y', '[a]]', '[a, b', '[-, a]', '[- a]', '[a #b]', '[stable, official]', '#x', 'a\tb', 'ü', 'a\rb',
+];
+
+const texts: (readonly [string, string])[] = [
+  ...examples,
+  ...generated,
+  ...rawValues.map((v) => [`value ${v}`, `filename: x.zip\nvalue: ${v}\nsize: 1\n`] as const),
+  ...rawValues.map((v) => [`last value ${v} without newline`, `value: ${v}`] as const),
+  ...[
+    '', '\n', '# only a comment\n', '---\na: 1\n', 'a: 1\n---\nb: 2\n', 'a: 1\n...\n', 'a: 1\n  b: 2\n', 'a: 1\nb\n', 'a: 1\r\nb: 2\r\n', '\ufeffa: 1\n',
+    '  a: 1\n', 'a:1\n', 'a:  two spaces\n', 'a:\n', 'a: \n', 'a:\n  - x\n', 'a: 1\na: 2\n', 'null: 1\n', 'true: x\n', '__proto__: x\n', '1: x\n',
+    'A: x\n', 'a-b: x\n', '"a": x\n', `${'k'.repeat(1100)}: x\n`, `${'k'.repeat(1020)}: x\n`, '# c\n\na: 1\n\n# d\n', 'a: x\n# c\n b: y\n',
+    'a: 1\n\tb: 2\n', 'a: multi\nline\n', 'a: x\n  continued\n', 'a: >\n  folded\n', 'a: &x 1\nb: *x\n', '%YAML 1.2\n---\na: 1\n', '- a\n- b\n', 'just text\n',
+    'a: [x,\n  y]\n', 'a: "x\n  y"\n', 'a: 1 #c\nb: 2 # d\n',
+  ].map((t) => [JSON.stringify(t), t] as const),
+];
+
+const options = { prettyErrors: false, uniqueKeys: true, strict: true } as const;
+
+describe('the flat YAML reader agrees with the yaml package', () => {
+  it.each(texts)('%s', (_, text) => {
+    const flat = readFlatYaml(text);
+    const doc = parseDocument(text, options);
+    if (flat === undefined) return; // `yaml` reads it; nothing to compare.
+    expect(doc.errors).toEqual([]);
+    expect(flat.value).toEqual(doc.toJS());
+    expect(isMap(doc.contents)).toBe(true);
+    const map = doc.contents as unknown as { items: unknown[]; range: [number, number, number] };
+    expect(flat.start).toBe(map.range[0]);
+    const positions = map.items.map((pair) => {
+      if (!isPair(pair) || !isScalar(pair.key)) throw new Error('not a flat mapping');
+      return [String(pair.key.value), { key: pair.key.range![0], value: (pair.value as Node).range![0] }];
+    });
+    expect([...flat.offsets]).toEqual(positions);
+  });
+
+  it('reads nearly every manifest itself (otherwise it would not be worth having)', () => {
+    const manifests = [...examples.filter(([f]) => f !== 'content/site.yaml'), ...generated];
+    expect(manifests.filter(([, text]) => readFlatYaml(text) === undefined).map(([name]) => name)).toEqual([]);
+  });
+
+  it.each([
+    ['version: 2.10\n', '2.10 is the number 2.1'],
+    ['md5sum: 123e4567\n', 'a float'],
+    ['size: 0x1F\n', 'hex'],
+    ['placeholder: True\n', 'a boolean'],
+    ['channel: ~\n', 'null'],
+  ])('types %j as yaml does (%s)', (text) => {
+    expect(readFlatYaml(text)!.value).toEqual(parseDocument(text, options).toJS());
+  });
+});
+
+describe('a source read by the flat reader locates fields like one composed by yaml', () => {
+  const paths: [PropertyKey[], boolean][] = [
+    [[], false],
+    [['filename'], false],
+    [['filename'], true],
+    [['id'], false],
+    [['size'], true],
+    [['lists'], false],
+    [['lists', 1], false],
+    [['missing'], false],
+    [['missing'], true],
+    [['lists', 7], false],
+  ];
+  it.each([...examples, ...generated.slice(0, 60)])('%s', (file, text) => {
+    const fast = readYamlSource(text, file);
+    const full = composeYamlSource(text, file);
+    expect(fast.value).toEqual(full.value);
+    expect(fast.problems).toEqual(full.problems);
+    for (const [p, key] of paths) expect([p, key, fast.locate(p, { key })]).toEqual([p, key, full.locate(p, { key })]);
+    for (const [p] of paths) expect(fast.sourceText(p)).toBe(full.sourceText(p));
+  });
+});
