@@ -32,7 +32,7 @@ export interface V2File {
 /** What {@link renderV2} produces: the device's file, and what was left out and why. */
 export interface RenderedV2 {
   file: OutputFile;
-  /** One notice per build that v1 lists but the v2 answer leaves out. */
+  /** Builds that v1 lists but the v2 answer leaves out: one notice per bad version, one for the size cut. */
   notices: Problem[];
 }
 
@@ -42,7 +42,7 @@ export interface RenderedV2 {
  * A `version` that is not `major.minor` (e.g. "2.6.3") is left out rather than shortened: "2.6"
  * would present 2.6.3 as a different, older release. When the entries would pass
  * {@link V2_MAX_BYTES}, the oldest are dropped. Both are reported as notices, not problems: v1 still
- * lists those builds.
+ * lists those builds. The size cut is one notice for the device, at the newest build it drops.
  */
 export function renderV2(device: string, listings: readonly Listing[]): RenderedV2 {
   const notices: Problem[] = [];
@@ -80,14 +80,17 @@ export function renderV2(device: string, listings: readonly Listing[]): Rendered
     bytes += size;
     kept++;
   }
-  const dropped = new Map<Build, string[]>();
-  for (const { build, list } of candidates.slice(kept)) dropped.set(build, [...(dropped.get(build) ?? []), list]);
-  for (const [build, lists] of dropped) {
+  // One notice per device for the size cut, at its newest dropped build: a long history would
+  // otherwise print a line for every old build on every run.
+  const dropped = [...new Set(candidates.slice(kept).map((c) => c.build))];
+  if (dropped.length > 0) {
+    const [newest] = dropped;
+    const older = dropped.length - 1;
     notices.push({
-      file: build.source,
-      ...build.at.file,
+      file: newest.source,
+      ...newest.at.file,
       field: '(file)',
-      message: `left out of ${url}: a v2 answer may hold at most ${V2_MAX_BYTES} bytes and the ${kept} newer entries fill it; v1 still lists it (${lists.join(', ')})`,
+      message: `left out of ${url}${older > 0 ? ` with the ${older} older build${older === 1 ? '' : 's'} of ${device}` : ''}: a v2 answer may hold at most ${V2_MAX_BYTES} bytes and the ${kept} newer entries fill it; v1 still lists ${older > 0 ? 'them' : 'it'}`,
     });
   }
   return { file: { path: fill(endpoint.file, { device }).slice(1), contents: `[${bodies.join(',')}]` }, notices };

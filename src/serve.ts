@@ -39,7 +39,7 @@ export interface PreviewOptions {
   hostname?: string;
   io: Io;
   rebuild?: Rebuild;
-  /** Quiet time after the last change in `content/` before rebuilding: editors write in bursts (a save is a few ms). */
+  /** Quiet time after the last change in `content/` before rebuilding (default 20 ms): editors write in bursts, a save takes a few ms. */
   debounceMs?: number;
 }
 
@@ -55,7 +55,7 @@ export interface Preview {
  * when anything under `content/` changes. An invalid change prints its problems and keeps the last
  * good tree in service. Throws {@link ContentError} when the content is invalid from the start.
  */
-export async function startPreview({ root, port = 8788, hostname = '127.0.0.1', io, rebuild = incrementalRebuild(root), debounceMs = 50 }: PreviewOptions): Promise<Preview> {
+export async function startPreview({ root, port = 8788, hostname = '127.0.0.1', io, rebuild = incrementalRebuild(root), debounceMs = 20 }: PreviewOptions): Promise<Preview> {
   const first = rebuild([]);
   if (!first.tree) throw new ContentError(first.problems);
   let current: ServedTree = first.tree;
