@@ -207,7 +207,27 @@ export function build({ root, outDir = path.join(root, 'dist'), host = 'all', ca
 
 /** Validates like {@link build} and writes nothing; returns every problem. */
 export function check({ root }: { root: string }): CompiledSite {
-  return compileSite(readContent(root));
+  const compiled = compileSite(readContent(root));
+  const stale = staleNetlifyToml(root, compiled.netlifyToml);
+  return stale ? { ...compiled, problems: [...compiled.problems, stale] } : compiled;
+}
+
+/**
+ * Netlify takes its routes from the committed `netlify.toml`: one that lags behind the content
+ * (a device added in a pull request without running the build) would answer the new device's
+ * listings with the JSON 404. Only a file that exists is compared: a project may deploy to
+ * Cloudflare alone.
+ */
+function staleNetlifyToml(root: string, expected: string | undefined): Problem | undefined {
+  const file = path.join(root, 'netlify.toml');
+  if (expected === undefined || !existsSync(file) || readFileSync(file, 'utf8') === expected) return undefined;
+  return {
+    file: 'netlify.toml',
+    line: 1,
+    col: 1,
+    field: '(file)',
+    message: 'out of date with content/: Netlify would not route the devices or lists added since; run `npm run build` and commit netlify.toml',
+  };
 }
 
 // --- internal ---

@@ -1,7 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { main } from '../src/cli.js';
 import { runOtapress } from './cli-process.js';
 import { ROOT, tempProject } from './helpers.js';
 
@@ -53,5 +54,31 @@ describe('the GitHub workflows', () => {
     const build = workflow('build.yml');
     expect(build.on).toEqual({ push: { branches: ['main'] } });
     expect(commands(build)).toEqual(['npm ci', 'npm test', 'npm run build', 'git diff --exit-code netlify.toml']);
+  });
+});
+
+describe('otapress check and a committed netlify.toml', () => {
+  const run = async (root: string) => {
+    const err: string[] = [];
+    const code = await main(['check', '--root', root], { out: () => {}, err: (l) => err.push(l) });
+    return { code, problems: err.filter((l) => !/^\d+ (problem|notice)/.test(l) && !l.startsWith('content/FP4/e-2.6.3')) };
+  };
+
+  it('accepts the netlify.toml the build generates, and a project without one', async () => {
+    const root = tempProject({ withContent: true });
+    expect(await run(root)).toEqual({ code: 0, problems: [] });
+    copyFileSync(path.join(ROOT, 'netlify.toml'), path.join(root, 'netlify.toml'));
+    expect(await run(root)).toEqual({ code: 0, problems: [] });
+  });
+
+  it('reports a netlify.toml that lags behind a device added to content/', async () => {
+    const root = tempProject({ withContent: true });
+    copyFileSync(path.join(ROOT, 'netlify.toml'), path.join(root, 'netlify.toml'));
+    mkdirSync(path.join(root, 'content/FP5'));
+    writeFileSync(path.join(root, 'content/FP5/announced.yaml'), 'placeholder: true\nversion: "3.2"\nchannel: official\ntimestamp: 1751364000\nandroid_version: "16"\ndisplay_version: 3.2-a16-20250701-official-FP5\n');
+    expect(await run(root)).toEqual({
+      code: 1,
+      problems: ['netlify.toml:1:1  (file)  out of date with content/: Netlify would not route the devices or lists added since; run `npm run build` and commit netlify.toml'],
+    });
   });
 });
