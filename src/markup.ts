@@ -34,15 +34,9 @@ export function raw(text: string): Markup {
 
 /** Bytes in binary units as people read them: `1.29 GiB`, `512 KiB`, `0 B`. */
 export function humanSize(bytes: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  if (unit === 0) return `${bytes} B`;
-  return `${value.toFixed(value < 10 ? 2 : value < 100 ? 1 : 0)} ${units[unit]}`;
+  const [value, unit] = scaleBytes(bytes);
+  if (unit === 'B') return `${bytes} B`;
+  return `${value.toFixed(value < 10 ? 2 : value < 100 ? 1 : 0)} ${unit}`;
 }
 
 /** Unix seconds as an RFC 3339 UTC time without milliseconds: `2024-11-08T12:00:00Z`. */
@@ -64,4 +58,16 @@ function toMarkup(value: unknown): string {
   if (Array.isArray(value)) return value.map(toMarkup).join('');
   if (value === undefined || value === null || value === false) return '';
   return escapeMarkup(value as string);
+}
+
+/** Bytes scaled to the largest binary unit (B, KiB, … TiB) that keeps the value at least 1. */
+export function scaleBytes(bytes: number): [number, string] {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return [value, units[unit]];
 }

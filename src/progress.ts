@@ -1,3 +1,5 @@
+import { scaleBytes } from './markup.js';
+
 /** Bytes, rate and time left of a long read, as one terminal line. Pure: the caller owns the clock. */
 export function formatProgress(done: number, total: number, elapsedMs: number, width = 24): string {
   const fraction = total > 0 ? Math.min(1, done / total) : 1;
@@ -7,16 +9,10 @@ export function formatProgress(done: number, total: number, elapsedMs: number, w
   return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${formatBytes(done)} / ${formatBytes(total)}  ${formatBytes(rate)}/s  ${left === undefined ? '--:--' : formatDuration(left)} left`;
 }
 
-/** 1536 → `1.5 KiB`; binary units as `ls -lh` and `du -h` show them. */
+/** 1536 → `1.5 KiB`: one decimal always, so that a redrawn progress line keeps its width. */
 export function formatBytes(bytes: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${Math.round(value)} B` : `${value.toFixed(1)} ${units[unit]}`;
+  const [value, unit] = scaleBytes(bytes);
+  return unit === 'B' ? `${Math.round(value)} B` : `${value.toFixed(1)} ${unit}`;
 }
 
 /** Seconds as `m:ss`. */
