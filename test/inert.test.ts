@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileSite } from '../src/build.js';
 import { formatProblem } from '../src/problems.js';
+import { VALID_MANIFEST } from './arbitraries.js';
 
 /** Text fields reach the HTML pages and Atom feeds; markup in them must arrive as text, never as markup. */
 const HOSTILE = {
@@ -9,16 +10,7 @@ const HOSTILE = {
   pre_version: '"\'><svg onload=alert(4)>',
 };
 
-const manifest = `filename: e-2.5-a14-20241108446322-official-FP4.zip
-version: "2.5"
-channel: official
-timestamp: 1731067200
-android_version: "14"
-incremental: eng.root.20241108.123456
-md5sum: 0123456789abcdef0123456789abcdef
-id: 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
-size: 1387003904
-${Object.entries(HOSTILE)
+const manifest = `${VALID_MANIFEST}${Object.entries(HOSTILE)
   .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
   .join('\n')}
 `;

@@ -2,21 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { parseManifest } from '../src/manifest.js';
 import { formatProblem } from '../src/problems.js';
 import { parseSite } from '../src/site.js';
+import { VALID_MANIFEST } from './arbitraries.js';
 
 const { site } = parseSite('download_base_url: https://dl.example.org/builds/\n');
 const FILE = 'content/FP4/build.yaml';
 
 /** A valid package manifest; each case below changes one thing. */
-const VALID = `filename: e-2.5-a14-20241108446322-official-FP4.zip
-version: "2.5"
-channel: official
-timestamp: 1731067200
-android_version: "14"
-incremental: eng.root.20241108.123456
-md5sum: 0123456789abcdef0123456789abcdef
-id: 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
-size: 1387003904
-`;
+const VALID = VALID_MANIFEST;
 
 const messages = (text: string | Uint8Array, device = 'FP4') => parseManifest(text, FILE, device, site!).problems.map(formatProblem);
 const edit = (key: string, line: string | null) =>
