@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -248,7 +248,7 @@ function codeVersion(): string {
 function readCacheEntry(cacheDir: string, key: string): DeviceOutput | undefined {
   let data: Buffer;
   try {
-    data = readWhole(path.join(cacheDir, `${key}.bin`));
+    data = readFileSync(path.join(cacheDir, `${key}.bin`));
   } catch {
     return undefined;
   }
@@ -307,22 +307,5 @@ function pruneCache(cacheDir: string, used: Set<string>): void {
   for (const name of readdirSync(cacheDir)) {
     const match = /^([0-9a-f]{64})\.bin$/.exec(name);
     if (match && !used.has(match[1])) rmSync(path.join(cacheDir, name), { force: true });
-  }
-}
-
-function readWhole(file: string): Buffer {
-  const fd = openSync(file, 'r');
-  try {
-    const { size } = fstatSync(fd);
-    const data = Buffer.allocUnsafe(size);
-    let read = 0;
-    while (read < size) {
-      const n = readSync(fd, data, read, size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return data.subarray(0, read);
-  } finally {
-    closeSync(fd);
   }
 }
