@@ -73,11 +73,6 @@ export function startHashing(file: string, onProgress?: HashProgress): Hashing {
   return { digests, abort: stop };
 }
 
-/** Reads `file` once and returns its size, MD5 and SHA-256 (see {@link startHashing}). */
-export function hashFile(file: string, onProgress?: HashProgress): Promise<FileDigests> {
-  return startHashing(file, onProgress).digests;
-}
-
 // --- internal ---
 
 /** Worker 1: reads the file into free slots, one read ahead, and computes MD5 in read order. */

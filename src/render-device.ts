@@ -28,10 +28,3 @@ export function renderDevice(device: string, listings: readonly Listing[], site:
     summary: summarizeDevice(device, listings),
   };
 }
-
-/** Listings grouped by device, in listing order. */
-export function listingsByDevice(listings: readonly Listing[]): [string, Listing[]][] {
-  const byDevice = new Map<string, Listing[]>();
-  for (const listing of listings) byDevice.set(listing.device, [...(byDevice.get(listing.device) ?? []), listing]);
-  return [...byDevice];
-}

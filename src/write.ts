@@ -34,25 +34,11 @@ export class OutputError extends Error {
 }
 
 /**
- * Writes a complete tree to `outDir` so that no reader ever sees a half-written one: the files go
- * into a fresh staging folder beside it and are flushed to disk, then the staging folder replaces
- * the old tree by two renames. If the process dies between the renames, the next run finds the
- * previous tree and puts it back first. Refuses any path that would leave the tree.
+ * A tree being written so that no reader ever sees a half-written one: the files go into a fresh
+ * staging folder beside `outDir` (from any number of threads), are flushed to disk, then the
+ * staging folder replaces the old tree by two renames. If the process dies between the renames, the
+ * next run finds the previous tree and puts it back first.
  */
-export function writeTree(outDir: string, files: readonly OutputFile[]): void {
-  checkTreePaths(files);
-  const tree = stageTree(outDir);
-  try {
-    const made = new Set<string>();
-    for (const file of files) writeStagedFile(tree.staging, file, made);
-  } catch (error) {
-    tree.discard();
-    throw error;
-  }
-  tree.commit();
-}
-
-/** A tree being written into its staging folder; {@link writeTree} in steps, for writers on several threads. */
 export interface StagedTree {
   /** The staging folder: write into it with {@link writeStagedFile}. */
   staging: string;
@@ -62,7 +48,7 @@ export interface StagedTree {
   discard(): void;
 }
 
-/** Starts a tree for `outDir` (see {@link writeTree}). */
+/** Starts a tree for `outDir` (see {@link StagedTree}). */
 export function stageTree(outDir: string): StagedTree {
   const { parent, staging, previous } = siblings(outDir);
   recoverTree(outDir);
@@ -208,21 +194,6 @@ function checkTreePath(file: string): void {
   if (parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\\') || p.includes('\0')) || path.isAbsolute(file)) {
     throw new Error(`refusing to write outside the output folder: ${JSON.stringify(file)}`);
   }
-}
-
-/** Every path must stay inside the tree, be written once, and not be both a file and a folder. */
-function checkTreePaths(files: readonly OutputFile[]): void {
-  const seen = new Set<string>();
-  const folders = new Set<string>();
-  for (const file of files) {
-    checkTreePath(file.path);
-    const parts = file.path.split('/');
-    const key = file.path.toLowerCase();
-    if (seen.has(key)) throw new Error(`two output files would have the same path (ignoring case): ${file.path}`);
-    seen.add(key);
-    for (let i = 1; i < parts.length; i++) folders.add(parts.slice(0, i).join('/').toLowerCase());
-  }
-  for (const key of seen) if (folders.has(key)) throw new Error(`an output path would be both a file and a folder: ${key}`);
 }
 
 /**
