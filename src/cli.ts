@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { formatProblem, type Problem } from './problems.js';
+import { formatProblem, type Problem } from './catalog/problems.js';
 
 /** Exit codes of every command: success, invalid content, wrong usage. */
 export const EXIT = { ok: 0, invalid: 1, usage: 2, busy: 75 } as const;
@@ -63,8 +63,8 @@ For zips whose metadata and name do not tell everything:
       if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'name the OTA zip to add' : `add takes one zip, not ${positionals.length}`);
       // Hashing starts first, on two worker threads, so that loading the rest overlaps it.
       const { existsSync, statSync } = await import('node:fs');
-      const { startHashing } = await import('./hash-file.js');
-      const { progressBar } = await import('./progress.js');
+      const { startHashing } = await import('./ota/hash.js');
+      const { progressBar } = await import('./ota/progress.js');
       const bar = progressBar(process.stderr, 'hashing');
       // With a handler, Ctrl-C lands between two steps, never inside the final write-and-rename.
       const interrupted = () => {
@@ -76,7 +76,7 @@ For zips whose metadata and name do not tell everything:
       const zip = positionals[0];
       const hashing = existsSync(zip) && statSync(zip).isFile() ? startHashing(zip, (done, total) => bar.update(done, total)) : undefined;
       const path = await import('node:path');
-      const { addBuild, AddUsageError } = await import('./add.js');
+      const { addBuild, AddUsageError } = await import('./commands/add.js');
       const str = (key: string) => (values[key] === undefined ? undefined : String(values[key]));
       try {
         const result = await addBuild({
@@ -132,7 +132,7 @@ valid, or --skip-invalid is given (then the valid ones are imported).`,
       if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'name the saved listing to import, or - for standard input' : `import takes one listing, not ${positionals.length}`);
       if (values.device === undefined || values.list === undefined) throw new UsageError(`pass the device and the request list the listing is for, e.g. --device FP4 --list stable`);
       const path = await import('node:path');
-      const { importListing, ImportUsageError } = await import('./import.js');
+      const { importListing, ImportUsageError } = await import('./commands/import.js');
       let plan;
       try {
         plan = importListing({
@@ -176,7 +176,7 @@ field names and flag wrong values while you type.)
     async run({ values }, io) {
       const path = await import('node:path');
       const { existsSync, readFileSync, writeFileSync } = await import('node:fs');
-      const { renderJsonSchema, SCHEMA_FILE } = await import('./schema.js');
+      const { renderJsonSchema, SCHEMA_FILE } = await import('./catalog/json-schema.js');
       const file = path.join(path.resolve(String(values.root)), SCHEMA_FILE);
       const text = renderJsonSchema();
       const current = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
@@ -214,7 +214,7 @@ One build at a time writes an output folder: a second one waits up to --wait sec
     options: { ...common, out: { type: 'string' }, host: { type: 'string', default: 'all' }, threads: { type: 'string' }, 'no-cache': { type: 'boolean' }, wait: { type: 'string', default: '300' } },
     async run({ values }, io) {
       const path = await import('node:path');
-      const { build } = await import('./build.js');
+      const { build } = await import('./build/build.js');
       const host = String(values.host);
       if (host !== 'all' && host !== 'netlify') throw new UsageError(`--host is all or netlify, not ${host}`);
       const wait = Number(values.wait);
@@ -247,7 +247,7 @@ on the line it is about.`,
       const format = String(values.format);
       if (format !== 'text' && format !== 'github') throw new UsageError(`--format is text or github, not ${format}`);
       const path = await import('node:path');
-      const { check } = await import('./build.js');
+      const { check } = await import('./build/build.js');
       const { problems, builds, notices } = check({ root: path.resolve(String(values.root)) });
       if (problems.length === 0) {
         reportNotices(notices, io, format);
@@ -271,7 +271,7 @@ last good build. Ctrl-C stops it.`,
       const port = Number(values.port);
       if (!/^\d+$/.test(String(values.port)) || port > 65535) throw new UsageError(`--port is a number from 0 to 65535, not ${values.port}`);
       const path = await import('node:path');
-      const { startPreview } = await import('./serve.js');
+      const { startPreview } = await import('./build/preview.js');
       const preview = await startPreview({ root: path.resolve(String(values.root)), port, io }).catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'EADDRINUSE') throw new UsageError(`port ${port} is already in use on 127.0.0.1; pick another with --port N (0 picks a free one)`);
         throw error;
@@ -307,12 +307,12 @@ export async function main(argv: string[], io: Io = { out: (l) => console.log(l)
     }
     return await command.run(args as never, io);
   } catch (error) {
-    const { ContentError } = await import('./problems.js');
+    const { ContentError } = await import('./catalog/problems.js');
     if (error instanceof ContentError) {
       reportProblems(error.problems, io, 'text');
       return EXIT.invalid;
     }
-    const { OutputError } = await import('./write.js');
+    const { OutputError } = await import('./build/write.js');
     if (error instanceof OutputError) {
       io.err(error.message);
       return error.reason === 'busy' ? EXIT.busy : EXIT.usage;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { Document } from 'yaml';
-import type { Content, ManifestFile } from '../src/read.js';
+import type { Content, ManifestFile } from '../src/catalog/read.js';
 
 /**
  * fast-check generators for the property tests: valid catalogs (site settings and manifests as the

@@ -1,9 +1,9 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build } from '../src/build.js';
+import { build } from '../src/build/build.js';
 import { main } from '../src/cli.js';
-import { ContentError, formatProblem } from '../src/problems.js';
+import { ContentError, formatProblem } from '../src/catalog/problems.js';
 import { ROOT, snapshotTree, tempProject } from './helpers.js';
 
 const GOLDEN = path.join(ROOT, 'test', 'golden');

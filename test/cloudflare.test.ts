@@ -5,9 +5,9 @@ import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, compileSite } from '../src/build.js';
-import { readContent } from '../src/read.js';
-import { respond, servedTree } from '../src/respond.js';
+import { build, compileSite } from '../src/build/build.js';
+import { readContent } from '../src/catalog/read.js';
+import { respond, servedTree } from '../src/hosts/respond.js';
 import { ROOT } from './helpers.js';
 import { describeProbe, expectedAnswer, hostTable, observe, optionsProbes, type Seen } from './host-table.js';
 import { startWrangler, type Wrangler } from './wrangler.js';

@@ -1,12 +1,13 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build, cacheDirOf, compileDevice, compileSettings, compileSite, groupByDevice } from '../src/build.js';
+import { build, cacheDirOf, compileSite } from '../src/build/build.js';
+import { compileDevice, compileSettings, groupByDevice } from '../src/build/compile-device.js';
 import { main } from '../src/cli.js';
-import { compileDevices } from '../src/compile-devices.js';
-import { ContentError, formatProblem } from '../src/problems.js';
-import { readContent } from '../src/read.js';
-import { stageTree } from '../src/write.js';
+import { compileDevices } from '../src/build/compile-devices.js';
+import { ContentError, formatProblem } from '../src/catalog/problems.js';
+import { readContent } from '../src/catalog/read.js';
+import { stageTree } from '../src/build/write.js';
 import { deviceName, generateCatalog } from './bench/catalog.js';
 import { snapshotTree, tempProject } from './helpers.js';
 

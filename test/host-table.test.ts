@@ -1,8 +1,8 @@
 // The host table is generated from the route table; this pins the rows the issue names, so a route
 // dropped from ENDPOINTS cannot silently drop its checks on every host.
 import { describe, expect, it } from 'vitest';
-import { compileSite } from '../src/build.js';
-import { readContent } from '../src/read.js';
+import { compileSite } from '../src/build/build.js';
+import { readContent } from '../src/catalog/read.js';
 import { ROOT } from './helpers.js';
 import { hostTable } from './host-table.js';
 

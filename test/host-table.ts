@@ -3,8 +3,9 @@
 // notFoundScopes) and the compiled example catalog, so a new endpoint is probed without editing
 // the tests: every device × list × request shape answers 200 with its file; unknown devices,
 // unknown lists and too-deep paths answer the JSON 404 of the nearest scope; other misses, HTML.
-import type { CompiledSite } from '../src/build.js';
-import { ENDPOINTS, fill, notFoundScopes } from '../src/routes.js';
+import type { CompiledSite } from '../src/build/build.js';
+import { ENDPOINTS, notFoundScopes } from '../src/hosts/routes.js';
+import { fill } from '../src/render/urls.js';
 
 /** One request and what every host must answer. */
 export interface Probe {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compileSite } from '../src/build.js';
-import { formatProblem } from '../src/problems.js';
+import { compileSite } from '../src/build/build.js';
+import { formatProblem } from '../src/catalog/problems.js';
 import { VALID_MANIFEST } from './arbitraries.js';
 
 /** Text fields reach the HTML pages and Atom feeds; markup in them must arrive as text, never as markup. */

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build } from '../src/build.js';
+import { build } from '../src/build/build.js';
 import { main } from '../src/cli.js';
 import { ROOT, snapshotTree, tempProject } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { renderManifestText } from '../src/manifest-text.js';
+import { renderManifestText } from '../src/catalog/manifest-text.js';
 import { runMain } from './cli-process.js';
 
 describe('renderManifestText', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseManifest } from '../src/manifest.js';
-import { formatProblem } from '../src/problems.js';
-import { parseSite } from '../src/site.js';
+import { parseManifest } from '../src/catalog/manifest.js';
+import { formatProblem } from '../src/catalog/problems.js';
+import { parseSite } from '../src/catalog/site.js';
 import { VALID_MANIFEST } from './arbitraries.js';
 
 const { site } = parseSite('download_base_url: https://dl.example.org/builds/\n');

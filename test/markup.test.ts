@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeMarkup, html, humanSize, isoTime, raw, readableTime } from '../src/markup.js';
+import { escapeMarkup, html, humanSize, isoTime, raw, readableTime } from '../src/render/markup.js';
 
 describe('escapeMarkup', () => {
   it.each([

@@ -5,8 +5,8 @@ import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync }
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, compileSite } from '../src/build.js';
-import { readContent } from '../src/read.js';
+import { build, compileSite } from '../src/build/build.js';
+import { readContent } from '../src/catalog/read.js';
 import { ROOT } from './helpers.js';
 import { describeProbe, expectedAnswer, hostTable, LISTING_CACHE_CONTROL, type Seen } from './host-table.js';
 import { loadNetlifySite, netlifyAnswer, type NetlifySite } from './netlify-engine.js';

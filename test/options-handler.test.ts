@@ -3,8 +3,8 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build } from '../src/build.js';
-import { ContentError, formatProblem } from '../src/problems.js';
+import { build } from '../src/build/build.js';
+import { ContentError, formatProblem } from '../src/catalog/problems.js';
 import { tempProject } from './helpers.js';
 
 describe('options_handler', () => {

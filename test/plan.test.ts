@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Build } from '../src/manifest.js';
-import { checkCatalog, planListings } from '../src/plan.js';
-import { formatProblem } from '../src/problems.js';
-import { renderEnvelope, renderListing, renderRecord } from '../src/render.js';
-import { parseSite } from '../src/site.js';
+import type { Build } from '../src/catalog/manifest.js';
+import { checkCatalog, planListings } from '../src/catalog/plan.js';
+import { formatProblem } from '../src/catalog/problems.js';
+import { renderEnvelope, renderListing, renderRecord } from '../src/render/v1.js';
+import { parseSite } from '../src/catalog/site.js';
 
 const { site } = parseSite('download_base_url: https://dl.example.org\n');
 

@@ -2,11 +2,11 @@ import fc from 'fast-check';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build, compileSite } from '../src/build.js';
-import { planImport } from '../src/import-listing.js';
-import { parseManifest } from '../src/manifest.js';
-import { formatProblem, type Problem } from '../src/problems.js';
-import { parseSite } from '../src/site.js';
+import { build, compileSite } from '../src/build/build.js';
+import { planImport } from '../src/import/plan-import.js';
+import { parseManifest } from '../src/catalog/manifest.js';
+import { formatProblem, type Problem } from '../src/catalog/problems.js';
+import { parseSite } from '../src/catalog/site.js';
 import { catalogArbitrary, contentOf, mutatedManifest, randomYaml, SEED, type GeneratedCatalog } from './arbitraries.js';
 import { snapshotTree, tempProject } from './helpers.js';
 

@@ -1,11 +1,11 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compileSite } from '../src/build.js';
-import { formatProblem } from '../src/problems.js';
-import { readContent } from '../src/read.js';
-import { incrementalRebuild } from '../src/rebuild.js';
-import { fullRebuild, type RebuildResult } from '../src/serve.js';
+import { compileSite } from '../src/build/build.js';
+import { formatProblem } from '../src/catalog/problems.js';
+import { readContent } from '../src/catalog/read.js';
+import { incrementalRebuild } from '../src/build/rebuild.js';
+import { fullRebuild, type RebuildResult } from '../src/build/rebuild.js';
 import { deviceName, generateCatalog, manifest } from './bench/catalog.js';
 import { tempProject } from './helpers.js';
 

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
-import { build } from '../src/build.js';
-import { FEED_ENTRIES } from '../src/render-feeds.js';
+import { build } from '../src/build/build.js';
+import { FEED_ENTRIES } from '../src/render/feeds.js';
 import { catalogProject } from './catalog.js';
 import { tempProject } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build } from '../src/build.js';
+import { build } from '../src/build/build.js';
 import { catalogProject } from './catalog.js';
 import { tempProject } from './helpers.js';
 

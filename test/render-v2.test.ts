@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build, check } from '../src/build.js';
+import { build, check } from '../src/build/build.js';
 import { main } from '../src/cli.js';
-import { formatProblem } from '../src/problems.js';
-import { V2_MAX_BYTES } from '../src/render-v2.js';
+import { formatProblem } from '../src/catalog/problems.js';
+import { V2_MAX_BYTES } from '../src/render/v2.js';
 import { catalogProject } from './catalog.js';
 import { tempProject } from './helpers.js';
 

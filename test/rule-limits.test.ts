@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compileSite, type CompiledSite } from '../src/build.js';
-import type { ManifestFile } from '../src/read.js';
+import { compileSite, type CompiledSite } from '../src/build/build.js';
+import type { ManifestFile } from '../src/catalog/read.js';
 import { ROOT, tempProject } from './helpers.js';
 import { loadNetlifySite } from './netlify-engine.js';
 

@@ -4,9 +4,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import fg from 'fast-glob';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { parseManifest } from '../src/manifest.js';
-import { renderJsonSchema, SCHEMA_FILE } from '../src/schema.js';
-import { parseSite } from '../src/site.js';
+import { parseManifest } from '../src/catalog/manifest.js';
+import { renderJsonSchema, SCHEMA_FILE } from '../src/catalog/json-schema.js';
+import { parseSite } from '../src/catalog/site.js';
 import { runOtapress } from './cli-process.js';
 import { ROOT, tempProject } from './helpers.js';
 

@@ -6,11 +6,11 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileSite } from '../src/build.js';
+import { compileSite } from '../src/build/build.js';
 import { main } from '../src/cli.js';
-import { readContent } from '../src/read.js';
-import { respond, servedTree } from '../src/respond.js';
-import { startPreview, type Preview } from '../src/serve.js';
+import { readContent } from '../src/catalog/read.js';
+import { respond, servedTree } from '../src/hosts/respond.js';
+import { startPreview, type Preview } from '../src/build/preview.js';
 import { ROOT, tempProject } from './helpers.js';
 import { describeProbe, expectedAnswer, hostTable, observe, optionsProbes, type Seen } from './host-table.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { compileSite } from '../src/build.js';
-import { readContent } from '../src/read.js';
-import { ENDPOINTS, notFoundScopes } from '../src/routes.js';
-import { fileOf, URLS } from '../src/urls.js';
+import { compileSite } from '../src/build/build.js';
+import { readContent } from '../src/catalog/read.js';
+import { ENDPOINTS, notFoundScopes } from '../src/hosts/routes.js';
+import { fileOf, URLS } from '../src/render/urls.js';
 import { ROOT } from './helpers.js';
 
 /** A route pattern as Cloudflare matches it: `:name` is one non-empty segment, the rest exact. */

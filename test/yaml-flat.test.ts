@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isMap, isPair, isScalar, parseDocument, type Node } from 'yaml';
-import { readFlatYaml } from '../src/yaml-flat.js';
-import { composeYamlSource, readYamlSource } from '../src/yaml-source.js';
+import { readFlatYaml } from '../src/catalog/yaml-flat.js';
+import { composeYamlSource, readYamlSource } from '../src/catalog/yaml-source.js';
 import { manifest } from './bench/catalog.js';
 import { ROOT } from './helpers.js';
 

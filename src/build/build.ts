@@ -1,16 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Build } from '../catalog/manifest.js';
+import { checkCatalog, type Listing } from '../catalog/plan.js';
+import { compareStrings, ContentError, sortProblems, type Problem } from '../catalog/problems.js';
+import { readContent, type Content } from '../catalog/read.js';
+import type { Site } from '../catalog/site.js';
+import { renderHostFiles, renderNetlifyToml, type Host } from '../hosts/routes.js';
+import { renderIndexes } from '../render/device-index.js';
+import type { OutputFile } from '../render/output.js';
+import { compileDevice, compileSettings, groupByDevice, type DeviceOutput } from './compile-device.js';
 import { compileDevices } from './compile-devices.js';
-import { parseManifest, type Build } from './manifest.js';
-import { checkCatalog, planListings, type Listing } from './plan.js';
-import { compareStrings, ContentError, sortProblems, type Problem } from './problems.js';
-import { readContent, type Content, type ManifestFile } from './read.js';
-import { renderListing } from './render.js';
-import { renderDevice } from './render-device.js';
-import { renderIndexes, type DeviceSummary } from './render-index.js';
-import { renderHostFiles, renderNetlifyToml, type Host } from './routes.js';
-import { parseSite, type Site } from './site.js';
-import { checkOutDir, recoverTree, stageTree, withOutputLock, writeFileAtomic, writeStagedFile, type OutputFile } from './write.js';
+import { checkOutDir, recoverTree, stageTree, withOutputLock, writeFileAtomic, writeStagedFile } from './write.js';
 
 /** The outcome of compiling the content: the output tree, or every problem that prevents it. */
 export interface CompiledSite {
@@ -38,65 +38,6 @@ export function compileSite(content: Content, host: Host = 'all'): CompiledSite 
   const files = assembled.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const listings = devices.flatMap((d) => d.listings);
   return { site, builds, listings, files, problems: [], notices: assembled.notices, netlifyToml: renderNetlifyToml(site, content.devices) };
-}
-
-/** What the site needs of one compiled device; worker threads and the build cache hand back exactly this. */
-export interface DeviceOutput {
-  device: string;
-  /** The device's problems, unsorted; when there are any, `files` is empty. */
-  problems: Problem[];
-  /** The device's files: v1 listings, v2 answer, page, feeds. */
-  files: OutputFile[];
-  /** What the site-wide indexes show of the device. */
-  summary?: DeviceSummary;
-  notices: Problem[];
-  counts: { builds: number; listings: number; records: number; files: number };
-}
-
-/** One device compiled on its own, with the builds and listings it was rendered from. */
-export interface CompiledDevice extends DeviceOutput {
-  builds: Build[];
-  listings: Listing[];
-}
-
-/**
- * Validates and renders one device from its manifests. A device's listings depend only on its own
- * manifests and the site settings, so devices compile independently: in any order, on any thread,
- * or not at all when the cache already holds the result. Pure.
- */
-export function compileDevice(device: string, manifests: readonly ManifestFile[], site: Site): CompiledDevice {
-  const problems: Problem[] = [];
-  const builds: Build[] = [];
-  for (const manifest of manifests) {
-    const parsed = parseManifest(manifest.bytes, manifest.file, device, site);
-    problems.push(...parsed.problems);
-    if (parsed.build) builds.push(parsed.build);
-  }
-  problems.push(...checkCatalog(builds, []));
-  const counts = { builds: builds.length, listings: 0, records: 0, files: 0 };
-  if (problems.length > 0) return { device, builds, listings: [], files: [], problems, notices: [], counts };
-  const listings = planListings(builds, [device], site);
-  const rendered = renderDevice(device, listings, site);
-  const files = [...listings.map((l) => ({ path: `api/v1/${l.device}/${l.list}/index.json`, contents: renderListing(l) })), ...rendered.files];
-  counts.listings = listings.length;
-  counts.records = listings.reduce((n, l) => n + l.builds.length, 0);
-  counts.files = files.length;
-  return { device, builds, listings, files, problems, notices: rendered.notices, summary: rendered.summary, counts };
-}
-
-/** The site settings of the content, and the problems found so far (layout and settings). */
-export function compileSettings(content: Content): { site?: Site; problems: Problem[] } {
-  const problems = [...content.problems];
-  const { site, problems: siteProblems } = content.site ? parseSite(content.site) : { site: undefined, problems: [] };
-  problems.push(...siteProblems);
-  return { site, problems: site ? problems : sortProblems(problems) };
-}
-
-/** The manifests of each device folder, devices in output order (every device, even one without a readable manifest). */
-export function groupByDevice(content: Content): { device: string; manifests: ManifestFile[] }[] {
-  const groups = new Map<string, ManifestFile[]>(content.devices.map((d) => [d, []]));
-  for (const manifest of content.manifests) groups.get(manifest.device)?.push(manifest);
-  return [...groups].map(([device, manifests]) => ({ device, manifests }));
 }
 
 /**

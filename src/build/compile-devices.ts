@@ -4,10 +4,10 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import { compileDevice, type DeviceOutput } from './build.js';
-import type { Problem } from './problems.js';
-import type { ManifestFile } from './read.js';
-import { parseSite, type Site } from './site.js';
+import { compileDevice, type DeviceOutput } from './compile-device.js';
+import type { Problem } from '../catalog/problems.js';
+import type { ManifestFile } from '../catalog/read.js';
+import { parseSite, type Site } from '../catalog/site.js';
 import { writeStagedFile } from './write.js';
 
 /** How {@link compileDevices} may go faster than one device after the other. */
@@ -231,8 +231,10 @@ let code: string | undefined;
 function codeVersion(): string {
   if (code !== undefined) return code;
   const hash = createHash('sha256');
-  const dir = import.meta.dirname;
-  for (const name of readdirSync(dir).sort()) {
+  // Every wing of src/ shapes the output, so the digest covers them all, not only this folder.
+  const dir = path.dirname(import.meta.dirname);
+  const names = (readdirSync(dir, { recursive: true }) as string[]).map((n) => n.split(path.sep).join('/')).sort();
+  for (const name of names) {
     if (/\.(ts|mjs|js)$/.test(name)) hash.update(name).update('\0').update(readFileSync(path.join(dir, name)));
   }
   const require = createRequire(import.meta.url);

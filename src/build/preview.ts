@@ -2,34 +2,9 @@ import { watch, type FSWatcher } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { compileSite } from './build.js';
-import type { Io } from './cli.js';
-import { ContentError, formatProblem, type Problem } from './problems.js';
-import { readContent } from './read.js';
-import { incrementalRebuild } from './rebuild.js';
-import { respond, servedTree, type ServedTree } from './respond.js';
-
-/** The outcome of one rebuild: a tree to serve, or the problems that prevent it. */
-export interface RebuildResult {
-  tree?: ServedTree;
-  problems: Problem[];
-}
-
-/**
- * Produces the tree to serve after the files in `changed` (paths relative to the project root;
- * empty on the first build) have changed. The server only swaps in what this returns, so a faster
- * implementation (re-rendering only the affected device) can replace {@link fullRebuild}.
- */
-export type Rebuild = (changed: readonly string[]) => RebuildResult;
-
-/** Reads and compiles the whole of `content/` again, whatever changed: in memory, nothing written. */
-export function fullRebuild(root: string): Rebuild {
-  return () => {
-    const compiled = compileSite(readContent(root));
-    if (compiled.problems.length > 0 || !compiled.site) return { problems: compiled.problems };
-    return { tree: servedTree(compiled.site, compiled.files), problems: [] };
-  };
-}
+import { ContentError, formatProblem } from '../catalog/problems.js';
+import { incrementalRebuild, type Rebuild, type RebuildResult } from './rebuild.js';
+import { respond, type ServedTree } from '../hosts/respond.js';
 
 /** Options of {@link startPreview}. */
 export interface PreviewOptions {
@@ -37,7 +12,8 @@ export interface PreviewOptions {
   /** 0 picks a free port. */
   port?: number;
   hostname?: string;
-  io: Io;
+  /** Where the preview prints (the CLI's `Io`). */
+  io: { out(line: string): void; err(line: string): void };
   rebuild?: Rebuild;
   /** Quiet time after the last change in `content/` before rebuilding (default 20 ms): editors write in bursts, a save takes a few ms. */
   debounceMs?: number;

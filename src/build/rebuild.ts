@@ -1,13 +1,35 @@
-import { assembleSite, cacheDirOf, compileDevice, compileSettings, groupByDevice, type DeviceOutput } from './build.js';
+import { assembleSite, cacheDirOf, compileSite } from './build.js';
+import { compileDevice, compileSettings, groupByDevice, type DeviceOutput } from './compile-device.js';
 import { compileDevices } from './compile-devices.js';
-import { DEVICE_NAME } from './plan.js';
-import { compareStrings, type Problem } from './problems.js';
-import { readContent } from './read.js';
-import { servedTree } from './respond.js';
-import { renderHostFiles } from './routes.js';
-import type { Rebuild, RebuildResult } from './serve.js';
-import type { Site } from './site.js';
-import type { OutputFile } from './write.js';
+import { DEVICE_NAME } from '../catalog/plan.js';
+import { compareStrings, type Problem } from '../catalog/problems.js';
+import { readContent } from '../catalog/read.js';
+import { servedTree, type ServedTree } from '../hosts/respond.js';
+import { renderHostFiles } from '../hosts/routes.js';
+import type { Site } from '../catalog/site.js';
+import type { OutputFile } from '../render/output.js';
+
+/** The outcome of one rebuild: a tree to serve, or the problems that prevent it. */
+export interface RebuildResult {
+  tree?: ServedTree;
+  problems: Problem[];
+}
+
+/**
+ * Produces the tree to serve after the files in `changed` (paths relative to the project root;
+ * empty on the first build) have changed. The server only swaps in what this returns, so a faster
+ * implementation (re-rendering only the affected device) can replace {@link fullRebuild}.
+ */
+export type Rebuild = (changed: readonly string[]) => RebuildResult;
+
+/** Reads and compiles the whole of `content/` again, whatever changed: in memory, nothing written. */
+export function fullRebuild(root: string): Rebuild {
+  return () => {
+    const compiled = compileSite(readContent(root));
+    if (compiled.problems.length > 0 || !compiled.site) return { problems: compiled.problems };
+    return { tree: servedTree(compiled.site, compiled.files), problems: [] };
+  };
+}
 
 /**
  * The preview's rebuild: after a change inside device folders, re-reads and re-renders those

@@ -14,12 +14,7 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
-
-/** A rendered file of the output tree: path relative to the tree, forward slashes. */
-export interface OutputFile {
-  path: string;
-  contents: string | Uint8Array;
-}
+import type { OutputFile } from '../render/output.js';
 
 /** The output folder cannot be written: another build holds it, or it would replace the sources. */
 export class OutputError extends Error {

@@ -1,16 +1,16 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { displayVersionOf } from './filename.js';
-import { startHashing, type HashProgress, type Hashing } from './hash-file.js';
-import { API_LEVELS, parseManifest, type Build } from './manifest.js';
-import { MANIFEST_ORDER, renderManifestText, type ManifestValues } from './manifest-text.js';
-import { deriveBuildFacts, parseOtaMetadata, type FactOptions } from './ota-metadata.js';
-import { readOtaMetadataText, ZipReadError } from './ota-zip.js';
-import { checkCatalog, DEVICE_NAME } from './plan.js';
-import { ContentError, type Problem } from './problems.js';
-import { readContent } from './read.js';
-import { parseSite, SITE_FILE, type Site } from './site.js';
-import { writeManifestFile } from './write-manifest.js';
+import { displayVersionOf } from '../catalog/filename.js';
+import { startHashing, type HashProgress, type Hashing } from '../ota/hash.js';
+import { API_LEVELS, parseManifest, type Build } from '../catalog/manifest.js';
+import { MANIFEST_ORDER, renderManifestText, type ManifestValues } from '../catalog/manifest-text.js';
+import { deriveBuildFacts, parseOtaMetadata, type FactOptions } from '../ota/metadata.js';
+import { readOtaMetadataText, ZipReadError } from '../ota/zip.js';
+import { checkCatalog, DEVICE_NAME } from '../catalog/plan.js';
+import { ContentError, type Problem } from '../catalog/problems.js';
+import { readContent } from '../catalog/read.js';
+import { parseSite, SITE_FILE, type Site } from '../catalog/site.js';
+import { writeManifestFile } from '../catalog/write-manifest.js';
 
 /** What `otapress add` is asked to do. */
 export interface AddOptions extends FactOptions {

@@ -1,10 +1,10 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { planImport, type ImportPlan } from './import-listing.js';
-import { DEVICE_NAME } from './plan.js';
-import { ContentError } from './problems.js';
-import { readContent } from './read.js';
-import { parseSite, SITE_FILE } from './site.js';
-import { writeManifestFile } from './write-manifest.js';
+import { planImport, type ImportPlan } from '../import/plan-import.js';
+import { DEVICE_NAME } from '../catalog/plan.js';
+import { ContentError } from '../catalog/problems.js';
+import { readContent } from '../catalog/read.js';
+import { parseSite, SITE_FILE } from '../catalog/site.js';
+import { writeManifestFile } from '../catalog/write-manifest.js';
 
 /** What `otapress import` is asked to do. */
 export interface ImportOptions {

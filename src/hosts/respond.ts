@@ -1,6 +1,7 @@
-import { ENDPOINTS, fill, headerRules, optionsAnswers, type HeaderRule } from './routes.js';
-import type { Site } from './site.js';
-import type { OutputFile } from './write.js';
+import { fill } from '../render/urls.js';
+import { ENDPOINTS, headerRules, optionsAnswers, type HeaderRule } from './routes.js';
+import type { Site } from '../catalog/site.js';
+import type { OutputFile } from '../render/output.js';
 
 /**
  * A compiled site as the preview server serves it: the output files by URL path (`/api/...`) and

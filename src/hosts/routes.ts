@@ -1,6 +1,7 @@
-import { renderEnvelope } from './render.js';
-import type { Site } from './site.js';
-import type { OutputFile } from './write.js';
+import { API_FILES, fill } from '../render/urls.js';
+import { renderEnvelope } from '../render/v1.js';
+import type { Site } from '../catalog/site.js';
+import type { OutputFile } from '../render/output.js';
 
 /**
  * The API's request shapes and the static file that answers each. This table is the one
@@ -12,12 +13,12 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     name: 'v1 listing',
     paths: ['/api/v1/:device/:list', '/api/v1/:device/:list/', '/api/v1/:device/:list/:incremental'],
-    file: '/api/v1/:device/:list/index.json',
+    file: API_FILES.listing,
   },
   {
     name: 'v2 builds',
     paths: ['/api/v2/devices/:device/builds', '/api/v2/devices/:device/builds/'],
-    file: '/api/v2/devices/:device/builds.json',
+    file: API_FILES.v2Builds,
   },
 ];
 
@@ -196,11 +197,6 @@ export function renderNetlifyToml(site: Site, devices: readonly string[]): strin
     for (const [name, value] of Object.entries(headers.values)) out.push(`${name} = ${toml(value)}`);
   }
   return `${out.join('\n')}\n`;
-}
-
-/** Fills `:device`, `:list` and the like into a path pattern; other placeholders stay. */
-export function fill(pattern: string, params: Record<string, string>): string {
-  return pattern.replace(/:([a-z]+)/g, (whole, name: string) => params[name] ?? whole);
 }
 
 // --- internal ---

@@ -1,11 +1,11 @@
 import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
-import { displayVersionOf } from './filename.js';
-import { API_LEVELS, defaultLists, parseManifest, type Build } from './manifest.js';
-import { renderManifestText, type ManifestValues } from './manifest-text.js';
-import { compareStrings, sortProblems, type Problem } from './problems.js';
-import type { ManifestFile } from './read.js';
-import { renderRecord, type ApiRecord } from './render.js';
-import type { Site } from './site.js';
+import { displayVersionOf } from '../catalog/filename.js';
+import { API_LEVELS, defaultLists, parseManifest, type Build } from '../catalog/manifest.js';
+import { renderManifestText, type ManifestValues } from '../catalog/manifest-text.js';
+import { compareStrings, sortProblems, type Problem } from '../catalog/problems.js';
+import type { ManifestFile } from '../catalog/read.js';
+import { renderRecord, type ApiRecord } from '../render/v1.js';
+import type { Site } from '../catalog/site.js';
 
 /** The keys of a v1 record in the order of interface.md (and of every listing otapress writes). */
 export const RECORD_KEYS = [

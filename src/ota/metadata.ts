@@ -1,4 +1,4 @@
-import { FILENAME_FORMS, parseBuildFilename, type FilenameFacts } from './filename.js';
+import { FILENAME_FORMS, parseBuildFilename, type FilenameFacts } from '../catalog/filename.js';
 
 /** The build facts `add` needs, as manifest field values. */
 export interface BuildFacts {

@@ -1,4 +1,4 @@
-import { scaleBytes } from './markup.js';
+import { scaleBytes } from '../render/markup.js';
 
 /** Bytes, rate and time left of a long read, as one terminal line. Pure: the caller owns the clock. */
 export function formatProgress(done: number, total: number, elapsedMs: number, width = 24): string {

@@ -1,36 +1,7 @@
-import type { Build } from './manifest.js';
-import type { Listing } from './plan.js';
-import { compareStrings } from './problems.js';
-import { renderHomePage } from './render-pages.js';
+import type { OutputFile } from './output.js';
+import { renderHomePage } from './pages.js';
+import type { DeviceSummary, NewestBuild } from './summary.js';
 import { fileOf, URLS } from './urls.js';
-import type { OutputFile } from './write.js';
-
-/**
- * What the site-wide indexes need of one device: small, plain data, so a device compiled on its
- * own (another thread, a cache) can hand it back instead of its builds.
- */
-export interface DeviceSummary {
-  device: string;
-  lists: {
-    list: string;
-    /** Records in the v1 listing, placeholders included. */
-    count: number;
-    /** The newest downloadable build by build time, or null when the list has none. */
-    newest: NewestBuild | null;
-  }[];
-}
-
-/** The facts about a list's newest build that dashboards show. */
-export interface NewestBuild {
-  version: string;
-  display_version: string;
-  android_version: string;
-  datetime: number;
-  filename: string;
-  id: string;
-  size: number;
-  url: string;
-}
 
 /** `/api/devices.json`: every device, its lists, and the count and newest build of each. */
 export interface DeviceIndex {
@@ -50,32 +21,6 @@ export interface DeviceIndex {
       newest: NewestBuild | null;
     }[];
   }[];
-}
-
-/** The summary of one device from its listings. */
-export function summarizeDevice(device: string, listings: readonly Listing[]): DeviceSummary {
-  return {
-    device,
-    lists: listings.map((listing) => {
-      const newest = newestBuild(listing.builds);
-      return {
-        list: listing.list,
-        count: listing.builds.length,
-        newest: newest
-          ? {
-              version: newest.version,
-              display_version: newest.display_version,
-              android_version: newest.android_version,
-              datetime: newest.timestamp,
-              filename: newest.filename,
-              id: newest.id,
-              size: newest.size as number,
-              url: newest.url!,
-            }
-          : null,
-      };
-    }),
-  };
 }
 
 /** The two indexes of all devices: `/api/devices.json` for scripts and the home page for people. */
@@ -101,11 +46,4 @@ export function renderDeviceIndex(summaries: readonly DeviceSummary[]): string {
     })),
   };
   return JSON.stringify(index);
-}
-
-/** The newest build that has a package, by build time (listing order puts newer platforms first). */
-export function newestBuild(builds: readonly Build[]): Build | undefined {
-  return builds
-    .filter((b) => !b.placeholder)
-    .sort((a, b) => b.timestamp - a.timestamp || compareStrings(a.filename, b.filename))[0];
 }

@@ -1,11 +1,11 @@
-import type { Listing } from './plan.js';
-import type { Problem } from './problems.js';
-import { renderFeeds } from './render-feeds.js';
-import { summarizeDevice, type DeviceSummary } from './render-index.js';
-import { renderDevicePage } from './render-pages.js';
-import { renderV2 } from './render-v2.js';
-import type { Site } from './site.js';
-import type { OutputFile } from './write.js';
+import type { Listing } from '../catalog/plan.js';
+import type { Problem } from '../catalog/problems.js';
+import { renderFeeds } from './feeds.js';
+import { summarizeDevice, type DeviceSummary } from './summary.js';
+import { renderDevicePage } from './pages.js';
+import { renderV2 } from './v2.js';
+import type { Site } from '../catalog/site.js';
+import type { OutputFile } from './output.js';
 
 /** Everything a device publishes beside its v1 listings, and what the site-wide indexes need of it. */
 export interface RenderedDevice {

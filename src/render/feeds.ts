@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { Build } from './manifest.js';
+import type { Build } from '../catalog/manifest.js';
 import { escapeMarkup as x, humanSize, isoTime, readableTime } from './markup.js';
-import type { Listing } from './plan.js';
-import { compareStrings } from './problems.js';
-import type { Site } from './site.js';
-import { anchorOf, isDisabled } from './render-pages.js';
+import type { Listing } from '../catalog/plan.js';
+import { compareStrings } from '../catalog/problems.js';
+import type { Site } from '../catalog/site.js';
+import { anchorOf, isDisabled } from './pages.js';
 import { fileOf, URLS } from './urls.js';
-import type { OutputFile } from './write.js';
+import type { OutputFile } from './output.js';
 
 /** How many of the newest builds a feed carries; readers only need what is new. */
 export const FEED_ENTRIES = 50;

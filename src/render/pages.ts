@@ -1,10 +1,10 @@
-import type { Build } from './manifest.js';
+import type { Build } from '../catalog/manifest.js';
 import { html, humanSize, isoTime, raw, readableTime, type Markup } from './markup.js';
-import type { Listing } from './plan.js';
-import type { DeviceSummary } from './render-index.js';
-import { compareStrings } from './problems.js';
+import type { Listing } from '../catalog/plan.js';
+import type { DeviceSummary } from './summary.js';
+import { compareStrings } from '../catalog/problems.js';
 import { fileOf, URLS } from './urls.js';
-import type { OutputFile } from './write.js';
+import type { OutputFile } from './output.js';
 
 // The pages people read: a home page listing the devices and one page per device with its builds
 // per list. Plain HTML with inline CSS and a few lines of script for the copy buttons: no framework,

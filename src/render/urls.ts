@@ -19,3 +19,17 @@ export const URLS = {
 export function fileOf(url: string): string {
   return url.endsWith('/') ? `${url.slice(1)}index.html` : url.slice(1);
 }
+
+/**
+ * The files that answer the API, as patterns (`:device`, `:list`): the renderers write them here,
+ * and the route table (hosts/routes.ts) points every request shape of an endpoint at them.
+ */
+export const API_FILES = {
+  listing: '/api/v1/:device/:list/index.json',
+  v2Builds: '/api/v2/devices/:device/builds.json',
+} as const;
+
+/** Fills `:device`, `:list` and the like into a path pattern; other placeholders stay. */
+export function fill(pattern: string, params: Record<string, string>): string {
+  return pattern.replace(/:([a-z]+)/g, (whole, name: string) => params[name] ?? whole);
+}

@@ -1,5 +1,5 @@
-import type { Build } from './manifest.js';
-import type { Listing } from './plan.js';
+import type { Build } from '../catalog/manifest.js';
+import type { Listing } from '../catalog/plan.js';
 
 /** A record exactly as a v1 phone reads it, keys in the order of interface.md's Build table. */
 export interface ApiRecord {

@@ -1,8 +1,8 @@
-import type { Build } from './manifest.js';
-import type { Listing } from './plan.js';
-import { compareStrings, type Problem } from './problems.js';
-import { fill, ENDPOINTS } from './routes.js';
-import type { OutputFile } from './write.js';
+import type { Build } from '../catalog/manifest.js';
+import type { Listing } from '../catalog/plan.js';
+import { compareStrings, type Problem } from '../catalog/problems.js';
+import { API_FILES, fill, URLS } from './urls.js';
+import type { OutputFile } from './output.js';
 
 /** The LineageOS v2 updater rejects a longer body, so no v2 answer may exceed it. */
 export const V2_MAX_BYTES = 32768;
@@ -46,8 +46,7 @@ export interface RenderedV2 {
  */
 export function renderV2(device: string, listings: readonly Listing[]): RenderedV2 {
   const notices: Problem[] = [];
-  const endpoint = ENDPOINTS.find((e) => e.name === 'v2 builds')!;
-  const url = fill(endpoint.paths[0], { device });
+  const url = URLS.v2Builds(device);
   const candidates: { build: Build; list: string; rank: number }[] = [];
   const badVersion = new Map<Build, string[]>();
   listings.forEach((listing, rank) => {
@@ -93,7 +92,7 @@ export function renderV2(device: string, listings: readonly Listing[]): Rendered
       message: `left out of ${url}${older > 0 ? ` with the ${older} older build${older === 1 ? '' : 's'} of ${device}` : ''}: a v2 answer may hold at most ${V2_MAX_BYTES} bytes and the ${kept} newer entries fill it; v1 still lists ${older > 0 ? 'them' : 'it'}`,
     });
   }
-  return { file: { path: fill(endpoint.file, { device }).slice(1), contents: `[${bodies.join(',')}]` }, notices };
+  return { file: { path: fill(API_FILES.v2Builds, { device }).slice(1), contents: `[${bodies.join(',')}]` }, notices };
 }
 
 /** The v2 entry of a build in list `list`. Key order follows the updater's documented shape. */

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../src/build.js';
-import { startPreview } from '../../src/serve.js';
+import { build } from '../../src/build/build.js';
+import { startPreview } from '../../src/build/preview.js';
 import { ROOT, tempProject } from '../helpers.js';
 
 /** The project's preview server on a free port: it answers as the hosts do (rewrites, folders, 404s). */
