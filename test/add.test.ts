@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { addBuild } from '../src/commands/add.js';
+import { addBuild } from '../src/ota/add-build.js';
 import { formatBytes, formatDuration, formatProgress } from '../src/ota/progress.js';
 import { runMain, runOtapress } from './cli-process.js';
 import { ROOT, tempProject } from './helpers.js';

@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { addBuild } from '../src/commands/add.js';
+import { addBuild } from '../src/ota/add-build.js';
 import { runMain, runOtapress } from './cli-process.js';
 import { tempProject } from './helpers.js';
 import { FP4_METADATA, writeOtaZip, writeSparseOtaZip } from './ota-zip.js';

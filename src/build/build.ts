@@ -1,3 +1,9 @@
+/**
+ * Wing `build/`: compiling devices (on worker threads, through the cache), assembling the site,
+ * writing dist/ atomically under a lock, and the preview's incremental rebuild and server. The
+ * disk, threads and sockets live here. Imports `hosts/`, `render/` and `catalog/`; never `ota/`,
+ * `import/` or the commands.
+ */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Build } from '../catalog/manifest.js';

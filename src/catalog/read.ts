@@ -1,3 +1,9 @@
+/**
+ * Wing `catalog/`: what the content is. Reading content/ (this file, the only reader), site.yaml,
+ * one manifest (schema, rules, derived values), the YAML readers, file-name rules, cross-manifest
+ * planning, problems, the manifest JSON Schema, writing a manifest. Pure except this reader and
+ * write-manifest.ts. Imports no other wing.
+ */
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { DEVICE_NAME } from './plan.js';

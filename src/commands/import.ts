@@ -1,10 +1,13 @@
+/** `otapress import`: a saved v1 listing into manifests (the planning is in import/). */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import path from 'node:path';
 import { planImport, type ImportPlan } from '../import/plan-import.js';
 import { DEVICE_NAME } from '../catalog/plan.js';
-import { ContentError } from '../catalog/problems.js';
+import { ContentError, formatProblem } from '../catalog/problems.js';
 import { readContent } from '../catalog/read.js';
 import { parseSite, SITE_FILE } from '../catalog/site.js';
 import { writeManifestFile } from '../catalog/write-manifest.js';
+import { EXIT, reportProblems, UsageError, COMMON_OPTIONS, type Command } from '../io.js';
 
 /** What `otapress import` is asked to do. */
 export interface ImportOptions {
@@ -52,6 +55,52 @@ export function importListing(options: ImportOptions): ImportPlan {
 
 /** Largest listing `import` reads: far above any real one, far below what would exhaust memory. */
 export const MAX_LISTING_BYTES = 4 * 1024 * 1024;
+
+export const command: Command = {
+  summary: 'migrate a saved v1 listing into manifests, merging builds seen in several lists',
+  usage: `otapress import <listing.json|-> --device D --list L [--skip-invalid] [--root DIR]
+
+Reads a v1 listing saved from a running server ({"id":null,"response":[...],"error":null}, from
+a file or from standard input with -; no network) that answers GET /api/v1/<D>/<L>/, and writes one
+manifest per build into content/<D>/. A build already there (same id, or same display_version for a
+placeholder) gets <L> added to its lists, so importing each list of a device in turn gives one
+manifest per physical build; a manifest in <L> that the listing lacks leaves <L>. Building again
+reproduces every record, except the normalisations the import reports one by one.
+
+Every problem is reported at its record and field; nothing is written unless all records are
+valid, or --skip-invalid is given (then the valid ones are imported).`,
+  options: { ...COMMON_OPTIONS, device: { type: 'string' }, list: { type: 'string' }, 'skip-invalid': { type: 'boolean' } },
+  async run({ values, positionals }, io) {
+    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'name the saved listing to import, or - for standard input' : `import takes one listing, not ${positionals.length}`);
+    if (values.device === undefined || values.list === undefined) throw new UsageError(`pass the device and the request list the listing is for, e.g. --device FP4 --list stable`);
+    let plan;
+    try {
+      plan = importListing({
+        source: positionals[0],
+        root: path.resolve(String(values.root)),
+        device: String(values.device),
+        list: String(values.list),
+        skipInvalid: values['skip-invalid'] === true,
+      });
+    } catch (error) {
+      if (!(error instanceof ImportUsageError)) throw error;
+      io.err(error.message);
+      return EXIT.usage;
+    }
+    for (const note of plan.notes) io.err(formatProblem(note));
+    if (plan.notes.length > 0) io.err(`${plan.notes.length} value${plan.notes.length === 1 ? '' : 's'} normalised (listed above): the build publishes them so`);
+    if (plan.problems.length > 0 && !values['skip-invalid']) {
+      reportProblems(plan.problems, io, 'text');
+      return EXIT.invalid;
+    }
+    for (const p of plan.problems) io.err(formatProblem(p));
+    for (const write of plan.writes) io.out(`${write.action === 'created' ? 'created' : 'updated'} ${write.file}${write.action === 'created' ? '' : `: ${write.action}`}`);
+    io.out(
+      `imported ${plan.records - plan.skipped} of ${plan.records} records into ${values.device}/${values.list}: ${plan.writes.length} manifest${plan.writes.length === 1 ? '' : 's'} written${plan.skipped > 0 ? `, ${plan.skipped} invalid record${plan.skipped === 1 ? '' : 's'} skipped` : ''}`,
+    );
+    return EXIT.ok;
+  },
+};
 
 // --- internal ---
 

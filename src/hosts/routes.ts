@@ -1,3 +1,7 @@
+/**
+ * Wing `hosts/`: the route table (this file) and every host file generated from it, and how a host
+ * answers a request from a compiled tree (respond.ts). Pure. Imports only `render/` and `catalog/`.
+ */
 import { API_FILES, fill } from '../render/urls.js';
 import { renderEnvelope } from '../render/v1.js';
 import type { Site } from '../catalog/site.js';

@@ -1,11 +1,16 @@
+/**
+ * Wing `ota/`: what an OTA zip tells (zip.ts reads the metadata entry through the central
+ * directory, metadata.ts derives the facts), hashing it with progress, and this file, the flow from
+ * a zip to a manifest for `otapress add`. Imports `render/` and `catalog/`; only `commands/` imports it.
+ */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { displayVersionOf } from '../catalog/filename.js';
-import { startHashing, type HashProgress, type Hashing } from '../ota/hash.js';
+import { startHashing, type HashProgress, type Hashing } from './hash.js';
 import { API_LEVELS, parseManifest, type Build } from '../catalog/manifest.js';
 import { MANIFEST_ORDER, renderManifestText, type ManifestValues } from '../catalog/manifest-text.js';
-import { deriveBuildFacts, parseOtaMetadata, type FactOptions } from '../ota/metadata.js';
-import { readOtaMetadataText, ZipReadError } from '../ota/zip.js';
+import { deriveBuildFacts, parseOtaMetadata, type FactOptions } from './metadata.js';
+import { readOtaMetadataText, ZipReadError } from './zip.js';
 import { checkCatalog, DEVICE_NAME } from '../catalog/plan.js';
 import { ContentError, type Problem } from '../catalog/problems.js';
 import { readContent } from '../catalog/read.js';

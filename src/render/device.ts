@@ -1,3 +1,7 @@
+/**
+ * Wing `render/`: one file per output (v1 listing, v2 answer, pages, feeds, device index), the
+ * markup escaping and where each output lives. Data in, files out: pure. Imports only `catalog/`.
+ */
 import type { Listing } from '../catalog/plan.js';
 import type { Problem } from '../catalog/problems.js';
 import { renderFeeds } from './feeds.js';

@@ -1,0 +1,94 @@
+/** `otapress add`: the manifest of an OTA zip (the flow itself is ota/add-build.ts). */
+import { type Command, COMMON_OPTIONS, EXIT, UsageError } from '../io.js';
+
+export const command: Command = {
+  summary: 'write the manifest of an OTA zip: facts from its metadata and name, hashes from one read',
+  usage: `otapress add <path/to/ota.zip> [options]
+
+Reads META-INF/com/android/metadata from the zip's central directory (post-timestamp, post-build,
+post-sdk-level, pre-device, ota-type, ota-property-files, post-security-patch-level), falls back
+to the file name, hashes the file once (MD5 and SHA-256 on two cores), validates the manifest as
+the build does and writes content/<device>/<file name minus .zip>.yaml. Prints where each value
+came from. A progress bar shows on a terminal only; Ctrl-C leaves nothing behind.
+
+  --channel NAME          channel (download folder); default: from the file name
+  --lists a,b             request lists this build appears in, overriding the site's rules
+  --url URL               download address, for builds hosted elsewhere (e.g. a release page)
+  --placeholder           announce the build without a package (no filename, id, size, url)
+  --force                 replace an existing manifest
+  --dry-run               print the manifest instead of writing it
+  --root DIR              project folder holding content/ (default: .)
+
+For zips whose metadata and name do not tell everything:
+  --device CODE  --version X.Y  --timestamp UNIX_SECONDS  --android-version N
+  --incremental TEXT  --filename NAME (the name to publish the package under)`,
+  options: {
+    ...COMMON_OPTIONS,
+    channel: { type: 'string' },
+    lists: { type: 'string' },
+    url: { type: 'string' },
+    placeholder: { type: 'boolean' },
+    force: { type: 'boolean' },
+    'dry-run': { type: 'boolean' },
+    device: { type: 'string' },
+    version: { type: 'string' },
+    timestamp: { type: 'string' },
+    'android-version': { type: 'string' },
+    incremental: { type: 'string' },
+    filename: { type: 'string' },
+  },
+  async run({ values, positionals }, io) {
+    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'name the OTA zip to add' : `add takes one zip, not ${positionals.length}`);
+    // Hashing starts first, on two worker threads, so that loading the rest overlaps it.
+    const { existsSync, statSync } = await import('node:fs');
+    const { startHashing } = await import('../ota/hash.js');
+    const { progressBar } = await import('../ota/progress.js');
+    const bar = progressBar(process.stderr, 'hashing');
+    // With a handler, Ctrl-C lands between two steps, never inside the final write-and-rename.
+    const interrupted = () => {
+      bar.end();
+      io.err('interrupted; no manifest was written');
+      process.exit(130);
+    };
+    process.once('SIGINT', interrupted);
+    const zip = positionals[0];
+    const hashing = existsSync(zip) && statSync(zip).isFile() ? startHashing(zip, (done, total) => bar.update(done, total)) : undefined;
+    const path = await import('node:path');
+    const { addBuild, AddUsageError } = await import('../ota/add-build.js');
+    const str = (key: string) => (values[key] === undefined ? undefined : String(values[key]));
+    try {
+      const result = await addBuild({
+        zip: positionals[0],
+        root: path.resolve(String(values.root)),
+        channel: str('channel'),
+        lists: str('lists')?.split(',').map((l) => l.trim()).filter(Boolean),
+        url: str('url'),
+        placeholder: values.placeholder === true,
+        force: values.force === true,
+        dryRun: values['dry-run'] === true,
+        device: str('device'),
+        version: str('version'),
+        timestamp: str('timestamp'),
+        android_version: str('android-version'),
+        incremental: str('incremental'),
+        filename: str('filename'),
+        hashing,
+      });
+      bar.end();
+      io.err(`${result.file}:`);
+      for (const line of result.report) io.err(line);
+      if (result.written) io.out(`wrote ${result.file}`);
+      else io.out(result.text.trimEnd());
+      return EXIT.ok;
+    } catch (error) {
+      bar.end();
+      if (error instanceof AddUsageError) {
+        io.err(error.message);
+        return EXIT.usage;
+      }
+      throw error;
+    } finally {
+      process.off('SIGINT', interrupted);
+    }
+  },
+};

@@ -1,0 +1,45 @@
+/** `otapress build`: validate content/ and write dist/ and netlify.toml. */
+import { type Command, COMMON_OPTIONS, EXIT, reportNotices, UsageError } from '../io.js';
+
+export const command: Command = {
+  summary: 'validate content/ and write the static site to dist/ (and netlify.toml)',
+  usage: `otapress build [--root DIR] [--out DIR] [--host all|netlify] [--wait SECONDS]
+
+Reads content/site.yaml and every content/<device>/*.yaml, and writes dist/ only if all of them
+are valid; otherwise prints every problem as file:line:col  field  message and exits 1, leaving
+the previous dist/ as it was.
+
+--host netlify leaves out dist/_redirects and dist/_headers (Cloudflare's rule files), because
+Netlify would read them before netlify.toml; netlify.toml's build command passes it.
+
+Devices whose manifests did not change since the last build come from the cache in
+node_modules/.cache/otapress (--no-cache compiles everything); the others compile on every core
+(--threads N to use fewer). Neither changes a byte of the output.
+
+One build at a time writes an output folder: a second one waits up to --wait seconds (default
+300) for the first to finish, then gives up with exit status 75 and writes nothing.`,
+  options: { ...COMMON_OPTIONS, out: { type: 'string' }, host: { type: 'string', default: 'all' }, threads: { type: 'string' }, 'no-cache': { type: 'boolean' }, wait: { type: 'string', default: '300' } },
+  async run({ values }, io) {
+    const path = await import('node:path');
+    const { build } = await import('../build/build.js');
+    const host = String(values.host);
+    if (host !== 'all' && host !== 'netlify') throw new UsageError(`--host is all or netlify, not ${host}`);
+    const wait = Number(values.wait);
+    if (!/^\d+(\.\d+)?$/.test(String(values.wait)) || !Number.isFinite(wait)) throw new UsageError(`--wait is a number of seconds, not ${values.wait}`);
+    const root = path.resolve(String(values.root));
+    const threads = values.threads === undefined ? undefined : Number(values.threads);
+    if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1)) throw new UsageError(`--threads is a whole number of at least 1, not ${values.threads}`);
+    const built = build({
+      root,
+      outDir: values.out ? path.resolve(String(values.out)) : undefined,
+      host,
+      threads,
+      cache: !values['no-cache'],
+      waitMs: wait * 1000,
+      onWait: (pid) => io.err(`waiting for the build of pid ${pid} to finish writing the output folder`),
+    });
+    reportNotices(built.notices, io, 'text');
+    io.out(`built ${built.builds} builds of ${built.devices} devices into ${built.listings} listings (${built.records} records), ${built.files} files`);
+    return EXIT.ok;
+  },
+};

@@ -1,0 +1,67 @@
+/**
+ * What every command shares with the CLI: exit codes, the usage error, where output goes, the
+ * shape of a command, and how problems and notices are printed. Commands import this module, never
+ * cli.ts.
+ */
+import type { ParseArgsConfig } from 'node:util';
+import { formatProblem, type Problem } from './catalog/problems.js';
+
+/** Exit codes of every command: success, invalid content, wrong usage. */
+export const EXIT = { ok: 0, invalid: 1, usage: 2, busy: 75 } as const;
+
+/** Thrown for a wrong command line; the CLI prints the message and the command's help. */
+export class UsageError extends Error {}
+
+/** What a command prints and returns; the CLI owns stdout, stderr and the exit code. */
+export interface Io {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+/** The parsed command line a command runs with. */
+export interface CommandArgs {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
+/** One command of the CLI: its one-line summary, its help text, its options and what it does. */
+export interface Command {
+  summary: string;
+  usage: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  run(args: CommandArgs, io: Io): Promise<number>;
+}
+
+/** The options every command takes. */
+export const COMMON_OPTIONS = { root: { type: 'string', default: '.' }, help: { type: 'boolean', short: 'h' } } as const;
+
+/** Prints every problem (`::error` annotations for GitHub), then the count. */
+export function reportProblems(problems: readonly Problem[], io: Io, format: string): void {
+  for (const p of problems) {
+    if (format === 'github') io.out(`::error file=${property(p.file)},line=${p.line},col=${p.col},title=${property(p.field)}::${escapeData(p.message)}`);
+    else io.err(formatProblem(p));
+  }
+  io.err(`${problems.length} problem${problems.length === 1 ? '' : 's'} found; nothing was written.`);
+}
+
+/** Notices do not fail the command: printed like problems (`::notice` for GitHub), then counted. */
+export function reportNotices(notices: readonly Problem[], io: Io, format: string): void {
+  if (notices.length === 0) return;
+  for (const p of notices) {
+    if (format === 'github') io.out(`::notice file=${property(p.file)},line=${p.line},col=${p.col},title=${property(p.field)}::${escapeData(p.message)}`);
+    else io.err(formatProblem(p));
+  }
+  io.err(`${notices.length} notice${notices.length === 1 ? '' : 's'} (not errors; the site is complete without these entries).`);
+}
+
+// --- internal ---
+
+/** GitHub's workflow-command escaping of a message. */
+function escapeData(s: string): string {
+  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** GitHub's workflow-command escaping of a property value (file, title). */
+function property(s: string): string {
+  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
