@@ -99,7 +99,8 @@ const siteArbitrary = fc
 
 function buildArbitrary(device: string, channels: string[], listNames: string[]): fc.Arbitrary<GeneratedBuild> {
   const common = {
-    version: fc.tuple(fc.nat(99), fc.nat(99), fc.option(fc.nat(9), { nil: undefined })).map(([a, b, c]) => `${a}.${b}${c === undefined ? '' : `.${c}`}`),
+    // Now and then a major number beyond Java's int, which the v2 updater cannot read.
+    version: fc.tuple(fc.oneof({ arbitrary: fc.nat(99), weight: 19 }, { arbitrary: fc.integer({ min: 2 ** 31, max: 2 ** 40 }), weight: 1 }), fc.nat(99), fc.option(fc.nat(9), { nil: undefined })).map(([a, b, c]) => `${a}.${b}${c === undefined ? '' : `.${c}`}`),
     channel: fc.constantFrom(...channels),
     timestamp,
     platform: fc.constantFrom(...PLATFORMS),

@@ -51,8 +51,8 @@ export interface Build {
   ota_property_files?: string;
   /** `AB` or `BLOCK`, from the zip's metadata. */
   ota_type?: 'AB' | 'BLOCK';
-  /** Where `id`, `filename` and `version` stand in the manifest, for messages about the whole catalog. */
-  at: { id: Position; filename: Position; version: Position; file: Position };
+  /** Where `id`, `filename`, `version` and `size` stand in the manifest, for messages about the whole catalog. */
+  at: { id: Position; filename: Position; version: Position; size: Position; file: Position };
 }
 
 /** A 1-based line and column. */
@@ -238,7 +238,7 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
     ...(f.os_patch_level !== undefined && { os_patch_level: f.os_patch_level }),
     ...(f.ota_property_files !== undefined && { ota_property_files: f.ota_property_files.trim() }),
     ...(f.ota_type !== undefined && { ota_type: f.ota_type }),
-    at: { id: source.locate(['id']), filename: source.locate(['filename']), version: source.locate(['version']), file: { line: 1, col: 1 } },
+    at: { id: source.locate(['id']), filename: source.locate(['filename']), version: source.locate(['version']), size: source.locate(['size']), file: { line: 1, col: 1 } },
   };
   return { build, problems };
 }
