@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMain, runOtapress } from './cli-process.js';
-import { ROOT, snapshotTree, tempProject } from './helpers.js';
+import { EXAMPLE, ROOT, snapshotTree, tempProject } from './helpers.js';
 
 const GOLDEN_API = path.join(ROOT, 'test/golden/dist/api/v1');
 const LISTS = ['stable', 'official', 'dev', 'community'];
@@ -13,7 +13,7 @@ const records = (device: string, list: string) => JSON.parse(golden(device, list
 function emptyProject(): string {
   const root = tempProject();
   mkdirSync(path.join(root, 'content'));
-  cpSync(path.join(ROOT, 'content/site.yaml'), path.join(root, 'content/site.yaml'));
+  cpSync(path.join(EXAMPLE, 'content/site.yaml'), path.join(root, 'content/site.yaml'));
   return root;
 }
 
