@@ -3,7 +3,7 @@
  * for. Problems and normalisations go to the caller's context, located at the record's fields.
  */
 import { displayVersionOf } from '../catalog/filename.js';
-import { API_LEVELS } from '../catalog/manifest.js';
+import { API_LEVELS } from '../catalog/api-levels.js';
 import type { ManifestValues } from '../catalog/manifest-text.js';
 import type { Site } from '../catalog/site.js';
 
