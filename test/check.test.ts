@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
 import { runOtapress } from './cli-process.js';
-import { ROOT, tempProject } from './helpers.js';
+import { EXAMPLE, ROOT, tempProject } from './helpers.js';
 
 describe('otapress check --format github', () => {
   it('prints one annotation per problem, escaped as GitHub reads them (real CLI process)', { timeout: 60_000 }, () => {
@@ -71,13 +71,13 @@ describe('otapress check and a committed netlify.toml', () => {
   it('accepts the netlify.toml the build generates, and a project without one', async () => {
     const root = tempProject({ withContent: true });
     expect(await run(root)).toEqual({ code: 0, problems: [] });
-    copyFileSync(path.join(ROOT, 'netlify.toml'), path.join(root, 'netlify.toml'));
+    copyFileSync(path.join(EXAMPLE, 'netlify.toml'), path.join(root, 'netlify.toml'));
     expect(await run(root)).toEqual({ code: 0, problems: [] });
   });
 
   it('reports a netlify.toml that lags behind a device added to content/', async () => {
     const root = tempProject({ withContent: true });
-    copyFileSync(path.join(ROOT, 'netlify.toml'), path.join(root, 'netlify.toml'));
+    copyFileSync(path.join(EXAMPLE, 'netlify.toml'), path.join(root, 'netlify.toml'));
     mkdirSync(path.join(root, 'content/FP5'));
     writeFileSync(path.join(root, 'content/FP5/announced.yaml'), 'placeholder: true\nversion: "3.2"\nchannel: official\ntimestamp: 1751364000\nandroid_version: "16"\ndisplay_version: 3.2-a16-20250701-official-FP5\n');
     expect(await run(root)).toEqual({
