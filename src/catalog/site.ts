@@ -34,6 +34,8 @@ export interface Site {
    * `_worker.js` (a static asset answers 405). Off by default: each request it covers is billed.
    */
   optionsHandler: boolean;
+  /** Write `dist/.htaccess` with the Apache rules, for shared hosting where only `.htaccess` is allowed. */
+  apacheHtaccess: boolean;
 }
 
 const segment = /^[a-z0-9][a-z0-9_-]*$/;
@@ -67,6 +69,7 @@ const siteSchema = z.strictObject({
     .regex(/^[\x20-\x7e]*$/, { error: 'a header value is one line of printable ASCII; remove line breaks and control characters' })
     .optional(),
   options_handler: z.boolean({ error: 'expected true or false' }).optional(),
+  apache_htaccess: z.boolean({ error: 'expected true or false' }).optional(),
 });
 
 /** The settings keys, for "did you mean" hints. */
@@ -132,6 +135,7 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
       lists,
       cacheControl: settings.cache_control ?? DEFAULT_CACHE_CONTROL,
       optionsHandler: settings.options_handler ?? false,
+      apacheHtaccess: settings.apache_htaccess ?? false,
     },
     problems,
   };

@@ -1,5 +1,5 @@
 import { fill } from '../render/urls.js';
-import { ENDPOINTS, headerRules, optionsAnswers, type HeaderRule } from './routes.js';
+import { CONTENT_TYPES, ENDPOINTS, headerRules, optionsAnswers, type HeaderRule } from './routes.js';
 import type { Site } from '../catalog/site.js';
 import type { OutputFile } from '../render/output.js';
 
@@ -130,22 +130,8 @@ function safeDecode(pathname: string): string {
   }
 }
 
-const TYPES: Record<string, string> = {
-  html: 'text/html; charset=utf-8',
-  json: 'application/json',
-  xml: 'application/xml',
-  atom: 'application/atom+xml',
-  rss: 'application/rss+xml',
-  txt: 'text/plain; charset=utf-8',
-  css: 'text/css; charset=utf-8',
-  js: 'application/javascript',
-  svg: 'image/svg+xml',
-  png: 'image/png',
-  ico: 'image/x-icon',
-  webmanifest: 'application/manifest+json',
-};
 
 function contentType(pathname: string): string {
   const extension = /\.([a-z0-9]+)$/i.exec(pathname)?.[1]?.toLowerCase() ?? '';
-  return TYPES[extension] ?? 'application/octet-stream';
+  return CONTENT_TYPES[extension] ?? 'application/octet-stream';
 }

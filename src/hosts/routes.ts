@@ -1,11 +1,12 @@
 /**
- * Wing `hosts/`: the route table (this file) and every host file generated from it, and how a host
- * answers a request from a compiled tree (respond.ts). Pure. Imports only `render/` and `catalog/`.
+ * Wing `hosts/`: the route table (this file) with Cloudflare's and Netlify's rule files, the files a
+ * build adds for the hosts (host-files.ts), the self-hosted servers' configurations (nginx.ts,
+ * caddy.ts, apache.ts, from server-rules.ts), and how a host answers a request from a compiled
+ * tree (respond.ts). Pure. Imports only `render/` and `catalog/`.
  */
 import { API_FILES, fill } from '../render/urls.js';
-import { renderEnvelope } from '../render/v1.js';
 import type { Site } from '../catalog/site.js';
-import type { OutputFile } from '../render/output.js';
+
 
 /**
  * The API's request shapes and the static file that answers each. This table is the one
@@ -34,22 +35,28 @@ export interface Endpoint {
 }
 
 /**
- * JSON 404 answers, most specific folder first: a miss under `folder` answers `message` in the v1
- * envelope. Everything outside `/api/` keeps the HTML `404.html`.
+ * The folders whose misses answer a JSON 404, as patterns, most specific first: a miss under one
+ * answers its `404.json` (Cloudflare: `404.html`, the same bytes), the nearest that exists.
+ * Everything outside `/api/` keeps the HTML `404.html`. One folder for all of v2, not one per
+ * device: each costs a Netlify rule per device, and v2 phones only ever ask for .../builds.
+ */
+export const NOT_FOUND_FOLDERS = ['/api/v1/:device/', '/api/v1/', '/api/v2/devices/', '/api/'] as const;
+
+/**
+ * JSON 404 answers, most specific folder first ({@link NOT_FOUND_FOLDERS} for the site's
+ * devices): a miss under `folder` answers `message` in the v1 envelope.
  */
 export function notFoundScopes(site: Site, devices: readonly string[]): NotFoundScope[] {
   const lists = site.lists.map((l) => l.name).join(', ');
-  return [
-    ...devices.map((device) => ({
-      folder: `/api/v1/${device}/`,
-      message: `not found: ${device} has the lists ${lists}; ask for /api/v1/${device}/<list>/`,
-    })),
-    { folder: '/api/v1/', message: 'unknown device: no builds are published here for this device' },
-    // One scope for all of v2, not one per device: each costs a Netlify rule per device, and v2
-    // phones only ever ask for .../builds.
-    { folder: '/api/v2/devices/', message: 'unknown device or path: v2 builds are at /api/v2/devices/<device>/builds for the devices in /api/devices.json' },
-    { folder: '/api/', message: 'not found: listings are at /api/v1/<device>/<list>/ and /api/v2/devices/<device>/builds; /api/devices.json lists the devices' },
-  ];
+  const messages: Record<(typeof NOT_FOUND_FOLDERS)[number], (device: string) => string> = {
+    '/api/v1/:device/': (device) => `not found: ${device} has the lists ${lists}; ask for /api/v1/${device}/<list>/`,
+    '/api/v1/': () => 'unknown device: no builds are published here for this device',
+    '/api/v2/devices/': () => 'unknown device or path: v2 builds are at /api/v2/devices/<device>/builds for the devices in /api/devices.json',
+    '/api/': () => 'not found: listings are at /api/v1/<device>/<list>/ and /api/v2/devices/<device>/builds; /api/devices.json lists the devices',
+  };
+  return NOT_FOUND_FOLDERS.flatMap((folder) =>
+    (folder.includes(':device') ? devices : ['']).map((device) => ({ folder: fill(folder, { device }), message: messages[folder](device) })),
+  );
 }
 
 /** A folder whose misses answer a JSON 404 with `message` as the envelope's `error`. */
@@ -79,34 +86,21 @@ export function apiHeaders(site: Site): Record<string, string> {
   };
 }
 
-/** Which host a build is for: `all` writes Cloudflare's rule files too; Netlify must not see them. */
-export type Host = 'all' | 'netlify';
-
-/**
- * The files besides the listings: Cloudflare's `_redirects` and `_headers`, the JSON 404 bodies
- * (`404.html` for Cloudflare, which serves the nearest one; `404.json` for Netlify's 404 rules),
- * and the HTML `404.html` at the root, whose presence also stops Cloudflare from treating the site
- * as a single-page app. Netlify reads `_redirects`/`_headers` from the publish folder before
- * `netlify.toml`, and Cloudflare's placeholder rules would hide its JSON 404s, so a Netlify build
- * leaves them out.
- */
-export function renderHostFiles(site: Site, devices: readonly string[], host: Host = 'all'): OutputFile[] {
-  const files: OutputFile[] = [{ path: '404.html', contents: NOT_FOUND_PAGE }];
-  for (const scope of notFoundScopes(site, devices)) {
-    const body = renderEnvelope([], scope.message);
-    files.push({ path: `${scope.folder.slice(1)}404.html`, contents: body });
-    files.push({ path: `${scope.folder.slice(1)}404.json`, contents: body });
-  }
-  if (host === 'all') {
-    files.push({ path: '_redirects', contents: renderCloudflareRedirects() });
-    files.push({ path: '_headers', contents: renderCloudflareHeaders(site) });
-    if (site.optionsHandler) {
-      files.push({ path: '_worker.js', contents: renderCloudflareWorker(site) });
-      files.push({ path: '_routes.json', contents: renderCloudflareWorkerRoutes(site) });
-    }
-  }
-  return files;
-}
+/** Content types by file extension, as Cloudflare sends them: the preview and the self-hosted servers use these. */
+export const CONTENT_TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  json: 'application/json',
+  xml: 'application/xml',
+  atom: 'application/atom+xml',
+  rss: 'application/rss+xml',
+  txt: 'text/plain; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  js: 'application/javascript',
+  svg: 'image/svg+xml',
+  png: 'image/png',
+  ico: 'image/x-icon',
+  webmanifest: 'application/manifest+json',
+};
 
 /**
  * Cloudflare Pages `_redirects`: one rewrite (status 200) per request shape, with placeholders, so
@@ -212,20 +206,3 @@ function expand(pattern: string, device: string, lists: readonly string[]): Reco
 function toml(value: string): string {
   return JSON.stringify(value);
 }
-
-const NOT_FOUND_PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Not found</title>
-</head>
-<body>
-<main>
-<h1>Not found</h1>
-<p>There is nothing at this address. Update listings are at <code>/api/v1/&lt;device&gt;/&lt;list&gt;/</code>.</p>
-<p><a href="/">Home</a></p>
-</main>
-</body>
-</html>
-`;
