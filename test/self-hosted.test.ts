@@ -1,6 +1,6 @@
 // nginx, Caddy and Apache, the real servers: the example catalog built into a temp folder, the
 // configuration `otapress hosting` prints for each, and every row of the host table sent as a
-// phone or a browser would, without following redirects. Apache runs twice: with the rules in its
+// phone or a browser would, without following redirects, with site.yaml's request paths declared. Apache runs twice: with the rules in its
 // configuration, and with them read from the dist/.htaccess that `apache_htaccess: true` writes.
 import { request } from 'node:http';
 import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,11 +12,13 @@ import { main } from '../src/cli.js';
 import { renderApacheConfig } from '../src/hosts/apache.js';
 import { CONTENT_TYPES } from '../src/hosts/routes.js';
 import { ROOT } from './helpers.js';
-import { describeProbe, expectedAnswer, hostTable, LISTING_CACHE_CONTROL, observe, optionsProbes, type Seen } from './host-table.js';
+import { compileWith, describeProbe, expectedAnswer, hostTable, LISTING_CACHE_CONTROL, observe, optionsProbes, REQUEST_PATHS_YAML, type Seen } from './host-table.js';
 import { startServer, tempFolder, type RunningServer, type ServerKind } from './servers.js';
 import { freePort } from './wrangler.js';
 
-const compiled = compileSite(readContent(ROOT));
+// The example with site.yaml's request paths: the table then holds the example's rows and theirs.
+const EXTRA = `\napache_htaccess: true\n${REQUEST_PATHS_YAML}`;
+const compiled = compileWith(readContent(ROOT), EXTRA);
 const table = hostTable(compiled);
 const SECRET = 'otapress-test-secret-outside-dist';
 
@@ -59,7 +61,7 @@ describe.each(SERVERS)('$name', ({ kind, htaccess }) => {
   beforeAll(async () => {
     root = tempFolder('otapress-self-hosted-');
     cpSync(path.join(ROOT, 'content'), path.join(root, 'content'), { recursive: true });
-    appendFileSync(path.join(root, 'content', 'site.yaml'), '\napache_htaccess: true\n');
+    appendFileSync(path.join(root, 'content', 'site.yaml'), EXTRA);
     build({ root });
     // Beside dist/, never to be served.
     writeFileSync(path.join(root, 'secret.txt'), SECRET);

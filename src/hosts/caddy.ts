@@ -112,7 +112,7 @@ export function renderCaddyfile(site: Site, { dist, listen, prefix, serverName }
 
 // --- internal ---
 
-/** A Caddyfile token: bare when it is safe, else double-quoted. */
+/** A Caddyfile token: bare when it is safe, else double-quoted (where only `\"` is an escape; a regex keeps its backslashes). */
 function quote(value: string): string {
-  return /^[A-Za-z0-9_./:*{}$-]+$/.test(value) ? value : `"${value.replace(/["\\]/g, '\\$&')}"`;
+  return /^[A-Za-z0-9_./:*{}$-]+$/.test(value) ? value : `"${value.replace(/"/g, '\\"')}"`;
 }

@@ -29,7 +29,7 @@ export function renderHostFiles(site: Site, devices: readonly string[], host: Ho
   // Apache never serves `.ht*` files; other hosts would serve it like any file (it holds only rules).
   if (site.apacheHtaccess) files.push({ path: '.htaccess', contents: renderApacheRules(site) });
   if (host === 'all') {
-    files.push({ path: '_redirects', contents: renderCloudflareRedirects() });
+    files.push({ path: '_redirects', contents: renderCloudflareRedirects(site, devices) });
     files.push({ path: '_headers', contents: renderCloudflareHeaders(site) });
     if (site.optionsHandler) {
       files.push({ path: '_worker.js', contents: renderCloudflareWorker(site) });

@@ -4,7 +4,7 @@
  * 404, and the headers. The rules are generic: a pattern for every device and list, so a new
  * device needs no new configuration. Pure.
  */
-import { ENDPOINTS, NOT_FOUND_FOLDERS, apiHeaders, CONTENT_TYPES } from './routes.js';
+import { endpoints, NOT_FOUND_FOLDERS, apiHeaders, CONTENT_TYPES } from './routes.js';
 import type { Site } from '../catalog/site.js';
 
 /** A request shape: the path as an anchored regular expression, and the file that answers it. */
@@ -50,9 +50,12 @@ export interface ServerRules {
 /** The self-hosted servers' view of the route table for `site`. */
 export function serverRules(site: Site): ServerRules {
   const headers = apiHeaders(site);
+  const lists = site.lists.map((l) => l.name);
   const { 'Content-Type': _type, ...optionsHeaders } = headers;
   return {
-    rewrites: ENDPOINTS.flatMap((endpoint) => endpoint.paths.map((shape) => ({ name: endpoint.name, shape, ...toRegex(shape, true), file: endpoint.file }))),
+    rewrites: endpoints(site).flatMap((endpoint) =>
+      endpoint.paths.map((shape) => ({ name: endpoint.name, shape, ...toRegex(shape, true, endpoint.perDevice ? lists : undefined), file: endpoint.file })),
+    ),
     notFound: NOT_FOUND_FOLDERS.map((folder) => ({ folder, ...toRegex(folder, false) })),
     apiPrefix: '/api/',
     apiHeaders: headers,
@@ -91,11 +94,13 @@ export function formatListen({ host, port }: ListenAddress): string {
 
 // --- internal ---
 
-function toRegex(pattern: string, anchored: boolean): { regex: string; groups: string[] } {
+/** `lists`: a `:list` matches those names only (for a placeholder beside fixed text, as on Cloudflare). */
+function toRegex(pattern: string, anchored: boolean, lists?: readonly string[]): { regex: string; groups: string[] } {
   const groups: string[] = [];
-  const source = pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:([a-z]+)/g, (_, name: string) => {
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const source = escape(pattern).replace(/:([a-z]+)/g, (_, name: string) => {
     groups.push(name);
-    return '([^/]+)';
+    return name === 'list' && lists ? `(${lists.map(escape).join('|')})` : '([^/]+)';
   });
   return { regex: `^${source}${anchored ? '$' : ''}`, groups };
 }
