@@ -17,7 +17,7 @@ export function renderCaddyfile(site: Site, { dist, listen, prefix, serverName }
   ];
   // With --listen: plain HTTP on that address (tests, or a proxy in front). Without it, the server
   // name gets Caddy's automatic HTTPS; without either, plain HTTP on port 80.
-  const address = listen || !serverName ? `http://${listen?.host ?? ''}:${listen?.port ?? 80}` : serverName;
+  const address = listen ? `http://${serverName ?? listen.host ?? ''}:${listen.port}` : (serverName ?? 'http://:80');
   const global = [
     '{',
     // No admin endpoint: nothing else listens, and two sites on one machine do not collide on :2019.
