@@ -9,6 +9,9 @@
 export interface RequestPath {
   pattern: string;
   list?: string;
+  /** Where site.yaml declares it, for problems found once the devices are known. */
+  line: number;
+  col: number;
 }
 
 /** Where request paths live: under `/api/v1/`, every host already sends the API headers and JSON 404s. */

@@ -137,7 +137,7 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
     const names = lists.map((l) => l.name);
     const shape = 'expected a path such as /api/v1/{device}_{list}, or `path:` and `list:` for a path without {list}';
     let path: PropertyKey[] = ['request_paths', i];
-    let requestPath: RequestPath;
+    let requestPath: Omit<RequestPath, 'line' | 'col'>;
     if (typeof entry === 'string') requestPath = { pattern: entry };
     else if (entry !== null && typeof entry === 'object' && !Array.isArray(entry)) {
       const { path: pattern, list, ...rest } = entry as Record<string, unknown>;
@@ -151,7 +151,7 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
     } else return report(path, shape);
     const problem = requestPathProblem(requestPath.pattern, { lists: names, fixedList: requestPath.list, earlier: requestPaths.map((r) => r.pattern) });
     if (problem) return report(path, problem);
-    requestPaths.push(requestPath);
+    requestPaths.push({ ...requestPath, ...source.locate(path, { key: false }) });
   });
   if (problems.length > 0) return { problems };
   return {

@@ -7,6 +7,8 @@
 import { API_FILES, fill } from '../render/urls.js';
 import type { Site } from '../catalog/site.js';
 import { BUILT_IN_V1_PATHS, hasInSegmentPlaceholder } from '../catalog/request-paths.js';
+import { SITE_FILE } from '../catalog/site.js';
+import type { Problem } from '../catalog/problems.js';
 
 
 /**
@@ -141,6 +143,37 @@ export function renderCloudflareRedirects(site: Site, devices: readonly string[]
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** Cloudflare Pages' limits on `_redirects`: rules without placeholders, and rules with them. */
+export const CLOUDFLARE_REDIRECT_LIMITS = { static: 2000, dynamic: 100 } as const;
+
+/**
+ * The request paths that take one `_redirects` rule per device and list, when together they pass
+ * Cloudflare's limit of static rules: reported at the first of them (Cloudflare would ignore the
+ * rules past the limit, and phones of the devices sorted last would get 404s).
+ */
+export function cloudflareRuleProblems(site: Site, devices: readonly string[]): Problem[] {
+  const perDevice = site.requestPaths.filter((r) => hasInSegmentPlaceholder(r.pattern));
+  if (perDevice.length === 0) return [];
+  const rules = renderCloudflareRedirects(site, devices)
+    .split('\n')
+    .filter((line) => line !== '' && !line.startsWith('#'))
+    .map((line) => line.split(/\s+/)[0]);
+  const dynamic = rules.filter((from) => /[:*]/.test(from)).length;
+  const counts = { static: rules.length - dynamic, dynamic };
+  if (counts.static <= CLOUDFLARE_REDIRECT_LIMITS.static) return [];
+  const { line, col, pattern } = perDevice[0];
+  const field = `request_paths.${site.requestPaths.indexOf(perDevice[0])}`;
+  return [
+    {
+      file: SITE_FILE,
+      line,
+      col,
+      field,
+      message: `${pattern} takes one _redirects rule per device and list on Cloudflare Pages (a placeholder beside fixed text cannot be one rule there): ${counts.static} static rules for ${devices.length} devices, over its limit of ${CLOUDFLARE_REDIRECT_LIMITS.static}; use a path of whole segments such as /api/v1/legacy/{device}/{list}, which is one rule for every device`,
+    },
+  ];
 }
 
 /** Cloudflare Pages `_headers`: the API headers on everything under `/api/`. */
