@@ -1,6 +1,7 @@
 // The table of requests every host must answer the same way (Cloudflare's runtime, Netlify's rule
-// engine, the preview server). It is generated from the route table in src/hosts/routes.ts (ENDPOINTS and
-// notFoundScopes) and the compiled example catalog, so a new endpoint is probed without editing
+// engine, the preview server, nginx, Caddy, Apache). It is generated from the route table in
+// src/hosts/routes.ts (endpoints(site), with site.yaml's request paths, and notFoundScopes) and the
+// compiled example catalog, so a new endpoint is probed without editing
 // the tests: every device × list × request shape answers 200 with its file; unknown devices,
 // unknown lists and too-deep paths answer the JSON 404 of the nearest scope; other misses, HTML.
 import { compileSite, type CompiledSite } from '../src/build/build.js';
