@@ -13,6 +13,7 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   build: () => import('./commands/build.js'),
   check: () => import('./commands/check.js'),
   serve: () => import('./commands/serve.js'),
+  hosting: () => import('./commands/hosting.js'),
 };
 
 /** Runs the CLI with `argv` (without `node` and the script); returns the exit code. */

@@ -9,16 +9,19 @@ import { build, compileSite } from '../src/build/build.js';
 import { readContent } from '../src/catalog/read.js';
 import { respond, servedTree } from '../src/hosts/respond.js';
 import { EXAMPLE } from './helpers.js';
-import { describeProbe, expectedAnswer, hostTable, observe, optionsProbes, type Seen } from './host-table.js';
+import { compileWith, describeProbe, expectedAnswer, hostTable, observe, optionsProbes, REQUEST_PATHS_YAML, type Seen } from './host-table.js';
 import { startWrangler, type Wrangler } from './wrangler.js';
 
-const compiled = compileSite(readContent(EXAMPLE));
-const table = hostTable(compiled);
+const content = readContent(EXAMPLE);
 
+// The second run adds site.yaml's request paths too (their rows join the table): one wrangler
+// fewer, and neither setting changes what the other answers.
 describe.each([
-  { optionsHandler: false, setting: 'without options_handler (static assets only)' },
-  { optionsHandler: true, setting: 'with options_handler: true (_worker.js)' },
-])('Cloudflare Pages runtime (wrangler pages dev), $setting', ({ optionsHandler }) => {
+  { optionsHandler: false, extra: '', setting: 'without options_handler (static assets only)' },
+  { optionsHandler: true, extra: `\noptions_handler: true\n${REQUEST_PATHS_YAML}`, setting: 'with options_handler: true (_worker.js) and request_paths' },
+])('Cloudflare Pages runtime (wrangler pages dev), $setting', ({ optionsHandler, extra }) => {
+  const compiled = compileWith(content, extra);
+  const table = hostTable(compiled);
   let root: string;
   let wrangler: Wrangler | undefined;
   const dist = () => path.join(root, 'dist');
@@ -26,7 +29,7 @@ describe.each([
   beforeAll(async () => {
     root = mkdtempSync(path.join(tmpdir(), 'otapress-cf-'));
     cpSync(path.join(EXAMPLE, 'content'), path.join(root, 'content'), { recursive: true });
-    if (optionsHandler) appendFileSync(path.join(root, 'content', 'site.yaml'), '\noptions_handler: true\n');
+    appendFileSync(path.join(root, 'content', 'site.yaml'), extra);
     build({ root });
     wrangler = await startWrangler(dist());
   }, 120_000);
@@ -79,6 +82,12 @@ describe.each([
     ['GET', '/api/v1/FP4/stable/eng.root.20241108.123456?x=1'],
     ['HEAD', '/api/v1/nope/stable/'],
     ['DELETE', '/api/v1/FP4/stable/'],
+    // Request paths (second run): slash forms and near misses of the declared patterns.
+    ['GET', '/api/v1/FP4_stable/'],
+    ['GET', '/api/v1/FP4_stable.json'],
+    ['GET', '/api/v1/FP4.JSON'],
+    ['GET', '/api/v1/legacy/FP4/stable/'],
+    ['GET', '/api/v1/legacy/FP4/nope/1'],
     ['OPTIONS', '/no-such-page'],
   ])('%s %s: the preview answers as wrangler does', async (method, sent) => {
     const local = compileSite(readContent(root));

@@ -8,11 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, compileSite } from '../src/build/build.js';
 import { readContent } from '../src/catalog/read.js';
 import { EXAMPLE } from './helpers.js';
-import { describeProbe, expectedAnswer, hostTable, LISTING_CACHE_CONTROL, type Seen } from './host-table.js';
+import { compileWith, describeProbe, expectedAnswer, hostTable, LISTING_CACHE_CONTROL, REQUEST_PATHS_YAML, type Probe, type Seen } from './host-table.js';
 import { loadNetlifySite, netlifyAnswer, type NetlifySite } from './netlify-engine.js';
 
-const compiled = compileSite(readContent(EXAMPLE));
-const table = hostTable(compiled);
+const content = readContent(EXAMPLE);
+// The committed netlify.toml is the example's; the generated one adds site.yaml's request paths.
+const tables: Record<string, Probe[]> = {
+  committed: hostTable(compileSite(content)),
+  generated: hostTable(compileWith(content, REQUEST_PATHS_YAML)),
+};
 
 let root: string;
 const dist = () => path.join(root, 'dist');
@@ -22,7 +26,7 @@ beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'otapress-netlify-'));
   cpSync(path.join(EXAMPLE, 'content'), path.join(root, 'content'), { recursive: true });
   // The Cloudflare-only option must not leak into a Netlify deploy either.
-  appendFileSync(path.join(root, 'content', 'site.yaml'), '\noptions_handler: true\n');
+  appendFileSync(path.join(root, 'content', 'site.yaml'), `\noptions_handler: true\n${REQUEST_PATHS_YAML}`);
   build({ root, host: 'netlify' });
   sites.committed = await loadNetlifySite(path.join(EXAMPLE, 'netlify.toml'), dist());
   sites.generated = await loadNetlifySite(path.join(root, 'netlify.toml'), dist());
@@ -44,7 +48,7 @@ describe('a --host netlify build', () => {
 });
 
 describe.each(['committed', 'generated'])('Netlify rule engine, %s netlify.toml', (which) => {
-  it.each(table.map((probe) => ({ probe, name: describeProbe(probe) })))('$name', ({ probe }) => {
+  it.each(tables[which].map((probe) => ({ probe, name: describeProbe(probe) })))('$name', ({ probe }) => {
     const answer = netlifyAnswer(sites[which], probe.path, probe.method);
     // The rule that fires, and its target in dist/.
     if (probe.status === 200) {

@@ -9,11 +9,13 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileSite, type CompiledSite } from '../src/build/build.js';
 import type { ManifestFile } from '../src/catalog/read.js';
+import { formatProblem } from '../src/catalog/problems.js';
 import { EXAMPLE, tempProject } from './helpers.js';
 import { loadNetlifySite } from './netlify-engine.js';
 
 const DEVICES = 1000;
 let compiled: CompiledSite;
+let content: { manifests: ManifestFile[]; devices: string[] };
 const file = (name: string) => String(compiled.files.find((f) => f.path === name)!.contents);
 
 // The catalog is made in memory and compiled by the real pipeline (reading 3000 files from disk
@@ -33,6 +35,7 @@ beforeAll(() => {
       manifests.push({ file: `content/${device}/${filename.slice(0, -4)}.yaml`, device, bytes: Buffer.from(text) });
     }
   }
+  content = { manifests, devices };
   compiled = compileSite({ site: readFileSync(path.join(EXAMPLE, 'content', 'site.yaml')), manifests, devices, problems: [] });
   expect(compiled.problems).toEqual([]);
 }, 120_000);
@@ -50,6 +53,17 @@ describe(`rules for ${DEVICES} devices × 4 lists`, () => {
     expect(counts.static).toBeLessThanOrEqual(2000);
     expect(counts.dynamic).toBeLessThanOrEqual(100);
   });
+
+  it('a request path beside fixed text would pass the static limit: the build refuses it at its line', () => {
+    const site = Buffer.concat([readFileSync(path.join(EXAMPLE, 'content', 'site.yaml')), Buffer.from('\nrequest_paths:\n  - /api/v1/{device}_{list}\n')]);
+    const line = site.toString().split('\n').length - 1;
+    const over = compileSite({ site, manifests: content.manifests, devices: content.devices, problems: [] });
+    expect(over.problems.map(formatProblem)).toEqual([
+      `content/site.yaml:${line}:5  request_paths.0  /api/v1/{device}_{list} takes one _redirects rule per device and list on Cloudflare Pages (a placeholder beside fixed text cannot be one rule there): 4000 static rules for 1000 devices, over its limit of 2000; use a path of whole segments such as /api/v1/legacy/{device}/{list}, which is one rule for every device`,
+    ]);
+    // Netlify has no such limit: a --host netlify build takes it.
+    expect(compileSite({ site, manifests: content.manifests, devices: content.devices, problems: [] }, 'netlify').problems).toEqual([]);
+  }, 60_000);
 
   it('Cloudflare _headers: at most 100 rules', () => {
     const rules = ruleLines(file('_headers')).filter((line) => !/^\s/.test(line));

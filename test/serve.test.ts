@@ -12,10 +12,9 @@ import { readContent } from '../src/catalog/read.js';
 import { respond, servedTree } from '../src/hosts/respond.js';
 import { startPreview, type Preview } from '../src/build/preview.js';
 import { EXAMPLE, ROOT, tempProject } from './helpers.js';
-import { describeProbe, expectedAnswer, hostTable, observe, optionsProbes, type Seen } from './host-table.js';
+import { compileWith, describeProbe, expectedAnswer, hostTable, observe, optionsProbes, REQUEST_PATHS_YAML, type Seen } from './host-table.js';
 
 const compiled = compileSite(readContent(EXAMPLE));
-const table = hostTable(compiled);
 const fileText = (file: string) => String(compiled.files.find((f) => f.path === file)!.contents);
 
 /** A project folder for a whole describe block (helpers' tempProject is removed after each test). */
@@ -39,11 +38,18 @@ async function eventually(check: () => Promise<boolean> | boolean, what: string)
   }
 }
 
-describe('otapress serve answers the host table like the hosts', () => {
+describe.each([
+  { extra: '', setting: 'the example' },
+  { extra: REQUEST_PATHS_YAML, setting: 'with request_paths' },
+])('otapress serve answers the host table like the hosts, $setting', ({ extra }) => {
+  const compiled = compileWith(readContent(EXAMPLE), extra);
+  const table = hostTable(compiled);
+  const fileText = (file: string) => String(compiled.files.find((f) => f.path === file)!.contents);
   let root: string;
   let preview: Preview;
   beforeAll(async () => {
     root = projectForSuite();
+    appendFileSync(path.join(root, 'content', 'site.yaml'), extra);
     preview = await startPreview({ root, port: 0, io: collectingIo().io });
   });
   afterAll(async () => {

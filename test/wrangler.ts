@@ -78,9 +78,10 @@ export async function startWrangler(distDir: string): Promise<Wrangler> {
   return { url, log: () => output, stop };
 }
 
-// --- internal ---
+// Shared with test/servers.ts.
 
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+/** Signals every process of the group `child` leads (it was spawned detached). */
+export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   try {
     process.kill(-child.pid!, signal);
   } catch {
@@ -88,7 +89,8 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-function freePort(): Promise<number> {
+/** A port nothing listens on at the moment, on 127.0.0.1. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

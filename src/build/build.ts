@@ -11,7 +11,8 @@ import { checkCatalog, type Listing } from '../catalog/plan.js';
 import { compareStrings, ContentError, sortProblems, type Problem } from '../catalog/problems.js';
 import { readContent, type Content } from '../catalog/read.js';
 import type { Site } from '../catalog/site.js';
-import { renderHostFiles, renderNetlifyToml, type Host } from '../hosts/routes.js';
+import { renderHostFiles, type Host } from '../hosts/host-files.js';
+import { cloudflareRuleProblems, renderNetlifyToml } from '../hosts/routes.js';
 import { renderIndexes } from '../render/device-index.js';
 import type { OutputFile } from '../render/output.js';
 import { compileDevice, compileSettings, groupByDevice, type DeviceOutput } from './compile-device.js';
@@ -60,7 +61,12 @@ export function assembleSite(
   problems: Problem[],
   hostFiles: () => OutputFile[] = () => renderHostFiles(site, content.devices, host),
 ): { files: OutputFile[]; problems: Problem[]; notices: Problem[] } {
-  const all = [...problems, ...devices.flatMap((d) => d.problems), ...checkCatalog([], content.devices)];
+  const all = [
+    ...problems,
+    ...devices.flatMap((d) => d.problems),
+    ...checkCatalog([], content.devices),
+    ...(host === 'all' ? cloudflareRuleProblems(site, content.devices) : []),
+  ];
   if (all.length > 0) return { files: [], problems: sortProblems(all), notices: [] };
   const files: OutputFile[] = [...devices.flatMap((d) => d.files), ...renderIndexes(devices.map((d) => d.summary!)), ...hostFiles()];
   // Sorted when asked for: the preview, which rebuilds on every change, never asks.

@@ -5,7 +5,7 @@ import { DEVICE_NAME } from '../catalog/plan.js';
 import { compareStrings, type Problem } from '../catalog/problems.js';
 import { readContent } from '../catalog/read.js';
 import { servedTree, type ServedTree } from '../hosts/respond.js';
-import { renderHostFiles } from '../hosts/routes.js';
+import { renderHostFiles } from '../hosts/host-files.js';
 import type { Site } from '../catalog/site.js';
 import type { OutputFile } from '../render/output.js';
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { nearest, type Problem } from './problems.js';
 import { readYamlSource } from './yaml-source.js';
+import { requestPathProblem, type RequestPath } from './request-paths.js';
 
 /** Where the site settings live, relative to the project root. */
 export const SITE_FILE = 'content/site.yaml';
@@ -42,6 +43,10 @@ export interface Site {
   optionsHandler: boolean;
   /** The hosts the site deploys to: only their rule files are written (and `netlify.toml` checked). */
   hosts: SiteHost[];
+  /** Write `dist/.htaccess` with the Apache rules, for shared hosting where only `.htaccess` is allowed. */
+  apacheHtaccess: boolean;
+  /** Extra request paths that answer a listing, for phones built to ask another server's paths. */
+  requestPaths: RequestPath[];
 }
 
 const segment = /^[a-z0-9][a-z0-9_-]*$/;
@@ -81,6 +86,9 @@ const siteSchema = z.strictObject({
     })
     .min(1, { error: `name at least one host (${HOSTS.join(', ')})` })
     .optional(),
+  apache_htaccess: z.boolean({ error: 'expected true or false' }).optional(),
+  // Checked below, where the lists are known.
+  request_paths: z.array(z.unknown(), { error: 'expected a list of request paths, e.g. - /api/v1/{device}_{list}' }).optional(),
 });
 
 /** The settings keys, for "did you mean" hints. */
@@ -145,6 +153,27 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
   if (settings.options_handler && !hosts.includes('cloudflare')) {
     report(['options_handler'], 'the OPTIONS handler is a Cloudflare Pages _worker.js, and `hosts` has no cloudflare; remove options_handler or add cloudflare to hosts');
   }
+  const requestPaths: RequestPath[] = [];
+  (settings.request_paths ?? []).forEach((entry, i) => {
+    const names = lists.map((l) => l.name);
+    const shape = 'expected a path such as /api/v1/{device}_{list}, or `path:` and `list:` for a path without {list}';
+    let path: PropertyKey[] = ['request_paths', i];
+    let requestPath: Omit<RequestPath, 'line' | 'col'>;
+    if (typeof entry === 'string') requestPath = { pattern: entry };
+    else if (entry !== null && typeof entry === 'object' && !Array.isArray(entry)) {
+      const { path: pattern, list, ...rest } = entry as Record<string, unknown>;
+      const extra = Object.keys(rest)[0];
+      if (extra !== undefined) return report(['request_paths', i, extra], 'unknown key; a request path has `path:` and `list:`', true);
+      if (typeof pattern !== 'string') return report(['request_paths', i, 'path'], shape, pattern === undefined);
+      if (typeof list !== 'string') return report(['request_paths', i, 'list'], `expected the list this path answers (${names.join(', ')})`, list === undefined);
+      if (!names.includes(list)) return report(['request_paths', i, 'list'], `\`${list}\` is not a list of this site (lists: ${names.join(', ')})`);
+      requestPath = { pattern, list };
+      path = ['request_paths', i, 'path'];
+    } else return report(path, shape);
+    const problem = requestPathProblem(requestPath.pattern, { lists: names, fixedList: requestPath.list, earlier: requestPaths.map((r) => r.pattern) });
+    if (problem) return report(path, problem);
+    requestPaths.push({ ...requestPath, ...source.locate(path, { key: false }) });
+  });
   if (problems.length > 0) return { problems };
   return {
     site: {
@@ -154,6 +183,8 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
       cacheControl: settings.cache_control ?? DEFAULT_CACHE_CONTROL,
       optionsHandler: settings.options_handler ?? false,
       hosts,
+      apacheHtaccess: settings.apache_htaccess ?? false,
+      requestPaths,
     },
     problems,
   };

@@ -1,5 +1,5 @@
 import { fill } from '../render/urls.js';
-import { ENDPOINTS, headerRules, optionsAnswers, type HeaderRule } from './routes.js';
+import { CONTENT_TYPES, endpoints, headerRules, optionsAnswers, type HeaderRule } from './routes.js';
 import type { Site } from '../catalog/site.js';
 import type { OutputFile } from '../render/output.js';
 
@@ -53,7 +53,7 @@ export function respond(tree: ServedTree, method: string, url: string): Answer {
     const answer = optionsAnswers(tree.site).find((a) => matches(a.for, requested));
     if (answer) return { status: 204, headers: { ...answer.headers }, body: '' };
   }
-  let pathname = rewrite(requested) ?? requested;
+  let pathname = rewrite(tree, requested) ?? requested;
   if (method !== 'GET' && method !== 'HEAD') return finish(405, '');
   pathname = safeDecode(pathname);
 
@@ -93,21 +93,43 @@ export function respond(tree: ServedTree, method: string, url: string): Answer {
 const HOST_CONTROL_FILES = new Set(['_redirects', '_headers', '_worker.js', '_routes.json']);
 
 /** The route table as matchers, in the order `_redirects` lists them: the first match wins. */
-const REWRITES = ENDPOINTS.flatMap((endpoint) =>
-  endpoint.paths.map((path) => {
-    const names: string[] = [];
-    const source = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:([a-z]+)/g, (_, name: string) => {
-      names.push(name);
-      return '([^/]+)';
-    });
-    return { pattern: new RegExp(`^${source}$`), names, file: endpoint.file };
-  }),
-);
+function rewrites(site: Site): Rewrite[] {
+  let cached = REWRITES.get(site);
+  if (!cached) {
+    const lists = site.lists.map((l) => l.name);
+    cached = endpoints(site).flatMap((endpoint) =>
+      endpoint.paths.map((path) => {
+        const names: string[] = [];
+        const source = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:([a-z]+)/g, (_, name: string) => {
+          names.push(name);
+          // Cloudflare has a static rule per device and list for these: only list names match.
+          return endpoint.perDevice && name === 'list' ? `(${lists.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})` : '([^/]+)';
+        });
+        return { pattern: new RegExp(`^${source}$`), names, file: endpoint.file, perDevice: endpoint.perDevice ?? false };
+      }),
+    );
+    REWRITES.set(site, cached);
+  }
+  return cached;
+}
 
-function rewrite(pathname: string): string | undefined {
-  for (const { pattern, names, file } of REWRITES) {
+interface Rewrite {
+  pattern: RegExp;
+  names: string[];
+  file: string;
+  perDevice: boolean;
+}
+
+const REWRITES = new WeakMap<Site, Rewrite[]>();
+
+function rewrite(tree: ServedTree, pathname: string): string | undefined {
+  for (const { pattern, names, file, perDevice } of rewrites(tree.site)) {
     const match = pattern.exec(pathname);
-    if (match) return fill(file, Object.fromEntries(names.map((name, i) => [name, match[i + 1]])));
+    if (!match) continue;
+    const target = fill(file, Object.fromEntries(names.map((name, i) => [name, match[i + 1]])));
+    // A static rule exists only for the devices that have the listing.
+    if (perDevice && !tree.files.has(target)) continue;
+    return target;
   }
   return undefined;
 }
@@ -130,22 +152,8 @@ function safeDecode(pathname: string): string {
   }
 }
 
-const TYPES: Record<string, string> = {
-  html: 'text/html; charset=utf-8',
-  json: 'application/json',
-  xml: 'application/xml',
-  atom: 'application/atom+xml',
-  rss: 'application/rss+xml',
-  txt: 'text/plain; charset=utf-8',
-  css: 'text/css; charset=utf-8',
-  js: 'application/javascript',
-  svg: 'image/svg+xml',
-  png: 'image/png',
-  ico: 'image/x-icon',
-  webmanifest: 'application/manifest+json',
-};
 
 function contentType(pathname: string): string {
   const extension = /\.([a-z0-9]+)$/i.exec(pathname)?.[1]?.toLowerCase() ?? '';
-  return TYPES[extension] ?? 'application/octet-stream';
+  return CONTENT_TYPES[extension] ?? 'application/octet-stream';
 }

@@ -1,11 +1,15 @@
 /**
- * Wing `hosts/`: the route table (this file) and every host file generated from it, and how a host
- * answers a request from a compiled tree (respond.ts). Pure. Imports only `render/` and `catalog/`.
+ * Wing `hosts/`: the route table (this file) with Cloudflare's and Netlify's rule files, the files a
+ * build adds for the hosts (host-files.ts), the self-hosted servers' configurations (nginx.ts,
+ * caddy.ts, apache.ts, from server-rules.ts), and how a host answers a request from a compiled
+ * tree (respond.ts). Pure. Imports only `render/` and `catalog/`.
  */
 import { API_FILES, fill } from '../render/urls.js';
-import { renderEnvelope } from '../render/v1.js';
 import type { Site } from '../catalog/site.js';
-import type { OutputFile } from '../render/output.js';
+import { BUILT_IN_V1_PATHS, hasInSegmentPlaceholder } from '../catalog/request-paths.js';
+import { SITE_FILE } from '../catalog/site.js';
+import type { Problem } from '../catalog/problems.js';
+
 
 /**
  * The API's request shapes and the static file that answers each. This table is the one
@@ -16,7 +20,7 @@ import type { OutputFile } from '../render/output.js';
 export const ENDPOINTS: readonly Endpoint[] = [
   {
     name: 'v1 listing',
-    paths: ['/api/v1/:device/:list', '/api/v1/:device/:list/', '/api/v1/:device/:list/:incremental'],
+    paths: BUILT_IN_V1_PATHS.map(colonForm),
     file: API_FILES.listing,
   },
   {
@@ -31,25 +35,53 @@ export interface Endpoint {
   name: string;
   paths: string[];
   file: string;
+  /**
+   * A placeholder shares a path segment with fixed text (`/api/v1/:device_:list`): Cloudflare's
+   * placeholder names take in the letters, digits and `_` that follow, so `_redirects` gets one rule
+   * per device and list instead, and the hosts' rules match the site's list names only.
+   */
+  perDevice?: boolean;
 }
 
 /**
- * JSON 404 answers, most specific folder first: a miss under `folder` answers `message` in the v1
- * envelope. Everything outside `/api/` keeps the HTML `404.html`.
+ * The route table of a site: {@link ENDPOINTS}, then the `request_paths` of site.yaml, each
+ * answered by the listing of its `{list}` (or of its `list:`).
+ */
+export function endpoints(site: Site): Endpoint[] {
+  return [
+    ...ENDPOINTS,
+    ...site.requestPaths.map((requestPath) => ({
+      name: `request path ${requestPath.pattern}`,
+      paths: [colonForm(requestPath.pattern)],
+      file: requestPath.list ? fill(API_FILES.listing, { list: requestPath.list }) : API_FILES.listing,
+      ...(hasInSegmentPlaceholder(requestPath.pattern) && { perDevice: true }),
+    })),
+  ];
+}
+
+/**
+ * The folders whose misses answer a JSON 404, as patterns, most specific first: a miss under one
+ * answers its `404.json` (Cloudflare: `404.html`, the same bytes), the nearest that exists.
+ * Everything outside `/api/` keeps the HTML `404.html`. One folder for all of v2, not one per
+ * device: each costs a Netlify rule per device, and v2 phones only ever ask for .../builds.
+ */
+export const NOT_FOUND_FOLDERS = ['/api/v1/:device/', '/api/v1/', '/api/v2/devices/', '/api/'] as const;
+
+/**
+ * JSON 404 answers, most specific folder first ({@link NOT_FOUND_FOLDERS} for the site's
+ * devices): a miss under `folder` answers `message` in the v1 envelope.
  */
 export function notFoundScopes(site: Site, devices: readonly string[]): NotFoundScope[] {
   const lists = site.lists.map((l) => l.name).join(', ');
-  return [
-    ...devices.map((device) => ({
-      folder: `/api/v1/${device}/`,
-      message: `not found: ${device} has the lists ${lists}; ask for /api/v1/${device}/<list>/`,
-    })),
-    { folder: '/api/v1/', message: 'unknown device: no builds are published here for this device' },
-    // One scope for all of v2, not one per device: each costs a Netlify rule per device, and v2
-    // phones only ever ask for .../builds.
-    { folder: '/api/v2/devices/', message: 'unknown device or path: v2 builds are at /api/v2/devices/<device>/builds for the devices in /api/devices.json' },
-    { folder: '/api/', message: 'not found: listings are at /api/v1/<device>/<list>/ and /api/v2/devices/<device>/builds; /api/devices.json lists the devices' },
-  ];
+  const messages: Record<(typeof NOT_FOUND_FOLDERS)[number], (device: string) => string> = {
+    '/api/v1/:device/': (device) => `not found: ${device} has the lists ${lists}; ask for /api/v1/${device}/<list>/`,
+    '/api/v1/': () => 'unknown device: no builds are published here for this device',
+    '/api/v2/devices/': () => 'unknown device or path: v2 builds are at /api/v2/devices/<device>/builds for the devices in /api/devices.json',
+    '/api/': () => 'not found: listings are at /api/v1/<device>/<list>/ and /api/v2/devices/<device>/builds; /api/devices.json lists the devices',
+  };
+  return NOT_FOUND_FOLDERS.flatMap((folder) =>
+    (folder.includes(':device') ? devices : ['']).map((device) => ({ folder: fill(folder, { device }), message: messages[folder](device) })),
+  );
 }
 
 /** A folder whose misses answer a JSON 404 with `message` as the envelope's `error`. */
@@ -79,44 +111,69 @@ export function apiHeaders(site: Site): Record<string, string> {
   };
 }
 
-/** Which host a build is for: `all` writes Cloudflare's rule files too; Netlify must not see them. */
-export type Host = 'all' | 'netlify';
-
-/**
- * The files besides the listings: Cloudflare's `_redirects` and `_headers`, the JSON 404 bodies
- * (`404.html` for Cloudflare, which serves the nearest one; `404.json` for Netlify's 404 rules),
- * and the HTML `404.html` at the root, whose presence also stops Cloudflare from treating the site
- * as a single-page app. Netlify reads `_redirects`/`_headers` from the publish folder before
- * `netlify.toml`, and Cloudflare's placeholder rules would hide its JSON 404s, so a Netlify build
- * leaves them out.
- */
-export function renderHostFiles(site: Site, devices: readonly string[], host: Host = 'all'): OutputFile[] {
-  const files: OutputFile[] = [{ path: '404.html', contents: NOT_FOUND_PAGE }];
-  for (const scope of notFoundScopes(site, devices)) {
-    const body = renderEnvelope([], scope.message);
-    files.push({ path: `${scope.folder.slice(1)}404.html`, contents: body });
-    files.push({ path: `${scope.folder.slice(1)}404.json`, contents: body });
-  }
-  if (host === 'all') {
-    files.push({ path: '_redirects', contents: renderCloudflareRedirects() });
-    files.push({ path: '_headers', contents: renderCloudflareHeaders(site) });
-    if (site.optionsHandler) {
-      files.push({ path: '_worker.js', contents: renderCloudflareWorker(site) });
-      files.push({ path: '_routes.json', contents: renderCloudflareWorkerRoutes(site) });
-    }
-  }
-  return files;
-}
+/** Content types by file extension, as Cloudflare sends them: the preview and the self-hosted servers use these. */
+export const CONTENT_TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  json: 'application/json',
+  xml: 'application/xml',
+  atom: 'application/atom+xml',
+  rss: 'application/rss+xml',
+  txt: 'text/plain; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  js: 'application/javascript',
+  svg: 'image/svg+xml',
+  png: 'image/png',
+  ico: 'image/x-icon',
+  webmanifest: 'application/manifest+json',
+};
 
 /**
  * Cloudflare Pages `_redirects`: one rewrite (status 200) per request shape, with placeholders, so
  * the rule count stays the same for any number of devices (the limit is 100 dynamic rules). A miss
- * (unknown device or list) falls to the nearest `404.html` above the requested path.
+ * (unknown device or list) falls to the nearest `404.html` above the requested path. A request
+ * path with a placeholder inside a segment takes one static rule per device and list (limit 2000).
  */
-export function renderCloudflareRedirects(): string {
+export function renderCloudflareRedirects(site: Site, devices: readonly string[]): string {
   const lines = ['# Generated by otapress from its route table; edit content/site.yaml, not this file.'];
-  for (const endpoint of ENDPOINTS) for (const from of endpoint.paths) lines.push(`${from}  ${endpoint.file}  200`);
+  const lists = site.lists.map((l) => l.name);
+  for (const endpoint of endpoints(site)) {
+    for (const from of endpoint.paths) {
+      if (!endpoint.perDevice) lines.push(`${from}  ${endpoint.file}  200`);
+      else for (const device of devices) for (const params of expand(from, device, lists)) lines.push(`${fill(from, params)}  ${fill(endpoint.file, params)}  200`);
+    }
+  }
   return `${lines.join('\n')}\n`;
+}
+
+/** Cloudflare Pages' limits on `_redirects`: rules without placeholders, and rules with them. */
+export const CLOUDFLARE_REDIRECT_LIMITS = { static: 2000, dynamic: 100 } as const;
+
+/**
+ * The request paths that take one `_redirects` rule per device and list, when together they pass
+ * Cloudflare's limit of static rules: reported at the first of them (Cloudflare would ignore the
+ * rules past the limit, and phones of the devices sorted last would get 404s).
+ */
+export function cloudflareRuleProblems(site: Site, devices: readonly string[]): Problem[] {
+  const perDevice = site.requestPaths.filter((r) => hasInSegmentPlaceholder(r.pattern));
+  if (perDevice.length === 0) return [];
+  const rules = renderCloudflareRedirects(site, devices)
+    .split('\n')
+    .filter((line) => line !== '' && !line.startsWith('#'))
+    .map((line) => line.split(/\s+/)[0]);
+  const dynamic = rules.filter((from) => /[:*]/.test(from)).length;
+  const counts = { static: rules.length - dynamic, dynamic };
+  if (counts.static <= CLOUDFLARE_REDIRECT_LIMITS.static) return [];
+  const { line, col, pattern } = perDevice[0];
+  const field = `request_paths.${site.requestPaths.indexOf(perDevice[0])}`;
+  return [
+    {
+      file: SITE_FILE,
+      line,
+      col,
+      field,
+      message: `${pattern} takes one _redirects rule per device and list on Cloudflare Pages (a placeholder beside fixed text cannot be one rule there): ${counts.static} static rules for ${devices.length} devices, over its limit of ${CLOUDFLARE_REDIRECT_LIMITS.static}; use a path of whole segments such as /api/v1/legacy/{device}/{list}, which is one rule for every device`,
+    },
+  ];
 }
 
 /** Cloudflare Pages `_headers`: the API headers on everything under `/api/`. */
@@ -188,8 +245,8 @@ export function renderNetlifyToml(site: Site, devices: readonly string[]): strin
     out.push('', '[[redirects]]', `from = ${toml(from)}`, `to = ${toml(to)}`, `status = ${status}`, ...(force ? ['force = true'] : []));
   const lists = site.lists.map((l) => l.name);
   for (const device of devices) {
-    for (const endpoint of ENDPOINTS) {
-      for (const params of expand(endpoint.file, device, lists)) {
+    for (const endpoint of endpoints(site)) {
+      for (const params of expand(endpoint.paths[0], device, lists)) {
         const to = fill(endpoint.file, params);
         for (const path of endpoint.paths) if (!path.endsWith('/')) rule(fill(path, params), to, 200, true);
       }
@@ -205,6 +262,11 @@ export function renderNetlifyToml(site: Site, devices: readonly string[]): strin
 
 // --- internal ---
 
+/** `:name` of a `{name}` pattern (site.yaml's request paths): the route table's placeholder form. */
+function colonForm(pattern: string): string {
+  return pattern.replace(/\{([a-z]+)\}/g, ':$1');
+}
+
 function expand(pattern: string, device: string, lists: readonly string[]): Record<string, string>[] {
   return pattern.includes(':list') ? lists.map((list) => ({ device, list })) : [{ device }];
 }
@@ -212,20 +274,3 @@ function expand(pattern: string, device: string, lists: readonly string[]): Reco
 function toml(value: string): string {
   return JSON.stringify(value);
 }
-
-const NOT_FOUND_PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Not found</title>
-</head>
-<body>
-<main>
-<h1>Not found</h1>
-<p>There is nothing at this address. Update listings are at <code>/api/v1/&lt;device&gt;/&lt;list&gt;/</code>.</p>
-<p><a href="/">Home</a></p>
-</main>
-</body>
-</html>
-`;

@@ -1,0 +1,106 @@
+/**
+ * The route table as the self-hosted servers need it (nginx, Caddy, Apache): every request shape
+ * as a regular expression with one capture per placeholder, the folders whose misses answer a JSON
+ * 404, and the headers. The rules are generic: a pattern for every device and list, so a new
+ * device needs no new configuration. Pure.
+ */
+import { endpoints, NOT_FOUND_FOLDERS, apiHeaders, CONTENT_TYPES } from './routes.js';
+import type { Site } from '../catalog/site.js';
+
+/** A request shape: the path as an anchored regular expression, and the file that answers it. */
+export interface ServerRewrite {
+  /** The endpoint's name, for comments. */
+  name: string;
+  /** The request path pattern as the route table writes it (`/api/v1/:device/:list/`). */
+  shape: string;
+  /** `^/api/v1/([^/]+)/([^/]+)/$`: one group per placeholder, in the order of `groups`. */
+  regex: string;
+  /** The placeholder names, in group order. */
+  groups: string[];
+  /** The answering file with its placeholders (`/api/v1/:device/:list/index.json`). */
+  file: string;
+}
+
+/** A folder whose misses answer its `404.json`: `/api/v1/:device/` as `^/api/v1/([^/]+)/`. */
+export interface ServerNotFound {
+  folder: string;
+  /** Matches the start of a path under the folder. */
+  regex: string;
+  groups: string[];
+}
+
+/** Everything a server configuration is generated from. */
+export interface ServerRules {
+  rewrites: ServerRewrite[];
+  /** Most specific first: a miss answers the first of these whose `404.json` exists. */
+  notFound: ServerNotFound[];
+  /** Requests under this prefix get `apiHeaders`, and 204 for OPTIONS. */
+  apiPrefix: string;
+  apiHeaders: Record<string, string>;
+  /** Headers of the 204 answer to OPTIONS (no body, so no Content-Type). */
+  optionsHeaders: Record<string, string>;
+  /** `Cache-Control` of every 404, JSON and HTML: a miss must not stick in a cache once it is published. */
+  notFoundCacheControl: string;
+  /** The HTML 404 page for misses outside the API. */
+  notFoundPage: string;
+  /** Content types by file extension (no dot). */
+  types: Record<string, string>;
+}
+
+/** The self-hosted servers' view of the route table for `site`. */
+export function serverRules(site: Site): ServerRules {
+  const headers = apiHeaders(site);
+  const lists = site.lists.map((l) => l.name);
+  const { 'Content-Type': _type, ...optionsHeaders } = headers;
+  return {
+    rewrites: endpoints(site).flatMap((endpoint) =>
+      endpoint.paths.map((shape) => ({ name: endpoint.name, shape, ...toRegex(shape, true, endpoint.perDevice ? lists : undefined), file: endpoint.file })),
+    ),
+    notFound: NOT_FOUND_FOLDERS.map((folder) => ({ folder, ...toRegex(folder, false) })),
+    apiPrefix: '/api/',
+    apiHeaders: headers,
+    optionsHeaders,
+    notFoundCacheControl: 'no-store',
+    notFoundPage: '/404.html',
+    types: CONTENT_TYPES,
+  };
+}
+
+/** Fills `:name` placeholders with what `reference(i, name)` gives for group `i` (1-based). */
+export function fillGroups(pattern: string, groups: readonly string[], reference: (index: number, name: string) => string): string {
+  return pattern.replace(/:([a-z]+)/g, (whole, name: string) => {
+    const index = groups.indexOf(name);
+    return index < 0 ? whole : reference(index + 1, name);
+  });
+}
+
+/** The listen address of a server: `host` undefined means every address. */
+export interface ListenAddress {
+  host?: string;
+  port: number;
+}
+
+/** Parses `--listen`: `PORT`, `HOST:PORT` or `[IPv6]:PORT`; undefined when it is not one of those. */
+export function parseListen(text: string): ListenAddress | undefined {
+  const match = /^(?:(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):)?(\d{1,5})$/.exec(text);
+  if (!match || Number(match[2]) < 1 || Number(match[2]) > 65535) return undefined;
+  return { host: match[1], port: Number(match[2]) };
+}
+
+/** `host:port`, or `:port` for every address. */
+export function formatListen({ host, port }: ListenAddress): string {
+  return `${host ?? ''}:${port}`;
+}
+
+// --- internal ---
+
+/** `lists`: a `:list` matches those names only (for a placeholder beside fixed text, as on Cloudflare). */
+function toRegex(pattern: string, anchored: boolean, lists?: readonly string[]): { regex: string; groups: string[] } {
+  const groups: string[] = [];
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const source = escape(pattern).replace(/:([a-z]+)/g, (_, name: string) => {
+    groups.push(name);
+    return name === 'list' && lists ? `(${lists.map(escape).join('|')})` : '([^/]+)';
+  });
+  return { regex: `^${source}${anchored ? '$' : ''}`, groups };
+}

@@ -1,0 +1,79 @@
+// `otapress hosting`: the command line, and the configurations it prints for the defaults (port
+// 80, no prefix; Caddy with automatic HTTPS) checked by the servers' own config testers. What the
+// servers answer is test/self-hosted.test.ts.
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../src/cli.js';
+import { readContent } from '../src/catalog/read.js';
+import { renderApacheRules } from '../src/hosts/apache.js';
+import { EXAMPLE, tempProject } from './helpers.js';
+import { compileWith } from './host-table.js';
+import { serverProgram, tempFolder } from './servers.js';
+
+async function run(argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('otapress hosting on the command line', () => {
+  it.each([
+    [['hosting'], 'name the server: nginx, caddy, apache'],
+    [['hosting', 'iis'], 'name the server: nginx, caddy, apache, not iis'],
+    [['hosting', 'nginx', 'caddy'], 'one server at a time, not nginx caddy'],
+    [['hosting', 'nginx', '--listen', '80x'], '--listen is PORT, HOST:PORT or [IPv6]:PORT with a port from 1 to 65535, not 80x'],
+    [['hosting', 'nginx', '--listen', '127.0.0.1:70000'], '--listen is PORT, HOST:PORT or [IPv6]:PORT with a port from 1 to 65535, not 127.0.0.1:70000'],
+    [['hosting', 'caddy', '--server-name', 'updates example'], '--server-name is a host name such as updates.example.org, not updates example'],
+    [['hosting', 'apache', '--dist', '/srv/my site'], '--dist must be a path without spaces, quotes or ;{}$#\\ characters, not /srv/my site'],
+    [['hosting', 'nginx', '--prefix', '/srv/ota;x'], '--prefix must be a path without spaces, quotes or ;{}$#\\ characters, not /srv/ota;x'],
+  ])('%j is wrong usage (exit 2)', async (argv, message) => {
+    const { code, err } = await run(argv);
+    expect(code).toBe(2);
+    expect(err.split('\n')[0]).toBe(message);
+  });
+
+  it('exits 1 with the problems of an invalid site.yaml', async () => {
+    const root = tempProject({ withContent: true });
+    appendFileSync(path.join(root, 'content', 'site.yaml'), '\nrequest_paths:\n  - /{device}.json\n');
+    const { code, err } = await run(['hosting', 'nginx', '--root', root]);
+    expect(code).toBe(1);
+    expect(err.split('\n')[0]).toMatch(/^content\/site\.yaml:\d+:5  request_paths\.0  a request path starts with \/api\/v1\//);
+  });
+
+  it('points at dist/ of --root by its absolute path', async () => {
+    const root = tempProject({ withContent: true });
+    const { code, out } = await run(['hosting', 'nginx', '--root', root]);
+    expect(code).toBe(0);
+    expect(out).toContain(`root ${path.join(root, 'dist')};`);
+    expect(out).toContain('listen 80;');
+  });
+});
+
+describe('the default configurations pass the servers\' own checks', () => {
+  it.each([
+    { kind: 'nginx' as const, args: [], check: (file: string, prefix: string) => ['-t', '-p', `${prefix}/`, '-c', file] },
+    { kind: 'apache' as const, args: [], check: (file: string, prefix: string) => ['-t', '-d', prefix, '-f', file] },
+    { kind: 'caddy' as const, args: ['--server-name', 'updates.example.org'], check: (file: string) => ['validate', '--config', file, '--adapter', 'caddyfile'] },
+    { kind: 'caddy' as const, args: [], check: (file: string) => ['validate', '--config', file, '--adapter', 'caddyfile'] },
+  ])('$kind $args', async ({ kind, args, check }) => {
+    const prefix = tempFolder(`otapress-check-${kind}-`);
+    const { code, out, err } = await run(['hosting', kind, ...args]);
+    expect(code, err).toBe(0);
+    const file = path.join(prefix, 'config');
+    writeFileSync(file, `${out}\n`);
+    const result = spawnSync(serverProgram(kind), check(file, prefix), { encoding: 'utf8', cwd: prefix, env: { ...process.env, HOME: prefix, XDG_CONFIG_HOME: prefix, XDG_DATA_HOME: prefix } });
+    expect(result.status, `${result.stdout}${result.stderr}`).toBe(0);
+  });
+});
+
+describe('dist/.htaccess', () => {
+  const content = readContent(EXAMPLE);
+  it('is written with the Apache rules when site.yaml says apache_htaccess: true, and not otherwise', () => {
+    const on = compileWith(content, '\napache_htaccess: true\n');
+    expect(on.files.find((f) => f.path === '.htaccess')?.contents).toBe(renderApacheRules(on.site!));
+    expect(compileWith(content, '').files.some((f) => f.path === '.htaccess')).toBe(false);
+  });
+});
