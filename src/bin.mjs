@@ -1,9 +1,19 @@
 #!/usr/bin/env node
-// Entry point for `npx otapress` and the npm scripts: runs the TypeScript sources through tsx.
-import { register } from 'tsx/esm/api';
+// Entry point of `otapress`. In the installed package this file sits in lib/ beside the JavaScript
+// built ahead of time (scripts/build-lib.mjs), which starts without compiling anything; in the
+// repository it sits in src/ beside the TypeScript sources and runs them through tsx, so that the
+// npm scripts and the tests always run the current sources.
+import { existsSync } from 'node:fs';
 
-register();
-const { main } = await import('./cli.ts');
+const built = new URL('./cli.js', import.meta.url);
+let main;
+if (existsSync(built)) {
+  ({ main } = await import(built.href));
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('./cli.ts'));
+}
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
