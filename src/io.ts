@@ -3,6 +3,8 @@
  * shape of a command, and how problems and notices are printed. Commands import this module, never
  * cli.ts.
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { formatProblem, type Problem } from './catalog/problems.js';
 
@@ -32,8 +34,22 @@ export interface Command {
   run(args: CommandArgs, io: Io): Promise<number>;
 }
 
-/** The options every command takes. */
-export const COMMON_OPTIONS = { root: { type: 'string', default: '.' }, help: { type: 'boolean', short: 'h' } } as const;
+/**
+ * The options every command on a catalog takes. Without `--root`, the CLI sets `root` to the
+ * current folder or the nearest one above it that holds `content/site.yaml` ({@link findProjectRoot}).
+ */
+export const COMMON_OPTIONS = { root: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+
+/**
+ * The catalog a command run in `start` works on, found the way git finds its repository: `start`
+ * itself or the nearest folder above it that holds `content/site.yaml`; `undefined` when none does.
+ */
+export function findProjectRoot(start: string): string | undefined {
+  for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'content', 'site.yaml'))) return dir;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
 
 /** Prints every problem (`::error` annotations for GitHub), then the count. */
 export function reportProblems(problems: readonly Problem[], io: Io, format: string): void {
