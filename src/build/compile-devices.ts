@@ -210,7 +210,7 @@ function unpack(shared: SharedGroups, device: number): ManifestFile[] {
 
 /**
  * One file per device, named by the SHA-256 of everything its output depends on: the cache format,
- * otapress's own code and the versions of yaml and zod, the site settings, the device name and
+ * otapress's own code and version and the versions of yaml and zod, the site settings, the device name and
  * every manifest's path and bytes. A changed input gives another name, so a stale entry is never
  * found, let alone served.
  */
@@ -238,6 +238,8 @@ function codeVersion(): string {
     if (/\.(ts|mjs|js)$/.test(name)) hash.update(name).update('\0').update(readFileSync(path.join(dir, name)));
   }
   const require = createRequire(import.meta.url);
+  // The package.json beside src/ (lib/ when installed): an upgrade of otapress never reuses an entry.
+  hash.update(`otapress@${(require('../../package.json') as { version: string }).version}\0`);
   for (const library of ['yaml', 'zod']) hash.update(`${library}@${(require(`${library}/package.json`) as { version: string }).version}\0`);
   return (code = hash.digest('hex'));
 }
