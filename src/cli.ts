@@ -3,11 +3,11 @@
  * codes. Every command lives in commands/ and shares io.ts with this file.
  */
 import { parseArgs } from 'node:util';
-import { readFileSync } from 'node:fs';
-import { EXIT, findProjectRoot, reportProblems, UsageError, type Command, type Io } from './io.js';
+import { EXIT, findProjectRoot, otapressVersion, reportProblems, UsageError, type Command, type Io } from './io.js';
 
 /** The commands, each loaded only when it runs (or for the overview). */
 const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
+  init: () => import('./commands/init.js'),
   add: () => import('./commands/add.js'),
   import: () => import('./commands/import.js'),
   schema: () => import('./commands/schema.js'),
@@ -57,11 +57,6 @@ export async function main(argv: string[], io: Io = { out: (l) => console.log(l)
     }
     throw error;
   }
-}
-
-/** The version of otapress that runs, from its package.json (beside src/ in the repository, lib/ when installed). */
-export function otapressVersion(): string {
-  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
 // --- internal ---

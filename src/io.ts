@@ -3,7 +3,7 @@
  * shape of a command, and how problems and notices are printed. Commands import this module, never
  * cli.ts.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { formatProblem, type Problem } from './catalog/problems.js';
@@ -49,6 +49,11 @@ export function findProjectRoot(start: string): string | undefined {
     if (existsSync(path.join(dir, 'content', 'site.yaml'))) return dir;
     if (path.dirname(dir) === dir) return undefined;
   }
+}
+
+/** The version of otapress that runs, from its package.json (beside src/ in the repository, beside lib/ when installed). */
+export function otapressVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
 /** Prints every problem (`::error` annotations for GitHub), then the count. */
