@@ -37,7 +37,8 @@ export function initCatalog(root: string, { example = false, version }: { exampl
   const content = readContent(root);
   const { site } = content.site ? parseSite(content.site) : {};
   if (site) create({ file: 'netlify.toml', text: renderNetlifyToml(site, content.devices) });
-  else if (!existsSync(path.join(root, 'netlify.toml'))) result.notes.push(`netlify.toml was not written: ${SITE_FILE} has problems (npm run check shows them); npm run build writes it`);
+  else if (existsSync(path.join(root, 'netlify.toml'))) result.kept.push('netlify.toml');
+  else result.notes.push(`netlify.toml was not written: ${SITE_FILE} has problems (npm run check shows them); npm run build writes it`);
   for (const workflow of workflows()) create(workflow);
   create({ file: '.gitignore', text: GITIGNORE });
   create({ file: 'README.md', text: maintainerReadme(path.basename(root)) });
