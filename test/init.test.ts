@@ -25,7 +25,7 @@ const SCAFFOLD = [
   'package.json',
 ];
 
-describe('otapress init', () => {
+describe('otapress init', { timeout: 30_000 }, () => {
   it('scaffolds a catalog that checks and builds at once, with and without the example device', () => {
     for (const example of [false, true]) {
       const root = path.join(tempProject(), 'my-ota');

@@ -52,7 +52,7 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-describe('the package, installed with --omit=dev', () => {
+describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
   it('is otapress alone: no dependency, no tsx, well under 30 MB', () => {
     const modules = path.join(site, 'node_modules');
     expect(readdirSync(modules).filter((n) => !n.startsWith('.')).sort()).toEqual(['otapress']);
@@ -180,5 +180,5 @@ describe('the package, installed with --omit=dev', () => {
       child.kill('SIGTERM');
     }
     expect(await exited).toBe(0);
-  }, 60_000);
+  });
 });
