@@ -106,6 +106,16 @@ describe('otapress init', { timeout: 30_000 }, () => {
     expect(result.notes).toEqual([expect.stringMatching(/^package.json is not valid JSON \(.+\): add the scripts build, check, serve and the otapress dependency by hand$/)]);
   });
 
+  it('writes no netlify.toml for a kept site.yaml with problems, and says why', () => {
+    const root = tempProject();
+    mkdirSync(path.join(root, 'content'));
+    writeFileSync(path.join(root, 'content', 'site.yaml'), 'download_base_url: ftp://x\n');
+    const result = initCatalog(root, { version: VERSION });
+    expect(existsSync(path.join(root, 'netlify.toml'))).toBe(false);
+    expect(result.kept).toContain('content/site.yaml');
+    expect(result.notes).toEqual(['netlify.toml was not written: content/site.yaml has problems (npm run check shows them); npm run build writes it']);
+  });
+
   it('never writes through a link, even a dangling one', () => {
     const root = tempProject();
     const outside = path.join(tempProject(), 'outside.txt');
