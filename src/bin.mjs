@@ -5,19 +5,27 @@
 // npm scripts and the tests always run the current sources.
 import { existsSync } from 'node:fs';
 
-const built = new URL('./cli.js', import.meta.url);
-let main;
-if (existsSync(built)) {
-  ({ main } = await import(built.href));
-} else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  ({ main } = await import('./cli.ts'));
-}
 try {
+  const built = new URL('./cli.js', import.meta.url);
+  let main;
+  if (existsSync(built)) {
+    ({ main } = await import(built.href));
+  } else {
+    const { register } = await import('tsx/esm/api');
+    register();
+    ({ main } = await import('./cli.ts'));
+  }
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
-  // A failure of otapress itself, not of the content: show the stack so it can be reported.
-  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  // A dependency missing means `npm ci` has not run (or did not finish): say so, not a stack.
+  const missing = error?.code === 'ERR_MODULE_NOT_FOUND' && /^Cannot find package '([^']+)'/.exec(error.message);
+  if (missing) {
+    const { fileURLToPath } = await import('node:url');
+    const project = fileURLToPath(new URL('..', import.meta.url)).replace(/[\\/]$/, '');
+    console.error(`otapress cannot start: the package ${missing[1]} is not installed; run npm ci first (in ${project})`);
+  } else {
+    // A failure of otapress itself, not of the content: show the stack so it can be reported.
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  }
   process.exitCode = 3;
 }

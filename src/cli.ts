@@ -43,7 +43,7 @@ export async function main(argv: string[], io: Io = { out: (l) => console.log(l)
   } catch (error) {
     const { ContentError } = await import('./catalog/problems.js');
     if (error instanceof ContentError) {
-      reportProblems(error.problems, io, 'text');
+      reportProblems(error.problems, io, 'text', command.readOnly);
       return EXIT.invalid;
     }
     const { OutputError } = await import('./build/write.js');

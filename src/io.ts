@@ -32,6 +32,8 @@ export interface Command {
   usage: string;
   options: NonNullable<ParseArgsConfig['options']>;
   run(args: CommandArgs, io: Io): Promise<number>;
+  /** Set by commands that never write (check, serve): their problem count does not say "nothing was written". */
+  readOnly?: true;
 }
 
 /**
@@ -56,13 +58,18 @@ export function otapressVersion(): string {
   return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
-/** Prints every problem (`::error` annotations for GitHub), then the count. */
-export function reportProblems(problems: readonly Problem[], io: Io, format: string): void {
+/** `1 build`, `2 builds`: a count with its noun in the right number. */
+export function count(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** Prints every problem (`::error` annotations for GitHub), then the count; `readOnly` commands never said they would write. */
+export function reportProblems(problems: readonly Problem[], io: Io, format: string, readOnly = false): void {
   for (const p of problems) {
     if (format === 'github') io.out(`::error file=${property(p.file)},line=${p.line},col=${p.col},title=${property(p.field)}::${escapeData(p.message)}`);
     else io.err(formatProblem(p));
   }
-  io.err(`${problems.length} problem${problems.length === 1 ? '' : 's'} found; nothing was written.`);
+  io.err(`${count(problems.length, 'problem')} found${readOnly ? '.' : '; nothing was written.'}`);
 }
 
 /** Notices do not fail the command: printed like problems (`::notice` for GitHub), then counted. */
@@ -72,7 +79,7 @@ export function reportNotices(notices: readonly Problem[], io: Io, format: strin
     if (format === 'github') io.out(`::notice file=${property(p.file)},line=${p.line},col=${p.col},title=${property(p.field)}::${escapeData(p.message)}`);
     else io.err(formatProblem(p));
   }
-  io.err(`${notices.length} notice${notices.length === 1 ? '' : 's'} (not errors; the site is complete without these entries).`);
+  io.err(`${count(notices.length, 'notice')} (not errors; the site is complete without these entries).`);
 }
 
 // --- internal ---

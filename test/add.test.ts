@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addBuild } from '../src/ota/add-build.js';
@@ -123,7 +123,7 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
     const { code, err } = await runMain(['add', zip, '--root', root]);
     expect(code).toBe(2);
     expect(err[0]).toBe(
-      'cannot tell --device, --version, --channel, --timestamp, --android-version, --incremental of update-signed.zip: `update-signed.zip` fits neither file name form (e-<version>-<platform letter or a+level>-<yyyymmdd><build number>-<channel>-<device>.zip (or .disabled.zip), or lineage-<version>-<yyyymmdd>-<type>-<device>[-signed].zip); the zip has no META-INF/com/android/metadata.',
+      'cannot tell --device, --version, --channel, --timestamp, --android-version, --incremental of update-signed.zip: `update-signed.zip` is in neither the /e/OS nor the LineageOS form, so it tells nothing (e-<version>-<platform letter or a+level>-<yyyymmdd><build number>-<channel>-<device>.zip (or .disabled.zip), or lineage-<version>-<yyyymmdd>-<type>-<device>[-signed].zip); the zip has no META-INF/com/android/metadata.',
     );
     const named = await addBuild({
       zip,
@@ -247,6 +247,72 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
       api_level: '34',
       datetime: 1731067200,
     });
+  });
+
+  it('publishes an unofficial LineageOS zip, whose name spells the type in capitals', async () => {
+    const name = 'lineage-19.1-20250312-UNOFFICIAL-Atom_L_EEA-signed.zip';
+    const { root, zip } = await project(name, { metadata: FP4_METADATA.replace('pre-device=FP4', 'pre-device=Atom_L_EEA') });
+    writeFileSync(path.join(root, 'content/site.yaml'), 'download_base_url: https://dl.example.org\nchannels: [unofficial]\nlists:\n  unofficial: [unofficial]\n');
+    const added = await runMain(['add', zip, '--root', root, '--dry-run']);
+    expect(added.err.filter((l) => /^  (device|version|channel) /.test(l)).map((l) => l.trim().split(/ {2,}/))).toEqual([
+      ['device', 'metadata pre-device', 'Atom_L_EEA'],
+      ['version', 'the file name', '19.1'],
+      ['channel', 'the file name', 'unofficial'],
+    ]);
+    expect((await runMain(['add', zip, '--root', root])).code).toBe(0);
+    rmSync(path.join(root, 'content/FP3'), { recursive: true });
+    rmSync(path.join(root, 'content/FP4'), { recursive: true });
+    rmSync(path.join(root, 'content/starlte'), { recursive: true });
+    expect((await runMain(['build', '--root', root])).code).toBe(0);
+    expect(JSON.parse(read(root, 'dist/api/v1/Atom_L_EEA/unofficial/index.json')).response[0]).toMatchObject({
+      filename: name,
+      url: `https://dl.example.org/unofficial/Atom_L_EEA/${name}`,
+      channel: 'unofficial',
+      romtype: 'unofficial',
+      version: '19.1',
+      display_version: '19.1-20250312-UNOFFICIAL-Atom_L_EEA-signed',
+    });
+  });
+
+  it("publishes another ROM's zip under its own name, from the values given as options", async () => {
+    const name = 'crDroidAndroid-14.0-20250101-FP4-v10.10.zip';
+    const { root, zip } = await project(name, {});
+    const asked = await runMain(['add', zip, '--root', root]);
+    expect(asked.code).toBe(2);
+    expect(asked.err[1]).toBe(
+      `pass them as options, e.g. otapress add ${zip} --device CODENAME --version X.Y --channel <stable|official|dev|community> --timestamp 1731067200 --android-version 14 --incremental eng.root.20241108.123456`,
+    );
+    const options = ['--device', 'FP4', '--version', '10.10', '--channel', 'community', '--timestamp', '1735732800', '--android-version', '14', '--incremental', 'eng.crdroid.20250101'];
+    expect((await runMain(['add', zip, '--root', root, ...options])).code).toBe(0);
+    expect(read(root, 'content/FP4/crDroidAndroid-14.0-20250101-FP4-v10.10.yaml')).toContain(`filename: ${name}\nversion: "10.10"\nchannel: community\n`);
+    expect((await runMain(['build', '--root', root])).code).toBe(0);
+    const records = JSON.parse(read(root, 'dist/api/v1/FP4/community/index.json')).response as { filename: string }[];
+    expect(records.find((r) => r.filename === name)).toMatchObject({
+      filename: name,
+      url: `https://images.example.org/builds/full/community/FP4/${name}`,
+      version: '10.10',
+      android_version: '14',
+      api_level: '34',
+      display_version: 'crDroidAndroid-14.0-20250101-FP4-v10.10',
+      datetime: 1735732800,
+    });
+  });
+
+  it('asks a LineageOS zip only for what its name does not tell, never for a version', async () => {
+    const { root, zip } = await project('lineage-21.0-20250101-nightly-FP4-signed.zip', {});
+    writeFileSync(path.join(root, 'content/site.yaml'), 'download_base_url: https://dl.example.org\nchannels: [nightly]\nlists:\n  nightly: [nightly]\n');
+    const { code, err } = await runMain(['add', zip, '--root', root]);
+    expect(code).toBe(2);
+    expect(err).toEqual([
+      'cannot tell --timestamp, --android-version, --incremental of lineage-21.0-20250101-nightly-FP4-signed.zip: the zip has no META-INF/com/android/metadata.',
+      `pass them as options, e.g. otapress add ${zip} --timestamp 1731067200 --android-version 14 --incremental eng.root.20241108.123456`,
+    ]);
+  });
+
+  it('takes the Android version from post-sdk-level when the fingerprint lacks it', async () => {
+    const { root, zip } = await project(`${NAME}.zip`, { metadata: FP4_METADATA.replace(/^post-build=.*$/m, '') });
+    const { text } = await addBuild({ zip, root, dryRun: true });
+    expect(text).toContain('\nandroid_version: "14"\n');
   });
 
   it('draws a progress bar on a terminal, and Ctrl-C there leaves no manifest (real CLI process in a pty)', { timeout: 60_000 }, async () => {

@@ -65,7 +65,16 @@ const freeText = fc.oneof(fc.string({ maxLength: 30 }), fc.string({ unit: 'graph
 
 const timestamp = fc.integer({ min: 1230768000, max: 4102444799 });
 
-/** Site settings: some channels, and lists that each collect some of them. */
+/**
+ * The lists a site gets when it names channels but no lists (README, "Site settings"): one per
+ * channel, named after it, collecting the channels the interface puts in that list when declared.
+ */
+export function listsForChannels(channels: readonly string[]): Record<string, string[]> {
+  const INTERFACE_LISTS: Record<string, string[]> = { stable: ['stable', 'official'], dev: ['dev', 'community'] };
+  return Object.fromEntries(channels.map((c) => [c, (INTERFACE_LISTS[c] ?? [c]).filter((m) => channels.includes(m))]));
+}
+
+/** Site settings: some channels, and lists that each collect some of them (or the default lists). */
 const siteArbitrary = fc
   .record({
     channels: fc.shuffledSubarray(CHANNEL_POOL, { minLength: 1 }),
@@ -74,12 +83,14 @@ const siteArbitrary = fc
     base: fc.constantFrom('https://dl.example.org', 'https://dl.example.org/builds/full/', 'http://mirror.example.net/a_b-c'),
     cache: fc.option(fc.constantFrom('no-cache', 'public, max-age=60'), { nil: undefined }),
     defaults: fc.boolean(),
+    omitLists: fc.boolean(),
   })
-  .map(({ channels, listNames, seed, base, cache, defaults }) => {
+  .map(({ channels, listNames, seed, base, cache, defaults, omitLists }) => {
     if (defaults) {
       const lists = { stable: ['stable', 'official'], official: ['official'], dev: ['dev', 'community'], community: ['community'] };
       return { channels: ['stable', 'official', 'dev', 'community'], lists: lists as Record<string, string[]>, text: `download_base_url: ${base}\n` };
     }
+    if (omitLists) return { channels, lists: listsForChannels(channels), text: new Document({ download_base_url: base, channels }).toString() };
     const lists: Record<string, string[]> = {};
     listNames.forEach((name, i) => (lists[name] = channels.filter((_, j) => seed[(i * 7 + j) % seed.length])));
     const doc = { download_base_url: base, channels, lists, ...(cache && { cache_control: cache }) };
@@ -88,7 +99,8 @@ const siteArbitrary = fc
 
 function buildArbitrary(device: string, channels: string[], listNames: string[]): fc.Arbitrary<GeneratedBuild> {
   const common = {
-    version: fc.tuple(fc.nat(99), fc.nat(99), fc.option(fc.nat(9), { nil: undefined })).map(([a, b, c]) => `${a}.${b}${c === undefined ? '' : `.${c}`}`),
+    // Now and then a major number beyond Java's int, which the v2 updater cannot read.
+    version: fc.tuple(fc.oneof({ arbitrary: fc.nat(99), weight: 19 }, { arbitrary: fc.integer({ min: 2 ** 31, max: 2 ** 40 }), weight: 1 }), fc.nat(99), fc.option(fc.nat(9), { nil: undefined })).map(([a, b, c]) => `${a}.${b}${c === undefined ? '' : `.${c}`}`),
     channel: fc.constantFrom(...channels),
     timestamp,
     platform: fc.constantFrom(...PLATFORMS),

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { build } from '../src/build/build.js';
 import { main } from '../src/cli.js';
 import { ContentError, formatProblem } from '../src/catalog/problems.js';
-import { ROOT, snapshotTree, tempProject } from './helpers.js';
+import { EXAMPLE, ROOT, snapshotTree, tempProject } from './helpers.js';
 
 const GOLDEN = path.join(ROOT, 'test', 'golden');
 
@@ -16,10 +16,10 @@ describe('build of the example catalog', () => {
     if (process.env.UPDATE_GOLDEN) {
       rmSync(path.join(GOLDEN, 'dist'), { recursive: true, force: true });
       cpSync(path.join(root, 'dist'), path.join(GOLDEN, 'dist'), { recursive: true });
-      cpSync(path.join(root, 'netlify.toml'), path.join(ROOT, 'netlify.toml'));
+      cpSync(path.join(root, 'netlify.toml'), path.join(EXAMPLE, 'netlify.toml'));
     }
     expect(tree).toEqual(snapshotTree(path.join(GOLDEN, 'dist')));
-    expect(readFileSync(path.join(root, 'netlify.toml'), 'utf8')).toBe(readFileSync(path.join(ROOT, 'netlify.toml'), 'utf8'));
+    expect(readFileSync(path.join(root, 'netlify.toml'), 'utf8')).toBe(readFileSync(path.join(EXAMPLE, 'netlify.toml'), 'utf8'));
   });
 
   it('is byte-identical across runs', () => {

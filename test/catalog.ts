@@ -11,6 +11,10 @@ export interface BuildSpec {
   android?: string;
   extra?: string[];
   placeholder?: boolean;
+  /** Default: 1000000 plus the position. */
+  size?: number;
+  /** A withdrawn build: its file name ends in `.disabled.zip`. */
+  disabled?: boolean;
 }
 
 /**
@@ -28,7 +32,7 @@ export function catalogProject(specs: BuildSpec[], site = 'download_base_url: ht
     const lines = spec.placeholder
       ? ['placeholder: true', `version: "${version}"`, `channel: ${channel}`, `timestamp: ${timestamp}`, `android_version: "${android}"`, `display_version: ${name.slice(2)}`]
       : [
-          `filename: ${name}.zip`,
+          `filename: ${name}${spec.disabled ? '.disabled' : ''}.zip`,
           `version: "${version}"`,
           `channel: ${channel}`,
           `timestamp: ${timestamp}`,
@@ -36,7 +40,7 @@ export function catalogProject(specs: BuildSpec[], site = 'download_base_url: ht
           `incremental: "eng.root.20241108.${number}"`,
           `md5sum: ${hex(i, 32)}`,
           `id: ${hex(i, 64)}`,
-          `size: ${1000000 + i}`,
+          `size: ${spec.size ?? 1000000 + i}`,
         ];
     mkdirSync(path.join(root, 'content', device), { recursive: true });
     writeFileSync(path.join(root, 'content', device, `${name}.yaml`), [...lines, ...(spec.extra ?? []), ''].join('\n'));

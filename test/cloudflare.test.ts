@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, compileSite } from '../src/build/build.js';
 import { readContent } from '../src/catalog/read.js';
 import { respond, servedTree } from '../src/hosts/respond.js';
-import { ROOT } from './helpers.js';
+import { EXAMPLE } from './helpers.js';
 import { describeProbe, expectedAnswer, hostTable, observe, optionsProbes, type Seen } from './host-table.js';
 import { startWrangler, type Wrangler } from './wrangler.js';
 
-const compiled = compileSite(readContent(ROOT));
+const compiled = compileSite(readContent(EXAMPLE));
 const table = hostTable(compiled);
 
 describe.each([
@@ -25,7 +25,7 @@ describe.each([
 
   beforeAll(async () => {
     root = mkdtempSync(path.join(tmpdir(), 'otapress-cf-'));
-    cpSync(path.join(ROOT, 'content'), path.join(root, 'content'), { recursive: true });
+    cpSync(path.join(EXAMPLE, 'content'), path.join(root, 'content'), { recursive: true });
     if (optionsHandler) appendFileSync(path.join(root, 'content', 'site.yaml'), '\noptions_handler: true\n');
     build({ root });
     wrangler = await startWrangler(dist());

@@ -6,16 +6,22 @@ import { afterEach } from 'vitest';
 /** The repository root. */
 export const ROOT = path.resolve(import.meta.dirname, '..');
 
+/**
+ * The example catalog the tests read: a project root holding `content/` and the `netlify.toml` its
+ * build writes. A copy, so that replacing the repository's own content/ breaks no test.
+ */
+export const EXAMPLE = path.join(ROOT, 'test', 'example');
+
 const made: string[] = [];
 afterEach(() => {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A temporary project folder, removed after the test; `withContent` copies the example catalog in. */
+/** A temporary project folder, removed after the test; `withContent` copies the example catalog (test/example/content) in. */
 export function tempProject({ withContent = false } = {}): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'otapress-'));
   made.push(dir);
-  if (withContent) cpSync(path.join(ROOT, 'content'), path.join(dir, 'content'), { recursive: true });
+  if (withContent) cpSync(path.join(EXAMPLE, 'content'), path.join(dir, 'content'), { recursive: true });
   return dir;
 }
 

@@ -3,10 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { compileSite } from '../src/build/build.js';
 import { readContent } from '../src/catalog/read.js';
-import { ROOT } from './helpers.js';
+import { EXAMPLE } from './helpers.js';
 import { hostTable } from './host-table.js';
 
-const compiled = compileSite(readContent(ROOT));
+const compiled = compileSite(readContent(EXAMPLE));
 const table = hostTable(compiled);
 const row = (method: string, path: string) => table.find((p) => p.method === method && p.path === path);
 

@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMain, runOtapress } from './cli-process.js';
-import { ROOT, snapshotTree, tempProject } from './helpers.js';
+import { EXAMPLE, ROOT, snapshotTree, tempProject } from './helpers.js';
 
 const GOLDEN_API = path.join(ROOT, 'test/golden/dist/api/v1');
 const LISTS = ['stable', 'official', 'dev', 'community'];
@@ -13,7 +13,7 @@ const records = (device: string, list: string) => JSON.parse(golden(device, list
 function emptyProject(): string {
   const root = tempProject();
   mkdirSync(path.join(root, 'content'));
-  cpSync(path.join(ROOT, 'content/site.yaml'), path.join(root, 'content/site.yaml'));
+  cpSync(path.join(EXAMPLE, 'content/site.yaml'), path.join(root, 'content/site.yaml'));
   return root;
 }
 
@@ -139,7 +139,7 @@ describe('otapress import: normalisations', () => {
       `${listing}:22:16  response.0.extra  record 0: \`extra\` is not a field of the v1 interface; it is left out`,
       `${listing}:24:5  response.1  record 1: the keys are in another order than the interface's; the build writes every record in the interface's order`,
       `${listing}:33:18  response.1.romtype  record 1: romtype is \`OFFICIAL\`; published as \`official\`, the list it is in (phones offer a record only when romtype is their release type)`,
-      '6 values normalised (listed above): the build publishes them so',
+      '6 notes above: the build publishes these values as they say',
     ]);
     expect((await runMain(['build', '--root', root])).code).toBe(0);
     const built = JSON.parse(read(root, 'dist/api/v1/FP4/official/index.json')).response;
@@ -148,6 +148,67 @@ describe('otapress import: normalisations', () => {
       { ...second, romtype: 'official' },
     ]);
     expect(Object.keys(built[1])).toEqual(Object.keys(first));
+  });
+});
+
+describe('otapress import: records with only what a LineageOS phone reads', () => {
+  const dev = () => records('FP4', 'dev').map((r) => ({ ...r }));
+  const without = (...keys: string[]) => dev().map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !keys.includes(k))));
+  const lack = (field: string, how: string) => `all 2 records lack \`${field}\`, which only the /e/ updater reads: ${how}`;
+
+  it.each([
+    ['timestamp', 'set to datetime (the build time phones compare)', {}],
+    ['channel', 'set to the channel the file name states (the download folder of the default address)', {}],
+    ['android_version', "derived from api_level by interface.md's pairing (35 → 15, 36 → 16)", {}],
+    ['api_level', 'derived from android_version by the same pairing, as the build does', {}],
+    ['display_version', 'derived from the file name, as the build does', {}],
+    ['incremental', 'published as ""', { incremental: '' }],
+    ['changes', 'published as ""', {}],
+    ['pre_version', 'published as ""', {}],
+    ['is_upgrade_supported', 'published as false', {}],
+  ])('fills in a missing %s, says so once for the listing, and the build publishes it', async (field, how, published) => {
+    const root = emptyProject();
+    const listing = writeListing(root, without(field));
+    const { code, out, err } = await runMain(['import', listing, '--device', 'FP4', '--list', 'dev', '--root', root]);
+    expect({ code, out: out.at(-1) }).toEqual({ code: 0, out: 'imported 2 of 2 records into FP4/dev: 2 manifests written' });
+    expect(err.map((l) => l.replace(/^.*?:\d+:\d+ {2}/, ''))).toEqual([`${field}  ${lack(field, how)}`, '1 note above: the build publishes these values as they say']);
+    expect((await runMain(['build', '--root', root])).code).toBe(0);
+    expect(JSON.parse(read(root, 'dist/api/v1/FP4/dev/index.json')).response).toEqual(dev().map((r) => ({ ...r, ...published })));
+  });
+
+  it("takes android_version from the file name's platform part when no api_level tells it", async () => {
+    const root = emptyProject();
+    const listing = writeListing(root, without('android_version', 'api_level'));
+    const { code, err } = await runMain(['import', listing, '--device', 'FP4', '--list', 'dev', '--root', root]);
+    expect(code).toBe(0);
+    expect(err).toEqual([
+      `${listing}:4:5  android_version  ${lack('android_version', "derived from the file name's platform part (e-2.6-a15-20241205452210-community-FP4.zip → 15, e-3.0-a16-20250610500001-dev-FP4.zip → 16)")}`,
+      `${listing}:4:5  api_level  ${lack('api_level', 'derived from android_version by the same pairing, as the build does')}`,
+      '2 notes above: the build publishes these values as they say',
+    ]);
+    expect((await runMain(['build', '--root', root])).code).toBe(0);
+    expect(JSON.parse(read(root, 'dist/api/v1/FP4/dev/index.json')).response).toEqual(dev());
+  });
+
+  it('counts the records that lack a field, and names the first', async () => {
+    const root = emptyProject();
+    const [first, second] = dev();
+    delete (second as Record<string, unknown>).pre_version;
+    const listing = writeListing(root, [first, second]);
+    const { code, err } = await runMain(['import', listing, '--device', 'FP4', '--list', 'dev', '--root', root]);
+    expect(code).toBe(0);
+    expect(err[0]).toBe(`${listing}:23:5  pre_version  1 of 2 records lack \`pre_version\`, which only the /e/ updater reads: published as ""`);
+  });
+
+  it('with --skip-invalid, exits 1 when no record could be imported', async () => {
+    const root = emptyProject();
+    const listing = writeListing(root, without('url'));
+    const before = snapshotTree(root);
+    const { code, out, err } = await runMain(['import', listing, '--device', 'FP4', '--list', 'dev', '--root', root, '--skip-invalid']);
+    expect(code).toBe(1);
+    expect(out).toEqual(['imported 0 of 2 records into FP4/dev: 0 manifests written, 2 invalid records skipped']);
+    expect(err.at(-1)).toBe('no record of 2 could be imported (problems above); fix the listing, or the site settings it needs');
+    expect(snapshotTree(root)).toEqual(before);
   });
 });
 
@@ -161,7 +222,12 @@ describe('otapress import: malformed sources', () => {
   };
 
   it.each([
-    ['a missing key', change(1, {}, ['version']), ['listing.json:23:5  response.1.version  record 1: missing `version`']],
+    ['a missing key', change(1, {}, ['version']), ['listing.json:23:5  response.1.version  record 1: missing `version`; a phone drops a record without it']],
+    ['a missing url', change(1, {}, ['url']), ['listing.json:23:5  response.1.url  record 1: missing `url` (only a placeholder, with filename, id and size "", has no url); a phone drops a record without it']],
+    ['a missing md5sum', change(0, {}, ['md5sum']), ['listing.json:4:5  response.0.md5sum  record 0: missing `md5sum`; every manifest carries the MD5 of its package: add it (md5sum FILE)']],
+    ['an android_version nothing tells', change(0, { filename: 'crDroidAndroid-16.0-20250610-FP4-v11.0.zip', api_level: '37' }, ['android_version']), [
+      'listing.json:4:5  response.0.android_version  record 0: missing `android_version`, and neither api_level "37" (interface.md pairs 25 → 7, 28 → 9, 29 → 10, 30 → 11, 32 → 12, 33 → 13, 34 → 14, 35 → 15, 36 → 16) nor the file name tells it; add `"android_version": "N"` to the record',
+    ]],
     ['a date as text', change(0, { timestamp: '2024-12-05T10:00:00Z', datetime: '2024-12-05T10:00:00Z' }), [
       'listing.json:8:20  response.0.timestamp  record 0: expected Unix seconds as a JSON number, e.g. 1731067200, found the text "2024-12-05T10:00:00Z"',
       'listing.json:14:19  response.0.datetime  record 0: expected Unix seconds as a JSON number, e.g. 1731067200, found the text "2024-12-05T10:00:00Z"',

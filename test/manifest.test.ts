@@ -45,6 +45,19 @@ describe('parseManifest: derived values', () => {
     ['lists: [] hides a build', VALID + 'lists: []\n', { lists: [] }],
     ['a disabled file', edit('filename', 'filename: e-2.5-a14-20241108446322-official-FP4.disabled.zip'), { display_version: 'e-2.5-a14-20241108446322-official-FP4' }],
     ['a LineageOS file name', edit('filename', 'filename: lineage-2.5-20241108-official-FP4-signed.zip'), { display_version: '2.5-20241108-official-FP4-signed' }],
+    // The unofficial LineageOS name spells the type in capitals; phones compare romtype ignoring case.
+    ['an upper-case LineageOS type', edit('filename', 'filename: lineage-2.5-20241108-OFFICIAL-FP4-signed.zip'), { display_version: '2.5-20241108-OFFICIAL-FP4-signed' }],
+    // Any other ROM's plain name: nothing to cross-check, the manifest's fields say it all.
+    ['another ROM\'s file name', edit('filename', 'filename: crDroidAndroid-14.0-20250101-FP4-v10.10.zip'), {
+      filename: 'crDroidAndroid-14.0-20250101-FP4-v10.10.zip',
+      display_version: 'crDroidAndroid-14.0-20250101-FP4-v10.10',
+      url: 'https://dl.example.org/builds/official/FP4/crDroidAndroid-14.0-20250101-FP4-v10.10.zip',
+    }],
+    ['a name of another form that looks like another device\'s', edit('filename', 'filename: PixelOS_FP5-14.0-20250101.zip'), { display_version: 'PixelOS_FP5-14.0-20250101' }],
+    ['a name without .zip and with ~', edit('filename', 'filename: ota~2.5_FP4'), { display_version: 'ota~2.5_FP4' }],
+    // display_version is what the /e/ updater shows: never empty, so a prefix of no form stays.
+    ['a name that only starts like an /e/OS one', edit('filename', 'filename: e-.zip'), { display_version: 'e-' }],
+    ['a name that only starts like a LineageOS one', edit('filename', 'filename: lineage-.zip'), { display_version: 'lineage-' }],
     ['a BOM and CRLF line endings', '\ufeff' + VALID.replace(/\n/g, '\r\n'), { version: '2.5', size: 1387003904 }],
     ['datetime equal to timestamp', VALID + 'datetime: 1731067200\n', { timestamp: 1731067200 }],
     ['v2 metadata', VALID + 'os_patch_level: "2024-11-05"\nota_type: AB\nota_property_files: "payload.bin:1234:5678,payload_properties.txt:100:154"\n', { os_patch_level: '2024-11-05', ota_type: 'AB' }],
@@ -94,7 +107,12 @@ describe('parseManifest: every problem, located', () => {
     ['a missing field', edit('id', null), ['content/FP4/build.yaml:1:1  (file)  missing `id`; add it']],
     ['a duplicate key', VALID + 'size: 3\n', ['content/FP4/build.yaml:10:1  size  `size` is written twice (first on line 9); each field may appear once, keep one']],
     ['a file name with a folder', edit('filename', 'filename: ../e-2.5-a14-20241108446322-official-FP4.zip'), ['content/FP4/build.yaml:1:11  filename  expected a plain file name without folders, `..` or surrounding spaces; the phone saves the download under this name']],
-    ['a file name with spaces', edit('filename', 'filename: e 2.5.zip'), ['content/FP4/build.yaml:1:11  filename  `e 2.5.zip` does not follow e-<version>-<platform letter or a+level>-<yyyymmdd><build number>-<channel>-<device>.zip (or .disabled.zip), or lineage-<version>-<yyyymmdd>-<type>-<device>[-signed].zip']],
+    ['a file name with spaces', edit('filename', 'filename: e 2.5.zip'), ['content/FP4/build.yaml:1:11  filename  `e 2.5.zip` holds a space; a package name uses letters, digits, `-`, `.`, `_` and `~` only (it ends the download address and names the file on the phone): rename the package']],
+    ['a file name with a plus', edit('filename', 'filename: rom+gapps-2.5.zip'), ['content/FP4/build.yaml:1:11  filename  `rom+gapps-2.5.zip` holds "+"; a package name uses letters, digits, `-`, `.`, `_` and `~` only (it ends the download address and names the file on the phone): rename the package']],
+    ['a file name with non-ASCII letters', edit('filename', 'filename: rom-ä-2.5.zip'), ['content/FP4/build.yaml:1:11  filename  `rom-ä-2.5.zip` holds "ä"; a package name uses letters, digits, `-`, `.`, `_` and `~` only (it ends the download address and names the file on the phone): rename the package']],
+    ['a file name starting with a dot', edit('filename', 'filename: .rom-2.5.zip'), ['content/FP4/build.yaml:1:11  filename  `.rom-2.5.zip` starts with `.`; start the package name with a letter, a digit or `_`']],
+    ['a file name longer than a phone holds', edit('filename', `filename: ${'r'.repeat(252)}.zip`), ['content/FP4/build.yaml:1:11  filename  the file name is 256 characters long; a phone saves the download under it, and its file system holds at most 255']],
+    ['an upper-case LineageOS type of another channel', edit('filename', 'filename: lineage-2.5-20241108-UNOFFICIAL-FP4-signed.zip'), ['content/FP4/build.yaml:3:10  channel  channel is `official` but the file name says `unofficial`; make them agree']],
     ['a file name of another device', edit('filename', 'filename: e-2.5-a14-20241108446322-official-FP5.zip'), ['content/FP4/build.yaml:1:11  filename  the file name is for device `FP5` but the manifest is in the folder of `FP4`; move the manifest to content/FP5/ or fix the name']],
     ['a version that disagrees with the file name', edit('version', 'version: "2.6"'), ['content/FP4/build.yaml:2:10  version  version is "2.6" but the file name says "2.5"; make them agree']],
     ['a channel that disagrees with the file name', edit('channel', 'channel: dev'), ['content/FP4/build.yaml:3:10  channel  channel is `dev` but the file name says `official`; make them agree']],

@@ -7,11 +7,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, compileSite } from '../src/build/build.js';
 import { readContent } from '../src/catalog/read.js';
-import { ROOT } from './helpers.js';
+import { EXAMPLE } from './helpers.js';
 import { describeProbe, expectedAnswer, hostTable, LISTING_CACHE_CONTROL, type Seen } from './host-table.js';
 import { loadNetlifySite, netlifyAnswer, type NetlifySite } from './netlify-engine.js';
 
-const compiled = compileSite(readContent(ROOT));
+const compiled = compileSite(readContent(EXAMPLE));
 const table = hostTable(compiled);
 
 let root: string;
@@ -20,11 +20,11 @@ const sites: Record<string, NetlifySite> = {};
 
 beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'otapress-netlify-'));
-  cpSync(path.join(ROOT, 'content'), path.join(root, 'content'), { recursive: true });
+  cpSync(path.join(EXAMPLE, 'content'), path.join(root, 'content'), { recursive: true });
   // The Cloudflare-only option must not leak into a Netlify deploy either.
   appendFileSync(path.join(root, 'content', 'site.yaml'), '\noptions_handler: true\n');
   build({ root, host: 'netlify' });
-  sites.committed = await loadNetlifySite(path.join(ROOT, 'netlify.toml'), dist());
+  sites.committed = await loadNetlifySite(path.join(EXAMPLE, 'netlify.toml'), dist());
   sites.generated = await loadNetlifySite(path.join(root, 'netlify.toml'), dist());
 });
 

@@ -30,7 +30,7 @@ function build(over: Partial<Build>): Build {
     pre_version: '',
     is_upgrade_supported: false,
     lists: ['stable', 'official'],
-    at: { id: { line: 8, col: 5 }, filename: { line: 1, col: 11 }, version: { line: 2, col: 10 }, file: { line: 1, col: 1 } },
+    at: { id: { line: 8, col: 5 }, filename: { line: 1, col: 11 }, version: { line: 2, col: 10 }, size: { line: 9, col: 7 }, file: { line: 1, col: 1 } },
     ...over,
   };
 }

@@ -7,7 +7,8 @@ import { planImport } from '../src/import/plan-import.js';
 import { parseManifest } from '../src/catalog/manifest.js';
 import { formatProblem, type Problem } from '../src/catalog/problems.js';
 import { parseSite } from '../src/catalog/site.js';
-import { catalogArbitrary, contentOf, mutatedManifest, randomYaml, SEED, type GeneratedCatalog } from './arbitraries.js';
+import { catalogArbitrary, contentOf, mutatedManifest, randomYaml, SEED, type GeneratedBuild, type GeneratedCatalog } from './arbitraries.js';
+import { v2Offers, v2Version, type Phone, type V2Entry } from './clients.js';
 import { snapshotTree, tempProject } from './helpers.js';
 
 /**
@@ -160,6 +161,56 @@ describe('for any valid catalog', () => {
         expect(first).toEqual(Object.fromEntries(compileSite(contentOf(catalog)).files.map((f) => [f.path, Buffer.from(f.contents).toString('latin1')])));
       }),
       options(12),
+    );
+  }, TIMEOUT);
+});
+
+describe('for any valid catalog, what a LineageOS v2 phone is offered', () => {
+  /** The lists a generated build is in: its own `lists`, else every list that collects its channel. */
+  const listsOf = (catalog: GeneratedCatalog, build: GeneratedBuild) =>
+    (build.fields.lists as string[] | undefined) ?? Object.keys(catalog.lists).filter((list) => catalog.lists[list].includes(String(build.fields.channel)));
+  /** What v2 must offer (issue 13): downloadable, not withdrawn, a version the client reads, a positive size. */
+  const offerable = (build: GeneratedBuild) =>
+    !build.placeholder && !String(build.fields.filename).endsWith('.disabled.zip') && Number(build.fields.size) > 0 && v2Version(String(build.fields.version)) !== undefined;
+  /** `stable` as a phone may spell its release type: `STABLE`, `Stable`, ... */
+  const spelled = (type: string, upper: boolean[]) => [...type].map((c, i) => (upper[i % upper.length] ? c.toUpperCase() : c)).join('');
+
+  it('the v2 answer holds every offerable build under each of its lists and nothing else; a phone of that type, on an older build, is offered exactly the https ones; every build left out is reported', () => {
+    fc.assert(
+      fc.property(catalogArbitrary, fc.array(fc.boolean(), { minLength: 1, maxLength: 6 }), (catalog, upper) => {
+        const compiled = compileSite(contentOf(catalog));
+        expect(compiled.problems.map(formatProblem)).toEqual([]);
+        const expectedNotices: string[] = [];
+        for (const device of contentOf(catalog).devices) {
+          const answer = JSON.parse(String(compiled.files.find((f) => f.path === `api/v2/devices/${device}/builds.json`)!.contents)) as V2Entry[];
+          const builds = catalog.builds.map((build, i) => ({ build, file: catalog.manifests[i].file })).filter(({ build }) => build.device === device);
+          const expected = builds.filter(({ build }) => offerable(build)).flatMap(({ build }) => listsOf(catalog, build).map((list) => `${list} ${build.fields.filename}`));
+          expect(answer.map((e) => `${e.type} ${e.files[0].filename}`).sort()).toEqual(expected.sort());
+
+          for (const entry of answer) {
+            const { build } = builds.find(({ build }) => build.fields.filename === entry.files[0].filename)!;
+            expect(entry).toMatchObject({ datetime: build.fields.timestamp, version: build.fields.version, files: [{ sha256: build.fields.id, size: build.fields.size }] });
+            const phone: Phone = { releaseType: spelled(String(entry.type), upper), buildDate: Number(build.fields.timestamp) - 1, version: '0.0', allowMajorUpgrades: true };
+            expect(v2Offers(entry, phone)).toBe(String(entry.files[0].url).startsWith('https://'));
+            expect(v2Offers(entry, { ...phone, buildDate: Number(build.fields.timestamp) })).toBe(false);
+            for (const other of Object.keys(catalog.lists).filter((l) => l !== entry.type)) expect(v2Offers(entry, { ...phone, releaseType: other })).toBe(false);
+          }
+
+          // Every leave-out is said: each unreadable version, and once per device the withdrawn builds and those of size 0.
+          const listed = builds.filter(({ build }) => !build.placeholder && listsOf(catalog, build).length > 0);
+          const newest = (some: typeof listed) =>
+            [...some].sort((a, b) => Number(b.build.fields.timestamp) - Number(a.build.fields.timestamp) || (String(a.build.fields.filename) < String(b.build.fields.filename) ? -1 : 1))[0];
+          const withdrawn = listed.filter(({ build }) => String(build.fields.filename).endsWith('.disabled.zip'));
+          const sizeless = listed.filter(({ build }) => !withdrawn.some((w) => w.build === build) && build.fields.size === 0);
+          if (withdrawn.length > 0) expectedNotices.push(`${newest(withdrawn).file} filename`);
+          if (sizeless.length > 0) expectedNotices.push(`${newest(sizeless).file} size`);
+          for (const { build, file } of listed) {
+            if (!withdrawn.some((w) => w.build === build) && build.fields.size !== 0 && v2Version(String(build.fields.version)) === undefined) expectedNotices.push(`${file} version`);
+          }
+        }
+        expect(compiled.notices.map((n) => `${n.file} ${n.field}`).sort()).toEqual(expectedNotices.sort());
+      }),
+      options(CATALOG_RUNS),
     );
   }, TIMEOUT);
 });

@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { build, check } from '../src/build/build.js';
 import { main } from '../src/cli.js';
 import { formatProblem } from '../src/catalog/problems.js';
-import { V2_MAX_BYTES } from '../src/render/v2.js';
+import fc from 'fast-check';
+import { unreadableV2Version, V2_MAX_BYTES } from '../src/render/v2.js';
+import { SEED } from './arbitraries.js';
+import { v2Version } from './clients.js';
 import { catalogProject } from './catalog.js';
 import { tempProject } from './helpers.js';
 
@@ -15,16 +18,19 @@ describe('v2 listing of the example catalog', () => {
   const compiled = build({ root });
   const fp4Body = v2Of(root, 'FP4');
   const fp4 = JSON.parse(fp4Body);
+  const starlte = JSON.parse(v2Of(root, 'starlte')) as { version: string; files: { size: number }[] }[];
 
-  it('lists each build once per list it is in, newest first, typed by the list; no placeholder, no 2.6.3', () => {
+  it('lists each build once per list it is in, newest first, typed by the list, 2.6.3 as written; no placeholder, no withdrawn build', () => {
     expect(fp4.map((b: { type: string; version: string; datetime: number }) => `${b.datetime} ${b.type} ${b.version}`)).toEqual([
       '1749549600 dev 3.0',
+      '1734692400 stable 2.6.3',
+      '1734692400 official 2.6.3',
+      '1734688800 stable 2.6.3',
+      '1734688800 official 2.6.3',
       '1733392800 dev 2.6',
       '1733392800 community 2.6',
       '1731067200 stable 2.5',
       '1731067200 official 2.5',
-      '1727776800 stable 2.4',
-      '1727776800 official 2.4',
       '1711360800 official 1.21',
       '1700042400 stable 1.17',
     ]);
@@ -37,7 +43,7 @@ describe('v2 listing of the example catalog', () => {
         '"url":"https://images.example.org/builds/full/dev/FP4/e-3.0-a16-20250610500001-dev-FP4.zip","os_patch_level":"2025-06-05",' +
         '"os_sdk_level":36,"ota_property_files":"payload_metadata.bin:4662:187245,payload.bin:4662:1612344380,payload_properties.txt:1612349090:156,metadata:69:683,metadata.pb:820:1352"}]},',
     )).toBe(true);
-    expect(fp4[1].files[0]).toEqual({
+    expect(fp4[5].files[0]).toEqual({
       filename: 'e-2.6-a15-20241205452210-community-FP4.zip',
       sha256: '1aa3a4ac60267b2f58024a7e9fb99ffa074bcb9b1b158f860f12735b899605c7',
       size: 1498912768,
@@ -46,10 +52,14 @@ describe('v2 listing of the example catalog', () => {
     });
   });
 
-  it('reports the builds whose version v2 phones cannot read, at the version line, as notices', () => {
+  it('leaves out the builds of size 0: starlte keeps its three sized builds', () => {
+    expect(starlte.map((b) => `${b.version} ${b.files[0].size}`)).toEqual(['2.5 1188954112', '2.5 1188954112', '1.17 1102057472', '0.23 1012219904']);
+  });
+
+  it('says once per device what it left out and why, as notices', () => {
     expect(compiled.notices.map(formatProblem)).toEqual([
-      'content/FP4/e-2.6.3-a14-20241220455571-official-FP4.yaml:3:10  version  `2.6.3` is not major.minor, the only version form LineageOS v2 updaters accept, so /api/v2/devices/FP4/builds leaves this build out; v1 still lists it (stable, official)',
-      'content/FP4/e-2.6.3-a15-20241220455570-official-FP4.yaml:3:10  version  `2.6.3` is not major.minor, the only version form LineageOS v2 updaters accept, so /api/v2/devices/FP4/builds leaves this build out; v1 still lists it (stable, official)',
+      'content/FP4/e-2.4-a14-20241001430000-official-FP4.disabled.yaml:2:11  filename  left out of /api/v2/devices/FP4/builds: a `.disabled.zip` file is withdrawn, and a v2 entry cannot say so (phones would offer it for install); v1 still lists it, marked by the name',
+      "content/starlte/e-0.17-p-2021060198765-stable-starlte.yaml:10:7  size  left out of /api/v2/devices/starlte/builds with 1 older starlte build of size 0: v2 phones check the download against `size` and some refuse a size that is not positive; write the zip's size in bytes (stat -c %s FILE) to offer them; v1 still lists them",
     ]);
   });
 
@@ -57,6 +67,38 @@ describe('v2 listing of the example catalog', () => {
     const only = catalogProject([{ placeholder: true }]);
     build({ root: only });
     expect(v2Of(only, 'FP4')).toBe('[]');
+  });
+});
+
+describe('the versions a v2 updater reads: the first two dot-separated parts, as Java ints', () => {
+  it.each([
+    ['2.6', true],
+    ['2.6.3', true],
+    ['2.5.beta', true],
+    ['2.5.', true],
+    ['+2.5', true],
+    ['2147483647.0', true],
+    ['2', false],
+    ['2.', false],
+    ['2.5-beta', false],
+    ['.5', false],
+    ['2..5', false],
+    ['2147483648.0', false],
+    ['', false],
+    [' 2.5', false],
+  ])('%j: %s', (version, readable) => {
+    expect(v2Version(version) !== undefined).toBe(readable);
+    expect(unreadableV2Version(version) === undefined).toBe(readable);
+  });
+
+  it('otapress agrees with the client on any text of digits, dots, signs and letters', () => {
+    const text = fc.string({ unit: fc.constantFrom(...'0123456789.+-a '), maxLength: 14 });
+    fc.assert(
+      fc.property(fc.oneof(text, fc.tuple(fc.bigInt({ min: 0n, max: 2n ** 33n }), fc.nat()).map(([a, b]) => `${a}.${b}`)), (version) => {
+        expect(unreadableV2Version(version) === undefined).toBe(v2Version(version) !== undefined);
+      }),
+      { seed: SEED, numRuns: 5000 },
+    );
   });
 });
 
@@ -92,34 +134,41 @@ describe('v2 size limit', () => {
   });
 });
 
+/** A build of each kind v2 leaves out (unreadable version, withdrawn, size 0 twice) beside two it keeps. */
+const LEFT_OUT = [{ version: '2147483648.0' }, { version: '2.6.3' }, { version: '2.7', disabled: true }, { version: '2.7', size: 0 }, { version: '2.8', size: 0 }, { version: '2.8' }];
+const LEFT_OUT_NOTICES = [
+  'content/FP4/e-2.7-a14-20241108100002-official-FP4.yaml:1:11  filename  left out of /api/v2/devices/FP4/builds: a `.disabled.zip` file is withdrawn, and a v2 entry cannot say so (phones would offer it for install); v1 still lists it, marked by the name',
+  "content/FP4/e-2.8-a14-20241108100004-official-FP4.yaml:9:7  size  left out of /api/v2/devices/FP4/builds with 1 older FP4 build of size 0: v2 phones check the download against `size` and some refuse a size that is not positive; write the zip's size in bytes (stat -c %s FILE) to offer them; v1 still lists them",
+  'content/FP4/e-2147483648.0-a14-20241108100000-official-FP4.yaml:2:10  version  LineageOS v2 updaters cannot read `2147483648.0`: 2147483648 is larger than the updater can read (at most 2147483647); so /api/v2/devices/FP4/builds leaves this build out; v1 still lists it (stable, official)',
+];
+
 describe('the build command prints notices and still succeeds', () => {
   it.each([
     ['build', 0],
     ['check', 0],
   ])('%s exits %i and prints each notice as file:line:col  field  message', async (command, code) => {
-    const root = catalogProject([{ version: '2.6.3' }, { version: '2.7' }]);
+    const root = catalogProject(LEFT_OUT);
     const err: string[] = [];
     const out: string[] = [];
     expect(await main([command, '--root', root], { out: (l) => out.push(l), err: (l) => err.push(l) })).toBe(code);
-    expect(err).toEqual([
-      'content/FP4/e-2.6.3-a14-20241108100000-official-FP4.yaml:2:10  version  `2.6.3` is not major.minor, the only version form LineageOS v2 updaters accept, so /api/v2/devices/FP4/builds leaves this build out; v1 still lists it (stable, official)',
-      '1 notice (not errors; the site is complete without these entries).',
-    ]);
-    expect(out.at(-1)).toMatch(command === 'build' ? /^built 2 builds of 1 devices/ : /^2 manifests are valid$/);
+    expect(err).toEqual([...LEFT_OUT_NOTICES, '3 notices (not errors; the site is complete without these entries).']);
+    expect(out.at(-1)).toMatch(command === 'build' ? /^built 6 builds of 1 device into 4 listings \(12 records\), / : /^6 manifests are valid$/);
+    if (command === 'build') expect(JSON.parse(v2Of(root, 'FP4')).map((e: { version: string; type: string }) => `${e.type} ${e.version}`)).toEqual(['stable 2.8', 'official 2.8', 'stable 2.6.3', 'official 2.6.3']);
   });
 
   it('check --format github prints notices as notice annotations', async () => {
-    const root = catalogProject([{ version: '2.6.3' }]);
+    const root = catalogProject([{ version: '2147483648.0' }]);
     const out: string[] = [];
     expect(await main(['check', '--root', root, '--format', 'github'], { out: (l) => out.push(l), err: () => {} })).toBe(0);
-    expect(out[0]).toBe(
-      '::notice file=content/FP4/e-2.6.3-a14-20241108100000-official-FP4.yaml,line=2,col=10,title=version::`2.6.3` is not major.minor, the only version form LineageOS v2 updaters accept, so /api/v2/devices/FP4/builds leaves this build out; v1 still lists it (stable, official)',
-    );
+    expect(out).toEqual([
+      '::notice file=content/FP4/e-2147483648.0-a14-20241108100000-official-FP4.yaml,line=2,col=10,title=version::LineageOS v2 updaters cannot read `2147483648.0`: 2147483648 is larger than the updater can read (at most 2147483647); so /api/v2/devices/FP4/builds leaves this build out; v1 still lists it (stable, official)',
+      '1 manifest is valid',
+    ]);
   });
 
   it('check reports the same notices as build, without writing', () => {
-    const root = catalogProject([{ version: '2.6.3' }]);
-    expect(check({ root }).notices).toHaveLength(1);
+    const root = catalogProject(LEFT_OUT);
+    expect(check({ root }).notices.map(formatProblem)).toEqual(LEFT_OUT_NOTICES);
   });
 });
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileSite, type CompiledSite } from '../src/build/build.js';
 import type { ManifestFile } from '../src/catalog/read.js';
-import { ROOT, tempProject } from './helpers.js';
+import { EXAMPLE, tempProject } from './helpers.js';
 import { loadNetlifySite } from './netlify-engine.js';
 
 const DEVICES = 1000;
@@ -33,7 +33,7 @@ beforeAll(() => {
       manifests.push({ file: `content/${device}/${filename.slice(0, -4)}.yaml`, device, bytes: Buffer.from(text) });
     }
   }
-  compiled = compileSite({ site: readFileSync(path.join(ROOT, 'content', 'site.yaml')), manifests, devices, problems: [] });
+  compiled = compileSite({ site: readFileSync(path.join(EXAMPLE, 'content', 'site.yaml')), manifests, devices, problems: [] });
   expect(compiled.problems).toEqual([]);
 }, 120_000);
 

@@ -8,11 +8,11 @@ import { parseManifest } from '../src/catalog/manifest.js';
 import { renderJsonSchema, SCHEMA_FILE } from '../src/catalog/json-schema.js';
 import { parseSite } from '../src/catalog/site.js';
 import { runOtapress } from './cli-process.js';
-import { ROOT, tempProject } from './helpers.js';
+import { EXAMPLE, tempProject } from './helpers.js';
 
-const committed = readFileSync(path.join(ROOT, SCHEMA_FILE), 'utf8');
+const committed = readFileSync(path.join(EXAMPLE, SCHEMA_FILE), 'utf8');
 const validate = new Ajv2020({ allErrors: true, strict: true, strictRequired: false }).compile(JSON.parse(committed));
-const { site } = parseSite(readFileSync(path.join(ROOT, 'content/site.yaml')));
+const { site } = parseSite(readFileSync(path.join(EXAMPLE, 'content/site.yaml')));
 
 const VALID = `filename: e-2.5-a14-20241108446322-official-FP4.zip
 version: "2.5"
@@ -49,8 +49,8 @@ describe('the manifest JSON Schema', () => {
     expect(committed).toBe(renderJsonSchema());
   });
 
-  it.each(fg.sync('content/*/*.yaml', { cwd: ROOT }).sort())('accepts %s of the example catalog, which points at it', (file) => {
-    const text = readFileSync(path.join(ROOT, file), 'utf8');
+  it.each(fg.sync('content/*/*.yaml', { cwd: EXAMPLE }).sort())('accepts %s of the example catalog, which points at it', (file) => {
+    const text = readFileSync(path.join(EXAMPLE, file), 'utf8');
     expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=../manifest.schema.json');
     expect(validate(parse(text)), JSON.stringify(validate.errors)).toBe(true);
   });

@@ -11,17 +11,17 @@ import { main } from '../src/cli.js';
 import { readContent } from '../src/catalog/read.js';
 import { respond, servedTree } from '../src/hosts/respond.js';
 import { startPreview, type Preview } from '../src/build/preview.js';
-import { ROOT, tempProject } from './helpers.js';
+import { EXAMPLE, ROOT, tempProject } from './helpers.js';
 import { describeProbe, expectedAnswer, hostTable, observe, optionsProbes, type Seen } from './host-table.js';
 
-const compiled = compileSite(readContent(ROOT));
+const compiled = compileSite(readContent(EXAMPLE));
 const table = hostTable(compiled);
 const fileText = (file: string) => String(compiled.files.find((f) => f.path === file)!.contents);
 
 /** A project folder for a whole describe block (helpers' tempProject is removed after each test). */
 function projectForSuite(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'otapress-serve-'));
-  cpSync(path.join(ROOT, 'content'), path.join(dir, 'content'), { recursive: true });
+  cpSync(path.join(EXAMPLE, 'content'), path.join(dir, 'content'), { recursive: true });
   return dir;
 }
 

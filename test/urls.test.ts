@@ -3,14 +3,14 @@ import { compileSite } from '../src/build/build.js';
 import { readContent } from '../src/catalog/read.js';
 import { ENDPOINTS, notFoundScopes } from '../src/hosts/routes.js';
 import { fileOf, URLS } from '../src/render/urls.js';
-import { ROOT } from './helpers.js';
+import { EXAMPLE } from './helpers.js';
 
 /** A route pattern as Cloudflare matches it: `:name` is one non-empty segment, the rest exact. */
 const matcher = (route: string) => new RegExp(`^${route.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[a-z]+/g, '[^/]+')}$`);
 const rules = ENDPOINTS.flatMap((e) => e.paths.map((path) => ({ path, test: matcher(path) })));
 
 describe('pages and feeds stay out of the API’s way', () => {
-  const content = readContent(ROOT);
+  const content = readContent(EXAMPLE);
   const compiled = compileSite(content);
   const humanFiles = compiled.files.map((f) => f.path).filter((p) => p.endsWith('.html') || p.endsWith('.xml')).filter((p) => !p.startsWith('api/'));
   const urls = humanFiles.map((p) => (p.endsWith('index.html') ? `/${p.slice(0, -'index.html'.length)}` : `/${p}`));

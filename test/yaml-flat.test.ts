@@ -5,15 +5,15 @@ import { isMap, isPair, isScalar, parseDocument, type Node } from 'yaml';
 import { readFlatYaml } from '../src/catalog/yaml-flat.js';
 import { composeYamlSource, readYamlSource } from '../src/catalog/yaml-source.js';
 import { manifest } from './bench/catalog.js';
-import { ROOT } from './helpers.js';
+import { EXAMPLE } from './helpers.js';
 
 // The fast reader must agree with the `yaml` package on every text it accepts (value, key and value
 // positions), and must hand every text it cannot read exactly back to `yaml`.
 
-const examples = readdirSync(path.join(ROOT, 'content'), { recursive: true, encoding: 'utf8' })
+const examples = readdirSync(path.join(EXAMPLE, 'content'), { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.yaml'))
   .sort()
-  .map((f) => [`content/${f}`, readFileSync(path.join(ROOT, 'content', f), 'utf8')] as const);
+  .map((f) => [`content/${f}`, readFileSync(path.join(EXAMPLE, 'content', f), 'utf8')] as const);
 
 // Every shape the benchmark's catalog generator writes: comments, placeholders, lists, flags.
 const generated = Array.from({ length: 600 }, (_, b) => {

@@ -25,7 +25,7 @@ export interface CompiledSite {
   listings: Listing[];
   /** Files of `dist/`, sorted by path. Empty when there are problems. */
   files: OutputFile[];
-  /** The project's `netlify.toml`, generated from the same routes as `dist/_redirects`. */
+  /** The project's `netlify.toml`, generated from the same routes as `dist/_redirects`; none when `hosts` has no netlify. */
   netlifyToml?: string;
   problems: Problem[];
   /** Worth saying but not wrong: e.g. builds a v2 answer leaves out. They never stop a build. */
@@ -38,12 +38,12 @@ export function compileSite(content: Content, host: Host = 'all'): CompiledSite 
   if (!site) return { builds: [], listings: [], files: [], problems, notices: [] };
 
   const devices = groupByDevice(content).map(({ device, manifests }) => compileDevice(device, manifests, site));
-  const assembled = assembleSite(content, site, devices, host, problems);
+  const assembled = assembleSite(content, site, devices, hostOf(site, host), problems);
   const builds = devices.flatMap((d) => d.builds).sort((a, b) => compareStrings(a.source, b.source));
   if (assembled.problems.length > 0) return { site, builds, listings: [], files: [], problems: assembled.problems, notices: [] };
   const files = assembled.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const listings = devices.flatMap((d) => d.listings);
-  return { site, builds, listings, files, problems: [], notices: assembled.notices, netlifyToml: renderNetlifyToml(site, content.devices) };
+  return { site, builds, listings, files, problems: [], notices: assembled.notices, netlifyToml: netlifyTomlOf(site, content.devices) };
 }
 
 /**
@@ -128,12 +128,13 @@ export function build({ root, outDir = path.join(root, 'dist'), host = 'all', ca
           threads,
           writeTo: tree.staging,
         });
-        const compiled = assembleSite(content, site, devices, host, problems);
+        const compiled = assembleSite(content, site, devices, hostOf(site, host), problems);
         if (compiled.problems.length > 0) throw new ContentError(compiled.problems);
         const made = new Set<string>();
         for (const file of compiled.files) writeStagedFile(tree.staging, file, made);
         tree.commit();
-        writeIfChanged(path.join(root, 'netlify.toml'), renderNetlifyToml(site, content.devices));
+        const toml = netlifyTomlOf(site, content.devices);
+        if (toml !== undefined) writeIfChanged(path.join(root, 'netlify.toml'), toml);
         const sum = (key: keyof DeviceOutput['counts']) => devices.reduce((n, d) => n + d.counts[key], 0);
         return {
           notices: compiled.notices,
@@ -162,8 +163,8 @@ export function check({ root }: { root: string }): CompiledSite {
 /**
  * Netlify takes its routes from the committed `netlify.toml`: one that lags behind the content
  * (a device added in a pull request without running the build) would answer the new device's
- * listings with the JSON 404. Only a file that exists is compared: a project may deploy to
- * Cloudflare alone.
+ * listings with the JSON 404. Only a file that exists is compared, and only when `hosts` has
+ * netlify (`expected` is undefined otherwise).
  */
 function staleNetlifyToml(root: string, expected: string | undefined): Problem | undefined {
   const file = path.join(root, 'netlify.toml');
@@ -178,6 +179,16 @@ function staleNetlifyToml(root: string, expected: string | undefined): Problem |
 }
 
 // --- internal ---
+
+/** A site whose `hosts` has no cloudflare gets no Cloudflare rule files, as with `--host netlify`. */
+function hostOf(site: Site, host: Host): Host {
+  return site.hosts.includes('cloudflare') ? host : 'netlify';
+}
+
+/** `netlify.toml`, for a site whose `hosts` has netlify. */
+function netlifyTomlOf(site: Site, devices: readonly string[]): string | undefined {
+  return site.hosts.includes('netlify') ? renderNetlifyToml(site, devices) : undefined;
+}
 
 function writeIfChanged(file: string, contents: string): void {
   if (existsSync(file) && readFileSync(file, 'utf8') === contents) return;

@@ -11,20 +11,28 @@ export interface FilenameFacts {
   date: string;
   /** Build number after the date (/e/ names), possibly empty. */
   buildNumber: string;
-  /** Channel (/e/) or release type (LineageOS). */
+  /** Channel (/e/) or release type (LineageOS, lower-cased as phones compare it: `UNOFFICIAL` reads `unofficial`). */
   channel: string;
   device: string;
   /** `.disabled.zip`: a build withdrawn from download. */
   disabled: boolean;
 }
 
-/** The file name forms we read, for messages. */
+/** The file name forms we read facts from, for messages. Other names are published as they are. */
 export const FILENAME_FORMS =
   'e-<version>-<platform letter or a+level>-<yyyymmdd><build number>-<channel>-<device>.zip (or .disabled.zip), or lineage-<version>-<yyyymmdd>-<type>-<device>[-signed].zip';
 
+/**
+ * A package name any ROM may use: one plain name (no folder, no `..`) of the characters a URL path
+ * carries unchanged (RFC 3986 unreserved: letters, digits, `-`, `.`, `_`, `~`; first a letter, digit
+ * or `_`; at most 255, what Android's file systems hold), since the default download address ends
+ * with it and the phone saves the download under it.
+ */
+export const PLAIN_FILENAME = /^(?!.*\.\.)[A-Za-z0-9_][A-Za-z0-9._~-]{0,254}$/;
+
 const E_FORM =
   /^e-(\d+(?:\.\d+){1,2})-([a-z]|a\d{2})-(\d{8})(\d*)-([a-z0-9][a-z0-9_]*)-([A-Za-z0-9][A-Za-z0-9_.-]*?)(\.disabled)?\.zip$/;
-const LINEAGE_FORM = /^lineage-(\d+(?:\.\d+){1,2})-(\d{8})-([a-z0-9][a-z0-9_]*)-([A-Za-z0-9][A-Za-z0-9_.-]*?)(-signed)?\.zip$/;
+const LINEAGE_FORM = /^lineage-(\d+(?:\.\d+){1,2})-(\d{8})-([A-Za-z0-9][A-Za-z0-9_]*)-([A-Za-z0-9][A-Za-z0-9_.-]*?)(-signed)?\.zip$/;
 
 /** Platform letters of /e/ file names and the Android major version each stands for. */
 export const PLATFORM_LETTERS: Record<string, string> = {
@@ -39,7 +47,7 @@ export const PLATFORM_LETTERS: Record<string, string> = {
   v: '15',
 };
 
-/** Reads an OTA file name; `undefined` when it fits none of {@link FILENAME_FORMS}. */
+/** Reads an OTA file name; `undefined` when it fits none of {@link FILENAME_FORMS} (the facts then come from elsewhere). */
 export function parseBuildFilename(name: string): FilenameFacts | undefined {
   const e = E_FORM.exec(name);
   if (e) {
@@ -59,7 +67,8 @@ export function parseBuildFilename(name: string): FilenameFacts | undefined {
   const lineage = LINEAGE_FORM.exec(name);
   if (lineage) {
     const [, version, date, channel, device] = lineage;
-    return { form: 'lineage', version, date, buildNumber: '', channel, device, disabled: false };
+    // Unofficial builds spell the type in capitals (UNOFFICIAL); phones compare it ignoring case.
+    return { form: 'lineage', version, date, buildNumber: '', channel: channel.toLowerCase(), device, disabled: false };
   }
   return undefined;
 }
@@ -67,12 +76,15 @@ export function parseBuildFilename(name: string): FilenameFacts | undefined {
 /**
  * The `display_version` a file name implies: `<version>-<platform>-<date+number>-<channel>-<device>`
  * for /e/ names, the name without `.disabled.zip` for withdrawn ones (interface.md), and the name
- * without `lineage-` and `.zip` for LineageOS names.
+ * without `lineage-` and `.zip` for LineageOS names, and the name without `.zip` for any other ROM's
+ * (never empty for a {@link PLAIN_FILENAME}, which the /e/ updater shows as the build's name).
  */
 export function displayVersionOf(name: string): string {
   if (name.endsWith('.disabled.zip')) return name.slice(0, -'.disabled.zip'.length);
   const stem = name.endsWith('.zip') ? name.slice(0, -'.zip'.length) : name;
-  if (stem.startsWith('e-')) return stem.slice(2);
-  if (stem.startsWith('lineage-')) return stem.slice('lineage-'.length);
+  // Only a name of the two forms loses its prefix: `e-.zip`, of no form, must not become "".
+  const form = parseBuildFilename(name)?.form;
+  if (form === 'e') return stem.slice('e-'.length);
+  if (form === 'lineage') return stem.slice('lineage-'.length);
   return stem;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { manifestSchema, REQUIRED, REQUIRED_PLACEHOLDER, TIMESTAMP_RANGE } from './manifest.js';
+import { PLAIN_FILENAME } from './filename.js';
 
 /** Where editors find the schema: the `$schema` line of every manifest points here. */
 export const SCHEMA_FILE = 'content/manifest.schema.json';
@@ -26,7 +27,7 @@ export function manifestJsonSchema(): JsonSchema {
     api_level: digitsOrNumber(properties.api_level, 999),
     size: properties.size,
     url: properties.url,
-    filename: { type: 'string', minLength: 1 },
+    filename: { type: 'string', pattern: PLAIN_FILENAME.source },
   };
   const empty = { const: '' };
 
@@ -69,7 +70,7 @@ export function renderJsonSchema(): string {
 
 /** Hover texts for editors, from the manifest reference. */
 const DESCRIPTIONS: Record<string, string> = {
-  filename: 'Package file name: e-<version>-<platform>-<yyyymmdd><build number>-<channel>-<device>.zip (or .disabled.zip), or lineage-<version>-<yyyymmdd>-<type>-<device>[-signed].zip.',
+  filename: 'Package file name, one plain name of letters, digits, -, ., _ and ~. The forms e-<version>-<platform>-<yyyymmdd><build number>-<channel>-<device>.zip (or .disabled.zip) and lineage-<version>-<yyyymmdd>-<type>-<device>[-signed].zip are checked against version, channel and the device folder.',
   version: 'Release number with 2 or 3 parts. Quote it: YAML reads 2.10 as the number 2.1.',
   channel: "The build's channel (its download folder): one of the site's channels.",
   timestamp: 'Build time in Unix seconds (post-timestamp of the zip).',

@@ -1,21 +1,9 @@
 import { z } from 'zod';
-import { displayVersionOf, FILENAME_FORMS, parseBuildFilename } from './filename.js';
+import { API_LEVELS } from './api-levels.js';
+import { displayVersionOf, parseBuildFilename, PLAIN_FILENAME } from './filename.js';
 import { nearest, sortProblems, type Problem } from './problems.js';
 import type { Site } from './site.js';
 import { readYamlSource, type YamlSource } from './yaml-source.js';
-
-/** Platform API level for each Android major version, as observed in interface.md. */
-export const API_LEVELS: Record<string, string> = {
-  '7': '25',
-  '9': '28',
-  '10': '29',
-  '11': '30',
-  '12': '32',
-  '13': '33',
-  '14': '34',
-  '15': '35',
-  '16': '36',
-};
 
 /** Oldest and newest build time we accept (2009-01-01 and 2100-01-01, Unix seconds). */
 export const TIMESTAMP_RANGE = [1230768000, 4102444800] as const;
@@ -51,8 +39,8 @@ export interface Build {
   ota_property_files?: string;
   /** `AB` or `BLOCK`, from the zip's metadata. */
   ota_type?: 'AB' | 'BLOCK';
-  /** Where `id`, `filename` and `version` stand in the manifest, for messages about the whole catalog. */
-  at: { id: Position; filename: Position; version: Position; file: Position };
+  /** Where `id`, `filename`, `version` and `size` stand in the manifest, for messages about the whole catalog. */
+  at: { id: Position; filename: Position; version: Position; size: Position; file: Position };
 }
 
 /** A 1-based line and column. */
@@ -238,7 +226,7 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
     ...(f.os_patch_level !== undefined && { os_patch_level: f.os_patch_level }),
     ...(f.ota_property_files !== undefined && { ota_property_files: f.ota_property_files.trim() }),
     ...(f.ota_type !== undefined && { ota_type: f.ota_type }),
-    at: { id: source.locate(['id']), filename: source.locate(['filename']), version: source.locate(['version']), file: { line: 1, col: 1 } },
+    at: { id: source.locate(['id']), filename: source.locate(['filename']), version: source.locate(['version']), size: source.locate(['size']), file: { line: 1, col: 1 } },
   };
   return { build, problems };
 }
@@ -319,11 +307,21 @@ const filenameAgrees: Rule = ({ fields, bad, device, placeholder, report }) => {
     report('filename', 'expected a plain file name without folders, `..` or surrounding spaces; the phone saves the download under this name');
     return;
   }
-  const facts = parseBuildFilename(name);
-  if (!facts) {
-    report('filename', `\`${name}\` does not follow ${FILENAME_FORMS}`);
+  if (!PLAIN_FILENAME.test(name)) {
+    const odd = [...new Set([...name].filter((ch) => !/[A-Za-z0-9._~-]/.test(ch)))].map((ch) => (ch === ' ' ? 'a space' : JSON.stringify(ch))).join(', ');
+    report(
+      'filename',
+      name.length > 255
+        ? `the file name is ${name.length} characters long; a phone saves the download under it, and its file system holds at most 255`
+        : odd
+          ? `\`${name}\` holds ${odd}; a package name uses letters, digits, \`-\`, \`.\`, \`_\` and \`~\` only (it ends the download address and names the file on the phone): rename the package`
+          : `\`${name}\` starts with \`${name[0]}\`; start the package name with a letter, a digit or \`_\``,
+    );
     return;
   }
+  // Other ROMs' names carry no facts we read: the manifest's own fields are all there is to check.
+  const facts = parseBuildFilename(name);
+  if (!facts) return;
   if (facts.device !== device) {
     report('filename', `the file name is for device \`${facts.device}\` but the manifest is in the folder of \`${device}\`; move the manifest to content/${facts.device}/ or fix the name`);
   }

@@ -16,6 +16,12 @@ export const DEFAULT_LISTS: Record<string, string[]> = {
   community: ['community'],
 };
 
+/** The hosts otapress writes rule files for: Cloudflare Pages (`_redirects`, `_headers`) and Netlify (`netlify.toml`). */
+export const HOSTS = ['cloudflare', 'netlify'] as const;
+
+/** A host of {@link HOSTS}. */
+export type SiteHost = (typeof HOSTS)[number];
+
 /** The default `Cache-Control` on listings: CDNs and clients may keep them five minutes. */
 export const DEFAULT_CACHE_CONTROL = 'public, max-age=300';
 
@@ -34,6 +40,8 @@ export interface Site {
    * `_worker.js` (a static asset answers 405). Off by default: each request it covers is billed.
    */
   optionsHandler: boolean;
+  /** The hosts the site deploys to: only their rule files are written (and `netlify.toml` checked). */
+  hosts: SiteHost[];
 }
 
 const segment = /^[a-z0-9][a-z0-9_-]*$/;
@@ -67,6 +75,12 @@ const siteSchema = z.strictObject({
     .regex(/^[\x20-\x7e]*$/, { error: 'a header value is one line of printable ASCII; remove line breaks and control characters' })
     .optional(),
   options_handler: z.boolean({ error: 'expected true or false' }).optional(),
+  hosts: z
+    .array(z.enum(HOSTS, { error: `expected a host otapress writes rules for: ${HOSTS.join(' or ')}` }), {
+      error: 'expected the list of hosts this site deploys to, e.g. [cloudflare]',
+    })
+    .min(1, { error: `name at least one host (${HOSTS.join(', ')})` })
+    .optional(),
 });
 
 /** The settings keys, for "did you mean" hints. */
@@ -106,7 +120,7 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
   channels.forEach((channel, i) => {
     if (channels.indexOf(channel) !== i) report(['channels', i], `channel \`${channel}\` is listed twice`);
   });
-  const lists = Object.entries(settings.lists ?? DEFAULT_LISTS).map(([name, members]) => ({ name, channels: members }));
+  const lists = Object.entries(settings.lists ?? defaultListsOf(settings.channels)).map(([name, members]) => ({ name, channels: members }));
   if (lists.length === 0) report(['lists'], 'name at least one request list, e.g. stable: [stable, official]');
   for (const list of lists) {
     list.channels.forEach((channel, i) => {
@@ -124,6 +138,13 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
       }
     });
   }
+  const hosts = settings.hosts ?? [...HOSTS];
+  hosts.forEach((host, i) => {
+    if (hosts.indexOf(host) !== i) report(['hosts', i], `host \`${host}\` is listed twice`);
+  });
+  if (settings.options_handler && !hosts.includes('cloudflare')) {
+    report(['options_handler'], 'the OPTIONS handler is a Cloudflare Pages _worker.js, and `hosts` has no cloudflare; remove options_handler or add cloudflare to hosts');
+  }
   if (problems.length > 0) return { problems };
   return {
     site: {
@@ -132,7 +153,22 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
       lists,
       cacheControl: settings.cache_control ?? DEFAULT_CACHE_CONTROL,
       optionsHandler: settings.options_handler ?? false,
+      hosts,
     },
     problems,
   };
+}
+
+// --- internal ---
+
+/**
+ * The lists of a site that names none: the interface's lists when it names no channels either;
+ * otherwise one list per channel, named after it, which also collects the channels the interface
+ * puts in a list of that name when the site has them (`stable` ← `stable`, `official`), so a site
+ * never gets a default list that names a channel it removed.
+ */
+function defaultListsOf(channels: readonly string[] | undefined): Record<string, string[]> {
+  if (channels === undefined) return DEFAULT_LISTS;
+  const interfaceList = (channel: string) => (Object.hasOwn(DEFAULT_LISTS, channel) ? DEFAULT_LISTS[channel] : [channel]);
+  return Object.fromEntries(channels.map((channel) => [channel, interfaceList(channel).filter((member) => channels.includes(member))]));
 }

@@ -1,5 +1,5 @@
 /** `otapress build`: validate content/ and write dist/ and netlify.toml. */
-import { type Command, COMMON_OPTIONS, EXIT, reportNotices, UsageError } from '../io.js';
+import { type Command, COMMON_OPTIONS, count, EXIT, reportNotices, UsageError } from '../io.js';
 
 export const command: Command = {
   summary: 'validate content/ and write the static site to dist/ (and netlify.toml)',
@@ -39,7 +39,7 @@ One build at a time writes an output folder: a second one waits up to --wait sec
       onWait: (pid) => io.err(`waiting for the build of pid ${pid} to finish writing the output folder`),
     });
     reportNotices(built.notices, io, 'text');
-    io.out(`built ${built.builds} builds of ${built.devices} devices into ${built.listings} listings (${built.records} records), ${built.files} files`);
+    io.out(`built ${count(built.builds, 'build')} of ${count(built.devices, 'device')} into ${count(built.listings, 'listing')} (${count(built.records, 'record')}), ${count(built.files, 'file')}`);
     return EXIT.ok;
   },
 };

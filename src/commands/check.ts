@@ -1,5 +1,5 @@
 /** `otapress check`: validate content/ like build, writing nothing. */
-import { type Command, COMMON_OPTIONS, EXIT, reportNotices, reportProblems, UsageError } from '../io.js';
+import { type Command, COMMON_OPTIONS, count, EXIT, reportNotices, reportProblems, UsageError } from '../io.js';
 
 export const command: Command = {
   summary: 'validate content/ like build does, and write nothing',
@@ -8,6 +8,7 @@ export const command: Command = {
 --format github prints each problem as a GitHub Actions annotation, so a pull request shows it
 on the line it is about.`,
   options: { ...COMMON_OPTIONS, format: { type: 'string', default: 'text' } },
+  readOnly: true,
   async run({ values }, io) {
     const format = String(values.format);
     if (format !== 'text' && format !== 'github') throw new UsageError(`--format is text or github, not ${format}`);
@@ -16,10 +17,10 @@ on the line it is about.`,
     const { problems, builds, notices } = check({ root: path.resolve(String(values.root)) });
     if (problems.length === 0) {
       reportNotices(notices, io, format);
-      io.out(`${builds.length} manifests are valid`);
+      io.out(`${count(builds.length, 'manifest is', 'manifests are')} valid`);
       return EXIT.ok;
     }
-    reportProblems(problems, io, format);
+    reportProblems(problems, io, format, true);
     return EXIT.invalid;
   },
 };

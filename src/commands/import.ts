@@ -67,8 +67,12 @@ placeholder) gets <L> added to its lists, so importing each list of a device in 
 manifest per physical build; a manifest in <L> that the listing lacks leaves <L>. Building again
 reproduces every record, except the normalisations the import reports one by one.
 
-Every problem is reported at its record and field; nothing is written unless all records are
-valid, or --skip-invalid is given (then the valid ones are imported).`,
+A record needs what a LineageOS phone reads (datetime, filename, id, romtype, size, url, version)
+and md5sum; fields only the /e/ updater reads are filled in when missing (android_version from
+api_level by the interface's pairing, display_version from the file name, the rest empty or
+false), each reported once for the listing. Every problem is reported at its record and field;
+nothing is written unless all records are valid, or --skip-invalid is given (then the valid ones
+are imported; the exit status is 1 when none is).`,
   options: { ...COMMON_OPTIONS, device: { type: 'string' }, list: { type: 'string' }, 'skip-invalid': { type: 'boolean' } },
   async run({ values, positionals }, io) {
     if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'name the saved listing to import, or - for standard input' : `import takes one listing, not ${positionals.length}`);
@@ -88,7 +92,7 @@ valid, or --skip-invalid is given (then the valid ones are imported).`,
       return EXIT.usage;
     }
     for (const note of plan.notes) io.err(formatProblem(note));
-    if (plan.notes.length > 0) io.err(`${plan.notes.length} value${plan.notes.length === 1 ? '' : 's'} normalised (listed above): the build publishes them so`);
+    if (plan.notes.length > 0) io.err(`${plan.notes.length} note${plan.notes.length === 1 ? '' : 's'} above: the build publishes these values as they say`);
     if (plan.problems.length > 0 && !values['skip-invalid']) {
       reportProblems(plan.problems, io, 'text');
       return EXIT.invalid;
@@ -98,6 +102,11 @@ valid, or --skip-invalid is given (then the valid ones are imported).`,
     io.out(
       `imported ${plan.records - plan.skipped} of ${plan.records} records into ${values.device}/${values.list}: ${plan.writes.length} manifest${plan.writes.length === 1 ? '' : 's'} written${plan.skipped > 0 ? `, ${plan.skipped} invalid record${plan.skipped === 1 ? '' : 's'} skipped` : ''}`,
     );
+    // --skip-invalid leaves out some records; when it leaves out every one, the migration failed.
+    if (plan.records > 0 && plan.skipped === plan.records) {
+      io.err(`no record of ${plan.records} could be imported (problems above); fix the listing, or the site settings it needs`);
+      return EXIT.invalid;
+    }
     return EXIT.ok;
   },
 };

@@ -8,8 +8,10 @@ export const command: Command = {
 Compiles content/ in memory (dist/ is not written) and serves it on http://127.0.0.1:N/ (default
 8788; 0 picks a free port) with the hosts' routes, headers and JSON 404s. Rebuilds when anything
 under content/ changes; if the new content is invalid, prints the problems and keeps serving the
-last good build. Ctrl-C stops it.`,
+last good build. Ctrl-C, SIGTERM or SIGHUP stops it, and so does the end of the process that
+started it (npx, npm run).`,
   options: { ...COMMON_OPTIONS, port: { type: 'string', default: '8788' } },
+  readOnly: true,
   async run({ values }, io) {
     const port = Number(values.port);
     if (!/^\d+$/.test(String(values.port)) || port > 65535) throw new UsageError(`--port is a number from 0 to 65535, not ${values.port}`);
@@ -19,12 +21,38 @@ last good build. Ctrl-C stops it.`,
       if (error.code === 'EADDRINUSE') throw new UsageError(`port ${port} is already in use on 127.0.0.1; pick another with --port N (0 picks a free one)`);
       throw error;
     });
+    // Listening for the stop signals before saying where it serves: whoever reads that may stop it at once.
+    const stopped = untilStopped();
     io.out(`serving content/ at ${preview.url} (Ctrl-C stops)`);
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
+    await stopped;
     await preview.close();
     return EXIT.ok;
   },
 };
+
+// --- internal ---
+
+/** How often the preview looks whether the process that started it is still there. */
+const PARENT_POLL_MS = 250;
+
+/**
+ * Resolves on SIGINT, SIGTERM or SIGHUP, or when the parent process ends. `npx otapress serve`
+ * runs the preview under `sh -c`, and npm passes a SIGTERM only to that shell, which dies without
+ * passing it on: the preview would keep running, and holding its port, under init. When the
+ * parent goes, the process is re-parented, so `process.ppid` changes.
+ */
+function untilStopped(): Promise<void> {
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  const parent = process.ppid;
+  return new Promise<void>((resolve) => {
+    const stop = () => {
+      clearInterval(timer);
+      for (const signal of signals) process.off(signal, stop);
+      resolve();
+    };
+    for (const signal of signals) process.on(signal, stop);
+    const timer = setInterval(() => {
+      if (process.ppid !== parent) stop();
+    }, PARENT_POLL_MS);
+  });
+}

@@ -11,7 +11,7 @@ import type { ManifestFile } from '../catalog/read.js';
 import { renderRecord, type ApiRecord } from '../render/v1.js';
 import type { Site } from '../catalog/site.js';
 import { lineColOf, locateJson } from './locate-json.js';
-import { rawIdentity, readRecord, RECORD_KEYS, sameOrder } from './read-record.js';
+import { FILLED, rawIdentity, readRecord, RECORD_KEYS, sameOrder, type FilledField } from './read-record.js';
 
 /** What `import` is given: a saved listing, the device and request list it is, and the current content. */
 export interface ImportInput {
@@ -93,6 +93,7 @@ export function planImport(input: ImportInput): ImportPlan {
 
   // 1. Each record on its own: shape, types, normalisations.
   const candidates: Candidate[] = [];
+  const filled = new Map<FilledField, { count: number; path: (string | number)[]; details: Set<string> }>();
   let keyOrderNoted = false;
   records.forEach((record, index) => {
     const path = [...base, index];
@@ -103,6 +104,11 @@ export function planImport(input: ImportInput): ImportPlan {
       list,
       problem: (field, message) => at(field ? [...path, field] : path, `record ${index}: ${message}`, problems),
       note: (field, message) => at(field ? [...path, field] : path, `record ${index}: ${message}`, notes),
+      filled: (field, detail) => {
+        const entry = filled.get(field) ?? filled.set(field, { count: 0, path, details: new Set() }).get(field)!;
+        entry.count++;
+        if (detail !== undefined) entry.details.add(detail);
+      },
     });
     if (values && !keyOrderNoted && !sameOrder(Object.keys(record as object))) {
       keyOrderNoted = true;
@@ -111,6 +117,19 @@ export function planImport(input: ImportInput): ImportPlan {
     if (values && problems.length === before) candidates.push({ index, path, values });
     else candidates.push({ index, path, invalid: true });
   });
+
+  // Each filled-in field once for the whole listing, at the first record that lacks it.
+  for (const [field, { count, path, details }] of filled) {
+    const name = field.replace(/_from_name$/, '');
+    const shown = [...details].sort(compareStrings);
+    const detail = shown.length === 0 ? '' : ` (${shown.slice(0, 5).join(', ')}${shown.length > 5 ? `, and ${shown.length - 5} more` : ''})`;
+    notes.push({
+      file: sourceName,
+      ...locator(path),
+      field: name,
+      message: `${count < records.length ? `${count} of ${records.length} records lack` : count === 1 ? 'the record lacks' : `all ${count} records lack`} \`${name}\`, which only the /e/ updater reads: ${FILLED[field]}${detail}`,
+    });
+  }
 
   // 2. Match with the source's other records and with the device's manifests.
   const parsedExisting = input.existing

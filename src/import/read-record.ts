@@ -2,8 +2,8 @@
  * One record of a saved v1 listing: its shape and types checked, and the manifest values it stands
  * for. Problems and normalisations go to the caller's context, located at the record's fields.
  */
-import { displayVersionOf } from '../catalog/filename.js';
-import { API_LEVELS } from '../catalog/manifest.js';
+import { displayVersionOf, parseBuildFilename } from '../catalog/filename.js';
+import { androidVersionOf, API_LEVELS } from '../catalog/api-levels.js';
 import type { ManifestValues } from '../catalog/manifest-text.js';
 import type { Site } from '../catalog/site.js';
 
@@ -28,6 +28,12 @@ export const RECORD_KEYS = [
   'is_upgrade_supported',
 ] as const;
 
+/**
+ * The fields a LineageOS v1 updater reads: it drops a record that lacks any of them. Every other
+ * field of the interface is only the /e/ updater's, so a record without it is still importable.
+ */
+export const PHONE_KEYS = ['datetime', 'filename', 'id', 'romtype', 'size', 'url', 'version'] as const;
+
 /** Where a record is read: the site, the device and list it is imported into, and where messages go. */
 export interface RecordContext {
   site: Site;
@@ -35,7 +41,31 @@ export interface RecordContext {
   list: string;
   problem(field: string | undefined, message: string): void;
   note(field: string | undefined, message: string): void;
+  /**
+   * A field the record lacks, filled in (`how` in {@link FILLED}); `detail` is what it was derived
+   * from, e.g. `30 → 11`. The caller reports each field once per listing, not once per record.
+   */
+  filled(field: FilledField, detail?: string): void;
 }
+
+/** How the import fills each field a record may lack (the phone does not read them), for the one note per field. */
+export const FILLED = {
+  timestamp: 'set to datetime (the build time phones compare)',
+  channel: 'set to the list imported into (the download folder of the default address)',
+  channel_from_name: 'set to the channel the file name states (the download folder of the default address)',
+  android_version: "derived from api_level by interface.md's pairing",
+  android_version_from_name: "derived from the file name's platform part",
+  api_level: 'derived from android_version by the same pairing, as the build does',
+  display_version: 'derived from the file name, as the build does',
+  incremental: 'published as ""',
+  md5sum: 'published as "" (placeholders only: a package needs its MD5)',
+  changes: 'published as ""',
+  pre_version: 'published as ""',
+  is_upgrade_supported: 'published as false',
+} as const;
+
+/** A field the import may fill in; see {@link FILLED}. */
+export type FilledField = keyof typeof FILLED;
 
 /** Fields the interface types as strings that servers also send as JSON numbers. */
 const NUMERIC_TEXT = new Set(['incremental', 'api_level', 'android_version']);
@@ -46,17 +76,19 @@ export function readRecord(record: unknown, c: RecordContext): (ManifestValues &
     c.problem(undefined, `expected a record (a JSON object), found ${record === null ? 'null' : Array.isArray(record) ? 'an array' : typeof record}`);
     return undefined;
   }
-  const r = record as Record<string, unknown>;
+  const r = { ...(record as Record<string, unknown>) };
   const placeholder = r.url === undefined && r.filename === '';
-  for (const key of RECORD_KEYS) {
-    if (r[key] === undefined && !(key === 'url' && placeholder)) {
-      c.problem(key, `missing \`${key}\`${key === 'url' ? ' (only a placeholder, with filename, id and size "", has no url)' : ''}`);
-    }
-  }
   for (const key of Object.keys(r)) {
     if (!(RECORD_KEYS as readonly string[]).includes(key)) c.note(key, `\`${key}\` is not a field of the v1 interface; it is left out`);
   }
-
+  // What a phone needs must be there: a phone drops a record without it, so it is not a build it offers.
+  // A placeholder (no url, filename "") is dropped by phones anyway and lacks only the url.
+  for (const key of PHONE_KEYS) {
+    if (r[key] === undefined && !(key === 'url' && placeholder)) {
+      c.problem(key, `missing \`${key}\`${key === 'url' ? ' (only a placeholder, with filename, id and size "", has no url)' : ''}; a phone drops a record without it`);
+    }
+  }
+  fillMissing(r, placeholder, c);
   const text = (key: string): string | undefined => {
     const v = r[key];
     if (v === undefined) return undefined;
@@ -184,6 +216,43 @@ export function sameOrder(keys: string[]): boolean {
 }
 
 // --- internal ---
+
+/** Fills in, in `r`, the fields only the /e/ updater reads, from what the record has; reports each through `c.filled`. */
+function fillMissing(r: Record<string, unknown>, placeholder: boolean, c: RecordContext): void {
+  const fill = (key: FilledField, value: unknown, detail?: string) => {
+    r[key] = value;
+    c.filled(key, detail);
+  };
+  if (r.timestamp === undefined && r.datetime !== undefined) fill('timestamp', r.datetime);
+  // The channel is the download folder: the one a known file name form states, else the list's.
+  const named = typeof r.filename === 'string' ? parseBuildFilename(r.filename) : undefined;
+  if (r.channel === undefined && named) {
+    r.channel = named.channel;
+    c.filled('channel_from_name');
+  } else if (r.channel === undefined) fill('channel', c.list);
+  if (r.android_version === undefined) {
+    const fromLevel = androidVersionOf(typeof r.api_level === 'number' ? String(r.api_level) : (r.api_level as string | undefined));
+    const fromName = named?.androidVersion;
+    if (fromLevel !== undefined) fill('android_version', fromLevel, `${String(r.api_level)} → ${fromLevel}`);
+    else if (fromName !== undefined) {
+      r.android_version = fromName;
+      c.filled('android_version_from_name', `${String(r.filename)} → ${fromName}`);
+    } else {
+      const pairs = Object.entries(API_LEVELS).map(([v, l]) => `${l} → ${v}`).join(', ');
+      const level = r.api_level === undefined || r.api_level === '' ? 'an api_level' : `api_level ${JSON.stringify(r.api_level)}`;
+      c.problem('android_version', `missing \`android_version\`, and neither ${level} (interface.md pairs ${pairs}) nor the file name tells it; add \`"android_version": "N"\` to the record`);
+    }
+  }
+  // The build derives api_level from android_version; "" is what a placeholder shows without it.
+  if (r.api_level === undefined) fill('api_level', placeholder ? '' : API_LEVELS[String(r.android_version)] ?? '');
+  if (r.display_version === undefined && typeof r.filename === 'string' && r.filename !== '') fill('display_version', displayVersionOf(r.filename));
+  if (r.display_version === undefined) c.problem('display_version', 'missing `display_version`, which names a placeholder (it has no file name to derive it from); add it');
+  if (r.md5sum === undefined && placeholder) fill('md5sum', '');
+  else if (r.md5sum === undefined) c.problem('md5sum', 'missing `md5sum`; every manifest carries the MD5 of its package: add it (md5sum FILE)');
+  for (const [key, value] of [['incremental', ''], ['changes', ''], ['pre_version', ''], ['is_upgrade_supported', false]] as const) {
+    if (r[key] === undefined) fill(key, value);
+  }
+}
 
 function describe(v: unknown): string {
   if (v === null) return 'null';

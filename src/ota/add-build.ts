@@ -7,7 +7,8 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { displayVersionOf } from '../catalog/filename.js';
 import { startHashing, type HashProgress, type Hashing } from './hash.js';
-import { API_LEVELS, parseManifest, type Build } from '../catalog/manifest.js';
+import { API_LEVELS } from '../catalog/api-levels.js';
+import { parseManifest, type Build } from '../catalog/manifest.js';
 import { MANIFEST_ORDER, renderManifestText, type ManifestValues } from '../catalog/manifest-text.js';
 import { deriveBuildFacts, parseOtaMetadata, type FactOptions } from './metadata.js';
 import { readOtaMetadataText, ZipReadError } from './zip.js';
@@ -81,7 +82,7 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   const derived = deriveBuildFacts(path.basename(zip), metadataText === undefined ? undefined : parseOtaMetadata(metadataText), options);
   if (derived.missing.length > 0) {
     throw new AddUsageError(
-      `cannot tell ${derived.missing.join(', ')} of ${path.basename(zip)}: ${derived.notes.join('; ')}.\npass ${derived.missing.length === 1 ? 'it as an option' : 'them as options'}, e.g. otapress add ${options.zip} ${derived.missing.map((o) => `${o} ${EXAMPLES[o]}`).join(' ')}`,
+      `cannot tell ${derived.missing.join(', ')} of ${path.basename(zip)}: ${derived.notes.join('; ')}.\npass ${derived.missing.length === 1 ? 'it as an option' : 'them as options'}, e.g. otapress add ${options.zip} ${derived.missing.map((o) => `${o} ${example(o, site)}`).join(' ')}`,
     );
   }
   const facts = derived.facts as Required<typeof derived.facts>;
@@ -132,15 +133,18 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
 }
 
 
-const EXAMPLES: Record<string, string> = {
-  '--device': 'FP4',
-  '--version': '2.5',
-  '--channel': 'official',
-  '--timestamp': '1731067200',
-  '--android-version': '14',
-  '--incremental': 'eng.root.20241108.123456',
-  '--filename': 'e-2.5-a14-20241108446322-official-FP4.zip',
-};
+/** What to write after each missing option in the hint: the form of the value, not one ROM's value. */
+function example(option: string, site: Site): string {
+  const examples: Record<string, string> = {
+    '--device': 'CODENAME',
+    '--version': 'X.Y',
+    '--channel': site.channels.length === 1 ? site.channels[0] : `<${site.channels.join('|')}>`,
+    '--timestamp': '1731067200',
+    '--android-version': '14',
+    '--incremental': 'eng.root.20241108.123456',
+  };
+  return examples[option];
+}
 
 function manifestValues(
   facts: Required<ReturnType<typeof deriveBuildFacts>['facts']>,

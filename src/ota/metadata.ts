@@ -1,4 +1,5 @@
 import { FILENAME_FORMS, parseBuildFilename, type FilenameFacts } from '../catalog/filename.js';
+import { androidVersionOf } from '../catalog/api-levels.js';
 
 /** The build facts `add` needs, as manifest field values. */
 export interface BuildFacts {
@@ -71,7 +72,8 @@ export function deriveBuildFacts(zipName: string, metadata: Map<string, string> 
   const filename = options.filename ?? zipName;
   set('filename', filename, options.filename !== undefined ? '--filename' : 'the zip');
   const name: FilenameFacts | undefined = parseBuildFilename(filename);
-  if (!name) notes.push(`\`${filename}\` fits neither file name form (${FILENAME_FORMS})`);
+  // Any ROM's name may be published; only these two forms tell version, channel and device.
+  if (!name) notes.push(`\`${filename}\` is in neither the /e/OS nor the LineageOS form, so it tells nothing (${FILENAME_FORMS})`);
   if (metadata === undefined) notes.push('the zip has no META-INF/com/android/metadata');
 
   for (const key of ['device', 'version', 'channel', 'android_version', 'incremental'] as const) set(key, options[key], FACT_OPTIONS[key]);
@@ -84,6 +86,7 @@ export function deriveBuildFacts(zipName: string, metadata: Map<string, string> 
   set('incremental', meta('post-build-incremental'), 'metadata post-build-incremental');
   set('incremental', fingerprint?.incremental, 'metadata post-build');
   set('api_level', meta('post-sdk-level'), 'metadata post-sdk-level');
+  set('android_version', androidVersionOf(meta('post-sdk-level')), 'metadata post-sdk-level');
   const preDevices = meta('pre-device')?.split(',').map((d) => d.trim()).filter(Boolean);
   if (preDevices?.length) set('device', name && preDevices.includes(name.device) ? name.device : preDevices[0], 'metadata pre-device');
   set('os_patch_level', meta('post-security-patch-level'), 'metadata post-security-patch-level');

@@ -14,7 +14,8 @@ export const FEED_ENTRIES = 50;
 /**
  * One Atom feed per device and list, newest build first, so people and bots can follow releases.
  * Placeholders are left out: they have no package and no id, and the build that replaces one
- * appears as a new entry. Nothing depends on the clock: `updated` is the newest build time.
+ * appears as a new entry. A withdrawn (`.disabled.zip`) build keeps its entry, marked, without the
+ * download enclosure. Nothing depends on the clock: `updated` is the newest build time.
  */
 export function renderFeeds(listings: readonly Listing[], site: Site): OutputFile[] {
   // An empty list's feed is as new as the device's newest build, so `updated` never needs a clock.
@@ -80,7 +81,8 @@ function renderEntry(build: Build, list: string): string[] {
     `    <updated>${isoTime(build.timestamp)}</updated>`,
     `    <published>${isoTime(build.timestamp)}</published>`,
     `    <link rel="alternate" type="text/html" href="${x(URLS.devicePage(build.device))}#${x(anchorOf(build, list))}"/>`,
-    `    <link rel="enclosure" type="application/zip" length="${build.size}" href="${x(build.url!)}"/>`,
+    // A withdrawn file gets no enclosure: feed readers and podcast clients fetch enclosures on their own.
+    ...(withdrawn ? [] : [`    <link rel="enclosure" type="application/zip" length="${build.size}" href="${x(build.url!)}"/>`]),
     `    <category term="${x(build.channel)}"/>`,
     `    <summary type="text">${x(summary)}.</summary>`,
     '  </entry>',

@@ -7,8 +7,26 @@ import type { OutputFile } from './output.js';
 /** The LineageOS v2 updater rejects a longer body, so no v2 answer may exceed it. */
 export const V2_MAX_BYTES = 32768;
 
-/** `version` as the v2 updater parses it: two integers, `major.minor`. */
-export const V2_VERSION = /^\d+\.\d+$/;
+/** The largest number Java's `Integer.parseInt` reads; the v2 updater parses versions with it. */
+const JAVA_INT_MAX = 2 ** 31 - 1;
+
+/**
+ * Why the v2 updater cannot read `version`, or `undefined` when it can. The 23.2-era client
+ * (`Utils.compareVersions`) splits it on `.` (Java's `split`, which drops trailing empty parts)
+ * and parses only the first two parts with `Integer.parseInt`; an out-of-bounds part or a
+ * `NumberFormatException` refuses the build. So `2.6.3` reads as 2.6 and is taken, `2` and
+ * `2.5-beta` are not.
+ */
+export function unreadableV2Version(version: string): string | undefined {
+  const parts = version.split('.');
+  while (parts.length > 0 && parts.at(-1) === '') parts.pop();
+  if (parts.length < 2) return 'it has no minor number (the updater needs two, as in 2.6)';
+  for (const part of parts.slice(0, 2)) {
+    if (!/^[+-]?\d+$/.test(part)) return `${part === '' ? 'an empty part' : `\`${part}\``} is not a whole number (the updater reads the first two parts as numbers, as in 2.6 or 2.6.3)`;
+    if (Math.abs(Number(part)) > JAVA_INT_MAX + (part.startsWith('-') ? 1 : 0)) return `${part} is larger than the updater can read (at most ${JAVA_INT_MAX})`;
+  }
+  return undefined;
+}
 
 /** One build as the v2 updater reads it; it uses `files[0]` only, and `sha256` is its download key. */
 export interface V2Build {
@@ -32,36 +50,67 @@ export interface V2File {
 /** What {@link renderV2} produces: the device's file, and what was left out and why. */
 export interface RenderedV2 {
   file: OutputFile;
-  /** Builds that v1 lists but the v2 answer leaves out: one notice per bad version, one for the size cut. */
+  /**
+   * Builds that v1 lists but the v2 answer leaves out: one notice per unreadable version, and one
+   * per device for the withdrawn builds, for the builds of size 0 and for the size cut.
+   */
   notices: Problem[];
 }
 
 /**
- * The v2 answer of a device (`/api/v2/devices/<device>/builds`), from the same listings as v1: one entry per build and list it is in (`type` is the list, which v2 phones compare with their
- * release type), newest first. Placeholders are never listed (v2 has no shape a phone would skip).
- * A `version` that is not `major.minor` (e.g. "2.6.3") is left out rather than shortened: "2.6"
- * would present 2.6.3 as a different, older release. When the entries would pass
- * {@link V2_MAX_BYTES}, the oldest are dropped. Both are reported as notices, not problems: v1 still
- * lists those builds. The size cut is one notice for the device, at the newest build it drops.
+ * The v2 answer of a device (`/api/v2/devices/<device>/builds`), from the same listings as v1: one
+ * entry per build and list it is in (`type` is the list, which v2 phones compare with their release
+ * type), newest first, `version` as written. Placeholders are never listed (v2 has no shape a phone
+ * would skip). Nothing in a v2 entry can mark a build withdrawn or its size unknown, and the phone
+ * offers every entry it can read, so these are left out: `.disabled.zip` builds, builds of size 0
+ * (the phone checks the download against it; a PixelOS fork refuses it) and versions the updater
+ * cannot read ({@link unreadableV2Version}). When the entries would pass {@link V2_MAX_BYTES}, the
+ * oldest are dropped. All are notices, not problems: v1 still lists those builds.
  */
 export function renderV2(device: string, listings: readonly Listing[]): RenderedV2 {
   const notices: Problem[] = [];
   const url = URLS.v2Builds(device);
   const candidates: { build: Build; list: string; rank: number }[] = [];
-  const badVersion = new Map<Build, string[]>();
+  const unreadable = new Map<Build, { why: string; lists: string[] }>();
+  const withdrawn = new Set<Build>();
+  const sizeless = new Set<Build>();
   listings.forEach((listing, rank) => {
     for (const build of listing.builds) {
       if (build.placeholder) continue;
-      if (V2_VERSION.test(build.version)) candidates.push({ build, list: listing.list, rank });
-      else badVersion.set(build, [...(badVersion.get(build) ?? []), listing.list]);
+      const why = unreadableV2Version(build.version);
+      if (build.filename.endsWith('.disabled.zip')) withdrawn.add(build);
+      else if (build.size === 0) sizeless.add(build);
+      else if (why !== undefined) unreadable.set(build, { why, lists: [...(unreadable.get(build)?.lists ?? []), listing.list] });
+      else candidates.push({ build, list: listing.list, rank });
     }
   });
-  for (const [build, lists] of badVersion) {
+  for (const [build, { why, lists }] of unreadable) {
     notices.push({
       file: build.source,
       ...build.at.version,
       field: 'version',
-      message: `\`${build.version}\` is not major.minor, the only version form LineageOS v2 updaters accept, so ${url} leaves this build out; v1 still lists it (${lists.join(', ')})`,
+      message: `LineageOS v2 updaters cannot read \`${build.version}\`: ${why}; so ${url} leaves this build out; v1 still lists it (${lists.join(', ')})`,
+    });
+  }
+  const newestFirst = (a: Build, b: Build) => b.timestamp - a.timestamp || compareStrings(a.filename, b.filename);
+  // One notice per device for each of these, at the newest build: a long history would otherwise
+  // print a line for every old build on every run.
+  if (withdrawn.size > 0) {
+    const [newest, ...older] = [...withdrawn].sort(newestFirst);
+    notices.push({
+      file: newest.source,
+      ...newest.at.filename,
+      field: 'filename',
+      message: `left out of ${url}${andOlder(older.length, `withdrawn ${device}`, '')}: a \`.disabled.zip\` file is withdrawn, and a v2 entry cannot say so (phones would offer ${older.length > 0 ? 'them' : 'it'} for install); v1 still lists ${older.length > 0 ? 'them' : 'it'}, marked by the name`,
+    });
+  }
+  if (sizeless.size > 0) {
+    const [newest, ...older] = [...sizeless].sort(newestFirst);
+    notices.push({
+      file: newest.source,
+      ...newest.at.size,
+      field: 'size',
+      message: `left out of ${url}${andOlder(older.length, device, ' of size 0')}: v2 phones check the download against \`size\` and some refuse a size that is not positive; write the zip's size in bytes (stat -c %s FILE) to offer ${older.length > 0 ? 'them' : 'it'}; v1 still lists ${older.length > 0 ? 'them' : 'it'}`,
     });
   }
   candidates.sort(
@@ -79,8 +128,6 @@ export function renderV2(device: string, listings: readonly Listing[]): Rendered
     bytes += size;
     kept++;
   }
-  // One notice per device for the size cut, at its newest dropped build: a long history would
-  // otherwise print a line for every old build on every run.
   const dropped = [...new Set(candidates.slice(kept).map((c) => c.build))];
   if (dropped.length > 0) {
     const [newest] = dropped;
@@ -100,11 +147,18 @@ export function renderV2Build(build: Build, list: string): V2Build {
   const file: V2File = {
     filename: build.filename,
     sha256: build.id,
-    size: build.size === '' ? 0 : build.size,
+    size: build.size as number,
     url: build.url!,
     ...(build.os_patch_level !== undefined && { os_patch_level: build.os_patch_level }),
     ...(build.api_level !== '' && { os_sdk_level: Number(build.api_level) }),
     ...(build.ota_property_files !== undefined && { ota_property_files: build.ota_property_files }),
   };
   return { datetime: build.timestamp, type: list, version: build.version, files: [file] };
+}
+
+// --- internal ---
+
+/** ` with N older <kind> build(s)<suffix>`, or nothing when there are none. */
+function andOlder(count: number, kind: string, suffix: string): string {
+  return count === 0 ? '' : ` with ${count} older ${kind} build${count === 1 ? '' : 's'}${suffix}`;
 }

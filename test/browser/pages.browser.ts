@@ -5,7 +5,7 @@ import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../src/build/build.js';
 import { startPreview } from '../../src/build/preview.js';
-import { ROOT, tempProject } from '../helpers.js';
+import { EXAMPLE, ROOT, tempProject } from '../helpers.js';
 
 /** The project's preview server on a free port: it answers as the hosts do (rewrites, folders, 404s). */
 interface Server {
@@ -80,7 +80,7 @@ describe('the pages of the example catalog', () => {
   beforeAll(async () => {
     // Not tempProject(): that one is removed after each test, and this tree serves them all.
     root = mkdtempSync(path.join(tmpdir(), 'otapress-pages-'));
-    cpSync(path.join(ROOT, 'content'), path.join(root, 'content'), { recursive: true });
+    cpSync(path.join(EXAMPLE, 'content'), path.join(root, 'content'), { recursive: true });
     build({ root });
     dist = path.join(root, 'dist');
     server = await serve(root);
