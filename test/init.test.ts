@@ -116,6 +116,16 @@ describe('otapress init', { timeout: 30_000 }, () => {
     expect(result.notes).toEqual(['netlify.toml was not written: content/site.yaml has problems (npm run check shows them); npm run build writes it']);
   });
 
+  it('writes no netlify.toml for a site that does not deploy to Netlify', () => {
+    const root = tempProject();
+    mkdirSync(path.join(root, 'content'));
+    writeFileSync(path.join(root, 'content', 'site.yaml'), `${siteYaml()}hosts: [cloudflare]\n`);
+    const result = initCatalog(root, { version: VERSION });
+    expect(existsSync(path.join(root, 'netlify.toml'))).toBe(false);
+    expect(result.notes).toEqual(['netlify.toml was not written: the hosts in content/site.yaml do not include netlify']);
+    expect(check({ root }).problems).toEqual([]);
+  });
+
   it('never writes through a link, even a dangling one', () => {
     const root = tempProject();
     const outside = path.join(tempProject(), 'outside.txt');
@@ -168,7 +178,7 @@ describe('the scaffolded workflows', () => {
   it('name only commands and options otapress has, and scripts the scaffolded package.json has', async () => {
     const steps = workflows().flatMap((w) => Object.values((parse(w.text) as { jobs: Record<string, { steps: { run?: string }[] }> }).jobs).flatMap((job) => job.steps));
     const runs = steps.flatMap((s) => (s.run ? [s.run] : []));
-    expect(runs).toEqual(['npm ci', 'npx otapress check --format github', 'npx otapress schema --check', 'npm ci', 'npx otapress build', 'git diff --exit-code netlify.toml']);
+    expect(runs).toEqual(['npm ci', 'npx otapress check --format github', 'npx otapress schema --check', 'npm ci', 'npx otapress build', 'git diff --exit-code -- netlify.toml']);
     for (const run of runs.filter((r) => r.startsWith('npx otapress '))) {
       // --help after the real arguments: exit 0 only if the command exists and takes every option given.
       const { code } = await runMain([...run.split(' ').slice(2), '--help']);

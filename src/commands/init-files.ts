@@ -3,7 +3,7 @@
  * entries it adds to a package.json. Pure: init.ts decides what to write and never overwrites.
  */
 import { renderManifestText } from '../catalog/manifest-text.js';
-import { DEFAULT_CACHE_CONTROL, DEFAULT_CHANNELS, DEFAULT_LISTS } from '../catalog/site.js';
+import { DEFAULT_CACHE_CONTROL, DEFAULT_CHANNELS, DEFAULT_LISTS, HOSTS } from '../catalog/site.js';
 
 /** One file to scaffold, at its path relative to the catalog repository. */
 export interface ScaffoldFile {
@@ -36,6 +36,10 @@ channels: [${DEFAULT_CHANNELS.join(', ')}]
 # (ro.lineage.releasetype): that is why the stable list also collects official builds.
 lists:
 ${lists.join('\n')}
+
+# The hosts the site deploys to: only their rule files are written (Cloudflare Pages:
+# dist/_redirects and dist/_headers; Netlify: netlify.toml, which the build keeps up to date).
+# hosts: [${HOSTS.join(', ')}]
 
 # Cache-Control of every listing.
 # cache_control: "${DEFAULT_CACHE_CONTROL}"
@@ -114,7 +118,7 @@ ${setup}
       - name: Build dist/
         run: npx otapress build
       - name: netlify.toml is committed as generated
-        run: git diff --exit-code netlify.toml
+        run: git diff --exit-code -- netlify.toml
       - uses: actions/upload-artifact@v4
         with:
           name: dist

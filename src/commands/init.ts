@@ -36,8 +36,9 @@ export function initCatalog(root: string, { example = false, version }: { exampl
   // Generated from the catalog as it now is, as the build would write it, so that check finds it up to date.
   const content = readContent(root);
   const { site } = content.site ? parseSite(content.site) : {};
-  if (site) create({ file: 'netlify.toml', text: renderNetlifyToml(site, content.devices) });
+  if (site?.hosts.includes('netlify')) create({ file: 'netlify.toml', text: renderNetlifyToml(site, content.devices) });
   else if (existsSync(path.join(root, 'netlify.toml'))) result.kept.push('netlify.toml');
+  else if (site) result.notes.push(`netlify.toml was not written: the hosts in ${SITE_FILE} do not include netlify`);
   else result.notes.push(`netlify.toml was not written: ${SITE_FILE} has problems (npm run check shows them); npm run build writes it`);
   for (const workflow of workflows()) create(workflow);
   create({ file: '.gitignore', text: GITIGNORE });
