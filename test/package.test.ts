@@ -89,10 +89,16 @@ describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
     expect(official.response.map((r) => r.filename)).toEqual([ZIP_NAME]);
   });
 
-  it('finds the catalog from a folder inside it, and says which', () => {
+  it('finds the catalog from a folder inside it, and says which (check, import, schema)', () => {
     const result = run(path.join(site, 'node_modules', '.bin', 'otapress'), ['check'], path.join(site, 'content', 'FP4'));
     expect(result.stderr).toBe(`using the catalog in ${site} (the nearest folder above this one with content/site.yaml)\n`);
     expect(result.stdout).toBe('1 manifest is valid\n');
+    // import and schema too: the listing just built, imported again, changes no manifest.
+    const content = path.join(site, 'content');
+    const imported = run(path.join(site, 'node_modules', '.bin', 'otapress'), ['import', '../dist/api/v1/FP4/official/index.json', '--device', 'FP4', '--list', 'official'], content);
+    expect(imported.stdout).toBe('imported 1 of 1 records into FP4/official: 0 manifests written\n');
+    expect(imported.stderr).toBe(`using the catalog in ${site} (the nearest folder above this one with content/site.yaml)\n`);
+    expect(run(path.join(site, 'node_modules', '.bin', 'otapress'), ['schema', '--check'], content).stdout).toBe('content/manifest.schema.json is up to date\n');
   });
 
   it('compiles in worker threads from lib/ as well', () => {
