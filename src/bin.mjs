@@ -1,9 +1,20 @@
 #!/usr/bin/env node
-// Entry point for `npx otapress` and the npm scripts: runs the TypeScript sources through tsx.
+// Entry point of `otapress`. In the installed package this file sits in lib/ beside the JavaScript
+// built ahead of time (scripts/build-lib.mjs), which starts without compiling anything; in the
+// repository it sits in src/ beside the TypeScript sources and runs them through tsx, so that the
+// npm scripts and the tests always run the current sources.
+import { existsSync } from 'node:fs';
+
 try {
-  const { register } = await import('tsx/esm/api');
-  register();
-  const { main } = await import('./cli.ts');
+  const built = new URL('./cli.js', import.meta.url);
+  let main;
+  if (existsSync(built)) {
+    ({ main } = await import(built.href));
+  } else {
+    const { register } = await import('tsx/esm/api');
+    register();
+    ({ main } = await import('./cli.ts'));
+  }
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
   // A dependency missing means `npm ci` has not run (or did not finish): say so, not a stack.

@@ -3,10 +3,11 @@
  * codes. Every command lives in commands/ and shares io.ts with this file.
  */
 import { parseArgs } from 'node:util';
-import { EXIT, reportProblems, UsageError, type Command, type Io } from './io.js';
+import { EXIT, findProjectRoot, otapressVersion, reportProblems, UsageError, type Command, type Io } from './io.js';
 
 /** The commands, each loaded only when it runs (or for the overview). */
 const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
+  init: () => import('./commands/init.js'),
   add: () => import('./commands/add.js'),
   import: () => import('./commands/import.js'),
   schema: () => import('./commands/schema.js'),
@@ -23,6 +24,10 @@ export async function main(argv: string[], io: Io = { out: (l) => console.log(l)
     io.out(await overview());
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
+  if (name === '--version' || name === '-v' || name === 'version') {
+    io.out(otapressVersion());
+    return EXIT.ok;
+  }
   if (!Object.hasOwn(COMMANDS, name)) {
     io.err(`unknown command \`${name}\`\n\n${await overview()}`);
     return EXIT.usage;
@@ -34,6 +39,7 @@ export async function main(argv: string[], io: Io = { out: (l) => console.log(l)
       io.out(command.usage);
       return EXIT.ok;
     }
+    if ('root' in command.options && args.values.root === undefined) args.values.root = projectRoot(io);
     return await command.run(args as never, io);
   } catch (error) {
     const { ContentError } = await import('./catalog/problems.js');
@@ -56,13 +62,25 @@ export async function main(argv: string[], io: Io = { out: (l) => console.log(l)
 
 // --- internal ---
 
+/** Where a command without --root works: the catalog the current folder is in, said when it is not this folder. */
+function projectRoot(io: Io): string {
+  const cwd = process.cwd();
+  const found = findProjectRoot(cwd);
+  if (found === undefined || found === cwd) return cwd;
+  io.err(`using the catalog in ${found} (the nearest folder above this one with content/site.yaml)`);
+  return found;
+}
+
 async function overview(): Promise<string> {
   const names = Object.keys(COMMANDS);
   const width = Math.max(...names.map((n) => n.length));
   const commands = await Promise.all(names.map(async (n) => ({ name: n, command: (await COMMANDS[n]()).command })));
   return `otapress: publish Android OTA update listings as a static site
 
-usage: otapress <command> [options]   (otapress <command> --help for its options)
+usage: otapress <command> [options]   (otapress <command> --help for its options; otapress --version)
 
-${commands.map(({ name, command }) => `  ${name.padEnd(width)}  ${command.summary}`).join('\n')}`;
+${commands.map(({ name, command }) => `  ${name.padEnd(width)}  ${command.summary}`).join('\n')}
+
+The commands work on the catalog in the current folder, or in the nearest folder above it that
+holds content/site.yaml (the way git finds its repository); --root DIR names another.`;
 }

@@ -3,6 +3,8 @@
  * shape of a command, and how problems and notices are printed. Commands import this module, never
  * cli.ts.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { formatProblem, type Problem } from './catalog/problems.js';
 
@@ -34,8 +36,27 @@ export interface Command {
   readOnly?: true;
 }
 
-/** The options every command takes. */
-export const COMMON_OPTIONS = { root: { type: 'string', default: '.' }, help: { type: 'boolean', short: 'h' } } as const;
+/**
+ * The options every command on a catalog takes. Without `--root`, the CLI sets `root` to the
+ * current folder or the nearest one above it that holds `content/site.yaml` ({@link findProjectRoot}).
+ */
+export const COMMON_OPTIONS = { root: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+
+/**
+ * The catalog a command run in `start` works on, found the way git finds its repository: `start`
+ * itself or the nearest folder above it that holds `content/site.yaml`; `undefined` when none does.
+ */
+export function findProjectRoot(start: string): string | undefined {
+  for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'content', 'site.yaml'))) return dir;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/** The version of otapress that runs, from its package.json (beside src/ in the repository, beside lib/ when installed). */
+export function otapressVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
 
 /** `1 build`, `2 builds`: a count with its noun in the right number. */
 export function count(n: number, one: string, many = `${one}s`): string {

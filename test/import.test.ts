@@ -299,7 +299,7 @@ describe('otapress import: malformed sources', () => {
     const { code, err } = await runMain(['import', listing, '--device', 'FP4', '--list', 'dev', '--root', root]);
     expect(code).toBe(1);
     expect(err[0]).toBe(
-      'content/site.yaml:1:1  (file)  missing: create content/site.yaml with at least `download_base_url: https://...` (see the README) (the listing\'s addresses suggest download_base_url: https://images.example.org/builds/full)',
+      'content/site.yaml:1:1  (file)  missing: run `npx otapress init` to start a catalog here, or create content/site.yaml with at least `download_base_url: https://...` (see the README) (the listing\'s addresses suggest download_base_url: https://images.example.org/builds/full)',
     );
   });
 });

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
@@ -210,7 +209,7 @@ function unpack(shared: SharedGroups, device: number): ManifestFile[] {
 
 /**
  * One file per device, named by the SHA-256 of everything its output depends on: the cache format,
- * otapress's own code and the versions of yaml and zod, the site settings, the device name and
+ * otapress's own code and version and the versions of yaml and zod, the site settings, the device name and
  * every manifest's path and bytes. A changed input gives another name, so a stale entry is never
  * found, let alone served.
  */
@@ -237,8 +236,9 @@ function codeVersion(): string {
   for (const name of names) {
     if (/\.(ts|mjs|js)$/.test(name)) hash.update(name).update('\0').update(readFileSync(path.join(dir, name)));
   }
-  const require = createRequire(import.meta.url);
-  for (const library of ['yaml', 'zod']) hash.update(`${library}@${(require(`${library}/package.json`) as { version: string }).version}\0`);
+  // package.json (beside src/, or lib/ when installed) holds the version of otapress, so an upgrade
+  // never reuses an entry, and the exact versions of yaml and zod (bundled into lib/ when installed).
+  hash.update(readFileSync(new URL('../../package.json', import.meta.url)));
   return (code = hash.digest('hex'));
 }
 

@@ -1,8 +1,16 @@
-// Entry point of a compile worker thread (see compile-devices.ts): loads the TypeScript sources
-// through tsx, as src/bin.mjs does for the main thread, and compiles the devices it claims.
+// Entry point of a compile worker thread (see compile-devices.ts): loads the compiled module beside
+// it when it runs from lib/ (the installed package), else the TypeScript source through tsx, as
+// src/bin.mjs does for the main thread; then compiles the devices it claims.
+import { existsSync } from 'node:fs';
 import { workerData } from 'node:worker_threads';
-import { register } from 'tsx/esm/api';
 
-register();
-const { runWorker } = await import('./compile-devices.ts');
+const built = new URL('./compile-devices.js', import.meta.url);
+let runWorker;
+if (existsSync(built)) {
+  ({ runWorker } = await import(built.href));
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ runWorker } = await import('./compile-devices.ts'));
+}
 runWorker(workerData);

@@ -93,7 +93,7 @@ export function readContent(root: string, { devices: only }: { devices?: readonl
   }
   content.devices = [...devices].sort(compareStrings);
   if (content.site === undefined && !only && !problems.some((p) => p.file === SITE_FILE)) {
-    problem(SITE_FILE, '(file)', 'missing: create content/site.yaml with at least `download_base_url: https://...` (see the README)');
+    problem(SITE_FILE, '(file)', 'missing: run `npx otapress init` to start a catalog here, or create content/site.yaml with at least `download_base_url: https://...` (see the README)');
   }
   return content;
 }

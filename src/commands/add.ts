@@ -17,7 +17,8 @@ came from. A progress bar shows on a terminal only; Ctrl-C leaves nothing behind
   --placeholder           announce the build without a package (no filename, id, size, url)
   --force                 replace an existing manifest
   --dry-run               print the manifest instead of writing it
-  --root DIR              project folder holding content/ (default: .)
+  --root DIR              project folder holding content/ (default: this folder, or the
+                          nearest one above it with content/site.yaml)
 
 For zips whose metadata and name do not tell everything:
   --device CODE  --version X.Y  --timestamp UNIX_SECONDS  --android-version N

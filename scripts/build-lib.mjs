@@ -1,0 +1,64 @@
+// Builds lib/, the JavaScript the installed package runs (npm's `prepare`: npm ci, npm pack and
+// npm publish run it), with esbuild:
+// - each file of src/ becomes one file at the same place in lib/, importing the others as the
+//   sources do: commands keep loading lazily, file by file, and every path a module finds from
+//   import.meta.url (the compile worker, package.json) is the same in lib/ as in src/;
+// - the libraries (yaml, zod, yauzl), pinned to exact versions in package.json, are bundled into
+//   shared chunks in lib/vendor/, so the package installs nothing else and a command loads a few
+//   files instead of hundreds (zod alone is 124): half of otapress's start-up time was spent
+//   resolving and loading them. Their licences go to lib/vendor/LICENSES.txt;
+// - the two .mjs entries are plain JavaScript and are copied as they are: each loads the
+//   compiled module beside it.
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+
+const root = path.resolve(import.meta.dirname, '..');
+const src = path.join(root, 'src');
+const lib = path.join(root, 'lib');
+const sources = readdirSync(src, { recursive: true })
+  .filter((f) => /\.(ts|mjs)$/.test(f))
+  .sort();
+
+/** Our own imports (`./x.js` from a file of src/) stay imports of the file built beside it. */
+const ownModulesStay = {
+  name: 'own-modules-stay',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\// }, (args) => (args.kind !== 'entry-point' && args.importer.startsWith(src + path.sep) ? { path: args.path, external: true } : undefined));
+  },
+};
+
+rmSync(lib, { recursive: true, force: true });
+const { metafile } = await build({
+  entryPoints: sources.filter((f) => f.endsWith('.ts')).map((f) => path.join(src, f)),
+  outbase: src,
+  outdir: lib,
+  bundle: true,
+  splitting: true,
+  chunkNames: 'vendor/[name]-[hash]',
+  plugins: [ownModulesStay],
+  // yaml and yauzl are CommonJS and require Node's modules at run time.
+  banner: { js: "import { createRequire as __otapressRequire } from 'node:module';\nconst require = __otapressRequire(import.meta.url);" },
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  metafile: true,
+  logLevel: 'warning',
+});
+for (const file of sources.filter((f) => f.endsWith('.mjs'))) {
+  mkdirSync(path.dirname(path.join(lib, file)), { recursive: true });
+  copyFileSync(path.join(src, file), path.join(lib, file));
+}
+
+// The licence of every package that went into lib/, as their licences ask.
+const packages = [...new Set(Object.keys(metafile.inputs).flatMap((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1] ?? []))].sort();
+const notices = packages.map((name) => {
+  const dir = path.join(root, 'node_modules', name);
+  const { version, license } = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  const file = readdirSync(dir).find((f) => /^licen[cs]e(\.md|\.txt)?$/i.test(f));
+  if (!file) throw new Error(`${name} has no licence file to ship with the code bundled from it`);
+  return `${name} ${version} (${license})\n\n${readFileSync(path.join(dir, file), 'utf8').trim()}\n`;
+});
+if (existsSync(path.join(lib, 'vendor'))) {
+  writeFileSync(path.join(lib, 'vendor', 'LICENSES.txt'), `Libraries bundled into this folder, and their licences.\n\n${notices.join('\n---\n\n')}`);
+}

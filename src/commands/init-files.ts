@@ -1,0 +1,218 @@
+/**
+ * What `otapress init` scaffolds: the text of every file of a new catalog repository, and the
+ * entries it adds to a package.json. Pure: init.ts decides what to write and never overwrites.
+ */
+import { renderManifestText } from '../catalog/manifest-text.js';
+import { DEFAULT_CACHE_CONTROL, DEFAULT_CHANNELS, DEFAULT_LISTS, HOSTS } from '../catalog/site.js';
+
+/** One file to scaffold, at its path relative to the catalog repository. */
+export interface ScaffoldFile {
+  file: string;
+  text: string;
+}
+
+/** The npm scripts of a catalog repository: the commands the hosts and the maintainer run. */
+export const SCAFFOLD_SCRIPTS: Record<string, string> = {
+  build: 'otapress build',
+  check: 'otapress check',
+  serve: 'otapress serve',
+};
+
+/** `content/site.yaml`, commented, with the default channels and lists written out to edit. */
+export function siteYaml(): string {
+  const lists = Object.entries(DEFAULT_LISTS).map(([list, channels]) => `  ${list}: [${channels.join(', ')}]`);
+  return `# otapress site settings: see "Site settings" in node_modules/otapress/README.md.
+
+# Where phones download the OTA zips from: a build's address is
+#   {download_base_url}/{channel}/{device}/{filename}
+# unless its manifest gives a url. Replace this with the address of your file host.
+download_base_url: https://downloads.example.org/builds
+
+# Channel values a build may carry (its download folder).
+channels: [${DEFAULT_CHANNELS.join(', ')}]
+
+# Request lists (GET /api/v1/<device>/<list>/) and the channels each one collects. Every record in
+# a list carries romtype: <list>, which a phone compares with its release type
+# (ro.lineage.releasetype): that is why the stable list also collects official builds.
+lists:
+${lists.join('\n')}
+
+# The hosts the site deploys to: only their rule files are written (Cloudflare Pages:
+# dist/_redirects and dist/_headers; Netlify: netlify.toml, which the build keeps up to date).
+# hosts: [${HOSTS.join(', ')}]
+
+# Cache-Control of every listing.
+# cache_control: "${DEFAULT_CACHE_CONTROL}"
+
+# Cloudflare Pages only: answer OPTIONS under /api/ with 204 through a generated _worker.js. Every
+# request under /api/ then runs the worker and counts as a (billed) Functions request; the updater
+# apps only send GET.
+# options_handler: false
+`;
+}
+
+/** The sample device of `--example`: one build of the README's FP4, to see a listing at once. */
+export function exampleManifest(): ScaffoldFile {
+  const filename = 'e-2.5-a14-20241108446322-official-FP4.zip';
+  return {
+    file: `content/FP4/${filename.replace(/\.zip$/, '.yaml')}`,
+    text: renderManifestText(
+      {
+        filename,
+        version: '2.5',
+        channel: 'official',
+        timestamp: 1731067200,
+        android_version: '14',
+        incremental: 'eng.root.20241108.123456',
+        md5sum: '75d230308d36383a21994e175cb1d0b7',
+        id: '13853cffb4381efecf5ece95af491e554f9195c0e56f71d4ec7eb2a1a12a8f8b',
+        size: 1387003904,
+      },
+      ['A sample build written by `otapress init --example`: remove it before you publish your own.'],
+    ),
+  };
+}
+
+/** The GitHub Actions workflows: annotations on pull requests, the build of main. */
+export function workflows(): ScaffoldFile[] {
+  const setup = `    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-node@v4
+        with:
+          node-version: 20
+          cache: npm
+      - run: npm ci`;
+  return [
+    {
+      file: '.github/workflows/check.yml',
+      text: `# Pull requests: validate every manifest and show each problem on its line of the diff.
+# Make this check required for main (Settings → Branches) so that no invalid manifest is merged.
+name: check
+on:
+  pull_request:
+permissions:
+  contents: read
+jobs:
+  check:
+${setup}
+      - name: Validate the manifests (annotations on the changed lines)
+        run: npx otapress check --format github
+      - name: The editor schema matches the installed otapress
+        run: npx otapress schema --check
+`,
+    },
+    {
+      file: '.github/workflows/build.yml',
+      text: `# Main branch: build the site as the hosts do, and keep the result as an artifact to inspect.
+# Netlify and Cloudflare Pages build and deploy on their own when they see the push.
+name: build
+on:
+  push:
+    branches: [main]
+permissions:
+  contents: read
+jobs:
+  build:
+${setup}
+      - name: Build dist/
+        run: npx otapress build
+      - name: netlify.toml is committed as generated
+        run: git diff --exit-code -- netlify.toml
+      - uses: actions/upload-artifact@v4
+        with:
+          name: dist
+          path: dist/
+`,
+    },
+  ];
+}
+
+/** `.gitignore`: the installed packages, the built site, and what a running build leaves beside it. */
+export const GITIGNORE = `node_modules/
+/dist/
+# Left beside dist/ while a build writes it (or by a killed build; the next build cleans up).
+.dist.staging-*/
+.dist.previous-*/
+.dist.lock*
+.netlify.toml.*.tmp
+`;
+
+/** The maintainer's README: adding a build, deploying, and the address phones must ask. */
+export function maintainerReadme(name: string): string {
+  return `# ${name}
+
+The update server of our Android builds: a static site published with
+[otapress](https://www.npmjs.com/package/otapress). Each build is one small YAML manifest under
+\`content/<device>/\`; \`npm run build\` turns them into \`dist/\`, the listings phones download.
+
+## Add a build
+
+1. Upload the OTA zip to \`{download_base_url}/{channel}/{device}/{filename}\` (see
+   \`content/site.yaml\`), or pass \`--url\` with the address where it is.
+2. Write its manifest from the zip itself (build time, Android version, hashes and size):
+
+   \`\`\`sh
+   npx otapress add path/to/e-3.0-a15-20250610500001-official-FP4.zip
+   \`\`\`
+
+3. \`npm run build\`, then commit the manifest and \`netlify.toml\` (the build updates it when a
+   device or list is new). Open a pull request: the \`check\` workflow annotates any problem.
+
+\`npm run check\` validates without writing; \`npm run serve\` previews the site at
+http://127.0.0.1:8788/ and rebuilds on every change.
+
+## Deploy
+
+- **Netlify**: add a site from this repository; \`netlify.toml\` sets the build command, the publish
+  folder and Node 20.
+- **Cloudflare Pages**: connect the repository with build command \`npm run build\`, output
+  directory \`dist\` and the environment variable \`NODE_VERSION=20\`.
+
+Both build every push to \`main\` and keep the previous deploy online when a build fails.
+
+## What phones ask
+
+The updater app reads the server address from the system property \`lineage.updater.uri\` of the
+ROM. Set it in your ROM build to
+
+- \`https://<your site>/api/v1/{device}/{type}/{incr}\` for /e/OS and LineageOS Updater up to 23.1,
+- \`https://<your site>/api/v2/devices/{device}/builds\` for LineageOS Updater 23.2 and later.
+
+Check a deploy with \`curl -s https://<your site>/api/v1/<device>/<list>/\`.
+
+## Upgrade otapress
+
+\`npm install otapress@latest\`, then \`npx otapress schema\` (the editor schema) and
+\`npm run build\`; commit what changed.
+`;
+}
+
+/**
+ * The package.json of a catalog repository: the given one with the npm scripts and the otapress
+ * dependency added where missing (nothing it has is changed), or a new one. `undefined` text when
+ * nothing is missing.
+ */
+export function packageJson(existing: Record<string, unknown> | undefined, name: string, version: string, indent = '  '): { text?: string; added: string[]; kept: string[] } {
+  const pkg: Record<string, unknown> = existing ? { ...existing } : { name, version: '1.0.0', private: true };
+  const added: string[] = [];
+  const kept: string[] = [];
+  const scripts = { ...((pkg.scripts ?? {}) as Record<string, string>) };
+  for (const [script, command] of Object.entries(SCAFFOLD_SCRIPTS)) {
+    if (Object.hasOwn(scripts, script)) {
+      kept.push(`scripts.${script} (${JSON.stringify(scripts[script])})`);
+    } else {
+      scripts[script] = command;
+      added.push(`scripts.${script}`);
+    }
+  }
+  pkg.scripts = scripts;
+  const has = ['dependencies', 'devDependencies'].find((field) => Object.hasOwn((pkg[field] ?? {}) as object, 'otapress'));
+  if (has) {
+    kept.push(`${has}.otapress (${JSON.stringify((pkg[has] as Record<string, string>).otapress)})`);
+  } else {
+    pkg.dependencies = { ...((pkg.dependencies ?? {}) as Record<string, string>), otapress: `^${version}` };
+    added.push(`dependencies.otapress ^${version}`);
+  }
+  return { text: added.length > 0 ? `${JSON.stringify(pkg, null, indent)}\n` : undefined, added, kept };
+}

@@ -1,0 +1,146 @@
+/** `otapress init`: turn a folder into a catalog repository, never overwriting a file (the texts are in init-files.ts). */
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { renderJsonSchema, SCHEMA_FILE } from '../catalog/json-schema.js';
+import { readContent } from '../catalog/read.js';
+import { parseSite, SITE_FILE } from '../catalog/site.js';
+import { renderNetlifyToml } from '../hosts/routes.js';
+import { type Command, EXIT, type Io, otapressVersion, UsageError } from '../io.js';
+import { exampleManifest, GITIGNORE, maintainerReadme, packageJson, SCAFFOLD_SCRIPTS, siteYaml, workflows, type ScaffoldFile } from './init-files.js';
+
+/** What {@link initCatalog} did: each file it wrote, and each it found and left as it was. */
+export interface InitResult {
+  written: string[];
+  /** Paths (or package.json entries) that were already there, with why they were left. */
+  kept: string[];
+  /** Lines the maintainer should read: what was not done, and what to do next. */
+  notes: string[];
+}
+
+/**
+ * Scaffolds a catalog repository in `root` (created if missing): content/site.yaml, the manifest
+ * schema, package.json scripts and the otapress dependency, netlify.toml, GitHub workflows,
+ * .gitignore and a README; with `example`, one sample device. A file that exists is kept as it is
+ * (files are created with O_EXCL, so not even one that appears meanwhile is replaced); package.json
+ * only gets what it lacks.
+ */
+export function initCatalog(root: string, { example = false, version }: { example?: boolean; version: string }): InitResult {
+  const result: InitResult = { written: [], kept: [], notes: [] };
+  mkdirSync(root, { recursive: true });
+  const create = ({ file, text }: ScaffoldFile) => (createFile(root, file, text) ? result.written : result.kept).push(file);
+
+  create({ file: SITE_FILE, text: siteYaml() });
+  create({ file: SCHEMA_FILE, text: renderJsonSchema() });
+  if (example) create(exampleManifest());
+  updatePackageJson(root, version, result);
+  // Generated from the catalog as it now is, as the build would write it, so that check finds it up to date.
+  const content = readContent(root);
+  const { site } = content.site ? parseSite(content.site) : {};
+  if (site?.hosts.includes('netlify')) create({ file: 'netlify.toml', text: renderNetlifyToml(site, content.devices) });
+  else if (existsSync(path.join(root, 'netlify.toml'))) result.kept.push('netlify.toml');
+  else if (site) result.notes.push(`netlify.toml was not written: the hosts in ${SITE_FILE} do not include netlify`);
+  else result.notes.push(`netlify.toml was not written: ${SITE_FILE} has problems (npm run check shows them); npm run build writes it`);
+  for (const workflow of workflows()) create(workflow);
+  create({ file: '.gitignore', text: GITIGNORE });
+  create({ file: 'README.md', text: maintainerReadme(path.basename(root)) });
+  return result;
+}
+
+export const command: Command = {
+  summary: 'turn this folder (or the one named) into a catalog repository, keeping every file it has',
+  usage: `otapress init [folder] [--example]
+
+Writes what a catalog repository needs, in the current folder or the one named (created if
+missing): content/site.yaml (set download_base_url there), content/manifest.schema.json,
+netlify.toml, .github/workflows/check.yml (pull requests: problems as annotations) and build.yml
+(main), .gitignore and a README.md on adding builds, deploying and the phones' updater URI; and
+adds the scripts build, check and serve and the otapress dependency to package.json (created when
+missing). A file that already exists is never overwritten: init lists what it kept.
+
+  --example   add one sample device (content/FP4/), to see a listing at once`,
+  options: { example: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  async run({ values, positionals }, io) {
+    if (positionals.length > 1) throw new UsageError(`init takes one folder, not ${positionals.length}`);
+    const root = path.resolve(positionals[0] ?? '.');
+    const result = initCatalog(root, { example: values.example === true, version: otapressVersion() });
+    report(result, root, io);
+    return EXIT.ok;
+  },
+};
+
+// --- internal ---
+
+/** Creates `file` with `text` unless something is already at that path; true when it wrote. */
+function createFile(root: string, file: string, text: string): boolean {
+  const target = path.join(root, file);
+  mkdirSync(path.dirname(target), { recursive: true });
+  let fd: number;
+  try {
+    fd = openSync(target, 'wx'); // O_CREAT | O_EXCL: fails on any existing entry, links included.
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+function updatePackageJson(root: string, version: string, result: InitResult): void {
+  const file = path.join(root, 'package.json');
+  let existing: Record<string, unknown> | undefined;
+  let indent = '  ';
+  if (existsSync(file)) {
+    const text = readFileSync(file, 'utf8');
+    try {
+      existing = JSON.parse(text) as Record<string, unknown>;
+    } catch (error) {
+      result.kept.push('package.json (not valid JSON)');
+      result.notes.push(`package.json is not valid JSON (${(error as Error).message}): add the scripts ${Object.keys(SCAFFOLD_SCRIPTS).join(', ')} and the otapress dependency by hand`);
+      return;
+    }
+    if (existing === null || typeof existing !== 'object' || Array.isArray(existing)) {
+      result.kept.push('package.json (not a JSON object)');
+      result.notes.push('package.json is not a JSON object: add the scripts and the otapress dependency by hand');
+      return;
+    }
+    indent = /^[ \t]+(?=")/m.exec(text)?.[0] ?? indent;
+  }
+  const { text, added, kept } = packageJson(existing, path.basename(root), version, indent);
+  result.kept.push(...kept.map((entry) => `package.json ${entry}`));
+  if (text === undefined) return;
+  if (existing === undefined) {
+    if (!createFile(root, 'package.json', text)) result.kept.push('package.json (appeared while init ran)');
+    else result.written.push(`package.json (${added.join(', ')})`);
+    return;
+  }
+  // Changed in place, through a temporary file, so an interrupted init never leaves half a file.
+  const temp = path.join(root, `.package.json.tmp-${process.pid}`);
+  try {
+    writeFileSync(temp, text);
+    renameSync(temp, file);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  result.written.push(`package.json: added ${added.join(', ')}`);
+}
+
+function report(result: InitResult, root: string, io: Io): void {
+  const where = path.relative(process.cwd(), root) || '.';
+  for (const file of result.written) io.out(`wrote ${file}`);
+  for (const file of result.kept) io.out(`kept  ${file}: already there, left as it is`);
+  for (const note of result.notes) io.err(note);
+  const next = [
+    ...(where === '.' ? [] : [`cd ${where}`]),
+    ...(existsSync(path.join(root, 'node_modules', 'otapress')) ? [] : ['npm install']),
+    `edit download_base_url in ${SITE_FILE}`,
+    'npx otapress add path/to/ota.zip',
+    'npm run build',
+    'commit everything, package-lock.json included (the workflows install from it)',
+  ];
+  io.out(`\nnext:\n${next.map((line) => `  ${line}`).join('\n')}`);
+}

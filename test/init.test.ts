@@ -1,0 +1,190 @@
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync, readlinkSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv } from 'ajv';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { parseSite, DEFAULT_CHANNELS, DEFAULT_LISTS } from '../src/catalog/site.js';
+import { build, check } from '../src/build/build.js';
+import { initCatalog } from '../src/commands/init.js';
+import { SCAFFOLD_SCRIPTS, siteYaml, workflows } from '../src/commands/init-files.js';
+import { runMain } from './cli-process.js';
+import { ROOT, snapshotTree, tempProject } from './helpers.js';
+
+const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** Every file `otapress init --example` writes in an empty folder. */
+const SCAFFOLD = [
+  '.github/workflows/build.yml',
+  '.github/workflows/check.yml',
+  '.gitignore',
+  'README.md',
+  'content/FP4/e-2.5-a14-20241108446322-official-FP4.yaml',
+  'content/manifest.schema.json',
+  'content/site.yaml',
+  'netlify.toml',
+  'package.json',
+];
+
+describe('otapress init', { timeout: 30_000 }, () => {
+  it('scaffolds a catalog that checks and builds at once, with and without the example device', () => {
+    for (const example of [false, true]) {
+      const root = path.join(tempProject(), 'my-ota');
+      const result = initCatalog(root, { example, version: VERSION });
+      const expected = SCAFFOLD.filter((f) => example || !f.startsWith('content/FP4/'));
+      expect(Object.keys(snapshotTree(root))).toEqual(expected);
+      expect(result.kept).toEqual([]);
+      expect(result.notes).toEqual([]);
+      expect(result.written.map((w) => w.replace(/ .*/, '')).sort()).toEqual([...expected].sort());
+      expect(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))).toEqual({
+        name: 'my-ota',
+        version: '1.0.0',
+        private: true,
+        scripts: { build: 'otapress build', check: 'otapress check', serve: 'otapress serve' },
+        dependencies: { otapress: `^${VERSION}` },
+      });
+      // netlify.toml is what the build writes for this catalog, so check finds it current.
+      expect(check({ root }).problems).toEqual([]);
+      const before = readFileSync(path.join(root, 'netlify.toml'), 'utf8');
+      const built = build({ root, cache: false });
+      expect(readFileSync(path.join(root, 'netlify.toml'), 'utf8')).toBe(before);
+      expect(built.builds).toBe(example ? 1 : 0);
+      const dist = Object.keys(snapshotTree(path.join(root, 'dist')));
+      expect(dist).toEqual(expect.arrayContaining(['index.html', '404.html', '_redirects', '_headers', 'api/devices.json', 'api/v1/404.json']));
+      if (example) expect(dist).toEqual(expect.arrayContaining(['api/v1/FP4/stable/index.json', 'api/v2/devices/FP4/builds.json', 'devices/FP4/index.html']));
+    }
+  });
+
+  it('site.yaml is commented and says the defaults of site.ts', () => {
+    const text = siteYaml();
+    expect(text.split('\n').filter((l) => l.startsWith('#')).length).toBeGreaterThan(10);
+    const { site, problems } = parseSite(text);
+    expect(problems).toEqual([]);
+    expect(site!.channels).toEqual([...DEFAULT_CHANNELS]);
+    expect(site!.lists).toEqual(Object.entries(DEFAULT_LISTS).map(([name, channels]) => ({ name, channels })));
+    expect(site!.downloadBaseUrl).toBe('https://downloads.example.org/builds');
+  });
+
+  it('keeps every file that is already there, byte for byte, and names each one', () => {
+    const root = tempProject();
+    const mine = (file: string) => `mine: ${file}\n`;
+    for (const file of SCAFFOLD) {
+      mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      writeFileSync(path.join(root, file), file === 'package.json' ? `{\n    "name": "x",\n    "scripts": { "build": "eleventy", "check": "a", "serve": "b" },\n    "devDependencies": { "otapress": "0.1.0" }\n}\n` : mine(file));
+    }
+    const before = snapshotTree(root);
+    const result = initCatalog(root, { example: true, version: VERSION });
+    expect(snapshotTree(root)).toEqual(before);
+    expect(result.written).toEqual([]);
+    expect(result.kept.sort()).toEqual(
+      [
+        ...SCAFFOLD.filter((f) => f !== 'package.json'),
+        'package.json scripts.build ("eleventy")',
+        'package.json scripts.check ("a")',
+        'package.json scripts.serve ("b")',
+        'package.json devDependencies.otapress ("0.1.0")',
+      ].sort(),
+    );
+  });
+
+  it('adds only what package.json lacks, in its own indentation, keeping every other key', () => {
+    const root = tempProject();
+    writeFileSync(path.join(root, 'package.json'), `{\n\t"name": "ota",\n\t"scripts": {\n\t\t"build": "make",\n\t\t"test": "true"\n\t},\n\t"license": "MIT"\n}\n`);
+    const result = initCatalog(root, { version: VERSION });
+    expect(readFileSync(path.join(root, 'package.json'), 'utf8')).toBe(
+      `{\n\t"name": "ota",\n\t"scripts": {\n\t\t"build": "make",\n\t\t"test": "true",\n\t\t"check": "otapress check",\n\t\t"serve": "otapress serve"\n\t},\n\t"license": "MIT",\n\t"dependencies": {\n\t\t"otapress": "^${VERSION}"\n\t}\n}\n`,
+    );
+    expect(result.written).toContain(`package.json: added scripts.check, scripts.serve, dependencies.otapress ^${VERSION}`);
+    expect(result.kept).toEqual(['package.json scripts.build ("make")']);
+  });
+
+  it('leaves a package.json that is not JSON alone and says what to add by hand', () => {
+    const root = tempProject();
+    writeFileSync(path.join(root, 'package.json'), '{ "name": ');
+    const result = initCatalog(root, { version: VERSION });
+    expect(readFileSync(path.join(root, 'package.json'), 'utf8')).toBe('{ "name": ');
+    expect(result.kept).toContain('package.json (not valid JSON)');
+    expect(result.notes).toEqual([expect.stringMatching(/^package.json is not valid JSON \(.+\): add the scripts build, check, serve and the otapress dependency by hand$/)]);
+  });
+
+  it('writes no netlify.toml for a kept site.yaml with problems, and says why', () => {
+    const root = tempProject();
+    mkdirSync(path.join(root, 'content'));
+    writeFileSync(path.join(root, 'content', 'site.yaml'), 'download_base_url: ftp://x\n');
+    const result = initCatalog(root, { version: VERSION });
+    expect(existsSync(path.join(root, 'netlify.toml'))).toBe(false);
+    expect(result.kept).toContain('content/site.yaml');
+    expect(result.notes).toEqual(['netlify.toml was not written: content/site.yaml has problems (npm run check shows them); npm run build writes it']);
+  });
+
+  it('writes no netlify.toml for a site that does not deploy to Netlify', () => {
+    const root = tempProject();
+    mkdirSync(path.join(root, 'content'));
+    writeFileSync(path.join(root, 'content', 'site.yaml'), `${siteYaml()}hosts: [cloudflare]\n`);
+    const result = initCatalog(root, { version: VERSION });
+    expect(existsSync(path.join(root, 'netlify.toml'))).toBe(false);
+    expect(result.notes).toEqual(['netlify.toml was not written: the hosts in content/site.yaml do not include netlify']);
+    expect(check({ root }).problems).toEqual([]);
+  });
+
+  it('never writes through a link, even a dangling one', () => {
+    const root = tempProject();
+    const outside = path.join(tempProject(), 'outside.txt');
+    symlinkSync(outside, path.join(root, 'README.md'));
+    const result = initCatalog(root, { version: VERSION });
+    expect(result.kept).toContain('README.md');
+    expect(existsSync(outside)).toBe(false);
+    expect(readlinkSync(path.join(root, 'README.md'))).toBe(outside);
+  });
+
+  it('prints what it wrote and kept, and what to do next (through the CLI)', async () => {
+    const root = tempProject();
+    writeFileSync(path.join(root, '.gitignore'), 'node_modules/\n');
+    const { code, out, err } = await runMain(['init', root]);
+    expect(code).toBe(0);
+    expect(err).toEqual([]);
+    expect(out).toContain('kept  .gitignore: already there, left as it is');
+    expect(out).toContain('wrote content/site.yaml');
+    expect(out.slice(out.indexOf('next:'))).toEqual([
+      'next:',
+      `  cd ${path.relative(process.cwd(), root)}`,
+      '  npm install',
+      '  edit download_base_url in content/site.yaml',
+      '  npx otapress add path/to/ota.zip',
+      '  npm run build',
+      '  commit everything, package-lock.json included (the workflows install from it)',
+    ]);
+    expect((await runMain(['init', root, root])).code).toBe(2);
+  });
+});
+
+describe('the scaffolded workflows', () => {
+  // SchemaStore's workflow schema (test/schemas/README.md says where the copy comes from).
+  const schema = JSON.parse(readFileSync(path.join(ROOT, 'test/schemas/github-workflow.json'), 'utf8')) as object;
+  const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
+
+  it.each(workflows().map((w) => [w.file, w.text]))('%s is a valid GitHub Actions workflow', (_, text) => {
+    const workflow = parse(text) as unknown;
+    expect(validate(workflow) ? [] : validate.errors).toEqual([]);
+  });
+
+  it('the schema does refuse a broken workflow (a validator that accepts anything proves nothing)', () => {
+    const broken = parse(workflows()[0].text) as { jobs: { check: Record<string, unknown> } };
+    delete broken.jobs.check['runs-on'];
+    broken.jobs.check.step = [];
+    expect(validate(broken)).toBe(false);
+    expect(validate({ on: 'push', jobs: { a: { 'runs-on': 'ubuntu-latest', steps: [{ run: 1, uses: 'x' }] } } })).toBe(false);
+  });
+
+  it('name only commands and options otapress has, and scripts the scaffolded package.json has', async () => {
+    const steps = workflows().flatMap((w) => Object.values((parse(w.text) as { jobs: Record<string, { steps: { run?: string }[] }> }).jobs).flatMap((job) => job.steps));
+    const runs = steps.flatMap((s) => (s.run ? [s.run] : []));
+    expect(runs).toEqual(['npm ci', 'npx otapress check --format github', 'npx otapress schema --check', 'npm ci', 'npx otapress build', 'git diff --exit-code -- netlify.toml']);
+    for (const run of runs.filter((r) => r.startsWith('npx otapress '))) {
+      // --help after the real arguments: exit 0 only if the command exists and takes every option given.
+      const { code } = await runMain([...run.split(' ').slice(2), '--help']);
+      expect(code, run).toBe(0);
+    }
+    expect((await runMain(['check', '--formats', 'github', '--help'])).code).toBe(2);
+    for (const script of Object.values(SCAFFOLD_SCRIPTS)) expect((await runMain([...script.split(' ').slice(1), '--help'])).code).toBe(0);
+  });
+});

@@ -1,0 +1,190 @@
+// otapress as a maintainer installs it: `npm pack` of this repository, installed with
+// --omit=dev --offline into an empty folder, then init, add on a real OTA zip, build, the scaffolded
+// workflows' own commands, serve. The built site must be the one this repository's sources build
+// from the same catalog, byte for byte. No network: the package has no dependencies to fetch.
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../src/build/build.js';
+import { groupByDevice } from '../src/build/compile-device.js';
+import { compileDevices } from '../src/build/compile-devices.js';
+import { parseSite } from '../src/catalog/site.js';
+import { readContent } from '../src/catalog/read.js';
+import { workflows } from '../src/commands/init-files.js';
+import { ROOT, snapshotTree } from './helpers.js';
+import { FP4_METADATA, writeOtaZip } from './ota-zip.js';
+
+const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const ZIP_NAME = 'e-2.7-a14-20241108446999-official-FP4.zip';
+const MANIFEST = `content/FP4/${ZIP_NAME.replace(/\.zip$/, '.yaml')}`;
+const ENV = { ...process.env, NO_COLOR: '1', npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+
+let work: string;
+let site: string;
+let zip: string;
+
+/** Runs a command in the maintainer's folder (or `cwd`), failing the test with its output unless it exits 0. */
+function run(command: string, args: string[], cwd = site): SpawnSyncReturns<string> {
+  const result = spawnSync(command, args, { cwd, env: ENV, encoding: 'utf8', timeout: 120_000 });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}\n${result.stdout}\n${result.stderr}`);
+  return result;
+}
+
+function treeSize(dir: string): number {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).reduce((n, entry) => (entry.isFile() ? n + statSync(path.join(entry.parentPath, entry.name)).size : n), 0);
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(path.join(tmpdir(), 'otapress-package-'));
+  site = path.join(work, 'my-ota');
+  mkdirSync(site);
+  // npm pack runs prepare, which builds lib/ from the current sources.
+  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], ROOT).stdout) as [{ filename: string }];
+  run('npm', ['init', '-y']);
+  run('npm', ['install', path.join(work, packed[0].filename), '--omit=dev']);
+  zip = path.join(work, ZIP_NAME);
+  await writeOtaZip(zip, { metadata: FP4_METADATA });
+}, 180_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
+  it('is otapress alone: no dependency, no tsx, well under 30 MB', () => {
+    const modules = path.join(site, 'node_modules');
+    expect(readdirSync(modules).filter((n) => !n.startsWith('.')).sort()).toEqual(['otapress']);
+    const installed = JSON.parse(readFileSync(path.join(modules, 'otapress', 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(installed.dependencies).toBeUndefined();
+    expect(installed.private).toBeUndefined();
+    expect(treeSize(modules)).toBeLessThan(30 * 1024 * 1024);
+    const files = readdirSync(path.join(modules, 'otapress'), { recursive: true }) as string[];
+    expect(files.filter((f) => /\.ts$/.test(f))).toEqual([]);
+    expect(files.filter((f) => /tsx/.test(f))).toEqual([]);
+    expect(run('npx', ['otapress', '--version']).stdout).toBe(`${VERSION}\n`);
+  });
+
+  it('init, add on an OTA zip and build give the site this repository builds from the same catalog', () => {
+    const init = run('npx', ['otapress', 'init']);
+    expect(init.stdout).toContain('wrote content/site.yaml');
+    expect(init.stdout).toContain(`kept  package.json dependencies.otapress ("file:../${path.basename(readdirSync(work).find((f) => f.endsWith('.tgz'))!)}")`);
+    expect(run('npm', ['run', 'build']).stdout).toContain('built 0 builds of 0 devices');
+
+    const add = run('npx', ['otapress', 'add', zip]);
+    expect(add.stdout).toBe(`wrote ${MANIFEST}\n`);
+    const manifest = parse(readFileSync(path.join(site, MANIFEST), 'utf8')) as Record<string, unknown>;
+    const bytes = readFileSync(zip);
+    expect(manifest).toMatchObject({ id: createHash('sha256').update(bytes).digest('hex'), size: bytes.length, timestamp: 1731067200, channel: 'official' });
+    expect(run('npm', ['run', 'build']).stdout).toContain('built 1 build of 1 device ');
+
+    // The same catalog built by the sources of this repository, through tsx: byte for byte the same.
+    const mirror = path.join(work, 'mirror');
+    cpSync(path.join(site, 'content'), path.join(mirror, 'content'), { recursive: true });
+    build({ root: mirror, cache: false });
+    expect(snapshotTree(path.join(site, 'dist'))).toEqual(snapshotTree(path.join(mirror, 'dist')));
+    expect(readFileSync(path.join(site, 'netlify.toml'), 'utf8')).toBe(readFileSync(path.join(mirror, 'netlify.toml'), 'utf8'));
+    const official = JSON.parse(readFileSync(path.join(site, 'dist/api/v1/FP4/official/index.json'), 'utf8')) as { response: { filename: string }[] };
+    expect(official.response.map((r) => r.filename)).toEqual([ZIP_NAME]);
+  });
+
+  it('finds the catalog from a folder inside it, and says which (check, import, schema)', () => {
+    const result = run(path.join(site, 'node_modules', '.bin', 'otapress'), ['check'], path.join(site, 'content', 'FP4'));
+    expect(result.stderr).toBe(`using the catalog in ${site} (the nearest folder above this one with content/site.yaml)\n`);
+    expect(result.stdout).toBe('1 manifest is valid\n');
+    // import and schema too: the listing just built, imported again, changes no manifest.
+    const content = path.join(site, 'content');
+    const imported = run(path.join(site, 'node_modules', '.bin', 'otapress'), ['import', '../dist/api/v1/FP4/official/index.json', '--device', 'FP4', '--list', 'official'], content);
+    expect(imported.stdout).toBe('imported 1 of 1 records into FP4/official: 0 manifests written\n');
+    expect(imported.stderr).toBe(`using the catalog in ${site} (the nearest folder above this one with content/site.yaml)\n`);
+    expect(run(path.join(site, 'node_modules', '.bin', 'otapress'), ['schema', '--check'], content).stdout).toBe('content/manifest.schema.json is up to date\n');
+  });
+
+  it('compiles in worker threads from lib/ as well', () => {
+    // The example catalog of this repository: three devices, so that a worker is started.
+    const example = path.join(work, 'example');
+    cpSync(path.join(ROOT, 'content'), path.join(example, 'content'), { recursive: true });
+    const lib = path.join(site, 'node_modules', 'otapress', 'lib');
+    const script = `
+      const { readContent } = await import(${JSON.stringify(path.join(lib, 'catalog/read.js'))});
+      const { parseSite } = await import(${JSON.stringify(path.join(lib, 'catalog/site.js'))});
+      const { groupByDevice } = await import(${JSON.stringify(path.join(lib, 'build/compile-device.js'))});
+      const { compileDevices } = await import(${JSON.stringify(path.join(lib, 'build/compile-devices.js'))});
+      const content = readContent(process.cwd());
+      const { site } = parseSite(content.site);
+      // Nothing for the calling thread: every device is compiled by a worker loaded from lib/.
+      const outputs = compileDevices(groupByDevice(content), content.site, site, { threads: 2, workersFrom: 0, callerCompiles: false });
+      console.log(JSON.stringify(outputs.flatMap((o) => [...o.problems, ...o.files.map((f) => [f.path, Buffer.from(f.contents).toString('latin1')])])));`;
+    // A file, not node -e: workers inherit --input-type=module, which Node 20 applies to their entry file too.
+    writeFileSync(path.join(work, 'compile.mjs'), script);
+    const compiled = JSON.parse(run(process.execPath, [path.join(work, 'compile.mjs')], example).stdout) as [string, string][];
+    // The same devices compiled by the sources in this thread.
+    const content = readContent(example);
+    const sources = compileDevices(groupByDevice(content), content.site!, parseSite(content.site!).site!);
+    const expected = sources.flatMap((o) => [...o.problems, ...o.files.map((f) => [f.path, Buffer.from(f.contents).toString('latin1')])]);
+    expect(expected.length).toBeGreaterThan(20);
+    expect(compiled).toEqual(expected);
+  });
+
+  it('an upgrade of otapress finds none of the cache entries of the version before', () => {
+    const cache = path.join(site, 'node_modules', '.cache', 'otapress');
+    const entries = () => readdirSync(cache).filter((n) => n.endsWith('.bin'));
+    run('npx', ['otapress', 'build']);
+    const before = entries();
+    const dist = snapshotTree(path.join(site, 'dist'));
+    expect(before).toHaveLength(1);
+    const packageFile = path.join(site, 'node_modules', 'otapress', 'package.json');
+    const original = readFileSync(packageFile, 'utf8');
+    try {
+      writeFileSync(packageFile, original.replace(`"version": "${VERSION}"`, '"version": "99.0.0"'));
+      expect(run('npx', ['otapress', '--version']).stdout).toBe('99.0.0\n');
+      run('npx', ['otapress', 'build']);
+      expect(entries()).toHaveLength(1);
+      expect(entries()).not.toEqual(before);
+      expect(snapshotTree(path.join(site, 'dist'))).toEqual(dist);
+    } finally {
+      writeFileSync(packageFile, original);
+    }
+  });
+
+  it('the scaffolded workflows run green, step by step, in the new repository', () => {
+    const git = (...args: string[]) => run('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.org', ...args]);
+    git('init', '-q', '-b', 'main');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'catalog');
+    expect(git('status', '--porcelain').stdout).toBe(''); // .gitignore keeps node_modules/ and dist/ out.
+    for (const workflow of workflows()) {
+      for (const job of Object.values((parse(workflow.text) as { jobs: Record<string, { steps: { run?: string }[] }> }).jobs)) {
+        for (const step of job.steps.filter((s) => s.run !== undefined)) {
+          const [command, ...args] = step.run!.split(' ');
+          run(command, args); // npm ci too: offline, from the lock file npm install wrote.
+        }
+      }
+    }
+    expect(git('status', '--porcelain').stdout).toBe('');
+  });
+
+  it('serve answers the path a phone asks', async () => {
+    const child = spawn(path.join(site, 'node_modules', '.bin', 'otapress'), ['serve', '--port', '0'], { cwd: site, env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const deadline = Date.now() + 30_000;
+      while (!/http:\/\/127\.0\.0\.1:\d+\//.test(output)) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve did not start: ${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(output)![0];
+      const response = await fetch(new URL('/api/v1/FP4/stable/eng.root.20241108.123456', url), { redirect: 'manual' });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/json');
+      expect(await response.text()).toBe(readFileSync(path.join(site, 'dist/api/v1/FP4/stable/index.json'), 'utf8'));
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+});
