@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Entry point of `otapress`. In the installed package this file sits in lib/ beside the JavaScript
-// built ahead of time (scripts/build-lib.mjs), which starts without compiling anything; in the
+// built ahead of time (.ci/build-lib.mjs), which starts without compiling anything; in the
 // repository it sits in src/ beside the TypeScript sources and runs them through tsx, so that the
 // npm scripts and the tests always run the current sources.
 import { existsSync } from 'node:fs';
