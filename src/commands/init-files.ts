@@ -48,6 +48,15 @@ ${lists.join('\n')}
 # request under /api/ then runs the worker and counts as a (billed) Functions request; the updater
 # apps only send GET.
 # options_handler: false
+
+# Your own Apache on shared hosting, where only .htaccess is allowed: write dist/.htaccess with the
+# rules of \`otapress hosting apache\` (README, Deploy, "Your own server").
+# apache_htaccess: false
+
+# Extra request paths that answer a listing, for phones built to ask another server's paths
+# ({device}, {list}, {incremental} are the placeholders; README, Site settings).
+# request_paths:
+#   - /api/v1/{device}_{list}
 `;
 }
 
