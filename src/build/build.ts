@@ -6,15 +6,16 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import type { Build } from '../catalog/manifest.js';
 import { checkCatalog, type Listing } from '../catalog/plan.js';
 import { compareStrings, ContentError, sortProblems, type Problem } from '../catalog/problems.js';
-import { readContent, type Content } from '../catalog/read.js';
+import { listContent, readContent, type Content } from '../catalog/read.js';
 import type { Site } from '../catalog/site.js';
 import { renderHostFiles, renderNetlifyToml, type Host } from '../hosts/routes.js';
 import { renderIndexes } from '../render/device-index.js';
 import type { OutputFile } from '../render/output.js';
-import { compileDevice, compileSettings, groupByDevice, type DeviceOutput } from './compile-device.js';
+import { compileDevice, compileSettings, filesByDevice, groupByDevice, type DeviceOutput } from './compile-device.js';
 import { compileDevices } from './compile-devices.js';
 import { checkOutDir, recoverTree, stageTree, withOutputLock, writeFileAtomic, writeStagedFile } from './write.js';
 
@@ -110,7 +111,9 @@ export function cacheDirOf(root: string): string {
  */
 export function build({ root, outDir = path.join(root, 'dist'), host = 'all', cache = true, threads, waitMs, onWait }: BuildOptions): BuildSummary {
   checkOutDir(outDir, root);
-  const content = readContent(root);
+  // Only listed here: each thread reads a device's manifests when it takes the device, and drops
+  // them once it is compiled, so that memory does not grow with the catalog.
+  const content = listContent(root);
   // One build at a time writes a folder (its devices go into the staging folder as they compile);
   // a tree a killed build had moved aside is put back even when this one fails.
   return withOutputLock(
@@ -123,11 +126,14 @@ export function build({ root, outDir = path.join(root, 'dist'), host = 'all', ca
       try {
         // Each valid device's files go into the staging folder as soon as they are ready; the tree
         // only replaces dist/ once every device and the host files are in.
-        const devices = compileDevices(groupByDevice(content), content.site!, site, {
-          cacheDir: cache ? cacheDirOf(root) : undefined,
-          threads,
-          writeTo: tree.staging,
-        });
+        const devices = withTightHeap(() =>
+          compileDevices(filesByDevice(content), content.site!, site, {
+            cacheDir: cache ? cacheDirOf(root) : undefined,
+            threads,
+            writeTo: tree.staging,
+            root,
+          }),
+        );
         const compiled = assembleSite(content, site, devices, host, problems);
         if (compiled.problems.length > 0) throw new ContentError(compiled.problems);
         const made = new Set<string>();
@@ -178,6 +184,22 @@ function staleNetlifyToml(root: string, expected: string | undefined): Problem |
 }
 
 // --- internal ---
+
+/**
+ * Runs `work` with V8 letting its heaps grow by 30 % over what survives a full collection, instead
+ * of its default of up to 4x. Compiling a device leaves garbage behind it, little of it survives,
+ * and by default the heaps of every thread swell to several times the live data before V8 collects
+ * it: at 100,000 manifests that was 100 MB more peak memory, against ~10 % more CPU time for the
+ * extra collections. The setting is the process's (every thread's), and put back afterwards.
+ */
+function withTightHeap<T>(work: () => T): T {
+  setFlagsFromString('--heap-growing-percent=30');
+  try {
+    return work();
+  } finally {
+    setFlagsFromString('--heap-growing-percent=0');
+  }
+}
 
 function writeIfChanged(file: string, contents: string): void {
   if (existsSync(file) && readFileSync(file, 'utf8') === contents) return;
