@@ -24,6 +24,8 @@ export interface DeviceOutput {
   summary?: DeviceSummary;
   notices: Problem[];
   counts: { builds: number; listings: number; records: number; files: number };
+  /** The device's files as raw DEFLATE (level 1) instead of in `files`, when asked for (the preview keeps them). */
+  deflated?: OutputFile[];
 }
 
 /** One device compiled on its own, with the builds and listings it was rendered from. */

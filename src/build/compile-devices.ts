@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { deflateRawSync } from 'node:zlib';
 import { compileDevice, type DeviceOutput } from './compile-device.js';
 import type { Problem } from '../catalog/problems.js';
 import { readManifests, type ManifestFile } from '../catalog/read.js';
@@ -24,6 +25,11 @@ export interface CompileOptions {
   writeTo?: string;
   /** The project root, to read the manifests of {@link DeviceFiles} from. */
   root?: string;
+  /**
+   * Hand each valid device's files back deflated, in `deflated` (see {@link DeviceOutput}): a tree
+   * of 100,000 manifests is 370 MB of bytes and 62 MB deflated. Instead of `writeTo`.
+   */
+  deflate?: boolean;
   /** Start workers only for at least this many manifests left to compile (default {@link PARALLEL_THRESHOLD}). */
   workersFrom?: number;
   /** `false` leaves every device to the workers, when there are any (tests use it to be sure they run). */
@@ -59,9 +65,9 @@ export const PARALLEL_THRESHOLD = 4000;
  * the workers, which take devices from the same counter; then it waits for them.
  */
 export function compileDevices(sources: readonly (DeviceGroup | DeviceFiles)[], siteBytes: Uint8Array, site: Site, options: CompileOptions = {}): DeviceOutput[] {
-  const { cacheDir, writeTo, root } = options;
+  const { cacheDir, writeTo, root, deflate } = options;
   if (cacheDir) mkdirSync(cacheDir, { recursive: true });
-  const job: Job = { siteBytes, cacheDir, writeTo, root, base: cacheDir ? baseKey(siteBytes) : undefined };
+  const job: Job = { siteBytes, cacheDir, writeTo, root, deflate, base: cacheDir ? baseKey(siteBytes) : undefined };
   const done: Done[] = new Array(sources.length);
   const made = new Set<string>();
   // Manifests from device i on, to know whether what is left is worth a worker.
@@ -117,6 +123,7 @@ interface Job {
   cacheDir?: string;
   writeTo?: string;
   root?: string;
+  deflate?: boolean;
   /** The part of the cache key common to every device ({@link baseKey}), when caching. */
   base?: string;
 }
@@ -136,8 +143,8 @@ function sizeOf(source: DeviceGroup | DeviceFiles): number {
 function processDevice(source: DeviceGroup | DeviceFiles, job: Job, site: Site, made: Set<string>): [string | undefined, DeviceOutput, boolean] {
   const { manifests, problems: unread } = 'manifests' in source ? { manifests: source.manifests, problems: [] } : readManifests(job.root!, source.files);
   const key = job.base === undefined ? undefined : deviceKey(job.base, source.device, manifests);
-  // Read into this thread's scratch buffer when the files are written out right away; copied when kept.
-  let output = key === undefined ? undefined : readCacheEntry(job.cacheDir!, key, job.writeTo === undefined);
+  // Read into this thread's scratch buffer when the files are written out or deflated right away; copied when kept.
+  let output = key === undefined ? undefined : readCacheEntry(job.cacheDir!, key, job.writeTo === undefined && !job.deflate);
   const hit = output !== undefined;
   if (!output) {
     const { device, problems, files: rendered, summary, notices, counts } = compileDevice(source.device, manifests, site);
@@ -151,8 +158,12 @@ function processDevice(source: DeviceGroup | DeviceFiles, job: Job, site: Site, 
   return [key, writeOut(output, job, made), hit];
 }
 
-/** Writes a valid device's files into the staging folder, if there is one; what is left to return. */
+/** Writes a valid device's files into the staging folder, if there is one, or deflates them; what is left to return. */
 function writeOut(output: DeviceOutput, job: Job, made: Set<string>): DeviceOutput {
+  if (job.deflate && output.problems.length === 0) {
+    const deflated = output.files.map((f) => ({ path: f.path, contents: deflateRawSync(f.contents, { level: 1 }) }));
+    return { ...output, files: [], deflated };
+  }
   if (job.writeTo === undefined || output.problems.length > 0) return output;
   for (const file of output.files) writeStagedFile(job.writeTo, file, made);
   return { ...output, files: [] };
