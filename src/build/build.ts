@@ -15,6 +15,7 @@ import type { Site } from '../catalog/site.js';
 import { renderHostFiles, renderNetlifyToml, type Host } from '../hosts/routes.js';
 import { renderIndexes } from '../render/device-index.js';
 import type { OutputFile } from '../render/output.js';
+import type { DeviceSummary } from '../render/summary.js';
 import { compileDevice, compileSettings, filesByDevice, groupByDevice, type DeviceOutput } from './compile-device.js';
 import { compileDevices } from './compile-devices.js';
 import { checkOutDir, recoverTree, stageTree, withOutputLock, writeFileAtomic, writeStagedFile } from './write.js';
@@ -49,7 +50,7 @@ export function compileSite(content: Content, host: Host = 'all'): CompiledSite 
 
 /**
  * Joins compiled devices into the site: the checks between devices, the indexes, the host files
- * (`hostFiles` lets the preview reuse them while the devices stay the same), and every problem in
+ * (`hostFiles` and `indexFiles` let the preview reuse them while the devices stay the same), and every problem in
  * one sorted list, so the result does not depend on which thread or cache compiled which device.
  * The files come in no particular order: {@link compileSite} sorts them.
  */
@@ -60,10 +61,11 @@ export function assembleSite(
   host: Host,
   problems: Problem[],
   hostFiles: () => OutputFile[] = () => renderHostFiles(site, content.devices, host),
+  indexFiles: (summaries: DeviceSummary[]) => OutputFile[] = renderIndexes,
 ): { files: OutputFile[]; problems: Problem[]; notices: Problem[] } {
   const all = [...problems, ...devices.flatMap((d) => d.problems), ...checkCatalog([], content.devices)];
   if (all.length > 0) return { files: [], problems: sortProblems(all), notices: [] };
-  const files: OutputFile[] = [...devices.flatMap((d) => d.files), ...renderIndexes(devices.map((d) => d.summary!)), ...hostFiles()];
+  const files: OutputFile[] = [...devices.flatMap((d) => d.files), ...indexFiles(devices.map((d) => d.summary!)), ...hostFiles()];
   // Sorted when asked for: the preview, which rebuilds on every change, never asks.
   return {
     files,

@@ -160,13 +160,16 @@ function processDevice(source: DeviceGroup | DeviceFiles, job: Job, site: Site, 
 
 /** Writes a valid device's files into the staging folder, if there is one, or deflates them; what is left to return. */
 function writeOut(output: DeviceOutput, job: Job, made: Set<string>): DeviceOutput {
-  if (job.deflate && output.problems.length === 0) {
-    const deflated = output.files.map((f) => ({ path: f.path, contents: deflateRawSync(f.contents, { level: 1 }) }));
-    return { ...output, files: [], deflated };
-  }
+  if (job.deflate && output.problems.length === 0) return deflateOutput(output);
   if (job.writeTo === undefined || output.problems.length > 0) return output;
   for (const file of output.files) writeStagedFile(job.writeTo, file, made);
   return { ...output, files: [] };
+}
+
+/** A valid device's output with its files moved to `deflated`, as raw DEFLATE (level 1). */
+export function deflateOutput(output: DeviceOutput): DeviceOutput {
+  const deflated = output.files.map((f) => ({ path: f.path, contents: deflateRawSync(f.contents, { level: 1 }) }));
+  return { ...output, files: [], deflated };
 }
 
 const IDLE = 0;

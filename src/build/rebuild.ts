@@ -1,14 +1,16 @@
-import { assembleSite, cacheDirOf, compileSite } from './build.js';
 import { inflateRawSync } from 'node:zlib';
+import { assembleSite, cacheDirOf, compileSite } from './build.js';
 import { compileSettings, filesByDevice, groupByDevice, type DeviceOutput } from './compile-device.js';
-import { compileDevices } from './compile-devices.js';
+import { compileDevices, deflateOutput } from './compile-devices.js';
 import { DEVICE_NAME } from '../catalog/plan.js';
 import { compareStrings, type Problem } from '../catalog/problems.js';
 import { listContent, readContent } from '../catalog/read.js';
 import { servedTree, type ServedTree } from '../hosts/respond.js';
 import { renderHostFiles } from '../hosts/routes.js';
 import type { Site } from '../catalog/site.js';
+import { renderIndexes } from '../render/device-index.js';
 import type { OutputFile } from '../render/output.js';
+import type { DeviceSummary } from '../render/summary.js';
 
 /** The outcome of one rebuild: a tree to serve, or the problems that prevent it. */
 export interface RebuildResult {
@@ -48,7 +50,11 @@ export function incrementalRebuild(root: string): Rebuild {
     const outputs = s.devices.flatMap((d) => s.outputs.get(d) ?? []);
     const problems = [...s.siteProblems, ...[...s.layoutProblems.values()].flat()];
     // The devices' own files stay deflated, out of the assembly: only the indexes and host files come back.
-    const assembled = assembleSite(s, s.site, outputs, 'all', problems, () => s.hostFiles!.files);
+    const assembled = assembleSite(s, s.site, outputs, 'all', problems, () => s.hostFiles!.files, (summaries) => {
+      // The indexes only change when a summary does: a changed manifest is rarely a list's newest build.
+      if (!s.indexes || !sameSummaries(s.indexes.summaries, summaries)) s.indexes = { summaries, files: renderIndexes(summaries) };
+      return s.indexes.files;
+    });
     if (assembled.problems.length > 0) return { problems: assembled.problems };
     const files = new Map<string, Stored>();
     for (const output of outputs) for (const file of output.deflated ?? []) files.set(`/${file.path}`, new Deflated(file.contents as Uint8Array));
@@ -83,9 +89,15 @@ export function incrementalRebuild(root: string): Rebuild {
       layoutProblems.delete(device);
     }
     for (const [device, problems] of byFolder(partial.problems)) layoutProblems.set(device, problems);
-    for (const output of compileDevices(groupByDevice(partial), state.siteBytes, state.site, { threads: 1, deflate: true })) outputs.set(output.device, output);
+    // Served as they are, deflated right after: a few milliseconds sooner for the one who is waiting.
+    const compiled = compileDevices(groupByDevice(partial), state.siteBytes, state.site, { threads: 1 });
+    for (const output of compiled) outputs.set(output.device, output);
     state.devices = [...state.devices.filter((d) => !devices.includes(d)), ...partial.devices].sort(compareStrings);
-    return assemble(state);
+    const result = assemble(state);
+    setImmediate(() => {
+      for (const output of compiled) if (outputs.get(output.device) === output && output.problems.length === 0) outputs.set(output.device, deflateOutput(output));
+    });
+    return result;
   };
 }
 
@@ -155,6 +167,12 @@ interface State {
   devices: string[];
   outputs: Map<string, DeviceOutput>;
   hostFiles?: { key: string; files: OutputFile[] };
+  indexes?: { summaries: DeviceSummary[]; files: OutputFile[] };
+}
+
+/** Whether two lists of summaries are equal: the same objects, or equal as JSON. */
+function sameSummaries(a: readonly DeviceSummary[], b: readonly DeviceSummary[]): boolean {
+  return a.length === b.length && a.every((summary, i) => summary === b[i] || JSON.stringify(summary) === JSON.stringify(b[i]));
 }
 
 /** Groups problems by the device folder of their file: `content/<device>` or anything inside it. */
