@@ -194,7 +194,7 @@ function staleNetlifyToml(root: string, expected: string | undefined): Problem |
  * it: at 100,000 manifests that was 100 MB more peak memory, against ~10 % more CPU time for the
  * extra collections. The setting is the process's (every thread's), and put back afterwards.
  */
-function withTightHeap<T>(work: () => T): T {
+export function withTightHeap<T>(work: () => T): T {
   setFlagsFromString('--heap-growing-percent=30');
   try {
     return work();

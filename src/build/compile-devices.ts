@@ -100,13 +100,14 @@ export function runWorker({ shared, job, state, slot, port }: WorkerData): void 
   try {
     if (Atomics.compareExchange(state, slot, IDLE, RUNNING) !== IDLE) return;
     const { site } = parseSite(job.siteBytes);
-    const done: [number, string | undefined, DeviceOutput][] = [];
     const made = new Set<string>();
-    for (let i = Atomics.add(state, 0, 1); i < shared.devices.length; i = Atomics.add(state, 0, 1)) {
+    let count = 0;
+    for (let i = Atomics.add(state, 0, 1); i < shared.devices.length; i = Atomics.add(state, 0, 1), count++) {
+      // Sent one by one, so that the worker never holds more than the device it is on.
       const [key, output] = processDevice(unpack(shared, i), job, site!, made);
-      done.push([i, key, output]);
+      port.postMessage({ device: [i, key, output] });
     }
-    port.postMessage({ done });
+    port.postMessage({ done: count });
   } catch (error) {
     port.postMessage({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   } finally {
@@ -234,10 +235,19 @@ function collect(started: Started[], state: Int32Array, done: Done[], devices: n
       if (Date.now() > deadline) throw new Error('a compile worker did not finish within 10 minutes');
       Atomics.wait(state, slot, now, 1000);
     }
-    const message = receiveMessageOnPort(port)?.message as { done?: [number, string | undefined, DeviceOutput][]; error?: string } | undefined;
-    void worker.terminate();
-    if (!message?.done) throw new Error(`a compile worker failed: ${message?.error ?? 'no answer'}`);
-    for (const [i, key, output] of message.done) done[i] = [key, output];
+    let count = 0;
+    for (;;) {
+      const message = receiveMessageOnPort(port)?.message as { device?: [number, string | undefined, DeviceOutput]; done?: number; error?: string } | undefined;
+      if (message?.device) {
+        const [i, key, output] = message.device;
+        done[i] = [key, output];
+        count++;
+        continue;
+      }
+      void worker.terminate();
+      if (message?.done !== count) throw new Error(`a compile worker failed: ${message?.error ?? 'no answer'}`);
+      break;
+    }
   }
 }
 

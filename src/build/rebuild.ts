@@ -1,5 +1,5 @@
 import { inflateRawSync } from 'node:zlib';
-import { assembleSite, cacheDirOf, compileSite } from './build.js';
+import { assembleSite, cacheDirOf, compileSite, withTightHeap } from './build.js';
 import { compileSettings, filesByDevice, groupByDevice, type DeviceOutput } from './compile-device.js';
 import { compileDevices, deflateOutput } from './compile-devices.js';
 import { DEVICE_NAME } from '../catalog/plan.js';
@@ -67,7 +67,7 @@ export function incrementalRebuild(root: string): Rebuild {
     const { site, problems } = compileSettings(listing);
     state = undefined;
     if (!site) return { problems }; // Nothing to build on: the next change compiles everything again.
-    const compiled = compileDevices(filesByDevice(listing), listing.site!, site, { cacheDir: cacheDirOf(root), root, deflate: true });
+    const compiled = withTightHeap(() => compileDevices(filesByDevice(listing), listing.site!, site, { cacheDir: cacheDirOf(root), root, deflate: true }));
     state = {
       site,
       siteBytes: listing.site!,
