@@ -155,7 +155,7 @@ function processDevice(source: DeviceGroup | DeviceFiles, job: Job, site: Site, 
     if (key !== undefined) writeCacheEntry(job.cacheDir!, key, output);
   }
   // A manifest that could not be read is the device's problem, and not the cache's: never stored.
-  if (unread.length > 0) output = { ...output, problems: [...unread, ...output.problems] };
+  if (unread.length > 0) output = { ...output, problems: [...unread, ...output.problems], files: [] };
   return [key, writeOut(output, job, made), hit];
 }
 
