@@ -2,11 +2,12 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build, cacheDirOf, compileSite } from '../src/build/build.js';
-import { compileDevice, compileSettings, groupByDevice } from '../src/build/compile-device.js';
+import { compileDevice, compileSettings, filesByDevice, groupByDevice } from '../src/build/compile-device.js';
 import { main } from '../src/cli.js';
 import { compileDevices } from '../src/build/compile-devices.js';
 import { ContentError, formatProblem } from '../src/catalog/problems.js';
-import { readContent } from '../src/catalog/read.js';
+import { listContent, readContent } from '../src/catalog/read.js';
+import { MAX_SOURCE_BYTES } from '../src/catalog/yaml-source.js';
 import { stageTree } from '../src/build/write.js';
 import { deviceName, generateCatalog } from './bench/catalog.js';
 import { snapshotTree, tempProject } from './helpers.js';
@@ -85,6 +86,28 @@ describe('compiling on several threads', { timeout: 60_000 }, () => {
     const { site } = compileSettings(content);
     const outputs = compileDevices(groupByDevice(content), content.site!, site!, { threads: 2, workersFrom: 0, callerCompiles: false });
     expect(outputs.flatMap((o) => o.problems).map(formatProblem).sort()).toEqual([...expected].sort());
+  });
+
+  it("reads each device on the thread that takes it: a manifest that cannot be read is that device's problem, as in a single-threaded check", () => {
+    const root = catalog();
+    const big = manifestOf(root, 6, 1);
+    writeFileSync(big, `${readFileSync(big, 'utf8')}#${'x'.repeat(MAX_SOURCE_BYTES)}\n`);
+    const expected = compileSite(readContent(root)).problems.map(formatProblem);
+    expect(expected).toEqual([expect.stringMatching(/^content\/[^ ]+:1:1 {2}\(file\) {2}the file is \d+ bytes/)]);
+    const listing = listContent(root);
+    const { site } = compileSettings(listing);
+    const outputs = compileDevices(filesByDevice(listing), listing.site!, site!, { root, threads: 2, workersFrom: 0, callerCompiles: false });
+    expect(outputs.flatMap((o) => o.problems).map(formatProblem)).toEqual(expected);
+    expect(outputs.find((o) => o.problems.length > 0)?.files).toEqual([]);
+    for (const threads of [1, 2]) {
+      let failed: ContentError | undefined;
+      try {
+        build({ root, threads });
+      } catch (error) {
+        failed = error as ContentError;
+      }
+      expect(failed?.problems.map(formatProblem)).toEqual(expected);
+    }
   });
 
   it('is refused with a usage error for a thread count that is not a whole number', async () => {

@@ -135,6 +135,21 @@ describe('otapress serve while content/ changes', () => {
     await eventually(async () => (await fetch(new URL('/api/v1/FP5/dev/', preview.url))).status === 200, 'FP5 is served');
     expect(await listing('/api/v1/FP5/dev/')).toContain('"filename":"e-3.0-a16-20250610500001-dev-FP5.zip"');
   }, 30_000);
+
+  it('follows a device folder removed and made again: changes in the new folder are served', async () => {
+    const folder = path.join(root, 'content', 'FP5');
+    const name = 'e-3.0-a16-20250610500001-dev-FP5.yaml';
+    const text = readFileSync(path.join(folder, name), 'utf8');
+    rmSync(folder, { recursive: true });
+    await eventually(async () => (await fetch(new URL('/api/v1/FP5/dev/', preview.url))).status === 404, 'FP5 is gone');
+    mkdirSync(folder);
+    writeFileSync(path.join(folder, name), text);
+    await eventually(async () => (await fetch(new URL('/api/v1/FP5/dev/', preview.url))).status === 200, 'FP5 is back');
+    // Written after the folder came back: seen only by a watch on the new folder.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    writeFileSync(path.join(folder, name), text.replace(/^size: \d+$/m, 'size: 4242'));
+    await eventually(async () => (await listing('/api/v1/FP5/dev/')).includes('"size":4242,'), 'the change in the new folder is served');
+  }, 30_000);
 });
 
 describe('otapress serve on the command line', () => {

@@ -5,7 +5,7 @@
 import { parseManifest, type Build } from '../catalog/manifest.js';
 import { checkCatalog, planListings, type Listing } from '../catalog/plan.js';
 import { sortProblems, type Problem } from '../catalog/problems.js';
-import type { Content, ManifestFile } from '../catalog/read.js';
+import type { Content, ContentListing, ManifestFile } from '../catalog/read.js';
 import { parseSite, type Site } from '../catalog/site.js';
 import { renderDevice } from '../render/device.js';
 import type { OutputFile } from '../render/output.js';
@@ -24,6 +24,8 @@ export interface DeviceOutput {
   summary?: DeviceSummary;
   notices: Problem[];
   counts: { builds: number; listings: number; records: number; files: number };
+  /** The device's files as raw DEFLATE (level 1) instead of in `files`, when asked for (the preview keeps them). */
+  deflated?: OutputFile[];
 }
 
 /** One device compiled on its own, with the builds and listings it was rendered from. */
@@ -58,7 +60,7 @@ export function compileDevice(device: string, manifests: readonly ManifestFile[]
 }
 
 /** The site settings of the content, and the problems found so far (layout and settings). */
-export function compileSettings(content: Content): { site?: Site; problems: Problem[] } {
+export function compileSettings(content: Pick<Content, 'site' | 'problems'>): { site?: Site; problems: Problem[] } {
   const problems = [...content.problems];
   const { site, problems: siteProblems } = content.site ? parseSite(content.site) : { site: undefined, problems: [] };
   problems.push(...siteProblems);
@@ -70,4 +72,11 @@ export function groupByDevice(content: Content): { device: string; manifests: Ma
   const groups = new Map<string, ManifestFile[]>(content.devices.map((d) => [d, []]));
   for (const manifest of content.manifests) groups.get(manifest.device)?.push(manifest);
   return [...groups].map(([device, manifests]) => ({ device, manifests }));
+}
+
+/** The manifests to read of each device folder, devices in output order, as {@link groupByDevice} without the bytes. */
+export function filesByDevice(listing: ContentListing): { device: string; files: ContentListing['files'] }[] {
+  const groups = new Map<string, ContentListing['files']>(listing.devices.map((d) => [d, []]));
+  for (const file of listing.files) groups.get(file.device)?.push(file);
+  return [...groups].map(([device, files]) => ({ device, files }));
 }

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { deflateRawSync } from 'node:zlib';
 import { compileDevice, type DeviceOutput } from './compile-device.js';
-import type { Problem } from '../catalog/problems.js';
-import type { ManifestFile } from '../catalog/read.js';
+import { readManifests, type ManifestFile } from '../catalog/read.js';
 import { parseSite, type Site } from '../catalog/site.js';
+import { CACHE_FORMAT, pruneCache, readCacheEntry, writeCacheEntry } from './cache-entry.js';
 import { writeStagedFile } from './write.js';
 
 /** How {@link compileDevices} may go faster than one device after the other. */
@@ -21,16 +22,33 @@ export interface CompileOptions {
    * memory then no longer grows with the catalog, and the writing is spread over the threads.
    */
   writeTo?: string;
-  /** Start workers only for at least this many manifests (default {@link PARALLEL_THRESHOLD}). */
+  /** The project root, to read the manifests of {@link DeviceFiles} from. */
+  root?: string;
+  /**
+   * Hand each valid device's files back deflated, in `deflated` (see {@link DeviceOutput}): a tree
+   * of 100,000 manifests is 370 MB of bytes and 62 MB deflated. Instead of `writeTo`.
+   */
+  deflate?: boolean;
+  /** Start workers only for at least this many manifests left to compile (default {@link PARALLEL_THRESHOLD}). */
   workersFrom?: number;
   /** `false` leaves every device to the workers, when there are any (tests use it to be sure they run). */
   callerCompiles?: boolean;
 }
 
-/** The manifests of one device folder, as {@link groupByDevice} returns them. */
+/** The manifests of one device folder, already read, as {@link groupByDevice} returns them. */
 export interface DeviceGroup {
   device: string;
   manifests: ManifestFile[];
+}
+
+/**
+ * The manifests of one device folder, still to be read (paths relative to the root): each thread
+ * reads a device when it takes it, and drops the bytes once it is compiled, so that no thread ever
+ * holds more than a device's manifests.
+ */
+export interface DeviceFiles {
+  device: string;
+  files: { file: string; device: string }[];
 }
 
 /** Below this many manifests, starting a worker costs more than it saves. */
@@ -39,34 +57,41 @@ export const PARALLEL_THRESHOLD = 4000;
 /**
  * Compiles every device like {@link compileDevice}, with the same result in the same order, but
  * takes a device from the cache when its manifests, the site settings and otapress itself are
- * unchanged, and shares the devices out between the calling thread and worker threads.
- * Synchronous: the calling thread does its share, then blocks until the workers report theirs.
+ * unchanged, and shares the devices out between the calling thread and worker threads. Devices
+ * given as {@link DeviceFiles} are read by the thread that takes them; problems reading them come
+ * back among the device's problems. Synchronous: the calling thread takes devices one after the
+ * other and, once it has compiled two (cache hits do not count) with enough left to share, starts
+ * the workers, which take devices from the same counter; then it waits for them.
  */
-export function compileDevices(groups: readonly DeviceGroup[], siteBytes: Uint8Array, site: Site, options: CompileOptions = {}): DeviceOutput[] {
-  const { cacheDir, writeTo } = options;
-  const job: Job = { siteBytes, cacheDir, writeTo };
-  const done: Done[] = new Array(groups.length);
+export function compileDevices(sources: readonly (DeviceGroup | DeviceFiles)[], siteBytes: Uint8Array, site: Site, options: CompileOptions = {}): DeviceOutput[] {
+  const { cacheDir, writeTo, root, deflate } = options;
+  if (cacheDir) mkdirSync(cacheDir, { recursive: true });
+  const job: Job = { siteBytes, cacheDir, writeTo, root, deflate, base: cacheDir ? baseKey(siteBytes) : undefined };
+  const done: Done[] = new Array(sources.length);
   const made = new Set<string>();
-  // Cache hits cost a read and a hash: the calling thread takes them, so that workers start only
-  // when there is compiling to share.
-  if (cacheDir) {
-    mkdirSync(cacheDir, { recursive: true });
-    const base = baseKey(siteBytes);
-    groups.forEach((group, i) => {
-      const key = deviceKey(base, group);
-      const output = readCacheEntry(cacheDir, key);
-      done[i] = output ? [key, writeOut(output, job, made)] : [key, undefined];
-    });
+  // Manifests from device i on, to know whether what is left is worth a worker.
+  const left = new Array<number>(sources.length + 1).fill(0);
+  for (let i = sources.length - 1; i >= 0; i--) left[i] = left[i + 1] + sizeOf(sources[i]);
+  const workersFrom = options.workersFrom ?? PARALLEL_THRESHOLD;
+  const workers = Math.max(0, Math.min((options.threads ?? availableParallelism()) - 1, sources.length - 1));
+  const callerCompiles = (options.callerCompiles ?? true) || workers === 0;
+
+  const state = new Int32Array(new SharedArrayBuffer(4 * (workers + 1)));
+  let started: Started[] | undefined;
+  const start = () => (started = startWorkers(sources, job, state, workers));
+  if (!callerCompiles) start();
+  else {
+    let compiled = 0;
+    for (let i = Atomics.add(state, 0, 1); i < sources.length; i = Atomics.add(state, 0, 1)) {
+      const [key, output, hit] = processDevice(sources[i], job, site, made);
+      done[i] = [key, output];
+      if (!hit) compiled++;
+      if (!started && workers > 0 && (compiled >= 2 || workersFrom === 0) && left[i + 1] >= Math.max(1, workersFrom)) start();
+    }
   }
-  const missing = groups.flatMap((_, i) => (done[i]?.[1] ? [] : [i]));
-  const manifests = missing.reduce((n, i) => n + groups[i].manifests.length, 0);
-  const threads = options.threads ?? availableParallelism();
-  const workers = manifests < (options.workersFrom ?? PARALLEL_THRESHOLD) ? 0 : Math.max(0, Math.min(threads - 1, missing.length - 1));
-  const tasks = missing.map((i) => ({ ...groups[i], key: done[i]?.[0] }));
-  const compiled = workers === 0 ? tasks.map((task) => processDevice(task, job, site, made)) : processInThreads(tasks, job, site, workers, options.callerCompiles ?? true);
-  missing.forEach((i, n) => (done[i] = [done[i]?.[0], compiled[n]]));
+  if (started) collect(started, state, done, sources.length);
   if (cacheDir) pruneCache(cacheDir, new Set(done.map(([key]) => key!)));
-  return done.map(([, output]) => output!);
+  return done.map(([, output]) => output);
 }
 
 /** Runs in a worker thread (see compile-worker.mjs): processes the devices it claims, then reports them. */
@@ -74,12 +99,14 @@ export function runWorker({ shared, job, state, slot, port }: WorkerData): void 
   try {
     if (Atomics.compareExchange(state, slot, IDLE, RUNNING) !== IDLE) return;
     const { site } = parseSite(job.siteBytes);
-    const done: [number, DeviceOutput][] = [];
     const made = new Set<string>();
-    for (let i = Atomics.add(state, 0, 1); i < shared.devices.length; i = Atomics.add(state, 0, 1)) {
-      done.push([i, processDevice({ device: shared.devices[i], manifests: unpack(shared, i), key: shared.keys[i] }, job, site!, made)]);
+    let count = 0;
+    for (let i = Atomics.add(state, 0, 1); i < shared.devices.length; i = Atomics.add(state, 0, 1), count++) {
+      // Sent one by one, so that the worker never holds more than the device it is on.
+      const [key, output] = processDevice(unpack(shared, i), job, site!, made);
+      port.postMessage({ device: [i, key, output] });
     }
-    port.postMessage({ done });
+    port.postMessage({ done: count });
   } catch (error) {
     port.postMessage({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   } finally {
@@ -95,29 +122,54 @@ interface Job {
   siteBytes: Uint8Array;
   cacheDir?: string;
   writeTo?: string;
-}
-
-/** A device to compile, with the cache key to store the result under (when caching). */
-interface Task extends DeviceGroup {
-  key?: string;
+  root?: string;
+  deflate?: boolean;
+  /** The part of the cache key common to every device ({@link baseKey}), when caching. */
+  base?: string;
 }
 
 /** A processed device: its cache key (when caching) and its output. */
-type Done = [string | undefined, DeviceOutput | undefined];
+type Done = [string | undefined, DeviceOutput];
 
-/** Compiles one device in whichever thread claimed it, stores it in the cache and writes it out. */
-function processDevice(task: Task, job: Job, site: Site, made: Set<string>): DeviceOutput {
-  const { device, problems, files, summary, notices, counts } = compileDevice(task.device, task.manifests, site);
-  const output = { device, problems, files, summary, notices, counts }; // No builds: they stay in this thread.
-  if (task.key !== undefined) writeCacheEntry(job.cacheDir!, task.key, output);
-  return writeOut(output, job, made);
+function sizeOf(source: DeviceGroup | DeviceFiles): number {
+  return 'manifests' in source ? source.manifests.length : source.files.length;
 }
 
-/** Writes a valid device's files into the staging folder, if there is one; what is left to return. */
+/**
+ * Processes one device in whichever thread claimed it: reads its manifests (for {@link DeviceFiles}),
+ * takes it from the cache or compiles it and stores it there, and writes it out. Returns its cache
+ * key, what is left of its output, and whether the cache had it.
+ */
+function processDevice(source: DeviceGroup | DeviceFiles, job: Job, site: Site, made: Set<string>): [string | undefined, DeviceOutput, boolean] {
+  const { manifests, problems: unread } = 'manifests' in source ? { manifests: source.manifests, problems: [] } : readManifests(job.root!, source.files);
+  const key = job.base === undefined ? undefined : deviceKey(job.base, source.device, manifests);
+  // Read into this thread's scratch buffer when the files are written out or deflated right away; copied when kept.
+  let output = key === undefined ? undefined : readCacheEntry(job.cacheDir!, key, job.writeTo === undefined && !job.deflate);
+  const hit = output !== undefined;
+  if (!output) {
+    const { device, problems, files: rendered, summary, notices, counts } = compileDevice(source.device, manifests, site);
+    // Bytes once, for the cache, the staging folder and whoever keeps them (the preview serves bytes).
+    const files = rendered.map((f) => ({ path: f.path, contents: typeof f.contents === 'string' ? Buffer.from(f.contents) : f.contents }));
+    output = { device, problems, files, summary, notices, counts }; // No builds: they are not needed past this point.
+    if (key !== undefined) writeCacheEntry(job.cacheDir!, key, output);
+  }
+  // A manifest that could not be read is the device's problem, and not the cache's: never stored.
+  if (unread.length > 0) output = { ...output, problems: [...unread, ...output.problems], files: [] };
+  return [key, writeOut(output, job, made), hit];
+}
+
+/** Writes a valid device's files into the staging folder, if there is one, or deflates them; what is left to return. */
 function writeOut(output: DeviceOutput, job: Job, made: Set<string>): DeviceOutput {
+  if (job.deflate && output.problems.length === 0) return deflateOutput(output);
   if (job.writeTo === undefined || output.problems.length > 0) return output;
   for (const file of output.files) writeStagedFile(job.writeTo, file, made);
   return { ...output, files: [] };
+}
+
+/** A valid device's output with its files moved to `deflated`, as raw DEFLATE (level 1). */
+export function deflateOutput(output: DeviceOutput): DeviceOutput {
+  const deflated = output.files.map((f) => ({ path: f.path, contents: deflateRawSync(f.contents, { level: 1 }) }));
+  return { ...output, files: [], deflated };
 }
 
 const IDLE = 0;
@@ -125,16 +177,18 @@ const RUNNING = 1;
 const DONE = 2;
 const CANCELLED = 3;
 
-/** The manifests of every device in one shared buffer: cloning 100,000 small buffers is slow. */
+/**
+ * The devices as workers see them. Manifests already read travel in one shared buffer (cloning
+ * 100,000 small buffers is slow); devices to read travel as their file names.
+ */
 interface SharedGroups {
   devices: string[];
-  keys: (string | undefined)[];
   /** Per device, the index of its first manifest in `files`; one more entry than devices. */
   firstFile: number[];
   files: string[];
-  /** Byte offset of each manifest in `bytes`; one more entry than files. */
-  offsets: Int32Array;
-  bytes: Uint8Array;
+  /** Manifests already read: byte offset of each in `bytes` (one more entry than files), and the bytes. */
+  offsets?: Int32Array;
+  bytes?: Uint8Array;
 }
 
 interface WorkerData {
@@ -146,10 +200,15 @@ interface WorkerData {
   port: MessagePort;
 }
 
-function processInThreads(groups: readonly Task[], job: Job, site: Site, workers: number, callerCompiles: boolean): DeviceOutput[] {
-  const shared = pack(groups);
-  const state = new Int32Array(new SharedArrayBuffer(4 * (workers + 1)));
-  const started = Array.from({ length: workers }, (_, w) => {
+interface Started {
+  worker: Worker;
+  port: MessagePort;
+  slot: number;
+}
+
+function startWorkers(sources: readonly (DeviceGroup | DeviceFiles)[], job: Job, state: Int32Array, workers: number): Started[] {
+  const shared = pack(sources);
+  return Array.from({ length: workers }, (_, w) => {
     const { port1, port2 } = new MessageChannel();
     const worker = new Worker(new URL('./compile-worker.mjs', import.meta.url), {
       workerData: { shared, job, state, slot: w + 1, port: port2 } satisfies WorkerData,
@@ -160,15 +219,13 @@ function processInThreads(groups: readonly Task[], job: Job, site: Site, workers
     worker.unref();
     return { worker, port: port1, slot: w + 1 };
   });
+}
 
-  const done: DeviceOutput[] = new Array(groups.length);
-  const made = new Set<string>();
-  if (callerCompiles) {
-    for (let i = Atomics.add(state, 0, 1); i < groups.length; i = Atomics.add(state, 0, 1)) done[i] = processDevice(groups[i], job, site, made);
-  }
+/** Waits for the workers (cancelling those that have not started: nothing is left for them) and takes their outputs. */
+function collect(started: Started[], state: Int32Array, done: Done[], devices: number): void {
   for (const { worker, port, slot } of started) {
-    // A worker that has not started by now has nothing left to do: cancel it rather than wait.
-    if (callerCompiles && Atomics.compareExchange(state, slot, IDLE, CANCELLED) === IDLE) {
+    // Once every device is taken, a worker still starting up has nothing left to do: cancel it.
+    if (Atomics.load(state, 0) >= devices && Atomics.compareExchange(state, slot, IDLE, CANCELLED) === IDLE) {
       void worker.terminate();
       continue;
     }
@@ -177,32 +234,50 @@ function processInThreads(groups: readonly Task[], job: Job, site: Site, workers
       if (Date.now() > deadline) throw new Error('a compile worker did not finish within 10 minutes');
       Atomics.wait(state, slot, now, 1000);
     }
-    const message = receiveMessageOnPort(port)?.message as { done?: [number, DeviceOutput][]; error?: string } | undefined;
-    void worker.terminate();
-    if (!message?.done) throw new Error(`a compile worker failed: ${message?.error ?? 'no answer'}`);
-    for (const [i, result] of message.done) done[i] = result;
+    let count = 0;
+    for (;;) {
+      const message = receiveMessageOnPort(port)?.message as { device?: [number, string | undefined, DeviceOutput]; done?: number; error?: string } | undefined;
+      if (message?.device) {
+        const [i, key, output] = message.device;
+        done[i] = [key, output];
+        count++;
+        continue;
+      }
+      void worker.terminate();
+      if (message?.done !== count) throw new Error(`a compile worker failed: ${message?.error ?? 'no answer'}`);
+      break;
+    }
   }
-  return done;
 }
 
-function pack(groups: readonly Task[]): SharedGroups {
-  const all = groups.flatMap((g) => g.manifests);
-  const offsets = new Int32Array(new SharedArrayBuffer(4 * (all.length + 1)));
-  all.forEach((m, i) => (offsets[i + 1] = offsets[i] + m.bytes.byteLength));
-  const bytes = new Uint8Array(new SharedArrayBuffer(Math.max(1, offsets[all.length])));
-  all.forEach((m, i) => bytes.set(m.bytes, offsets[i]));
+function pack(sources: readonly (DeviceGroup | DeviceFiles)[]): SharedGroups {
   const firstFile = [0];
-  for (const g of groups) firstFile.push(firstFile[firstFile.length - 1] + g.manifests.length);
-  return { devices: groups.map((g) => g.device), keys: groups.map((g) => g.key), firstFile, files: all.map((m) => m.file), offsets, bytes };
+  const files: string[] = [];
+  const read: ManifestFile[] = [];
+  for (const source of sources) {
+    if ('manifests' in source) {
+      read.push(...source.manifests);
+      files.push(...source.manifests.map((m) => m.file));
+    } else files.push(...source.files.map((f) => f.file));
+    firstFile.push(files.length);
+  }
+  const shared: SharedGroups = { devices: sources.map((s) => s.device), firstFile, files };
+  if (read.length === 0) return shared;
+  if (read.length !== files.length) throw new Error('compileDevices: devices to read and devices read cannot be mixed');
+  const offsets = new Int32Array(new SharedArrayBuffer(4 * (read.length + 1)));
+  read.forEach((m, i) => (offsets[i + 1] = offsets[i] + m.bytes.byteLength));
+  const bytes = new Uint8Array(new SharedArrayBuffer(Math.max(1, offsets[read.length])));
+  read.forEach((m, i) => bytes.set(m.bytes, offsets[i]));
+  return { ...shared, offsets, bytes };
 }
 
-function unpack(shared: SharedGroups, device: number): ManifestFile[] {
-  const manifests: ManifestFile[] = [];
-  for (let f = shared.firstFile[device]; f < shared.firstFile[device + 1]; f++) {
-    // A copy, not a view: TextDecoder does not decode from shared memory.
-    manifests.push({ file: shared.files[f], device: shared.devices[device], bytes: shared.bytes.slice(shared.offsets[f], shared.offsets[f + 1]) });
-  }
-  return manifests;
+function unpack(shared: SharedGroups, device: number): DeviceGroup | DeviceFiles {
+  const name = shared.devices[device];
+  const range = shared.files.slice(shared.firstFile[device], shared.firstFile[device + 1]);
+  if (!shared.bytes) return { device: name, files: range.map((file) => ({ file, device: name })) };
+  const first = shared.firstFile[device];
+  // A copy, not a view: TextDecoder does not decode from shared memory.
+  return { device: name, manifests: range.map((file, n) => ({ file, device: name, bytes: shared.bytes!.slice(shared.offsets![first + n], shared.offsets![first + n + 1]) })) };
 }
 
 // --- the cache ---
@@ -217,13 +292,11 @@ function baseKey(siteBytes: Uint8Array): string {
   return createHash('sha256').update(CACHE_FORMAT).update(codeVersion()).update(`${siteBytes.byteLength}\0`).update(siteBytes).digest('hex');
 }
 
-function deviceKey(base: string, { device, manifests }: DeviceGroup): string {
+function deviceKey(base: string, device: string, manifests: readonly ManifestFile[]): string {
   const hash = createHash('sha256').update(base).update(`${device}\0`);
   for (const m of manifests) hash.update(`${m.file}\0${m.bytes.byteLength}\0`).update(m.bytes);
   return hash.digest('hex');
 }
-
-const CACHE_FORMAT = 'otapress device cache 2\n';
 
 let code: string | undefined;
 /** A digest of the sources of otapress and of the libraries that shape its output. */
@@ -240,74 +313,4 @@ function codeVersion(): string {
   // never reuses an entry, and the exact versions of yaml and zod (bundled into lib/ when installed).
   hash.update(readFileSync(new URL('../../package.json', import.meta.url)));
   return (code = hash.digest('hex'));
-}
-
-/**
- * An entry is the SHA-256 of the rest of the file on the first line, then a header line (JSON: the
- * device's problems and counts, each file's path and length), then the files' bytes. Anything that
- * does not check out (a truncated or corrupt file, another format) is treated as missing.
- */
-function readCacheEntry(cacheDir: string, key: string): DeviceOutput | undefined {
-  let data: Buffer;
-  try {
-    data = readFileSync(path.join(cacheDir, `${key}.bin`));
-  } catch {
-    return undefined;
-  }
-  try {
-    if (data.byteLength < 65 || data[64] !== 10) return undefined;
-    const rest = data.subarray(65);
-    if (createHash('sha256').update(rest).digest('hex') !== data.toString('latin1', 0, 64)) return undefined;
-    const newline = rest.indexOf(10);
-    const header = JSON.parse(rest.subarray(0, newline).toString('utf8')) as CacheHeader;
-    if (header.format !== CACHE_FORMAT || header.key !== key) return undefined;
-    let offset = newline + 1;
-    const files = header.files.map(([file, length]) => ({ path: file, contents: rest.subarray(offset, (offset += length)) }));
-    if (offset !== rest.byteLength) return undefined;
-    return { device: header.device, problems: header.problems, summary: header.summary, notices: header.notices, counts: header.counts, files };
-  } catch {
-    return undefined;
-  }
-}
-
-interface CacheHeader {
-  format: string;
-  key: string;
-  device: string;
-  problems: Problem[];
-  summary: DeviceOutput['summary'];
-  notices: Problem[];
-  counts: DeviceOutput['counts'];
-  files: [string, number][];
-}
-
-function writeCacheEntry(cacheDir: string, key: string, output: DeviceOutput): void {
-  const contents = output.files.map((f) => (typeof f.contents === 'string' ? Buffer.from(f.contents) : f.contents));
-  const header: CacheHeader = {
-    format: CACHE_FORMAT,
-    key,
-    device: output.device,
-    problems: output.problems,
-    summary: output.summary,
-    notices: output.notices,
-    counts: output.counts,
-    files: output.files.map((f, i) => [f.path, contents[i].byteLength]),
-  };
-  const rest = Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), ...contents]);
-  const digest = createHash('sha256').update(rest).digest('hex');
-  const temporary = path.join(cacheDir, `.${key}.${process.pid}.tmp`);
-  try {
-    writeFileSync(temporary, Buffer.concat([Buffer.from(`${digest}\n`), rest]));
-    renameSync(temporary, path.join(cacheDir, `${key}.bin`));
-  } catch {
-    rmSync(temporary, { force: true }); // A cache that cannot be written only makes the next build slower.
-  }
-}
-
-/** Removes entries this build did not use, so the cache holds one catalog's worth, not history. */
-function pruneCache(cacheDir: string, used: Set<string>): void {
-  for (const name of readdirSync(cacheDir)) {
-    const match = /^([0-9a-f]{64})\.bin$/.exec(name);
-    if (match && !used.has(match[1])) rmSync(path.join(cacheDir, name), { force: true });
-  }
 }

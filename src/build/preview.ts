@@ -1,4 +1,4 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { lstatSync, readdirSync, watch, type FSWatcher } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -70,8 +70,8 @@ export async function startPreview({ root, port = 8788, hostname = '127.0.0.1', 
       io.err(`${result.problems.length} problem${result.problems.length === 1 ? '' : 's'} found; still serving the last good build.`);
     }
   };
-  const watcher: FSWatcher = watch(contentDir, { recursive: true }, (_event, name) => {
-    pending.add(path.posix.join('content', String(name ?? '').split(path.sep).join('/')));
+  const watcher = watchContent(contentDir, (relative) => {
+    pending.add(path.posix.join('content', relative));
     clearTimeout(timer);
     timer = setTimeout(runRebuild, debounceMs);
   });
@@ -85,6 +85,45 @@ export async function startPreview({ root, port = 8788, hostname = '127.0.0.1', 
       clearTimeout(timer);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+// --- internal ---
+
+/**
+ * Watches `content/` and each folder directly in it, which is every place a manifest can be: one
+ * watch per folder. Node's recursive watch on Linux walks the tree and keeps state for every file:
+ * at 100,000 manifests that took 1.4 s and 240 MB. Tells `changed` the path (relative to
+ * `content/`, forward slashes) of whatever changed; follows folders as they come and go.
+ */
+function watchContent(contentDir: string, changed: (relative: string) => void): { close(): void } {
+  const watchers = new Map<string, FSWatcher>();
+  const unwatch = (folder: string) => {
+    watchers.get(folder)?.close();
+    watchers.delete(folder);
+  };
+  const follow = (folder: string) => {
+    unwatch(folder); // A folder removed and made again is another folder: watch the new one.
+    if (!lstatSync(path.join(contentDir, folder), { throwIfNoEntry: false })?.isDirectory()) return;
+    try {
+      const watcher = watch(path.join(contentDir, folder), (_event, name) => changed(name ? `${folder}/${String(name)}` : folder));
+      watcher.on('error', () => unwatch(folder)); // The folder went away; content/'s watcher says so.
+      watchers.set(folder, watcher);
+    } catch {
+      // Gone again already: content/'s watcher reports that.
+    }
+  };
+  const top = watch(contentDir, (_event, name) => {
+    if (!name) return changed('');
+    changed(String(name));
+    follow(String(name));
+  });
+  for (const entry of readdirSync(contentDir, { withFileTypes: true })) if (entry.isDirectory()) follow(entry.name);
+  return {
+    close: () => {
+      top.close();
+      for (const folder of [...watchers.keys()]) unwatch(folder);
     },
   };
 }

@@ -36,16 +36,37 @@ export interface Content {
  * reading them. Reports everything else that is out of place instead of guessing. With `devices`,
  * reads those device folders only (no `site.yaml`): the preview re-reads what changed.
  */
-export function readContent(root: string, { devices: only }: { devices?: readonly string[] } = {}): Content {
+export function readContent(root: string, options: { devices?: readonly string[] } = {}): Content {
+  const listing = listContent(root, options);
+  const { manifests, problems } = readManifests(root, listing.files);
+  return { site: listing.site, manifests, devices: listing.devices, problems: [...listing.problems, ...problems] };
+}
+
+/** The content folder without the manifests' bytes: what {@link readManifests} is to read. */
+export interface ContentListing {
+  /** Text of `content/site.yaml`, or `undefined` when it is missing. */
+  site?: Uint8Array;
+  /** Every manifest to read, sorted by path. */
+  files: { file: string; device: string }[];
+  /** Device folders that hold at least one manifest. */
+  devices: string[];
+  /** Layout problems; those of reading a manifest come from {@link readManifests}. */
+  problems: Problem[];
+}
+
+/**
+ * The first half of {@link readContent}: lists the content folder and reads `site.yaml`, but not
+ * the manifests, so that a build can read them a device at a time instead of all at once.
+ */
+export function listContent(root: string, { devices: only }: { devices?: readonly string[] } = {}): ContentListing {
   const contentDir = path.join(root, 'content');
   const problems: Problem[] = [];
   const problem = (file: string, field: string, message: string) => problems.push({ file, line: 1, col: 1, field, message });
 
   const entries = listEntries(contentDir, only);
-  const content: Content = { manifests: [], devices: [], problems };
+  const content: ContentListing = { files: [], devices: [], problems };
   const devices = new Set<string>();
   const badFolders = new Set<string>();
-
   for (const entry of entries) {
     const relative = entry.path.replace(/\/$/, '');
     const file = `content/${relative}`;
@@ -87,15 +108,29 @@ export function readContent(root: string, { devices: only }: { devices?: readonl
       problem(file, '(file)', `manifests end in .yaml; rename it to ${path.posix.basename(relative).replace(/\.ya?ml$/i, '.yaml')}`);
       continue;
     }
-    const bytes = readLimited(path.join(contentDir, relative), file, problem);
     devices.add(device);
-    if (bytes) content.manifests.push({ file, device, bytes });
+    content.files.push({ file, device });
   }
   content.devices = [...devices].sort(compareStrings);
   if (content.site === undefined && !only && !problems.some((p) => p.file === SITE_FILE)) {
     problem(SITE_FILE, '(file)', 'missing: run `npx otapress init` to start a catalog here, or create content/site.yaml with at least `download_base_url: https://...` (see the README)');
   }
   return content;
+}
+
+/**
+ * The second half of {@link readContent}: reads manifests that {@link listContent} found, in the
+ * order given; one that cannot be read (gone, replaced by a pipe, too large) is left out with a problem.
+ */
+export function readManifests(root: string, files: readonly { file: string; device: string }[]): { manifests: ManifestFile[]; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const problem = (file: string, field: string, message: string) => problems.push({ file, line: 1, col: 1, field, message });
+  const manifests: ManifestFile[] = [];
+  for (const { file, device } of files) {
+    const bytes = readLimited(path.join(root, file), file, problem);
+    if (bytes) manifests.push({ file, device, bytes });
+  }
+  return { manifests, problems };
 }
 
 /** Names the output already uses beside the device folders of `api/v1/`; a device of that name would clash. */
@@ -158,7 +193,8 @@ function readLimited(absolute: string, file: string, problem: (file: string, fie
       problem(file, '(file)', `the file is ${size} bytes (${(size / 1048576).toFixed(1)} MiB), over the ${MAX_SOURCE_BYTES}-byte limit for one file; a manifest describes one build in a few lines`);
       return undefined;
     }
-    const bytes = Buffer.alloc(size);
+    // From the shared pool: a manifest is small, and one allocation per file is what costs.
+    const bytes = Buffer.allocUnsafe(size);
     let read = 0;
     while (read < size) {
       const n = readSync(fd, bytes, read, size - read, read);

@@ -1,4 +1,4 @@
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 
 /** The size and both digests of a file, read once. */
 export interface FileDigests {
@@ -16,28 +16,47 @@ export interface Hashing {
   abort(): Promise<void>;
 }
 
-/** Read size: large enough that per-chunk overhead vanishes; SLOTS of them are shared by both workers. */
+/** Read size: large enough that per-chunk overhead vanishes, and a multiple of every page size. */
 const CHUNK = 4 * 1024 * 1024;
-const SLOTS = 6;
+/** Chunks in flight: the reader may run this far ahead of MD5. */
+const SLOTS = 8;
+/** Indexes into the shared state: chunks read, chunks MD5 is done with, 1 once stopped; then each slot's length. */
+const READ = 0;
+const HASHED = 1;
+const STOP = 2;
+const LENGTHS = 3;
 
 /**
- * Starts reading `file` once and computing its MD5 and SHA-256 on two cores, off the main thread:
- * one worker reads into shared memory (the next read already under way on libuv's pool) and feeds
- * MD5, the slower digest; a second worker computes SHA-256 over the same bytes and hands each slot
- * back. The main thread stays free to load the rest of the command meanwhile, so the whole takes
- * about as long as `md5sum` alone.
+ * Starts reading `file` once and computing its MD5 and SHA-256 on two cores, off the main thread,
+ * as test/bench/hash-floor.mjs does with nothing else around it: one worker reads 4 MiB chunks at
+ * aligned offsets into a ring of shared slots (plain blocking reads, no copies) and computes
+ * SHA-256 over each, the faster digest; a second worker computes MD5 over the same slots and hands
+ * each back. They meet on Atomics, not messages. The main thread stays free to load the rest of
+ * the command meanwhile, so the whole takes about as long as MD5 alone.
  */
 export function startHashing(file: string, onProgress?: HashProgress): Hashing {
   const shared = new SharedArrayBuffer(CHUNK * SLOTS);
-  const { port1, port2 } = new MessageChannel();
-  const reader = new Worker(READ_AND_MD5, { eval: true, workerData: { file, shared, chunk: CHUNK, slots: SLOTS, port: port1 }, transferList: [port1] });
-  const sha = new Worker(SHA256, { eval: true, workerData: { shared, chunk: CHUNK, port: port2 }, transferList: [port2] });
-  const workers = [reader, sha];
+  const state = new Int32Array(new SharedArrayBuffer(4 * (LENGTHS + SLOTS)));
+  const data = { file, shared, state, chunk: CHUNK, slots: SLOTS, READ, HASHED, STOP, LENGTHS };
+  const reader = new Worker(READ_AND_SHA256, { eval: true, workerData: data });
+  const md5Worker = new Worker(MD5, { eval: true, workerData: data });
+  const workers = [reader, md5Worker];
+  const exited = workers.map((w) => new Promise<void>((resolve) => w.once('exit', () => resolve())));
   let stopped = false;
+  // Asked to stop, a worker returns at its next wait and closes the file; one stuck in a read is terminated.
   const stop = async () => {
     stopped = true;
-    for (const w of workers) w.removeAllListeners('exit');
-    await Promise.all(workers.map((w) => w.terminate()));
+    Atomics.store(state, STOP, 1);
+    Atomics.notify(state, READ);
+    Atomics.notify(state, HASHED);
+    await Promise.all(
+      workers.map(async (w, i) => {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([exited[i], new Promise<void>((resolve) => (timer = setTimeout(resolve, 1000)))]);
+        clearTimeout(timer);
+        await w.terminate();
+      }),
+    );
   };
 
   const digests = new Promise<FileDigests>((resolve, reject) => {
@@ -53,20 +72,22 @@ export function startHashing(file: string, onProgress?: HashProgress): Hashing {
       if (md5 === undefined || sha256 === undefined) return;
       void stop().then(() => resolve({ size, md5: md5!, sha256: sha256! }));
     };
-    for (const w of workers) {
-      w.on('error', fail);
-      w.on('exit', (code) => fail(new Error(`a hashing worker stopped early (exit code ${code})`)));
-    }
-    reader.on('message', (m: { size?: number; done?: number; md5?: string }) => {
+    for (const w of workers) w.on('error', fail);
+    // A worker's messages all arrive before its exit: one that exits without its digest failed.
+    reader.on('exit', (code) => sha256 === undefined && fail(new Error(`a hashing worker stopped early (exit code ${code})`)));
+    md5Worker.on('exit', (code) => md5 === undefined && fail(new Error(`a hashing worker stopped early (exit code ${code})`)));
+    reader.on('message', (m: { size?: number; sha256?: string }) => {
+      if (m.size !== undefined) size = m.size;
+      if (m.sha256 !== undefined) {
+        sha256 = m.sha256;
+        finish();
+      }
+    });
+    md5Worker.on('message', (m: { done: number; md5?: string }) => {
       if (m.md5 !== undefined) {
         md5 = m.md5;
         finish();
-      } else if (m.done !== undefined) onProgress?.(m.done, size);
-      else if (m.size !== undefined) size = m.size;
-    });
-    sha.on('message', (m: { sha256: string }) => {
-      sha256 = m.sha256;
-      finish();
+      } else onProgress?.(m.done, size);
     });
   });
   digests.catch(() => {}); // Awaited by the caller; an aborted run must not report it as unhandled.
@@ -75,62 +96,74 @@ export function startHashing(file: string, onProgress?: HashProgress): Hashing {
 
 // --- internal ---
 
-/** Worker 1: reads the file into free slots, one read ahead, and computes MD5 in read order. */
-const READ_AND_MD5 = `
+/**
+ * Worker 1: reads the file into free slots in order, publishes each, and computes SHA-256 over it
+ * while MD5 does the same; a slot is reused once MD5 is done with it (SHA-256, in this thread, is
+ * done with it before the next read). A zero-length chunk ends the file.
+ */
+const READ_AND_SHA256 = `
 const { workerData, parentPort } = require('node:worker_threads');
-const { open } = require('node:fs/promises');
-const md5 = require('node:crypto').createHash('md5');
-const { file, shared, chunk, slots, port } = workerData;
-const free = Array.from({ length: slots }, (_, i) => i);
-const waiting = [];
-port.on('message', (slot) => (waiting.length > 0 ? waiting.shift()(slot) : free.push(slot)));
-const take = () => (free.length > 0 ? Promise.resolve(free.shift()) : new Promise((resolve) => waiting.push(resolve)));
-(async () => {
-  const handle = await open(file, 'r');
-  const before = await handle.stat();
+const fs = require('node:fs');
+const sha256 = require('node:crypto').createHash('sha256');
+const { file, shared, state, chunk, slots, READ, HASHED, STOP, LENGTHS } = workerData;
+const fd = fs.openSync(file, 'r');
+try {
+  read();
+} finally {
+  fs.closeSync(fd); // A worker's descriptors are the process's: stopped or failed, it must not leak one.
+}
+function read() {
+  const before = fs.fstatSync(fd);
   const { size } = before;
   parentPort.postMessage({ size });
-  const read = async (position) => {
-    const slot = await take();
+  for (let k = 0, position = 0; ; k++) {
+    for (let hashed = Atomics.load(state, HASHED); k - hashed >= slots; hashed = Atomics.load(state, HASHED)) {
+      if (Atomics.load(state, STOP)) return;
+      Atomics.wait(state, HASHED, hashed, 100);
+    }
+    const slot = k % slots;
     const length = Math.min(chunk, size - position);
     const view = new Uint8Array(shared, slot * chunk, length);
     for (let filled = 0; filled < length; ) {
-      const { bytesRead } = await handle.read(view, filled, length - filled, position + filled);
-      if (bytesRead === 0) throw new Error(file + ' became shorter while it was read; try again when it is complete');
-      filled += bytesRead;
+      const n = fs.readSync(fd, view, filled, length - filled, position + filled);
+      if (n === 0) throw new Error(file + ' became shorter while it was read; try again when it is complete');
+      filled += n;
     }
-    return { slot, length };
-  };
-  let position = 0;
-  let next = size > 0 ? read(0) : undefined;
-  while (next) {
-    const { slot, length } = await next;
     position += length;
-    next = position < size ? read(position) : undefined;
-    if (next) next.catch(() => {});
-    md5.update(new Uint8Array(shared, slot * chunk, length));
-    port.postMessage({ slot, length });
-    parentPort.postMessage({ done: position });
+    state[LENGTHS + slot] = length;
+    Atomics.store(state, READ, k + 1);
+    Atomics.notify(state, READ);
+    if (length === 0) break;
+    sha256.update(view);
   }
   // A package still being downloaded or copied would get the hashes of a file that no longer exists.
-  const after = await handle.stat();
+  const after = fs.fstatSync(fd);
   if (after.size !== size || after.mtimeMs !== before.mtimeMs || after.ino !== before.ino) {
     throw new Error(file + ' changed while it was read (' + (after.size !== size ? 'its size went from ' + size + ' to ' + after.size + ' bytes' : 'it was modified') + '); wait until it is complete, then run add again');
   }
-  port.postMessage({ end: true });
-  await handle.close();
-  parentPort.postMessage({ md5: md5.digest('hex') });
-})().catch((error) => setImmediate(() => { throw error; }));
+  parentPort.postMessage({ sha256: sha256.digest('hex') });
+}
 `;
 
-/** Worker 2: SHA-256 over each slot in the order read, handing the slot back to the reader. */
-const SHA256 = `
+/** Worker 2: MD5 over each slot in the order read, handing the slot back; reports progress. */
+const MD5 = `
 const { workerData, parentPort } = require('node:worker_threads');
-const sha256 = require('node:crypto').createHash('sha256');
-const { shared, chunk, port } = workerData;
-port.on('message', (message) => {
-  if (message.end) return parentPort.postMessage({ sha256: sha256.digest('hex') });
-  sha256.update(new Uint8Array(shared, message.slot * chunk, message.length));
-  port.postMessage(message.slot);
-});
+const md5 = require('node:crypto').createHash('md5');
+const { shared, state, chunk, slots, READ, HASHED, STOP, LENGTHS } = workerData;
+let done = 0;
+for (let k = 0; ; k++) {
+  while (Atomics.load(state, READ) <= k) {
+    if (Atomics.load(state, STOP)) process.exit(0);
+    Atomics.wait(state, READ, k, 100);
+  }
+  const slot = k % slots;
+  const length = state[LENGTHS + slot];
+  if (length === 0) break;
+  md5.update(new Uint8Array(shared, slot * chunk, length));
+  done += length;
+  Atomics.store(state, HASHED, k + 1);
+  Atomics.notify(state, HASHED);
+  parentPort.postMessage({ done });
+}
+parentPort.postMessage({ done, md5: md5.digest('hex') });
 `;

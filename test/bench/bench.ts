@@ -4,6 +4,10 @@
 //   npm run bench                          500 devices x 200 builds = 100,000 manifests, 3 runs each
 //   npm run bench -- --curve               1k, 10k and 100k manifests, to show how cost grows
 //   npm run bench -- --devices 50 --builds 20 --runs 5 --hash-mb 200
+//   npm run bench -- --quick               10,000 manifests, 1 run, 256 MiB to hash: for iterating
+//   npm run bench -- --only preview        build, preview or hash (comma-separated); --catalog DIR reuses a catalog
+//
+// It ends with every figure of the targets (issue 14) beside its target.
 //
 // Every measurement is a child process (node startup included, as a maintainer sees it), timed by
 // the wall clock, with its CPU time (user + system, all threads) and peak memory read by
@@ -20,6 +24,7 @@ import { deviceName, generateCatalog } from './catalog.js';
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const BIN = path.join(ROOT, 'src', 'bin.mjs');
 const FLOOR = path.join(import.meta.dirname, 'floor.mjs');
+const HASH_FLOOR = path.join(import.meta.dirname, 'hash-floor.mjs');
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 const { values } = parseArgs({
@@ -30,11 +35,14 @@ const { values } = parseArgs({
     curve: { type: 'boolean', default: false },
     'hash-mb': { type: 'string', default: '1536' },
     keep: { type: 'boolean', default: false },
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string', default: 'build,preview,hash' },
+    catalog: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
 if (values.help) {
-  console.log('usage: npm run bench -- [--devices N] [--builds N] [--runs N] [--curve] [--hash-mb MB] [--keep]');
+  console.log('usage: npm run bench -- [--quick] [--devices N] [--builds N] [--runs N] [--curve] [--hash-mb MB] [--only build,preview,hash] [--catalog DIR] [--keep]');
   process.exit(0);
 }
 
@@ -55,6 +63,14 @@ interface Row {
   note?: string;
 }
 
+if (values.quick) {
+  // Defaults for iterating; options given explicitly still win.
+  const given = (name: string) => process.argv.some((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (!given('devices')) values.devices = '50';
+  if (!given('runs')) values.runs = '1';
+  if (!given('hash-mb')) values['hash-mb'] = '256';
+}
+const only = new Set(values.only.split(','));
 const runs = Number(values.runs);
 const sizes = values.curve
   ? [
@@ -67,12 +83,32 @@ const sizes = values.curve
 console.log(`otapress benchmark: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${availableParallelism()} usable, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
 console.log(`load average at start: ${loadAverage()}\n`);
 const perManifest: { manifests: number; cold: number; warm: number }[] = [];
-for (const size of sizes) {
+/** The figures of the targets, in the order of the issue's table. */
+const targets: { figure: string; value?: number; unit: string; target: number; below?: boolean }[] = [];
+const target = (figure: string, value: number | undefined, unit: string, limit: number, below = false) => targets.push({ figure, value, unit, target: limit, below });
+for (const size of only.has('build') || only.has('preview') ? sizes : []) {
+  const manifests = size.devices * size.builds;
   const rows = await benchCatalog(size);
   printTable(rows);
-  const cold = median(rows.find((r) => r.name === 'cold build')!.samples.map((s) => s.ms));
-  const warm = median(rows.find((r) => r.name.startsWith('warm build'))!.samples.map((s) => s.ms));
-  perManifest.push({ manifests: size.devices * size.builds, cold: cold / (size.devices * size.builds), warm: warm / (size.devices * size.builds) });
+  const row = (name: string) => rows.find((r) => r.name === name);
+  const at = manifests === 100_000 ? '' : ` (at ${manifests} manifests, not 100k)`;
+  const cold = row('cold build');
+  const warm = row('warm build');
+  const floor = row('I/O floor');
+  const preview = row('preview rebuild');
+  if (cold && warm && floor) {
+    perManifest.push({ manifests, cold: medianMs(cold) / manifests, warm: medianMs(warm) / manifests });
+    target(`peak RSS, cold build${at}`, peakMb(cold), 'MB', 300, true);
+    target(`peak RSS, warm build${at}`, peakMb(warm), 'MB', 200, true);
+  }
+  if (size === sizes.at(-1)) {
+    if (cold && floor) target(`cold build / I/O floor${at}`, medianMs(cold) / medianMs(floor), 'x', 1.5);
+    if (warm && floor) target(`warm build (1 manifest changed) / floor${at}`, medianMs(warm) / medianMs(floor), 'x', 1.2);
+    if (preview) {
+      target(`preview: change -> new listing served${at}`, medianMs(preview), 'ms', 50, true);
+      target(`preview server peak RSS${at}`, peakMb(preview), 'MB', 400, true);
+    }
+  }
 }
 if (values.curve) {
   console.log('growth: time per manifest (µs), including node startup');
@@ -81,17 +117,37 @@ if (values.curve) {
   if (ten && hundred) console.log(`  100k vs 10k: cold ${(hundred.cold / ten.cold).toFixed(2)}x, warm ${(hundred.warm / ten.warm).toFixed(2)}x per manifest`);
 }
 const hashMb = Number(values['hash-mb']);
-if (hashMb > 0) printTable(benchHashing(hashMb));
+if (hashMb > 0 && only.has('hash')) {
+  const rows = benchHashing(hashMb);
+  printTable(rows);
+  const md5 = rows.find((r) => r.name === 'md5sum')!;
+  const add = rows.find((r) => r.name === 'otapress add')!;
+  const at = hashMb === 1536 ? '' : ` (on ${hashMb} MiB, not 1.5 GiB)`;
+  const bare = rows.find((r) => r.name.startsWith('bare node'))!;
+  target(`otapress add / md5sum${at}`, add.samples.length ? medianMs(add) / medianMs(md5) : undefined, 'x', 1.1);
+  console.log(`otapress add / bare node doing only the hashing: ${add.samples.length ? (medianMs(add) / medianMs(bare)).toFixed(2) : '-'}x; bare node / md5sum: ${(medianMs(bare) / medianMs(md5)).toFixed(2)}x\n`);
+}
+if (targets.length > 0) {
+  console.log('targets (issue 14), medians of this run:');
+  const width = Math.max(...targets.map((t) => t.figure.length));
+  for (const t of targets) {
+    const shown = (n: number) => (t.unit === 'x' ? `${n.toFixed(2)}x` : `${n.toFixed(0)} ${t.unit}`);
+    const met = t.value === undefined ? 'n/a' : (t.below ? t.value < t.target : t.value <= t.target) ? 'met' : 'MISSED';
+    console.log(`  ${t.figure.padEnd(width)}  ${(t.value === undefined ? '-' : shown(t.value)).padStart(9)}  target ${t.below ? 'under' : 'at most'} ${shown(t.target).padEnd(7)}  ${met}`);
+  }
+  console.log('');
+}
 console.log(`load average at end: ${loadAverage()}`);
 
 // --- measurements ---
 
 async function benchCatalog({ devices, builds }: { devices: number; builds: number }): Promise<Row[]> {
   const manifests = devices * builds;
-  const root = mkdtempSync(path.join(tmpdir(), 'otapress-bench-'));
+  const reused = values.catalog !== undefined;
+  const root = reused ? path.resolve(values.catalog!) : mkdtempSync(path.join(tmpdir(), 'otapress-bench-'));
   try {
-    process.stdout.write(`${devices} devices x ${builds} builds = ${manifests} manifests in ${root}: generating... `);
-    generateCatalog(root, { devices, builds });
+    process.stdout.write(`${devices} devices x ${builds} builds = ${manifests} manifests in ${root}: ${reused ? 'reused' : 'generating'}... `);
+    if (!reused || !existsSync(path.join(root, 'content'))) generateCatalog(root, { devices, builds });
     const cache = path.join(root, 'node_modules', '.cache', 'otapress');
     const build = () => run(['node', BIN, 'build', '--root', root]);
     // The floor writes what the build writes: same number of files, same sizes, same folders.
@@ -122,7 +178,7 @@ async function benchCatalog({ devices, builds }: { devices: number; builds: numb
       { name: 'warm build', samples: [], manifests, note: '1 manifest changed' },
       { name: 'single-thread build', samples: [], manifests, note: 'no cache, --threads 1' },
     ];
-    for (let r = 0; r < runs; r++) {
+    for (let r = 0; r < (only.has('build') ? runs : 0); r++) {
       rows[0].samples.push(run(['node', FLOOR, root, shape, path.join(root, 'floor-out')]));
       rmSync(cache, { recursive: true, force: true });
       rows[1].samples.push(build());
@@ -134,10 +190,11 @@ async function benchCatalog({ devices, builds }: { devices: number; builds: numb
       }
     }
     const list = /^channel: (\S+)$/m.exec(original)![1];
-    rows.push(...(await benchPreview(root, `api/v1/${device}/${list}/`, change)));
-    return rows;
+    if (only.has('preview')) rows.push(...(await benchPreview(root, `api/v1/${device}/${list}/`, change)));
+    writeFileSync(changed, original);
+    return rows.filter((r) => r.samples.length > 0);
   } finally {
-    if (values.keep) console.log(`kept ${root}`);
+    if (values.keep || reused) console.log(`kept ${root}`);
     else rmSync(root, { recursive: true, force: true });
   }
 }
@@ -218,12 +275,14 @@ with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_STORED, allowZip64=True) as z
     const rows: Row[] = [
       { name: 'md5sum', samples: [], manifests: 0, note: `${megabytes} MiB` },
       { name: 'sha256sum', samples: [], manifests: 0, note: `${megabytes} MiB` },
+      { name: 'bare node: md5 + sha256', samples: [], manifests: 0, note: 'hash-floor.mjs: one read, two threads, nothing else' },
       { name: 'otapress add', samples: [], manifests: 0, note: hasAdd ? 'md5 + sha256 + manifest, --dry-run' : 'n/a: otapress add is not on this branch' },
     ];
     for (let r = 0; r < runs; r++) {
       rows[0].samples.push(run(['md5sum', zip]));
       rows[1].samples.push(run(['sha256sum', zip]));
-      if (hasAdd) rows[2].samples.push(run(['node', BIN, 'add', zip, '--root', project, '--dry-run']));
+      rows[2].samples.push(run(['node', HASH_FLOOR, zip]));
+      if (hasAdd) rows[3].samples.push(run(['node', BIN, 'add', zip, '--root', project, '--dry-run']));
     }
     return rows;
   } finally {
@@ -289,6 +348,15 @@ function printTable(rows: Row[]): void {
   console.log(format(header));
   for (const line of lines) console.log(format(line));
   console.log('');
+}
+
+function medianMs(row: Row): number {
+  return median(row.samples.map((s) => s.ms));
+}
+
+function peakMb(row: Row): number | undefined {
+  const rss = row.samples.flatMap((s) => (s.rssMb === undefined ? [] : [s.rssMb]));
+  return rss.length > 0 ? Math.max(...rss) : undefined;
 }
 
 function median(values: number[]): number {
