@@ -78,7 +78,7 @@ export async function startWrangler(distDir: string): Promise<Wrangler> {
   return { url, log: () => output, stop };
 }
 
-// Shared with test/servers.ts.
+// Shared with test/servers/servers.ts.
 
 /** Signals every process of the group `child` leads (it was spawned detached). */
 export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {

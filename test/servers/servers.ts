@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, chmodSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { killGroup } from './wrangler.js';
+import { killGroup } from '../wrangler.js';
 
 export type ServerKind = 'nginx' | 'caddy' | 'apache';
 
