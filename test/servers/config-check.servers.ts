@@ -1,10 +1,12 @@
 // The configurations `otapress hosting` prints for the defaults (port 80, no prefix; Caddy with
 // automatic HTTPS) pass the servers' own config testers: nginx -t, apache2 -t, caddy validate.
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../../src/build/build.js';
 import { main } from '../../src/cli.js';
+import { EXAMPLE } from '../helpers.js';
 import { serverProgram, tempFolder } from './servers.js';
 
 async function run(argv: string[]) {
@@ -15,6 +17,14 @@ async function run(argv: string[]) {
 }
 
 describe('the default configurations pass the servers\' own checks', () => {
+  let project: string;
+  beforeAll(() => {
+    project = tempFolder('otapress-check-project-');
+    cpSync(path.join(EXAMPLE, 'content'), path.join(project, 'content'), { recursive: true });
+    build({ root: project });
+  });
+  afterAll(() => rmSync(project, { recursive: true, force: true }));
+
   it.each([
     { kind: 'nginx' as const, args: [], check: (file: string, prefix: string) => ['-t', '-p', `${prefix}/`, '-c', file] },
     { kind: 'apache' as const, args: [], check: (file: string, prefix: string) => ['-t', '-d', prefix, '-f', file] },
@@ -22,7 +32,9 @@ describe('the default configurations pass the servers\' own checks', () => {
     { kind: 'caddy' as const, args: [], check: (file: string) => ['validate', '--config', file, '--adapter', 'caddyfile'] },
   ])('$kind $args', async ({ kind, args, check }) => {
     const prefix = tempFolder(`otapress-check-${kind}-`);
-    const { code, out, err } = await run(['hosting', kind, ...args]);
+    // The defaults but --root: a built example project, as a fresh clone has no dist/ of its own
+    // (Apache refuses a DocumentRoot that does not exist).
+    const { code, out, err } = await run(['hosting', kind, '--root', project, ...args]);
     expect(code, err).toBe(0);
     const file = path.join(prefix, 'config');
     writeFileSync(file, `${out}\n`);
