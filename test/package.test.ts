@@ -15,7 +15,7 @@ import { compileDevices } from '../src/build/compile-devices.js';
 import { parseSite } from '../src/catalog/site.js';
 import { readContent } from '../src/catalog/read.js';
 import { workflows } from '../src/commands/init-files.js';
-import { ROOT, snapshotTree } from './helpers.js';
+import { EXAMPLE, ROOT, snapshotTree } from './helpers.js';
 import { FP4_METADATA, writeOtaZip } from './ota-zip.js';
 
 const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -104,7 +104,7 @@ describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
   it('compiles in worker threads from lib/ as well', () => {
     // The example catalog of this repository: three devices, so that a worker is started.
     const example = path.join(work, 'example');
-    cpSync(path.join(ROOT, 'content'), path.join(example, 'content'), { recursive: true });
+    cpSync(path.join(EXAMPLE, 'content'), path.join(example, 'content'), { recursive: true });
     const lib = path.join(site, 'node_modules', 'otapress', 'lib');
     const script = `
       const { readContent } = await import(${JSON.stringify(path.join(lib, 'catalog/read.js'))});

@@ -6,7 +6,7 @@ import { compileSite } from '../src/build/build.js';
 import { readContent } from '../src/catalog/read.js';
 import { formatProblem } from '../src/catalog/problems.js';
 import { parseSite } from '../src/catalog/site.js';
-import { ROOT } from './helpers.js';
+import { EXAMPLE } from './helpers.js';
 import { compileWith, REQUEST_PATHS_YAML } from './host-table.js';
 
 const BASE = 'download_base_url: https://images.example.org/builds\nrequest_paths:\n';
@@ -57,7 +57,7 @@ describe('request_paths in site.yaml', () => {
 });
 
 describe('the host files for request paths', () => {
-  const content = readContent(ROOT);
+  const content = readContent(EXAMPLE);
   const plain = compileSite(content);
   const withPaths = compileWith(content, REQUEST_PATHS_YAML);
   const file = (compiled: typeof plain, name: string) => String(compiled.files.find((f) => f.path === name)?.contents);
