@@ -14,7 +14,7 @@ import { CONTENT_TYPES } from '../../src/hosts/routes.js';
 import { EXAMPLE } from '../helpers.js';
 import { compileWith, describeProbe, expectedAnswer, hostTable, LISTING_CACHE_CONTROL, observe, optionsProbes, REQUEST_PATHS_YAML, type Seen } from '../host-table.js';
 import { startServer, tempFolder, type RunningServer, type ServerKind } from './servers.js';
-import { freePort } from '../wrangler.js';
+import { freePort } from '../process-group.js';
 
 // The example with site.yaml's request paths: the table then holds the example's rows and theirs.
 const EXTRA = `\napache_htaccess: true\n${REQUEST_PATHS_YAML}`;
