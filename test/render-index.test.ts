@@ -45,4 +45,13 @@ describe('the device index, /api/devices.json', () => {
     const lists = JSON.parse(readFileSync(path.join(only, 'dist/api/devices.json'), 'utf8')).devices[0].lists;
     expect(lists[0]).toMatchObject({ list: 'stable', count: 1, newest: null });
   });
+
+  it('never names a withdrawn (.disabled.zip) build as the newest: the newest one still offered', () => {
+    const root = catalogProject([{ timestamp: 1731067200 }, { timestamp: 1731070800, disabled: true }]);
+    build({ root });
+    const [stable] = JSON.parse(readFileSync(path.join(root, 'dist/api/devices.json'), 'utf8')).devices[0].lists;
+    expect(stable.count).toBe(2);
+    expect(stable.newest).toMatchObject({ datetime: 1731067200 });
+    expect(stable.newest.filename).not.toMatch(/\.disabled\.zip$/);
+  });
 });

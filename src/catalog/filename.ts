@@ -88,3 +88,11 @@ export function displayVersionOf(name: string): string {
   if (form === 'lineage') return stem.slice('lineage-'.length);
   return stem;
 }
+
+/**
+ * A withdrawn package: the interface's `.disabled.zip` naming. v1 keeps listing it as named; the
+ * v2 answer, feeds' downloads and the device index's newest build leave it out.
+ */
+export function isWithdrawn(build: { filename: string }): boolean {
+  return build.filename.endsWith('.disabled.zip');
+}

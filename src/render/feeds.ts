@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
+import { isWithdrawn } from '../catalog/filename.js';
 import type { Build } from '../catalog/manifest.js';
 import { escapeMarkup as x, humanSize, isoTime, readableTime } from './markup.js';
 import type { Listing } from '../catalog/plan.js';
 import { compareStrings } from '../catalog/problems.js';
 import type { Site } from '../catalog/site.js';
-import { anchorOf, isDisabled } from './pages.js';
+import { anchorOf } from './pages.js';
 import { fileOf, URLS } from './urls.js';
 import type { OutputFile } from './output.js';
 
@@ -66,7 +67,7 @@ export function entryId(build: Build): string {
 // --- internal ---
 
 function renderEntry(build: Build, list: string): string[] {
-  const withdrawn = isDisabled(build);
+  const withdrawn = isWithdrawn(build);
   const summary = [
     `Version ${build.version} for Android ${build.android_version}, built ${readableTime(build.timestamp)}`,
     `${humanSize(build.size as number)} (${build.size} bytes)`,

@@ -1,3 +1,4 @@
+import { isWithdrawn } from '../catalog/filename.js';
 import type { Build } from '../catalog/manifest.js';
 import { html, humanSize, isoTime, raw, readableTime, type Markup } from './markup.js';
 import type { Listing } from '../catalog/plan.js';
@@ -58,16 +59,13 @@ export function anchorOf(build: Build, list: string): string {
 }
 
 /** A withdrawn build: its file was renamed to `….disabled.zip`. */
-export function isDisabled(build: Build): boolean {
-  return build.filename.endsWith('.disabled.zip');
-}
 
 // --- internal ---
 
 function renderBuild(build: Build, list: string): Markup {
   const badges = [
     build.placeholder && html`<span class="badge placeholder">Placeholder: announced, no package yet</span>`,
-    isDisabled(build) && html`<span class="badge disabled">Disabled: withdrawn, do not install</span>`,
+    isWithdrawn(build) && html`<span class="badge disabled">Disabled: withdrawn, do not install</span>`,
     build.is_upgrade_supported && html`<span class="badge upgrade">Upgrade supported</span>`,
   ].filter((b): b is Markup => b !== false);
   const rows: Markup[] = [
@@ -82,10 +80,10 @@ function renderBuild(build: Build, list: string): Markup {
   if (build.md5sum) rows.push(row('MD5', hash(build.md5sum, `MD5 of ${build.display_version}`)));
   if (!build.placeholder) rows.push(row('SHA-256', hash(build.id, `SHA-256 of ${build.display_version}`)));
   rows.push(row('Upgrade', html`${build.is_upgrade_supported ? 'yes' : 'no'}`));
-  const classes = ['build', build.placeholder && 'is-placeholder', isDisabled(build) && 'is-disabled'].filter(Boolean).join(' ');
+  const classes = ['build', build.placeholder && 'is-placeholder', isWithdrawn(build) && 'is-disabled'].filter(Boolean).join(' ');
   const download = build.placeholder
     ? html`<p class="meta">No download: this build has no package yet.</p>`
-    : html`<p><a class="download" href="${build.url!}">Download${isDisabled(build) ? ' (withdrawn file)' : ''}</a> <span class="meta">${humanSize(build.size as number)}</span></p>`;
+    : html`<p><a class="download" href="${build.url!}">Download${isWithdrawn(build) ? ' (withdrawn file)' : ''}</a> <span class="meta">${humanSize(build.size as number)}</span></p>`;
   return html`<article class="${classes}" id="${anchorOf(build, list)}">
 <h3>${build.display_version}</h3>
 ${badges.length > 0 ? html`<p>${join(badges, ' ')}</p>` : ''}

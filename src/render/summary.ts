@@ -1,3 +1,4 @@
+import { isWithdrawn } from '../catalog/filename.js';
 import type { Build } from '../catalog/manifest.js';
 import type { Listing } from '../catalog/plan.js';
 import { compareStrings } from '../catalog/problems.js';
@@ -12,7 +13,7 @@ export interface DeviceSummary {
     list: string;
     /** Records in the v1 listing, placeholders included. */
     count: number;
-    /** The newest downloadable build by build time, or null when the list has none. */
+    /** The newest downloadable, not withdrawn build by build time, or null when the list has none. */
     newest: NewestBuild | null;
   }[];
 }
@@ -55,9 +56,9 @@ export function summarizeDevice(device: string, listings: readonly Listing[]): D
   };
 }
 
-/** The newest build that has a package, by build time (listing order puts newer platforms first). */
+/** The newest build that has a package and is not withdrawn (`.disabled.zip`), by build time (listing order puts newer platforms first). */
 export function newestBuild(builds: readonly Build[]): Build | undefined {
   return builds
-    .filter((b) => !b.placeholder)
+    .filter((b) => !b.placeholder && !isWithdrawn(b))
     .sort((a, b) => b.timestamp - a.timestamp || compareStrings(a.filename, b.filename))[0];
 }

@@ -1,3 +1,4 @@
+import { isWithdrawn } from '../catalog/filename.js';
 import type { Build } from '../catalog/manifest.js';
 import type { Listing } from '../catalog/plan.js';
 import { compareStrings, type Problem } from '../catalog/problems.js';
@@ -78,7 +79,7 @@ export function renderV2(device: string, listings: readonly Listing[]): Rendered
     for (const build of listing.builds) {
       if (build.placeholder) continue;
       const why = unreadableV2Version(build.version);
-      if (build.filename.endsWith('.disabled.zip')) withdrawn.add(build);
+      if (isWithdrawn(build)) withdrawn.add(build);
       else if (build.size === 0) sizeless.add(build);
       else if (why !== undefined) unreadable.set(build, { why, lists: [...(unreadable.get(build)?.lists ?? []), listing.list] });
       else candidates.push({ build, list: listing.list, rank });
