@@ -1,5 +1,6 @@
 import { fill } from '../render/urls.js';
 import { CONTENT_TYPES, endpoints, headerRules, optionsAnswers, type HeaderRule } from './routes.js';
+import { toRegex } from './server-rules.js';
 import type { Site } from '../catalog/site.js';
 import type { OutputFile } from '../render/output.js';
 
@@ -99,13 +100,9 @@ function rewrites(site: Site): Rewrite[] {
     const lists = site.lists.map((l) => l.name);
     cached = endpoints(site).flatMap((endpoint) =>
       endpoint.paths.map((path) => {
-        const names: string[] = [];
-        const source = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:([a-z]+)/g, (_, name: string) => {
-          names.push(name);
-          // Cloudflare has a static rule per device and list for these: only list names match.
-          return endpoint.perDevice && name === 'list' ? `(${lists.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})` : '([^/]+)';
-        });
-        return { pattern: new RegExp(`^${source}$`), names, file: endpoint.file, perDevice: endpoint.perDevice ?? false };
+        // Cloudflare has a static rule per device and list for these: only list names match.
+        const { regex, groups } = toRegex(path, true, endpoint.perDevice ? lists : undefined);
+        return { pattern: new RegExp(regex), names: groups, file: endpoint.file, perDevice: endpoint.perDevice ?? false };
       }),
     );
     REWRITES.set(site, cached);
@@ -151,7 +148,6 @@ function safeDecode(pathname: string): string {
     return pathname;
   }
 }
-
 
 function contentType(pathname: string): string {
   const extension = /\.([a-z0-9]+)$/i.exec(pathname)?.[1]?.toLowerCase() ?? '';

@@ -92,10 +92,12 @@ export function formatListen({ host, port }: ListenAddress): string {
   return `${host ?? ''}:${port}`;
 }
 
-// --- internal ---
-
-/** `lists`: a `:list` matches those names only (for a placeholder beside fixed text, as on Cloudflare). */
-function toRegex(pattern: string, anchored: boolean, lists?: readonly string[]): { regex: string; groups: string[] } {
+/**
+ * A route-table pattern as a regular expression with one group per placeholder (`groups`, in
+ * order); with `lists`, a `:list` matches those names only (for a placeholder beside fixed text, as
+ * on Cloudflare). The preview's rewrites and the servers' rules both come from it.
+ */
+export function toRegex(pattern: string, anchored: boolean, lists?: readonly string[]): { regex: string; groups: string[] } {
   const groups: string[] = [];
   const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const source = escape(pattern).replace(/:([a-z]+)/g, (_, name: string) => {
