@@ -6,7 +6,7 @@ import { DEVICE_NAME } from '../catalog/plan.js';
 import { ContentError, formatProblem } from '../catalog/problems.js';
 import { readContent } from '../catalog/read.js';
 import { parseSite, SITE_FILE } from '../catalog/site.js';
-import { writeManifestFile } from '../catalog/write-manifest.js';
+import { writeFileReplacing } from '../catalog/write-manifest.js';
 import { EXIT, reportProblems, UsageError, COMMON_OPTIONS, type Command } from '../io.js';
 
 /** What `otapress import` is asked to do. */
@@ -49,7 +49,7 @@ export function importListing(options: ImportOptions): ImportPlan {
     throw new ContentError(problems.map((p) => ({ ...p, message: p.message + hint })));
   }
   const plan = planImport({ text, sourceName, device: options.device, list: options.list, site, existing: content.manifests, skipInvalid: options.skipInvalid });
-  for (const write of plan.writes) writeManifestFile(options.root, write.file, write.text);
+  for (const write of plan.writes) writeFileReplacing(options.root, write.file, write.text);
   return plan;
 }
 

@@ -1,9 +1,10 @@
 /** `otapress init`: turn a folder into a catalog repository, never overwriting a file (the texts are in init-files.ts). */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { renderJsonSchema, SCHEMA_FILE } from '../catalog/json-schema.js';
 import { readContent } from '../catalog/read.js';
 import { parseSite, SITE_FILE } from '../catalog/site.js';
+import { writeFileReplacing } from '../catalog/write-manifest.js';
 import { renderNetlifyToml } from '../hosts/routes.js';
 import { type Command, EXIT, type Io, otapressVersion, UsageError } from '../io.js';
 import { exampleManifest, GITIGNORE, maintainerReadme, packageJson, SCAFFOLD_SCRIPTS, siteYaml, workflows, type ScaffoldFile } from './init-files.js';
@@ -118,14 +119,7 @@ function updatePackageJson(root: string, version: string, result: InitResult): v
     return;
   }
   // Changed in place, through a temporary file, so an interrupted init never leaves half a file.
-  const temp = path.join(root, `.package.json.tmp-${process.pid}`);
-  try {
-    writeFileSync(temp, text);
-    renameSync(temp, file);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
+  writeFileReplacing(root, 'package.json', text);
   result.written.push(`package.json: added ${added.join(', ')}`);
 }
 

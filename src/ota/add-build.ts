@@ -16,7 +16,7 @@ import { checkCatalog, DEVICE_NAME } from '../catalog/plan.js';
 import { ContentError, type Problem } from '../catalog/problems.js';
 import { readContent } from '../catalog/read.js';
 import { parseSite, SITE_FILE, type Site } from '../catalog/site.js';
-import { writeManifestFile } from '../catalog/write-manifest.js';
+import { writeFileReplacing } from '../catalog/write-manifest.js';
 
 /** What `otapress add` is asked to do. */
 export interface AddOptions extends FactOptions {
@@ -128,7 +128,7 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   const result: AddResult = { file, text, report: report.map(([f, v, o]) => `  ${f.padEnd(width)}  ${o.padEnd(fromWidth)}  ${v}`), written: false };
   if (options.dryRun) return result;
 
-  writeManifestFile(options.root, file, text);
+  writeFileReplacing(options.root, file, text);
   return { ...result, written: true };
 }
 
