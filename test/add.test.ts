@@ -251,7 +251,9 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
 
   it('publishes an unofficial LineageOS zip, whose name spells the type in capitals', async () => {
     const name = 'lineage-19.1-20250312-UNOFFICIAL-Atom_L_EEA-signed.zip';
-    const { root, zip } = await project(name, { metadata: FP4_METADATA.replace('pre-device=FP4', 'pre-device=Atom_L_EEA') });
+    // A real 19.1 build: Android 12 (SDK 32) in its fingerprint, as the version says.
+    const metadata = FP4_METADATA.replace('pre-device=FP4', 'pre-device=Atom_L_EEA').replace('FP4:14/', 'FP4:12/').replace('post-sdk-level=34', 'post-sdk-level=32');
+    const { root, zip } = await project(name, { metadata });
     writeFileSync(path.join(root, 'content/site.yaml'), 'download_base_url: https://dl.example.org\nchannels: [unofficial]\nlists:\n  unofficial: [unofficial]\n');
     const added = await runMain(['add', zip, '--root', root, '--dry-run']);
     expect(added.err.filter((l) => /^  (device|version|channel) /.test(l)).map((l) => l.trim().split(/ {2,}/))).toEqual([
@@ -304,8 +306,9 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
     const { code, err } = await runMain(['add', zip, '--root', root]);
     expect(code).toBe(2);
     expect(err).toEqual([
-      'cannot tell --timestamp, --android-version, --incremental of lineage-21.0-20250101-nightly-FP4-signed.zip: the zip has no META-INF/com/android/metadata.',
-      `pass them as options, e.g. otapress add ${zip} --timestamp 1731067200 --android-version 14 --incremental eng.root.20241108.123456`,
+      // 21.0 is Android 14: the version tells it, so it is not asked for.
+      'cannot tell --timestamp, --incremental of lineage-21.0-20250101-nightly-FP4-signed.zip: the zip has no META-INF/com/android/metadata.',
+      `pass them as options, e.g. otapress add ${zip} --timestamp 1731067200 --incremental eng.root.20241108.123456`,
     ]);
   });
 

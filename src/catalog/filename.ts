@@ -5,7 +5,7 @@ export interface FilenameFacts {
   version: string;
   /** Platform letter (`t`, `u`) or `a<level>` (`a14`); absent in LineageOS names. */
   platform?: string;
-  /** Android major version implied by the platform part, when it implies one. */
+  /** Android major version implied by the platform part (/e/) or the ROM version (LineageOS), when it implies one. */
   androidVersion?: string;
   /** Build date, `yyyymmdd`. */
   date: string;
@@ -47,6 +47,26 @@ export const PLATFORM_LETTERS: Record<string, string> = {
   v: '15',
 };
 
+/**
+ * Android major version of each LineageOS release (its major.minor), as LineageOS numbers them:
+ * 17.1 is Android 10, ... 21.0 is Android 14; 22.x and 23.x name the whole major.
+ */
+const LINEAGE_ANDROID_VERSIONS: Record<string, string> = {
+  '17.1': '10',
+  '18.1': '11',
+  '19.1': '12',
+  '20.0': '13',
+  '21.0': '14',
+  '22': '15',
+  '23': '16',
+};
+
+/** The Android major version of a LineageOS version (`21.0` → `14`, `22.1` → `15`); `undefined` for one it does not know. */
+export function androidVersionOfLineage(version: string): string | undefined {
+  const [major, minor] = version.split('.');
+  return LINEAGE_ANDROID_VERSIONS[`${major}.${minor}`] ?? (Number(major) >= 22 ? LINEAGE_ANDROID_VERSIONS[major] : undefined);
+}
+
 /** Reads an OTA file name; `undefined` when it fits none of {@link FILENAME_FORMS} (the facts then come from elsewhere). */
 export function parseBuildFilename(name: string): FilenameFacts | undefined {
   const e = E_FORM.exec(name);
@@ -68,7 +88,8 @@ export function parseBuildFilename(name: string): FilenameFacts | undefined {
   if (lineage) {
     const [, version, date, channel, device] = lineage;
     // Unofficial builds spell the type in capitals (UNOFFICIAL); phones compare it ignoring case.
-    return { form: 'lineage', version, date, buildNumber: '', channel: channel.toLowerCase(), device, disabled: false };
+    const androidVersion = androidVersionOfLineage(version);
+    return { form: 'lineage', version, ...(androidVersion && { androidVersion }), date, buildNumber: '', channel: channel.toLowerCase(), device, disabled: false };
   }
   return undefined;
 }

@@ -332,7 +332,8 @@ const filenameAgrees: Rule = ({ fields, bad, device, placeholder, report }) => {
     report('channel', `channel is \`${fields.channel}\` but the file name says \`${facts.channel}\`; make them agree`);
   }
   if (facts.androidVersion !== undefined && fields.android_version !== undefined && !bad.has('android_version') && facts.androidVersion !== fields.android_version) {
-    report('android_version', `android_version is "${fields.android_version}" but the file name's platform part \`${facts.platform}\` means Android ${facts.androidVersion}; make them agree`);
+    const part = facts.platform !== undefined ? `platform part \`${facts.platform}\`` : `LineageOS version ${facts.version}`;
+    report('android_version', `android_version is "${fields.android_version}" but the file name's ${part} means Android ${facts.androidVersion}; make them agree`);
   }
 };
 
