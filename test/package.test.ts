@@ -69,7 +69,13 @@ describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
   it('init, add on an OTA zip and build give the site this repository builds from the same catalog', () => {
     const init = run('npx', ['otapress', 'init']);
     expect(init.stdout).toContain('wrote content/site.yaml');
-    expect(init.stdout).toContain(`kept  package.json dependencies.otapress ("file:../${path.basename(readdirSync(work).find((f) => f.endsWith('.tgz'))!)}")`);
+    // npm wrote the tarball's path outside the catalog, which no clone has: init keeps the package inside.
+    const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'))!;
+    expect(init.stdout).toContain(`wrote vendor/otapress-${VERSION}.tgz (otapress ${VERSION}, kept inside the catalog: "file:../${tarball}" is a path outside the catalog`);
+    expect(init.stdout).toContain(`wrote package.json: added scripts.build, scripts.check, scripts.serve, dependencies.otapress file:../${tarball} → file:vendor/otapress-${VERSION}.tgz\n`);
+    expect(init.stdout).toMatch(/^next:\n {2}npm install\n/m);
+    expect((JSON.parse(readFileSync(path.join(site, 'package.json'), 'utf8')) as { dependencies: object }).dependencies).toEqual({ otapress: `file:vendor/otapress-${VERSION}.tgz` });
+    run('npm', ['install']);
     expect(run('npm', ['run', 'build']).stdout).toContain('built 0 builds of 0 devices');
 
     const add = run('npx', ['otapress', 'add', zip]);
@@ -148,21 +154,34 @@ describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
     }
   });
 
-  it('the scaffolded workflows run green, step by step, in the new repository', () => {
-    const git = (...args: string[]) => run('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.org', ...args]);
-    git('init', '-q', '-b', 'main');
-    git('add', '-A');
-    git('commit', '-q', '-m', 'catalog');
-    expect(git('status', '--porcelain').stdout).toBe(''); // .gitignore keeps node_modules/ and dist/ out.
-    for (const workflow of workflows()) {
-      for (const job of Object.values((parse(workflow.text) as { jobs: Record<string, { steps: { run?: string }[] }> }).jobs)) {
-        for (const step of job.steps.filter((s) => s.run !== undefined)) {
-          const [command, ...args] = step.run!.split(' ');
-          run(command, args); // npm ci too: offline, from the lock file npm install wrote.
+  it('the scaffolded workflows run green, step by step, in a fresh clone with an empty npm cache', () => {
+    const git = (cwd: string, ...args: string[]) => run('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.org', ...args], cwd);
+    git(site, 'init', '-q', '-b', 'main');
+    git(site, 'add', '-A');
+    git(site, 'commit', '-q', '-m', 'catalog');
+    expect(git(site, 'status', '--porcelain').stdout).toBe(''); // .gitignore keeps node_modules/ and dist/ out.
+    expect(git(site, 'ls-files', 'vendor').stdout).toBe(`vendor/otapress-${VERSION}.tgz\n`);
+    // What CI, Netlify and Cloudflare Pages have: the repository alone, no tarball beside it, no cache.
+    const clone = path.join(work, 'clone');
+    git(work, 'clone', '-q', site, clone);
+    rmSync(path.join(work, readdirSync(work).find((f) => f.endsWith('.tgz'))!));
+    const emptyCache = mkdtempSync(path.join(tmpdir(), 'otapress-npm-cache-'));
+    try {
+      for (const workflow of workflows()) {
+        for (const job of Object.values((parse(workflow.text) as { jobs: Record<string, { steps: { run?: string }[] }> }).jobs)) {
+          for (const step of job.steps.filter((s) => s.run !== undefined)) {
+            const [command, ...args] = step.run!.split(' ');
+            // npm ci too: offline, from the lock file and the tarball in vendor/.
+            const result = spawnSync(command, args, { cwd: clone, env: { ...ENV, npm_config_cache: emptyCache }, encoding: 'utf8', timeout: 120_000 });
+            expect(result.status, `${step.run}\n${result.stdout}\n${result.stderr}`).toBe(0);
+          }
         }
       }
+    } finally {
+      rmSync(emptyCache, { recursive: true, force: true });
     }
-    expect(git('status', '--porcelain').stdout).toBe('');
+    expect(git(clone, 'status', '--porcelain').stdout).toBe('');
+    expect(snapshotTree(path.join(clone, 'dist'))).toEqual(snapshotTree(path.join(site, 'dist')));
   });
 
   it('serve answers the path a phone asks', async () => {

@@ -192,17 +192,26 @@ Check a deploy with \`curl -s https://<your site>/api/v1/<device>/<list>/\`.
 
 ## Upgrade otapress
 
-\`npm install otapress@latest\`, then \`npx otapress schema\` (the editor schema) and
-\`npm run build\`; commit what changed.
+From the registry: \`npm install otapress@latest\`. Kept in \`vendor/\` (a package not installed from
+a registry): \`npm install path/to/otapress-<new version>.tgz\`, then \`npx otapress init\`, which
+keeps the new package in \`vendor/\` again (remove the old tarball there), and \`npm install\`.
+Then \`npx otapress schema\` (the editor schema) and \`npm run build\`; commit what changed,
+package-lock.json included.
 `;
 }
 
 /**
  * The package.json of a catalog repository: the given one with the npm scripts and the otapress
- * dependency added where missing (nothing it has is changed), or a new one. `undefined` text when
- * nothing is missing.
+ * dependency `otapress` (a spec) added where missing (nothing it has is changed, except an
+ * otapress dependency that `replace` names: a path outside the catalog), or a new one. `undefined`
+ * text when nothing is missing.
  */
-export function packageJson(existing: Record<string, unknown> | undefined, name: string, version: string, indent = '  '): { text?: string; added: string[]; kept: string[] } {
+export function packageJson(
+  existing: Record<string, unknown> | undefined,
+  name: string,
+  otapress: string,
+  { indent = '  ', replace = false }: { indent?: string; replace?: boolean } = {},
+): { text?: string; added: string[]; kept: string[] } {
   const pkg: Record<string, unknown> = existing ? { ...existing } : { name, version: '1.0.0', private: true };
   const added: string[] = [];
   const kept: string[] = [];
@@ -217,11 +226,15 @@ export function packageJson(existing: Record<string, unknown> | undefined, name:
   }
   pkg.scripts = scripts;
   const has = ['dependencies', 'devDependencies'].find((field) => Object.hasOwn((pkg[field] ?? {}) as object, 'otapress'));
-  if (has) {
+  if (has && replace) {
+    const dependencies = pkg[has] as Record<string, string>;
+    added.push(`${has}.otapress ${dependencies.otapress} → ${otapress}`);
+    pkg[has] = { ...dependencies, otapress };
+  } else if (has) {
     kept.push(`${has}.otapress (${JSON.stringify((pkg[has] as Record<string, string>).otapress)})`);
   } else {
-    pkg.dependencies = { ...((pkg.dependencies ?? {}) as Record<string, string>), otapress: `^${version}` };
-    added.push(`dependencies.otapress ^${version}`);
+    pkg.dependencies = { ...((pkg.dependencies ?? {}) as Record<string, string>), otapress };
+    added.push(`dependencies.otapress ${otapress}`);
   }
   return { text: added.length > 0 ? `${JSON.stringify(pkg, null, indent)}\n` : undefined, added, kept };
 }

@@ -1,12 +1,14 @@
 /** `otapress init`: turn a folder into a catalog repository, never overwriting a file (the texts are in init-files.ts). */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { renderJsonSchema, SCHEMA_FILE } from '../catalog/json-schema.js';
 import { readContent } from '../catalog/read.js';
 import { parseSite, SITE_FILE } from '../catalog/site.js';
 import { writeFileReplacing } from '../catalog/write-manifest.js';
 import { renderNetlifyToml } from '../hosts/routes.js';
 import { type Command, EXIT, type Io, otapressVersion, UsageError } from '../io.js';
+import { dependencyPlan, installedFromRegistry, packTarball, vendoredTarball } from './init-package.js';
 import { exampleManifest, GITIGNORE, maintainerReadme, packageJson, SCAFFOLD_SCRIPTS, siteYaml, workflows, type ScaffoldFile } from './init-files.js';
 
 /** What {@link initCatalog} did: each file it wrote, and each it found and left as it was. */
@@ -16,6 +18,8 @@ export interface InitResult {
   kept: string[];
   /** Lines the maintainer should read: what was not done, and what to do next. */
   notes: string[];
+  /** The otapress dependency was added or changed: `npm install` records it in package-lock.json. */
+  dependencyChanged: boolean;
 }
 
 /**
@@ -25,15 +29,18 @@ export interface InitResult {
  * (files are created with O_EXCL, so not even one that appears meanwhile is replaced); package.json
  * only gets what it lacks.
  */
-export function initCatalog(root: string, { example = false, version }: { example?: boolean; version: string }): InitResult {
-  const result: InitResult = { written: [], kept: [], notes: [] };
+export function initCatalog(
+  root: string,
+  { example = false, version, vendorFrom }: { example?: boolean; version: string; vendorFrom?: string },
+): InitResult {
+  const result: InitResult = { written: [], kept: [], notes: [], dependencyChanged: false };
   mkdirSync(root, { recursive: true });
   const create = ({ file, text }: ScaffoldFile) => (createFile(root, file, text) ? result.written : result.kept).push(file);
 
   create({ file: SITE_FILE, text: siteYaml() });
   create({ file: SCHEMA_FILE, text: renderJsonSchema() });
   if (example) create(exampleManifest());
-  updatePackageJson(root, version, result);
+  updatePackageJson(root, version, vendorFrom, result);
   // Generated from the catalog as it now is, as the build would write it, so that check finds it up to date.
   const content = readContent(root);
   const { site } = content.site ? parseSite(content.site) : {};
@@ -63,7 +70,10 @@ missing). A file that already exists is never overwritten: init lists what it ke
   async run({ values, positionals }, io) {
     if (positionals.length > 1) throw new UsageError(`init takes one folder, not ${positionals.length}`);
     const root = path.resolve(positionals[0] ?? '.');
-    const result = initCatalog(root, { example: values.example === true, version: otapressVersion() });
+    // The package this command runs from: kept inside the catalog unless a registry installed it.
+    const packageRoot = fileURLToPath(new URL('../..', import.meta.url));
+    const vendorFrom = installedFromRegistry(packageRoot) ? undefined : packageRoot;
+    const result = initCatalog(root, { example: values.example === true, version: otapressVersion(), vendorFrom });
     report(result, root, io);
     return EXIT.ok;
   },
@@ -72,7 +82,7 @@ missing). A file that already exists is never overwritten: init lists what it ke
 // --- internal ---
 
 /** Creates `file` with `text` unless something is already at that path; true when it wrote. */
-function createFile(root: string, file: string, text: string): boolean {
+function createFile(root: string, file: string, text: string | Buffer): boolean {
   const target = path.join(root, file);
   mkdirSync(path.dirname(target), { recursive: true });
   let fd: number;
@@ -83,14 +93,19 @@ function createFile(root: string, file: string, text: string): boolean {
     throw error;
   }
   try {
-    writeSync(fd, text);
+    writeSync(fd, typeof text === 'string' ? Buffer.from(text) : text);
   } finally {
     closeSync(fd);
   }
   return true;
 }
 
-function updatePackageJson(root: string, version: string, result: InitResult): void {
+/**
+ * Adds the scripts and the otapress dependency to package.json. With `vendorFrom` (the running
+ * package, not from a registry), a missing dependency or one that names a path outside the catalog
+ * becomes the package kept inside the catalog (init-package.ts says why).
+ */
+function updatePackageJson(root: string, version: string, vendorFrom: string | undefined, result: InitResult): void {
   const file = path.join(root, 'package.json');
   let existing: Record<string, unknown> | undefined;
   let indent = '  ';
@@ -110,8 +125,10 @@ function updatePackageJson(root: string, version: string, result: InitResult): v
     }
     indent = /^[ \t]+(?=")/m.exec(text)?.[0] ?? indent;
   }
-  const { text, added, kept } = packageJson(existing, path.basename(root), version, indent);
+  const otapress = otapressDependency(root, version, existing, vendorFrom, result);
+  const { text, added, kept } = packageJson(existing, path.basename(root), otapress.spec, { indent, replace: otapress.replace });
   result.kept.push(...kept.map((entry) => `package.json ${entry}`));
+  result.dependencyChanged = added.some((entry) => /^(dev)?[dD]ependencies\.otapress /.test(entry));
   if (text === undefined) return;
   if (existing === undefined) {
     if (!createFile(root, 'package.json', text)) result.kept.push('package.json (appeared while init ran)');
@@ -123,6 +140,32 @@ function updatePackageJson(root: string, version: string, result: InitResult): v
   result.written.push(`package.json: added ${added.join(', ')}`);
 }
 
+/** The otapress dependency to write: a registry range, or the package kept in the catalog (written here). */
+function otapressDependency(
+  root: string,
+  version: string,
+  existing: Record<string, unknown> | undefined,
+  vendorFrom: string | undefined,
+  result: InitResult,
+): { spec: string; replace: boolean } {
+  const field = ['dependencies', 'devDependencies'].find((f) => Object.hasOwn((existing?.[f] ?? {}) as object, 'otapress'));
+  const current = field === undefined ? undefined : String((existing![field] as Record<string, unknown>).otapress);
+  const range = { spec: `^${version}`, replace: false };
+  const plan = dependencyPlan(current, root, vendorFrom === undefined);
+  if (plan.action !== 'vendor') return range;
+  const tarball = vendorFrom === undefined ? undefined : packTarball(vendorFrom);
+  if (tarball === undefined) {
+    result.notes.push(`otapress could not be kept inside the catalog (${plan.why}): run init from the installed package (npx otapress init), not from the sources`);
+    return range;
+  }
+  const file = vendoredTarball(version);
+  if (createFile(root, file, tarball)) result.written.push(`${file} (otapress ${version}, kept inside the catalog: ${plan.why})`);
+  else if (!readFileSync(path.join(root, file)).equals(tarball)) {
+    result.kept.push(`${file} (differs from this otapress ${version}; remove it and run init again to replace it)`);
+  } else result.kept.push(file);
+  return { spec: `file:${file}`, replace: current !== undefined };
+}
+
 function report(result: InitResult, root: string, io: Io): void {
   const where = path.relative(process.cwd(), root) || '.';
   for (const file of result.written) io.out(`wrote ${file}`);
@@ -130,7 +173,7 @@ function report(result: InitResult, root: string, io: Io): void {
   for (const note of result.notes) io.err(note);
   const next = [
     ...(where === '.' ? [] : [`cd ${where}`]),
-    ...(existsSync(path.join(root, 'node_modules', 'otapress')) ? [] : ['npm install']),
+    ...(existsSync(path.join(root, 'node_modules', 'otapress')) && !result.dependencyChanged ? [] : ['npm install']),
     `edit download_base_url in ${SITE_FILE}`,
     'npx otapress add path/to/ota.zip',
     'npm run build',
