@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../src/build/build.js';
@@ -80,5 +80,22 @@ describe('a failed build', () => {
     mkdirSync(path.join(root, 'content'));
     expect(() => build({ root })).toThrow(ContentError);
     expect(existsSync(path.join(root, 'dist'))).toBe(false);
+  });
+
+  it('refuses a content/ that is itself a symbolic link (check and build), publishing nothing from where it points', async () => {
+    // Another folder's catalog, outside the repository: links inside content/ are refused, and so is content/ itself.
+    const outside = tempProject({ withContent: true });
+    const root = tempProject();
+    mkdirSync(path.join(root, 'dist'));
+    writeFileSync(path.join(root, 'dist', 'index.html'), 'previous');
+    symlinkSync(path.join(outside, 'content'), path.join(root, 'content'));
+    const problem = 'content:1:1  (folder)  symbolic links are refused (a link can point outside the repository); replace it with the folder itself';
+    for (const [command, last] of [['check', '1 problem found.'], ['build', '1 problem found; nothing was written.']]) {
+      const lines: string[] = [];
+      const code = await main([command, '--root', root], { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+      expect({ command, code, lines }).toEqual({ command, code: 1, lines: [problem, last] });
+    }
+    expect(snapshotTree(path.join(root, 'dist'))).toEqual({ 'index.html': 'previous' });
+    expect(existsSync(path.join(root, 'netlify.toml'))).toBe(false);
   });
 });
