@@ -96,6 +96,8 @@ export interface BuildOptions {
   waitMs?: number;
   /** Told once when another build holds the output folder and this one waits for it. */
   onWait?(holder: number): void;
+  /** Replace `outDir` even when it holds files no build wrote (they are deleted). */
+  overwrite?: boolean;
 }
 
 /** What a build wrote: counts for the summary line, and the notices to print. */
@@ -117,8 +119,8 @@ export function cacheDirOf(root: string): string {
  * Reads `content/`, and writes `dist/` and `netlify.toml` only if everything is valid. The output is
  * that of {@link compileSite}, byte for byte; devices come from the cache or are compiled on every core.
  */
-export function build({ root, outDir = path.join(root, 'dist'), host = 'all', cache = true, threads, waitMs, onWait }: BuildOptions): BuildSummary {
-  checkOutDir(outDir, root);
+export function build({ root, outDir = path.join(root, 'dist'), host = 'all', cache = true, threads, waitMs, onWait, overwrite }: BuildOptions): BuildSummary {
+  checkOutDir(outDir, root, { overwrite });
   // Only listed here: each thread reads a device's manifests when it takes the device, and drops
   // them once it is compiled, so that memory does not grow with the catalog.
   const content = listContent(root);
