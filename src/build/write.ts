@@ -16,6 +16,7 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
+import { outputPathProblem } from '../catalog/path-limits.js';
 import { oneLine } from '../catalog/problems.js';
 import type { OutputFile } from '../render/output.js';
 
@@ -231,12 +232,18 @@ function foreignEntries(out: string): string | undefined {
   return `it holds files that otapress did not write (${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}; an output folder has ${OUTPUT_MARKER})`;
 }
 
-/** A path must stay inside the tree: relative, no `..`, `.` or empty segment, no backslash or NUL. */
+/**
+ * A path must stay inside the tree: relative, no `..`, `.` or empty segment, no backslash or NUL;
+ * and within the lengths that the content's name limits guarantee (a last line of defence: `check`
+ * refuses the names that could break them, at their line).
+ */
 function checkTreePath(file: string): void {
   const parts = file.split('/');
   if (parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\\') || p.includes('\0')) || path.isAbsolute(file)) {
     throw new Error(`refusing to write outside the output folder: ${JSON.stringify(file)}`);
   }
+  const tooLong = outputPathProblem(file);
+  if (tooLong) throw new Error(`refusing to write ${JSON.stringify(file)}: ${tooLong}`);
 }
 
 /**

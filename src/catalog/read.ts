@@ -6,6 +6,7 @@
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
+import { nameLengthProblem } from './path-limits.js';
 import { DEVICE_NAME } from './plan.js';
 import { compareStrings, type Problem } from './problems.js';
 import { SITE_FILE } from './site.js';
@@ -149,7 +150,7 @@ export function deviceNameProblem(name: string): string | undefined {
   if (RESERVED_DEVICE_NAMES.includes(name.toLowerCase())) {
     return `\`${name}\` is the name of a file otapress writes in api/v1/ (the JSON 404 answer); rename the folder to the device's code name`;
   }
-  return undefined;
+  return nameLengthProblem(name, 'device code name');
 }
 
 // --- internal ---
