@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symli
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../src/build/build.js';
-import { OUTPUT_MARKER } from '../src/build/write.js';
+import { OUTPUT_MARKER } from '../src/build/out-dir.js';
 import { main } from '../src/cli.js';
 import { ContentError, formatProblem } from '../src/catalog/problems.js';
 import { runMain } from './cli-process.js';

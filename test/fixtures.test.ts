@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, 
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { OUTPUT_MARKER } from '../src/build/write.js';
+import { OUTPUT_MARKER } from '../src/build/out-dir.js';
 import { main } from '../src/cli.js';
 import { ROOT, snapshotTree, tempProject } from './helpers.js';
 

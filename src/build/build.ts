@@ -19,7 +19,8 @@ import type { OutputFile } from '../render/output.js';
 import type { DeviceSummary } from '../render/summary.js';
 import { compileDevice, compileSettings, filesByDevice, groupByDevice, type DeviceOutput } from './compile-device.js';
 import { compileDevices } from './compile-devices.js';
-import { checkOutDir, recoverTree, stageTree, withOutputLock, writeFileAtomic, writeStagedFile } from './write.js';
+import { checkOutDir } from './out-dir.js';
+import { recoverTree, stageTree, withOutputLock, writeFileAtomic, writeStagedFile } from './write.js';
 
 /** The outcome of compiling the content: the output tree, or every problem that prevents it. */
 export interface CompiledSite {
