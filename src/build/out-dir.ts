@@ -21,12 +21,15 @@ export const OUTPUT_MARKER_TEXT = 'This folder is written by `otapress build`, w
  */
 const EARLIER_OUTPUT_NAMES = new Set(['404.html', '_headers', '_redirects', '_routes.json', '_worker.js', '.htaccess', 'api', 'devices', 'index.html']);
 
-/** The output folder cannot be written: another build holds it, or it would replace the sources. */
+/** The output folder cannot be written: another build holds it, it would replace what it must not, or the disk refused. */
 export class OutputError extends Error {
   constructor(
     message: string,
-    /** `busy`: another build is writing (try again later); `unsafe`: the folder must never be written. */
-    readonly reason: 'busy' | 'unsafe',
+    /**
+     * `busy`: another build is writing (try again later); `unsafe`: the folder must not be replaced;
+     * `io`: the system refused a write (disk full, read-only, permission denied).
+     */
+    readonly reason: 'busy' | 'unsafe' | 'io',
   ) {
     super(message);
     this.name = 'OutputError';
@@ -61,6 +64,43 @@ export function checkOutDir(outDir: string, root: string, { overwrite = false } 
       'unsafe',
     );
   }
+}
+
+/** What the system's refusals to write mean, and what to do about each. */
+const WRITE_ERRORS: Record<string, [what: string, todo: string]> = {
+  ENOSPC: ['the disk is full', 'free some space and run it again'],
+  EDQUOT: ['the disk quota is used up', 'free some space or raise the quota, and run it again'],
+  EROFS: ['the file system is read-only', 'use a writable folder'],
+  EACCES: ['permission denied', 'make the folder writable for this user, or use another'],
+  EPERM: ['the operation is not permitted (an immutable file or folder?)', 'make the folder writable for this user, or use another'],
+  ENAMETOOLONG: ['the path is too long for the file system', 'use a folder with a shorter path'],
+  EIO: ['the disk reported an input/output error', 'check the disk (dmesg), then run it again'],
+  EMFILE: ['too many files are open', 'raise the limit (ulimit -n) and run it again'],
+  ENFILE: ['too many files are open on this system', 'run it again when fewer are'],
+};
+
+/** The errors that another output folder avoids: `build --out DIR` is the way out. */
+const ELSEWHERE = ['EROFS', 'EACCES', 'EPERM', 'ENAMETOOLONG'];
+
+/**
+ * A system error met while writing, in words: what happened, at which path, what to do. Any error
+ * with an errno code (`ENOSPC`, ...) gets one, so a full disk is a message, never a stack trace;
+ * `undefined` for the others (a failure of otapress itself).
+ */
+export function describeWriteError(error: unknown): string | undefined {
+  const { code, path: at, dest, syscall } = (error ?? {}) as NodeJS.ErrnoException & { dest?: string };
+  if (typeof code !== 'string' || !/^E[A-Z0-9]+$/.test(code)) return undefined;
+  const [what, todo] = WRITE_ERRORS[code] ?? [`the system refused to ${syscall ?? 'write'} (${oneLine((error as Error).message)})`, 'check the path and run it again'];
+  const where = at === undefined ? '' : syscall === 'rename' && dest ? ` renaming ${oneLine(at)} to ${oneLine(dest)}` : ` at ${oneLine(at)}`;
+  return `${what} (${code}${where}); ${todo}`;
+}
+
+/** The error a build throws for a system error met while writing `outDir`: says the folder was left as it was. */
+export function writeFailure(error: unknown, outDir: string): OutputError | undefined {
+  const described = describeWriteError(error);
+  if (described === undefined) return undefined;
+  const elsewhere = ELSEWHERE.includes((error as NodeJS.ErrnoException).code!) ? ' (build --out DIR writes the site elsewhere)' : '';
+  return new OutputError(`could not write the site to ${oneLine(outDir)}: ${described}${elsewhere}. ${oneLine(outDir)} is as it was before this build.`, 'io');
 }
 
 // --- internal ---

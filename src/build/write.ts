@@ -48,7 +48,7 @@ export function stageTree(outDir: string): StagedTree {
       try {
         // The files must be on disk before the rename makes them reachable from outDir (else a power
         // cut could leave empty files in place of the old tree). A killed process needs none of this.
-        writeFileSync(path.join(staging, OUTPUT_MARKER), OUTPUT_MARKER_TEXT);
+        writeStagedFile(staging, { path: OUTPUT_MARKER, contents: OUTPUT_MARKER_TEXT }, new Set([staging]));
         flushToDisk(staging);
         if (existsSync(outDir)) renameSync(outDir, previous);
         renameSync(staging, outDir);
@@ -73,7 +73,11 @@ export function writeStagedFile(staging: string, file: OutputFile, made: Set<str
     mkdirSync(dir, { recursive: true });
     made.add(dir);
   }
-  writeFileSync(target, file.contents);
+  try {
+    writeFileSync(target, file.contents);
+  } catch (error) {
+    throw atPath(error, target);
+  }
 }
 
 /**
@@ -200,9 +204,17 @@ function writeDurably(file: string, contents: string | Uint8Array, flags = 'w'):
     let written = 0;
     while (written < bytes.byteLength) written += writeSync(fd, bytes, written, bytes.byteLength - written);
     fsyncSync(fd);
+  } catch (error) {
+    throw atPath(error, file);
   } finally {
     closeSync(fd);
   }
+}
+
+/** A write's error names no path (write(2) has only a file descriptor): add the file's, so that messages can say where. */
+function atPath(error: unknown, file: string): unknown {
+  if (error instanceof Error && (error as NodeJS.ErrnoException).path === undefined) (error as NodeJS.ErrnoException).path = file;
+  return error;
 }
 
 function syncPath(target: string): void {
@@ -235,8 +247,8 @@ function tryLock(lock: string): boolean {
   // Never through a link someone left under our name: `wx` creates the file or fails.
   rmSync(mine, { force: true });
   const start = processStart(process.pid);
-  writeDurably(mine, start === undefined ? `${process.pid}\n` : `${process.pid} ${start}\n`, 'wx');
   try {
+    writeDurably(mine, start === undefined ? `${process.pid}\n` : `${process.pid} ${start}\n`, 'wx');
     linkSync(mine, lock);
     return true;
   } catch (error) {
