@@ -47,14 +47,20 @@ export async function main(argv: string[], io: Io = { out: (l) => console.log(l)
       reportProblems(error.problems, io, 'text', command.readOnly);
       return EXIT.invalid;
     }
-    const { OutputError } = await import('./build/write.js');
+    const { describeWriteError, OutputError } = await import('./build/out-dir.js');
     if (error instanceof OutputError) {
       io.err(error.message);
-      return error.reason === 'busy' ? EXIT.busy : EXIT.usage;
+      return error.reason === 'busy' ? EXIT.busy : error.reason === 'io' ? EXIT.io : EXIT.usage;
     }
     if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
       io.err(`${(error as Error).message}\n\nusage: ${command.usage}`);
       return EXIT.usage;
+    }
+    // A system error of any command (a full disk under `add`, a read-only project under `init`): words, not a stack.
+    const described = describeWriteError(error);
+    if (described !== undefined) {
+      io.err(`otapress ${name} failed: ${described}`);
+      return EXIT.io;
     }
     throw error;
   }

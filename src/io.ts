@@ -8,8 +8,13 @@ import path from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { formatProblem, type Problem } from './catalog/problems.js';
 
-/** Exit codes of every command: success, invalid content, wrong usage. */
-export const EXIT = { ok: 0, invalid: 1, usage: 2, busy: 75 } as const;
+/**
+ * Exit codes of every command: success, invalid content, wrong usage (or an output folder that must
+ * not be replaced), output the system refused to write (sysexits' EX_IOERR: disk full, read-only,
+ * permission denied), another build holds the output (EX_TEMPFAIL). 3 is otapress's own failure,
+ * with a stack trace to report (bin.mjs).
+ */
+export const EXIT = { ok: 0, invalid: 1, usage: 2, io: 74, busy: 75 } as const;
 
 /** Thrown for a wrong command line; the CLI prints the message and the command's help. */
 export class UsageError extends Error {}

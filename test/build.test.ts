@@ -1,9 +1,11 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../src/build/build.js';
+import { OUTPUT_MARKER } from '../src/build/out-dir.js';
 import { main } from '../src/cli.js';
 import { ContentError, formatProblem } from '../src/catalog/problems.js';
+import { runMain } from './cli-process.js';
 import { EXAMPLE, ROOT, snapshotTree, tempProject } from './helpers.js';
 
 const GOLDEN = path.join(ROOT, 'test', 'golden');
@@ -81,4 +83,85 @@ describe('a failed build', () => {
     expect(() => build({ root })).toThrow(ContentError);
     expect(existsSync(path.join(root, 'dist'))).toBe(false);
   });
+
+  it('refuses a content/ that is itself a symbolic link (check and build), publishing nothing from where it points', async () => {
+    // Another folder's catalog, outside the repository: links inside content/ are refused, and so is content/ itself.
+    const outside = tempProject({ withContent: true });
+    const root = tempProject();
+    mkdirSync(path.join(root, 'dist'));
+    writeFileSync(path.join(root, 'dist', OUTPUT_MARKER), '');
+    writeFileSync(path.join(root, 'dist', 'index.html'), 'previous');
+    symlinkSync(path.join(outside, 'content'), path.join(root, 'content'));
+    const problem = 'content:1:1  (folder)  symbolic links are refused (a link can point outside the repository); replace it with the folder itself';
+    for (const [command, last] of [['check', '1 problem found.'], ['build', '1 problem found; nothing was written.']]) {
+      const lines: string[] = [];
+      const code = await main([command, '--root', root], { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+      expect({ command, code, lines }).toEqual({ command, code: 1, lines: [problem, last] });
+    }
+    expect(snapshotTree(path.join(root, 'dist'))).toEqual({ [OUTPUT_MARKER]: '', 'index.html': 'previous' });
+    expect(existsSync(path.join(root, 'netlify.toml'))).toBe(false);
+  });
 });
+
+describe('build --out DIR that holds files no build wrote', () => {
+  const run = async (root: string, out: string, ...flags: string[]) => {
+    const lines: string[] = [];
+    const code = await main(['build', '--root', root, '--out', out, ...flags], { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+    return { code, lines };
+  };
+  const refusal = (out: string, what: string) =>
+    `refusing to write the site to ${out}: ${what}, and a build replaces the whole folder, which would delete ${what.startsWith('it is a file') ? 'it' : 'them'}; build into a new or empty folder, or pass --overwrite to replace it anyway`;
+
+  it.each<[string, Record<string, string>, string]>([
+    ['a web server\'s folder with other sites and a .env', { '.env': 'SECRET=1\n', 'blog/index.html': 'blog', 'index.html': 'home' }, 'it holds files that otapress did not write (`.env`, `blog`; an output folder has .otapress-output)'],
+    ['a home folder', { '.bashrc': 'alias', '.ssh/id_ed25519': 'key', 'Documents/notes.txt': 'notes', 'Music/a': 'a', '-\n::error::x': 'odd' }, 'it holds files that otapress did not write (`-\\n::error::x`, `.bashrc`, `.ssh` and 2 more; an output folder has .otapress-output)'],
+    ['a page of its own (no mark, no api/v1/404.json)', { 'index.html': 'my page' }, 'it holds files that otapress did not write (`index.html`; an output folder has .otapress-output)'],
+    ['an earlier build\'s output with a .env put beside it', { 'api/v1/404.json': '{}', 'index.html': 'home', '.env': 'SECRET=1\n' }, 'it holds files that otapress did not write (`.env`; an output folder has .otapress-output)'],
+  ])('refuses %s with exit status 2 and leaves it as it was; --overwrite replaces it', async (_, files, what) => {
+    const root = tempProject({ withContent: true });
+    const out = path.join(tempProject(), 'html');
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(out, name)), { recursive: true });
+      writeFileSync(path.join(out, name), text);
+    }
+    const before = snapshotTree(out);
+    expect(await run(root, out)).toEqual({ code: 2, lines: [refusal(out, what)] });
+    expect(snapshotTree(out)).toEqual(before);
+    expect(readdirSync(path.dirname(out))).toEqual(['html']);
+
+    expect((await run(root, out, '--overwrite')).code).toBe(0);
+    expect(snapshotTree(out)).toEqual(snapshotTree(path.join(GOLDEN, 'dist')));
+  });
+
+  it('refuses a file (unless --overwrite)', async () => {
+    const root = tempProject({ withContent: true });
+    const out = path.join(tempProject(), 'notes.txt');
+    writeFileSync(out, 'notes');
+    expect(await run(root, out)).toEqual({ code: 2, lines: [refusal(out, 'it is a file, not a folder')] });
+    expect(readFileSync(out, 'utf8')).toBe('notes');
+  });
+
+  it.each<[string, (out: string) => void]>([
+    ['a missing folder', () => {}],
+    ['an empty folder', (out) => mkdirSync(out)],
+    ['the output of an earlier build (marked with .otapress-output)', (out) => build({ root: tempProject({ withContent: true }), outDir: out })],
+    // Built before builds marked their output: api/v1/404.json, and nothing but the names a build writes at the top.
+    ['the output of otapress 0.2, which wrote no mark', (out) => {
+      build({ root: tempProject({ withContent: true }), outDir: out });
+      rmSync(path.join(out, OUTPUT_MARKER));
+      writeFileSync(path.join(out, '.htaccess'), 'old rules');
+    }],
+  ])('replaces %s', async (_, make) => {
+    const root = tempProject({ withContent: true });
+    const out = path.join(tempProject(), 'site');
+    make(out);
+    expect(await run(root, out)).toMatchObject({ code: 0 });
+    expect(snapshotTree(out)).toEqual(snapshotTree(path.join(GOLDEN, 'dist')));
+  });
+
+  it('says so in --help', async () => {
+    const { out } = await runMain(['build', '--help']);
+    expect(out.join('\n')).toContain('a folder that\nholds anything else is refused with exit status 2, since replacing it would delete those files.\n--overwrite replaces it anyway.');
+  });
+});
+

@@ -1,7 +1,10 @@
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { compileSite } from '../src/build/build.js';
+import { MAX_NAME_LENGTH, outputPathProblem } from '../src/catalog/path-limits.js';
+import { readContent } from '../src/catalog/read.js';
 import { main } from '../src/cli.js';
 import { runOtapress } from './cli-process.js';
 import { EXAMPLE, ROOT, tempProject } from './helpers.js';
@@ -86,3 +89,53 @@ describe('otapress check and a committed netlify.toml', () => {
     });
   });
 });
+
+describe('names that would make output paths too long: check finds what build would fail on', () => {
+  const run = async (command: string, root: string) => {
+    const lines: string[] = [];
+    const code = await main([command, '--root', root], { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+    return { code, lines: lines.filter((l) => !l.includes('  left out of /api/v2/') && !/^\d+ notices? /.test(l)) };
+  };
+  const placeholder = (device: string) => `placeholder: true\nversion: "3.2"\nchannel: official\ntimestamp: 1751364000\nandroid_version: "16"\ndisplay_version: 3.2-${device}\n`;
+  const site = (extra: string) => `download_base_url: https://dl.example.org/builds\n${extra}`;
+
+  it.each<[string, (root: string) => void, string]>([
+    // The issue's case: `devices/<device>/<list>.xml` would be 256 bytes, one more than a file system takes.
+    ['a list name of 252 characters', (root) => writeFileSync(path.join(root, 'content/site.yaml'), site(`lists:\n  official: [official]\n  ${'l'.repeat(252)}: [official]\n`)),
+      `content/site.yaml:4:3  lists.${'l'.repeat(252)}  the list name is 252 characters long, over the limit of 100: it becomes a folder or file name of the site (devices/<device>/<list>.xml), and file systems take at most 255 bytes per name; shorten it`],
+    ['a channel of 101 characters (and the list named after it)', (root) => writeFileSync(path.join(root, 'content/site.yaml'), site(`channels: [official, ${'c'.repeat(101)}]\n`)),
+      'content/site.yaml:2:22  channels.1  the channel name is 101 characters long, over the limit of 100: it becomes a folder or file name of the site (devices/<device>/<list>.xml), and file systems take at most 255 bytes per name; shorten it'],
+    ['a device folder name of 101 characters', (root) => {
+      mkdirSync(path.join(root, 'content', 'd'.repeat(101)));
+      writeFileSync(path.join(root, 'content', 'd'.repeat(101), 'announced.yaml'), placeholder('d'));
+    }, `content/${'d'.repeat(101)}:1:1  (folder)  the device code name is 101 characters long, over the limit of 100: it becomes a folder or file name of the site (api/v1/<device>/), and file systems take at most 255 bytes per name; shorten it`],
+  ])('%s: check and build report it at its line, and build writes nothing', async (_, spoil, problem) => {
+    const root = tempProject({ withContent: true });
+    spoil(root);
+    expect(await run('check', root)).toEqual({ code: 1, lines: [problem, '1 problem found.'] });
+    expect(await run('build', root)).toEqual({ code: 1, lines: [problem, '1 problem found; nothing was written.'] });
+    expect(existsSync(path.join(root, 'dist'))).toBe(false);
+  });
+
+  it(`names of ${MAX_NAME_LENGTH} characters and a 255-character file name pass check and build, and every path the build writes is within the limits`, async () => {
+    const root = tempProject();
+    const [device, list, channel] = ['d', 'l', 'c'].map((ch) => ch.repeat(MAX_NAME_LENGTH));
+    mkdirSync(path.join(root, 'content', device), { recursive: true });
+    writeFileSync(path.join(root, 'content/site.yaml'), site(`channels: [${channel}]\nlists:\n  ${list}: [${channel}]\n`));
+    writeFileSync(path.join(root, 'content', device, 'announced.yaml'), placeholder('x').replace('official', channel));
+    const filename = `${'f'.repeat(251)}.zip`;
+    writeFileSync(
+      path.join(root, 'content', device, 'long.yaml'),
+      `filename: ${filename}\nversion: "3.1"\nchannel: ${channel}\ntimestamp: 1751364000\nandroid_version: "16"\nincremental: "1"\nmd5sum: ${'a'.repeat(32)}\nid: ${'b'.repeat(64)}\nsize: 1000\nchanges: "${'x'.repeat(2000)}"\n`,
+    );
+    const compiled = compileSite(readContent(root));
+    expect(compiled.problems).toEqual([]);
+    expect(compiled.files.map((f) => f.path)).toContain(`devices/${device}/${list}.xml`);
+    // Every output, including those added later to the renderers, is checked here at the longest names allowed.
+    expect(compiled.files.map((f) => [f.path, outputPathProblem(f.path)]).filter(([, problem]) => problem !== undefined)).toEqual([]);
+    expect((await run('check', root)).code).toBe(0);
+    expect(await run('build', root)).toMatchObject({ code: 0 });
+    expect(existsSync(path.join(root, 'dist', 'devices', device, `${list}.xml`))).toBe(true);
+  });
+});
+

@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, 
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { OUTPUT_MARKER } from '../src/build/out-dir.js';
 import { main } from '../src/cli.js';
 import { ROOT, snapshotTree, tempProject } from './helpers.js';
 
@@ -62,6 +63,8 @@ function prepare(name: string): string {
   GENERATED[name]?.(path.join(root, 'content'));
   mkdirSync(path.join(root, 'dist', 'api'), { recursive: true });
   writeFileSync(path.join(root, 'dist', 'api', 'previous.json'), '{"previous":true}');
+  // Marked as a build's output: a build replaces only such a folder (or an empty one).
+  writeFileSync(path.join(root, 'dist', OUTPUT_MARKER), '');
   return root;
 }
 
@@ -88,7 +91,7 @@ describe('the corpus of broken input', () => {
     if (code === 0) {
       expect(existsSync(path.join(root, 'dist', 'api', 'previous.json'))).toBe(false);
     } else {
-      expect(snapshotTree(path.join(root, 'dist'))).toEqual({ 'api/previous.json': '{"previous":true}' });
+      expect(snapshotTree(path.join(root, 'dist'))).toEqual({ [OUTPUT_MARKER]: '', 'api/previous.json': '{"previous":true}' });
       expect(readdirSync(root).filter((n) => n !== 'node_modules').sort()).toEqual(['content', 'dist']);
     }
   }, 30_000);

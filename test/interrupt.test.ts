@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../src/build/build.js';
@@ -155,27 +155,32 @@ describe('a build killed with SIGKILL', () => {
     TIMEOUT,
   );
 
-  it(
-    'between its two renames: the next build puts the previous tree back, even when the content has become invalid',
-    async () => {
+  it.each(['no longer runs', 'now belongs to another process (a live `sleep`)'])(
+    'between its two renames: the next build puts the previous tree back, even when the content has become invalid (its pid %s)',
+    async (which) => {
       const root = tempProject();
       writeCatalog(root, 1, 3);
       expect((await runBuild(root)).code).toBe(0);
       const v1 = snapshotTree(path.join(root, 'dist'));
 
       // The state a build killed after `dist → .dist.previous-<pid>` leaves: no dist/, a staging folder.
-      const pid = deadPid();
-      renameSync(path.join(root, 'dist'), path.join(root, `.dist.previous-${pid}`));
-      mkdirSync(path.join(root, `.dist.staging-${pid}`, 'api'), { recursive: true });
-      writeFileSync(path.join(root, `.dist.staging-${pid}`, 'api', 'half.json'), '{"resp');
-      writeFileSync(path.join(root, '.dist.lock'), `${pid}\n`);
-      writeFileSync(path.join(root, 'content', 'dev000', 'broken.yaml'), 'size: -1\n');
+      const other = which.startsWith('now') ? spawn('sleep', ['120'], { stdio: 'ignore' }) : undefined;
+      try {
+        const pid = other?.pid ?? deadPid();
+        renameSync(path.join(root, 'dist'), path.join(root, `.dist.previous-${pid}`));
+        mkdirSync(path.join(root, `.dist.staging-${pid}`, 'api'), { recursive: true });
+        writeFileSync(path.join(root, `.dist.staging-${pid}`, 'api', 'half.json'), '{"resp');
+        writeFileSync(path.join(root, '.dist.lock'), `${pid} 1\n`);
+        writeFileSync(path.join(root, 'content', 'dev000', 'broken.yaml'), 'size: -1\n');
 
-      const failed = await runBuild(root);
-      expect(failed.code).toBe(1);
-      expect(failed.stderr).toContain('content/dev000/broken.yaml:1:7  size  a size cannot be negative');
-      expect(snapshotTree(path.join(root, 'dist'))).toEqual(v1);
-      expect(leftovers(root)).toEqual([]);
+        const failed = await runBuild(root, ['--wait', '20']);
+        expect(failed.code, failed.stderr).toBe(1);
+        expect(failed.stderr).toContain('content/dev000/broken.yaml:1:7  size  a size cannot be negative');
+        expect(snapshotTree(path.join(root, 'dist'))).toEqual(v1);
+        expect(leftovers(root)).toEqual([]);
+      } finally {
+        other?.kill('SIGKILL');
+      }
     },
     TIMEOUT,
   );
@@ -199,23 +204,6 @@ describe('two builds at once on the same folder', { timeout: 60_000 }, () => {
     TIMEOUT,
   );
 
-  it('waits for a live build holding the lock, then refuses with a clear message and exit status 75', async () => {
-    const root = tempProject();
-    writeCatalog(root, 1, 2);
-    // The test runner stands for the other build: it is alive for as long as the check runs.
-    const holder = process.ppid;
-    writeFileSync(path.join(root, '.dist.lock'), `${holder}\n`);
-    const lines: string[] = [];
-    const code = await main(['build', '--root', root, '--wait', '0.3'], { out: (l) => lines.push(l), err: (l) => lines.push(l) });
-    expect(code).toBe(75);
-    expect(lines).toEqual([
-      `waiting for the build of pid ${holder} to finish writing the output folder`,
-      `another otapress build (pid ${holder}) is writing ${path.join(root, 'dist')}; run this one when it has finished (or pass a longer --wait). If no build is running, delete ${path.join(root, '.dist.lock')}`,
-    ]);
-    expect(existsSync(path.join(root, 'dist'))).toBe(false);
-    expect(readFileSync(path.join(root, '.dist.lock'), 'utf8')).toBe(`${holder}\n`);
-  });
-
   it('takes over the lock of a build that was killed', async () => {
     const root = tempProject();
     writeCatalog(root, 1, 2);
@@ -224,6 +212,71 @@ describe('two builds at once on the same folder', { timeout: 60_000 }, () => {
     const code = await main(['build', '--root', root, '--wait', '0'], { out: () => {}, err: () => {} });
     expect(code).toBe(0);
     expect(leftovers(root)).toEqual([]);
+  });
+});
+
+/** Field 22 of /proc/<pid>/stat: when the process started, in clock ticks after boot. */
+function startTicks(pid: number): string {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+}
+
+describe.skipIf(!existsSync('/proc/self/stat'))('a lock whose pid is alive (Linux: start times from /proc)', { timeout: 60_000 }, () => {
+  /** Builds with `--wait`, after writing `lock` as `.dist.lock`; what it printed and its exit status. */
+  const buildWithLock = async (lock: string, wait: string, writtenSecondsAgo = 0) => {
+    const root = tempProject();
+    writeCatalog(root, 1, 2);
+    const file = path.join(root, '.dist.lock');
+    writeFileSync(file, lock);
+    const written = Date.now() / 1000 - writtenSecondsAgo;
+    utimesSync(file, written, written);
+    const lines: string[] = [];
+    const code = await main(['build', '--root', root, '--wait', wait], { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+    return { root, code, lines };
+  };
+
+  it('takes over a lock whose pid now belongs to another process (a live `sleep`), at once', async () => {
+    // The pid of a killed build, given since to a process that is not a build: its start time differs.
+    const other = spawn('sleep', ['120'], { stdio: 'ignore' });
+    try {
+      const pid = other.pid!;
+      expect(startTicks(pid)).not.toBe('1');
+      for (const [lock, ago] of [[`${pid} 1\n`, 0], [`${pid}\n`, 3600]] as const) {
+        // The second: the lock of an earlier otapress (pid alone), written an hour before `sleep` started.
+        const run = await buildWithLock(lock, '20', ago);
+        expect({ lock, code: run.code, waited: run.lines.filter((l) => l.startsWith('waiting')) }).toEqual({ lock, code: 0, waited: [] });
+        expect(leftovers(run.root)).toEqual([]);
+        expect(existsSync(path.join(run.root, 'dist', 'index.html'))).toBe(true);
+      }
+    } finally {
+      other.kill('SIGKILL');
+    }
+  });
+
+  it('waits for the process that wrote the lock, named by its pid and start time, or by its pid alone in an earlier otapress\'s lock written since it started', async () => {
+    const holder = process.ppid;
+    for (const lock of [`${holder} ${startTicks(holder)}\n`, `${holder}\n`]) {
+      const run = await buildWithLock(lock, '0.3');
+      expect({ lock, code: run.code, lines: run.lines }).toEqual({
+        lock,
+        code: 75,
+        lines: [
+          `waiting for the build of pid ${holder} to finish writing the output folder`,
+          `another otapress build (pid ${holder}) is writing ${path.join(run.root, 'dist')}; run this one when it has finished (or pass a longer --wait). If no build is running, delete ${path.join(run.root, '.dist.lock')}`,
+        ],
+      });
+      expect(readFileSync(path.join(run.root, '.dist.lock'), 'utf8')).toBe(lock);
+    }
+  });
+
+  it('is written with the start time of the build that holds it', async () => {
+    const root = tempProject();
+    writeCatalog(root, 1, 1);
+    let seen = '';
+    const { withOutputLock } = await import('../src/build/write.js');
+    withOutputLock(path.join(root, 'dist'), () => (seen = readFileSync(path.join(root, '.dist.lock'), 'utf8')));
+    expect(seen).toBe(`${process.pid} ${startTicks(process.pid)}\n`);
+    expect(existsSync(path.join(root, '.dist.lock'))).toBe(false);
   });
 });
 

@@ -1,6 +1,6 @@
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { renderManifestText } from '../src/catalog/manifest-text.js';
+import { DIRECTION_CONTROLS, directionControlProblem, renderManifestText } from '../src/catalog/manifest-text.js';
 import { runMain } from './cli-process.js';
 
 describe('renderManifestText', () => {
@@ -42,5 +42,19 @@ describe('--help of the maintainer commands', () => {
   ])('%s --help prints its usage', async (command, first) => {
     const { code, out } = await runMain([command, '--help']);
     expect({ code, first: out[0] }).toEqual({ code: 0, first });
+  });
+});
+
+describe('directionControlProblem', () => {
+  it.each(Object.entries(DIRECTION_CONTROLS))('names U+%s and where it is', (ch, name) => {
+    const code = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    expect(directionControlProblem(`2.5${ch}-official`)).toBe(
+      `holds U+${code} ${name} (character 4): an invisible direction control makes the text display in another order than it is written, so a name can pass for another; remove it`,
+    );
+  });
+
+  it('accepts right-to-left text without controls, and every other character', () => {
+    expect(directionControlProblem('תיקוני מצלמה – إصلاحات الكاميرا – 2.5 ✓ \u200b\u00a0')).toBeUndefined();
+    expect(Object.keys(DIRECTION_CONTROLS).sort()).toEqual(['\u061c', '\u200e', '\u200f', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069']);
   });
 });

@@ -19,7 +19,8 @@ import type { OutputFile } from '../render/output.js';
 import type { DeviceSummary } from '../render/summary.js';
 import { compileDevice, compileSettings, filesByDevice, groupByDevice, type DeviceOutput } from './compile-device.js';
 import { compileDevices } from './compile-devices.js';
-import { checkOutDir, recoverTree, stageTree, withOutputLock, writeFileAtomic, writeStagedFile } from './write.js';
+import { checkOutDir, writeFailure } from './out-dir.js';
+import { recoverTree, stageTree, withOutputLock, writeFileAtomic, writeStagedFile } from './write.js';
 
 /** The outcome of compiling the content: the output tree, or every problem that prevents it. */
 export interface CompiledSite {
@@ -96,6 +97,8 @@ export interface BuildOptions {
   waitMs?: number;
   /** Told once when another build holds the output folder and this one waits for it. */
   onWait?(holder: number): void;
+  /** Replace `outDir` even when it holds files no build wrote (they are deleted). */
+  overwrite?: boolean;
 }
 
 /** What a build wrote: counts for the summary line, and the notices to print. */
@@ -117,8 +120,27 @@ export function cacheDirOf(root: string): string {
  * Reads `content/`, and writes `dist/` and `netlify.toml` only if everything is valid. The output is
  * that of {@link compileSite}, byte for byte; devices come from the cache or are compiled on every core.
  */
-export function build({ root, outDir = path.join(root, 'dist'), host = 'all', cache = true, threads, waitMs, onWait }: BuildOptions): BuildSummary {
-  checkOutDir(outDir, root);
+export function build(options: BuildOptions): BuildSummary {
+  const outDir = options.outDir ?? path.join(options.root, 'dist');
+  try {
+    return buildInto(outDir, options);
+  } catch (error) {
+    // A full disk, a read-only or forbidden folder: said in words, with the path (the tree is untouched).
+    throw writeFailure(error, outDir) ?? error;
+  }
+}
+
+/** Validates like {@link build} and writes nothing; returns every problem. */
+export function check({ root }: { root: string }): CompiledSite {
+  const compiled = compileSite(readContent(root));
+  const stale = staleNetlifyToml(root, compiled.netlifyToml);
+  return stale ? { ...compiled, problems: [...compiled.problems, stale] } : compiled;
+}
+
+// --- internal ---
+
+function buildInto(outDir: string, { root, host = 'all', cache = true, threads, waitMs, onWait, overwrite }: BuildOptions): BuildSummary {
+  checkOutDir(outDir, root, { overwrite });
   // Only listed here: each thread reads a device's manifests when it takes the device, and drops
   // them once it is compiled, so that memory does not grow with the catalog.
   const content = listContent(root);
@@ -146,9 +168,10 @@ export function build({ root, outDir = path.join(root, 'dist'), host = 'all', ca
         if (compiled.problems.length > 0) throw new ContentError(compiled.problems);
         const made = new Set<string>();
         for (const file of compiled.files) writeStagedFile(tree.staging, file, made);
-        tree.commit();
+        // Before the tree: a netlify.toml that cannot be written fails the build with dist/ as it was.
         const toml = netlifyTomlOf(site, content.devices);
         if (toml !== undefined) writeIfChanged(path.join(root, 'netlify.toml'), toml);
+        tree.commit();
         const sum = (key: keyof DeviceOutput['counts']) => devices.reduce((n, d) => n + d.counts[key], 0);
         return {
           notices: compiled.notices,
@@ -165,13 +188,6 @@ export function build({ root, outDir = path.join(root, 'dist'), host = 'all', ca
     },
     { waitMs, onWait },
   );
-}
-
-/** Validates like {@link build} and writes nothing; returns every problem. */
-export function check({ root }: { root: string }): CompiledSite {
-  const compiled = compileSite(readContent(root));
-  const stale = staleNetlifyToml(root, compiled.netlifyToml);
-  return stale ? { ...compiled, problems: [...compiled.problems, stale] } : compiled;
 }
 
 /**
@@ -191,8 +207,6 @@ function staleNetlifyToml(root: string, expected: string | undefined): Problem |
     message: 'out of date with content/: Netlify would not route the devices or lists added since; run `npm run build` and commit netlify.toml',
   };
 }
-
-// --- internal ---
 
 /** A site whose `hosts` has no cloudflare gets no Cloudflare rule files, as with `--host netlify`. */
 function hostOf(site: Site, host: Host): Host {

@@ -108,7 +108,9 @@ export function runWorker({ shared, job, state, slot, port }: WorkerData): void 
     }
     port.postMessage({ done: count });
   } catch (error) {
-    port.postMessage({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    // The errno fields too (a full disk in a worker is a message for the user, not a stack trace).
+    const { code, path: at, dest, syscall } = error as NodeJS.ErrnoException & { dest?: string };
+    port.postMessage({ error: error instanceof Error ? (error.stack ?? error.message) : String(error), errno: { code, path: at, dest, syscall } });
   } finally {
     Atomics.store(state, slot, DONE);
     Atomics.notify(state, slot);
@@ -236,7 +238,7 @@ function collect(started: Started[], state: Int32Array, done: Done[], devices: n
     }
     let count = 0;
     for (;;) {
-      const message = receiveMessageOnPort(port)?.message as { device?: [number, string | undefined, DeviceOutput]; done?: number; error?: string } | undefined;
+      const message = receiveMessageOnPort(port)?.message as { device?: [number, string | undefined, DeviceOutput]; done?: number; error?: string; errno?: object } | undefined;
       if (message?.device) {
         const [i, key, output] = message.device;
         done[i] = [key, output];
@@ -244,7 +246,7 @@ function collect(started: Started[], state: Int32Array, done: Done[], devices: n
         continue;
       }
       void worker.terminate();
-      if (message?.done !== count) throw new Error(`a compile worker failed: ${message?.error ?? 'no answer'}`);
+      if (message?.done !== count) throw Object.assign(new Error(`a compile worker failed: ${message?.error ?? 'no answer'}`), message?.errno);
       break;
     }
   }

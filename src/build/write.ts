@@ -10,23 +10,16 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
+import { outputPathProblem } from '../catalog/path-limits.js';
 import type { OutputFile } from '../render/output.js';
+import { OUTPUT_MARKER, OUTPUT_MARKER_TEXT, OutputError } from './out-dir.js';
 
-/** The output folder cannot be written: another build holds it, or it would replace the sources. */
-export class OutputError extends Error {
-  constructor(
-    message: string,
-    /** `busy`: another build is writing (try again later); `unsafe`: the folder must never be written. */
-    readonly reason: 'busy' | 'unsafe',
-  ) {
-    super(message);
-    this.name = 'OutputError';
-  }
-}
+export { OutputError } from './out-dir.js';
 
 /**
  * A tree being written so that no reader ever sees a half-written one: the files go into a fresh
@@ -55,6 +48,7 @@ export function stageTree(outDir: string): StagedTree {
       try {
         // The files must be on disk before the rename makes them reachable from outDir (else a power
         // cut could leave empty files in place of the old tree). A killed process needs none of this.
+        writeStagedFile(staging, { path: OUTPUT_MARKER, contents: OUTPUT_MARKER_TEXT }, new Set([staging]));
         flushToDisk(staging);
         if (existsSync(outDir)) renameSync(outDir, previous);
         renameSync(staging, outDir);
@@ -79,12 +73,18 @@ export function writeStagedFile(staging: string, file: OutputFile, made: Set<str
     mkdirSync(dir, { recursive: true });
     made.add(dir);
   }
-  writeFileSync(target, file.contents);
+  try {
+    writeFileSync(target, file.contents);
+  } catch (error) {
+    throw atPath(error, target);
+  }
 }
 
 /**
  * Puts a tree back that a killed run had moved aside, and removes the staging folders and lock
- * temporaries that runs which no longer exist left behind.
+ * temporaries that runs which no longer exist left behind. Called while holding the output lock
+ * ({@link withOutputLock}): then no other build has a staging or previous folder of its own, so
+ * every one found is a leftover, even when its pid has since been given to another process.
  */
 export function recoverTree(outDir: string): void {
   const { parent, base } = siblings(outDir);
@@ -92,7 +92,8 @@ export function recoverTree(outDir: string): void {
   const pattern = new RegExp(`^\\.${escapeRegExp(base)}\\.(staging-|previous-|lock\\.|lock\\.stale-)(\\d+)$`);
   for (const name of readdirSync(parent).sort()) {
     const match = pattern.exec(name);
-    if (!match || isAlive(Number(match[2]))) continue;
+    // Lock temporaries are made before the lock is held: only a dead build's are left over.
+    if (!match || (match[1].startsWith('lock') && isAlive(Number(match[2])))) continue;
     const leftover = path.join(parent, name);
     if (match[1] === 'previous-' && !existsSync(outDir)) renameSync(leftover, outDir);
     else rmSync(leftover, { recursive: true, force: true });
@@ -127,8 +128,10 @@ export interface LockOptions {
 
 /**
  * Runs `work` while holding `.<out>.lock` beside the output folder, so two builds on one folder take
- * turns instead of racing their renames. The lock file holds the owner's pid; a lock whose owner
- * no longer runs (a killed build) is taken over. Waits for a live owner up to `waitMs`, then refuses.
+ * turns instead of racing their renames. The lock file holds the owner's pid and, where Linux's
+ * /proc tells it, the owner's start time: a lock whose owner no longer runs (a killed build) is
+ * taken over, and so is one whose pid the system has since given to another process (the start
+ * time differs). Waits for a live owner up to `waitMs`, then refuses.
  */
 export function withOutputLock<T>(outDir: string, work: () => T, { waitMs = 300_000, onWait }: LockOptions = {}): T {
   const { parent, lock } = siblings(outDir);
@@ -138,18 +141,18 @@ export function withOutputLock<T>(outDir: string, work: () => T, { waitMs = 300_
   for (;;) {
     if (tryLock(lock)) break;
     const holder = lockHolder(lock);
-    if (holder !== undefined && !isAlive(holder)) {
+    if (holder === undefined) continue; // Released between our attempt and the read: try again.
+    if (!ownerRuns(holder)) {
       takeOverStaleLock(lock, holder);
       continue;
     }
-    if (holder === undefined) continue; // Released between our attempt and the read: try again.
     if (Date.now() >= deadline) {
       throw new OutputError(
-        `another otapress build (pid ${holder}) is writing ${outDir}; run this one when it has finished (or pass a longer --wait). If no build is running, delete ${lock}`,
+        `another otapress build (pid ${holder.pid}) is writing ${outDir}; run this one when it has finished (or pass a longer --wait). If no build is running, delete ${lock}`,
         'busy',
       );
     }
-    if (!told) onWait?.(holder);
+    if (!told) onWait?.(holder.pid);
     told = true;
     sleep(Math.min(100, Math.max(1, deadline - Date.now())));
   }
@@ -160,35 +163,20 @@ export function withOutputLock<T>(outDir: string, work: () => T, { waitMs = 300_
   }
 }
 
-/**
- * Refuses an output folder whose replacement would destroy something: the project itself, a folder
- * that contains it, or one inside `content/`. The tree is replaced as a whole, so it must be a
- * folder of its own.
- */
-export function checkOutDir(outDir: string, root: string): void {
-  const out = path.resolve(outDir);
-  const project = path.resolve(root);
-  const content = path.join(project, 'content');
-  const inside = (child: string, dir: string) => {
-    const relative = path.relative(dir, child);
-    return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
-  };
-  if (inside(project, out) || inside(out, content)) {
-    throw new OutputError(
-      `refusing to write the site to ${out}: the output folder is replaced as a whole, so it cannot be the project, contain it, or lie in content/; use a folder of its own such as ${path.join(project, 'dist')}`,
-      'unsafe',
-    );
-  }
-}
-
 // --- internal ---
 
-/** A path must stay inside the tree: relative, no `..`, `.` or empty segment, no backslash or NUL. */
+/**
+ * A path must stay inside the tree: relative, no `..`, `.` or empty segment, no backslash or NUL;
+ * and within the lengths that the content's name limits guarantee (a last line of defence: `check`
+ * refuses the names that could break them, at their line).
+ */
 function checkTreePath(file: string): void {
   const parts = file.split('/');
   if (parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\\') || p.includes('\0')) || path.isAbsolute(file)) {
     throw new Error(`refusing to write outside the output folder: ${JSON.stringify(file)}`);
   }
+  const tooLong = outputPathProblem(file);
+  if (tooLong) throw new Error(`refusing to write ${JSON.stringify(file)}: ${tooLong}`);
 }
 
 /**
@@ -209,16 +197,24 @@ function flushToDisk(dir: string): void {
   walk(dir);
 }
 
-function writeDurably(file: string, contents: string | Uint8Array): void {
-  const fd = openSync(file, 'w');
+function writeDurably(file: string, contents: string | Uint8Array, flags = 'w'): void {
+  const fd = openSync(file, flags);
   try {
     const bytes = typeof contents === 'string' ? Buffer.from(contents) : contents;
     let written = 0;
     while (written < bytes.byteLength) written += writeSync(fd, bytes, written, bytes.byteLength - written);
     fsyncSync(fd);
+  } catch (error) {
+    throw atPath(error, file);
   } finally {
     closeSync(fd);
   }
+}
+
+/** A write's error names no path (write(2) has only a file descriptor): add the file's, so that messages can say where. */
+function atPath(error: unknown, file: string): unknown {
+  if (error instanceof Error && (error as NodeJS.ErrnoException).path === undefined) (error as NodeJS.ErrnoException).path = file;
+  return error;
 }
 
 function syncPath(target: string): void {
@@ -245,11 +241,14 @@ function siblings(outDir: string) {
   };
 }
 
-/** Creates the lock with our pid already in it: a hard link either appears whole or not at all. */
+/** Creates the lock with our pid (and start time) already in it: a hard link either appears whole or not at all. */
 function tryLock(lock: string): boolean {
   const mine = `${lock}.${process.pid}`;
-  writeDurably(mine, `${process.pid}\n`);
+  // Never through a link someone left under our name: `wx` creates the file or fails.
+  rmSync(mine, { force: true });
+  const start = processStart(process.pid);
   try {
+    writeDurably(mine, start === undefined ? `${process.pid}\n` : `${process.pid} ${start}\n`, 'wx');
     linkSync(mine, lock);
     return true;
   } catch (error) {
@@ -260,24 +259,73 @@ function tryLock(lock: string): boolean {
   }
 }
 
-function lockHolder(lock: string): number | undefined {
+/** What a lock file says of its owner: `<pid> <start time>`, or `<pid>` alone (written by otapress 0.2 and before, or without /proc). */
+interface LockHolder {
+  pid: number;
+  /** The owner's start time in clock ticks after boot (field 22 of /proc/<pid>/stat). */
+  start?: string;
+  /** When the lock was written (its mtime, ms), and its exact text. */
+  writtenMs: number;
+  text: string;
+}
+
+function lockHolder(lock: string): LockHolder | undefined {
   try {
-    const pid = Number.parseInt(readFileSync(lock, 'utf8'), 10);
-    return Number.isSafeInteger(pid) && pid > 0 ? pid : 0;
+    const text = readFileSync(lock, 'utf8');
+    const writtenMs = statSync(lock).mtimeMs;
+    const [pidText, start] = text.trim().split(' ');
+    const pid = Number.parseInt(pidText, 10);
+    return { pid: Number.isSafeInteger(pid) && pid > 0 ? pid : 0, start: /^\d+$/.test(start ?? '') ? start : undefined, writtenMs, text };
   } catch {
     return undefined;
   }
 }
 
-/** Moves a dead owner's lock aside; if another build replaced it meanwhile, puts that one back. */
-function takeOverStaleLock(lock: string, deadHolder: number): void {
+/**
+ * Whether the build that wrote a lock still runs. A live pid is not enough: after a crash or a
+ * reboot the system gives the pid to other processes, and a lock naming one of them would block
+ * every build. The start time tells them apart; a lock without one is an earlier otapress's, whose
+ * owner started before writing it, so a process that started later only reuses the pid.
+ */
+function ownerRuns({ pid, start, writtenMs }: LockHolder): boolean {
+  if (!isAlive(pid)) return false;
+  const running = processStart(pid);
+  if (running === undefined) return true; // No /proc (macOS, or the process just ended): the pid is all we know.
+  if (start !== undefined) return running === start;
+  const startedMs = startedAtMs(running);
+  return startedMs === undefined || startedMs <= writtenMs + 1000;
+}
+
+/** A process's start time in clock ticks after boot (field 22 of /proc/<pid>/stat), or `undefined` without /proc. */
+function processStart(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Field 2, the command name, is in parentheses and may itself hold spaces and `)`.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Wall-clock time (ms) of a start time in ticks: boot time (`btime` of /proc/stat) plus ticks at USER_HZ, 100 on Linux's common architectures. */
+function startedAtMs(ticks: string): number | undefined {
+  try {
+    const boot = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'));
+    return boot ? Number(boot[1]) * 1000 + Number(ticks) * 10 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Moves a stale lock aside; if another build replaced it meanwhile, puts that one back. */
+function takeOverStaleLock(lock: string, stale: LockHolder): void {
   const aside = `${lock}.stale-${process.pid}`;
   try {
     renameSync(lock, aside);
   } catch {
     return; // Someone else took it over first.
   }
-  if (lockHolder(aside) !== deadHolder) {
+  if (lockHolder(aside)?.text !== stale.text) {
     try {
       linkSync(aside, lock);
     } catch {

@@ -3,6 +3,7 @@ import { API_LEVELS } from './api-levels.js';
 import { displayVersionOf, parseBuildFilename, PLAIN_FILENAME } from './filename.js';
 import { nearest, sortProblems, type Problem } from './problems.js';
 import type { Site } from './site.js';
+import { refuseDirectionControls } from './manifest-text.js';
 import { readYamlSource, type YamlSource } from './yaml-source.js';
 
 /** Oldest and newest build time we accept (2009-01-01 and 2100-01-01, Unix seconds). */
@@ -119,9 +120,9 @@ export const manifestSchema = z.strictObject({
     .regex(/^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=% ]*$/, {
       error: 'the address holds characters that must be percent-encoded (quotes, <, >, \\, control or non-ASCII characters); write them as %XX, e.g. %22 for " and %C3%A4 for ä',
     }),
-  display_version: z.string({ error: 'expected text, e.g. 2.5-t-20241108446322-official-FP4' }).min(1),
-  changes: z.string({ error: 'expected text (shown to users as the change log)' }),
-  pre_version: z.string({ error: 'expected text' }),
+  display_version: z.string({ error: 'expected text, e.g. 2.5-t-20241108446322-official-FP4' }).min(1).superRefine(refuseDirectionControls),
+  changes: z.string({ error: 'expected text (shown to users as the change log)' }).superRefine(refuseDirectionControls),
+  pre_version: z.string({ error: 'expected text' }).superRefine(refuseDirectionControls),
   is_upgrade_supported: z.boolean({ error: 'expected true or false' }),
   lists: z.array(z.string({ error: 'expected a request list name' }), { error: 'expected a list of request lists, e.g. [stable, official]' }),
   placeholder: z.boolean({ error: 'expected true or false' }),

@@ -4,8 +4,9 @@
  * planning, problems, the manifest JSON Schema, writing a manifest. Pure except this reader and
  * write-manifest.ts. Imports no other wing.
  */
-import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
+import { nameLengthProblem } from './path-limits.js';
 import { DEVICE_NAME } from './plan.js';
 import { compareStrings, type Problem } from './problems.js';
 import { SITE_FILE } from './site.js';
@@ -62,9 +63,14 @@ export function listContent(root: string, { devices: only }: { devices?: readonl
   const contentDir = path.join(root, 'content');
   const problems: Problem[] = [];
   const problem = (file: string, field: string, message: string) => problems.push({ file, line: 1, col: 1, field, message });
+  const content: ContentListing = { files: [], devices: [], problems };
+  // content/ itself is refused like every link inside it: followed, it would publish another folder's devices.
+  if (lstatSync(contentDir, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    problem('content', '(folder)', 'symbolic links are refused (a link can point outside the repository); replace it with the folder itself');
+    return content;
+  }
 
   const entries = listEntries(contentDir, only);
-  const content: ContentListing = { files: [], devices: [], problems };
   const devices = new Set<string>();
   const badFolders = new Set<string>();
   for (const entry of entries) {
@@ -144,7 +150,7 @@ export function deviceNameProblem(name: string): string | undefined {
   if (RESERVED_DEVICE_NAMES.includes(name.toLowerCase())) {
     return `\`${name}\` is the name of a file otapress writes in api/v1/ (the JSON 404 answer); rename the folder to the device's code name`;
   }
-  return undefined;
+  return nameLengthProblem(name, 'device code name');
 }
 
 // --- internal ---

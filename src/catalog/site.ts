@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { nearest, type Problem } from './problems.js';
 import { readYamlSource } from './yaml-source.js';
+import { nameLengthProblem } from './path-limits.js';
 import { requestPathProblem, type RequestPath } from './request-paths.js';
 
 /** Where the site settings live, relative to the project root. */
@@ -127,8 +128,11 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
   const channels = settings.channels ?? [...DEFAULT_CHANNELS];
   channels.forEach((channel, i) => {
     if (channels.indexOf(channel) !== i) report(['channels', i], `channel \`${channel}\` is listed twice`);
+    else if (nameLengthProblem(channel, 'channel name')) report(['channels', i], nameLengthProblem(channel, 'channel name')!);
   });
   const lists = Object.entries(settings.lists ?? defaultListsOf(settings.channels)).map(([name, members]) => ({ name, channels: members }));
+  // Lists named after the channels were reported with them.
+  for (const { name } of settings.lists ? lists : []) if (nameLengthProblem(name, 'list name')) report(['lists', name], nameLengthProblem(name, 'list name')!, true);
   if (lists.length === 0) report(['lists'], 'name at least one request list, e.g. stable: [stable, official]');
   for (const list of lists) {
     list.channels.forEach((channel, i) => {

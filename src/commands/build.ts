@@ -3,11 +3,16 @@ import { type Command, COMMON_OPTIONS, count, EXIT, reportNotices, UsageError } 
 
 export const command: Command = {
   summary: 'validate content/ and write the static site to dist/ (and netlify.toml)',
-  usage: `otapress build [--root DIR] [--out DIR] [--host all|netlify] [--wait SECONDS]
+  usage: `otapress build [--root DIR] [--out DIR [--overwrite]] [--host all|netlify] [--wait SECONDS]
 
 Reads content/site.yaml and every content/<device>/*.yaml, and writes dist/ only if all of them
 are valid; otherwise prints every problem as file:line:col  field  message and exits 1, leaving
 the previous dist/ as it was.
+
+The output folder (dist/, or --out DIR) is replaced as a whole. It must be missing, empty, or the
+output of an earlier build (it holds the .otapress-output file every build writes); a folder that
+holds anything else is refused with exit status 2, since replacing it would delete those files.
+--overwrite replaces it anyway.
 
 --host netlify leaves out dist/_redirects and dist/_headers (Cloudflare's rule files), because
 Netlify would read them before netlify.toml; netlify.toml's build command passes it.
@@ -18,7 +23,7 @@ node_modules/.cache/otapress (--no-cache compiles everything); the others compil
 
 One build at a time writes an output folder: a second one waits up to --wait seconds (default
 300) for the first to finish, then gives up with exit status 75 and writes nothing.`,
-  options: { ...COMMON_OPTIONS, out: { type: 'string' }, host: { type: 'string', default: 'all' }, threads: { type: 'string' }, 'no-cache': { type: 'boolean' }, wait: { type: 'string', default: '300' } },
+  options: { ...COMMON_OPTIONS, out: { type: 'string' }, overwrite: { type: 'boolean' }, host: { type: 'string', default: 'all' }, threads: { type: 'string' }, 'no-cache': { type: 'boolean' }, wait: { type: 'string', default: '300' } },
   async run({ values }, io) {
     const path = await import('node:path');
     const { build } = await import('../build/build.js');
@@ -37,6 +42,7 @@ One build at a time writes an output folder: a second one waits up to --wait sec
       cache: !values['no-cache'],
       waitMs: wait * 1000,
       onWait: (pid) => io.err(`waiting for the build of pid ${pid} to finish writing the output folder`),
+      overwrite: values.overwrite === true,
     });
     reportNotices(built.notices, io, 'text');
     io.out(`built ${count(built.builds, 'build')} of ${count(built.devices, 'device')} into ${count(built.listings, 'listing')} (${count(built.records, 'record')}), ${count(built.files, 'file')}`);
