@@ -40,8 +40,8 @@ export interface Build {
   ota_property_files?: string;
   /** `AB` or `BLOCK`, from the zip's metadata. */
   ota_type?: 'AB' | 'BLOCK';
-  /** Where `id`, `filename`, `version` and `size` stand in the manifest, for messages about the whole catalog. */
-  at: { id: Position; filename: Position; version: Position; size: Position; file: Position; ota_property_files?: Position };
+  /** Where fields stand in the manifest (`url` and `ota_property_files` when written), for messages about the whole catalog. */
+  at: { id: Position; filename: Position; version: Position; size: Position; file: Position; url?: Position; ota_property_files?: Position };
 }
 
 /** A 1-based line and column. */
@@ -227,7 +227,7 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
     ...(f.os_patch_level !== undefined && { os_patch_level: f.os_patch_level }),
     ...(f.ota_property_files !== undefined && { ota_property_files: f.ota_property_files.trim() }),
     ...(f.ota_type !== undefined && { ota_type: f.ota_type }),
-    at: { id: source.locate(['id']), filename: source.locate(['filename']), version: source.locate(['version']), size: source.locate(['size']), file: { line: 1, col: 1 }, ...(f.ota_property_files !== undefined && { ota_property_files: source.locate(['ota_property_files']) }) },
+    at: { id: source.locate(['id']), filename: source.locate(['filename']), version: source.locate(['version']), size: source.locate(['size']), file: { line: 1, col: 1 }, ...(f.url !== undefined && { url: source.locate(['url']) }), ...(f.ota_property_files !== undefined && { ota_property_files: source.locate(['ota_property_files']) }) },
   };
   return { build, problems };
 }

@@ -17,6 +17,8 @@ export interface RenderedDevice {
   files: OutputFile[];
   /** Builds the v2 answer leaves out, and why. */
   notices: Problem[];
+  /** Builds that can never be in the v2 answer (see `renderV2`): the device is not published. */
+  problems: Problem[];
   summary: DeviceSummary;
 }
 
@@ -29,6 +31,7 @@ export function renderDevice(device: string, listings: readonly Listing[], site:
   return {
     files: [v2.file, renderDevicePage(device, listings), ...renderFeeds(listings, site)],
     notices: v2.notices,
+    problems: v2.problems,
     summary: summarizeDevice(device, listings),
   };
 }
