@@ -138,17 +138,21 @@ export interface V1Record {
   romtype: unknown;
   version: unknown;
   url?: unknown;
+  size?: unknown;
 }
 
 /**
- * Whether a LineageOS v1 phone lists this record (`Utils.isCompatible`, lineage-22.0, commit
+ * Whether a LineageOS v1 phone lists this record (`Utils.parseJsonUpdate` reads it and
+ * `Utils.isCompatible` takes it, lineage-22.0, commit
  * 3cb130d40a24e337d2bd11f33bf1ff091c48ab53): `version.compareTo(installed) < 0` refuses it, a
  * comparison of the text (Java's `String.compareTo`, UTF-16 code units, as JavaScript's `<`), so
  * `1.10` is older than `1.9`; its datetime must be newer than the phone's build; its romtype equal
  * to the phone's release type ignoring case.
  */
 export function v1Lists(record: V1Record, phone: Phone): boolean {
-  if (typeof record.version !== 'string' || typeof record.romtype !== 'string') return false;
+  // parseJsonUpdate: `getString("url")` and `getLong("size")` throw for a placeholder (no url, size ""), which is skipped.
+  if (typeof record.version !== 'string' || typeof record.romtype !== 'string' || typeof record.url !== 'string') return false;
+  if (!(typeof record.size === 'number' || (typeof record.size === 'string' && record.size.trim() !== '' && Number.isFinite(Number(record.size))))) return false;
   return !(record.version < phone.version) && Number(record.datetime) > phone.buildDate && record.romtype.toLowerCase() === phone.releaseType.toLowerCase();
 }
 
