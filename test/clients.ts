@@ -51,14 +51,18 @@ export interface V2Entry {
   datetime: unknown;
   type: unknown;
   version: unknown;
-  files: { filename?: unknown; sha256?: unknown; size?: unknown; url?: unknown }[];
+  files: { filename?: unknown; sha256?: unknown; size?: unknown; url?: unknown; ota_property_files?: unknown }[];
 }
 
 /**
  * Whether a v2 phone offers this entry: its version has two readable numbers and is not older than
  * the installed one (a newer major only when the phone allows it), its type equals the phone's
  * release type ignoring case, its datetime is newer than the phone's build, and its file has a
- * positive size and an https url.
+ * positive size (one widely used fork refuses the others). The download `url` is not looked at:
+ * `UpdatesRepository.kt` (LineageOS/android_packages_apps_Updater, commit
+ * 2d441e8b2d45966e4306fac2689de13b2118f37f) filters on time, version and type only, and only the
+ * listing address must be https (`UpdatesNetworkDataSource.kt`); an `http://` download is offered,
+ * then fails ({@link downloadAllowed}).
  */
 export function v2Offers(entry: V2Entry, phone: Phone): boolean {
   const file = entry.files[0];
@@ -74,8 +78,88 @@ export function v2Offers(entry: V2Entry, phone: Phone): boolean {
     typeof entry.datetime === 'number' &&
     entry.datetime > phone.buildDate &&
     typeof file.size === 'number' &&
-    file.size > 0 &&
-    typeof file.url === 'string' &&
-    file.url.startsWith('https://')
+    file.size > 0
   );
+}
+
+/**
+ * Whether the updater app may fetch a download at all: both the LineageOS v1 updater (lineage-22.0,
+ * commit 3cb130d40a24e337d2bd11f33bf1ff091c48ab53) and the v2 one declare
+ * `android:usesCleartextTraffic="false"` in `AndroidManifest.xml`, so only https downloads work.
+ */
+export function downloadAllowed(url: unknown): boolean {
+  return typeof url === 'string' && url.startsWith('https://');
+}
+
+/** Kotlin's `String.toLong()`: an optional sign and decimal digits within 64 bits, else `NumberFormatException` (`undefined`). */
+export function kotlinToLong(s: string): bigint | undefined {
+  if (!/^[+-]?[0-9]+$/.test(s)) return undefined;
+  const n = BigInt(s);
+  return n >= -(2n ** 63n) && n <= 2n ** 63n - 1n ? n : undefined;
+}
+
+/**
+ * What the v2 client makes of a whole answer: the entries, or `undefined` when it refuses the
+ * answer. `NetworkUpdate.kt` (commit 022b56cbe31073fdcf16a92e07c6b99c18a6522c) decodes every entry
+ * strictly (Long `datetime` and `size`, String `filename`, `sha256`, `url`, `type`, `version`) and
+ * `toUpdate()` splits `files[0].ota_property_files` on `,`, then each trimmed entry on `:`, and
+ * reads parts 1 and 2 with `toLong()`; `UpdatesRepository.kt` maps every entry before filtering,
+ * so one failure refuses all of them.
+ */
+export function v2DecodeAnswer(body: string): V2Entry[] | undefined {
+  const long = (v: unknown) => typeof v === 'number' && Number.isInteger(v);
+  let entries: unknown;
+  try {
+    entries = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(entries) || Buffer.byteLength(body) > 32 * 1024) return undefined;
+  for (const entry of entries as V2Entry[]) {
+    if (typeof entry !== 'object' || entry === null || !long(entry.datetime) || typeof entry.type !== 'string' || typeof entry.version !== 'string') return undefined;
+    if (!Array.isArray(entry.files) || entry.files.length === 0) return undefined;
+    for (const file of entry.files) {
+      if (typeof file.filename !== 'string' || typeof file.sha256 !== 'string' || typeof file.url !== 'string' || !long(file.size)) return undefined;
+    }
+    const properties = (entry.files[0] as { ota_property_files?: unknown }).ota_property_files;
+    if (properties === undefined) continue;
+    if (typeof properties !== 'string') return undefined;
+    for (const token of properties.split(',')) {
+      const parts = token.trim().split(':');
+      if (parts.length < 3 || kotlinToLong(parts[1].trim()) === undefined || kotlinToLong(parts[2].trim()) === undefined) return undefined;
+    }
+  }
+  return entries as V2Entry[];
+}
+
+/** A v1 record as the LineageOS v1 client reads it (`Utils.parseJsonUpdate`). */
+export interface V1Record {
+  datetime: unknown;
+  romtype: unknown;
+  version: unknown;
+  url?: unknown;
+  size?: unknown;
+}
+
+/**
+ * Whether a LineageOS v1 phone lists this record (`Utils.parseJsonUpdate` reads it and
+ * `Utils.isCompatible` takes it, lineage-22.0, commit
+ * 3cb130d40a24e337d2bd11f33bf1ff091c48ab53): `version.compareTo(installed) < 0` refuses it, a
+ * comparison of the text (Java's `String.compareTo`, UTF-16 code units, as JavaScript's `<`), so
+ * `1.10` is older than `1.9`; its datetime must be newer than the phone's build; its romtype equal
+ * to the phone's release type ignoring case.
+ */
+export function v1Lists(record: V1Record, phone: Phone): boolean {
+  // parseJsonUpdate: `getString("url")` and `getLong("size")` throw for a placeholder (no url, size ""), which is skipped.
+  if (typeof record.version !== 'string' || typeof record.romtype !== 'string' || typeof record.url !== 'string') return false;
+  if (!(typeof record.size === 'number' || (typeof record.size === 'string' && record.size.trim() !== '' && Number.isFinite(Number(record.size))))) return false;
+  return !(record.version < phone.version) && Number(record.datetime) > phone.buildDate && record.romtype.toLowerCase() === phone.releaseType.toLowerCase();
+}
+
+/**
+ * Whether that phone lets the user install a listed record (`Utils.canInstall`, same commit): a
+ * newer build of exactly the installed version (`equalsIgnoreCase`); others show as blocked.
+ */
+export function v1CanInstall(record: V1Record, phone: Phone): boolean {
+  return v1Lists(record, phone) && typeof record.version === 'string' && record.version.toLowerCase() === phone.version.toLowerCase();
 }

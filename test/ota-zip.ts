@@ -47,6 +47,9 @@ export async function writeOtaZip(
   if (metadata !== undefined && !metadataLast) add('META-INF/com/android/metadata', Buffer.from(metadata), false);
   add('payload.bin', payloadBytes(payloadSize), false);
   add('payload_properties.txt', Buffer.from('FILE_HASH=abc\nFILE_SIZE=3145728\n'), false);
+  // Stored, as packages store the entries phones read by range: it makes the zip reach past the last
+  // byte FP4_METADATA's ota-property-files names, as a real package does.
+  add('apex_info.pb', Buffer.alloc(4096, 2), false);
   add('care_map.pb', Buffer.alloc(4096, 1), true);
   if (metadata !== undefined && metadataLast) add('META-INF/com/android/metadata', Buffer.from(metadata), true);
   zip.end({ forceZip64Format: zip64 } as yazl.EndOptions);

@@ -8,7 +8,7 @@ import { parseManifest } from '../src/catalog/manifest.js';
 import { formatProblem, type Problem } from '../src/catalog/problems.js';
 import { parseSite } from '../src/catalog/site.js';
 import { catalogArbitrary, contentOf, mutatedManifest, randomYaml, SEED, type GeneratedBuild, type GeneratedCatalog } from './arbitraries.js';
-import { v2Offers, v2Version, type Phone, type V2Entry } from './clients.js';
+import { downloadAllowed, v2Offers, v2Version, type Phone, type V2Entry } from './clients.js';
 import { snapshotTree, tempProject } from './helpers.js';
 
 /**
@@ -169,13 +169,20 @@ describe('for any valid catalog, what a LineageOS v2 phone is offered', () => {
   /** The lists a generated build is in: its own `lists`, else every list that collects its channel. */
   const listsOf = (catalog: GeneratedCatalog, build: GeneratedBuild) =>
     (build.fields.lists as string[] | undefined) ?? Object.keys(catalog.lists).filter((list) => catalog.lists[list].includes(String(build.fields.channel)));
-  /** What v2 must offer (issue 13): downloadable, not withdrawn, a version the client reads, a positive size. */
-  const offerable = (build: GeneratedBuild) =>
-    !build.placeholder && !String(build.fields.filename).endsWith('.disabled.zip') && Number(build.fields.size) > 0 && v2Version(String(build.fields.version)) !== undefined;
+  /** The download address of a generated build: its own `url`, else derived from the site's base. */
+  const urlOf = (catalog: GeneratedCatalog, build: GeneratedBuild) =>
+    (build.fields.url as string | undefined) ?? `${parseSite(catalog.siteText).site!.downloadBaseUrl}/${build.fields.channel}/${build.device}/${build.fields.filename}`;
+  /** What v2 must offer (issues 13 and 20): downloadable over https, not withdrawn, a version the client reads, a positive size. */
+  const offerable = (catalog: GeneratedCatalog, build: GeneratedBuild) =>
+    !build.placeholder &&
+    !String(build.fields.filename).endsWith('.disabled.zip') &&
+    Number(build.fields.size) > 0 &&
+    downloadAllowed(urlOf(catalog, build)) &&
+    v2Version(String(build.fields.version)) !== undefined;
   /** `stable` as a phone may spell its release type: `STABLE`, `Stable`, ... */
   const spelled = (type: string, upper: boolean[]) => [...type].map((c, i) => (upper[i % upper.length] ? c.toUpperCase() : c)).join('');
 
-  it('the v2 answer holds every offerable build under each of its lists and nothing else; a phone of that type, on an older build, is offered exactly the https ones; every build left out is reported', () => {
+  it('the v2 answer holds every offerable build under each of its lists and nothing else; a phone of that type, on an older build, is offered each and can download it; every build left out is reported', () => {
     fc.assert(
       fc.property(catalogArbitrary, fc.array(fc.boolean(), { minLength: 1, maxLength: 6 }), (catalog, upper) => {
         const compiled = compileSite(contentOf(catalog));
@@ -184,14 +191,15 @@ describe('for any valid catalog, what a LineageOS v2 phone is offered', () => {
         for (const device of contentOf(catalog).devices) {
           const answer = JSON.parse(String(compiled.files.find((f) => f.path === `api/v2/devices/${device}/builds.json`)!.contents)) as V2Entry[];
           const builds = catalog.builds.map((build, i) => ({ build, file: catalog.manifests[i].file })).filter(({ build }) => build.device === device);
-          const expected = builds.filter(({ build }) => offerable(build)).flatMap(({ build }) => listsOf(catalog, build).map((list) => `${list} ${build.fields.filename}`));
+          const expected = builds.filter(({ build }) => offerable(catalog, build)).flatMap(({ build }) => listsOf(catalog, build).map((list) => `${list} ${build.fields.filename}`));
           expect(answer.map((e) => `${e.type} ${e.files[0].filename}`).sort()).toEqual(expected.sort());
 
           for (const entry of answer) {
             const { build } = builds.find(({ build }) => build.fields.filename === entry.files[0].filename)!;
             expect(entry).toMatchObject({ datetime: build.fields.timestamp, version: build.fields.version, files: [{ sha256: build.fields.id, size: build.fields.size }] });
             const phone: Phone = { releaseType: spelled(String(entry.type), upper), buildDate: Number(build.fields.timestamp) - 1, version: '0.0', allowMajorUpgrades: true };
-            expect(v2Offers(entry, phone)).toBe(String(entry.files[0].url).startsWith('https://'));
+            expect(v2Offers(entry, phone)).toBe(true);
+            expect(downloadAllowed(entry.files[0].url)).toBe(true);
             expect(v2Offers(entry, { ...phone, buildDate: Number(build.fields.timestamp) })).toBe(false);
             for (const other of Object.keys(catalog.lists).filter((l) => l !== entry.type)) expect(v2Offers(entry, { ...phone, releaseType: other })).toBe(false);
           }
@@ -202,13 +210,17 @@ describe('for any valid catalog, what a LineageOS v2 phone is offered', () => {
             [...some].sort((a, b) => Number(b.build.fields.timestamp) - Number(a.build.fields.timestamp) || (String(a.build.fields.filename) < String(b.build.fields.filename) ? -1 : 1))[0];
           const withdrawn = listed.filter(({ build }) => String(build.fields.filename).endsWith('.disabled.zip'));
           const sizeless = listed.filter(({ build }) => !withdrawn.some((w) => w.build === build) && build.fields.size === 0);
+          const cleartext = listed.filter(({ build }) => !withdrawn.some((w) => w.build === build) && build.fields.size !== 0 && !downloadAllowed(urlOf(catalog, build)));
           if (withdrawn.length > 0) expectedNotices.push(`${newest(withdrawn).file} filename`);
           if (sizeless.length > 0) expectedNotices.push(`${newest(sizeless).file} size`);
+          if (cleartext.length > 0) expectedNotices.push(`${newest(cleartext).file} url`);
           for (const { build, file } of listed) {
-            if (!withdrawn.some((w) => w.build === build) && build.fields.size !== 0 && v2Version(String(build.fields.version)) === undefined) expectedNotices.push(`${file} version`);
+            if (offerable(catalog, build) || build.fields.size === 0 || withdrawn.some((w) => w.build === build) || cleartext.some((c) => c.build === build)) continue;
+            expectedNotices.push(`${file} version`);
           }
         }
-        expect(compiled.notices.map((n) => `${n.file} ${n.field}`).sort()).toEqual(expectedNotices.sort());
+        const v2Notices = compiled.notices.filter((n) => n.message.includes('/api/v2/devices/'));
+        expect(v2Notices.map((n) => `${n.file} ${n.field}`).sort()).toEqual(expectedNotices.sort());
       }),
       options(CATALOG_RUNS),
     );

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build, check } from '../src/build/build.js';
@@ -7,7 +7,7 @@ import { formatProblem } from '../src/catalog/problems.js';
 import fc from 'fast-check';
 import { unreadableV2Version, V2_MAX_BYTES } from '../src/render/v2.js';
 import { SEED } from './arbitraries.js';
-import { v2Version } from './clients.js';
+import { downloadAllowed, v2DecodeAnswer, v2Offers, v2Version, type V2Entry } from './clients.js';
 import { catalogProject } from './catalog.js';
 import { tempProject } from './helpers.js';
 
@@ -57,7 +57,7 @@ describe('v2 listing of the example catalog', () => {
   });
 
   it('says once per device what it left out and why, as notices', () => {
-    expect(compiled.notices.map(formatProblem)).toEqual([
+    expect(compiled.notices.filter((n) => n.message.includes('/api/v2/')).map(formatProblem)).toEqual([
       'content/FP4/e-2.4-a14-20241001430000-official-FP4.disabled.yaml:2:11  filename  left out of /api/v2/devices/FP4/builds: a `.disabled.zip` file is withdrawn, and a v2 entry cannot say so (phones would offer it for install); v1 still lists it, marked by the name',
       "content/starlte/e-0.17-p-2021060198765-stable-starlte.yaml:10:7  size  left out of /api/v2/devices/starlte/builds with 1 older starlte build of size 0: v2 phones check the download against `size` and some refuse a size that is not positive; write the zip's size in bytes (stat -c %s FILE) to offer them; v1 still lists them",
     ]);
@@ -125,7 +125,7 @@ describe('v2 size limit', () => {
     const newestDropped = Math.max(...Array.from({ length: 150 }, (_, i) => 1731067200 + i * 3600).filter((t) => !keptTimes.has(t)));
     const index = (newestDropped - 1731067200) / 3600;
     expect(compiled.notices.map(formatProblem)).toEqual([
-      `content/FP4/e-2.5-a14-20241108${100000 + index}-official-FP4.yaml:1:1  (file)  left out of /api/v2/devices/FP4/builds with the ${droppedCount - 1} older builds of FP4: a v2 answer may hold at most 32768 bytes and the ${entries.length} newer entries fill it; v1 still lists them`,
+      `content/FP4/e-2.5-a14-20241108${100000 + index}-official-FP4.yaml:1:1  (file)  left out of /api/v2/devices/FP4/builds with ${droppedCount - 1} older builds of FP4: a v2 answer may hold at most 32768 bytes and the ${entries.length} entries it holds, newest first, fill it; v1 still lists them`,
     ]);
   });
 
@@ -138,6 +138,7 @@ describe('v2 size limit', () => {
 const LEFT_OUT = [{ version: '2147483648.0' }, { version: '2.6.3' }, { version: '2.7', disabled: true }, { version: '2.7', size: 0 }, { version: '2.8', size: 0 }, { version: '2.8' }];
 const LEFT_OUT_NOTICES = [
   'content/FP4/e-2.7-a14-20241108100002-official-FP4.yaml:1:11  filename  left out of /api/v2/devices/FP4/builds: a `.disabled.zip` file is withdrawn, and a v2 entry cannot say so (phones would offer it for install); v1 still lists it, marked by the name',
+  'content/FP4/e-2.7-a14-20241108100002-official-FP4.yaml:1:11  filename  the v1 lists of FP4 hold withdrawn builds, and LineageOS v1 updaters cannot tell a `.disabled.zip` file is withdrawn: they offer it for install to phones on its version, with an older build, of the release types that list it: 2.7 (stable, official); for sites whose phones run the LineageOS updater, `v1_withdrawn: omit` in content/site.yaml leaves withdrawn builds out of v1',
   "content/FP4/e-2.8-a14-20241108100004-official-FP4.yaml:9:7  size  left out of /api/v2/devices/FP4/builds with 1 older FP4 build of size 0: v2 phones check the download against `size` and some refuse a size that is not positive; write the zip's size in bytes (stat -c %s FILE) to offer them; v1 still lists them",
   'content/FP4/e-2147483648.0-a14-20241108100000-official-FP4.yaml:2:10  version  LineageOS v2 updaters cannot read `2147483648.0`: 2147483648 is larger than the updater can read (at most 2147483647); so /api/v2/devices/FP4/builds leaves this build out; v1 still lists it (stable, official)',
 ];
@@ -151,7 +152,7 @@ describe('the build command prints notices and still succeeds', () => {
     const err: string[] = [];
     const out: string[] = [];
     expect(await main([command, '--root', root], { out: (l) => out.push(l), err: (l) => err.push(l) })).toBe(code);
-    expect(err).toEqual([...LEFT_OUT_NOTICES, '3 notices (not errors; the site is complete without these entries).']);
+    expect(err).toEqual([...LEFT_OUT_NOTICES, '4 notices (not errors; the site is complete without these entries).']);
     expect(out.at(-1)).toMatch(command === 'build' ? /^built 6 builds of 1 device into 4 listings \(12 records\), / : /^6 manifests are valid$/);
     if (command === 'build') expect(JSON.parse(v2Of(root, 'FP4')).map((e: { version: string; type: string }) => `${e.type} ${e.version}`)).toEqual(['stable 2.8', 'official 2.8', 'stable 2.6.3', 'official 2.6.3']);
   });
@@ -198,5 +199,67 @@ describe('v2 routes on both hosts', () => {
     ['api/v2/devices/404.json', 'unknown device or path: v2 builds are at /api/v2/devices/<device>/builds for the devices in /api/devices.json'],
   ] as const)('%s answers %j in the JSON envelope', (file, error) => {
     expect(bodies[file]).toEqual({ id: null, response: [], error });
+  });
+});
+
+/** `n` entries of ota-property-files, each within a zip of 1000000 bytes: about 17 bytes each. */
+const longProperties = (n: number) => Array.from({ length: n }, (_, i) => `f${String(i).padStart(5, '0')}.bin:${i}:1`).join(',');
+
+describe('an entry that can never fit (issue 19 point 3)', { timeout: 60_000 }, () => {
+  // 2000 entries: about 36 KB of ota_property_files, a valid manifest (under 64 KiB) of a zip that holds them.
+  const specs = [{ version: '2.5' }, { version: '2.6', extra: [`ota_property_files: "${longProperties(2000)}"`] }, { version: '2.7' }];
+
+  it('is a problem at the ota_property_files line: check and build exit 1, nothing is written', async () => {
+    const root = catalogProject(specs);
+    for (const command of ['check', 'build']) {
+      const err: string[] = [];
+      expect(await main([command, '--root', root], { out: () => {}, err: (l) => err.push(l) })).toBe(1);
+      expect(err[0]).toMatch(
+        /^content\/FP4\/e-2\.6-a14-20241108100001-official-FP4\.yaml:10:21  ota_property_files  the v2 entry of this build \(list `stable`\) is 3\d{4} bytes, and a v2 answer may hold at most 32768 with its brackets: no v2 phone could ever be offered it; write the ota-property-files of the zip's META-INF\/com\/android\/metadata \(a few entries\), or remove `ota_property_files` \(phones then download the whole zip\)$/,
+      );
+    }
+    expect(existsSync(path.join(root, 'dist'))).toBe(false);
+  });
+
+  it('one that fits alone but not after the newer ones is left out on its own: the older ones still fill the answer', () => {
+    // Newest first: 30 small entries (about 11 KB), one of about 27 KB that no longer fits, then 40 small older ones.
+    const big = { version: '2.6', timestamp: 1731000000, extra: ['lists: [official]', `ota_property_files: "${longProperties(1600)}"`] };
+    const small = (i: number) => ({ version: '2.5', timestamp: i < 30 ? 1731100000 + i : 1730000000 + i, extra: ['lists: [official]'] });
+    const root = catalogProject([big, ...Array.from({ length: 70 }, (_, i) => small(i))]);
+    const compiled = build({ root });
+    const body = v2Of(root, 'FP4');
+    const answer = v2DecodeAnswer(body)!;
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(V2_MAX_BYTES);
+    // Before the fix the loop stopped at the big entry: only the 30 newer ones were kept.
+    expect(answer.map((e) => e.version)).toEqual(Array(70).fill('2.5'));
+    expect(compiled.notices.map(formatProblem)).toEqual([
+      'content/FP4/e-2.6-a14-20241108100000-official-FP4.yaml:1:1  (file)  left out of /api/v2/devices/FP4/builds: a v2 answer may hold at most 32768 bytes and the 70 entries it holds, newest first, fill it; v1 still lists it',
+    ]);
+  });
+});
+
+describe('downloads over http (issue 20 point 2)', { timeout: 60_000 }, () => {
+  it('the v2 client offers an http entry, and the app then refuses the download (the oracle)', () => {
+    const entry: V2Entry = { datetime: 1731067200, type: 'stable', version: '2.5', files: [{ filename: 'a.zip', sha256: 'x', size: 1, url: 'http://dl.example.org/a.zip' }] };
+    expect(v2Offers(entry, { releaseType: 'stable', buildDate: 1, version: '2.4', allowMajorUpgrades: false })).toBe(true);
+    expect(downloadAllowed(entry.files[0].url)).toBe(false);
+  });
+
+  it('are left out of v2 with one notice per device at the newest; v1 keeps them', async () => {
+    const root = catalogProject([
+      { version: '2.5', extra: ['url: http://mirror.example.net/FP4/a.zip'] },
+      { version: '2.6' },
+      { version: '2.7', extra: ['url: http://mirror.example.net/FP4/b.zip'] },
+    ]);
+    const err: string[] = [];
+    expect(await main(['build', '--root', root], { out: () => {}, err: (l) => err.push(l) })).toBe(0);
+    const answer = v2DecodeAnswer(v2Of(root, 'FP4'))!;
+    expect(answer.map((e) => `${e.type} ${e.version}`)).toEqual(['stable 2.6', 'official 2.6']);
+    expect(answer.every((e) => downloadAllowed(e.files[0].url))).toBe(true);
+    expect(err).toContain(
+      'content/FP4/e-2.7-a14-20241108100002-official-FP4.yaml:10:6  url  left out of /api/v2/devices/FP4/builds with 1 older FP4 build downloaded over http: the download address http://mirror.example.net/FP4/b.zip is not https, and the v2 updater offers it, then fails the download (the app permits no cleartext traffic); serve them over https (`url`, or download_base_url in content/site.yaml); v1 still lists them',
+    );
+    const v1 = JSON.parse(readFileSync(path.join(root, 'dist/api/v1/FP4/official/index.json'), 'utf8'));
+    expect(v1.response.map((r: { version: string }) => r.version)).toEqual(['2.7', '2.6', '2.5']);
   });
 });

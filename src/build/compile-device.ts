@@ -52,6 +52,7 @@ export function compileDevice(device: string, manifests: readonly ManifestFile[]
   if (problems.length > 0) return { device, builds, listings: [], files: [], problems, notices: [], counts };
   const listings = planListings(builds, [device], site);
   const rendered = renderDevice(device, listings, site);
+  if (rendered.problems.length > 0) return { device, builds, listings: [], files: [], problems: rendered.problems, notices: [], counts };
   const files = [...listings.map((l) => ({ path: fill(API_FILES.listing, { device: l.device, list: l.list }).slice(1), contents: renderListing(l) })), ...rendered.files];
   counts.listings = listings.length;
   counts.records = listings.reduce((n, l) => n + l.builds.length, 0);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { API_LEVELS } from './api-levels.js';
 import { displayVersionOf, parseBuildFilename, PLAIN_FILENAME } from './filename.js';
 import { nearest, sortProblems, type Problem } from './problems.js';
+import { PROPERTY_FILES_FORMAT, propertyFilesProblem } from './property-files.js';
 import type { Site } from './site.js';
 import { refuseDirectionControls } from './manifest-text.js';
 import { readYamlSource, type YamlSource } from './yaml-source.js';
@@ -40,8 +41,8 @@ export interface Build {
   ota_property_files?: string;
   /** `AB` or `BLOCK`, from the zip's metadata. */
   ota_type?: 'AB' | 'BLOCK';
-  /** Where `id`, `filename`, `version` and `size` stand in the manifest, for messages about the whole catalog. */
-  at: { id: Position; filename: Position; version: Position; size: Position; file: Position };
+  /** Where fields stand in the manifest (`url` and `ota_property_files` when written), for messages about the whole catalog. */
+  at: { id: Position; filename: Position; version: Position; size: Position; file: Position; url?: Position; ota_property_files?: Position };
 }
 
 /** A 1-based line and column. */
@@ -131,9 +132,7 @@ export const manifestSchema = z.strictObject({
     .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'expected the security patch date as yyyy-mm-dd, e.g. "2024-11-05"' }),
   ota_property_files: z
     .string({ error: 'expected the ota-property-files value of the zip metadata' })
-    .regex(/^[A-Za-z0-9._-]+:\d+:\d+(,[A-Za-z0-9._-]+:\d+:\d+)*\s*$/, {
-      error: 'expected name:offset:size entries separated by commas, as in META-INF/com/android/metadata',
-    }),
+    .regex(PROPERTY_FILES_FORMAT, { error: 'expected name:offset:size entries separated by commas, as in META-INF/com/android/metadata' }),
   ota_type: z.enum(['AB', 'BLOCK'], { error: 'expected AB or BLOCK' }),
 }).partial();
 
@@ -157,10 +156,12 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
   const source = readYamlSource(input, file);
   if (source.problems.length > 0) return { problems: source.problems };
   const problems: Problem[] = [];
-  const report = (field: string, message: string, { key = false } = {}) => {
+  const report: RuleContext['report'] = (field, message, { key = false, within } = {}) => {
     const path = field ? field.split('.').map((s) => (/^\d+$/.test(s) ? Number(s) : s)) : [];
     const { line, col } = source.locate(path, { key });
-    problems.push({ file, line, col, field: field || '(file)', message });
+    // A one-line value written as read (no escapes): point at the column of the part the message is about.
+    const at = within ? (source.sourceText(path)?.indexOf(within.value) ?? -1) : -1;
+    problems.push({ file, line, col: at >= 0 && !within!.value.includes('\n') ? col + at + within!.index : col, field: field || '(file)', message });
   };
 
   const value = source.value;
@@ -227,7 +228,7 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
     ...(f.os_patch_level !== undefined && { os_patch_level: f.os_patch_level }),
     ...(f.ota_property_files !== undefined && { ota_property_files: f.ota_property_files.trim() }),
     ...(f.ota_type !== undefined && { ota_type: f.ota_type }),
-    at: { id: source.locate(['id']), filename: source.locate(['filename']), version: source.locate(['version']), size: source.locate(['size']), file: { line: 1, col: 1 } },
+    at: { id: source.locate(['id']), filename: source.locate(['filename']), version: source.locate(['version']), size: source.locate(['size']), file: { line: 1, col: 1 }, ...(f.url !== undefined && { url: source.locate(['url']) }), ...(f.ota_property_files !== undefined && { ota_property_files: source.locate(['ota_property_files']) }) },
   };
   return { build, problems };
 }
@@ -247,7 +248,8 @@ interface RuleContext {
   device: string;
   site: Site;
   placeholder: boolean;
-  report(field: string, message: string, options?: { key?: boolean }): void;
+  /** `within`: the part of the value at `index` the message is about (for its column). */
+  report(field: string, message: string, options?: { key?: boolean; within?: { value: string; index: number } }): void;
 }
 
 /** A check that ties fields together (or to the site); reports through the context. */
@@ -352,7 +354,14 @@ const datetimeIsTimestamp: Rule = ({ fields, bad, report }) => {
   }
 };
 
-const RULES: Rule[] = [requiredFields, placeholderHasNoPackage, channelKnown, listsKnown, reachesAList, filenameAgrees, apiLevelKnown, datetimeIsTimestamp];
+const propertyFilesReadable: Rule = ({ fields, bad, placeholder, report }) => {
+  if (fields.ota_property_files === undefined || bad.has('ota_property_files')) return;
+  const size = placeholder || bad.has('size') ? undefined : fields.size;
+  const problem = propertyFilesProblem(fields.ota_property_files, size);
+  if (problem) report('ota_property_files', problem.message, { within: { value: fields.ota_property_files.trim(), index: problem.index ?? 0 } });
+};
+
+const RULES: Rule[] = [requiredFields, placeholderHasNoPackage, channelKnown, listsKnown, reachesAList, filenameAgrees, apiLevelKnown, datetimeIsTimestamp, propertyFilesReadable];
 
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
   return path.reduce<unknown>((v, key) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined), value);

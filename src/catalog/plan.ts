@@ -1,3 +1,4 @@
+import { isWithdrawn } from './filename.js';
 import type { Build } from './manifest.js';
 import { compareStrings, type Problem } from './problems.js';
 import type { Site } from './site.js';
@@ -55,11 +56,12 @@ export function checkCatalog(builds: readonly Build[], devices: readonly string[
 
 /**
  * Applies the membership rules and the listing order. Every device gets every list of the site,
- * empty ones included, so a phone on any channel gets a well-formed answer.
+ * empty ones included, so a phone on any channel gets a well-formed answer. With `v1_withdrawn:
+ * omit`, withdrawn (`.disabled.zip`) builds are in no listing (nor in what is made of them).
  */
 export function planListings(builds: readonly Build[], devices: readonly string[], site: Site): Listing[] {
   const byDevice = new Map<string, Build[]>(devices.map((d) => [d, []]));
-  for (const build of builds) byDevice.get(build.device)?.push(build);
+  for (const build of builds) if (site.v1Withdrawn === 'list' || !isWithdrawn(build)) byDevice.get(build.device)?.push(build);
   const listings: Listing[] = [];
   for (const device of [...byDevice.keys()].sort(compareStrings)) {
     const ordered = byDevice.get(device)!.sort(compareBuilds);

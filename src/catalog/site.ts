@@ -48,6 +48,11 @@ export interface Site {
   apacheHtaccess: boolean;
   /** Extra request paths that answer a listing, for phones built to ask another server's paths. */
   requestPaths: RequestPath[];
+  /**
+   * `list` (the default, as the interface): withdrawn (`.disabled.zip`) builds stay in the v1 lists.
+   * `omit`: they are left out of every listing, for phones whose (LineageOS) updater cannot tell them apart.
+   */
+  v1Withdrawn: 'list' | 'omit';
 }
 
 const segment = /^[a-z0-9][a-z0-9_-]*$/;
@@ -88,6 +93,9 @@ const siteSchema = z.strictObject({
     .min(1, { error: `name at least one host (${HOSTS.join(', ')})` })
     .optional(),
   apache_htaccess: z.boolean({ error: 'expected true or false' }).optional(),
+  v1_withdrawn: z
+    .enum(['list', 'omit'], { error: 'expected `list` (withdrawn .disabled.zip builds stay in the v1 lists, the default) or `omit` (left out, for phones running the LineageOS updater)' })
+    .optional(),
   // Checked below, where the lists are known.
   request_paths: z.array(z.unknown(), { error: 'expected a list of request paths, e.g. - /api/v1/{device}_{list}' }).optional(),
 });
@@ -189,6 +197,7 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
       hosts,
       apacheHtaccess: settings.apache_htaccess ?? false,
       requestPaths,
+      v1Withdrawn: settings.v1_withdrawn ?? 'list',
     },
     problems,
   };

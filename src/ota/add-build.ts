@@ -9,6 +9,7 @@ import { displayVersionOf } from '../catalog/filename.js';
 import { startHashing, type HashProgress, type Hashing } from './hash.js';
 import { API_LEVELS } from '../catalog/api-levels.js';
 import { parseManifest, type Build } from '../catalog/manifest.js';
+import { propertyFilesProblem } from '../catalog/property-files.js';
 import { MANIFEST_ORDER, renderManifestText, type ManifestValues } from '../catalog/manifest-text.js';
 import { deriveBuildFacts, parseOtaMetadata, type FactOptions } from './metadata.js';
 import { readOtaMetadataText, ZipReadError } from './zip.js';
@@ -100,7 +101,10 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
     if (error.message.startsWith(path.resolve(options.zip))) throw new AddUsageError(`${error.message}; nothing was written`);
     throw new AddUsageError(`could not read ${options.zip} to the end (${error.message}); nothing was written`);
   });
+  // Only what the zip holds: a value a phone cannot read, or past the zip's end, is left out (issue 20 point 1).
+  const unusable = facts.ota_property_files === undefined ? undefined : propertyFilesProblem(facts.ota_property_files, digests.size);
   const values = manifestValues(facts, digests, options);
+  if (unusable) delete values.ota_property_files;
   const text = renderManifestText(values);
 
   const parsed = parseManifest(text, file, facts.device, site);
@@ -111,7 +115,8 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   const report = derived.origins.map((o) => [
     o.field,
     o.value,
-    o.field === 'api_level' && values.api_level === undefined && !options.placeholder ? `${o.from} (implied by Android ${facts.android_version}, not written)` : o.from,
+    o.field === 'api_level' && values.api_level === undefined && !options.placeholder ? `${o.from} (implied by Android ${facts.android_version}, not written)`
+      : o.field === 'ota_property_files' && unusable ? `${o.from} (not written: ${unusable.message.split(';')[0]})` : o.from,
   ]);
   report.push(['md5sum', digests.md5, 'MD5 of the zip']);
   if (options.placeholder) {

@@ -7,6 +7,7 @@ import type { Problem } from '../catalog/problems.js';
 import { renderFeeds } from './feeds.js';
 import { summarizeDevice, type DeviceSummary } from './summary.js';
 import { renderDevicePage } from './pages.js';
+import { v1Notices } from './v1.js';
 import { renderV2 } from './v2.js';
 import type { Site } from '../catalog/site.js';
 import type { OutputFile } from './output.js';
@@ -15,8 +16,10 @@ import type { OutputFile } from './output.js';
 export interface RenderedDevice {
   /** The v2 answer, the device page and the feeds of its lists. */
   files: OutputFile[];
-  /** Builds the v2 answer leaves out, and why. */
+  /** What v1 phones will do that the maintainer may not expect, and the builds the v2 answer leaves out, and why. */
   notices: Problem[];
+  /** Builds that can never be in the v2 answer (see `renderV2`): the device is not published. */
+  problems: Problem[];
   summary: DeviceSummary;
 }
 
@@ -28,7 +31,8 @@ export function renderDevice(device: string, listings: readonly Listing[], site:
   const v2 = renderV2(device, listings);
   return {
     files: [v2.file, renderDevicePage(device, listings), ...renderFeeds(listings, site)],
-    notices: v2.notices,
+    notices: [...v1Notices(device, listings), ...v2.notices],
+    problems: v2.problems,
     summary: summarizeDevice(device, listings),
   };
 }

@@ -1,5 +1,7 @@
+import { isWithdrawn } from '../catalog/filename.js';
 import type { Build } from '../catalog/manifest.js';
 import type { Listing } from '../catalog/plan.js';
+import { compareStrings, type Problem } from '../catalog/problems.js';
 
 /** A record exactly as a v1 phone reads it, keys in the order of interface.md's Build table. */
 export interface ApiRecord {
@@ -53,4 +55,121 @@ export function renderListing(listing: Listing): string {
 /** `{"id":null,"response":[...],"error":...}`: the envelope of every v1 answer, success or 404. */
 export function renderEnvelope(response: readonly ApiRecord[], error: string | null): string {
   return JSON.stringify({ id: null, response, error });
+}
+
+/**
+ * What LineageOS v1 phones will do with the device's listings that the maintainer may not expect, as
+ * notices (one per device or list, never per build, so a long history stays quiet): withdrawn
+ * builds offered for install, release numbers phones compare as text, and http downloads.
+ *
+ * Read from LineageOS/android_packages_apps_Updater at lineage-22.0 (commit
+ * 3cb130d40a24e337d2bd11f33bf1ff091c48ab53): `Utils.isCompatible` lists a record only when
+ * `version.compareTo(installed) >= 0` (Java's `String.compareTo`: text, so "1.10" < "1.9"), its
+ * `datetime` is newer than the phone's build and `romtype` equals its release type ignoring case;
+ * `Utils.canInstall` offers it for install when its version equals the installed one; nothing reads
+ * `.disabled` in the file name; `AndroidManifest.xml` sets `usesCleartextTraffic="false"`.
+ */
+export function v1Notices(device: string, listings: readonly Listing[]): Problem[] {
+  const notices: Problem[] = [];
+  const packaged = listings.flatMap((l) => l.builds.filter((b) => !b.placeholder).map((build) => ({ build, list: l.list })));
+  const newestOf = (builds: Build[]) => [...builds].sort((a, b) => b.timestamp - a.timestamp || compareStrings(a.filename, b.filename))[0];
+  const listsOf = (builds: Set<Build>) => {
+    const lists = new Map<Build, string[]>();
+    for (const { build, list } of packaged) if (builds.has(build)) lists.set(build, [...(lists.get(build) ?? []), list]);
+    return lists;
+  };
+
+  const withdrawn = listsOf(new Set(packaged.map((p) => p.build).filter(isWithdrawn)));
+  if (withdrawn.size > 0) {
+    const newest = newestOf([...withdrawn.keys()]);
+    const named = [...withdrawn].sort(([a], [b]) => b.timestamp - a.timestamp || compareStrings(a.filename, b.filename)).map(([b, lists]) => `${b.version} (${lists.join(', ')})`);
+    notices.push({
+      file: newest.source,
+      ...newest.at.filename,
+      field: 'filename',
+      message: `the v1 lists of ${device} hold withdrawn builds, and LineageOS v1 updaters cannot tell a \`.disabled.zip\` file is withdrawn: they offer it for install to phones on its version, with an older build, of the release types that list it: ${few(named, 'more')}; for sites whose phones run the LineageOS updater, \`v1_withdrawn: omit\` in content/site.yaml leaves withdrawn builds out of v1`,
+    });
+  }
+
+  for (const listing of listings) {
+    const notice = textOrderNotice(device, listing);
+    if (notice) notices.push(notice);
+  }
+
+  const cleartext = listsOf(new Set(packaged.map((p) => p.build).filter((b) => !b.url!.startsWith('https://'))));
+  if (cleartext.size > 0) {
+    const newest = newestOf([...cleartext.keys()]);
+    const more = cleartext.size - 1;
+    notices.push({
+      file: newest.source,
+      ...(newest.at.url ?? newest.at.file),
+      field: 'url',
+      message: `the v1 lists of ${device} offer ${cleartext.size === 1 ? 'a build' : `${cleartext.size} builds`} downloaded over http (${newest.url}${more > 0 ? ` and ${more} more` : ''}): LineageOS updaters permit no cleartext traffic, so phones list ${more > 0 ? 'them' : 'it'} and fail the download; serve ${more > 0 ? 'them' : 'it'} over https (\`url\`, or download_base_url in content/site.yaml)`,
+    });
+  }
+  return notices;
+}
+
+/**
+ * Release order as numbers: each dot-separated part compared as a whole number, a missing part as 0
+ * (so 1.10 > 1.9 and 2.6.3 < 2.10); the order a maintainer means, and the v2 updater's.
+ */
+export function compareReleaseNumbers(a: string, b: string): number {
+  const pa = a.split('.').map((p) => BigInt(/^\d+$/.test(p) ? p : '0'));
+  const pb = b.split('.').map((p) => BigInt(/^\d+$/.test(p) ? p : '0'));
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0n) - (pb[i] ?? 0n);
+    if (d !== 0n) return d < 0n ? -1 : 1;
+  }
+  return 0;
+}
+
+// --- internal ---
+
+/**
+ * One notice for a list where phones compare versions as text and get another order than the
+ * numbers': a phone on version A (any build of the list, placeholders too) with a build older than
+ * some build of version B misses B when B is a newer release but sorts before A as text, and lists B
+ * as an update when it is an older release that sorts after A.
+ */
+function textOrderNotice(device: string, listing: Listing): Problem | undefined {
+  // Per version: its oldest build (the oldest phone on it) and its newest downloadable build.
+  const oldest = new Map<string, number>();
+  const newest = new Map<string, Build>();
+  for (const build of listing.builds) {
+    oldest.set(build.version, Math.min(oldest.get(build.version) ?? Infinity, build.timestamp));
+    const seen = newest.get(build.version);
+    if (!build.placeholder && (seen === undefined || build.timestamp > seen.timestamp)) newest.set(build.version, build);
+  }
+  const missed: [string, string][] = [];
+  const older: [string, string][] = [];
+  for (const [installed, since] of oldest) {
+    for (const [offered, build] of newest) {
+      if (offered === installed || build.timestamp <= since) continue;
+      const release = compareReleaseNumbers(offered, installed);
+      if (release >= 0 && offered < installed) missed.push([installed, offered]);
+      else if (release < 0 && offered >= installed) older.push([installed, offered]);
+    }
+  }
+  if (missed.length === 0 && older.length === 0) return undefined;
+  const byRelease = (a: [string, string], b: [string, string]) => compareReleaseNumbers(a[0], b[0]) || compareReleaseNumbers(a[1], b[1]);
+  const say = (pairs: [string, string][], verb: string) => {
+    const groups = new Map<string, string[]>();
+    for (const [installed, offered] of pairs.sort(byRelease)) groups.set(installed, [...(groups.get(installed) ?? []), offered]);
+    return few([...groups].map(([installed, offered]) => `phones on ${installed} ${verb} ${few(offered, 'more', ' or ')}`), 'more versions', '; ');
+  };
+  const [first] = [...missed, ...older].sort(byRelease);
+  const at = [...(missed.length > 0 ? missed : older)].map(([, offered]) => newest.get(offered)!).sort((a, b) => b.timestamp - a.timestamp || compareStrings(a.filename, b.filename))[0];
+  const parts = [missed.length > 0 && say(missed, 'are never offered'), older.length > 0 && say(older, 'list the older release')].filter(Boolean);
+  return {
+    file: at.source,
+    ...at.at.version,
+    field: 'version',
+    message: `list \`${listing.list}\` of ${device}: LineageOS v1 updaters compare \`version\` as text, where "${first[0] < first[1] ? first[0] : first[1]}" comes before "${first[0] < first[1] ? first[1] : first[0]}", so ${parts.join('; and ')}${older.length > 0 ? ' (as an update they cannot install)' : ''}; v2 updaters compare the numbers; release numbers that sort the same as text (1.9 → 2.0, not 1.10) keep v1 phones updating`,
+  };
+}
+
+/** Up to four items joined, then how many more there are. */
+function few(items: string[], more: string, separator = ', '): string {
+  return items.length <= 4 ? items.join(separator) : `${items.slice(0, 4).join(separator)}${separator}${items.length - 4} ${more}`;
 }

@@ -48,14 +48,17 @@ export interface V2File {
   ota_property_files?: string;
 }
 
-/** What {@link renderV2} produces: the device's file, and what was left out and why. */
+/** What {@link renderV2} produces: the device's file, what was left out and why, and what can never be in it. */
 export interface RenderedV2 {
   file: OutputFile;
   /**
    * Builds that v1 lists but the v2 answer leaves out: one notice per unreadable version, and one
-   * per device for the withdrawn builds, for the builds of size 0 and for the size cut.
+   * per device for the withdrawn builds, for the builds of size 0, for the http downloads and for
+   * the size cut.
    */
   notices: Problem[];
+  /** Builds whose entry alone passes {@link V2_MAX_BYTES}: no answer could ever hold them (left out here too). */
+  problems: Problem[];
 }
 
 /**
@@ -64,9 +67,14 @@ export interface RenderedV2 {
  * type), newest first, `version` as written. Placeholders are never listed (v2 has no shape a phone
  * would skip). Nothing in a v2 entry can mark a build withdrawn or its size unknown, and the phone
  * offers every entry it can read, so these are left out: `.disabled.zip` builds, builds of size 0
- * (the phone checks the download against it; a PixelOS fork refuses it) and versions the updater
+ * (the phone checks the download against it; a PixelOS fork refuses it), builds downloaded over
+ * `http://` (the client checks only the listing address, then the app, which forbids cleartext,
+ * fails the download: `UpdatesNetworkDataSource.kt` and `AndroidManifest.xml` of
+ * LineageOS/android_packages_apps_Updater, commits 0e7af6f8 and 2afd65a0) and versions the updater
  * cannot read ({@link unreadableV2Version}). When the entries would pass {@link V2_MAX_BYTES}, the
- * oldest are dropped. All are notices, not problems: v1 still lists those builds.
+ * entries that do not fit are left out, newest first kept, each on its own: one that does not fit
+ * never keeps an older, smaller one out. All are notices, not problems: v1 still lists those
+ * builds. An entry that could not fit even alone is a problem.
  */
 export function renderV2(device: string, listings: readonly Listing[]): RenderedV2 {
   const notices: Problem[] = [];
@@ -75,12 +83,14 @@ export function renderV2(device: string, listings: readonly Listing[]): Rendered
   const unreadable = new Map<Build, { why: string; lists: string[] }>();
   const withdrawn = new Set<Build>();
   const sizeless = new Set<Build>();
+  const cleartext = new Set<Build>();
   listings.forEach((listing, rank) => {
     for (const build of listing.builds) {
       if (build.placeholder) continue;
       const why = unreadableV2Version(build.version);
       if (isWithdrawn(build)) withdrawn.add(build);
       else if (build.size === 0) sizeless.add(build);
+      else if (!build.url!.startsWith('https://')) cleartext.add(build);
       else if (why !== undefined) unreadable.set(build, { why, lists: [...(unreadable.get(build)?.lists ?? []), listing.list] });
       else candidates.push({ build, list: listing.list, rank });
     }
@@ -114,33 +124,48 @@ export function renderV2(device: string, listings: readonly Listing[]): Rendered
       message: `left out of ${url}${andOlder(older.length, device, ' of size 0')}: v2 phones check the download against \`size\` and some refuse a size that is not positive; write the zip's size in bytes (stat -c %s FILE) to offer ${older.length > 0 ? 'them' : 'it'}; v1 still lists ${older.length > 0 ? 'them' : 'it'}`,
     });
   }
+  if (cleartext.size > 0) {
+    const [newest, ...older] = [...cleartext].sort(newestFirst);
+    notices.push({
+      file: newest.source,
+      ...(newest.at.url ?? newest.at.file),
+      field: 'url',
+      message: `left out of ${url}${andOlder(older.length, device, ' downloaded over http')}: the download address ${newest.url} is not https, and the v2 updater offers it, then fails the download (the app permits no cleartext traffic); serve ${older.length > 0 ? 'them' : 'it'} over https (\`url\`, or download_base_url in content/site.yaml); v1 still lists ${older.length > 0 ? 'them' : 'it'}`,
+    });
+  }
   candidates.sort(
     (a, b) => b.build.timestamp - a.build.timestamp || a.rank - b.rank || compareStrings(a.build.filename, b.build.filename),
   );
 
   const bodies: string[] = [];
+  const problems: Problem[] = [];
+  const tooLarge = new Set<Build>();
+  const dropped = new Set<Build>();
   let bytes = 2; // "[" and "]"
-  let kept = 0;
   for (const { build, list } of candidates) {
     const body = JSON.stringify(renderV2Build(build, list));
-    const size = Buffer.byteLength(body) + (bodies.length > 0 ? 1 : 0);
-    if (bytes + size > V2_MAX_BYTES) break;
-    bodies.push(body);
-    bytes += size;
-    kept++;
+    const size = Buffer.byteLength(body);
+    if (size + 2 > V2_MAX_BYTES) {
+      if (!tooLarge.has(build)) problems.push(tooLargeProblem(build, list, size));
+      tooLarge.add(build);
+    } else if (bytes + size + (bodies.length > 0 ? 1 : 0) > V2_MAX_BYTES) {
+      dropped.add(build);
+    } else {
+      bytes += size + (bodies.length > 0 ? 1 : 0);
+      bodies.push(body);
+    }
   }
-  const dropped = [...new Set(candidates.slice(kept).map((c) => c.build))];
-  if (dropped.length > 0) {
-    const [newest] = dropped;
-    const older = dropped.length - 1;
+  for (const build of tooLarge) dropped.delete(build);
+  if (dropped.size > 0) {
+    const [newest, ...older] = dropped;
     notices.push({
       file: newest.source,
       ...newest.at.file,
       field: '(file)',
-      message: `left out of ${url}${older > 0 ? ` with the ${older} older build${older === 1 ? '' : 's'} of ${device}` : ''}: a v2 answer may hold at most ${V2_MAX_BYTES} bytes and the ${kept} newer entries fill it; v1 still lists ${older > 0 ? 'them' : 'it'}`,
+      message: `left out of ${url}${older.length > 0 ? ` with ${older.length} older build${older.length === 1 ? '' : 's'} of ${device}` : ''}: a v2 answer may hold at most ${V2_MAX_BYTES} bytes and the ${bodies.length} entries it holds, newest first, fill it; v1 still lists ${older.length > 0 ? 'them' : 'it'}`,
     });
   }
-  return { file: { path: fill(API_FILES.v2Builds, { device }).slice(1), contents: `[${bodies.join(',')}]` }, notices };
+  return { file: { path: fill(API_FILES.v2Builds, { device }).slice(1), contents: `[${bodies.join(',')}]` }, notices, problems };
 }
 
 /** The v2 entry of a build in list `list`. Key order follows the updater's documented shape. */
@@ -158,6 +183,20 @@ export function renderV2Build(build: Build, list: string): V2Build {
 }
 
 // --- internal ---
+
+/**
+ * An entry no v2 answer can hold, at the field that makes it large: `ota_property_files` when it is
+ * the larger part, else the file (a long `url`, or the extra files of the entry).
+ */
+function tooLargeProblem(build: Build, list: string, size: number): Problem {
+  const props = build.ota_property_files !== undefined && build.ota_property_files.length * 2 > size ? build.at.ota_property_files : undefined;
+  return {
+    file: build.source,
+    ...(props ?? build.at.file),
+    field: props ? 'ota_property_files' : '(file)',
+    message: `the v2 entry of this build (list \`${list}\`) is ${size} bytes, and a v2 answer may hold at most ${V2_MAX_BYTES} with its brackets: no v2 phone could ever be offered it; ${props ? 'write the ota-property-files of the zip\'s META-INF/com/android/metadata (a few entries), or remove `ota_property_files` (phones then download the whole zip)' : 'shorten the download address (`url`) or what else the entry carries'}`,
+  };
+}
 
 /** ` with N older <kind> build(s)<suffix>`, or nothing when there are none. */
 function andOlder(count: number, kind: string, suffix: string): string {
