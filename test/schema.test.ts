@@ -63,6 +63,10 @@ describe('the manifest JSON Schema', () => {
     ['a placeholder', PLACEHOLDER],
     ['a placeholder with the empty fields of a listing', PLACEHOLDER + 'filename: ""\nid: ""\nsize: ""\nmd5sum: ""\nincremental: ""\napi_level: ""\n'],
     ['a placeholder that keeps md5sum and api_level', PLACEHOLDER + 'md5sum: 0123456789abcdef0123456789abcdef\napi_level: "36"\n'],
+    // Phones read these (issue 18): an id that is another download key, no md5sum.
+    ['an MD5 as the download key', set(VALID, 'id', 'id: 5eb63bbbe01eeed093cb22bb8f5acdc3')],
+    ['a random download key', set(VALID, 'id', 'id: c21ay6mf6uz6ruhkryd8udtii10bvvo5')],
+    ['a missing md5sum', set(VALID, 'md5sum', null)],
   ])('accepts %s, as the build does', (_, text) => {
     expect(verdicts(text)).toEqual({ schema: true, build: true });
   });
@@ -70,12 +74,13 @@ describe('the manifest JSON Schema', () => {
   it.each([
     ['version as a YAML number', set(VALID, 'version', 'version: 2.10')],
     ['an upper-case md5sum', set(VALID, 'md5sum', 'md5sum: 0123456789ABCDEF0123456789ABCDEF')],
-    ['a short id', set(VALID, 'id', 'id: 0123')],
+    ['an upper-case SHA-256', set(VALID, 'id', 'id: 0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF')],
+    ['an id with a space', set(VALID, 'id', 'id: "abc def"')],
+    ['an empty id on a package', set(VALID, 'id', 'id: ""')],
     ['a timestamp in milliseconds', set(VALID, 'timestamp', 'timestamp: 1731067200000')],
     ['a size as text', set(VALID, 'size', 'size: "1387003904"')],
     ['a negative size', set(VALID, 'size', 'size: -1')],
     ['an unknown field', VALID + 'sha256: abc\n'],
-    ['a missing md5sum', set(VALID, 'md5sum', null)],
     ['an empty md5sum on a package', set(VALID, 'md5sum', 'md5sum: ""')],
     ['a placeholder with a url', PLACEHOLDER + 'url: https://example.org/x.zip\n'],
     ['a placeholder with a size', PLACEHOLDER + 'size: 12\n'],

@@ -2,6 +2,7 @@
  * Compiling one device: its manifests and the site settings in, its files, summary, notices and
  * problems out. Below both the build and the thread pool (compile-devices.ts), which call it.
  */
+import { looseNotices } from '../catalog/loose.js';
 import { parseManifest, type Build } from '../catalog/manifest.js';
 import { checkCatalog, planListings, type Listing } from '../catalog/plan.js';
 import { sortProblems, type Problem } from '../catalog/problems.js';
@@ -57,7 +58,7 @@ export function compileDevice(device: string, manifests: readonly ManifestFile[]
   counts.listings = listings.length;
   counts.records = listings.reduce((n, l) => n + l.builds.length, 0);
   counts.files = files.length;
-  return { device, builds, listings, files, problems, notices: rendered.notices, summary: rendered.summary, counts };
+  return { device, builds, listings, files, problems, notices: [...looseNotices(builds), ...rendered.notices], summary: rendered.summary, counts };
 }
 
 /** The site settings of the content, and the problems found so far (layout and settings). */

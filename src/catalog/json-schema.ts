@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DOWNLOAD_KEY } from './loose.js';
 import { manifestSchema, REQUIRED, REQUIRED_PLACEHOLDER, TIMESTAMP_RANGE } from './manifest.js';
 import { PLAIN_FILENAME } from './filename.js';
 
@@ -23,7 +24,8 @@ export function manifestJsonSchema(): JsonSchema {
   const unixSeconds = { type: 'integer', minimum: TIMESTAMP_RANGE[0], exclusiveMaximum: TIMESTAMP_RANGE[1] };
   const exact = {
     md5sum: { type: 'string', pattern: '^[0-9a-f]{32}$' },
-    id: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+    // The SHA-256 of the zip, or another download key (a SHA-256 in capitals is neither: a slip).
+    id: { type: 'string', pattern: `^(?![0-9a-fA-F]{64}$)${DOWNLOAD_KEY.source.slice(1)}|^[0-9a-f]{64}$` },
     api_level: digitsOrNumber(properties.api_level, 999),
     size: properties.size,
     url: properties.url,
@@ -78,8 +80,8 @@ const DESCRIPTIONS: Record<string, string> = {
   android_version: 'Platform major version, e.g. "14".',
   api_level: 'Platform API level; derived from android_version when left out.',
   incremental: 'eng.root.<yyyymmdd>.<hhmmss>, a Unix-seconds string, or "".',
-  md5sum: 'MD5 of the zip: 32 lowercase hex characters.',
-  id: 'SHA-256 of the zip: 64 lowercase hex characters. Phones use it as the download key.',
+  md5sum: 'MD5 of the zip: 32 lowercase hex characters. Optional: LineageOS phones never read it (published as "" when left out).',
+  id: 'SHA-256 of the zip: 64 lowercase hex characters (what otapress add writes). Phones use it only as the download key, so a key an existing listing gave its phones (an MD5, a SHA-1, ...) may stay: letters, digits and . _ ~ - + = : / (at most 255).',
   size: 'Zip size in bytes.',
   url: 'Download address; default {download_base_url}/{channel}/{device}/{filename}.',
   display_version: 'Shown to users; default: the file name without e- and .zip.',

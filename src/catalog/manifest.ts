@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { API_LEVELS } from './api-levels.js';
 import { displayVersionOf, parseBuildFilename, PLAIN_FILENAME } from './filename.js';
+import { DOWNLOAD_KEY, suggestKey } from './loose.js';
 import { nearest, sortProblems, type Problem } from './problems.js';
 import { PROPERTY_FILES_FORMAT, propertyFilesProblem } from './property-files.js';
 import type { Site } from './site.js';
@@ -77,6 +78,27 @@ const hex = (length: number, what: string) =>
     }
   });
 
+/**
+ * `id`: the SHA-256 of the zip (64 lowercase hex, what `add` writes), or any other download key a
+ * listing already gave its phones (an MD5, a SHA-1, a random string): phones only key downloads by
+ * it. A SHA-256 in capitals is a slip, not another key: it must be written in lowercase.
+ */
+const downloadKey = z.string({ error: "expected the SHA-256 of the zip (sha256sum FILE), or the download key phones already know" }).superRefine((value, ctx) => {
+  if (/^[0-9a-fA-F]{64}$/.test(value) && value !== value.toLowerCase()) {
+    ctx.addIssue({ code: 'custom', message: `write the 64 hex characters in lowercase: ${value.toLowerCase()}` });
+  } else if (!DOWNLOAD_KEY.test(value)) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        value === ''
+          ? 'id is empty; phones key each download by it: write the SHA-256 of the zip (sha256sum FILE)'
+          : value.length > 255
+            ? `id is ${value.length} characters long; expected the SHA-256 of the zip (sha256sum FILE), or a download key of at most 255 characters`
+            : 'expected the SHA-256 of the zip (sha256sum FILE), or a download key of letters, digits and `. _ ~ - + = : /` (characters every listing, page and feed carries unchanged)',
+    });
+  }
+});
+
 const unixSeconds = z.number({ error: 'expected Unix seconds as a whole number, e.g. 1731067200 (date +%s)' }).superRefine((value, ctx) => {
   if (!Number.isInteger(value)) {
     ctx.addIssue({ code: 'custom', message: `expected whole Unix seconds; write ${Math.floor(value)}` });
@@ -108,7 +130,7 @@ export const manifestSchema = z.strictObject({
       .regex(/^[A-Za-z0-9._-]*$/, { error: 'expected letters, digits, `.`, `-` and `_` only, e.g. eng.root.20241108.123456' }),
   ),
   md5sum: hex(32, 'the MD5 of the zip'),
-  id: hex(64, 'the SHA-256 of the zip'),
+  id: downloadKey,
   size: z
     .number({ error: 'expected the zip size in bytes as a whole number (stat -c %s FILE)' })
     .max(Number.MAX_SAFE_INTEGER, { error: (issue) => `${String(issue.input)} bytes is more than any file holds; expected the zip size in bytes (stat -c %s FILE)` })
@@ -141,8 +163,11 @@ type ManifestFields = z.infer<typeof manifestSchema>;
 /** Every key a manifest may hold, in the order the reference documents them. */
 export const MANIFEST_KEYS = Object.keys(manifestSchema.shape);
 
-/** Keys a package manifest must have, and those a placeholder must have. */
-export const REQUIRED = ['filename', 'version', 'channel', 'timestamp', 'android_version', 'incremental', 'md5sum', 'id', 'size'] as const;
+/**
+ * Keys a package manifest must have, and those a placeholder must have. `md5sum` is not among them:
+ * LineageOS phones never read it and many listings have none (a build without one gets a notice).
+ */
+export const REQUIRED = ['filename', 'version', 'channel', 'timestamp', 'android_version', 'incremental', 'id', 'size'] as const;
 export const REQUIRED_PLACEHOLDER = ['version', 'channel', 'timestamp', 'android_version', 'display_version'] as const;
 /** Keys a placeholder must leave out (or leave empty): the ones that would make a phone offer it. */
 const PACKAGE_ONLY = ['filename', 'id', 'size', 'url'] as const;
@@ -189,8 +214,9 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
       reported.add(field);
       if (issue.code === 'unrecognized_keys') {
         for (const key of issue.keys) {
-          const hint = nearest(key, MANIFEST_KEYS);
-          report([...issue.path, key].join('.'), `unknown field${hint ? `; did you mean \`${hint}\`?` : '; see the manifest reference in the README'}`, { key: true });
+          const hint = suggestKey(key, MANIFEST_KEYS);
+          const message = hint ? `unknown field; did you mean \`${hint.key}\`?${hint.why ? ` (${hint.why})` : ''}` : 'unknown field; see the manifest reference in the README';
+          report([...issue.path, key].join('.'), message, { key: true });
         }
       } else {
         report(field, typeTrapMessage(source, issue.path, valueAt(raw, issue.path), issue.message) ?? issue.message);
@@ -261,7 +287,7 @@ const requiredFields: Rule = ({ raw, bad, placeholder, report }) => {
   const missing = (placeholder ? REQUIRED_PLACEHOLDER : REQUIRED).filter((key) => raw[key] === undefined);
   // A misspelt key already says "did you mean `md5sum`?"; "missing `md5sum`" would say it twice.
   const unknown = Object.keys(raw).filter((key) => !MANIFEST_KEYS.includes(key));
-  const misspelt = new Set(missing.length > 0 ? unknown.map((key) => nearest(key, MANIFEST_KEYS)) : []);
+  const misspelt = new Set(missing.length > 0 ? unknown.map((key) => suggestKey(key, MANIFEST_KEYS)?.key) : []);
   for (const key of missing) {
     if (!misspelt.has(key)) {
       report('', `missing \`${key}\`${placeholder ? ' (a placeholder needs version, channel, timestamp, android_version and display_version)' : ''}; add it${key === 'filename' ? ' or mark the build `placeholder: true`' : ''}`);

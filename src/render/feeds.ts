@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isWithdrawn } from '../catalog/filename.js';
+import { sha256Of } from '../catalog/loose.js';
 import type { Build } from '../catalog/manifest.js';
 import { escapeMarkup as x, humanSize, isoTime, readableTime } from './markup.js';
 import type { Listing } from '../catalog/plan.js';
@@ -61,6 +62,8 @@ export function renderFeed(listing: Listing, site: Site, updatedIfEmpty: number)
  * same across rebuilds and is the same entry in every list that carries the build.
  */
 export function entryId(build: Build): string {
+  // A download key that is not a SHA-256 (an imported listing's) is named instead, stable all the same.
+  if (sha256Of(build) === undefined) return uuidV5(`otapress-build/${build.device}/${build.id}`);
   return `ni:///sha-256;${Buffer.from(build.id, 'hex').toString('base64url')}`;
 }
 
@@ -71,7 +74,7 @@ function renderEntry(build: Build, list: string): string[] {
   const summary = [
     `Version ${build.version} for Android ${build.android_version}, built ${readableTime(build.timestamp)}`,
     `${humanSize(build.size as number)} (${build.size} bytes)`,
-    `SHA-256 ${build.id}`,
+    sha256Of(build) ? `SHA-256 ${build.id}` : `download id ${build.id}`,
     ...(build.md5sum ? [`MD5 ${build.md5sum}`] : []),
     ...(withdrawn ? ['withdrawn: the file is disabled'] : []),
   ].join('; ');
@@ -92,10 +95,12 @@ function renderEntry(build: Build, list: string): string[] {
 
 /** A stable, globally unique feed id without a site address: a name-based UUID (RFC 9562 v5). */
 function feedId(site: Site, device: string, list: string): string {
-  const hash = createHash('sha1')
-    .update(Buffer.from(URL_NAMESPACE, 'hex'))
-    .update(`${site.downloadBaseUrl}#otapress-feed/${device}/${list}`)
-    .digest();
+  return uuidV5(`${site.downloadBaseUrl}#otapress-feed/${device}/${list}`);
+}
+
+/** The name-based UUID (RFC 9562 v5, URL namespace) of `name`, as a URN. */
+function uuidV5(name: string): string {
+  const hash = createHash('sha1').update(Buffer.from(URL_NAMESPACE, 'hex')).update(name).digest();
   hash[6] = (hash[6] & 0x0f) | 0x50;
   hash[8] = (hash[8] & 0x3f) | 0x80;
   const hex = hash.subarray(0, 16).toString('hex');

@@ -1,4 +1,5 @@
 import { isWithdrawn } from '../catalog/filename.js';
+import { sha256Of } from '../catalog/loose.js';
 import type { Build } from '../catalog/manifest.js';
 import { html, humanSize, isoTime, raw, readableTime, type Markup } from './markup.js';
 import type { Listing } from '../catalog/plan.js';
@@ -55,7 +56,9 @@ ${join(rows, '\n')}
 
 /** The page anchor of a build in one list (a build appears once per list it belongs to). */
 export function anchorOf(build: Build, list: string): string {
-  return build.placeholder ? `${list}-placeholder-${build.version}-${build.timestamp}` : `${list}-${build.id.slice(0, 16)}`;
+  // A download key that is not a SHA-256 may share its first characters with another: all of it then.
+  if (build.placeholder) return `${list}-placeholder-${build.version}-${build.timestamp}`;
+  return `${list}-${sha256Of(build) === undefined ? build.id : build.id.slice(0, 16)}`;
 }
 
 /** A withdrawn build: its file was renamed to `….disabled.zip`. */
@@ -78,7 +81,8 @@ function renderBuild(build: Build, list: string): Markup {
     rows.push(row('File', html`<code>${build.filename}</code>`));
   }
   if (build.md5sum) rows.push(row('MD5', hash(build.md5sum, `MD5 of ${build.display_version}`)));
-  if (!build.placeholder) rows.push(row('SHA-256', hash(build.id, `SHA-256 of ${build.display_version}`)));
+  if (!build.placeholder && sha256Of(build)) rows.push(row('SHA-256', hash(build.id, `SHA-256 of ${build.display_version}`)));
+  else if (!build.placeholder) rows.push(row('Download id', html`<code>${build.id}</code>`));
   rows.push(row('Upgrade', html`${build.is_upgrade_supported ? 'yes' : 'no'}`));
   const classes = ['build', build.placeholder && 'is-placeholder', isWithdrawn(build) && 'is-disabled'].filter(Boolean).join(' ');
   const download = build.placeholder

@@ -1,0 +1,101 @@
+/**
+ * What real listings hold beyond the /e/ interface and phones still read: download ids that are
+ * not a SHA-256, builds without an MD5, and the keys other listing formats use. One place for the
+ * rules, so that manifests, `import` and the pages say the same.
+ */
+import { compareStrings, nearest, type Problem } from './problems.js';
+
+/** What these rules read of a build (manifest.ts's `Build`, which imports this file). */
+interface Build {
+  source: string;
+  device: string;
+  placeholder: boolean;
+  id: string;
+  md5sum: string;
+  timestamp: number;
+  at: { id: { line: number; col: number }; file: { line: number; col: number } };
+}
+
+/** A SHA-256 as the interface writes it: what `add` puts in `id`. */
+export const SHA256 = /^[0-9a-f]{64}$/;
+
+/**
+ * A download key that is not a SHA-256: any id real listings use (an MD5, a SHA-1, a UUID, a
+ * random string), limited to characters that every output carries unchanged (JSON, YAML, HTML
+ * attributes, URL fragments of the pages and feeds) and to 255 of them.
+ */
+export const DOWNLOAD_KEY = /^[A-Za-z0-9._~+=:/-]{1,255}$/;
+
+/** The SHA-256 of a build's package, when its `id` is one; `undefined` for another download key. */
+export function sha256Of(build: Pick<Build, 'id'>): string | undefined {
+  return SHA256.test(build.id) ? build.id : undefined;
+}
+
+/** What an id that is not a SHA-256 looks like, for messages: `32 hex characters (an MD5?)`. */
+export function describeId(id: string): string {
+  if (/^[0-9a-fA-F]+$/.test(id)) {
+    const guess = id.length === 32 ? ' (an MD5?)' : id.length === 40 ? ' (a SHA-1?)' : Math.abs(id.length - 64) <= 4 ? ` (a SHA-256 with ${id.length < 64 ? 'characters missing' : 'extra characters'}?)` : '';
+    return `${id.length} hex character${id.length === 1 ? '' : 's'}${guess}`;
+  }
+  return `${id.length} character${id.length === 1 ? '' : 's'}, not all hex`;
+}
+
+/**
+ * Keys of other listing formats and the manifest (or v1) key that holds the same value: crDroid
+ * and Evolution X write `md5`, `sha256`, `download`, `timestamp` and `buildtype` (their updater
+ * reads them); `romtype` and `datetime` are v1's names. `import` maps them; a manifest that uses
+ * one gets the key to write instead.
+ */
+export const FOREIGN_KEYS: Record<string, { ours: string; what: string }> = {
+  md5: { ours: 'md5sum', what: "crDroid's and Evolution X's name for the MD5 of the zip" },
+  sha256: { ours: 'id', what: "crDroid's and Evolution X's name for the SHA-256 of the zip (phones key downloads by it)" },
+  download: { ours: 'url', what: "crDroid's and Evolution X's name for the download address" },
+  buildtype: { ours: 'channel', what: "crDroid's and Evolution X's release type (weekly, OFFICIAL, ...)" },
+  romtype: { ours: 'channel', what: 'the v1 release type, which the build sets to the list (a manifest names its channel, or `lists`)' },
+  datetime: { ours: 'timestamp', what: "v1's build time, which the build sets equal to timestamp" },
+  timestamp: { ours: 'timestamp', what: 'the build time in Unix seconds' },
+};
+
+/**
+ * The "did you mean" of an unknown key: the key other formats spell this way (`md5` → `md5sum`),
+ * else the nearest of `keys` by spelling. `undefined` when nothing is close.
+ */
+export function suggestKey(key: string, keys: readonly string[]): { key: string; why?: string } | undefined {
+  const foreign = FOREIGN_KEYS[key.toLowerCase()];
+  if (foreign && keys.includes(foreign.ours)) return { key: foreign.ours, why: `\`${key}\` is ${foreign.what}` };
+  const near = nearest(key, keys);
+  return near === undefined ? undefined : { key: near };
+}
+
+/**
+ * The notices a device's builds earn for data phones accept but the /e/ interface writes otherwise:
+ * ids that are not a SHA-256, and packages without an MD5. One notice per kind and device, at its
+ * newest build, so a long imported history does not print a line per build on every run.
+ */
+export function looseNotices(builds: readonly Build[]): Problem[] {
+  const packages = builds.filter((b) => !b.placeholder);
+  const notices: Problem[] = [];
+  const newestFirst = (a: Build, b: Build) => b.timestamp - a.timestamp || compareStrings(a.source, b.source);
+  const others = (n: number) => (n === 0 ? '' : ` (and ${n} older build${n === 1 ? '' : 's'} of ${packages[0].device})`);
+  const keyed = packages.filter((b) => sha256Of(b) === undefined).sort(newestFirst);
+  if (keyed.length > 0) {
+    const [newest] = keyed;
+    notices.push({
+      file: newest.source,
+      ...newest.at.id,
+      field: 'id',
+      message: `id is ${describeId(newest.id)}, not a SHA-256${others(keyed.length - 1)}: phones use it only as the download key, so v1 \`id\` and v2 \`sha256\` publish it as written; pages and feeds do not show it as a SHA-256 (\`otapress add\` writes the zip's SHA-256)`,
+    });
+  }
+  const unhashed = packages.filter((b) => b.md5sum === '').sort(newestFirst);
+  if (unhashed.length > 0) {
+    const [newest] = unhashed;
+    notices.push({
+      file: newest.source,
+      ...newest.at.file,
+      field: 'md5sum',
+      message: `no md5sum${others(unhashed.length - 1)}: published as "" (LineageOS phones never read it; the /e/ updater shows it); \`md5sum FILE\` gives it, \`otapress add\` writes it`,
+    });
+  }
+  return notices;
+}
