@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build, cacheDirOf, compileSite } from '../src/build/build.js';
 import { incrementalRebuild } from '../src/build/rebuild.js';
-import { readContent } from '../src/catalog/read.js';
+import { listContent, readContent } from '../src/catalog/read.js';
+import { compileSettings, filesByDevice } from '../src/build/compile-device.js';
+import { compileDevices } from '../src/build/compile-devices.js';
 import { deviceName, generateCatalog } from './bench/catalog.js';
 import { snapshotTree, tempProject } from './helpers.js';
 
@@ -124,6 +126,34 @@ describe('the build cache shares its files with dist/', { timeout: 120_000 }, ()
     expect(Buffer.from(second.get(p)!).toString('latin1')).toBe(text);
     build({ root });
     expect(snapshotTree(path.join(root, 'dist'))).toEqual(reference(root));
+  });
+});
+
+describe('the key of a device', { timeout: 120_000 }, () => {
+  it('covers every other file in its folder (a device.yaml, change logs), so that an output made from them is never stale', () => {
+    const root = catalog();
+    const compile = () => {
+      const listing = listContent(root);
+      const { site } = compileSettings(listing);
+      compileDevices(filesByDevice(listing), listing.site!, site!, { cacheDir: cacheDirOf(root), root, threads: 1 });
+      return new Set(readdirSync(cacheDirOf(root)).filter((n) => n.endsWith('.bin')));
+    };
+    const changed = (before: Set<string>, after: Set<string>) => [...after].filter((k) => !before.has(k)).length;
+    const first = compile();
+    expect(changed(first, compile())).toBe(0);
+    const folder = path.join(root, 'content', deviceName(3));
+    writeFileSync(path.join(folder, 'device.yaml'), 'name: Phone\n');
+    const added = compile();
+    expect(changed(first, added)).toBe(1);
+    writeFileSync(path.join(folder, 'device.yaml'), 'name: Phone 2\n');
+    const edited = compile();
+    expect(changed(added, edited)).toBe(1);
+    mkdirSync(path.join(folder, 'changes'));
+    writeFileSync(path.join(folder, 'changes', 'a.md'), 'one');
+    const nested = compile();
+    expect(changed(edited, nested)).toBe(1);
+    writeFileSync(path.join(folder, 'changes', 'a.md'), 'two');
+    expect(changed(nested, compile())).toBe(1);
   });
 });
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
@@ -142,7 +142,7 @@ function sizeOf(source: DeviceGroup | DeviceFiles): number {
  */
 function processDevice(source: DeviceGroup | DeviceFiles, job: Job, site: Site, made: Set<string>): [string | undefined, DeviceOutput, boolean] {
   const { manifests, problems: unread } = 'manifests' in source ? { manifests: source.manifests, problems: [] } : readManifests(job.root!, source.files);
-  const key = job.base === undefined ? undefined : deviceKey(job.base, source.device, manifests);
+  const key = job.base === undefined ? undefined : deviceKey(job.base, source.device, manifests, job.root);
   const hit = key === undefined ? undefined : readCacheEntry(job.cacheDir!, key);
   // A manifest that could not be read is the device's problem, and not the cache's: never stored.
   const unreadable = (output: DeviceOutput) => (unread.length > 0 ? { ...output, problems: [...unread, ...output.problems], files: [] } : output);
@@ -301,10 +301,33 @@ function baseKey(siteBytes: Uint8Array): string {
   return createHash('sha256').update(CACHE_FORMAT).update(codeVersion()).update(`${siteBytes.byteLength}\0`).update(siteBytes).digest('hex');
 }
 
-function deviceKey(base: string, device: string, manifests: readonly ManifestFile[]): string {
+function deviceKey(base: string, device: string, manifests: readonly ManifestFile[], root?: string): string {
   const hash = createHash('sha256').update(base).update(`${device}\0`);
   for (const m of manifests) hash.update(`${m.file}\0${m.bytes.byteLength}\0`).update(m.bytes);
+  if (root !== undefined) stampFolder(hash, root, `content/${device}`, new Set(manifests.map((m) => m.file)));
   return hash.digest('hex');
+}
+
+/**
+ * Every other file in the device's folder (say a device.yaml or change logs beside the manifests),
+ * by name, size and modification time: whatever a device's output is later made to depend on in
+ * its folder, a changed file there is another key.
+ */
+function stampFolder(hash: ReturnType<typeof createHash>, root: string, folder: string, manifests: Set<string>): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(path.join(root, folder)).sort();
+  } catch {
+    return;
+  }
+  for (const name of entries) {
+    const file = `${folder}/${name}`;
+    if (manifests.has(file)) continue;
+    const stat = lstatSync(path.join(root, file), { bigint: true, throwIfNoEntry: false });
+    if (!stat) continue;
+    hash.update(`${file}\0${stat.size}\0${stat.mtimeNs}\0${stat.ino}\0`);
+    if (stat.isDirectory()) stampFolder(hash, root, file, manifests);
+  }
 }
 
 let code: string | undefined;
