@@ -1,25 +1,46 @@
 /**
- * The build cache's entries: one file per device in `node_modules/.cache/otapress`, named by the
- * key compile-devices.ts computes from everything the device's output depends on.
+ * The build cache's entries, in `node_modules/.cache/otapress`, named by the key compile-devices.ts
+ * computes from everything a device's output depends on. One compact entry per device,
+ * `<key>.bin` (the device's problems, summary, notices, counts and the list of its files), and
+ * each rendered file beside it as `<key>.<n>`: a hard link to the file the build has just written
+ * into the staging tree, so that filling the cache writes no byte of the pages twice, and a warm
+ * build links the files back into the new tree instead of writing them.
+ *
+ * A hard link is the same file as the one in `dist/`: something that edits `dist/` in place edits
+ * the cache too. Each file is therefore recorded with its inode, size and modification time (in
+ * nanoseconds), as git's index records the files it has seen; a file whose `lstat` differs is an
+ * entry that does not check out, and the device is compiled again. Replacing `dist/` (a new build,
+ * `rm -rf dist`, a deploy tool writing a new file and renaming it) only removes names, never the
+ * cache's bytes. Nothing otapress writes ever opens an existing file for writing: new files are
+ * created exclusively (writeStagedFile) or written beside and renamed over.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readdirSync, readSync, renameSync, rmSync, writevSync } from 'node:fs';
+import { closeSync, copyFileSync, constants, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync, linkSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';
 import type { DeviceOutput } from './compile-device.js';
 import type { Problem } from '../catalog/problems.js';
+import { isAlive } from './write.js';
 
 /** Part of every key and every entry: a change of the entry's layout makes every old entry unusable. */
-export const CACHE_FORMAT = 'otapress device cache 2\n';
+export const CACHE_FORMAT = 'otapress device cache 3\n';
+
+/** A device found in the cache: its output without the files' bytes, and where each file is. */
+export interface CacheHit {
+  output: DeviceOutput;
+  /** The device's files: their paths in the tree and the cache files holding their bytes. */
+  files: { path: string; source: string }[];
+}
 
 /**
- * An entry is the SHA-256 of the rest of the file on the first line, then a header line (JSON: the
- * device's problems and counts, each file's path and length), then the files' bytes. Anything that
- * does not check out (a truncated or corrupt file, another format) is treated as missing.
+ * Reads an entry and checks it: the SHA-256 of the header, the format and key, and each file's
+ * inode, size and modification time against the ones recorded when it was written. Anything that
+ * does not check out (a truncated or corrupt header, another format, a file edited, replaced or
+ * missing) is treated as missing. `output.files` is empty: the bytes stay where `files` says.
  */
-export function readCacheEntry(cacheDir: string, key: string, copy: boolean): DeviceOutput | undefined {
+export function readCacheEntry(cacheDir: string, key: string): CacheHit | undefined {
   let data: Buffer;
   try {
-    data = readInto(path.join(cacheDir, `${key}.bin`));
+    data = readFileSync(path.join(cacheDir, `${key}.bin`));
   } catch {
     return undefined;
   }
@@ -27,41 +48,71 @@ export function readCacheEntry(cacheDir: string, key: string, copy: boolean): De
     if (data.byteLength < 65 || data[64] !== 10) return undefined;
     const rest = data.subarray(65);
     if (createHash('sha256').update(rest).digest('hex') !== data.toString('latin1', 0, 64)) return undefined;
-    const newline = rest.indexOf(10);
-    const header = JSON.parse(rest.subarray(0, newline).toString('utf8')) as CacheHeader;
-    if (header.format !== CACHE_FORMAT || header.key !== key) return undefined;
-    let offset = newline + 1;
-    const files = header.files.map(([file, length]) => {
-      const contents = rest.subarray(offset, (offset += length));
-      return { path: file, contents: copy ? Buffer.from(contents) : contents };
-    });
-    if (offset !== rest.byteLength) return undefined;
-    return { device: header.device, problems: header.problems, summary: header.summary, notices: header.notices, counts: header.counts, files };
+    const header = JSON.parse(rest.toString('utf8')) as CacheHeader;
+    if (header.format !== CACHE_FORMAT || header.key !== key || header.files.length !== header.counts.files) return undefined;
+    const files: CacheHit['files'] = [];
+    for (const [n, [file, size, ino, mtimeNs]] of header.files.entries()) {
+      const source = path.join(cacheDir, `${key}.${n}`);
+      const stat = lstatSync(source, { bigint: true, throwIfNoEntry: false });
+      if (!stat || !stat.isFile() || stat.size !== BigInt(size) || stat.ino !== BigInt(ino) || stat.mtimeNs !== BigInt(mtimeNs)) return undefined;
+      files.push({ path: file, source });
+    }
+    const output = { device: header.device, problems: header.problems, summary: header.summary, notices: header.notices, counts: header.counts, files: [] };
+    return { output, files };
   } catch {
     return undefined;
   }
 }
 
-/**
- * This thread's buffer for reading cache entries: one allocation that grows to the largest entry,
- * rather than one per device. What is read there is only good until the next read.
- */
-let scratch = Buffer.alloc(0);
-
-/** Reads a whole file into {@link scratch}; a view of the bytes read. */
-function readInto(file: string): Buffer {
-  const fd = openSync(file, 'r');
+/** The bytes of a cache hit's files (the preview keeps them; a build links them instead). */
+export function readCachedFiles(hit: CacheHit): DeviceOutput['files'] | undefined {
   try {
-    const size = fstatSync(fd).size;
-    if (scratch.byteLength < size + 1) scratch = Buffer.allocUnsafeSlow(Math.max(size + 1, 2 * scratch.byteLength));
-    let read = 0;
-    // One byte more than the size says, to see a file that grew since.
-    for (let n = -1; n !== 0 && read < scratch.byteLength; read += n) n = readSync(fd, scratch, read, scratch.byteLength - read, read);
-    return scratch.subarray(0, read);
-  } finally {
-    closeSync(fd);
+    return hit.files.map((f) => ({ path: f.path, contents: readFileSync(f.source) }));
+  } catch {
+    return undefined; // Removed since it was checked (another build pruning): compile it again.
   }
 }
+
+/**
+ * Stores a device's output under `key`. `written` are the files the build has just written for it
+ * (absolute paths, in the order of `output.files`): they are hard-linked into the cache, or copied
+ * where the cache is on another file system. Without them, the bytes of `output.files` are
+ * written. The entry itself comes last, written beside and renamed, so a killed build leaves no
+ * entry that names files it did not store. A cache that cannot be written only makes the next
+ * build slower: errors are swallowed.
+ */
+export function writeCacheEntry(cacheDir: string, key: string, output: DeviceOutput, written?: readonly string[]): void {
+  const temporary = path.join(cacheDir, `.${key}.${process.pid}.tmp`);
+  try {
+    const files = output.files.map((file, n): [string, number, string, string] => {
+      const target = path.join(cacheDir, `${key}.${n}`);
+      if (written) linkOrCopy(written[n], target);
+      else writeBeside(target, typeof file.contents === 'string' ? Buffer.from(file.contents) : file.contents);
+      const stat: BigIntStats = lstatSync(target, { bigint: true });
+      return [file.path, Number(stat.size), String(stat.ino), String(stat.mtimeNs)];
+    });
+    const header: CacheHeader = { format: CACHE_FORMAT, key, device: output.device, problems: output.problems, summary: output.summary, notices: output.notices, counts: output.counts, files };
+    const text = JSON.stringify(header);
+    writeBeside(path.join(cacheDir, `${key}.bin`), Buffer.from(`${createHash('sha256').update(text).digest('hex')}\n${text}`), temporary);
+  } catch {
+    rmSync(temporary, { force: true });
+  }
+}
+
+/**
+ * Removes what this build did not use, so that the cache holds one catalog's worth, not history:
+ * the entries of other keys with their files, and the temporaries of builds that no longer run
+ * (`.<key>.<pid>.tmp` and `.<key>.<n>.<pid>.tmp`, left by a build that was killed while writing).
+ */
+export function pruneCache(cacheDir: string, used: Set<string>): void {
+  for (const name of readdirSync(cacheDir)) {
+    const entry = /^([0-9a-f]{64})\.(?:bin|\d+)$/.exec(name);
+    const temporary = /^\.[0-9a-f]{64}(?:\.\d+)?\.(\d+)\.tmp$/.exec(name);
+    if ((entry && !used.has(entry[1])) || (temporary && !isAlive(Number(temporary[1])))) rmSync(path.join(cacheDir, name), { force: true });
+  }
+}
+
+// --- internal ---
 
 interface CacheHeader {
   format: string;
@@ -71,54 +122,54 @@ interface CacheHeader {
   summary: DeviceOutput['summary'];
   notices: Problem[];
   counts: DeviceOutput['counts'];
-  files: [string, number][];
+  /** Per file: its path in the tree, and the size, inode and modification time (ns) of `<key>.<n>`. */
+  files: [string, number, string, string][];
 }
 
-export function writeCacheEntry(cacheDir: string, key: string, output: DeviceOutput): void {
-  const contents = output.files.map((f) => (typeof f.contents === 'string' ? Buffer.from(f.contents) : f.contents));
-  const header: CacheHeader = {
-    format: CACHE_FORMAT,
-    key,
-    device: output.device,
-    problems: output.problems,
-    summary: output.summary,
-    notices: output.notices,
-    counts: output.counts,
-    files: output.files.map((f, i) => [f.path, contents[i].byteLength]),
-  };
-  // Written from the pieces, without joining them into one more copy of the device's output.
-  const parts = [Buffer.from(`${JSON.stringify(header)}\n`), ...contents];
-  const hash = createHash('sha256');
-  for (const part of parts) hash.update(part);
-  parts.unshift(Buffer.from(`${hash.digest('hex')}\n`));
-  const temporary = path.join(cacheDir, `.${key}.${process.pid}.tmp`);
+/**
+ * Makes `to` a hard link to `from`, replacing whatever `to` was (only its name: a file that was
+ * linked from an older tree keeps its bytes). Copies where a link cannot be made (another file
+ * system, or one without hard links).
+ */
+function linkOrCopy(from: string, to: string): void {
+  try {
+    linkSync(from, to);
+    return;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+      copyBeside(from, to);
+      return;
+    }
+  }
+  rmSync(to, { force: true });
+  try {
+    linkSync(from, to);
+  } catch {
+    copyBeside(from, to);
+  }
+}
+
+function copyBeside(from: string, to: string): void {
+  const temporary = `${path.join(path.dirname(to), `.${path.basename(to)}`)}.${process.pid}.tmp`;
+  try {
+    copyFileSync(from, temporary, constants.COPYFILE_FICLONE);
+    renameSync(temporary, to);
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+}
+
+/** Writes a new file and renames it over `file`: an existing `file` (maybe a link into dist/) is never written through. */
+function writeBeside(file: string, bytes: Uint8Array, temporary = `${path.join(path.dirname(file), `.${path.basename(file)}`)}.${process.pid}.tmp`): void {
   try {
     const fd = openSync(temporary, 'w');
     try {
-      for (let i = 0; i < parts.length; i += 512) writeAll(fd, parts.slice(i, i + 512));
+      for (let written = 0; written < bytes.byteLength; ) written += writeSync(fd, bytes, written, bytes.byteLength - written);
     } finally {
       closeSync(fd);
     }
-    renameSync(temporary, path.join(cacheDir, `${key}.bin`));
-  } catch {
-    rmSync(temporary, { force: true }); // A cache that cannot be written only makes the next build slower.
-  }
-}
-
-/** Writes every byte of `parts`, however much each writev call takes. */
-function writeAll(fd: number, parts: Uint8Array[]): void {
-  let left = parts.filter((p) => p.byteLength > 0);
-  while (left.length > 0) {
-    let n = writevSync(fd, left);
-    while (left.length > 0 && n >= left[0].byteLength) n -= left.shift()!.byteLength;
-    if (left.length > 0) left[0] = left[0].subarray(n);
-  }
-}
-
-/** Removes entries this build did not use, so the cache holds one catalog's worth, not history. */
-export function pruneCache(cacheDir: string, used: Set<string>): void {
-  for (const name of readdirSync(cacheDir)) {
-    const match = /^([0-9a-f]{64})\.bin$/.exec(name);
-    if (match && !used.has(match[1])) rmSync(path.join(cacheDir, name), { force: true });
+    renameSync(temporary, file);
+  } finally {
+    rmSync(temporary, { force: true });
   }
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
@@ -7,8 +7,8 @@ import { deflateRawSync } from 'node:zlib';
 import { compileDevice, type DeviceOutput } from './compile-device.js';
 import { readManifests, type ManifestFile } from '../catalog/read.js';
 import { parseSite, type Site } from '../catalog/site.js';
-import { CACHE_FORMAT, pruneCache, readCacheEntry, writeCacheEntry } from './cache-entry.js';
-import { writeStagedFile } from './write.js';
+import { CACHE_FORMAT, pruneCache, readCachedFiles, readCacheEntry, writeCacheEntry } from './cache-entry.js';
+import { linkStagedFile, writeStagedFile } from './write.js';
 
 /** How {@link compileDevices} may go faster than one device after the other. */
 export interface CompileOptions {
@@ -144,28 +144,37 @@ function sizeOf(source: DeviceGroup | DeviceFiles): number {
  */
 function processDevice(source: DeviceGroup | DeviceFiles, job: Job, site: Site, made: Set<string>): [string | undefined, DeviceOutput, boolean] {
   const { manifests, problems: unread } = 'manifests' in source ? { manifests: source.manifests, problems: [] } : readManifests(job.root!, source.files);
-  const key = job.base === undefined ? undefined : deviceKey(job.base, source.device, manifests);
-  // Read into this thread's scratch buffer when the files are written out or deflated right away; copied when kept.
-  let output = key === undefined ? undefined : readCacheEntry(job.cacheDir!, key, job.writeTo === undefined && !job.deflate);
-  const hit = output !== undefined;
-  if (!output) {
-    const { device, problems, files: rendered, summary, notices, counts } = compileDevice(source.device, manifests, site);
-    // Bytes once, for the cache, the staging folder and whoever keeps them (the preview serves bytes).
-    const files = rendered.map((f) => ({ path: f.path, contents: typeof f.contents === 'string' ? Buffer.from(f.contents) : f.contents }));
-    output = { device, problems, files, summary, notices, counts }; // No builds: they are not needed past this point.
-    if (key !== undefined) writeCacheEntry(job.cacheDir!, key, output);
-  }
+  const key = job.base === undefined ? undefined : deviceKey(job.base, source.device, manifests, job.root);
+  const hit = key === undefined ? undefined : readCacheEntry(job.cacheDir!, key);
   // A manifest that could not be read is the device's problem, and not the cache's: never stored.
-  if (unread.length > 0) output = { ...output, problems: [...unread, ...output.problems], files: [] };
-  return [key, writeOut(output, job, made), hit];
+  const unreadable = (output: DeviceOutput) => (unread.length > 0 ? { ...output, problems: [...unread, ...output.problems], files: [] } : output);
+  if (hit && unread.length === 0) {
+    // The build links the cached files into its tree; the preview and callers that keep files read them.
+    if (job.writeTo !== undefined) {
+      if (hit.output.problems.length === 0) for (const file of hit.files) linkStagedFile(job.writeTo, file.path, file.source, made);
+      return [key, hit.output, true];
+    }
+    const files = readCachedFiles(hit);
+    if (files) return [key, finish({ ...hit.output, files }, job), true];
+  }
+  const { device, problems, files: rendered, summary, notices, counts } = compileDevice(source.device, manifests, site);
+  // Bytes once, for the staging folder, the cache and whoever keeps them (the preview serves bytes).
+  const files = rendered.map((f) => ({ path: f.path, contents: typeof f.contents === 'string' ? Buffer.from(f.contents) : f.contents }));
+  const output: DeviceOutput = { device, problems, files, summary, notices, counts }; // No builds: they are not needed past this point.
+  if (unread.length > 0) return [key, finish(unreadable(output), job), false];
+  if (job.writeTo === undefined || problems.length > 0) {
+    if (key !== undefined) writeCacheEntry(job.cacheDir!, key, output);
+    return [key, finish(output, job), false];
+  }
+  // Written into the tree first; the cache then links to those very files.
+  const written = files.map((file) => writeStagedFile(job.writeTo!, file, made));
+  if (key !== undefined) writeCacheEntry(job.cacheDir!, key, output, written);
+  return [key, { ...output, files: [] }, false];
 }
 
-/** Writes a valid device's files into the staging folder, if there is one, or deflates them; what is left to return. */
-function writeOut(output: DeviceOutput, job: Job, made: Set<string>): DeviceOutput {
-  if (job.deflate && output.problems.length === 0) return deflateOutput(output);
-  if (job.writeTo === undefined || output.problems.length > 0) return output;
-  for (const file of output.files) writeStagedFile(job.writeTo, file, made);
-  return { ...output, files: [] };
+/** What is left to return of an output that is not written into a tree: deflated for the preview, else as it is. */
+function finish(output: DeviceOutput, job: Job): DeviceOutput {
+  return job.deflate && output.problems.length === 0 ? deflateOutput(output) : output;
 }
 
 /** A valid device's output with its files moved to `deflated`, as raw DEFLATE (level 1). */
@@ -294,10 +303,33 @@ function baseKey(siteBytes: Uint8Array): string {
   return createHash('sha256').update(CACHE_FORMAT).update(codeVersion()).update(`${siteBytes.byteLength}\0`).update(siteBytes).digest('hex');
 }
 
-function deviceKey(base: string, device: string, manifests: readonly ManifestFile[]): string {
+function deviceKey(base: string, device: string, manifests: readonly ManifestFile[], root?: string): string {
   const hash = createHash('sha256').update(base).update(`${device}\0`);
   for (const m of manifests) hash.update(`${m.file}\0${m.bytes.byteLength}\0`).update(m.bytes);
+  if (root !== undefined) stampFolder(hash, root, `content/${device}`, new Set(manifests.map((m) => m.file)));
   return hash.digest('hex');
+}
+
+/**
+ * Every other file in the device's folder (say a device.yaml or change logs beside the manifests),
+ * by name, size and modification time: whatever a device's output is later made to depend on in
+ * its folder, a changed file there is another key.
+ */
+function stampFolder(hash: ReturnType<typeof createHash>, root: string, folder: string, manifests: Set<string>): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(path.join(root, folder)).sort();
+  } catch {
+    return;
+  }
+  for (const name of entries) {
+    const file = `${folder}/${name}`;
+    if (manifests.has(file)) continue;
+    const stat = lstatSync(path.join(root, file), { bigint: true, throwIfNoEntry: false });
+    if (!stat) continue;
+    hash.update(`${file}\0${stat.size}\0${stat.mtimeNs}\0${stat.ino}\0`);
+    if (stat.isDirectory()) stampFolder(hash, root, file, manifests);
+  }
 }
 
 let code: string | undefined;

@@ -67,7 +67,7 @@ export function incrementalRebuild(root: string): Rebuild {
     const { site, problems } = compileSettings(listing);
     state = undefined;
     if (!site) return { problems }; // Nothing to build on: the next change compiles everything again.
-    const compiled = withTightHeap(() => compileDevices(filesByDevice(listing), listing.site!, site, { cacheDir: cacheDirOf(root), root, deflate: true }));
+    const compiled = withTightHeap(listing.files.length, () => compileDevices(filesByDevice(listing), listing.site!, site, { cacheDir: cacheDirOf(root), root, deflate: true }));
     state = {
       site,
       siteBytes: listing.site!,

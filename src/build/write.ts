@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import {
   closeSync,
+  constants,
+  copyFileSync,
   existsSync,
   fsyncSync,
   linkSync,
@@ -64,19 +66,36 @@ export function stageTree(outDir: string): StagedTree {
   };
 }
 
-/** Writes one file into a staging folder; `made` remembers the folders this writer has created. */
-export function writeStagedFile(staging: string, file: OutputFile, made: Set<string>): void {
-  checkTreePath(file.path);
-  const target = path.join(staging, file.path);
-  const dir = path.dirname(target);
-  if (!made.has(dir)) {
-    mkdirSync(dir, { recursive: true });
-    made.add(dir);
-  }
+/**
+ * Writes one file into a staging folder; `made` remembers the folders this writer has created.
+ * The file is created, never opened if it exists: a file linked in from the build cache
+ * ({@link linkStagedFile}) must never be written through. Returns the path written.
+ */
+export function writeStagedFile(staging: string, file: OutputFile, made: Set<string>): string {
+  const target = stagedPath(staging, file.path, made);
   try {
-    writeFileSync(target, file.contents);
+    writeFileSync(target, file.contents, { flag: 'wx' });
   } catch (error) {
     throw atPath(error, target);
+  }
+  return target;
+}
+
+/**
+ * Puts the file `from` (in the build cache) into a staging folder as `file`: a hard link, so that
+ * no byte is copied, or a copy where the two are on different file systems or links are refused.
+ */
+export function linkStagedFile(staging: string, file: string, from: string, made: Set<string>): void {
+  const target = stagedPath(staging, file, made);
+  try {
+    linkSync(from, target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw error;
+    try {
+      copyFileSync(from, target, constants.COPYFILE_EXCL);
+    } catch (copyError) {
+      throw atPath(copyError, target);
+    }
   }
 }
 
@@ -164,6 +183,22 @@ export function withOutputLock<T>(outDir: string, work: () => T, { waitMs = 300_
 }
 
 // --- internal ---
+
+/** The absolute path of `file` in a staging folder, its folder made; refuses a path that leaves the tree. */
+function stagedPath(staging: string, file: string, made: Set<string>): string {
+  checkTreePath(file);
+  const target = path.join(staging, file);
+  const dir = path.dirname(target);
+  if (!made.has(dir)) {
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (error) {
+      throw atPath(error, dir);
+    }
+    made.add(dir);
+  }
+  return target;
+}
 
 /**
  * A path must stay inside the tree: relative, no `..`, `.` or empty segment, no backslash or NUL;
@@ -335,7 +370,8 @@ function takeOverStaleLock(lock: string, stale: LockHolder): void {
   rmSync(aside, { force: true });
 }
 
-function isAlive(pid: number): boolean {
+/** Whether another process with this id runs (this process does not count: what it left is stale to itself). */
+export function isAlive(pid: number): boolean {
   if (pid === process.pid) return false;
   if (pid <= 0) return false;
   try {

@@ -5,9 +5,10 @@
  * well-formed whatever a manifest holds.
  */
 export function escapeMarkup(value: string | number | boolean): string {
-  return String(value)
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
-    .replace(/[&<>"']/g, (c) => ENTITIES[c]);
+  const text = String(value);
+  // Most values (versions, dates, hashes, names) need nothing: one test instead of two copies.
+  if (!NEEDS_ESCAPING.test(text)) return text;
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '').replace(/[&<>"']/g, (c) => ENTITIES[c]);
 }
 
 /** Tagged template that escapes every interpolated value; nest pre-built markup with {@link raw}. */
@@ -51,6 +52,7 @@ export function readableTime(seconds: number): string {
 
 // --- internal ---
 
+const NEEDS_ESCAPING = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff&<>"']/;
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 function toMarkup(value: unknown): string {

@@ -6,6 +6,7 @@
 //   npm run bench -- --devices 50 --builds 20 --runs 5 --hash-mb 200
 //   npm run bench -- --quick               10,000 manifests, 1 run, 256 MiB to hash: for iterating
 //   npm run bench -- --only preview        build, preview or hash (comma-separated); --catalog DIR reuses a catalog
+//   npm run bench -- --peers --curve       also Hugo and Eleventy building the same v1 listings (test/bench/peers/)
 //
 // It ends with every figure of the targets (issue 14) beside its target.
 //
@@ -20,6 +21,7 @@ import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { deviceName, generateCatalog } from './catalog.js';
+import { compareListings, preparePeers, type Peer, type Command } from './peers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 // What a maintainer runs: the package's JavaScript built ahead of time (lib/), rebuilt from the
@@ -40,11 +42,12 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     only: { type: 'string', default: 'build,preview,hash' },
     catalog: { type: 'string' },
+    peers: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
 });
 if (values.help) {
-  console.log('usage: npm run bench -- [--quick] [--devices N] [--builds N] [--runs N] [--curve] [--hash-mb MB] [--only build,preview,hash] [--catalog DIR] [--keep]');
+  console.log('usage: npm run bench -- [--quick] [--devices N] [--builds N] [--runs N] [--curve] [--peers] [--hash-mb MB] [--only build,preview,hash] [--catalog DIR] [--keep]');
   process.exit(0);
 }
 if (spawnSync(process.execPath, [path.join(ROOT, '.ci', 'build-lib.mjs')], { stdio: 'inherit' }).status !== 0) throw new Error('could not build lib/ (npm run prepare)');
@@ -75,10 +78,11 @@ if (values.quick) {
 }
 const only = new Set(values.only.split(','));
 const runs = Number(values.runs);
+// The sizes of issue 22's comparison: 1k (50 devices), 10k (200 devices), 100k (500 devices).
 const sizes = values.curve
   ? [
-      { devices: 5, builds: 200 },
-      { devices: 50, builds: 200 },
+      { devices: 50, builds: 20 },
+      { devices: 200, builds: 50 },
       { devices: 500, builds: 200 },
     ]
   : [{ devices: Number(values.devices), builds: Number(values.builds) }];
@@ -89,9 +93,10 @@ const perManifest: { manifests: number; cold: number; warm: number }[] = [];
 /** The figures of the targets, in the order of the issue's table. */
 const targets: { figure: string; value?: number; unit: string; target: number; below?: boolean }[] = [];
 const target = (figure: string, value: number | undefined, unit: string, limit: number, below = false) => targets.push({ figure, value, unit, target: limit, below });
+const peers = values.peers && only.has('build') ? preparePeers() : [];
 for (const size of only.has('build') || only.has('preview') ? sizes : []) {
   const manifests = size.devices * size.builds;
-  const rows = await benchCatalog(size);
+  const rows = await benchCatalog(size, peers);
   printTable(rows);
   const row = (name: string) => rows.find((r) => r.name === name);
   const at = manifests === 100_000 ? '' : ` (at ${manifests} manifests, not 100k)`;
@@ -104,9 +109,29 @@ for (const size of only.has('build') || only.has('preview') ? sizes : []) {
     target(`peak RSS, cold build${at}`, peakMb(cold), 'MB', 300, true);
     target(`peak RSS, warm build${at}`, peakMb(warm), 'MB', 200, true);
   }
+  const noCache = row('cold build --no-cache');
+  if (cold && warm && floor && noCache) {
+    // Ratios of runs of the same round (the load of a shared machine changes between rounds), then their median.
+    const size = `${manifests} manifests`;
+    console.log(`same-round ratios, ${size} (median over ${cold.samples.length} rounds):`);
+    const ratios: [string, Row, Row][] = [
+      ['cold build / --no-cache', cold, noCache],
+      ['cold build / I/O floor', cold, floor],
+      ['warm build / I/O floor', warm, floor],
+      ...peers.flatMap((p): [string, Row, Row][] => [
+        [`cold build / ${p.name} cold`, cold, row(`${p.name} cold`)!],
+        [`warm build / ${p.name} warm`, warm, row(`${p.name} warm`)!],
+        [`${p.name} cold / I/O floor`, row(`${p.name} cold`)!, floor],
+      ]),
+    ];
+    for (const [name, a, b] of ratios) console.log(`  ${name.padEnd(28)} ${sameRound(a, b).toFixed(2)}x   (${a.samples.map((x, i) => (x.ms / b.samples[i].ms).toFixed(2)).join(' ')})`);
+    console.log('');
+    target(`cold build with cache / --no-cache (${size})`, sameRound(cold, noCache), 'x', 1.05);
+    for (const p of peers) target(`cold build / ${p.name} cold (${size})`, sameRound(cold, row(`${p.name} cold`)!), 'x', 1, true);
+  }
   if (size === sizes.at(-1)) {
-    if (cold && floor) target(`cold build / I/O floor${at}`, medianMs(cold) / medianMs(floor), 'x', 1.5);
-    if (warm && floor) target(`warm build (1 manifest changed) / floor${at}`, medianMs(warm) / medianMs(floor), 'x', 1.2);
+    if (cold && floor) target(`cold build / I/O floor${at}`, sameRound(cold, floor), 'x', 1.5);
+    if (warm && floor) target(`warm build (1 manifest changed) / floor${at}`, sameRound(warm, floor), 'x', 1.2);
     if (preview) {
       target(`preview: change -> new listing served${at}`, medianMs(preview), 'ms', 50, true);
       target(`preview server peak RSS${at}`, peakMb(preview), 'MB', 400, true);
@@ -131,7 +156,7 @@ if (hashMb > 0 && only.has('hash')) {
   console.log(`otapress add / bare node doing only the hashing: ${add.samples.length ? (medianMs(add) / medianMs(bare)).toFixed(2) : '-'}x; bare node / md5sum: ${(medianMs(bare) / medianMs(md5)).toFixed(2)}x\n`);
 }
 if (targets.length > 0) {
-  console.log('targets (issue 14), medians of this run:');
+  console.log('targets (issues 14 and 22), medians of this run (ratios: medians of same-round ratios):');
   const width = Math.max(...targets.map((t) => t.figure.length));
   for (const t of targets) {
     const shown = (n: number) => (t.unit === 'x' ? `${n.toFixed(2)}x` : `${n.toFixed(0)} ${t.unit}`);
@@ -144,7 +169,7 @@ console.log(`load average at end: ${loadAverage()}`);
 
 // --- measurements ---
 
-async function benchCatalog({ devices, builds }: { devices: number; builds: number }): Promise<Row[]> {
+async function benchCatalog({ devices, builds }: { devices: number; builds: number }, peers: Peer[]): Promise<Row[]> {
   const manifests = devices * builds;
   const reused = values.catalog !== undefined;
   const root = reused ? path.resolve(values.catalog!) : mkdtempSync(path.join(tmpdir(), 'otapress-bench-'));
@@ -175,23 +200,54 @@ async function benchCatalog({ devices, builds }: { devices: number; builds: numb
       return size;
     };
 
+    const dist = path.join(root, 'dist');
+    const clean = () => rmSync(dist, { recursive: true, force: true });
     const rows: Row[] = [
       { name: 'I/O floor', samples: [], manifests },
-      { name: 'cold build', samples: [], manifests, note: 'no cache' },
+      { name: 'cold build', samples: [], manifests, note: 'no dist/, no cache: a fresh clone (the cache is written)' },
+      { name: 'cold build --no-cache', samples: [], manifests, note: 'no dist/' },
       { name: 'warm build', samples: [], manifests, note: '1 manifest changed' },
       { name: 'single-thread build', samples: [], manifests, note: 'no cache, --threads 1' },
     ];
-    for (let r = 0; r < (only.has('build') ? runs : 0); r++) {
-      rows[0].samples.push(run(['node', FLOOR, root, shape, path.join(root, 'floor-out')]));
+    const peerRows = peers.map((peer) => ({
+      peer,
+      out: path.join(root, `${peer.name.toLowerCase()}-out`),
+      cold: { name: `${peer.name} cold`, samples: [], manifests, note: `${peer.name} ${peer.version}: v1 listings only, no output or cache before` } as Row,
+      warm: { name: `${peer.name} warm`, samples: [], manifests, note: 'its output there, 1 manifest changed' } as Row,
+    }));
+    const cold = () => {
+      clean();
       rmSync(cache, { recursive: true, force: true });
       rows[1].samples.push(build());
+    };
+    const noCache = () => {
+      clean();
+      rows[2].samples.push(run(['node', BIN, 'build', '--root', root, '--no-cache']));
+    };
+    /** Every peer's listings against ours, byte for byte. */
+    const compare = (when: string) => {
+      for (const { peer, out } of peerRows) console.log(`  ${peer.name} ${when}: ${compareListings(dist, out, peer.name)} listings equal to otapress's, byte for byte`);
+    };
+    for (let r = 0; r < (only.has('build') ? runs : 0); r++) {
+      rows[0].samples.push(run(['node', FLOOR, root, shape, path.join(root, 'floor-out')]));
+      // Alternated, so that neither always runs just after the other's writeback.
+      if (r % 2 === 0) (cold(), noCache());
+      else (noCache(), cold());
+      for (const { peer, out, cold: row } of peerRows) {
+        peer.clean(root, out);
+        row.samples.push(run(peer.command(root, out)));
+      }
+      if (r === 0 && peerRows.length > 0) compare('cold');
       change();
-      rows[2].samples.push(build());
-      if (r === 0 || manifests <= 20_000) {
+      rows[3].samples.push(build());
+      for (const { peer, out, warm } of peerRows) warm.samples.push(run(peer.command(root, out)));
+      if (r === runs - 1 && peerRows.length > 0) compare('warm, after the change');
+      if (!values.peers && (r === 0 || manifests <= 20_000)) {
         rmSync(cache, { recursive: true, force: true });
-        rows[3].samples.push(run(['node', BIN, 'build', '--root', root, '--threads', '1']));
+        rows[4].samples.push(run(['node', BIN, 'build', '--root', root, '--threads', '1']));
       }
     }
+    rows.push(...peerRows.flatMap((p) => [p.cold, p.warm]));
     const list = /^channel: (\S+)$/m.exec(original)![1];
     if (only.has('preview')) rows.push(...(await benchPreview(root, `api/v1/${device}/${list}/`, change)));
     writeFileSync(changed, original);
@@ -296,10 +352,11 @@ with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_STORED, allowZip64=True) as z
 // --- helpers ---
 
 /** Runs a command to completion; its wall time, peak memory and last line of output. */
-function run(command: string[]): Sample & { note?: string } {
+function run(what: string[] | Command): Sample & { note?: string } {
+  const { argv: command, env, cwd } = Array.isArray(what) ? { argv: what } : what;
   const argv = TIME ? [TIME, '-f', 'otapress-bench-rss %M cpu %U %S', ...command] : command;
   const started = performance.now();
-  const result = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', maxBuffer: 2 ** 29 });
+  const result = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', maxBuffer: 2 ** 29, env, cwd });
   const ms = performance.now() - started;
   const stderr = result.stderr;
   if (result.status !== 0) throw new Error(`${command.join(' ')} failed (${result.status ?? result.signal} ${result.error?.message ?? ''}):\n${stderr.slice(-2000)}`);
@@ -351,6 +408,11 @@ function printTable(rows: Row[]): void {
   console.log(format(header));
   for (const line of lines) console.log(format(line));
   console.log('');
+}
+
+/** The median over rounds of a's time over b's in the same round. */
+function sameRound(a: Row, b: Row): number {
+  return median(a.samples.slice(0, b.samples.length).map((x, i) => x.ms / b.samples[i].ms));
 }
 
 function medianMs(row: Row): number {
