@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ContentError, formatProblem } from '../catalog/problems.js';
 import { incrementalRebuild, type Rebuild, type RebuildResult } from './rebuild.js';
-import { respond, type ServedTree } from '../hosts/respond.js';
+import { errorAnswer, respond, type Answer, type ServedTree } from '../hosts/respond.js';
 
 /** Options of {@link startPreview}. */
 export interface PreviewOptions {
@@ -37,7 +37,16 @@ export async function startPreview({ root, port = 8788, hostname = '127.0.0.1', 
   let current: ServedTree = first.tree;
 
   const server = createServer((request, response) => {
-    const answer = respond(current, request.method ?? 'GET', request.url ?? '/');
+    const method = request.method ?? 'GET';
+    let answer: Answer;
+    try {
+      answer = respond(current, method, request.url ?? '/');
+    } catch (error) {
+      // respond() answers every request target itself (400 for what is not a path); should
+      // anything else in it throw, one request gets a 500, and the preview keeps serving.
+      io.err(`answering ${method} ${JSON.stringify(request.url)} failed (${(error as Error).message}); answered 500`);
+      answer = errorAnswer(500, method, 'the preview failed to answer this request; see its output');
+    }
     response.writeHead(answer.status, answer.headers);
     response.end(answer.body);
   });
