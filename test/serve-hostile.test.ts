@@ -1,11 +1,12 @@
 // Hostile requests to a real `otapress serve` process over raw sockets (issue 19 points 1 and 10):
 // request targets that `new URL(target, base)` could not parse used to throw in the request
 // handler and end the process; each now gets an answer, and the preview keeps serving.
+import { appendFileSync, cpSync, renameSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, tempProject } from './helpers.js';
-import { startServe } from './serve-run.js';
+import { EXAMPLE, ROOT, tempProject } from './helpers.js';
+import { eventually, startServe } from './serve-run.js';
 
 /** Sends `request` as is and returns everything the server sent back before closing. */
 function raw(port: number, request: string | Buffer): Promise<string> {
@@ -74,5 +75,51 @@ describe('hostile requests to a running preview', () => {
     const after = await raw(serve.port, get('/api/v1/FP4/stable/'));
     expect(status(after), serve.printed()).toBe(200);
     expect(JSON.parse(body(after)).response.length).toBeGreaterThan(0);
+  });
+});
+
+describe('a running preview when content/ itself is replaced', () => {
+  const listing = async (port: number, device: string) => (await fetch(`http://127.0.0.1:${port}/api/v1/${device}/stable/`)).status;
+
+  it('removed and made again (git checkout, git stash): serves the new folder, and follows changes in it', { timeout: 180_000 }, async () => {
+    const root = tempProject({ withContent: true });
+    const content = path.join(root, 'content');
+    const serve = await startServe(process.execPath, [path.join(ROOT, 'src', 'bin.mjs'), 'serve', '--port', '0', '--root', root]);
+    expect(await listing(serve.port, 'starlte')).toBe(200);
+
+    rmSync(content, { recursive: true });
+    expect(await eventually(() => /problem|rebuild failed/.test(serve.printed()), 60_000), serve.printed()).toBe(true);
+    cpSync(path.join(EXAMPLE, 'content'), content, { recursive: true });
+    rmSync(path.join(content, 'starlte'), { recursive: true });
+    expect(await eventually(async () => (await listing(serve.port, 'starlte')) === 404, 60_000), serve.printed()).toBe(true);
+    expect(await listing(serve.port, 'FP4')).toBe(200);
+
+    // The new folder is watched, its device folders too.
+    rmSync(path.join(content, 'FP3'), { recursive: true });
+    expect(await eventually(async () => (await listing(serve.port, 'FP3')) === 404, 60_000), serve.printed()).toBe(true);
+    appendFileSync(path.join(content, 'site.yaml'), 'cache_control: "public, max-age=7"\n');
+    expect(
+      await eventually(async () => (await fetch(`http://127.0.0.1:${serve.port}/api/v1/FP4/stable/`)).headers.get('cache-control') === 'public, max-age=7', 60_000),
+      serve.printed(),
+    ).toBe(true);
+  });
+
+  it('replaced by a rename (editors and tools that write a new folder and move it into place)', { timeout: 180_000 }, async () => {
+    const root = tempProject({ withContent: true });
+    const content = path.join(root, 'content');
+    const serve = await startServe(process.execPath, [path.join(ROOT, 'src', 'bin.mjs'), 'serve', '--port', '0', '--root', root]);
+    expect(await listing(serve.port, 'FP3')).toBe(200);
+
+    cpSync(content, path.join(root, 'content.new'), { recursive: true });
+    rmSync(path.join(root, 'content.new', 'FP3'), { recursive: true });
+    renameSync(content, path.join(root, 'content.old'));
+    renameSync(path.join(root, 'content.new'), content);
+    expect(await eventually(async () => (await listing(serve.port, 'FP3')) === 404, 60_000), serve.printed()).toBe(true);
+
+    // The folder moved aside is no longer content/: changing it changes nothing served.
+    rmSync(path.join(root, 'content.old', 'FP4'), { recursive: true });
+    rmSync(path.join(content, 'starlte'), { recursive: true });
+    expect(await eventually(async () => (await listing(serve.port, 'starlte')) === 404, 60_000), serve.printed()).toBe(true);
+    expect(await listing(serve.port, 'FP4')).toBe(200);
   });
 });
