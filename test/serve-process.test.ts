@@ -1,45 +1,11 @@
 // `otapress serve` as a real process tree: stopping what started it stops the server and frees its
 // port. `npx otapress serve` runs node under `sh -c`, and npm passes a SIGTERM only to that shell.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ROOT, tempProject } from './helpers.js';
-
-const started: ChildProcess[] = [];
-afterEach(() => {
-  // Whatever a failed test left behind: the group of the process this test started, and nothing else.
-  for (const child of started.splice(0)) {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-});
-
-/** Starts `command` in a process group of its own and waits for the preview's address. */
-async function startServe(command: string, args: string[]): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(command, args, { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
-  started.push(child);
-  let printed = '';
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no address printed in 45 s: ${printed}`)), 45_000);
-    const read = (chunk: Buffer) => {
-      printed += chunk.toString();
-      const match = /serving content\/ at http:\/\/127\.0\.0\.1:(\d+)\//.exec(printed);
-      if (match) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.once('exit', (code) => reject(new Error(`exited with ${code} before serving: ${printed}`)));
-  });
-  return { child, port };
-}
+import { eventually, startServe } from './serve-run.js';
 
 /** The process ids below `pid`, from /proc. */
 function descendants(pid: number): number[] {
@@ -80,15 +46,6 @@ function portFree(port: number): Promise<boolean> {
     server.once('error', () => resolve(false));
     server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
-}
-
-async function eventually(check: () => boolean | Promise<boolean>, ms = 15_000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return true;
 }
 
 describe('stopping otapress serve', () => {

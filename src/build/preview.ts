@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ContentError, formatProblem } from '../catalog/problems.js';
 import { incrementalRebuild, type Rebuild, type RebuildResult } from './rebuild.js';
-import { respond, type ServedTree } from '../hosts/respond.js';
+import { errorAnswer, respond, type Answer, type ServedTree } from '../hosts/respond.js';
 
 /** Options of {@link startPreview}. */
 export interface PreviewOptions {
@@ -37,7 +37,16 @@ export async function startPreview({ root, port = 8788, hostname = '127.0.0.1', 
   let current: ServedTree = first.tree;
 
   const server = createServer((request, response) => {
-    const answer = respond(current, request.method ?? 'GET', request.url ?? '/');
+    const method = request.method ?? 'GET';
+    let answer: Answer;
+    try {
+      answer = respond(current, method, request.url ?? '/');
+    } catch (error) {
+      // respond() answers every request target itself (400 for what is not a path); should
+      // anything else in it throw, one request gets a 500, and the preview keeps serving.
+      io.err(`answering ${method} ${JSON.stringify(request.url)} failed (${(error as Error).message}); answered 500`);
+      answer = errorAnswer(500, method, 'the preview failed to answer this request; see its output');
+    }
     response.writeHead(answer.status, answer.headers);
     response.end(answer.body);
   });
@@ -96,9 +105,16 @@ export async function startPreview({ root, port = 8788, hostname = '127.0.0.1', 
  * watch per folder. Node's recursive watch on Linux walks the tree and keeps state for every file:
  * at 100,000 manifests that took 1.4 s and 240 MB. Tells `changed` the path (relative to
  * `content/`, forward slashes) of whatever changed; follows folders as they come and go.
+ *
+ * `content/` itself can be replaced (`git checkout`, `git stash`, a tool that writes a new folder
+ * and renames it into place): a watch follows the folder it was opened on, which is then deleted
+ * or somewhere else. So the project folder is watched too, for its `content` entry only: when that
+ * is another folder than the one watched, or gone, every watch starts again on what is there now,
+ * and `changed('')` asks for a full rebuild.
  */
 function watchContent(contentDir: string, changed: (relative: string) => void): { close(): void } {
   const watchers = new Map<string, FSWatcher>();
+  let top: { watcher: FSWatcher; inode: number } | undefined;
   const unwatch = (folder: string) => {
     watchers.get(folder)?.close();
     watchers.delete(folder);
@@ -114,16 +130,45 @@ function watchContent(contentDir: string, changed: (relative: string) => void): 
       // Gone again already: content/'s watcher reports that.
     }
   };
-  const top = watch(contentDir, (_event, name) => {
-    if (!name) return changed('');
-    changed(String(name));
-    follow(String(name));
+  const stop = () => {
+    top?.watcher.close();
+    top = undefined;
+    for (const folder of [...watchers.keys()]) unwatch(folder);
+  };
+  const start = () => {
+    stop();
+    const stat = lstatSync(contentDir, { throwIfNoEntry: false });
+    if (!stat?.isDirectory()) return; // The project folder's watcher starts again when it is back.
+    try {
+      const watcher = watch(contentDir, (_event, name) => {
+        if (!name) return changed('');
+        changed(String(name));
+        follow(String(name));
+      });
+      watcher.on('error', () => (top?.watcher === watcher ? stop() : watcher.close()));
+      top = { watcher, inode: stat.ino };
+      for (const entry of readdirSync(contentDir, { withFileTypes: true })) if (entry.isDirectory()) follow(entry.name);
+    } catch {
+      // Removed while we looked: the project folder's watcher sees that and starts again.
+    }
+  };
+  const replaced = () => {
+    const stat = lstatSync(contentDir, { throwIfNoEntry: false });
+    return stat?.isDirectory() ? stat.ino !== top?.inode : top !== undefined;
+  };
+  const name = path.basename(contentDir);
+  const project = watch(path.dirname(contentDir), (_event, entry) => {
+    if ((entry === null || String(entry) === name) && replaced()) {
+      start();
+      changed('');
+    }
   });
-  for (const entry of readdirSync(contentDir, { withFileTypes: true })) if (entry.isDirectory()) follow(entry.name);
+  project.on('error', () => project.close());
+  start();
   return {
     close: () => {
-      top.close();
-      for (const folder of [...watchers.keys()]) unwatch(folder);
+      project.close();
+      stop();
     },
   };
 }

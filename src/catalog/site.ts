@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { nearest, type Problem } from './problems.js';
 import { readYamlSource } from './yaml-source.js';
+import { cacheControlProblem } from './cache-control.js';
 import { nameLengthProblem } from './path-limits.js';
 import { requestPathProblem, type RequestPath } from './request-paths.js';
 
@@ -81,9 +82,7 @@ const siteSchema = z.strictObject({
     .optional(),
   cache_control: z
     .string({ error: 'expected a Cache-Control header value' })
-    .min(1, { error: 'expected a Cache-Control header value, e.g. "public, max-age=300"' })
-    // It is written into _headers and netlify.toml: a line break would add rules of its own.
-    .regex(/^[\x20-\x7e]*$/, { error: 'a header value is one line of printable ASCII; remove line breaks and control characters' })
+    // Its grammar is checked below (cacheControlProblem): it is written into every host's syntax.
     .optional(),
   options_handler: z.boolean({ error: 'expected true or false' }).optional(),
   hosts: z
@@ -158,6 +157,8 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
       }
     });
   }
+  const cacheProblem = settings.cache_control === undefined ? undefined : cacheControlProblem(settings.cache_control);
+  if (cacheProblem) report(['cache_control'], cacheProblem);
   const hosts = settings.hosts ?? [...HOSTS];
   hosts.forEach((host, i) => {
     if (hosts.indexOf(host) !== i) report(['hosts', i], `host \`${host}\` is listed twice`);

@@ -134,14 +134,14 @@ export function renderApacheRules(site: Site): string {
   }
   out.push(
     '',
-    `Header always set Cache-Control ${quote(rules.notFoundCacheControl)} "expr=%{REQUEST_STATUS} == 404"`,
+    `Header always set Cache-Control ${text(rules.notFoundCacheControl)} "expr=%{REQUEST_STATUS} == 404"`,
     `# Every answer under /${api}, as the phone asked it (THE_REQUEST is the request line, before any rewrite).`,
     `<If "%{THE_REQUEST} =~ m#^[A-Z]+ /${api}#">`,
     `    ForceType ${rules.apiHeaders['Content-Type']}`,
     ...Object.entries(rules.apiHeaders)
       .filter(([name]) => name !== 'Content-Type' && name !== 'Cache-Control')
-      .map(([name, value]) => `    Header always set ${name} ${quote(value)}`),
-    `    Header always set Cache-Control ${quote(rules.apiHeaders['Cache-Control'])} "expr=%{REQUEST_STATUS} != 404"`,
+      .map(([name, value]) => `    Header always set ${name} ${text(value)}`),
+    `    Header always set Cache-Control ${text(rules.apiHeaders['Cache-Control'])} "expr=%{REQUEST_STATUS} != 404"`,
     '</If>',
   );
   return `${out.join('\n')}\n`;
@@ -152,6 +152,18 @@ export function renderApacheRules(site: Site): string {
 /** A path regex as a match on the request line (`GET /api/v1/FP4/x HTTP/1.1`): segments stop at `?`. */
 function requestLine(regex: string): string {
   return `^[A-Z]+\\s${regex.slice(1).replaceAll('[^/]+', '[^/?\\s]+')}`;
+}
+
+/**
+ * Literal text as a `Header` value: mod_headers reads `%` as the start of a format tag (`%{VAR}e`;
+ * an unknown one such as `%z` fails the configuration, and a `.htaccess` with it answers 500 for
+ * every URL), so it is written `%%`. A value starting with `expr=` would be an expression, and a
+ * backslash cannot be written exactly in a quoted argument: such values are refused (site.yaml's
+ * grammar never lets them through).
+ */
+function text(value: string): string {
+  if (/^expr=/i.test(value) || value.includes('\\')) throw new Error(`cannot be written literally as an Apache header value (\`expr=\` or a backslash): ${JSON.stringify(value)}`);
+  return quote(value.replaceAll('%', '%%'));
 }
 
 function quote(value: string): string {

@@ -12,7 +12,7 @@ export function renderCaddyfile(site: Site, { dist, listen, prefix, serverName }
   const indent = (lines: string[], depth = 1) => lines.map((line) => (line ? `${'\t'.repeat(depth)}${line}` : line));
   const headerBlock = (matcher: string, headers: Record<string, string>) => [
     `header ${matcher} {`,
-    ...Object.entries(headers).map(([name, value]) => `\t${name} ${quote(value)}`),
+    ...Object.entries(headers).map(([name, value]) => `\t${name} ${text(value)}`),
     '}',
   ];
   // With --listen: plain HTTP on that address (tests, or a proxy in front). Without it, the server
@@ -111,6 +111,19 @@ export function renderCaddyfile(site: Site, { dist, listen, prefix, serverName }
 }
 
 // --- internal ---
+
+/**
+ * Literal text as a Caddyfile token, for header values: Caddy expands `{placeholders}` in them
+ * (`{env.SECRET}` would send the server's environment to every phone), so braces are escaped
+ * (`\{`, which the replacer turns back into `{`). `{$NAME}` is replaced in the Caddyfile's text
+ * before it is parsed, and has no escape; a backslash cannot be written exactly in a quoted token:
+ * such values are refused (site.yaml's grammar never lets them through).
+ */
+function text(value: string): string {
+  if (value.includes('{$') || value.includes('\\')) throw new Error(`cannot be written literally in a Caddyfile (\`{$\` or a backslash): ${JSON.stringify(value)}`);
+  const escaped = value.replace(/[{}]/g, '\\$&');
+  return escaped === value ? quote(value) : `"${escaped.replace(/"/g, '\\"')}"`;
+}
 
 /** A Caddyfile token: bare when it is safe, else double-quoted (where only `\"` is an escape; a regex keeps its backslashes). */
 function quote(value: string): string {

@@ -3,7 +3,7 @@
  * route table (routes.ts) and the Apache rules (apache.ts). Pure.
  */
 import { renderApacheRules } from './apache.js';
-import { notFoundScopes, renderCloudflareHeaders, renderCloudflareRedirects, renderCloudflareWorker, renderCloudflareWorkerRoutes } from './routes.js';
+import { headerRules, notFoundScopes, renderCloudflareHeaders, renderCloudflareRedirects, renderCloudflareWorker, renderCloudflareWorkerRoutes } from './routes.js';
 import { renderEnvelope } from '../render/v1.js';
 import type { Site } from '../catalog/site.js';
 import type { OutputFile } from '../render/output.js';
@@ -30,7 +30,7 @@ export function renderHostFiles(site: Site, devices: readonly string[], host: Ho
   if (site.apacheHtaccess) files.push({ path: '.htaccess', contents: renderApacheRules(site) });
   if (host === 'all') {
     files.push({ path: '_redirects', contents: renderCloudflareRedirects(site, devices) });
-    files.push({ path: '_headers', contents: renderCloudflareHeaders(site) });
+    files.push({ path: '_headers', contents: cloudflareHeaders(site) });
     if (site.optionsHandler) {
       files.push({ path: '_worker.js', contents: renderCloudflareWorker(site) });
       files.push({ path: '_routes.json', contents: renderCloudflareWorkerRoutes(site) });
@@ -40,6 +40,22 @@ export function renderHostFiles(site: Site, devices: readonly string[], host: Ho
 }
 
 // --- internal ---
+
+/**
+ * `_headers`, whose values have no escapes: a line break would start rules of its own, and
+ * Cloudflare fills `:splat` and `:name` in a value from the matched path. site.yaml's grammar never
+ * lets either through; a value with one is refused here rather than written.
+ */
+function cloudflareHeaders(site: Site): string {
+  for (const rule of headerRules(site)) {
+    for (const [name, value] of Object.entries(rule.values)) {
+      if (!/^[A-Za-z0-9-]+$/.test(name) || !/^[\x20-\x7e]*$/.test(value) || /:[A-Za-z]/.test(value)) {
+        throw new Error(`cannot be written literally in _headers (a line break, a control character or a :placeholder): ${name}: ${JSON.stringify(value)}`);
+      }
+    }
+  }
+  return renderCloudflareHeaders(site);
+}
 
 const NOT_FOUND_PAGE = `<!doctype html>
 <html lang="en">

@@ -22,14 +22,14 @@ export function renderNginxConfig(site: Site, { dist, listen = { port: 80 }, pre
   // Relative paths in nginx.conf are relative to the prefix given with -p.
   const under = (name: string) => quote(prefix ? `${prefix.replace(/\/+$/, '')}/${name}` : name);
   const apiHeaders = (cacheControl: string, always: boolean) => [
-    `add_header Allow ${quote(rules.apiHeaders.Allow)}${always ? ' always' : ''};`,
-    `add_header Vary ${quote(rules.apiHeaders.Vary)}${always ? ' always' : ''};`,
-    `add_header Cache-Control ${quote(cacheControl)}${always ? ' always' : ''};`,
+    `add_header Allow ${text(rules.apiHeaders.Allow)}${always ? ' always' : ''};`,
+    `add_header Vary ${text(rules.apiHeaders.Vary)}${always ? ' always' : ''};`,
+    `add_header Cache-Control ${text(cacheControl)}${always ? ' always' : ''};`,
   ];
   // `if` with only `return` and `add_header` is the safe use of `if` in a location.
   const options = [
     'if ($request_method = OPTIONS) {',
-    ...Object.entries(rules.optionsHeaders).map(([name, value]) => `    add_header ${name} ${quote(value)};`),
+    ...Object.entries(rules.optionsHeaders).map(([name, value]) => `    add_header ${headerName(name)} ${text(value)};`),
     '    return 204;',
     '}',
   ];
@@ -78,6 +78,8 @@ export function renderNginxConfig(site: Site, { dist, listen = { port: 80 }, pre
     // Location: /devices/FP4/ rather than http://host:port/..., which is wrong behind a proxy.
     '    absolute_redirect off;',
     '',
+    // nginx has no escape for `$` in a string: text() writes it as this variable, whose value is `$`.
+    ...(Object.values({ ...rules.apiHeaders, ...rules.optionsHeaders }).some((value) => value.includes('$')) ? ['    geo $otapress_dollar {', '        default "$";', '    }', ''] : []),
     '    # The nearest folder with a JSON 404 for a miss under /api/, most specific first.',
     ...indent(maps, 1),
     '',
@@ -123,6 +125,22 @@ export function renderNginxConfig(site: Site, { dist, listen = { port: 80 }, pre
 }
 
 // --- internal ---
+
+/**
+ * Literal text as an nginx string, for header values: `"` and `\\` escaped, and `$`, which nginx
+ * expands as a variable even in quotes (`$document_root`) and cannot escape, written as
+ * `${otapress_dollar}`, whose value is `$` (declared with `geo`, whose values are never expanded).
+ */
+function text(value: string): string {
+  if (!value.includes('$')) return quote(value);
+  return `"${value.replace(/["\\]/g, '\\$&').replaceAll('$', '${otapress_dollar}')}"`;
+}
+
+/** A header name: a token, nothing nginx would read otherwise. */
+function headerName(name: string): string {
+  if (!/^[A-Za-z0-9-]+$/.test(name)) throw new Error(`not a header name for nginx: ${JSON.stringify(name)}`);
+  return name;
+}
 
 /** An nginx string: double-quoted, with `"`, `\` and `$`-free content (the route table has none). */
 function quote(value: string): string {

@@ -1,4 +1,5 @@
 import { fill } from '../render/urls.js';
+import { renderEnvelope } from '../render/v1.js';
 import { CONTENT_TYPES, endpoints, headerRules, optionsAnswers, type HeaderRule } from './routes.js';
 import { toRegex } from './server-rules.js';
 import type { Site } from '../catalog/site.js';
@@ -39,7 +40,9 @@ export function servedTree(site: Site, files: readonly OutputFile[]): ServedTree
  * paths (see the README, "Verified on the hosts' engines").
  */
 export function respond(tree: ServedTree, method: string, url: string): Answer {
-  const { pathname: requested, search } = new URL(url, 'http://preview.invalid');
+  const target = requestTarget(url);
+  if (!target) return errorAnswer(400, method, 'bad request: the request target is not a path; ask for one such as /api/v1/<device>/<list>/');
+  const { pathname: requested, search } = target;
   const rules = headerRules(tree.site);
   const finish = (status: number, body: string | Uint8Array, type?: string, extra: Record<string, string> = {}): Answer => {
     const headers: Record<string, string> = { ...(type && { 'Content-Type': type }), ...extra };
@@ -88,7 +91,39 @@ export function respond(tree: ServedTree, method: string, url: string): Answer {
   return notFound();
 }
 
+/**
+ * An error answer of the preview itself: `status` with the JSON envelope the API's errors have,
+ * `message` as its `error`, never cached. A request target that is not a path answers 400
+ * through it: nothing a client sends may stop the preview (issue 19).
+ */
+export function errorAnswer(status: number, method: string, message: string): Answer {
+  return { status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }, body: method === 'HEAD' ? '' : renderEnvelope([], message) };
+}
+
 // --- internal ---
+
+/**
+ * The path and query of a request target (RFC 9112 §3.2), normalised as the hosts do (`..`
+ * segments resolved, characters percent-encoded): an origin-form target (`/path?query`) is read
+ * as a path under a fixed host, so a `//` at its start is never taken for an authority (`//%5B`
+ * made `new URL(target, base)` throw); an absolute-form one (`http://host/path`) must be a valid
+ * URL. Anything else (`*`, `host:port`, a broken absolute URL) is undefined: a 400.
+ */
+function requestTarget(url: string): { pathname: string; search: string } | undefined {
+  try {
+    if (url.startsWith('/')) {
+      const { pathname, search } = new URL(`http://preview.invalid${url}`);
+      return { pathname, search };
+    }
+    if (/^https?:\/\//i.test(url)) {
+      const { pathname, search } = new URL(url);
+      return { pathname, search };
+    }
+  } catch {
+    // An absolute-form target that is not a URL: a 400 below.
+  }
+  return undefined;
+}
 
 /** Files that steer the host and are never served (Cloudflare does not publish them either). */
 const HOST_CONTROL_FILES = new Set(['_redirects', '_headers', '_worker.js', '_routes.json']);

@@ -271,6 +271,7 @@ function expand(pattern: string, device: string, lists: readonly string[]): Reco
   return pattern.includes(':list') ? lists.map((list) => ({ device, list })) : [{ device }];
 }
 
+/** A TOML basic string: JSON's escapes are TOML's, but for DEL, which TOML wants escaped too. */
 function toml(value: string): string {
-  return JSON.stringify(value);
+  return JSON.stringify(value).replace(/\x7f/g, '\\u007F');
 }
