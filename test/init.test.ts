@@ -64,6 +64,31 @@ describe('otapress init', { timeout: 30_000 }, () => {
     expect(site!.downloadBaseUrl).toBe('https://downloads.example.org/builds');
   });
 
+  it('--channels writes the channels of another ROM, each with its own list, and refuses names phones never ask', async () => {
+    const root = tempProject();
+    const { code } = await runMain(['init', root, '--channels', 'nightly,unofficial']);
+    expect(code).toBe(0);
+    const text = readFileSync(path.join(root, 'content/site.yaml'), 'utf8');
+    expect(text).toContain('\nchannels: [nightly, unofficial]\n');
+    expect(text).toContain('\nlists:\n  nightly: [nightly]\n  unofficial: [unofficial]\n');
+    const { site, problems } = parseSite(text);
+    expect(problems).toEqual([]);
+    expect(site!.lists).toEqual([{ name: 'nightly', channels: ['nightly'] }, { name: 'unofficial', channels: ['unofficial'] }]);
+    expect(check({ root }).problems).toEqual([]);
+    for (const [option, message] of [
+      ['UNOFFICIAL', '--channels: write `unofficial`, not `UNOFFICIAL`: phones lower-case their release type when they ask'],
+      ['nightly,a b', '--channels: `a b` is not a channel name (lowercase letters, digits, `-` and `_`; it is a URL path segment), e.g. --channels nightly'],
+      ['nightly,nightly', '--channels names `nightly` twice'],
+    ]) {
+      const refused = await runMain(['init', tempProject(), '--channels', option]);
+      expect({ code: refused.code, first: refused.err[0] }).toEqual({ code: 2, first: message });
+    }
+    expect((await runMain(['init', tempProject(), '--channels', 'nightly', '--example'])).err[0]).toBe('--example adds a build of channel official, which --channels leaves out: pass one of them');
+    // A site.yaml already there is kept, and init says the channels were not applied.
+    const kept = initCatalog(root, { version: VERSION, channels: ['nightly'] });
+    expect(kept.notes).toContain('--channels was not applied: content/site.yaml was already there; add nightly to its `channels` (and `lists`) by hand');
+  });
+
   it('keeps every file that is already there, byte for byte, and names each one', () => {
     const root = tempProject();
     const mine = (file: string) => `mine: ${file}\n`;
