@@ -161,6 +161,16 @@ describe('what add prints of a hostile zip (issue 19 point 8)', { timeout: 60_00
     expect(report.stderr).toContain("the zip's metadata says post-security-patch-level=\\u001b[2J: expected the security patch date as yyyy-mm-dd");
   });
 
+  it('escapes control characters in GitHub annotations too, as in the text format (the one place problems are formatted)', async () => {
+    const root = tempProject({ withContent: true });
+    const manifest = path.join(root, 'content/FP4', readdirSync(path.join(root, 'content/FP4')).filter((f) => f.endsWith('.yaml'))[0]);
+    writeFileSync(manifest, `${readFileSync(manifest, 'utf8')}"\\e]52;c;aGk=\\a": 1\n`);
+    const { code, out } = await runMain(['check', '--root', root, '--format', 'github']);
+    expect(code).toBe(1);
+    expect(out.join('\n')).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(out[0]).toMatch(/,title=\\u001b]52;c;aGk=\\u0007::unknown field; see the manifest reference in the README$/);
+  });
+
   it('blames an implausible build time on the metadata, not on --timestamp', async () => {
     const { root, zip } = await hostile(FP4_METADATA.replace('post-timestamp=1731067200', `post-timestamp=${'9'.repeat(400)}`));
     const { code, err } = await runMain(['add', zip, '--root', root]);
