@@ -154,6 +154,13 @@ describe('what add prints of a hostile zip (issue 19 point 8)', { timeout: 60_00
     expect(stderr.split('\n')[0]).toBe(
       `${zip}  device  the zip's metadata says pre-device=\\u001b]52;c;aGk=\\u0007\\u009b31m, which is not a device code name phones ask with (letters, digits, \`_\`, \`.\` and \`-\`); pass --device with the code name`,
     );
+    // A zip whose own name carries a line break and an escape sequence: one line per message still.
+    const { root: named, zip: evil } = await hostile(FP4_METADATA, 'x\n\u001b]0;pwned\u0007.zip');
+    const refused = await runMain(['add', evil, '--root', named]);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toHaveLength(2);
+    expect(refused.err.join('\n')).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(refused.err[0]).toContain("x\\n\\u001b]0;pwned\\u0007.zip  filename  the zip's name holds");
     // Given the device, the zip adds; its report quotes the metadata's other values escaped as well.
     const { root: other, zip: odd } = await hostile(FP4_METADATA.replace('post-security-patch-level=2024-11-05', 'post-security-patch-level=\u001b[2J'));
     const report = runOtapress(['add', odd, '--root', other, '--dry-run'], { cwd: other });

@@ -55,6 +55,7 @@ For zips whose metadata and name do not tell everything:
     const bar = progressBar(process.stderr, 'hashing');
     // With a handler, Ctrl-C lands between two steps, never inside the final write-and-rename.
     // Whatever quotes the zip (its name, its metadata) reaches the terminal with control characters escaped.
+    // Usage messages and the --dry-run text are several lines, each made one line where it was written.
     const err = (text: string) => io.err(text.split('\n').map(oneLine).join('\n'));
     const out = (text: string) => io.out(text.split('\n').map(oneLine).join('\n'));
     const interrupted = () => {
@@ -90,9 +91,9 @@ For zips whose metadata and name do not tell everything:
         hashing,
       });
       bar.end();
-      err(`${result.file}:`);
-      for (const line of result.report) err(line);
-      if (result.written) out(`wrote ${result.file}`);
+      io.err(oneLine(`${result.file}:`));
+      for (const line of result.report) io.err(oneLine(line));
+      if (result.written) io.out(oneLine(`wrote ${result.file}`));
       else out(result.text.trimEnd());
       return EXIT.ok;
     } catch (error) {
@@ -102,7 +103,7 @@ For zips whose metadata and name do not tell everything:
         return EXIT.usage;
       }
       if (error instanceof AddRefusal) {
-        for (const p of error.problems) err(`${p.where}  ${p.field}  ${p.message}`);
+        for (const p of error.problems) io.err(oneLine(`${p.where}  ${p.field}  ${p.message}`));
         err(`${count(error.problems.length, 'problem')} found; nothing was written.`);
         return EXIT.invalid;
       }

@@ -13,7 +13,7 @@ import { MANIFEST_ORDER, renderManifestText, type ManifestValues } from '../cata
 import { AddRefusal, checkFacts, filenameProblem, said, type AddProblem } from './add-checks.js';
 import { deriveBuildFacts, FACT_OPTIONS, parseOtaMetadata, type DerivedFacts, type FactOptions } from './metadata.js';
 import { readOtaMetadataText, ZipReadError } from './zip.js';
-import { ContentError, type Problem } from '../catalog/problems.js';
+import { ContentError, oneLine, type Problem } from '../catalog/problems.js';
 import { readContent } from '../catalog/read.js';
 import { parseSite, SITE_FILE, type Site } from '../catalog/site.js';
 import { writeFileReplacing } from '../catalog/write-manifest.js';
@@ -99,12 +99,18 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
     // package at all, and a guessed build time offers it to the wrong phones (or to none).
     const asked = ['--timestamp', '--incremental', ...derived.missing.filter((o) => o !== '--timestamp' && o !== '--incremental')];
     throw new AddUsageError(
-      `${options.zip} has no META-INF/com/android/metadata, which every OTA package made by ota_from_target_files has: it may be no OTA package at all, and nothing in it tells the exact build time phones compare with their ro.build.date.utc (a build a second older or newer is offered to the wrong phones).\nif it is the package phones should install, say so and give what it cannot: otapress add ${options.zip} --without-metadata ${asked.map((o) => `${o} ${o === '--timestamp' ? '<ro.build.date.utc of the build>' : o === '--incremental' ? '<ro.build.version.incremental>' : example(o, site)}`).join(' ')}`,
+      lines(
+        `${options.zip} has no META-INF/com/android/metadata, which every OTA package made by ota_from_target_files has: it may be no OTA package at all, and nothing in it tells the exact build time phones compare with their ro.build.date.utc (a build a second older or newer is offered to the wrong phones).`,
+        `if it is the package phones should install, say so and give what it cannot: otapress add ${options.zip} --without-metadata ${asked.map((o) => `${o} ${o === '--timestamp' ? '<ro.build.date.utc of the build>' : o === '--incremental' ? '<ro.build.version.incremental>' : example(o, site)}`).join(' ')}`,
+      ),
     );
   }
   if (derived.missing.length > 0) {
     throw new AddUsageError(
-      `cannot tell ${derived.missing.join(', ')} of ${path.basename(zip)}: ${derived.notes.join('; ')}.\npass ${derived.missing.length === 1 ? 'it as an option' : 'them as options'}, e.g. otapress add ${options.zip} ${derived.missing.map((o) => `${o} ${example(o, site)}`).join(' ')}`,
+      lines(
+        `cannot tell ${derived.missing.join(', ')} of ${path.basename(zip)}: ${derived.notes.join('; ')}.`,
+        `pass ${derived.missing.length === 1 ? 'it as an option' : 'them as options'}, e.g. otapress add ${options.zip} ${derived.missing.map((o) => `${o} ${example(o, site)}`).join(' ')}`,
+      ),
     );
   }
   const filenameDiffers = options.filenameDiffers ?? [];
@@ -192,6 +198,11 @@ function fromManifestProblem(problem: Problem, values: ManifestValues, derived: 
   if (origin?.startsWith('--')) return { where: origin, field, message: `${origin} ${shown}: ${problem.message}` };
   const hint = option ? `; pass ${option} with the right value` : '';
   return { where: options.zip, field, message: `${origin ? said(origin, shown) : `${field} is ${shown}`}: ${problem.message}${hint}` };
+}
+
+/** A message of several lines: each one line, whatever the zip's name holds (add.ts escapes what is left). */
+function lines(...texts: string[]): string {
+  return texts.map(oneLine).join('\n');
 }
 
 /** What to write after each missing option in the hint: the form of the value, not one ROM's value. */
