@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
-import { formatProblem, type Problem } from './catalog/problems.js';
+import { formatProblem, oneLine, type Problem } from './catalog/problems.js';
 
 /**
  * Exit codes of every command: success, invalid content, wrong usage (or an output folder that must
@@ -89,9 +89,13 @@ export function reportNotices(notices: readonly Problem[], io: Io, format: strin
 
 // --- internal ---
 
-/** GitHub's workflow-command escaping of a message. */
+/**
+ * GitHub's workflow-command escaping of a message, after the control characters a file name, key or
+ * value may carry are shown escaped as in the text format: an annotation is also a line of a CI
+ * log and of a terminal, where ESC and OSC sequences would act.
+ */
 function escapeData(s: string): string {
-  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return oneLine(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
 /** GitHub's workflow-command escaping of a property value (file, title). */

@@ -29,7 +29,7 @@ async function project(name = `${NAME}.zip`, options: Parameters<typeof writeOta
 
 const read = (root: string, file: string) => readFileSync(path.join(root, file), 'utf8');
 
-describe('otapress add', () => {
+describe('otapress add', { timeout: 60_000 }, () => {
   it('writes the manifest from the metadata, the file name and one read of the zip (real CLI process)', { timeout: 60_000 }, async () => {
     const { root, zip, md5, sha256, size } = await project();
     const result = runOtapress(['add', zip, '--root', root], { cwd: root });
@@ -99,15 +99,22 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
     for (const [key, value] of Object.entries(expected)) expect(text).toContain(`\n${key}: ${value}\n`);
   });
 
-  it('falls back to the file name and asks for what neither tells', async () => {
+  it('refuses a zip without OTA metadata unless told to publish it, and then asks for the exact build time', async () => {
     const { root, zip } = await project(`${NAME}.zip`, {});
-    const missing = await runMain(['add', zip, '--root', root]);
+    const refused = await runMain(['add', zip, '--root', root, '--timestamp', '1731067201', '--incremental', '']);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toEqual([
+      `${zip} has no META-INF/com/android/metadata, which every OTA package made by ota_from_target_files has: it may be no OTA package at all, and nothing in it tells the exact build time phones compare with their ro.build.date.utc (a build a second older or newer is offered to the wrong phones).`,
+      `if it is the package phones should install, say so and give what it cannot: otapress add ${zip} --without-metadata --timestamp <ro.build.date.utc of the build> --incremental <ro.build.version.incremental>`,
+    ]);
+    expect(existsSync(path.join(root, `content/FP4/${NAME}.yaml`))).toBe(false);
+    const missing = await runMain(['add', zip, '--root', root, '--without-metadata']);
     expect(missing.code).toBe(2);
     expect(missing.err).toEqual([
       `cannot tell --timestamp, --incremental of ${NAME}.zip: the zip has no META-INF/com/android/metadata.`,
       `pass them as options, e.g. otapress add ${zip} --timestamp 1731067200 --incremental eng.root.20241108.123456`,
     ]);
-    const given = await runMain(['add', zip, '--root', root, '--timestamp', '1731067201', '--incremental', '']);
+    const given = await runMain(['add', zip, '--root', root, '--without-metadata', '--timestamp', '1731067201', '--incremental', '']);
     expect(given.code).toBe(0);
     const manifest = read(root, `content/FP4/${NAME}.yaml`);
     expect(manifest).toContain('version: "2.7"\nchannel: official\ntimestamp: 1731067201\nandroid_version: "14"\nincremental: ""\n');
@@ -116,11 +123,14 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
       '  timestamp        --timestamp         1731067201',
       '  android_version  the file name       14',
     ]);
+    // A zip that has metadata is never "without" it.
+    const { root: other, zip: withMetadata } = await project();
+    expect(await runMain(['add', withMetadata, '--root', other, '--without-metadata'])).toMatchObject({ code: 2, err: [`--without-metadata: ${withMetadata} has META-INF/com/android/metadata; leave the option out`] });
   });
 
   it('lists every value a name that fits no form leaves open', async () => {
     const { root, zip } = await project('update-signed.zip', {});
-    const { code, err } = await runMain(['add', zip, '--root', root]);
+    const { code, err } = await runMain(['add', zip, '--root', root, '--without-metadata']);
     expect(code).toBe(2);
     expect(err[0]).toBe(
       'cannot tell --device, --version, --channel, --timestamp, --android-version, --incremental of update-signed.zip: `update-signed.zip` is in neither the /e/OS nor the LineageOS form, so it tells nothing (e-<version>-<platform letter or a+level>-<yyyymmdd><build number>-<channel>-<device>.zip (or .disabled.zip), or lineage-<version>-<yyyymmdd>-<type>-<device>[-signed].zip); the zip has no META-INF/com/android/metadata.',
@@ -129,6 +139,7 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
       zip,
       root,
       dryRun: true,
+      withoutMetadata: true,
       filename: 'lineage-21.0-20241108-official-FP4-signed.zip',
       timestamp: '1731067200',
       incremental: 'eng.root.20241108.123456',
@@ -163,20 +174,26 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
   });
 
   it.each([
-    ['an unknown channel', ['--channel', 'beta'], 1, [
-      `content/FP4/${NAME}.yaml:4:10  channel  \`beta\` is not a channel of this site (channels: stable, official, dev, community, set in content/site.yaml)`,
-      `content/FP4/${NAME}.yaml:4:10  channel  channel is \`beta\` but the file name says \`official\`; make them agree`,
+    ['an unknown channel against the name', ['--channel', 'beta'], 1, [
+      '--channel  channel  --channel is `beta` but the file name says `official` (the release type phones of this build ask for); if the zip is already published under this name, pass --filename-differs channel (the manifest then says so); otherwise rename the zip or leave out --channel',
+      'content/site.yaml:6:1  channels  --channel names channel `beta`, which this site has no channel for; phones of that release type ask for the list `beta` (/api/v1/FP4/beta/) and offer only records whose romtype is `beta`. The one edit: add `beta` to `channels` (line 6) and the list `beta: [beta]` under `lists:` (line 10); then run the same add again',
       '2 problems found; nothing was written.',
     ]],
     ['an unknown list', ['--lists', 'offcial'], 1, [
-      `content/FP4/${NAME}.yaml:11:9  lists.0  \`offcial\` is not a request list of this site; did you mean \`official\`? (lists: stable, official, dev, community)`,
+      '--lists  lists  `offcial` is not a request list of this site; did you mean `official`? (lists: stable, official, dev, community, set in content/site.yaml)',
       '1 problem found; nothing was written.',
     ]],
-    ['a placeholder with a url', ['--placeholder', '--url', 'https://example.org/x.zip'], 1, [
-      `content/FP4/${NAME}.yaml:10:1  url  a placeholder has no package, so it must not have \`url\` (a phone would offer it for download); remove it, or remove \`placeholder: true\``,
+    ['a placeholder with a url', ['--placeholder', '--url', 'https://example.org/x.zip'], 2, [
+      '--placeholder announces a build without a package, and --url names its package: pass one of them',
+    ]],
+    ['a timestamp that is not a number', ['--timestamp', 'yesterday'], 1, [
+      '--timestamp  timestamp  --timestamp is `yesterday`: expected Unix seconds as a whole number, e.g. 1731067200',
       '1 problem found; nothing was written.',
     ]],
-    ['a timestamp that is not a number', ['--timestamp', 'yesterday'], 2, ['--timestamp takes Unix seconds, e.g. 1731067200']],
+    ['an incremental phones cannot carry', ['--incremental', 'a b'], 1, [
+      '--incremental  incremental  --incremental a b: expected letters, digits, `.`, `-` and `_` only, e.g. eng.root.20241108.123456',
+      '1 problem found; nothing was written.',
+    ]],
   ])('refuses %s and writes nothing', async (_, args, code, err) => {
     const { root, zip } = await project();
     const result = await runMain(['add', zip, '--root', root, ...args]);
@@ -210,7 +227,7 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
     const { code, err } = await runMain(['add', copy, '--root', root]);
     expect(code).toBe(1);
     expect(err).toEqual([
-      `content/FP4/e-2.7-a14-20241108447000-official-FP4.yaml:9:5  id  content/FP4/${NAME}.yaml has the same id (phones would merge the two builds into one download); each build of a device needs its own SHA-256 id: remove the duplicate manifest or correct the value`,
+      `${copy}  id  the zip is the package content/FP4/${NAME}.yaml already publishes (the same SHA-256) under the name ${NAME}.zip; phones would merge the two into one download, so a package is added once per device: keep that manifest, or remove it first if this name replaces it`,
       '1 problem found; nothing was written.',
     ]);
   });
@@ -279,12 +296,12 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
   it("publishes another ROM's zip under its own name, from the values given as options", async () => {
     const name = 'crDroidAndroid-14.0-20250101-FP4-v10.10.zip';
     const { root, zip } = await project(name, {});
-    const asked = await runMain(['add', zip, '--root', root]);
+    const asked = await runMain(['add', zip, '--root', root, '--without-metadata']);
     expect(asked.code).toBe(2);
     expect(asked.err[1]).toBe(
       `pass them as options, e.g. otapress add ${zip} --device CODENAME --version X.Y --channel <stable|official|dev|community> --timestamp 1731067200 --android-version 14 --incremental eng.root.20241108.123456`,
     );
-    const options = ['--device', 'FP4', '--version', '10.10', '--channel', 'community', '--timestamp', '1735732800', '--android-version', '14', '--incremental', 'eng.crdroid.20250101'];
+    const options = ['--without-metadata', '--device', 'FP4', '--version', '10.10', '--channel', 'community', '--timestamp', '1735732800', '--android-version', '14', '--incremental', 'eng.crdroid.20250101'];
     expect((await runMain(['add', zip, '--root', root, ...options])).code).toBe(0);
     expect(read(root, 'content/FP4/crDroidAndroid-14.0-20250101-FP4-v10.10.yaml')).toContain(`filename: ${name}\nversion: "10.10"\nchannel: community\n`);
     expect((await runMain(['build', '--root', root])).code).toBe(0);
@@ -303,7 +320,7 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
   it('asks a LineageOS zip only for what its name does not tell, never for a version', async () => {
     const { root, zip } = await project('lineage-21.0-20250101-nightly-FP4-signed.zip', {});
     writeFileSync(path.join(root, 'content/site.yaml'), 'download_base_url: https://dl.example.org\nchannels: [nightly]\nlists:\n  nightly: [nightly]\n');
-    const { code, err } = await runMain(['add', zip, '--root', root]);
+    const { code, err } = await runMain(['add', zip, '--root', root, '--without-metadata']);
     expect(code).toBe(2);
     expect(err).toEqual([
       // 21.0 is Android 14: the version tells it, so it is not asked for.

@@ -40,8 +40,8 @@ describe('otapress add refuses a broken package and writes no manifest', { timeo
       return b;
     }), 2, (zip) => [`${zip} is a damaged or truncated zip (care_map.pb reaches past the end of the file); download it again`]],
     ['a zip without metadata', async (zip) => writeOtaZip(zip, {}), 2, (zip) => [
-      `cannot tell --timestamp, --incremental of ${NAME}.zip: the zip has no META-INF/com/android/metadata.`,
-      `pass them as options, e.g. otapress add ${zip} --timestamp 1731067200 --incremental eng.root.20241108.123456`,
+      `${zip} has no META-INF/com/android/metadata, which every OTA package made by ota_from_target_files has: it may be no OTA package at all, and nothing in it tells the exact build time phones compare with their ro.build.date.utc (a build a second older or newer is offered to the wrong phones).`,
+      `if it is the package phones should install, say so and give what it cannot: otapress add ${zip} --without-metadata --timestamp <ro.build.date.utc of the build> --incremental <ro.build.version.incremental>`,
     ]],
     ['a zip whose metadata is binary garbage', async (zip) => writeOtaZip(zip, { metadata: '\u0000\u00ff\u0001'.repeat(200) }), 2, (zip) => [
       `cannot tell --timestamp, --incremental of ${NAME}.zip: the metadata has no post-timestamp (a file name carries only the day, not the build time phones compare).`,

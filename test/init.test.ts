@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { formatProblem } from '../src/catalog/problems.js';
 import { parseSite, DEFAULT_CHANNELS, DEFAULT_LISTS } from '../src/catalog/site.js';
 import { build, check } from '../src/build/build.js';
 import { initCatalog } from '../src/commands/init.js';
@@ -62,6 +63,64 @@ describe('otapress init', { timeout: 30_000 }, () => {
     expect(site!.channels).toEqual([...DEFAULT_CHANNELS]);
     expect(site!.lists).toEqual(Object.entries(DEFAULT_LISTS).map(([name, channels]) => ({ name, channels })));
     expect(site!.downloadBaseUrl).toBe('https://downloads.example.org/builds');
+  });
+
+  it('--channels writes the channels of another ROM, each with its own list, and refuses names phones never ask', async () => {
+    const root = tempProject();
+    const { code } = await runMain(['init', root, '--channels', 'nightly,unofficial']);
+    expect(code).toBe(0);
+    const text = readFileSync(path.join(root, 'content/site.yaml'), 'utf8');
+    expect(text).toContain('\nchannels: [nightly, unofficial]\n');
+    expect(text).toContain('\nlists:\n  nightly: [nightly]\n  unofficial: [unofficial]\n');
+    const { site, problems } = parseSite(text);
+    expect(problems).toEqual([]);
+    expect(site!.lists).toEqual([{ name: 'nightly', channels: ['nightly'] }, { name: 'unofficial', channels: ['unofficial'] }]);
+    expect(check({ root }).problems).toEqual([]);
+    for (const [option, message] of [
+      ['UNOFFICIAL', '--channels: write `unofficial`, not `UNOFFICIAL`: phones lower-case their release type when they ask'],
+      ['nightly,a b', '--channels: `a b` is not a channel name (lowercase letters, digits, `-` and `_`; it is a URL path segment), e.g. --channels nightly'],
+      ['nightly,nightly', '--channels names `nightly` twice'],
+    ]) {
+      const refused = await runMain(['init', tempProject(), '--channels', option]);
+      expect({ code: refused.code, first: refused.err[0] }).toEqual({ code: 2, first: message });
+    }
+    expect((await runMain(['init', tempProject(), '--channels', 'nightly', '--example'])).err[0]).toBe('--example adds a build of channel official, which --channels leaves out: pass one of them');
+    // A site.yaml already there is kept, and init says the channels were not applied.
+    const kept = initCatalog(root, { version: VERSION, channels: ['nightly'] });
+    expect(kept.notes).toContain('--channels was not applied: content/site.yaml was already there; add nightly to its `channels` (and `lists`) by hand');
+  });
+
+  it("says when listed downloads use init's placeholder host, in build and in check (CI), and only then", async () => {
+    const root = tempProject();
+    initCatalog(root, { version: VERSION, example: true });
+    const notice = 'content/site.yaml:6:20  download_base_url  `downloads.example.org` is the placeholder host `otapress init` writes: a listed download leads nowhere (https://downloads.example.org/builds/official/FP4/e-2.5-a14-20241108446322-official-FP4.zip); set download_base_url to the address your zips are uploaded to';
+    const built = await runMain(['build', '--root', root]);
+    expect(built.code).toBe(0);
+    expect(built.err).toEqual([notice, '1 notice (not errors; the site is complete without these entries).']);
+    const checked = await runMain(['check', '--root', root, '--format', 'github']);
+    expect(checked.code).toBe(0);
+    expect(checked.out[0]).toBe(`::notice file=content/site.yaml,line=6,col=20,title=download_base_url::${notice.split('download_base_url  ')[1]}`);
+    // A catalog without builds offers nothing: no notice. Nor does one with a real host.
+    const empty = tempProject();
+    initCatalog(empty, { version: VERSION });
+    expect(check({ root: empty }).notices).toEqual([]);
+    const site = path.join(root, 'content/site.yaml');
+    writeFileSync(site, readFileSync(site, 'utf8').replace('https://downloads.example.org/builds', 'https://dl.example.net/ota'));
+    expect(check({ root }).notices).toEqual([]);
+  });
+
+  it('points at a commented-out download_base_url and says to uncomment it; a missing one is reported at the top', () => {
+    const root = tempProject();
+    initCatalog(root, { version: VERSION });
+    const site = path.join(root, 'content/site.yaml');
+    const text = readFileSync(site, 'utf8');
+    writeFileSync(site, text.replace('\ndownload_base_url:', '\n  #download_base_url:'));
+    expect(check({ root }).problems.map(formatProblem)).toEqual([
+      'content/site.yaml:6:3  download_base_url  download_base_url is commented out, and every build needs it for its download address; remove the `#` and set the address your zips are uploaded to, e.g. download_base_url: https://images.example.org/builds',
+    ]);
+    expect(parseSite('channels: [nightly]\n').problems.map(formatProblem)).toEqual([
+      'content/site.yaml:1:1  download_base_url  missing `download_base_url`: every build needs it for its download address; add a line download_base_url: https://... with the address your zips are uploaded to',
+    ]);
   });
 
   it('keeps every file that is already there, byte for byte, and names each one', () => {

@@ -58,6 +58,14 @@ describe('parseManifest: derived values', () => {
     // display_version is what the /e/ updater shows: never empty, so a prefix of no form stays.
     ['a name that only starts like an /e/OS one', edit('filename', 'filename: e-.zip'), { display_version: 'e-' }],
     ['a name that only starts like a LineageOS one', edit('filename', 'filename: lineage-.zip'), { display_version: 'lineage-' }],
+    // Names published under another convention (issue 18): the folder's code name as whole parts of the name's device part.
+    ['a maintainer prefix before the device', edit('filename', 'filename: lineage-2.5-20241108-official-Linux4-FP4.zip'), { display_version: '2.5-20241108-official-Linux4-FP4' }],
+    ['a variant suffix after the device', edit('filename', 'filename: e-2.5-a14-20241108446322-official-FP4-KSU.zip'), { display_version: '2.5-a14-20241108446322-official-FP4-KSU' }],
+    ['a published name whose device and channel differ, said in filename_differs', edit('filename', 'filename: lineage-2.5-20241108-UNOFFICIAL-Linux4-beyond1lte.zip\nfilename_differs: [device, channel]'), {
+      filename: 'lineage-2.5-20241108-UNOFFICIAL-Linux4-beyond1lte.zip',
+      channel: 'official',
+      url: 'https://dl.example.org/builds/official/FP4/lineage-2.5-20241108-UNOFFICIAL-Linux4-beyond1lte.zip',
+    }],
     ['a BOM and CRLF line endings', '\ufeff' + VALID.replace(/\n/g, '\r\n'), { version: '2.5', size: 1387003904 }],
     ['datetime equal to timestamp', VALID + 'datetime: 1731067200\n', { timestamp: 1731067200 }],
     ['v2 metadata', VALID + 'os_patch_level: "2024-11-05"\nota_type: AB\nota_property_files: "payload.bin:1234:5678,payload_properties.txt:100:154"\n', { os_patch_level: '2024-11-05', ota_type: 'AB' }],
@@ -117,11 +125,27 @@ describe('parseManifest: every problem, located', () => {
     ['a file name with non-ASCII letters', edit('filename', 'filename: rom-ä-2.5.zip'), ['content/FP4/build.yaml:1:11  filename  `rom-ä-2.5.zip` holds "ä"; a package name uses letters, digits, `-`, `.`, `_` and `~` only (it ends the download address and names the file on the phone): rename the package']],
     ['a file name starting with a dot', edit('filename', 'filename: .rom-2.5.zip'), ['content/FP4/build.yaml:1:11  filename  `.rom-2.5.zip` starts with `.`; start the package name with a letter, a digit or `_`']],
     ['a file name longer than a phone holds', edit('filename', `filename: ${'r'.repeat(252)}.zip`), ['content/FP4/build.yaml:1:11  filename  the file name is 256 characters long; a phone saves the download under it, and its file system holds at most 255']],
-    ['an upper-case LineageOS type of another channel', edit('filename', 'filename: lineage-2.5-20241108-UNOFFICIAL-FP4-signed.zip'), ['content/FP4/build.yaml:3:10  channel  channel is `official` but the file name says `unofficial`; make them agree']],
-    ['a file name of another device', edit('filename', 'filename: e-2.5-a14-20241108446322-official-FP5.zip'), ['content/FP4/build.yaml:1:11  filename  the file name is for device `FP5` but the manifest is in the folder of `FP4`; move the manifest to content/FP5/ or fix the name']],
-    ['a version that disagrees with the file name', edit('version', 'version: "2.6"'), ['content/FP4/build.yaml:2:10  version  version is "2.6" but the file name says "2.5"; make them agree']],
-    ['a channel that disagrees with the file name', edit('channel', 'channel: dev'), ['content/FP4/build.yaml:3:10  channel  channel is `dev` but the file name says `official`; make them agree']],
-    ['an Android version that disagrees with the file name', edit('android_version', 'android_version: "13"'), ['content/FP4/build.yaml:5:18  android_version  android_version is "13" but the file name\'s platform part `a14` means Android 14; make them agree']],
+    ['an upper-case LineageOS type of another channel', edit('filename', 'filename: lineage-2.5-20241108-UNOFFICIAL-FP4-signed.zip'), ['content/FP4/build.yaml:3:10  channel  channel is `official` but the file name says `unofficial`; if the zip is already published under this name, write `filename_differs: [channel]`; otherwise make them agree']],
+    ['a file name of another device', edit('filename', 'filename: e-2.5-a14-20241108446322-official-FP5.zip'), ['content/FP4/build.yaml:1:11  filename  the file name is for device `FP5` but the manifest is in the folder of `FP4`; if the zip is already published under this name, write `filename_differs: [device]`; otherwise move the manifest to content/FP5/ or fix the name']],
+    ['a version that disagrees with the file name', edit('version', 'version: "2.6"'), ['content/FP4/build.yaml:2:10  version  version is "2.6" but the file name says "2.5"; if the zip is already published under this name, write `filename_differs: [version]`; otherwise make them agree']],
+    ['a channel that disagrees with the file name', edit('channel', 'channel: dev'), ['content/FP4/build.yaml:3:10  channel  channel is `dev` but the file name says `official`; if the zip is already published under this name, write `filename_differs: [channel]`; otherwise make them agree']],
+    ['an Android version that disagrees with the file name', edit('android_version', 'android_version: "13"'), ['content/FP4/build.yaml:5:18  android_version  android_version is "13" but the file name\'s platform part `a14` means Android 14; if the zip is already published under this name, write `filename_differs: [android_version]`; otherwise make them agree']],
+    ['a device part that only contains the folder name inside a part', edit('filename', 'filename: e-2.5-a14-20241108446322-official-FP4x.zip'), ['content/FP4/build.yaml:1:11  filename  the file name is for device `FP4x` but the manifest is in the folder of `FP4`; if the zip is already published under this name, write `filename_differs: [device]`; otherwise move the manifest to content/FP4x/ or fix the name']],
+    ['every disagreement at once, offered in one line', edit('filename', 'filename: lineage-2.6-20241108-UNOFFICIAL-FP5.zip'), [
+      'content/FP4/build.yaml:1:11  filename  the file name is for device `FP5` but the manifest is in the folder of `FP4`; if the zip is already published under this name, write `filename_differs: [device, version, channel]`; otherwise move the manifest to content/FP5/ or fix the name',
+      'content/FP4/build.yaml:2:10  version  version is "2.5" but the file name says "2.6"; if the zip is already published under this name, write `filename_differs: [device, version, channel]`; otherwise make them agree',
+      'content/FP4/build.yaml:3:10  channel  channel is `official` but the file name says `unofficial`; if the zip is already published under this name, write `filename_differs: [device, version, channel]`; otherwise make them agree',
+    ]],
+    ['filename_differs naming a part that agrees, twice, and one that is no part', edit('filename', 'filename: lineage-2.5-20241108-official-FP5.zip\nfilename_differs: [device, version, device]'), [
+      'content/FP4/build.yaml:2:28  filename_differs.1  the file name agrees with the `version` field; remove `version` from filename_differs',
+      'content/FP4/build.yaml:2:37  filename_differs.2  `device` is listed twice; remove one',
+    ]],
+    ['filename_differs with an unknown part', edit('filename', 'filename: lineage-2.5-20241108-official-FP5.zip\nfilename_differs: [folder]'), [
+      'content/FP4/build.yaml:2:20  filename_differs.0  expected a part of the file name: device, version, channel, android_version',
+    ]],
+    ['filename_differs on a name of no known form', edit('filename', 'filename: crDroidAndroid-14.0-20250101-FP4-v10.10.zip\nfilename_differs: [device]'), [
+      'content/FP4/build.yaml:2:1  filename_differs  `crDroidAndroid-14.0-20250101-FP4-v10.10.zip` is in neither form whose parts are compared (e-<version>-<platform letter or a+level>-<yyyymmdd><build number>-<channel>-<device>.zip (or .disabled.zip), or lineage-<version>-<yyyymmdd>-<type>-<device>[-signed].zip), so nothing differs; remove filename_differs',
+    ]],
     ['an unknown channel', edit('channel', 'channel: oficial').replace('-official-', '-oficial-'), ['content/FP4/build.yaml:3:10  channel  `oficial` is not a channel of this site; did you mean `official`? (channels: stable, official, dev, community, set in content/site.yaml)']],
     ['an unknown list', VALID + 'lists: [stable, nightly]\n', ['content/FP4/build.yaml:10:17  lists.1  `nightly` is not a request list of this site (lists: stable, official, dev, community)']],
     ['no API level for the Android version', edit('android_version', 'android_version: "8"').replace('-a14-', '-o-'), ['content/FP4/build.yaml:5:18  android_version  no known API level for Android 8; add `api_level: "NN"`']],

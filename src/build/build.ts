@@ -11,7 +11,7 @@ import type { Build } from '../catalog/manifest.js';
 import { checkCatalog, type Listing } from '../catalog/plan.js';
 import { compareStrings, ContentError, sortProblems, type Problem } from '../catalog/problems.js';
 import { listContent, readContent, type Content } from '../catalog/read.js';
-import type { Site } from '../catalog/site.js';
+import { placeholderHostNotice, type Site } from '../catalog/site.js';
 import { renderHostFiles, type Host } from '../hosts/host-files.js';
 import { cloudflareRuleProblems, renderNetlifyToml } from '../hosts/routes.js';
 import { renderIndexes } from '../render/device-index.js';
@@ -78,7 +78,10 @@ export function assembleSite(
     files,
     problems: [],
     get notices() {
-      return sortProblems(devices.flatMap((d) => d.notices));
+      // The newest download of each list is what phones are offered: on init's placeholder host, it leads nowhere.
+      const offered = devices.flatMap((d) => d.summary?.lists.flatMap((l) => (l.newest ? [l.newest.url] : [])) ?? []);
+      const placeholderHost = placeholderHostNotice(site, offered);
+      return sortProblems([...devices.flatMap((d) => d.notices), ...(placeholderHost ? [placeholderHost] : [])]);
     },
   };
 }

@@ -117,3 +117,14 @@ export function displayVersionOf(name: string): string {
 export function isWithdrawn(build: { filename: string }): boolean {
   return build.filename.endsWith('.disabled.zip');
 }
+
+/**
+ * Whether a file name's device part names `device`: the same, or the device as whole `-`-separated
+ * parts of it, as names published under another convention carry it (`Linux4-beyond1lte`, a
+ * maintainer's prefix, or `beyond1lte-KSU`, a variant's suffix, both name beyond1lte). Cross-checks
+ * exist to catch a zip in the wrong device's folder; a name that spells the folder's code name as a
+ * part of its own is not that mistake.
+ */
+export function nameFitsDevice(nameDevice: string, device: string): boolean {
+  return nameDevice === device || `-${nameDevice}-`.includes(`-${device}-`);
+}

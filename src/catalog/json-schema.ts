@@ -73,6 +73,7 @@ export function renderJsonSchema(): string {
 /** Hover texts for editors, from the manifest reference. */
 const DESCRIPTIONS: Record<string, string> = {
   filename: 'Package file name, one plain name of letters, digits, -, ., _ and ~. The forms e-<version>-<platform>-<yyyymmdd><build number>-<channel>-<device>.zip (or .disabled.zip) and lineage-<version>-<yyyymmdd>-<type>-<device>[-signed].zip are checked against version, channel and the device folder.',
+  filename_differs: 'Parts (device, version, channel, android_version) in which a file name already published differs from the folder and the fields; they are then not refused.',
   version: 'Release number with 2 or 3 parts. Quote it: YAML reads 2.10 as the number 2.1.',
   channel: "The build's channel (its download folder): one of the site's channels.",
   timestamp: 'Build time in Unix seconds (post-timestamp of the zip).',

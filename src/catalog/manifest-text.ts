@@ -15,6 +15,7 @@ export type ManifestValues = Partial<Record<(typeof MANIFEST_ORDER)[number], str
 export const MANIFEST_ORDER = [
   'placeholder',
   'filename',
+  'filename_differs',
   'version',
   'channel',
   'timestamp',

@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { API_LEVELS } from './api-levels.js';
-import { displayVersionOf, parseBuildFilename, PLAIN_FILENAME } from './filename.js';
+import { displayVersionOf, FILENAME_FORMS, nameFitsDevice, parseBuildFilename, PLAIN_FILENAME, type FilenameFacts } from './filename.js';
 import { DOWNLOAD_KEY, suggestKey } from './loose.js';
 import { nearest, sortProblems, type Problem } from './problems.js';
 import { PROPERTY_FILES_FORMAT, propertyFilesProblem } from './property-files.js';
 import type { Site } from './site.js';
 import { refuseDirectionControls } from './manifest-text.js';
 import { readYamlSource, type YamlSource } from './yaml-source.js';
+
+/** The parts of a file name of a known form that are cross-checked, as `filename_differs` names them. */
+export const NAME_PARTS = ['device', 'version', 'channel', 'android_version'] as const;
 
 /** Oldest and newest build time we accept (2009-01-01 and 2100-01-01, Unix seconds). */
 export const TIMESTAMP_RANGE = [1230768000, 4102444800] as const;
@@ -115,6 +118,9 @@ const unixSeconds = z.number({ error: 'expected Unix seconds as a whole number, 
 /** The zod schema of one manifest's fields (types and formats; cross-field rules are the RULES below). */
 export const manifestSchema = z.strictObject({
   filename: z.string({ error: 'expected the package file name, e.g. e-2.5-t-20241108446322-official-FP4.zip' }),
+  filename_differs: z.array(z.enum(NAME_PARTS, { error: `expected a part of the file name: ${NAME_PARTS.join(', ')}` }), {
+    error: 'expected the parts in which the published file name differs from the fields, e.g. [device]',
+  }),
   version: z
     .string({ error: 'expected the release number as text, e.g. "2.5"' })
     .regex(/^\d+\.\d+(\.\d+)?$/, { error: 'expected a dotted release number with two or three parts, e.g. "2.5" or "2.6.3"' }),
@@ -331,6 +337,9 @@ const reachesAList: Rule = ({ fields, bad, site, report }) => {
 
 const filenameAgrees: Rule = ({ fields, bad, device, placeholder, report }) => {
   const name = fields.filename;
+  if (placeholder && fields.filename_differs !== undefined) {
+    report('filename_differs', 'a placeholder has no file name to compare; remove filename_differs', { key: true });
+  }
   if (placeholder || name === undefined || bad.has('filename')) return;
   if (name.includes('/') || name.includes('\\') || name.includes('..') || name.trim() !== name || name === '') {
     report('filename', 'expected a plain file name without folders, `..` or surrounding spaces; the phone saves the download under this name');
@@ -350,21 +359,54 @@ const filenameAgrees: Rule = ({ fields, bad, device, placeholder, report }) => {
   }
   // Other ROMs' names carry no facts we read: the manifest's own fields are all there is to check.
   const facts = parseBuildFilename(name);
-  if (!facts) return;
-  if (facts.device !== device) {
-    report('filename', `the file name is for device \`${facts.device}\` but the manifest is in the folder of \`${device}\`; move the manifest to content/${facts.device}/ or fix the name`);
+  const accepted = bad.has('filename_differs') ? [] : (fields.filename_differs ?? []);
+  if (!facts) {
+    if (fields.filename_differs !== undefined) {
+      report('filename_differs', `\`${name}\` is in neither form whose parts are compared (${FILENAME_FORMS}), so nothing differs; remove filename_differs`, { key: true });
+    }
+    return;
+  }
+  const differs = nameDisagreements(facts, fields, bad, device);
+  // One line that accepts every disagreement at once, offered first: renaming a file phones
+  // already download, or moving it to a folder phones do not ask, is rarely possible.
+  const line = `filename_differs: [${differs.map((d) => d.part).join(', ')}]`;
+  for (const d of differs) {
+    if (!accepted.includes(d.part)) report(d.field, `${d.what}; if the zip is already published under this name, write \`${line}\`; otherwise ${d.fix}`);
+  }
+  accepted.forEach((part, i) => {
+    if (accepted.indexOf(part) !== i) report(`filename_differs.${i}`, `\`${part}\` is listed twice; remove one`);
+    else if (!differs.some((d) => d.part === part)) report(`filename_differs.${i}`, `the file name agrees with the ${part === 'device' ? 'folder' : `\`${part}\` field`}; remove \`${part}\` from filename_differs`);
+  });
+};
+
+/** Where a file name of a known form disagrees with the fields and the folder: what, and the fix when the name is not yet published. */
+function nameDisagreements(facts: FilenameFacts, fields: ManifestFields, bad: Set<string>, device: string) {
+  const differs: { part: (typeof NAME_PARTS)[number]; field: string; what: string; fix: string }[] = [];
+  if (!nameFitsDevice(facts.device, device)) {
+    differs.push({
+      part: 'device',
+      field: 'filename',
+      what: `the file name is for device \`${facts.device}\` but the manifest is in the folder of \`${device}\``,
+      fix: `move the manifest to content/${facts.device}/ or fix the name`,
+    });
   }
   if (fields.version !== undefined && !bad.has('version') && facts.version !== fields.version) {
-    report('version', `version is "${fields.version}" but the file name says "${facts.version}"; make them agree`);
+    differs.push({ part: 'version', field: 'version', what: `version is "${fields.version}" but the file name says "${facts.version}"`, fix: 'make them agree' });
   }
   if (fields.channel !== undefined && !bad.has('channel') && facts.channel !== fields.channel) {
-    report('channel', `channel is \`${fields.channel}\` but the file name says \`${facts.channel}\`; make them agree`);
+    differs.push({ part: 'channel', field: 'channel', what: `channel is \`${fields.channel}\` but the file name says \`${facts.channel}\``, fix: 'make them agree' });
   }
   if (facts.androidVersion !== undefined && fields.android_version !== undefined && !bad.has('android_version') && facts.androidVersion !== fields.android_version) {
     const part = facts.platform !== undefined ? `platform part \`${facts.platform}\`` : `LineageOS version ${facts.version}`;
-    report('android_version', `android_version is "${fields.android_version}" but the file name's ${part} means Android ${facts.androidVersion}; make them agree`);
+    differs.push({
+      part: 'android_version',
+      field: 'android_version',
+      what: `android_version is "${fields.android_version}" but the file name's ${part} means Android ${facts.androidVersion}`,
+      fix: 'make them agree',
+    });
   }
-};
+  return differs;
+}
 
 const apiLevelKnown: Rule = ({ fields, bad, placeholder, report }) => {
   if (placeholder || fields.api_level !== undefined || fields.android_version === undefined || bad.has('android_version') || bad.has('api_level')) return;

@@ -25,6 +25,9 @@ export const HOSTS = ['cloudflare', 'netlify'] as const;
 /** A host of {@link HOSTS}. */
 export type SiteHost = (typeof HOSTS)[number];
 
+/** The host of the `download_base_url` that `otapress init` writes, to be replaced: builds under it lead nowhere. */
+export const PLACEHOLDER_DOWNLOAD_HOST = 'downloads.example.org';
+
 /** The default `Cache-Control` on listings: CDNs and clients may keep them five minutes. */
 export const DEFAULT_CACHE_CONTROL = 'public, max-age=300';
 
@@ -54,6 +57,8 @@ export interface Site {
    * `omit`: they are left out of every listing, for phones whose (LineageOS) updater cannot tell them apart.
    */
   v1Withdrawn: 'list' | 'omit';
+  /** Where `download_base_url` stands in site.yaml, for notices about it. */
+  downloadBaseUrlAt?: { line: number; col: number };
 }
 
 const segment = /^[a-z0-9][a-z0-9_-]*$/;
@@ -124,6 +129,8 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
           const hint = nearest(key, SITE_KEYS);
           report([...issue.path, key], `unknown setting${hint ? `; did you mean \`${hint}\`?` : `; known settings: ${SITE_KEYS.join(', ')}`}`, true);
         }
+      } else if (issue.path.length === 1 && issue.path[0] === 'download_base_url' && issue.input === undefined) {
+        problems.push(missingDownloadBaseUrl(typeof input === 'string' ? input : Buffer.from(input).toString('utf8'), file));
       } else {
         report(issue.path, issue.message, issue.path.length > 0 && issue.code === 'invalid_type' && issue.input === undefined);
       }
@@ -199,12 +206,53 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
       apacheHtaccess: settings.apache_htaccess ?? false,
       requestPaths,
       v1Withdrawn: settings.v1_withdrawn ?? 'list',
+      downloadBaseUrlAt: source.locate(['download_base_url']),
     },
     problems,
   };
 }
 
+/**
+ * A notice when listed downloads use the host `otapress init` writes as a placeholder: the site
+ * builds, and every phone would be offered a download that leads nowhere. `urls` are the download
+ * addresses the listings offer (each device's newest builds).
+ */
+export function placeholderHostNotice(site: Site, urls: readonly string[], file = SITE_FILE): Problem | undefined {
+  const placeholder = [...new Set(urls)].filter((url) => URL.canParse(url) && new URL(url).host === PLACEHOLDER_DOWNLOAD_HOST);
+  if (placeholder.length === 0) return undefined;
+  const { line, col } = site.downloadBaseUrlAt ?? { line: 1, col: 1 };
+  return {
+    file,
+    line,
+    col,
+    field: 'download_base_url',
+    message: `\`${PLACEHOLDER_DOWNLOAD_HOST}\` is the placeholder host \`otapress init\` writes: ${placeholder.length === 1 ? 'a listed download leads' : `${placeholder.length} listed downloads lead`} nowhere (${placeholder[0]}); set download_base_url to the address your zips are uploaded to`,
+  };
+}
+
 // --- internal ---
+
+/** `download_base_url` is missing: at its commented-out line when there is one (init writes it ready to edit), else at the top. */
+function missingDownloadBaseUrl(text: string, file: string): Problem {
+  const lines = text.replace(/^\ufeff/, '').split(/\r?\n/);
+  const commented = lines.findIndex((l) => /^[ \t]*#+[ \t]*download_base_url[ \t]*:/.test(l));
+  if (commented >= 0) {
+    return {
+      file,
+      line: commented + 1,
+      col: lines[commented].indexOf('#') + 1,
+      field: 'download_base_url',
+      message: 'download_base_url is commented out, and every build needs it for its download address; remove the `#` and set the address your zips are uploaded to, e.g. download_base_url: https://images.example.org/builds',
+    };
+  }
+  return {
+    file,
+    line: 1,
+    col: 1,
+    field: 'download_base_url',
+    message: 'missing `download_base_url`: every build needs it for its download address; add a line download_base_url: https://... with the address your zips are uploaded to',
+  };
+}
 
 /**
  * The lists of a site that names none: the interface's lists when it names no channels either;

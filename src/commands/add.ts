@@ -1,5 +1,6 @@
 /** `otapress add`: the manifest of an OTA zip (the flow itself is ota/add-build.ts). */
-import { type Command, COMMON_OPTIONS, EXIT, UsageError } from '../io.js';
+import { oneLine } from '../catalog/problems.js';
+import { type Command, COMMON_OPTIONS, count, EXIT, UsageError } from '../io.js';
 
 export const command: Command = {
   summary: 'write the manifest of an OTA zip: facts from its metadata and name, hashes from one read',
@@ -21,8 +22,12 @@ came from. A progress bar shows on a terminal only; Ctrl-C leaves nothing behind
                           nearest one above it with content/site.yaml)
 
 For zips whose metadata and name do not tell everything:
-  --device CODE  --version X.Y  --timestamp UNIX_SECONDS  --android-version N
-  --incremental TEXT  --filename NAME (the name to publish the package under)`,
+  --device CODE  --version X.Y  --timestamp UNIX_SECONDS  --android-version N  --api-level NN
+  --incremental TEXT  --filename NAME (the name to publish the package under)
+  --without-metadata      publish a zip that has no META-INF/com/android/metadata (it then
+                          needs --timestamp with the exact build time, ro.build.date.utc)
+  --filename-differs PARTS  the name is already published and differs from the metadata or
+                          options in these parts (device,version,channel,android_version)`,
   options: {
     ...COMMON_OPTIONS,
     channel: { type: 'string' },
@@ -35,8 +40,11 @@ For zips whose metadata and name do not tell everything:
     version: { type: 'string' },
     timestamp: { type: 'string' },
     'android-version': { type: 'string' },
+    'api-level': { type: 'string' },
     incremental: { type: 'string' },
     filename: { type: 'string' },
+    'without-metadata': { type: 'boolean' },
+    'filename-differs': { type: 'string' },
   },
   async run({ values, positionals }, io) {
     if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'name the OTA zip to add' : `add takes one zip, not ${positionals.length}`);
@@ -46,16 +54,20 @@ For zips whose metadata and name do not tell everything:
     const { progressBar } = await import('../ota/progress.js');
     const bar = progressBar(process.stderr, 'hashing');
     // With a handler, Ctrl-C lands between two steps, never inside the final write-and-rename.
+    // Whatever quotes the zip (its name, its metadata) reaches the terminal with control characters escaped.
+    // Usage messages and the --dry-run text are several lines, each made one line where it was written.
+    const err = (text: string) => io.err(text.split('\n').map(oneLine).join('\n'));
+    const out = (text: string) => io.out(text.split('\n').map(oneLine).join('\n'));
     const interrupted = () => {
       bar.end();
-      io.err('interrupted; no manifest was written');
+      err('interrupted; no manifest was written');
       process.exit(130);
     };
     process.once('SIGINT', interrupted);
     const zip = positionals[0];
     const hashing = existsSync(zip) && statSync(zip).isFile() ? startHashing(zip, (done, total) => bar.update(done, total)) : undefined;
     const path = await import('node:path');
-    const { addBuild, AddUsageError } = await import('../ota/add-build.js');
+    const { addBuild, AddRefusal, AddUsageError } = await import('../ota/add-build.js');
     const str = (key: string) => (values[key] === undefined ? undefined : String(values[key]));
     try {
       const result = await addBuild({
@@ -71,21 +83,29 @@ For zips whose metadata and name do not tell everything:
         version: str('version'),
         timestamp: str('timestamp'),
         android_version: str('android-version'),
+        api_level: str('api-level'),
         incremental: str('incremental'),
         filename: str('filename'),
+        withoutMetadata: values['without-metadata'] === true,
+        filenameDiffers: str('filename-differs')?.split(',').map((p) => p.trim()).filter(Boolean),
         hashing,
       });
       bar.end();
-      io.err(`${result.file}:`);
-      for (const line of result.report) io.err(line);
-      if (result.written) io.out(`wrote ${result.file}`);
-      else io.out(result.text.trimEnd());
+      io.err(oneLine(`${result.file}:`));
+      for (const line of result.report) io.err(oneLine(line));
+      if (result.written) io.out(oneLine(`wrote ${result.file}`));
+      else out(result.text.trimEnd());
       return EXIT.ok;
     } catch (error) {
       bar.end();
       if (error instanceof AddUsageError) {
-        io.err(error.message);
+        err(error.message);
         return EXIT.usage;
+      }
+      if (error instanceof AddRefusal) {
+        for (const p of error.problems) io.err(oneLine(`${p.where}  ${p.field}  ${p.message}`));
+        err(`${count(error.problems.length, 'problem')} found; nothing was written.`);
+        return EXIT.invalid;
       }
       throw error;
     } finally {

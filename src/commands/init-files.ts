@@ -3,7 +3,7 @@
  * entries it adds to a package.json. Pure: init.ts decides what to write and never overwrites.
  */
 import { renderManifestText } from '../catalog/manifest-text.js';
-import { DEFAULT_CACHE_CONTROL, DEFAULT_CHANNELS, DEFAULT_LISTS, HOSTS } from '../catalog/site.js';
+import { DEFAULT_CACHE_CONTROL, DEFAULT_CHANNELS, DEFAULT_LISTS, HOSTS, parseSite } from '../catalog/site.js';
 
 /** One file to scaffold, at its path relative to the catalog repository. */
 export interface ScaffoldFile {
@@ -18,9 +18,15 @@ export const SCAFFOLD_SCRIPTS: Record<string, string> = {
   serve: 'otapress serve',
 };
 
-/** `content/site.yaml`, commented, with the default channels and lists written out to edit. */
-export function siteYaml(): string {
-  const lists = Object.entries(DEFAULT_LISTS).map(([list, channels]) => `  ${list}: [${channels.join(', ')}]`);
+/**
+ * `content/site.yaml`, commented, with the channels and lists written out to edit: the interface's
+ * by default, or the given channels (`init --channels nightly`) each with the list the site would
+ * give it by default (a list of its own name; see parseSite).
+ */
+export function siteYaml(channels?: readonly string[]): string {
+  const listsOf = channels === undefined ? DEFAULT_LISTS : Object.fromEntries(parseSite(`download_base_url: https://x.invalid\nchannels: [${channels.join(', ')}]\n`).site!.lists.map((l) => [l.name, l.channels]));
+  const lists = Object.entries(listsOf).map(([list, members]) => `  ${list}: [${members.join(', ')}]`);
+  const why = channels === undefined ? '(ro.lineage.releasetype): that is why the stable list also collects official builds.' : '(ro.lineage.releasetype, the type in a LineageOS zip\'s name, lower-cased).';
   return `# otapress site settings: see "Site settings" in node_modules/otapress/README.md.
 
 # Where phones download the OTA zips from: a build's address is
@@ -29,11 +35,11 @@ export function siteYaml(): string {
 download_base_url: https://downloads.example.org/builds
 
 # Channel values a build may carry (its download folder).
-channels: [${DEFAULT_CHANNELS.join(', ')}]
+channels: [${(channels ?? DEFAULT_CHANNELS).join(', ')}]
 
 # Request lists (GET /api/v1/<device>/<list>/) and the channels each one collects. Every record in
 # a list carries romtype: <list>, which a phone compares with its release type
-# (ro.lineage.releasetype): that is why the stable list also collects official builds.
+# ${why}
 lists:
 ${lists.join('\n')}
 

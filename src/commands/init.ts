@@ -31,13 +31,17 @@ export interface InitResult {
  */
 export function initCatalog(
   root: string,
-  { example = false, version, vendorFrom }: { example?: boolean; version: string; vendorFrom?: string },
+  { example = false, version, channels, vendorFrom }: { example?: boolean; version: string; channels?: string[]; vendorFrom?: string },
 ): InitResult {
   const result: InitResult = { written: [], kept: [], notes: [], dependencyChanged: false };
   mkdirSync(root, { recursive: true });
   const create = ({ file, text }: ScaffoldFile) => (createFile(root, file, text) ? result.written : result.kept).push(file);
 
-  create({ file: SITE_FILE, text: siteYaml() });
+  if (createFile(root, SITE_FILE, siteYaml(channels))) result.written.push(SITE_FILE);
+  else {
+    result.kept.push(SITE_FILE);
+    if (channels) result.notes.push(`--channels was not applied: ${SITE_FILE} was already there; add ${channels.join(', ')} to its \`channels\` (and \`lists\`) by hand`);
+  }
   create({ file: SCHEMA_FILE, text: renderJsonSchema() });
   if (example) create(exampleManifest());
   updatePackageJson(root, version, vendorFrom, result);
@@ -56,7 +60,7 @@ export function initCatalog(
 
 export const command: Command = {
   summary: 'turn this folder (or the one named) into a catalog repository, keeping every file it has',
-  usage: `otapress init [folder] [--example]
+  usage: `otapress init [folder] [--channels a,b] [--example]
 
 Writes what a catalog repository needs, in the current folder or the one named (created if
 missing): content/site.yaml (set download_base_url there), content/manifest.schema.json,
@@ -65,21 +69,40 @@ netlify.toml, .github/workflows/check.yml (pull requests: problems as annotation
 adds the scripts build, check and serve and the otapress dependency to package.json (created when
 missing). A file that already exists is never overwritten: init lists what it kept.
 
+  --channels a,b  the channels of your builds, each with a request list of its name: the release
+              type in your zips' names, lower-cased (LineageOS: nightly, or unofficial for
+              -UNOFFICIAL- builds). Default: the /e/OS channels stable, official, dev, community
   --example   add one sample device (content/FP4/), to see a listing at once`,
-  options: { example: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  options: { example: { type: 'boolean' }, channels: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   async run({ values, positionals }, io) {
     if (positionals.length > 1) throw new UsageError(`init takes one folder, not ${positionals.length}`);
     const root = path.resolve(positionals[0] ?? '.');
+    const channels = values.channels === undefined ? undefined : channelsOption(String(values.channels));
+    if (channels && values.example && !channels.includes('official')) throw new UsageError('--example adds a build of channel official, which --channels leaves out: pass one of them');
     // The package this command runs from: kept inside the catalog unless a registry installed it.
     const packageRoot = fileURLToPath(new URL('../..', import.meta.url));
     const vendorFrom = installedFromRegistry(packageRoot) ? undefined : packageRoot;
-    const result = initCatalog(root, { example: values.example === true, version: otapressVersion(), vendorFrom });
+    const result = initCatalog(root, { example: values.example === true, version: otapressVersion(), channels, vendorFrom });
     report(result, root, io);
     return EXIT.ok;
   },
 };
 
 // --- internal ---
+
+/** `--channels nightly,unofficial`: names phones ask with (a URL path segment, lower-case), each once. */
+function channelsOption(text: string): string[] {
+  const channels = text.split(',').map((c) => c.trim());
+  for (const channel of channels) {
+    if (channel !== channel.toLowerCase() && /^[a-z0-9][a-z0-9_-]*$/.test(channel.toLowerCase())) {
+      throw new UsageError(`--channels: write \`${channel.toLowerCase()}\`, not \`${channel}\`: phones lower-case their release type when they ask`);
+    }
+    if (!/^[a-z0-9][a-z0-9_-]*$/.test(channel)) throw new UsageError(`--channels: \`${channel}\` is not a channel name (lowercase letters, digits, \`-\` and \`_\`; it is a URL path segment), e.g. --channels nightly`);
+  }
+  const twice = channels.find((c, i) => channels.indexOf(c) !== i);
+  if (twice) throw new UsageError(`--channels names \`${twice}\` twice`);
+  return channels;
+}
 
 /** Creates `file` with `text` unless something is already at that path; true when it wrote. */
 function createFile(root: string, file: string, text: string | Buffer): boolean {

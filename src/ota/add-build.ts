@@ -8,13 +8,13 @@ import path from 'node:path';
 import { displayVersionOf } from '../catalog/filename.js';
 import { startHashing, type HashProgress, type Hashing } from './hash.js';
 import { API_LEVELS } from '../catalog/api-levels.js';
-import { parseManifest, type Build } from '../catalog/manifest.js';
+import { NAME_PARTS, parseManifest, type Build } from '../catalog/manifest.js';
 import { propertyFilesProblem } from '../catalog/property-files.js';
 import { MANIFEST_ORDER, renderManifestText, type ManifestValues } from '../catalog/manifest-text.js';
-import { deriveBuildFacts, parseOtaMetadata, type FactOptions } from './metadata.js';
+import { AddRefusal, checkFacts, filenameProblem, said, type AddProblem } from './add-checks.js';
+import { deriveBuildFacts, FACT_OPTIONS, parseOtaMetadata, type DerivedFacts, type FactOptions } from './metadata.js';
 import { readOtaMetadataText, ZipReadError } from './zip.js';
-import { checkCatalog, DEVICE_NAME } from '../catalog/plan.js';
-import { ContentError, type Problem } from '../catalog/problems.js';
+import { ContentError, oneLine, type Problem } from '../catalog/problems.js';
 import { readContent } from '../catalog/read.js';
 import { parseSite, SITE_FILE, type Site } from '../catalog/site.js';
 import { writeFileReplacing } from '../catalog/write-manifest.js';
@@ -32,6 +32,10 @@ export interface AddOptions extends FactOptions {
   onProgress?: HashProgress;
   /** Hashing of the zip that the caller already started (the CLI starts it first thing); else started here. */
   hashing?: Hashing;
+  /** The zip has no OTA metadata and is to be published all the same (`--without-metadata`). */
+  withoutMetadata?: boolean;
+  /** Parts in which the published file name differs from the facts (`--filename-differs`). */
+  filenameDiffers?: string[];
 }
 
 /** The manifest `add` made, and where each value came from. */
@@ -43,6 +47,8 @@ export interface AddResult {
   report: string[];
   written: boolean;
 }
+
+export { AddRefusal, type AddProblem } from './add-checks.js';
 
 /** A wrong invocation of `add` (missing values, an existing manifest): the CLI exits 2. */
 export class AddUsageError extends Error {}
@@ -69,6 +75,9 @@ export async function addBuild(options: AddOptions): Promise<AddResult> {
 async function makeManifest(options: AddOptions, hashing: () => Hashing): Promise<AddResult> {
   const zip = path.resolve(options.zip);
   if (!existsSync(zip) || !statSync(zip).isFile()) throw new AddUsageError(`no such file: ${options.zip}; pass the path of the OTA zip`);
+  if (options.placeholder && options.url !== undefined) {
+    throw new AddUsageError('--placeholder announces a build without a package, and --url names its package: pass one of them');
+  }
   const content = readContent(options.root);
   const { site, problems: siteProblems } = content.site ? parseSite(content.site) : { site: undefined, problems: content.problems.filter((p) => p.file === SITE_FILE) };
   if (!site) throw new ContentError(siteProblems);
@@ -81,20 +90,44 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
     throw error;
   }
   const derived = deriveBuildFacts(path.basename(zip), metadataText === undefined ? undefined : parseOtaMetadata(metadataText), options);
-  if (derived.missing.length > 0) {
+  const badName = options.placeholder ? undefined : filenameProblem(derived, options.zip);
+  if (badName) throw new AddRefusal([badName]);
+  if (metadataText !== undefined && options.withoutMetadata) {
+    throw new AddUsageError(`--without-metadata: ${options.zip} has META-INF/com/android/metadata; leave the option out`);
+  }
+  if (metadataText === undefined && !options.withoutMetadata) {
+    // Given --timestamp and --incremental, such a zip would publish; yet it may not be an OTA
+    // package at all, and a guessed build time offers it to the wrong phones (or to none).
+    const asked = ['--timestamp', '--incremental', ...derived.missing.filter((o) => o !== '--timestamp' && o !== '--incremental')];
     throw new AddUsageError(
-      `cannot tell ${derived.missing.join(', ')} of ${path.basename(zip)}: ${derived.notes.join('; ')}.\npass ${derived.missing.length === 1 ? 'it as an option' : 'them as options'}, e.g. otapress add ${options.zip} ${derived.missing.map((o) => `${o} ${example(o, site)}`).join(' ')}`,
+      lines(
+        `${options.zip} has no META-INF/com/android/metadata, which every OTA package made by ota_from_target_files has: it may be no OTA package at all, and nothing in it tells the exact build time phones compare with their ro.build.date.utc (a build a second older or newer is offered to the wrong phones).`,
+        `if it is the package phones should install, say so and give what it cannot: otapress add ${options.zip} --without-metadata ${asked.map((o) => `${o} ${o === '--timestamp' ? '<ro.build.date.utc of the build>' : o === '--incremental' ? '<ro.build.version.incremental>' : example(o, site)}`).join(' ')}`,
+      ),
     );
   }
+  if (derived.missing.length > 0) {
+    throw new AddUsageError(
+      lines(
+        `cannot tell ${derived.missing.join(', ')} of ${path.basename(zip)}: ${derived.notes.join('; ')}.`,
+        `pass ${derived.missing.length === 1 ? 'it as an option' : 'them as options'}, e.g. otapress add ${options.zip} ${derived.missing.map((o) => `${o} ${example(o, site)}`).join(' ')}`,
+      ),
+    );
+  }
+  const filenameDiffers = options.filenameDiffers ?? [];
+  const checked = checkFacts({ derived, zip: options.zip, site, siteText: content.site!, lists: options.lists, filenameDiffers, placeholder: options.placeholder === true });
+  if (checked.length > 0) throw new AddRefusal(checked);
   const facts = derived.facts as Required<typeof derived.facts>;
-  if (!DEVICE_NAME.test(facts.device)) throw new AddUsageError(`\`${facts.device}\` is not a usable device code name; pass --device with the code name phones ask for`);
-  if (!/^\d+$/.test(String(facts.timestamp))) throw new AddUsageError(`--timestamp takes Unix seconds, e.g. 1731067200`);
 
   const file = `content/${facts.device}/${facts.filename.replace(/\.zip$/, '')}.yaml`;
   const target = path.join(options.root, file);
   if (existsSync(target) && !options.force && !options.dryRun) {
     throw new AddUsageError(`${file} exists already; pass --force to replace it, or --dry-run to see the new manifest`);
   }
+  // Everything else is checked before a byte is hashed: the manifest as it will be, with stand-in digests.
+  const others = otherBuilds(facts.device, content, site, file);
+  const standIn = { md5: '0'.repeat(32), sha256: '0'.repeat(64), size: statSync(zip).size };
+  validate(manifestValues(facts, standIn, options), file, facts.device, site, derived, options, others);
 
   const digests = await hashing().digests.catch((error: Error) => {
     // The reader's own messages (the file changed, or became shorter) name the file and what to do.
@@ -105,12 +138,17 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   const unusable = facts.ota_property_files === undefined ? undefined : propertyFilesProblem(facts.ota_property_files, digests.size);
   const values = manifestValues(facts, digests, options);
   if (unusable) delete values.ota_property_files;
-  const text = renderManifestText(values);
-
-  const parsed = parseManifest(text, file, facts.device, site);
-  if (!parsed.build) throw new ContentError(parsed.problems);
-  const clashes = checkAgainstDevice(parsed.build, content, site, file);
-  if (clashes.length > 0) throw new ContentError(clashes);
+  const text = validate(values, file, facts.device, site, derived, options, others);
+  const twin = others.find((b) => !b.placeholder && !options.placeholder && b.id === digests.sha256);
+  if (twin) {
+    throw new AddRefusal([
+      {
+        where: options.zip,
+        field: 'id',
+        message: `the zip is the package ${twin.source} already publishes (the same SHA-256) under the name ${twin.filename}; phones would merge the two into one download, so a package is added once per device: keep that manifest, or remove it first if this name replaces it`,
+      },
+    ]);
+  }
 
   const report = derived.origins.map((o) => [
     o.field,
@@ -124,6 +162,7 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
     report.splice(report.findIndex((r) => r[0] === 'filename'), 1);
     report.push(['display_version', String(values.display_version), 'the file name']);
   } else report.push(['id', digests.sha256, 'SHA-256 of the zip'], ['size', String(digests.size), 'size of the zip']);
+  if (values.filename_differs) report.push(['filename_differs', (values.filename_differs as string[]).join(', '), '--filename-differs']);
   if (options.lists) report.push(['lists', options.lists.join(', '), '--lists']);
   if (options.url) report.push(['url', options.url, '--url']);
   const order = ['device', ...MANIFEST_ORDER] as string[];
@@ -137,6 +176,39 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   return { ...result, written: true };
 }
 
+/**
+ * Renders the manifest and reads it back as the build will; a problem is said of the value's
+ * origin (the zip's name or metadata, an option), never of the file not written. Also refuses a
+ * file name another manifest of the device already publishes.
+ */
+function validate(values: ManifestValues, file: string, device: string, site: Site, derived: DerivedFacts, options: AddOptions, others: Build[]): string {
+  const text = renderManifestText(values);
+  const parsed = parseManifest(text, file, device, site);
+  const problems = parsed.problems.map((p) => fromManifestProblem(p, values, derived, options));
+  const same = parsed.build && !parsed.build.placeholder ? others.find((b) => !b.placeholder && b.filename === parsed.build!.filename) : undefined;
+  if (same) {
+    problems.push({ where: options.zip, field: 'filename', message: `${same.source} already publishes a package named ${same.filename} on ${device}; phones save downloads under that name: pass --filename with the name this one is published under` });
+  }
+  if (problems.length > 0) throw new AddRefusal(problems);
+  return text;
+}
+
+/** A problem of the manifest text, said of where its value came from. */
+function fromManifestProblem(problem: Problem, values: ManifestValues, derived: DerivedFacts, options: AddOptions): AddProblem {
+  const field = problem.field.split('.')[0];
+  const origin = derived.origins.find((o) => o.field === field)?.from ?? (field === 'url' ? '--url' : field === 'lists' ? '--lists' : field === 'filename_differs' ? '--filename-differs' : undefined);
+  const value = values[field as keyof ManifestValues];
+  const shown = Array.isArray(value) ? value.join(',') : String(value);
+  const option = FACT_OPTIONS[field as keyof typeof FACT_OPTIONS];
+  if (origin?.startsWith('--')) return { where: origin, field, message: `${origin} ${shown}: ${problem.message}` };
+  const hint = option ? `; pass ${option} with the right value` : '';
+  return { where: options.zip, field, message: `${origin ? said(origin, shown) : `${field} is ${shown}`}: ${problem.message}${hint}` };
+}
+
+/** A message of several lines: each one line, whatever the zip's name holds (add.ts escapes what is left). */
+function lines(...texts: string[]): string {
+  return texts.map(oneLine).join('\n');
+}
 
 /** What to write after each missing option in the hint: the form of the value, not one ROM's value. */
 function example(option: string, site: Site): string {
@@ -161,7 +233,7 @@ function manifestValues(
   const common: ManifestValues = {
     version: facts.version,
     channel: facts.channel,
-    timestamp: facts.timestamp,
+    timestamp: Number(facts.timestamp),
     android_version: facts.android_version,
     incremental: facts.incremental,
     md5sum: digests.md5,
@@ -173,14 +245,14 @@ function manifestValues(
   if (options.placeholder) {
     return { placeholder: true, ...common, api_level: facts.api_level, display_version: displayVersionOf(facts.filename), url: options.url };
   }
-  return { filename: facts.filename, ...common, api_level: apiLevel, id: digests.sha256, size: digests.size, url: options.url };
+  const differs = options.filenameDiffers?.length ? NAME_PARTS.filter((p) => options.filenameDiffers!.includes(p)) : undefined;
+  return { filename: facts.filename, filename_differs: differs, ...common, api_level: apiLevel, id: digests.sha256, size: digests.size, url: options.url };
 }
 
-/** The same id or file name as another manifest of the device (the one being replaced excepted). */
-function checkAgainstDevice(build: Build, content: ReturnType<typeof readContent>, site: Site, file: string): Problem[] {
-  const others = content.manifests
-    .filter((m) => m.device === build.device && m.file !== file)
+/** The other builds of the device (the manifest being replaced excepted), for the id and file name each must not share. */
+function otherBuilds(device: string, content: ReturnType<typeof readContent>, site: Site, file: string): Build[] {
+  return content.manifests
+    .filter((m) => m.device === device && m.file !== file)
     .map((m) => parseManifest(m.bytes, m.file, m.device, site).build)
     .filter((b): b is Build => b !== undefined);
-  return checkCatalog([...others, build], [build.device]).filter((p) => p.file === file);
 }

@@ -1,4 +1,4 @@
-import { FILENAME_FORMS, parseBuildFilename, type FilenameFacts } from '../catalog/filename.js';
+import { FILENAME_FORMS, nameFitsDevice, parseBuildFilename, type FilenameFacts } from '../catalog/filename.js';
 import { androidVersionOf } from '../catalog/api-levels.js';
 
 /** The build facts `add` needs, as manifest field values. */
@@ -7,7 +7,8 @@ export interface BuildFacts {
   filename?: string;
   version?: string;
   channel?: string;
-  timestamp?: number;
+  /** As given (digits, unchecked): add-checks.ts says where an implausible one came from. */
+  timestamp?: string;
   android_version?: string;
   api_level?: string;
   incremental?: string;
@@ -17,7 +18,7 @@ export interface BuildFacts {
 }
 
 /** Values the maintainer gave on the command line; they win over the zip and its name. */
-export type FactOptions = Partial<Record<'device' | 'filename' | 'version' | 'channel' | 'timestamp' | 'android_version' | 'incremental', string>>;
+export type FactOptions = Partial<Record<'device' | 'filename' | 'version' | 'channel' | 'timestamp' | 'android_version' | 'api_level' | 'incremental', string>>;
 
 /** The facts of one package and where each came from (`metadata post-timestamp`, `the file name`, `--channel`). */
 export interface DerivedFacts {
@@ -27,6 +28,10 @@ export interface DerivedFacts {
   missing: string[];
   /** Why the missing ones could not be found, for the message. */
   notes: string[];
+  /** What the file name says, when it is of a form we read. */
+  name?: FilenameFacts;
+  /** The devices of the metadata's `pre-device` (the package installs on these only). */
+  preDevices: string[];
 }
 
 /** Reads `META-INF/com/android/metadata`: one `key=value` per line. */
@@ -48,6 +53,7 @@ export const FACT_OPTIONS: Record<keyof FactOptions, string> = {
   channel: '--channel',
   timestamp: '--timestamp',
   android_version: '--android-version',
+  api_level: '--api-level',
   incremental: '--incremental',
 };
 
@@ -76,19 +82,19 @@ export function deriveBuildFacts(zipName: string, metadata: Map<string, string> 
   if (!name) notes.push(`\`${filename}\` is in neither the /e/OS nor the LineageOS form, so it tells nothing (${FILENAME_FORMS})`);
   if (metadata === undefined) notes.push('the zip has no META-INF/com/android/metadata');
 
-  for (const key of ['device', 'version', 'channel', 'android_version', 'incremental'] as const) set(key, options[key], FACT_OPTIONS[key]);
-  if (options.timestamp !== undefined) set('timestamp', Number(options.timestamp), '--timestamp');
+  for (const key of ['device', 'version', 'channel', 'timestamp', 'android_version', 'api_level', 'incremental'] as const) set(key, options[key], FACT_OPTIONS[key]);
 
-  const postTimestamp = meta('post-timestamp');
-  if (postTimestamp !== undefined && /^\d+$/.test(postTimestamp)) set('timestamp', Number(postTimestamp), 'metadata post-timestamp');
+  // Taken as written: a value that is not plausible Unix seconds is refused naming the metadata.
+  set('timestamp', meta('post-timestamp'), 'metadata post-timestamp');
   const fingerprint = parseFingerprint(meta('post-build'));
   set('android_version', fingerprint?.androidVersion, 'metadata post-build');
   set('incremental', meta('post-build-incremental'), 'metadata post-build-incremental');
   set('incremental', fingerprint?.incremental, 'metadata post-build');
   set('api_level', meta('post-sdk-level'), 'metadata post-sdk-level');
   set('android_version', androidVersionOf(meta('post-sdk-level')), 'metadata post-sdk-level');
-  const preDevices = meta('pre-device')?.split(',').map((d) => d.trim()).filter(Boolean);
-  if (preDevices?.length) set('device', name && preDevices.includes(name.device) ? name.device : preDevices[0], 'metadata pre-device');
+  const preDevices = meta('pre-device')?.split(',').map((d) => d.trim()).filter(Boolean) ?? [];
+  // The one the name is for (`Linux4-beyond1lte` is for beyond1lte), else the first.
+  if (preDevices.length > 0) set('device', preDevices.find((d) => name !== undefined && nameFitsDevice(name.device, d)) ?? preDevices[0], 'metadata pre-device');
   set('os_patch_level', meta('post-security-patch-level'), 'metadata post-security-patch-level');
   const otaType = meta('ota-type');
   if (otaType === 'AB' || otaType === 'BLOCK') set('ota_type', otaType, 'metadata ota-type');
@@ -107,7 +113,7 @@ export function deriveBuildFacts(zipName: string, metadata: Map<string, string> 
   if (missing.includes('--timestamp') && metadata !== undefined) {
     notes.push('the metadata has no post-timestamp (a file name carries only the day, not the build time phones compare)');
   }
-  return { facts, origins, missing, notes };
+  return { facts, origins, missing, notes, ...(name && { name }), preDevices };
 }
 
 // --- internal ---
