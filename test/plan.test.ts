@@ -56,6 +56,14 @@ describe('planListings: membership', () => {
     expect(names(listings.find((l) => l.list === list)!.builds)).toEqual(expected);
   });
 
+  it('keeps withdrawn builds by default, and leaves them out of every list with v1_withdrawn: omit', () => {
+    const withWithdrawn = [...builds, build({ filename: 'f-official.disabled.zip', channel: 'official', lists: ['stable', 'official'] })];
+    expect(names(planListings(withWithdrawn, ['FP4'], site!).find((l) => l.list === 'official')!.builds)).toEqual(['a-official', 'f-official.disabled.zip']);
+    const { site: omitting } = parseSite('download_base_url: https://dl.example.org\nv1_withdrawn: omit\n');
+    expect(omitting!.v1Withdrawn).toBe('omit');
+    expect(planListings(withWithdrawn, ['FP4'], omitting!).map((l) => names(l.builds))).toEqual(listings.map((l) => names(l.builds)));
+  });
+
   it('gives every device every list of the site, empty ones included, devices sorted', () => {
     const all = planListings([build({ device: 'starlte', lists: ['official'] })], ['starlte', 'FP4'], site!);
     expect(all.map((l) => `${l.device}/${l.list}:${l.builds.length}`)).toEqual([
