@@ -19,7 +19,7 @@ import type { OutputFile } from '../render/output.js';
 import type { DeviceSummary } from '../render/summary.js';
 import { compileDevice, compileSettings, filesByDevice, groupByDevice, type DeviceOutput } from './compile-device.js';
 import { compileDevices } from './compile-devices.js';
-import { checkOutDir, writeFailure } from './out-dir.js';
+import { checkOutDir, OUTPUT_MARKER_FILE, writeFailure } from './out-dir.js';
 import { recoverTree, stageTree, withOutputLock, writeFileAtomic, writeStagedFile } from './write.js';
 
 /** The outcome of compiling the content: the output tree, or every problem that prevents it. */
@@ -72,7 +72,7 @@ export function assembleSite(
     ...(host === 'all' ? cloudflareRuleProblems(site, content.devices) : []),
   ];
   if (all.length > 0) return { files: [], problems: sortProblems(all), notices: [] };
-  const files: OutputFile[] = [...devices.flatMap((d) => d.files), ...indexFiles(devices.map((d) => d.summary!)), ...hostFiles()];
+  const files: OutputFile[] = [...devices.flatMap((d) => d.files), ...indexFiles(devices.map((d) => d.summary!)), ...hostFiles(), OUTPUT_MARKER_FILE];
   // Sorted when asked for: the preview, which rebuilds on every change, never asks.
   return {
     files,

@@ -6,6 +6,7 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { oneLine } from '../catalog/problems.js';
+import type { OutputFile } from '../render/output.js';
 
 /**
  * The file every build writes at the top of its output, so that the next build knows the folder is
@@ -13,7 +14,12 @@ import { oneLine } from '../catalog/problems.js';
  * no listing rule applies), and it tells nothing that the site does not.
  */
 export const OUTPUT_MARKER = '.otapress-output';
-export const OUTPUT_MARKER_TEXT = 'This folder is written by `otapress build`, which replaces it as a whole: keep nothing else in it.\n';
+
+/** {@link OUTPUT_MARKER} as a file of the site: every build (and the preview) has it. */
+export const OUTPUT_MARKER_FILE: OutputFile = {
+  path: OUTPUT_MARKER,
+  contents: 'This folder is written by `otapress build`, which replaces it as a whole: keep nothing else in it.\n',
+};
 
 /**
  * What the top of an output folder held before builds wrote {@link OUTPUT_MARKER} (otapress 0.2 and

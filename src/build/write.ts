@@ -19,7 +19,7 @@ import {
 import path from 'node:path';
 import { outputPathProblem } from '../catalog/path-limits.js';
 import type { OutputFile } from '../render/output.js';
-import { OUTPUT_MARKER, OUTPUT_MARKER_TEXT, OutputError } from './out-dir.js';
+import { OutputError } from './out-dir.js';
 
 export { OutputError } from './out-dir.js';
 
@@ -50,7 +50,6 @@ export function stageTree(outDir: string): StagedTree {
       try {
         // The files must be on disk before the rename makes them reachable from outDir (else a power
         // cut could leave empty files in place of the old tree). A killed process needs none of this.
-        writeStagedFile(staging, { path: OUTPUT_MARKER, contents: OUTPUT_MARKER_TEXT }, new Set([staging]));
         flushToDisk(staging);
         if (existsSync(outDir)) renameSync(outDir, previous);
         renameSync(staging, outDir);
