@@ -2,6 +2,7 @@
  * Compiling one device: its manifests and the site settings in, its files, summary, notices and
  * problems out. Below both the build and the thread pool (compile-devices.ts), which call it.
  */
+import { outputLimitProblems } from '../hosts/limits.js';
 import { parseManifest, type Build } from '../catalog/manifest.js';
 import { checkCatalog, planListings, type Listing } from '../catalog/plan.js';
 import { sortProblems, type Problem } from '../catalog/problems.js';
@@ -59,11 +60,17 @@ export function compileDevice(device: string, manifests: readonly ManifestFile[]
   return { device, builds, listings, files, problems, notices: rendered.notices, summary: rendered.summary, counts };
 }
 
-/** The site settings of the content, and the problems found so far (layout and settings). */
-export function compileSettings(content: Pick<Content, 'site' | 'problems'>): { site?: Site; problems: Problem[] } {
+/**
+ * The site settings of the content, and the problems found so far (layout and settings). A site
+ * whose output would pass its hosts' limits (hosts/limits.ts) has no settings to build with:
+ * nothing is compiled or written for it.
+ */
+export function compileSettings(content: Pick<Content, 'site' | 'problems' | 'devices'>): { site?: Site; problems: Problem[] } {
   const problems = [...content.problems];
   const { site, problems: siteProblems } = content.site ? parseSite(content.site) : { site: undefined, problems: [] };
   problems.push(...siteProblems);
+  const overLimits = site ? outputLimitProblems(site, content.devices) : [];
+  if (overLimits.length > 0) return { problems: sortProblems([...problems, ...overLimits]) };
   return { site, problems: site ? problems : sortProblems(problems) };
 }
 
