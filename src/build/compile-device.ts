@@ -3,6 +3,7 @@
  * problems out. Below both the build and the thread pool (compile-devices.ts), which call it.
  */
 import { looseNotices } from '../catalog/loose.js';
+import { outputLimitProblems } from '../hosts/limits.js';
 import { parseManifest, type Build } from '../catalog/manifest.js';
 import { checkCatalog, planListings, type Listing } from '../catalog/plan.js';
 import { sortProblems, type Problem } from '../catalog/problems.js';
@@ -61,11 +62,17 @@ export function compileDevice(device: string, manifests: readonly ManifestFile[]
   return { device, builds, listings, files, problems, notices: [...looseNotices(builds), ...rendered.notices], summary: rendered.summary, counts };
 }
 
-/** The site settings of the content, and the problems found so far (layout and settings). */
-export function compileSettings(content: Pick<Content, 'site' | 'problems'>): { site?: Site; problems: Problem[] } {
+/**
+ * The site settings of the content, and the problems found so far (layout and settings). A site
+ * whose output would pass its hosts' limits (hosts/limits.ts) has no settings to build with:
+ * nothing is compiled or written for it.
+ */
+export function compileSettings(content: Pick<Content, 'site' | 'problems' | 'devices'>): { site?: Site; problems: Problem[] } {
   const problems = [...content.problems];
   const { site, problems: siteProblems } = content.site ? parseSite(content.site) : { site: undefined, problems: [] };
   problems.push(...siteProblems);
+  const overLimits = site ? outputLimitProblems(site, content.devices) : [];
+  if (overLimits.length > 0) return { problems: sortProblems([...problems, ...overLimits]) };
   return { site, problems: site ? problems : sortProblems(problems) };
 }
 

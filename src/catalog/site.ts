@@ -37,8 +37,11 @@ export interface Site {
   downloadBaseUrl: string;
   /** Channel values a build may carry (its download folder). */
   channels: string[];
-  /** Request lists, in the order written, each with the channels whose builds it collects. */
-  lists: { name: string; channels: string[] }[];
+  /**
+   * Request lists, in the order written, each with the channels whose builds it collects, and where
+   * site.yaml names it (for default lists: where it names the channels, or its first line).
+   */
+  lists: { name: string; channels: string[]; line?: number; col?: number }[];
   /** `Cache-Control` sent with every listing. */
   cacheControl: string;
   /**
@@ -144,7 +147,8 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
     if (channels.indexOf(channel) !== i) report(['channels', i], `channel \`${channel}\` is listed twice`);
     else if (nameLengthProblem(channel, 'channel name')) report(['channels', i], nameLengthProblem(channel, 'channel name')!);
   });
-  const lists = Object.entries(settings.lists ?? defaultListsOf(settings.channels)).map(([name, members]) => ({ name, channels: members }));
+  const listAt = (name: string) => (settings.lists ? source.locate(['lists', name], { key: true }) : source.locate(settings.channels ? ['channels'] : [], { key: true }));
+  const lists = Object.entries(settings.lists ?? defaultListsOf(settings.channels)).map(([name, members]) => ({ name, channels: members, ...listAt(name) }));
   // Lists named after the channels were reported with them.
   for (const { name } of settings.lists ? lists : []) if (nameLengthProblem(name, 'list name')) report(['lists', name], nameLengthProblem(name, 'list name')!, true);
   if (lists.length === 0) report(['lists'], 'name at least one request list, e.g. stable: [stable, official]');

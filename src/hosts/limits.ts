@@ -1,0 +1,150 @@
+/**
+ * What the hosts take in one deploy, against what a site would make of its content: the build
+ * multiplies (every device gets a listing and a feed per request list, and netlify.toml a rule per
+ * device, list and request shape), so a few hundred bytes of site.yaml could make hundreds of
+ * thousands of files. Checked from the settings and the device folders alone, before anything is
+ * compiled or written; the problem names the list or device folder that passes the limit. Pure.
+ */
+import { DEFAULT_LISTS, SITE_FILE, type Site } from '../catalog/site.js';
+import type { Problem } from '../catalog/problems.js';
+import { endpoints, NOT_FOUND_FOLDERS } from './routes.js';
+
+/**
+ * The hosts' documented limits this file checks.
+ * - Cloudflare Pages: 20,000 files per site on the Free plan (100,000 on paid plans with
+ *   `PAGES_WRANGLER_MAJOR_VERSION=4`): developers.cloudflare.com/pages/platform/limits/#files and
+ *   the changelog of 2026-01-23, "Increased Pages file limit to 100,000 for paid plans".
+ * - Netlify: no limit on files per deploy, but 54,000 files per folder
+ *   (docs.netlify.com/site-deploys/overview, "Files per directory limit"); redirect rules are
+ *   serialized for the deploy, which "might fail" when that is too large, and from 10,000 rules
+ *   on Netlify asks for placeholders instead (docs.netlify.com/routing/redirects). netlify.toml
+ *   takes one rule per device and list: past 10,000 rules, lists beyond the interface's four are
+ *   refused (they multiply the rules); devices are not (each adds its ten).
+ */
+export const HOST_LIMITS = {
+  cloudflareFiles: 20_000,
+  /** developers.cloudflare.com/pages/configuration/redirects/: 2,000 static and 100 dynamic redirects. */
+  cloudflareDynamicRedirects: 100,
+  netlifyFilesPerFolder: 54_000,
+  netlifyRules: 10_000,
+} as const;
+
+/**
+ * The files a build writes at least, and the netlify.toml rules it writes, for `site` and
+ * `devices` device folders (with its first `lists` lists): every device gets, per list, its listing and its feed, and besides its v1 404s
+ * (`404.json`, `404.html`), its v2 builds and its page.
+ */
+export function outputFloor(
+  site: Site,
+  devices: number,
+  lists = site.lists.length,
+  requestPaths = site.requestPaths.length,
+): { files: number; perDevice: number; rules: number; rulesPerDevice: number; dynamicRedirects: number } {
+  const perDevice = 2 * lists + 4;
+  const all = endpoints(site);
+  const used = all.slice(0, all.length - site.requestPaths.length + requestPaths);
+  const rulesPerDevice =
+    used.reduce((n, endpoint) => n + (endpoint.paths[0].includes(':list') ? lists : 1) * endpoint.paths.filter((p) => !p.endsWith('/')).length, 0) +
+    NOT_FOUND_FOLDERS.filter((folder) => folder.includes(':device')).length;
+  const fixedRules = NOT_FOUND_FOLDERS.filter((folder) => !folder.includes(':device')).length;
+  // Cloudflare: one rule with placeholders per request shape, but per device for a placeholder beside fixed text.
+  const dynamicRedirects = used.filter((endpoint) => !endpoint.perDevice).reduce((n, endpoint) => n + endpoint.paths.length, 0);
+  return { files: devices * perDevice, perDevice, rules: devices * rulesPerDevice + fixedRules, rulesPerDevice, dynamicRedirects };
+}
+
+/**
+ * The limits of the site's hosts that its output would pass, each at the site.yaml list or the
+ * device folder that passes it: the list from which on the output is over the limit, when the
+ * interface's four lists would stay within it; else the device folder (in name order) from which on
+ * it is over.
+ */
+export function outputLimitProblems(site: Site, devices: readonly string[]): Problem[] {
+  const problems: Problem[] = [];
+  const check = (
+    measure: (lists: number, devices: number, requestPaths?: number) => number,
+    limit: number,
+    what: string,
+    advice: string,
+    { devicesToo = true } = {},
+  ) => {
+    const total = measure(site.lists.length, devices.length);
+    const measureWith = (requestPaths: number) => measure(site.lists.length, devices.length, requestPaths);
+    if (total <= limit) return;
+    // Up to the interface's four lists, the devices are what passes the limit; past them, the lists.
+    if (measure(Math.min(site.lists.length, Object.keys(DEFAULT_LISTS).length), devices.length) <= limit) {
+      const listIndex = site.lists.findIndex((_, i) => measure(i + 1, devices.length) > limit);
+      const list = site.lists[listIndex];
+      problems.push({
+        file: SITE_FILE,
+        line: list.line ?? 1,
+        col: list.col ?? 1,
+        field: `lists.${list.name}`,
+        message: `with this list, ${devices.length} devices and ${site.lists.length} lists make ${total.toLocaleString('en-US')} ${what}, past ${limit.toLocaleString('en-US')} (from this list on, each list adds ${(measure(2, devices.length) - measure(1, devices.length)).toLocaleString('en-US')}); ${advice}`,
+      });
+      return;
+    }
+    // Past the lists, each request path multiplies by the devices and lists: the one that passes.
+    if (site.requestPaths.length > 0 && measureWith(0) <= limit) {
+      const index = site.requestPaths.findIndex((_, i) => measureWith(i + 1) > limit);
+      const requestPath = site.requestPaths[index];
+      problems.push({
+        file: SITE_FILE,
+        line: requestPath.line,
+        col: requestPath.col,
+        field: `request_paths.${index}`,
+        message: `with this request path, ${devices.length} devices, ${site.lists.length} lists and ${site.requestPaths.length} request paths make ${total.toLocaleString('en-US')} ${what}, past ${limit.toLocaleString('en-US')}; ${advice}`,
+      });
+      return;
+    }
+    if (!devicesToo) return;
+    const deviceIndex = devices.findIndex((_, i) => measure(site.lists.length, i + 1) > limit);
+    problems.push({
+      file: `content/${devices[deviceIndex]}`,
+      line: 1,
+      col: 1,
+      field: '(folder)',
+      message: `with this device folder (number ${(deviceIndex + 1).toLocaleString('en-US')} in name order), ${devices.length} devices make ${total.toLocaleString('en-US')} ${what}, past ${limit.toLocaleString('en-US')}; ${advice}`,
+    });
+  };
+  if (site.hosts.includes('cloudflare')) {
+    check(
+      (lists, count) => outputFloor(site, count, lists).files,
+      HOST_LIMITS.cloudflareFiles,
+      'files at least',
+      `Cloudflare Pages takes ${HOST_LIMITS.cloudflareFiles.toLocaleString('en-US')} files per deploy on its Free plan (100,000 on paid plans); use fewer lists (content/site.yaml), split the devices over several sites, or remove cloudflare from \`hosts\``,
+    );
+  }
+  if (site.hosts.includes('cloudflare')) {
+    // Request paths without a placeholder beside fixed text are one rule each, for every device.
+    check(
+      (_lists, _count, requestPaths) => outputFloor(site, 0, site.lists.length, requestPaths).dynamicRedirects,
+      HOST_LIMITS.cloudflareDynamicRedirects,
+      '_redirects rules with placeholders',
+      `Cloudflare Pages takes ${HOST_LIMITS.cloudflareDynamicRedirects} of them; declare fewer request paths`,
+      { devicesToo: false },
+    );
+  }
+  if (site.hosts.includes('netlify')) {
+    check(
+      (lists, count, requestPaths) => outputFloor(site, count, lists, requestPaths).rules,
+      HOST_LIMITS.netlifyRules,
+      'netlify.toml redirect rules',
+      `Netlify asks for placeholders instead of ${HOST_LIMITS.netlifyRules.toLocaleString('en-US')} rules or more, and may fail a deploy whose rules are too large; use fewer lists or request paths (content/site.yaml), or remove netlify from \`hosts\``,
+      // A rule per device is what keeps an unknown device on the JSON 404 there: the devices alone
+      // (10 rules each with the interface's lists) may pass the advice, the lists may not multiply them.
+      { devicesToo: false },
+    );
+    // Every device is a folder in dist/api/v1/ and dist/devices/.
+    if (devices.length > HOST_LIMITS.netlifyFilesPerFolder) {
+      const device = devices[HOST_LIMITS.netlifyFilesPerFolder];
+      problems.push({
+        file: `content/${device}`,
+        line: 1,
+        col: 1,
+        field: '(folder)',
+        message: `${devices.length.toLocaleString('en-US')} device folders make as many folders in dist/api/v1/, past Netlify's ${HOST_LIMITS.netlifyFilesPerFolder.toLocaleString('en-US')} files per folder; split the devices over several sites`,
+      });
+    }
+  }
+  return problems;
+}
