@@ -132,7 +132,7 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
           const hint = nearest(key, SITE_KEYS);
           report([...issue.path, key], `unknown setting${hint ? `; did you mean \`${hint}\`?` : `; known settings: ${SITE_KEYS.join(', ')}`}`, true);
         }
-      } else if (issue.path.length === 1 && issue.path[0] === 'download_base_url' && issue.input === undefined) {
+      } else if (issue.path.length === 1 && issue.path[0] === 'download_base_url' && !Object.hasOwn(source.value as object, 'download_base_url')) {
         problems.push(missingDownloadBaseUrl(typeof input === 'string' ? input : Buffer.from(input).toString('utf8'), file));
       } else {
         report(issue.path, issue.message, issue.path.length > 0 && issue.code === 'invalid_type' && issue.input === undefined);

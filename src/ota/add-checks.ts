@@ -181,7 +181,8 @@ function siteProblems(input: CheckInput, from: (f: string) => string): AddProble
   if (!known) {
     // Without `lists:`, the lists follow the channels: a new channel gets a list of its own name.
     const channels = value.channels !== undefined ? `add \`${channel}\` to \`channels\` (line ${line('channels')})` : `add the line \`channels: [${[...site.channels, channel].join(', ')}]\``;
-    const edit = value.lists !== undefined ? `${channels} and ${listEdit}` : channels;
+    // --lists names the lists already; written lists need one for the channel only without it.
+    const edit = value.lists !== undefined && input.lists === undefined ? `${channels} and ${listEdit}` : channels;
     problems.push({ where: where('channels'), field: 'channels', message: `${origin}, which this site has no channel for; ${phones}. The one edit: ${edit}; then run the same add again` });
   } else {
     problems.push({
