@@ -27,7 +27,7 @@ const read = (root: string, file: string) => readFileSync(path.join(root, file),
 const SCHEMA_LINE = '# yaml-language-server: $schema=../manifest.schema.json';
 
 describe('otapress import: round trip', () => {
-  it('imports every list of every device and builds the same listings byte for byte', async () => {
+  it('imports every list of every device and builds the same listings byte for byte', { timeout: 60_000 }, async () => {
     const root = emptyProject();
     for (const device of ['FP3', 'FP4', 'starlte']) {
       for (const list of LISTS) {
@@ -52,7 +52,7 @@ display_version: 1.9-s-20230312290000-dev-FP3
 `);
   });
 
-  it('changes nothing when the listings come from the catalog itself', async () => {
+  it('changes nothing when the listings come from the catalog itself', { timeout: 60_000 }, async () => {
     const root = tempProject({ withContent: true });
     const before = snapshotTree(path.join(root, 'content'));
     for (const device of ['FP3', 'FP4', 'starlte']) {
@@ -135,10 +135,10 @@ describe('otapress import: normalisations', () => {
     expect(err).toEqual([
       `${listing}:9:17  response.0.md5sum  record 0: md5sum is in upper-case hex; published in lowercase`,
       `${listing}:18:26  response.0.android_version  record 0: android_version is the number 15; published as the text "15", as the interface types it`,
-      `${listing}:20:15  response.0.size  record 0: size is the text "1501339648"; published as the number 1501339648`,
+      `${listing}:20:15  size  \`size\` is text in 1 of 2 records; phones read it with getLong, which takes a number in text, so it is published as the number ("1501339648")`,
       `${listing}:22:16  response.0.extra  record 0: \`extra\` is not a field of the v1 interface; it is left out`,
       `${listing}:24:5  response.1  record 1: the keys are in another order than the interface's; the build writes every record in the interface's order`,
-      `${listing}:33:18  response.1.romtype  record 1: romtype is \`OFFICIAL\`; published as \`official\`, the list it is in (phones offer a record only when romtype is their release type)`,
+      `${listing}:33:18  romtype  \`romtype\` is not the list imported into in 1 of 2 records; published as the list, which phones compare with their release type (ignoring case) (OFFICIAL → official)`,
       '6 notes above: the build publishes these values as they say',
     ]);
     expect((await runMain(['build', '--root', root])).code).toBe(0);
@@ -182,7 +182,7 @@ describe('otapress import: records with only what a LineageOS phone reads', () =
     const { code, err } = await runMain(['import', listing, '--device', 'FP4', '--list', 'dev', '--root', root]);
     expect(code).toBe(0);
     expect(err).toEqual([
-      `${listing}:4:5  android_version  ${lack('android_version', "derived from the file name's platform part (e-2.6-a15-20241205452210-community-FP4.zip → 15, e-3.0-a16-20250610500001-dev-FP4.zip → 16)")}`,
+      `${listing}:4:5  android_version  ${lack('android_version', "derived from the file name (e-2.6-a15-20241205452210-community-FP4.zip → 15, e-3.0-a16-20250610500001-dev-FP4.zip → 16)")}`,
       `${listing}:4:5  api_level  ${lack('api_level', 'derived from android_version by the same pairing, as the build does')}`,
       '2 notes above: the build publishes these values as they say',
     ]);
@@ -222,17 +222,18 @@ describe('otapress import: malformed sources', () => {
   };
 
   it.each([
-    ['a missing key', change(1, {}, ['version']), ['listing.json:23:5  response.1.version  record 1: missing `version`; a phone drops a record without it']],
-    ['a missing url', change(1, {}, ['url']), ['listing.json:23:5  response.1.url  record 1: missing `url` (only a placeholder, with filename, id and size "", has no url); a phone drops a record without it']],
-    ['a missing md5sum', change(0, {}, ['md5sum']), ['listing.json:4:5  response.0.md5sum  record 0: missing `md5sum`; every manifest carries the MD5 of its package: add it (md5sum FILE)']],
-    ['an android_version nothing tells', change(0, { filename: 'crDroidAndroid-16.0-20250610-FP4-v11.0.zip', api_level: '37' }, ['android_version']), [
-      'listing.json:4:5  response.0.android_version  record 0: missing `android_version`, and neither api_level "37" (interface.md pairs 25 → 7, 28 → 9, 29 → 10, 30 → 11, 32 → 12, 33 → 13, 34 → 14, 35 → 15, 36 → 16) nor the file name tells it; add `"android_version": "N"` to the record',
+    ['a missing key', change(1, {}, ['version']), ['listing.json:23:5  response.1.version  record 1: missing; LineageOS phones drop a record without version']],
+    ['a missing url', change(1, {}, ['url']), ['listing.json:23:5  response.1.url  record 1: missing (only a placeholder, with filename, id and size "", has no url); LineageOS phones drop a record without url']],
+    ['an android_version nothing tells', change(0, { filename: 'PixelOS_FP4-16.0-20250610.zip', api_level: '37' }, ['android_version']), [
+      'listing.json:4:5  response.0.android_version  record 0: missing `android_version`, and neither api_level "37" (interface.md pairs 25 → 7, 28 → 9, 29 → 10, 30 → 11, 32 → 12, 33 → 13, 34 → 14, 35 → 15, 36 → 16) nor the file name tells it; pass --android-version N (phones do not read it; the /e/ updater shows it)',
     ]],
     ['a date as text', change(0, { timestamp: '2024-12-05T10:00:00Z', datetime: '2024-12-05T10:00:00Z' }), [
-      'listing.json:8:20  response.0.timestamp  record 0: expected Unix seconds as a JSON number, e.g. 1731067200, found the text "2024-12-05T10:00:00Z"',
-      'listing.json:14:19  response.0.datetime  record 0: expected Unix seconds as a JSON number, e.g. 1731067200, found the text "2024-12-05T10:00:00Z"',
+      'listing.json:8:20  response.0.timestamp  record 0: expected Unix seconds, like datetime, found the text "2024-12-05T10:00:00Z"',
+      "listing.json:14:19  response.0.datetime  record 0: the text \"2024-12-05T10:00:00Z\" is not Unix seconds; LineageOS phones drop a record whose datetime is not a number (they read it with getLong): write the build time, e.g. date -u -d '2024-12-05T10:00:00Z' +%s, or ro.build.date.utc of the build",
     ]],
-    ['a non-hex id', change(1, { id: 'z'.repeat(64) }), ['listing.json:38:13  response.1.id  record 1: expected 64 hex characters for id, found the text "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz…"']],
+    ['an id no output carries unchanged', change(1, { id: '<b>' }), ['listing.json:38:13  response.1.id  record 1: the text "<b>" is not a download key otapress can publish unchanged: it needs 1 to 255 letters, digits and `. _ ~ - + = : /` (phones key downloads by it, and pages and feeds link it)']],
+    ['an empty id', change(1, { id: '' }), ['listing.json:38:13  response.1.id  record 1: id is empty; phones key each download by it (records with the same id collapse into one): give the build its own, e.g. the SHA-256 of the zip']],
+    ['a size that is not a number', change(1, { size: 'x' }), ['listing.json:39:15  response.1.size  record 1: expected the size in bytes as a whole number, found the text "x"; LineageOS phones drop a record whose size is not a number']],
     ['JSON null in a string field', change(0, { changes: null }), ['listing.json:10:18  response.0.changes  record 0: changes is JSON null; phones read it as the text "null"; write the value, or "" for none']],
     ['a placeholder with a numeric size', change(0, { filename: '', id: '' }, ['url']), ['listing.json:19:15  response.0.size  record 0: a placeholder (no url, filename "") has size ""; a numeric size would make a phone offer it']],
     ['a datetime other than the timestamp', change(0, { datetime: 1749549601 }), ['listing.json:14:19  response.0.datetime  record 0: datetime 1749549601 differs from timestamp 1749549600; phones compare datetime with their build time, so otapress publishes one build time: make them equal']],

@@ -276,7 +276,7 @@ function yamlErrorMessage(code: string, message: string): string {
 }
 
 /** Byte offset of the first invalid UTF-8 sequence, or -1. */
-function firstInvalidUtf8(bytes: Uint8Array): number {
+export function firstInvalidUtf8(bytes: Uint8Array): number {
   try {
     new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     return -1;

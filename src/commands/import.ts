@@ -1,7 +1,7 @@
 /** `otapress import`: a saved v1 listing into manifests (the planning is in import/). */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
-import { planImport, type ImportPlan } from '../import/plan-import.js';
+import { MAX_PROBLEMS, planImport, type ImportPlan } from '../import/plan-import.js';
 import { DEVICE_NAME } from '../catalog/plan.js';
 import { ContentError, formatProblem } from '../catalog/problems.js';
 import { readContent } from '../catalog/read.js';
@@ -17,8 +17,10 @@ export interface ImportOptions {
   device: string;
   list: string;
   skipInvalid?: boolean;
+  /** `--android-version N`: for records that neither api_level nor the file name tells it of. */
+  androidVersion?: string;
   /** The text of standard input, when `source` is `-` (tests pass it; the CLI reads fd 0). */
-  stdin?: () => string;
+  stdin?: () => string | Uint8Array;
 }
 
 /** A wrong invocation of `import`: the CLI exits 2. */
@@ -30,8 +32,9 @@ export class ImportUsageError extends Error {}
  */
 export function importListing(options: ImportOptions): ImportPlan {
   if (!DEVICE_NAME.test(options.device)) throw new ImportUsageError(`\`${options.device}\` is not a usable device code name; pass --device with the name phones ask for, e.g. FP4`);
+  if (options.androidVersion !== undefined && !/^\d{1,3}$/.test(options.androidVersion)) throw new ImportUsageError(`--android-version takes the Android major version, e.g. 14, not \`${options.androidVersion}\``);
   const sourceName = options.source === '-' ? '<stdin>' : options.source;
-  let text: string;
+  let text: string | Uint8Array;
   try {
     text = options.source === '-' ? (options.stdin ?? (() => readBounded(0)))() : readBounded(openSync(options.source, 'r'));
   } catch (error) {
@@ -44,11 +47,21 @@ export function importListing(options: ImportOptions): ImportPlan {
   const content = readContent(options.root);
   const { site, problems } = content.site ? parseSite(content.site) : { site: undefined, problems: content.problems.filter((p) => p.file === SITE_FILE) };
   if (!site) {
-    const base = /"url"\s*:\s*"(https?:\/\/[^"]+)"/.exec(text)?.[1].split('/').slice(0, -3).join('/');
+    const base = /"url"\s*:\s*"(https?:\/\/[^"]+)"/.exec(typeof text === 'string' ? text : Buffer.from(text).toString('latin1'))?.[1].split('/').slice(0, -3).join('/');
     const hint = base ? ` (the listing's addresses suggest download_base_url: ${base})` : '';
     throw new ContentError(problems.map((p) => ({ ...p, message: p.message + hint })));
   }
-  const plan = planImport({ text, sourceName, device: options.device, list: options.list, site, existing: content.manifests, skipInvalid: options.skipInvalid });
+  const plan = planImport({
+    text,
+    sourceName,
+    device: options.device,
+    list: options.list,
+    site,
+    existing: content.manifests,
+    skipInvalid: options.skipInvalid,
+    androidVersion: options.androidVersion,
+    deviceFileExists: existsSync(path.join(options.root, 'content', options.device, 'device.yaml')),
+  });
   for (const write of plan.writes) writeFileReplacing(options.root, write.file, write.text);
   return plan;
 }
@@ -58,7 +71,7 @@ export const MAX_LISTING_BYTES = 4 * 1024 * 1024;
 
 export const command: Command = {
   summary: 'migrate a saved v1 listing into manifests, merging builds seen in several lists',
-  usage: `otapress import <listing.json|-> --device D --list L [--skip-invalid] [--root DIR]
+  usage: `otapress import <listing.json|-> --device D --list L [--android-version N] [--skip-invalid] [--root DIR]
 
 Reads a v1 listing saved from a running server ({"id":null,"response":[...],"error":null}, from
 a file or from standard input with -; no network) that answers GET /api/v1/<D>/<L>/, and writes one
@@ -67,13 +80,18 @@ placeholder) gets <L> added to its lists, so importing each list of a device in 
 manifest per physical build; a manifest in <L> that the listing lacks leaves <L>. Building again
 reproduces every record, except the normalisations the import reports one by one.
 
-A record needs what a LineageOS phone reads (datetime, filename, id, romtype, size, url, version)
-and md5sum; fields only the /e/ updater reads are filled in when missing (android_version from
-api_level by the interface's pairing, display_version from the file name, the rest empty or
-false), each reported once for the listing. Every problem is reported at its record and field;
+A record needs what a LineageOS phone reads (datetime, filename, id, romtype, size, url, version),
+as the phone reads it: datetime and size may be numbers written as text, id any download key (a
+SHA-256, an MD5, ...). Fields only the /e/ updater reads are filled in when missing (md5sum "",
+android_version from api_level, from the file name (lineage-21.0 is Android 14) or from
+--android-version, display_version from the file name, the rest empty or false), each reported
+once for the listing. A crDroid / Evolution X device file (download, timestamp, sha256, md5,
+buildtype, ...) is read too: its device fields (device, oem, maintainer, forum, telegram, paypal,
+dt) go into content/<D>/device.yaml when there is none, and the command lists what it left out.
+Problems past the first ${MAX_PROBLEMS} are counted, not shown. Every problem is reported at its record and field;
 nothing is written unless all records are valid, or --skip-invalid is given (then the valid ones
 are imported; the exit status is 1 when none is).`,
-  options: { ...COMMON_OPTIONS, device: { type: 'string' }, list: { type: 'string' }, 'skip-invalid': { type: 'boolean' } },
+  options: { ...COMMON_OPTIONS, device: { type: 'string' }, list: { type: 'string' }, 'android-version': { type: 'string' }, 'skip-invalid': { type: 'boolean' } },
   async run({ values, positionals }, io) {
     if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'name the saved listing to import, or - for standard input' : `import takes one listing, not ${positionals.length}`);
     if (values.device === undefined || values.list === undefined) throw new UsageError(`pass the device and the request list the listing is for, e.g. --device FP4 --list stable`);
@@ -85,6 +103,7 @@ are imported; the exit status is 1 when none is).`,
         device: String(values.device),
         list: String(values.list),
         skipInvalid: values['skip-invalid'] === true,
+        ...(values['android-version'] !== undefined && { androidVersion: String(values['android-version']) }),
       });
     } catch (error) {
       if (!(error instanceof ImportUsageError)) throw error;
@@ -93,12 +112,23 @@ are imported; the exit status is 1 when none is).`,
     }
     for (const note of plan.notes) io.err(formatProblem(note));
     if (plan.notes.length > 0) io.err(`${plan.notes.length} note${plan.notes.length === 1 ? '' : 's'} above: the build publishes these values as they say`);
-    if (plan.problems.length > 0 && !values['skip-invalid']) {
+    if (plan.problems.length > 0 && !values['skip-invalid'] && plan.unshown === 0) {
       reportProblems(plan.problems, io, 'text');
       return EXIT.invalid;
     }
     for (const p of plan.problems) io.err(formatProblem(p));
+    if (plan.unshown > 0) {
+      const total = plan.problems.length + plan.unshown;
+      io.err(`${total} problems found, the first ${MAX_PROBLEMS} above: ${plan.unshown} more not shown; fix these (or the tool that wrote the listing) and import again${values['skip-invalid'] ? '' : '; nothing was written.'}`);
+      if (!values['skip-invalid']) return EXIT.invalid;
+    }
     for (const write of plan.writes) io.out(`${write.action === 'created' ? 'created' : 'updated'} ${write.file}${write.action === 'created' ? '' : `: ${write.action}`}`);
+    if (plan.device) {
+      const { file, written, kept, leftOut } = plan.device;
+      if (written) io.out(`device fields kept in ${file}: ${kept.join(', ')}`);
+      else if (kept.length > 0) io.out(`device fields not written: ${file} exists and is left as it is (it would keep ${kept.join(', ')})`);
+      if (leftOut.length > 0) io.out(`device fields left out: ${leftOut.join(', ')}`);
+    }
     io.out(
       `imported ${plan.records - plan.skipped} of ${plan.records} records into ${values.device}/${values.list}: ${plan.writes.length} manifest${plan.writes.length === 1 ? '' : 's'} written${plan.skipped > 0 ? `, ${plan.skipped} invalid record${plan.skipped === 1 ? '' : 's'} skipped` : ''}`,
     );
@@ -119,8 +149,8 @@ class ListingTooLarge extends Error {
   }
 }
 
-/** Reads a file or standard input as UTF-8, refusing (by its size, before reading) anything over the limit. */
-function readBounded(fd: number): string {
+/** Reads a file or standard input, refusing (by its size, before reading) anything over the limit. */
+function readBounded(fd: number): Uint8Array {
   try {
     const stat = fstatSync(fd);
     if (stat.isFile() && stat.size > MAX_LISTING_BYTES) throw new ListingTooLarge(stat.size);
@@ -144,7 +174,7 @@ function readBounded(fd: number): string {
       if (total > MAX_LISTING_BYTES) throw new ListingTooLarge();
       chunks.push(chunk.subarray(0, n));
     }
-    return Buffer.concat(chunks).toString('utf8');
+    return Buffer.concat(chunks); // Decoded by the plan: a BOM is dropped, invalid UTF-8 refused at its byte.
   } finally {
     if (fd !== 0) closeSync(fd);
   }

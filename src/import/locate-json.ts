@@ -1,29 +1,120 @@
-/** Positions in a saved listing's JSON text, so that every problem names its line and column. */
-import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+/**
+ * Positions in a saved listing's JSON text, so that every problem names its line and column. The
+ * text has already passed `JSON.parse`; this scans it without building a second tree, so a listing
+ * of a million records costs one offset per record (issue 19 point 5: a YAML document of every
+ * node, as before, took gigabytes for a 4 MiB `[{},{},...]`).
+ */
 
-/** Line and column of a JSON path in the text (JSON is YAML, whose parser keeps positions). */
-export function locateJson(text: string): ((path: (string | number)[]) => { line: number; col: number }) & { firstError(): { line: number; col: number } } {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false });
-  const pos = (offset: number) => {
-    const { line, col } = lineCounter.linePos(offset);
-    return { line: Math.max(line, 1), col: Math.max(col, 1) };
-  };
-  const locate = (path: (string | number)[]) => {
-    let node: unknown = doc.contents;
-    for (const segment of path) {
-      if (!(isMap(node) || isSeq(node))) break;
-      const next = node.get(segment as never, true);
-      if (next === undefined) break;
-      node = next;
+/** Line and column (1-based) of a JSON path such as `['response', 3, 'size']`: the value's first character, else its nearest existing parent's. */
+export type JsonLocator = (path: readonly (string | number)[]) => { line: number; col: number };
+
+/** A locator for `text`, whose records are the elements of the array at `base` (`[]` or `['response']`). */
+export function locateJson(text: string, base: readonly string[]): JsonLocator {
+  let lineStarts: number[] | undefined;
+  let elements: number[] | undefined;
+  let array: number | undefined;
+  const position = (offset: number) => {
+    lineStarts ??= startsOfLines(text);
+    let [low, high] = [0, lineStarts.length - 1];
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (lineStarts[mid] <= offset) low = mid;
+      else high = mid - 1;
     }
-    const range = (node as Node | undefined)?.range;
-    return range ? pos(range[0]) : { line: 1, col: 1 };
+    return { line: low + 1, col: offset - lineStarts[low] + 1 };
   };
-  return Object.assign(locate, { firstError: () => (doc.errors[0] ? pos(doc.errors[0].pos[0]) : { line: 1, col: 1 }) });
+  return (path) => {
+    if (array === undefined) {
+      let offset = skipSpace(text, 0);
+      for (const key of base) offset = memberOffset(text, offset, key) ?? offset;
+      array = offset;
+      elements = elementOffsets(text, array);
+    }
+    const [index, key] = path.slice(base.length);
+    if (typeof index !== 'number' || elements![index] === undefined) return position(path.length <= base.length ? array : 0);
+    const record = elements![index];
+    if (typeof key !== 'string') return position(record);
+    return position(memberOffset(text, record, key) ?? record);
+  };
 }
 
+/** Line and column of a character offset (for a position `JSON.parse` reports). */
 export function lineColOf(text: string, offset: number): { line: number; col: number } {
-  const lines = text.slice(0, offset).split('\n');
-  return { line: lines.length, col: lines[lines.length - 1].length + 1 };
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return { line, col: offset - start + 1 };
+}
+
+// --- internal ---
+
+function startsOfLines(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+function skipSpace(text: string, i: number): number {
+  while (i < text.length && (text[i] === ' ' || text[i] === '\n' || text[i] === '\r' || text[i] === '\t' || text[i] === '\ufeff')) i++;
+  return i;
+}
+
+/** The offset just past the string that starts at `i` (a `"`). */
+function skipString(text: string, i: number): number {
+  for (i++; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === '"') return i + 1;
+  }
+  return i;
+}
+
+/** The offset just past the value that starts at `i`. */
+function skipValue(text: string, i: number): number {
+  if (text[i] === '"') return skipString(text, i);
+  if (text[i] !== '{' && text[i] !== '[') {
+    while (i < text.length && !',]}'.includes(text[i]) && !/\s/.test(text[i])) i++;
+    return i;
+  }
+  let depth = 0;
+  for (; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') i = skipString(text, i) - 1;
+    else if (c === '{' || c === '[') depth++;
+    else if ((c === '}' || c === ']') && --depth === 0) return i + 1;
+  }
+  return i;
+}
+
+/** Where the value of member `key` of the object at `i` starts (the last one, as JSON.parse keeps), or `undefined`. */
+function memberOffset(text: string, i: number, key: string): number | undefined {
+  if (text[i] !== '{') return undefined;
+  let found: number | undefined;
+  i = skipSpace(text, i + 1);
+  while (i < text.length && text[i] === '"') {
+    const end = skipString(text, i);
+    const name = JSON.parse(text.slice(i, end)) as string;
+    const value = skipSpace(text, skipSpace(text, end) + 1);
+    if (name === key) found = value;
+    i = skipSpace(text, skipValue(text, value));
+    if (text[i] !== ',') break;
+    i = skipSpace(text, i + 1);
+  }
+  return found;
+}
+
+/** Where each element of the array at `i` starts. */
+function elementOffsets(text: string, i: number): number[] {
+  const offsets: number[] = [];
+  if (text[i] !== '[') return offsets;
+  i = skipSpace(text, i + 1);
+  while (i < text.length && text[i] !== ']') {
+    offsets.push(i);
+    i = skipSpace(text, skipValue(text, i));
+    if (text[i] !== ',') break;
+    i = skipSpace(text, i + 1);
+  }
+  return offsets;
 }

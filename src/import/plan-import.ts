@@ -6,17 +6,19 @@
 import { parseDocument } from 'yaml';
 import { defaultLists, parseManifest, type Build } from '../catalog/manifest.js';
 import { renderManifestText, type ManifestValues } from '../catalog/manifest-text.js';
+import { firstInvalidUtf8 } from '../catalog/yaml-source.js';
 import { compareStrings, sortProblems, type Problem } from '../catalog/problems.js';
 import type { ManifestFile } from '../catalog/read.js';
 import { renderRecord, type ApiRecord } from '../render/v1.js';
 import type { Site } from '../catalog/site.js';
 import { lineColOf, locateJson } from './locate-json.js';
-import { FILLED, rawIdentity, readRecord, RECORD_KEYS, sameOrder, type FilledField } from './read-record.js';
+import { deviceFileOf, type DeviceField } from './device-file.js';
+import { FILLED, NORMALISED, rawIdentity, readRecord, RECORD_KEYS, sameOrder, type FilledField, type NormalisedKind, type RecordContext } from './read-record.js';
 
 /** What `import` is given: a saved listing, the device and request list it is, and the current content. */
 export interface ImportInput {
-  /** The listing's text (a v1 envelope `{"response": [...]}` or a bare array of records). */
-  text: string;
+  /** The listing (a v1 envelope `{"response": [...]}` or a bare array of records): its bytes (UTF-8, a BOM allowed), or its text. */
+  text: string | Uint8Array;
   /** How messages name the source, e.g. `listing.json` or `<stdin>`. */
   sourceName: string;
   device: string;
@@ -26,7 +28,14 @@ export interface ImportInput {
   existing: ManifestFile[];
   /** Import the valid records and leave out the invalid ones (instead of importing nothing). */
   skipInvalid?: boolean;
+  /** `--android-version`: for records that neither api_level nor the file name tells it of. */
+  androidVersion?: string;
+  /** Whether content/<device>/device.yaml exists (the import writes it only when it does not). */
+  deviceFileExists?: boolean;
 }
+
+/** Problems kept in full; past it they are only counted (a 4 MiB listing of empty records has millions). */
+export const MAX_PROBLEMS = 100;
 
 /** One file the import writes. */
 export interface ManifestWrite {
@@ -42,9 +51,13 @@ export interface ImportPlan {
   /** Normalisations, one per changed value, located in the source: what the build will publish differently. */
   notes: Problem[];
   problems: Problem[];
+  /** Problems found past the first {@link MAX_PROBLEMS}, counted but not kept. */
+  unshown: number;
   /** Records of the source, and how many of them were left out as invalid. */
   records: number;
   skipped: number;
+  /** What the listing's device fields (crDroid's shape) became: kept in device.yaml, or left out. */
+  device?: { file: string; written: boolean; kept: string[]; leftOut: string[] };
 }
 
 /**
@@ -55,14 +68,25 @@ export interface ImportPlan {
  * the source does not hold leave it, so that the built list equals the source. Pure.
  */
 export function planImport(input: ImportInput): ImportPlan {
-  const { text, sourceName, device, list, site } = input;
-  const locator = locateJson(text);
+  const { sourceName, device, list, site } = input;
   const notes: Problem[] = [];
   const problems: Problem[] = [];
-  const at = (path: (string | number)[], message: string, into: Problem[]) =>
-    into.push({ file: sourceName, ...locator(path), field: path.join('.') || '(file)', message });
-  const empty = (): ImportPlan => ({ writes: [], notes, problems, records: 0, skipped: 0 });
+  let locator: (path: (string | number)[]) => { line: number; col: number } = () => ({ line: 1, col: 1 });
+  let unshown = 0;
+  const at = (path: (string | number)[], message: string, into: Problem[]) => {
+    if (into === problems && problems.length >= MAX_PROBLEMS) unshown++;
+    else into.push({ file: sourceName, ...locator(path), field: path.join('.') || '(file)', message });
+  };
+  const finish = (plan: Omit<ImportPlan, 'notes' | 'problems' | 'unshown'>): ImportPlan => ({ ...plan, notes: sortProblems(notes), problems: sortProblems(problems), unshown });
+  const empty = () => finish({ writes: [], records: 0, skipped: 0 });
 
+  const decoded = decodeListing(input.text);
+  if (decoded.badByte !== undefined) {
+    const { line, col } = lineColOf(decoded.text, decoded.text.length);
+    problems.push({ file: sourceName, line, col, field: '(file)', message: `invalid UTF-8 at byte ${decoded.badByte} (0x${decoded.badValue}); a listing is UTF-8 JSON: convert it (iconv -f latin1 -t utf-8), do not let the bytes become U+FFFD` });
+    return empty();
+  }
+  const text = decoded.text;
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -71,14 +95,14 @@ export function planImport(input: ImportInput): ImportPlan {
     const position = /at position (\d+)/.exec(message);
     problems.push({
       file: sourceName,
-      ...(position ? lineColOf(text, Number(position[1])) : locator.firstError()),
+      ...lineColOf(text, position ? Number(position[1]) : 0),
       field: '(file)',
       message: `not valid JSON (${message}); save the listing exactly as the server sent it`,
     });
     return empty();
   }
   let records: unknown[];
-  let base: (string | number)[];
+  let base: string[];
   if (Array.isArray(json)) [records, base] = [json, []];
   else if (json !== null && typeof json === 'object' && Array.isArray((json as { response?: unknown }).response)) {
     [records, base] = [(json as { response: unknown[] }).response, ['response']];
@@ -86,6 +110,7 @@ export function planImport(input: ImportInput): ImportPlan {
     at([], 'expected a v1 listing: {"id": null, "response": [records...], "error": null}, or an array of records', problems);
     return empty();
   }
+  locator = locateJson(text, base);
   if (!site.lists.some((l) => l.name === list)) {
     problems.push({ file: sourceName, line: 1, col: 1, field: '--list', message: `\`${list}\` is not a request list of this site (lists: ${site.lists.map((l) => l.name).join(', ')})` });
     return empty();
@@ -93,43 +118,63 @@ export function planImport(input: ImportInput): ImportPlan {
 
   // 1. Each record on its own: shape, types, normalisations.
   const candidates: Candidate[] = [];
-  const filled = new Map<FilledField, { count: number; path: (string | number)[]; details: Set<string> }>();
+  let invalidRecords = 0;
+  const filled = new Map<FilledField, Tally>();
+  const normalised = new Map<string, Tally & { kind: NormalisedKind; field: string }>();
+  const deviceFields = new Map<string, DeviceField>();
+  const tally = <T extends Tally>(map: Map<string, T> | Map<FilledField, T>, key: string, make: () => T, detail?: string) => {
+    const entry = (map as Map<string, T>).get(key) ?? (map as Map<string, T>).set(key, make()).get(key)!;
+    entry.count++;
+    if (detail !== undefined && entry.details.size < 100) entry.details.add(detail);
+  };
   let keyOrderNoted = false;
-  records.forEach((record, index) => {
-    const path = [...base, index];
-    const before = problems.length;
-    const values = readRecord(record, {
-      site,
-      device,
-      list,
-      problem: (field, message) => at(field ? [...path, field] : path, `record ${index}: ${message}`, problems),
-      note: (field, message) => at(field ? [...path, field] : path, `record ${index}: ${message}`, notes),
-      filled: (field, detail) => {
-        const entry = filled.get(field) ?? filled.set(field, { count: 0, path, details: new Set() }).get(field)!;
-        entry.count++;
-        if (detail !== undefined) entry.details.add(detail);
-      },
-    });
-    if (values && !keyOrderNoted && !sameOrder(Object.keys(record as object))) {
+  // One context for every record (a listing may hold a million: no closures per record).
+  let index = 0;
+  let path: (string | number)[] = base;
+  const context: RecordContext = {
+    site,
+    device,
+    list,
+    androidVersion: input.androidVersion,
+    problem: (field, message) => at(field ? [...path, field] : path, `record ${index}: ${message}`, problems),
+    note: (field, message) => at(field ? [...path, field] : path, `record ${index}: ${message}`, notes),
+    filled: (field, detail) => tally(filled, field, () => ({ count: 0, path, details: new Set() }), detail),
+    normalised: (kind, field, detail) => tally(normalised, `${kind}:${field}`, () => ({ kind, field, count: 0, path: [...path, field], details: new Set() }), detail),
+    deviceField: (key, value) => {
+      if (!deviceFields.has(key)) deviceFields.set(key, { value, record: index });
+    },
+  };
+  for (; index < records.length; index++) {
+    const record = records[index];
+    path = [...base, index];
+    const before = problems.length + unshown;
+    const values = readRecord(record, context);
+    // Only a record with every field of the interface can be in its order (LineageOS ones are alphabetical).
+    if (values && !keyOrderNoted && RECORD_KEYS.every((k) => k in (record as object)) && !sameOrder(Object.keys(record as object))) {
       keyOrderNoted = true;
       at(path, `record ${index}: the keys are in another order than the interface's; the build writes every record in the interface's order`, notes);
     }
-    if (values && problems.length === before) candidates.push({ index, path, values });
-    else candidates.push({ index, path, invalid: true });
-  });
-
-  // Each filled-in field once for the whole listing, at the first record that lacks it.
-  for (const [field, { count, path, details }] of filled) {
-    const name = field.replace(/_from_name$/, '');
-    const shown = [...details].sort(compareStrings);
-    const detail = shown.length === 0 ? '' : ` (${shown.slice(0, 5).join(', ')}${shown.length > 5 ? `, and ${shown.length - 5} more` : ''})`;
-    notes.push({
-      file: sourceName,
-      ...locator(path),
-      field: name,
-      message: `${count < records.length ? `${count} of ${records.length} records lack` : count === 1 ? 'the record lacks' : `all ${count} records lack`} \`${name}\`, which only the /e/ updater reads: ${FILLED[field]}${detail}`,
-    });
+    if (values && problems.length + unshown === before) candidates.push({ index, values });
+    else invalidRecords++;
   }
+
+  // Each filled-in field and each normalisation once for the whole listing, at the first record.
+  const counted = (count: number, what: string) => (count < records.length ? `${count} of ${records.length} ${what}s` : count === 1 ? `the ${what}` : `all ${count} ${what}s`);
+  const shown = (details: Set<string>) => {
+    const sorted = [...details].sort(compareStrings);
+    return sorted.length === 0 ? '' : ` (${sorted.slice(0, 5).join(', ')}${sorted.length > 5 ? `, and ${sorted.length - 5} more` : ''})`;
+  };
+  for (const [field, { count, path, details }] of filled) {
+    const name = field.replace(/_from_name$|_given$/, '');
+    const lack = count < records.length ? `${count} of ${records.length} records lack` : count === 1 ? 'the record lacks' : `all ${count} records lack`;
+    notes.push({ file: sourceName, ...locator(path), field: name, message: `${lack} \`${name}\`, which only the /e/ updater reads: ${FILLED[field]}${shown(details)}` });
+  }
+  for (const { kind, field, count, path, details } of normalised.values()) {
+    notes.push({ file: sourceName, ...locator(path), field, message: `\`${field}\` ${NORMALISED[kind].replace('{count}', counted(count, 'record'))}${shown(details)}` });
+  }
+
+  // Past the cap nothing is written or shown: the checks across records wait until these are fixed.
+  if (unshown > 0 && !input.skipInvalid) return finish({ writes: [], records: records.length, skipped: invalidRecords });
 
   // 2. Match with the source's other records and with the device's manifests.
   const parsedExisting = input.existing
@@ -142,8 +187,9 @@ export function planImport(input: ImportInput): ImportPlan {
   const targets = new Map<string, number>();
 
   for (const candidate of candidates) {
-    if (candidate.invalid || !candidate.values) continue;
-    const { index, path, values } = candidate;
+    if (candidate.invalid) continue;
+    const { index, values } = candidate;
+    const path = [...base, index];
     const report = (field: string | undefined, message: string) => {
       at(field ? [...path, field] : path, `record ${index}: ${message}`, problems);
       candidate.invalid = true;
@@ -205,18 +251,44 @@ export function planImport(input: ImportInput): ImportPlan {
     if (update !== undefined) writes.push({ file: manifest.file, text: update, action: `removed from list ${list} (not in the source)` });
   }
 
-  const skipped = candidates.filter((c) => c.invalid).length;
+  // 4. The device fields of a crDroid listing: device.yaml, written only when there is none.
+  let deviceOutcome: ImportPlan['device'];
+  if (deviceFields.size > 0) {
+    const file = `content/${device}/device.yaml`;
+    const made = deviceFileOf(deviceFields, sourceName.replace(/^.*\//, ''));
+    const written = made.text !== undefined && !input.deviceFileExists;
+    if (written) writes.push({ file, text: made.text!, action: 'created' });
+    deviceOutcome = { file, written, kept: made.kept, leftOut: made.leftOut };
+  }
+
+  const skipped = invalidRecords + candidates.filter((c) => c.invalid).length;
   writes.sort((a, b) => compareStrings(a.file, b.file));
-  return { writes: problems.length > 0 && !input.skipInvalid ? [] : writes, notes: sortProblems(notes), problems: sortProblems(problems), records: records.length, skipped };
+  const failed = problems.length > 0 && !input.skipInvalid;
+  return finish({ writes: failed ? [] : writes, records: records.length, skipped, ...(deviceOutcome && { device: deviceOutcome }) });
 }
 
 // --- internal ---
 
+/** A valid record of the source and its manifest values (`invalid` once a check across records refuses it). */
 interface Candidate {
   index: number;
-  path: (string | number)[];
-  values?: ManifestValues & { placeholder?: true };
+  values: ManifestValues & { placeholder?: true };
   invalid?: boolean;
+}
+
+/** How many records a note is about, the first one's path, and the first few values it names. */
+interface Tally {
+  count: number;
+  path: (string | number)[];
+  details: Set<string>;
+}
+
+/** The listing's text: UTF-8 with or without a BOM (as manifests are read), or the offset and value of the first invalid byte. */
+function decodeListing(input: string | Uint8Array): { text: string; badByte?: number; badValue?: string } {
+  if (typeof input === 'string') return { text: input.replace(/^\ufeff/, '') };
+  const bad = firstInvalidUtf8(input);
+  if (bad !== -1) return { text: new TextDecoder().decode(input.subarray(0, bad)), badByte: bad, badValue: input[bad].toString(16).toUpperCase().padStart(2, '0') };
+  return { text: new TextDecoder('utf-8').decode(input) }; // TextDecoder drops a leading BOM.
 }
 
 /** What identifies a physical build: its id and file name, or a placeholder's display_version. */

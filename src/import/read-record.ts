@@ -4,8 +4,10 @@
  */
 import { displayVersionOf, parseBuildFilename } from '../catalog/filename.js';
 import { androidVersionOf, API_LEVELS } from '../catalog/api-levels.js';
+import { DOWNLOAD_KEY, FOREIGN_KEYS, SHA256 } from '../catalog/loose.js';
 import type { ManifestValues } from '../catalog/manifest-text.js';
 import type { Site } from '../catalog/site.js';
+import { androidVersionOfCrDroidName, isCrDroidRecord, mapCrDroidRecord } from './other-formats.js';
 
 /** The keys of a v1 record in the order of interface.md (and of every listing otapress writes). */
 export const RECORD_KEYS = [
@@ -39,6 +41,8 @@ export interface RecordContext {
   site: Site;
   device: string;
   list: string;
+  /** `--android-version`: for records that neither api_level nor the file name tells it of. */
+  androidVersion?: string;
   problem(field: string | undefined, message: string): void;
   note(field: string | undefined, message: string): void;
   /**
@@ -46,7 +50,27 @@ export interface RecordContext {
    * from, e.g. `30 → 11`. The caller reports each field once per listing, not once per record.
    */
   filled(field: FilledField, detail?: string): void;
+  /**
+   * A value published in another form than the record has it (`kind` in {@link NORMALISED}), at
+   * `field` (the key the record has); reported once per listing, with the first few `detail`s.
+   */
+  normalised(kind: NormalisedKind, field: string, detail: string): void;
+  /** A key of the record that describes the device, not the build (crDroid's shape): the caller keeps the first value. */
+  deviceField(key: string, value: unknown): void;
 }
+
+/** The forms of a value the import publishes differently, reported once per listing. */
+export const NORMALISED = {
+  datetime_text: 'is text in {count}; phones read it with getLong, which takes a number in text, so it is published as the number',
+  timestamp_text: 'is text in {count}; published as the number, equal to datetime',
+  size_text: 'is text in {count}; phones read it with getLong, which takes a number in text, so it is published as the number',
+  id_key: "is not a SHA-256 in {count}; phones use it only as the download key, so it is published as written (pages and feeds do not call it a SHA-256)",
+  romtype_list: 'is not the list imported into in {count}; published as the list, which phones compare with their release type (ignoring case)',
+  crdroid: 'is read as the v1 key in {count} (crDroid / Evolution X listing)',
+} as const;
+
+/** A kind of {@link NORMALISED} value. */
+export type NormalisedKind = keyof typeof NORMALISED;
 
 /** How the import fills each field a record may lack (the phone does not read them), for the one note per field. */
 export const FILLED = {
@@ -54,11 +78,12 @@ export const FILLED = {
   channel: 'set to the list imported into (the download folder of the default address)',
   channel_from_name: 'set to the channel the file name states (the download folder of the default address)',
   android_version: "derived from api_level by interface.md's pairing",
-  android_version_from_name: "derived from the file name's platform part",
+  android_version_from_name: 'derived from the file name',
+  android_version_given: 'set to --android-version',
   api_level: 'derived from android_version by the same pairing, as the build does',
   display_version: 'derived from the file name, as the build does',
   incremental: 'published as ""',
-  md5sum: 'published as "" (placeholders only: a package needs its MD5)',
+  md5sum: 'published as "" (LineageOS phones never read it; the build notes each package without one)',
   changes: 'published as ""',
   pre_version: 'published as ""',
   is_upgrade_supported: 'published as false',
@@ -77,15 +102,33 @@ export function readRecord(record: unknown, c: RecordContext): (ManifestValues &
     return undefined;
   }
   const r = { ...(record as Record<string, unknown>) };
+  // crDroid's shape: its build keys become the v1 ones, the others describe the device.
+  const crDroid = isCrDroidRecord(r);
+  const renamed = crDroid ? mapCrDroidRecord(r) : new Map<string, string>();
+  for (const [ours, theirs] of renamed) c.normalised('crdroid', theirs, `${theirs} → ${ours}`);
+  if (crDroid && r.romtype === undefined) r.romtype = c.list;
+  // Messages name the key the file has (`sha256`, not `id`).
+  if (renamed.size > 0) {
+    const c0 = c;
+    c = { ...c0, problem: (field, message) => c0.problem(field && (renamed.get(field) ?? field), message), note: (field, message) => c0.note(field && (renamed.get(field) ?? field), message) };
+  }
   const placeholder = r.url === undefined && r.filename === '';
   for (const key of Object.keys(r)) {
-    if (!(RECORD_KEYS as readonly string[]).includes(key)) c.note(key, `\`${key}\` is not a field of the v1 interface; it is left out`);
+    if ((RECORD_KEYS as readonly string[]).includes(key)) continue;
+    if (crDroid) c.deviceField(key, r[key]);
+    else {
+      const foreign = FOREIGN_KEYS[key];
+      c.note(key, `\`${key}\` is not a field of the v1 interface; it is left out${foreign ? ` (${key} is ${foreign.what}; v1 calls it \`${foreign.ours === 'channel' ? 'romtype' : foreign.ours}\`)` : ''}`);
+    }
   }
-  // What a phone needs must be there: a phone drops a record without it, so it is not a build it offers.
-  // A placeholder (no url, filename "") is dropped by phones anyway and lacks only the url.
+  // What a phone needs must be there: a LineageOS phone drops a record without it, so it is not a
+  // build it offers. A placeholder (no url, filename "") is dropped by phones anyway and lacks only the url.
   for (const key of PHONE_KEYS) {
     if (r[key] === undefined && !(key === 'url' && placeholder)) {
-      c.problem(key, `missing \`${key}\`${key === 'url' ? ' (only a placeholder, with filename, id and size "", has no url)' : ''}; a phone drops a record without it`);
+      const name = renamed.get(key) ?? (crDroid ? CRDROID_NAMES[key] ?? key : key);
+      c.problem(key, crDroid
+        ? `missing \`${name}\`; the build needs it to publish the v1 \`${key}\` that phones read`
+        : `missing${key === 'url' ? ' (only a placeholder, with filename, id and size "", has no url)' : ''}; LineageOS phones drop a record without ${key}`);
     }
   }
   fillMissing(r, placeholder, c);
@@ -106,12 +149,35 @@ export function readRecord(record: unknown, c: RecordContext): (ManifestValues &
     }
     return v;
   };
-  const seconds = (key: string): number | undefined => {
+  const seconds = (key: 'datetime' | 'timestamp'): number | undefined => {
     const v = r[key];
     if (v === undefined) return undefined;
     if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
-    c.problem(key, `expected Unix seconds as a JSON number, e.g. 1731067200, found ${describe(v)}`);
+    // org.json's getLong reads a number written as text, as many hand-made listings have it.
+    if (typeof v === 'string' && /^\d{1,15}$/.test(v)) {
+      // A timestamp filled in from datetime is datetime's note already.
+      if (key === 'datetime' || (record as Record<string, unknown>).timestamp !== undefined) c.normalised(`${key}_text`, renamed.get(key) ?? key, JSON.stringify(v));
+      return Number(v);
+    }
+    if (key === 'timestamp' && (record as Record<string, unknown>).timestamp === undefined) return undefined; // Filled from datetime: its problem says it.
+    c.problem(
+      key,
+      key === 'datetime' || r.datetime === undefined
+        ? `${describe(v)} is not Unix seconds; LineageOS phones drop a record whose datetime is not a number (they read it with getLong): write the build time, e.g. ${typeof v === 'string' ? `date -u -d '${v.replace(/'/g, '')}' +%s, or ` : ''}ro.build.date.utc of the build`
+        : `expected Unix seconds, like datetime, found ${describe(v)}`,
+    );
     return undefined;
+  };
+  /** The id: a SHA-256 (lower-cased), or any other download key phones already know, published as written. */
+  const downloadKey = (): string | undefined => {
+    const v = text('id');
+    if (v === undefined || v === '' || /^[0-9a-fA-F]{64}$/.test(v)) return v === undefined || v === '' ? v : hex('id', 64);
+    if (!DOWNLOAD_KEY.test(v)) {
+      c.problem('id', `${describe(v)} is not a download key otapress can publish unchanged: it needs 1 to 255 letters, digits and \`. _ ~ - + = : /\` (phones key downloads by it, and pages and feeds link it)`);
+      return undefined;
+    }
+    if (!SHA256.test(v)) c.normalised('id_key', renamed.get('id') ?? 'id', v.length > 40 ? `${v.slice(0, 40)}…` : v);
+    return v;
   };
   const hex = (key: string, length: number): string | undefined => {
     const v = text(key);
@@ -138,7 +204,7 @@ export function readRecord(record: unknown, c: RecordContext): (ManifestValues &
     pre_version: text('pre_version'),
     display_version: text('display_version'),
     android_version: text('android_version'),
-    id: hex('id', 64),
+    id: downloadKey(),
   };
   const url = placeholder ? undefined : text('url');
   let size: number | '' | undefined;
@@ -146,9 +212,11 @@ export function readRecord(record: unknown, c: RecordContext): (ManifestValues &
   if (typeof rawSize === 'number' && Number.isSafeInteger(rawSize) && rawSize >= 0) size = rawSize;
   else if (typeof rawSize === 'string' && /^\d{1,15}$/.test(rawSize)) {
     size = Number(rawSize);
-    c.note('size', `size is the text "${rawSize}"; published as the number ${size}`);
+    c.normalised('size_text', 'size', JSON.stringify(rawSize));
   } else if (rawSize === '' && placeholder) size = '';
-  else if (rawSize !== undefined) c.problem('size', `expected the size in bytes as a whole number${placeholder ? ', or "" in a placeholder' : ''}, found ${describe(rawSize)}`);
+  else if (rawSize !== undefined) {
+    c.problem('size', `expected the size in bytes as a whole number${placeholder ? ', or "" in a placeholder' : ''}, found ${describe(rawSize)}${placeholder ? '' : '; LineageOS phones drop a record whose size is not a number'}`);
+  }
   const upgrade = r.is_upgrade_supported;
   if (upgrade !== undefined && typeof upgrade !== 'boolean') c.problem('is_upgrade_supported', `expected true or false, found ${describe(upgrade)}`);
 
@@ -156,8 +224,9 @@ export function readRecord(record: unknown, c: RecordContext): (ManifestValues &
     c.problem('datetime', `datetime ${values.datetime} differs from timestamp ${values.timestamp}; phones compare datetime with their build time, so otapress publishes one build time: make them equal`);
   }
   if (values.romtype !== undefined && values.romtype !== c.list) {
-    c.note('romtype', `romtype is \`${values.romtype}\`; published as \`${c.list}\`, the list it is in (phones offer a record only when romtype is their release type)`);
+    c.normalised('romtype_list', renamed.get('romtype') ?? 'romtype', `${values.romtype} → ${c.list}`);
   }
+  if (!placeholder && values.id === '') c.problem('id', 'id is empty; phones key each download by it (records with the same id collapse into one): give the build its own, e.g. the SHA-256 of the zip');
   if (placeholder) {
     if (values.id !== '' && values.id !== undefined) c.problem('id', 'a placeholder (no url, filename "") has id ""; a phone would otherwise treat it as a download');
     if (size !== '' && size !== undefined) c.problem('size', 'a placeholder (no url, filename "") has size ""; a numeric size would make a phone offer it');
@@ -192,7 +261,7 @@ export function readRecord(record: unknown, c: RecordContext): (ManifestValues &
     android_version: v.android_version,
     api_level: v.api_level === API_LEVELS[v.android_version] ? undefined : v.api_level,
     incremental: v.incremental,
-    md5sum: v.md5sum,
+    md5sum: v.md5sum || undefined,
     id: v.id,
     size: size as number,
     url: url === defaultUrl ? undefined : url,
@@ -217,6 +286,9 @@ export function sameOrder(keys: string[]): boolean {
 
 // --- internal ---
 
+/** The crDroid key a missing v1 phone key stands for, for messages. */
+const CRDROID_NAMES: Record<string, string> = { url: 'download', datetime: 'timestamp', id: 'sha256', romtype: 'buildtype' };
+
 /** Fills in, in `r`, the fields only the /e/ updater reads, from what the record has; reports each through `c.filled`. */
 function fillMissing(r: Record<string, unknown>, placeholder: boolean, c: RecordContext): void {
   const fill = (key: FilledField, value: unknown, detail?: string) => {
@@ -232,23 +304,25 @@ function fillMissing(r: Record<string, unknown>, placeholder: boolean, c: Record
   } else if (r.channel === undefined) fill('channel', c.list);
   if (r.android_version === undefined) {
     const fromLevel = androidVersionOf(typeof r.api_level === 'number' ? String(r.api_level) : (r.api_level as string | undefined));
-    const fromName = named?.androidVersion;
+    const fromName = named?.androidVersion ?? (typeof r.filename === 'string' ? androidVersionOfCrDroidName(r.filename) : undefined);
     if (fromLevel !== undefined) fill('android_version', fromLevel, `${String(r.api_level)} → ${fromLevel}`);
     else if (fromName !== undefined) {
       r.android_version = fromName;
       c.filled('android_version_from_name', `${String(r.filename)} → ${fromName}`);
+    } else if (c.androidVersion !== undefined) {
+      r.android_version = c.androidVersion;
+      c.filled('android_version_given', c.androidVersion);
     } else {
       const pairs = Object.entries(API_LEVELS).map(([v, l]) => `${l} → ${v}`).join(', ');
       const level = r.api_level === undefined || r.api_level === '' ? 'an api_level' : `api_level ${JSON.stringify(r.api_level)}`;
-      c.problem('android_version', `missing \`android_version\`, and neither ${level} (interface.md pairs ${pairs}) nor the file name tells it; add \`"android_version": "N"\` to the record`);
+      c.problem('android_version', `missing \`android_version\`, and neither ${level} (interface.md pairs ${pairs}) nor the file name tells it; pass --android-version N (phones do not read it; the /e/ updater shows it)`);
     }
   }
   // The build derives api_level from android_version; "" is what a placeholder shows without it.
   if (r.api_level === undefined) fill('api_level', placeholder ? '' : API_LEVELS[String(r.android_version)] ?? '');
   if (r.display_version === undefined && typeof r.filename === 'string' && r.filename !== '') fill('display_version', displayVersionOf(r.filename));
   if (r.display_version === undefined) c.problem('display_version', 'missing `display_version`, which names a placeholder (it has no file name to derive it from); add it');
-  if (r.md5sum === undefined && placeholder) fill('md5sum', '');
-  else if (r.md5sum === undefined) c.problem('md5sum', 'missing `md5sum`; every manifest carries the MD5 of its package: add it (md5sum FILE)');
+  if (r.md5sum === undefined) fill('md5sum', '');
   for (const [key, value] of [['incremental', ''], ['changes', ''], ['pre_version', ''], ['is_upgrade_supported', false]] as const) {
     if (r[key] === undefined) fill(key, value);
   }

@@ -1,0 +1,48 @@
+/**
+ * The per-device JSON of crDroid and Evolution X (and ROMs that copied it):
+ * `{"response":[{filename, download, timestamp, md5, sha256, size, version, buildtype, maintainer,
+ * oem, device, forum, telegram, paypal, firmware, recovery, ...}]}`, read in
+ * crdroidandroid/android_vendor_crDroidOTA (akita.json at 06ed3a27c0ca27e17c7c56d27c32425d81d46c95).
+ * Its build fields map onto the v1 record's; the rest describes the device, not the build.
+ */
+
+/** crDroid's build keys and the v1 keys that carry the same value. */
+export const CRDROID_BUILD_KEYS: Record<string, string> = {
+  download: 'url',
+  timestamp: 'datetime',
+  sha256: 'id',
+  md5: 'md5sum',
+  buildtype: 'romtype',
+};
+
+/**
+ * Whether a record has crDroid's shape: a `download` address and no v1 `url` (a v1 record always
+ * has `url`, a LineageOS phone drops one without it).
+ */
+export function isCrDroidRecord(r: Record<string, unknown>): boolean {
+  return r.download !== undefined && r.url === undefined;
+}
+
+/**
+ * Renames a crDroid record's build keys to the v1 ones, in place; returns which (v1 key → crDroid
+ * key), so that messages name the key the file has. `timestamp` stays too: it is also the /e/
+ * field that equals `datetime`.
+ */
+export function mapCrDroidRecord(r: Record<string, unknown>): Map<string, string> {
+  const renamed = new Map<string, string>();
+  for (const [theirs, ours] of Object.entries(CRDROID_BUILD_KEYS)) {
+    if (r[theirs] === undefined || r[ours] !== undefined) continue;
+    r[ours] = r[theirs];
+    if (theirs !== 'timestamp') delete r[theirs];
+    renamed.set(ours, theirs);
+  }
+  return renamed;
+}
+
+/**
+ * The Android major version a crDroid file name states: `crDroidAndroid-16.0-20260313-akita-v12.8.zip`
+ * is Android 16 (the version after the ROM name is the Android one, the `v12.8` at the end crDroid's).
+ */
+export function androidVersionOfCrDroidName(filename: string): string | undefined {
+  return /^crDroidAndroid-(\d{1,2})(?:\.\d+)?-\d{8}-/.exec(filename)?.[1];
+}
