@@ -106,6 +106,21 @@ url: https://github.com/x/ota/releases/download/20240626/lineage-21.0-20240626-U
   });
 });
 
+describe('import: keys of other formats in a v1 record (issue 18 point 6)', () => {
+  it('names what md5, sha256, download and buildtype are, and what v1 calls them', async () => {
+    const root = project();
+    const [first] = LISTING.response;
+    const { code, err } = await importText(root, JSON.stringify({ response: [{ ...first, md5: '0'.repeat(32), sha256: 'a'.repeat(64), download: first.url, buildtype: 'weekly' }] }));
+    expect(code).toBe(0);
+    expect(err.filter((l) => l.includes('is not a field of the v1 interface')).map((l) => l.replace(/^.*?record 0: /, ''))).toEqual([
+      "`md5` is not a field of the v1 interface; it is left out (md5 is crDroid's and Evolution X's name for the MD5 of the zip; v1 calls it `md5sum`)",
+      "`sha256` is not a field of the v1 interface; it is left out (sha256 is crDroid's and Evolution X's name for the SHA-256 of the zip (phones key downloads by it); v1 calls it `id`)",
+      "`download` is not a field of the v1 interface; it is left out (download is crDroid's and Evolution X's name for the download address; v1 calls it `url`)",
+      "`buildtype` is not a field of the v1 interface; it is left out (buildtype is crDroid's and Evolution X's release type (weekly, OFFICIAL, ...); v1 calls it `romtype`)",
+    ]);
+  });
+});
+
 describe('import: the bytes of a listing (issue 19 point 12)', () => {
   it('accepts a UTF-8 byte order mark, as manifests do', async () => {
     const root = project();
@@ -170,12 +185,3 @@ function phoneView(r: Record<string, unknown>) {
   };
 }
 
-/** Orders printed problems as the command does: by position, then field. */
-function byPosition(a: string, b: string): number {
-  const key = (l: string) => {
-    const m = /^[^:]*:(\d+):(\d+)  (\S+)/.exec(l);
-    return m ? [Number(m[1]), Number(m[2]), m[3]] : [Infinity, 0, l];
-  };
-  const [ka, kb] = [key(a), key(b)];
-  return (ka[0] as number) - (kb[0] as number) || (ka[1] as number) - (kb[1] as number) || (ka[2] < kb[2] ? -1 : ka[2] > kb[2] ? 1 : 0);
-}

@@ -3,6 +3,7 @@
  * not a SHA-256, builds without an MD5, and the keys other listing formats use. One place for the
  * rules, so that manifests, `import` and the pages say the same.
  */
+import { z } from 'zod';
 import { compareStrings, nearest, type Problem } from './problems.js';
 
 /** What these rules read of a build (manifest.ts's `Build`, which imports this file). */
@@ -25,6 +26,27 @@ export const SHA256 = /^[0-9a-f]{64}$/;
  * attributes, URL fragments of the pages and feeds) and to 255 of them.
  */
 export const DOWNLOAD_KEY = /^[A-Za-z0-9._~+=:/-]{1,255}$/;
+
+/**
+ * `id`: the SHA-256 of the zip (64 lowercase hex, what `add` writes), or any other download key a
+ * listing already gave its phones (an MD5, a SHA-1, a random string): phones only key downloads by
+ * it. A SHA-256 in capitals is a slip, not another key: it must be written in lowercase.
+ */
+export const downloadKey = z.string({ error: "expected the SHA-256 of the zip (sha256sum FILE), or the download key phones already know" }).superRefine((value, ctx) => {
+  if (/^[0-9a-fA-F]{64}$/.test(value) && value !== value.toLowerCase()) {
+    ctx.addIssue({ code: 'custom', message: `write the 64 hex characters in lowercase: ${value.toLowerCase()}` });
+  } else if (!DOWNLOAD_KEY.test(value)) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        value === ''
+          ? 'id is empty; phones key each download by it: write the SHA-256 of the zip (sha256sum FILE)'
+          : value.length > 255
+            ? `id is ${value.length} characters long; expected the SHA-256 of the zip (sha256sum FILE), or a download key of at most 255 characters`
+            : 'expected the SHA-256 of the zip (sha256sum FILE), or a download key of letters, digits and `. _ ~ - + = : /` (characters every listing, page and feed carries unchanged)',
+    });
+  }
+});
 
 /** The SHA-256 of a build's package, when its `id` is one; `undefined` for another download key. */
 export function sha256Of(build: Pick<Build, 'id'>): string | undefined {

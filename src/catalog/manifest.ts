@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { API_LEVELS } from './api-levels.js';
 import { displayVersionOf, FILENAME_FORMS, nameFitsDevice, parseBuildFilename, PLAIN_FILENAME, type FilenameFacts } from './filename.js';
-import { DOWNLOAD_KEY, suggestKey } from './loose.js';
+import { downloadKey, suggestKey } from './loose.js';
 import { nearest, sortProblems, type Problem } from './problems.js';
 import { PROPERTY_FILES_FORMAT, propertyFilesProblem } from './property-files.js';
 import type { Site } from './site.js';
@@ -80,27 +80,6 @@ const hex = (length: number, what: string) =>
       });
     }
   });
-
-/**
- * `id`: the SHA-256 of the zip (64 lowercase hex, what `add` writes), or any other download key a
- * listing already gave its phones (an MD5, a SHA-1, a random string): phones only key downloads by
- * it. A SHA-256 in capitals is a slip, not another key: it must be written in lowercase.
- */
-const downloadKey = z.string({ error: "expected the SHA-256 of the zip (sha256sum FILE), or the download key phones already know" }).superRefine((value, ctx) => {
-  if (/^[0-9a-fA-F]{64}$/.test(value) && value !== value.toLowerCase()) {
-    ctx.addIssue({ code: 'custom', message: `write the 64 hex characters in lowercase: ${value.toLowerCase()}` });
-  } else if (!DOWNLOAD_KEY.test(value)) {
-    ctx.addIssue({
-      code: 'custom',
-      message:
-        value === ''
-          ? 'id is empty; phones key each download by it: write the SHA-256 of the zip (sha256sum FILE)'
-          : value.length > 255
-            ? `id is ${value.length} characters long; expected the SHA-256 of the zip (sha256sum FILE), or a download key of at most 255 characters`
-            : 'expected the SHA-256 of the zip (sha256sum FILE), or a download key of letters, digits and `. _ ~ - + = : /` (characters every listing, page and feed carries unchanged)',
-    });
-  }
-});
 
 const unixSeconds = z.number({ error: 'expected Unix seconds as a whole number, e.g. 1731067200 (date +%s)' }).superRefine((value, ctx) => {
   if (!Number.isInteger(value)) {

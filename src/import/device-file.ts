@@ -39,7 +39,9 @@ export function deviceFileOf(fields: ReadonlyMap<string, DeviceField>, source: s
   const values = new Map<string, string>();
   const kept: string[] = [];
   const leftOut: string[] = [];
-  for (const [key, { value }] of [...fields].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  // In the order of PLACES (crDroid's own keys first), then the others by name.
+  const rank = (key: string) => (key in PLACES ? Object.keys(PLACES).indexOf(key) : Infinity);
+  for (const [key, { value }] of [...fields].sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0))) {
     const place = PLACES[key];
     const why = place === undefined ? 'no place in device.yaml' : unusable(value, place.url === true);
     if (why === undefined && values.has(place!.key)) leftOut.push(`${key} (device.yaml ${place!.key} already holds ${keyFor(fields, place!.key)})`);
@@ -48,7 +50,12 @@ export function deviceFileOf(fields: ReadonlyMap<string, DeviceField>, source: s
       kept.push(`${key} → ${place!.key}`);
     } else leftOut.push(`${key} (${why})`);
   }
-  if (values.size === 0) return { kept, leftOut };
+  if (values.has('maintainers.url') && !values.has('maintainers.name')) {
+    values.delete('maintainers.url');
+    kept.splice(kept.findIndex((k) => k.endsWith('→ maintainers.url')), 1);
+    leftOut.push('maintainer_url (no maintainer name to go with it)');
+  }
+  if (values.size === 0) return { kept, leftOut: leftOut.sort() };
   const q = (key: string) => JSON.stringify(values.get(key));
   const lines = [`# The device fields of ${source} (otapress import); see the README for the other keys.`];
   if (values.has('name')) lines.push(`name: ${q('name')}`);
@@ -56,9 +63,6 @@ export function deviceFileOf(fields: ReadonlyMap<string, DeviceField>, source: s
   if (values.has('maintainers.name')) {
     lines.push('maintainers:', `  - name: ${q('maintainers.name')}`);
     if (values.has('maintainers.url')) lines.push(`    url: ${q('maintainers.url')}`);
-  } else if (values.has('maintainers.url')) {
-    kept.splice(kept.findIndex((k) => k.endsWith('→ maintainers.url')), 1);
-    leftOut.push('maintainer_url (no maintainer name to go with it)');
   }
   const links = ['info', 'forum', 'support', 'donate', 'source'].filter((k) => values.has(`links.${k}`));
   if (links.length > 0) lines.push('links:', ...links.map((k) => `  ${k}: ${q(`links.${k}`)}`));
@@ -79,5 +83,5 @@ function unusable(value: unknown, url: boolean): string | undefined {
 }
 
 function keyFor(fields: ReadonlyMap<string, DeviceField>, place: string): string {
-  return [...fields.keys()].sort().find((k) => PLACES[k]?.key === place) ?? place;
+  return Object.keys(PLACES).find((k) => PLACES[k].key === place && fields.has(k)) ?? place;
 }
