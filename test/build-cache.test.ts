@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build, cacheDirOf, compileSite } from '../src/build/build.js';
@@ -8,7 +8,7 @@ import { listContent, readContent } from '../src/catalog/read.js';
 import { compileSettings, filesByDevice } from '../src/build/compile-device.js';
 import { compileDevices } from '../src/build/compile-devices.js';
 import { deviceName, generateCatalog } from './bench/catalog.js';
-import { snapshotTree, tempProject } from './helpers.js';
+import { ROOT, snapshotTree, tempProject } from './helpers.js';
 
 // The build cache keeps each rendered file as a hard link to the file the build wrote into dist/
 // (src/build/cache-entry.ts): filling it copies nothing, a warm build links instead of writing. These
@@ -154,6 +154,30 @@ describe('the key of a device', { timeout: 120_000 }, () => {
     expect(changed(edited, nested)).toBe(1);
     writeFileSync(path.join(folder, 'changes', 'a.md'), 'two');
     expect(changed(nested, compile())).toBe(1);
+  });
+});
+
+describe("the key of otapress's own code", { timeout: 180_000 }, () => {
+  it('changes with any source file of the package (told by its size and modification time), and not otherwise', () => {
+    if (!existsSync(path.join(ROOT, 'lib', 'bin.mjs'))) expect(spawnSync(process.execPath, [path.join(ROOT, '.ci', 'build-lib.mjs')]).status).toBe(0);
+    const pkg = tempProject();
+    cpSync(path.join(ROOT, 'lib'), path.join(pkg, 'lib'), { recursive: true });
+    cpSync(path.join(ROOT, 'package.json'), path.join(pkg, 'package.json'));
+    const root = catalog();
+    const keys = () => {
+      const result = spawnSync(process.execPath, [path.join(pkg, 'lib', 'bin.mjs'), 'build', '--root', root], { encoding: 'utf8' });
+      expect(result.status, result.stderr).toBe(0);
+      return readdirSync(cacheDirOf(root)).filter((n) => n.endsWith('.bin')).sort();
+    };
+    const first = keys();
+    expect(first).toHaveLength(6);
+    expect(keys()).toEqual(first);
+    const source = path.join(pkg, 'lib', 'render', 'v1.js');
+    const later = new Date(statSync(source).mtimeMs + 5000);
+    utimesSync(source, later, later);
+    const after = keys();
+    expect(after).toHaveLength(6);
+    expect(after.filter((k) => first.includes(k))).toEqual([]);
   });
 });
 

@@ -124,7 +124,10 @@ for (const size of only.has('build') || only.has('preview') ? sizes : []) {
         [`${p.name} cold / I/O floor`, row(`${p.name} cold`)!, floor],
       ]),
     ];
-    for (const [name, a, b] of ratios) console.log(`  ${name.padEnd(28)} ${sameRound(a, b).toFixed(2)}x   (${a.samples.map((x, i) => (x.ms / b.samples[i].ms).toFixed(2)).join(' ')})`);
+    // CPU time (user + system, all threads) is steadier than wall time when other work shares the cores.
+    const cpu = (a: Row, b: Row) => (a.samples.every((x) => x.cpu !== undefined) ? `${sameRound(a, b, 'cpu').toFixed(2)}x` : '-');
+    console.log(`  ${''.padEnd(28)}  wall    CPU   (wall, each round)`);
+    for (const [name, a, b] of ratios) console.log(`  ${name.padEnd(28)} ${`${sameRound(a, b).toFixed(2)}x`.padStart(6)} ${cpu(a, b).padStart(6)}   (${a.samples.map((x, i) => (x.ms / b.samples[i].ms).toFixed(2)).join(' ')})`);
     console.log('');
     target(`cold build with cache / --no-cache (${size})`, sameRound(cold, noCache), 'x', 1.05);
     for (const p of peers) target(`cold build / ${p.name} cold (${size})`, sameRound(cold, row(`${p.name} cold`)!), 'x', 1, true);
@@ -411,8 +414,8 @@ function printTable(rows: Row[]): void {
 }
 
 /** The median over rounds of a's time over b's in the same round. */
-function sameRound(a: Row, b: Row): number {
-  return median(a.samples.slice(0, b.samples.length).map((x, i) => x.ms / b.samples[i].ms));
+function sameRound(a: Row, b: Row, of: 'ms' | 'cpu' = 'ms'): number {
+  return median(a.samples.slice(0, b.samples.length).map((x, i) => (x[of] ?? NaN) / (b.samples[i][of] ?? NaN)));
 }
 
 function medianMs(row: Row): number {

@@ -114,10 +114,12 @@ function prepareEleventy(): Peer {
     if (npm.status !== 0) throw new Error(`could not install ${wanted} with npm`);
     writeFileSync(marker, wanted);
   }
-  // The project files go where the packages are, so that its data file finds js-yaml.
-  const project = path.join(ELEVENTY_DIR, 'project');
+  // The project files go where the packages are, so that its data file finds js-yaml; one copy per
+  // benchmark process, so that two benchmarks never remove each other's.
+  const project = path.join(ELEVENTY_DIR, `project-${process.pid}`);
   rmSync(project, { recursive: true, force: true });
   cpSync(path.join(PEERS, 'eleventy'), project, { recursive: true });
+  process.on('exit', () => rmSync(project, { recursive: true, force: true }));
   return {
     name: 'Eleventy',
     version: ELEVENTY_VERSION,
