@@ -50,11 +50,11 @@ describe.each([
     const seen = await observe(wrangler!.url, 'OPTIONS', sent);
     const expected: Seen =
       optionsHandler && api
-        ? { status: 204, contentType: null, allow: 'GET, OPTIONS', vary: 'Accept', cacheControl: 'public, max-age=300', location: null, body: '' }
+        ? { status: 204, contentType: null, allow: 'GET, OPTIONS', vary: 'Accept', cacheControl: 'public, max-age=300', allowOrigin: '*', location: null, body: '' }
         : api
           ? // The static asset server refuses the method but still applies _headers.
-            { status: 405, contentType: 'application/json', allow: 'GET, OPTIONS', vary: 'Accept', cacheControl: 'public, max-age=300', location: null, body: '' }
-          : { status: 405, contentType: null, allow: null, vary: null, cacheControl: null, location: null, body: '' };
+            { status: 405, contentType: 'application/json', allow: 'GET, OPTIONS', vary: 'Accept', cacheControl: 'public, max-age=300', allowOrigin: '*', location: null, body: '' }
+          : { status: 405, contentType: null, allow: null, vary: null, cacheControl: null, allowOrigin: null, location: null, body: '' };
     expect(seen).toEqual(expected);
   }, 30_000);
 
@@ -99,6 +99,7 @@ describe.each([
       allow: header('allow'),
       vary: header('vary'),
       cacheControl: header('cache-control'),
+      allowOrigin: header('access-control-allow-origin'),
       location: header('location'),
       body: String(answer.body),
     };

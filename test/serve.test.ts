@@ -66,8 +66,8 @@ describe.each([
   it.each(optionsProbes(compiled))('OPTIONS $path answers 405 as a static asset does on Cloudflare', async ({ path: sent, api }) => {
     const seen = await observe(preview.url, 'OPTIONS', sent);
     const expected: Seen = api
-      ? { status: 405, contentType: 'application/json', allow: 'GET, OPTIONS', vary: 'Accept', cacheControl: 'public, max-age=300', location: null, body: '' }
-      : { status: 405, contentType: null, allow: null, vary: null, cacheControl: null, location: null, body: '' };
+      ? { status: 405, contentType: 'application/json', allow: 'GET, OPTIONS', vary: 'Accept', cacheControl: 'public, max-age=300', allowOrigin: '*', location: null, body: '' }
+      : { status: 405, contentType: null, allow: null, vary: null, cacheControl: null, allowOrigin: null, location: null, body: '' };
     expect(seen).toEqual(expected);
   });
 
@@ -84,7 +84,7 @@ describe('the preview with options_handler: true', () => {
     const answer = respond(servedTree(withHandler.site!, withHandler.files), 'OPTIONS', sent);
     expect(answer).toEqual(
       api
-        ? { status: 204, headers: { Allow: 'GET, OPTIONS', Vary: 'Accept', 'Cache-Control': 'public, max-age=300' }, body: '' }
+        ? { status: 204, headers: { Allow: 'GET, OPTIONS', Vary: 'Accept', 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' }, body: '' }
         : { status: 405, headers: {}, body: '' },
     );
   });

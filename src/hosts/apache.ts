@@ -103,10 +103,20 @@ export function renderApacheRules(site: Site): string {
     '# first that matches wins, and a missing file is a 404.',
   ];
   for (const rewrite of rules.rewrites) {
+    const file = fillGroups(rewrite.file, rewrite.groups, (n) => `$${n}`);
+    // With a fallback, a device the catalog does not have answers it (200) instead of the 404.
+    if (rewrite.fallback) {
+      out.push(
+        `# ${rewrite.name}: ${rewrite.shape}, for a device without the file`,
+        'RewriteCond %{ENV:REDIRECT_STATUS} ^$',
+        `RewriteCond %{DOCUMENT_ROOT}${file} !-f`,
+        `RewriteRule ${relative(rewrite.regex)} ${rewrite.fallback.slice(1)} [L]`,
+      );
+    }
     out.push(
       `# ${rewrite.name}: ${rewrite.shape}`,
       'RewriteCond %{ENV:REDIRECT_STATUS} ^$',
-      `RewriteRule ${relative(rewrite.regex)} ${fillGroups(rewrite.file, rewrite.groups, (n) => `$${n}`).slice(1)} [L]`,
+      `RewriteRule ${relative(rewrite.regex)} ${file.slice(1)} [L]`,
     );
   }
   out.push(
