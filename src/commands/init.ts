@@ -1,13 +1,14 @@
 /** `otapress init`: turn a folder into a catalog repository, never overwriting a file (the texts are in init-files.ts). */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { DEVICE_SCHEMA_FILE, renderDeviceJsonSchema } from '../catalog/device.js';
 import { renderJsonSchema, SCHEMA_FILE } from '../catalog/json-schema.js';
 import { readContent } from '../catalog/read.js';
 import { parseSite, SITE_FILE } from '../catalog/site.js';
 import { writeFileReplacing } from '../catalog/write-manifest.js';
 import { renderNetlifyToml } from '../hosts/routes.js';
 import { type Command, EXIT, type Io, otapressVersion, UsageError } from '../io.js';
-import { exampleManifest, GITIGNORE, maintainerReadme, packageJson, SCAFFOLD_SCRIPTS, siteYaml, workflows, type ScaffoldFile } from './init-files.js';
+import { exampleDeviceFile, exampleManifest, GITIGNORE, maintainerReadme, packageJson, SCAFFOLD_SCRIPTS, siteYaml, workflows, type ScaffoldFile } from './init-files.js';
 
 /** What {@link initCatalog} did: each file it wrote, and each it found and left as it was. */
 export interface InitResult {
@@ -32,7 +33,9 @@ export function initCatalog(root: string, { example = false, version }: { exampl
 
   create({ file: SITE_FILE, text: siteYaml() });
   create({ file: SCHEMA_FILE, text: renderJsonSchema() });
+  create({ file: DEVICE_SCHEMA_FILE, text: renderDeviceJsonSchema() });
   if (example) create(exampleManifest());
+  if (example) create(exampleDeviceFile());
   updatePackageJson(root, version, result);
   // Generated from the catalog as it now is, as the build would write it, so that check finds it up to date.
   const content = readContent(root);
@@ -52,13 +55,14 @@ export const command: Command = {
   usage: `otapress init [folder] [--example]
 
 Writes what a catalog repository needs, in the current folder or the one named (created if
-missing): content/site.yaml (set download_base_url there), content/manifest.schema.json,
+missing): content/site.yaml (set download_base_url there), content/manifest.schema.json and
+content/device.schema.json (the editor schemas),
 netlify.toml, .github/workflows/check.yml (pull requests: problems as annotations) and build.yml
 (main), .gitignore and a README.md on adding builds, deploying and the phones' updater URI; and
 adds the scripts build, check and serve and the otapress dependency to package.json (created when
 missing). A file that already exists is never overwritten: init lists what it kept.
 
-  --example   add one sample device (content/FP4/), to see a listing at once`,
+  --example   add one sample device (content/FP4/: a build and its device.yaml), to see a listing at once`,
   options: { example: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
   async run({ values, positionals }, io) {
     if (positionals.length > 1) throw new UsageError(`init takes one folder, not ${positionals.length}`);
