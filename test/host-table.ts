@@ -148,11 +148,17 @@ export interface NotFoundCaching {
   html: string | null;
 }
 
-/** What every host must answer for `probe`, given the body file's text. */
-export function expectedAnswer(probe: Probe, fileText: string, notFound: NotFoundCaching): Seen {
+/**
+ * `Access-Control-Allow-Origin` outside the API differs by host: Cloudflare Pages sends `*` on every
+ * static asset by default (measured with wrangler; the preview does the same), the others nothing.
+ */
+export const CLOUDFLARE_PAGE_ALLOW_ORIGIN = '*';
+
+/** What every host must answer for `probe`, given the body file's text; `pageAllowOrigin`: see {@link CLOUDFLARE_PAGE_ALLOW_ORIGIN}. */
+export function expectedAnswer(probe: Probe, fileText: string, notFound: NotFoundCaching, pageAllowOrigin: string | null = null): Seen {
   const body = probe.method === 'HEAD' ? '' : fileText;
   if (probe.kind === 'html') {
-    return { status: 404, contentType: 'text/html; charset=utf-8', allow: null, vary: null, cacheControl: notFound.html, allowOrigin: null, location: null, body };
+    return { status: 404, contentType: 'text/html; charset=utf-8', allow: null, vary: null, cacheControl: notFound.html, allowOrigin: pageAllowOrigin, location: null, body };
   }
   return {
     status: probe.status,

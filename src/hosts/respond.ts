@@ -42,7 +42,8 @@ export function respond(tree: ServedTree, method: string, url: string): Answer {
   const { pathname: requested, search } = new URL(url, 'http://preview.invalid');
   const rules = headerRules(tree.site);
   const finish = (status: number, body: string | Uint8Array, type?: string, extra: Record<string, string> = {}): Answer => {
-    const headers: Record<string, string> = { ...(type && { 'Content-Type': type }), ...extra };
+    // Cloudflare Pages sends Access-Control-Allow-Origin: * on every static asset (measured with wrangler).
+    const headers: Record<string, string> = { ...(type && { 'Content-Type': type }), ...extra, 'Access-Control-Allow-Origin': '*' };
     if (status === 200 && type) headers['Cache-Control'] = 'public, max-age=0, must-revalidate';
     Object.assign(headers, headersFor(rules, requested));
     if (status === 404) headers['Cache-Control'] = 'no-store';
