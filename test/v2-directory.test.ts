@@ -6,6 +6,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileSite, type CompiledSite } from '../src/build/build.js';
+import { fullRebuild, incrementalRebuild, type RebuildResult } from '../src/build/rebuild.js';
 import { formatProblem } from '../src/catalog/problems.js';
 import { readContent } from '../src/catalog/read.js';
 import { respond, servedTree } from '../src/hosts/respond.js';
@@ -143,5 +144,24 @@ describe('device.yaml in the build', () => {
       if (!name.endsWith('.xml')) expect(text, name).toContain('&quot;Evil&quot; &lt;script&gt;');
       expect(text, name).toContain('&lt;b&gt;FP3&lt;/b&gt; &amp; co');
     }
+  });
+
+  it('is picked up by the preview when it is added, changed or removed, as a full rebuild would', () => {
+    const root = tempProject({ withContent: true });
+    const rebuild = incrementalRebuild(root);
+    const served = (result: RebuildResult) => {
+      expect(result.problems.map(formatProblem)).toEqual([]);
+      return Object.fromEntries([...result.tree!.files].map(([p, contents]) => [p, Buffer.from(contents).toString('utf8')]));
+    };
+    rebuild([]);
+    const fp3 = path.join(root, 'content', 'FP3', 'device.yaml');
+    writeFileSync(fp3, 'name: Fairphone 3\noem: Fairphone\n');
+    const added = served(rebuild(['content/FP3/device.yaml']));
+    expect(added).toEqual(served(fullRebuild(root)([])));
+    expect(JSON.parse(added['/api/v2/oems.json'])[0]).toEqual({ name: 'Fairphone', devices: [{ model: 'FP3', name: 'Fairphone 3' }, { model: 'FP4', name: 'Fairphone 4' }] });
+    rmSync(fp3);
+    const removed = served(rebuild(['content/FP3/device.yaml']));
+    expect(removed).toEqual(served(fullRebuild(root)([])));
+    expect(JSON.parse(removed['/api/v2/devices/FP3/index.json']).oem).toBe('Unknown vendor');
   });
 });
