@@ -9,7 +9,7 @@ import { build, compileSite } from '../src/build/build.js';
 import { readContent } from '../src/catalog/read.js';
 import { respond, servedTree } from '../src/hosts/respond.js';
 import { EXAMPLE } from './helpers.js';
-import { compileWith, describeProbe, expectedAnswer, hostTable, observe, optionsProbes, REQUEST_PATHS_YAML, type Seen } from './host-table.js';
+import { CLOUDFLARE_PAGE_ALLOW_ORIGIN, compileWith, describeProbe, expectedAnswer, hostTable, observe, optionsProbes, REQUEST_PATHS_YAML, type Seen } from './host-table.js';
 import { startWrangler, type Wrangler } from './wrangler.js';
 
 const content = readContent(EXAMPLE);
@@ -43,18 +43,18 @@ describe.each([
     const seen = await observe(wrangler!.url, probe.method, probe.path);
     const file = readFileSync(path.join(dist(), probe.file), 'utf8');
     // Cloudflare forces Cache-Control: no-store on every 404, whatever _headers says.
-    expect(seen).toEqual(expectedAnswer(probe, file, { json: 'no-store', html: 'no-store' }));
+    expect(seen).toEqual(expectedAnswer(probe, file, { json: 'no-store', html: 'no-store' }, CLOUDFLARE_PAGE_ALLOW_ORIGIN));
   }, 30_000);
 
   it.each(optionsProbes(compiled))('OPTIONS $path', async ({ path: sent, api }) => {
     const seen = await observe(wrangler!.url, 'OPTIONS', sent);
     const expected: Seen =
       optionsHandler && api
-        ? { status: 204, contentType: null, allow: 'GET, OPTIONS', vary: 'Accept', cacheControl: 'public, max-age=300', location: null, body: '' }
+        ? { status: 204, contentType: null, allow: 'GET, OPTIONS', vary: 'Accept', cacheControl: 'public, max-age=300', allowOrigin: '*', location: null, body: '' }
         : api
           ? // The static asset server refuses the method but still applies _headers.
-            { status: 405, contentType: 'application/json', allow: 'GET, OPTIONS', vary: 'Accept', cacheControl: 'public, max-age=300', location: null, body: '' }
-          : { status: 405, contentType: null, allow: null, vary: null, cacheControl: null, location: null, body: '' };
+            { status: 405, contentType: 'application/json', allow: 'GET, OPTIONS', vary: 'Accept', cacheControl: 'public, max-age=300', allowOrigin: '*', location: null, body: '' }
+          : { status: 405, contentType: null, allow: null, vary: null, cacheControl: null, allowOrigin: CLOUDFLARE_PAGE_ALLOW_ORIGIN, location: null, body: '' };
     expect(seen).toEqual(expected);
   }, 30_000);
 
@@ -99,6 +99,7 @@ describe.each([
       allow: header('allow'),
       vary: header('vary'),
       cacheControl: header('cache-control'),
+      allowOrigin: header('access-control-allow-origin'),
       location: header('location'),
       body: String(answer.body),
     };

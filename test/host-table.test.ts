@@ -26,4 +26,25 @@ describe('the host table', () => {
     expect(table.find((p) => /^\/api\/v1\/FP3\/stable\/[^/]+\/one\/more$/.test(p.path))).toMatchObject({ status: 404, kind: 'json', file: 'api/v1/FP3/404.html' });
     expect(row('GET', '/no-such-page')).toMatchObject({ status: 404, kind: 'html', file: '404.html' });
   });
+
+  // Issue 21 part 2: the v2 directory, in both slash forms (the official server has strict_slashes off).
+  it.each(['/api/v2/oems', '/api/v2/oems/'])('asks for the v2 vendor list at %s', (path) => {
+    for (const method of ['GET', 'HEAD']) expect(row(method, path), `${method} ${path}`).toMatchObject({ status: 200, kind: 'json', file: 'api/v2/oems.json' });
+  });
+
+  it.each(['FP3', 'FP4', 'starlte'])('asks for the v2 device answer of %s, with and without device.yaml', (d) => {
+    for (const path of [`/api/v2/devices/${d}`, `/api/v2/devices/${d}/`]) {
+      for (const method of ['GET', 'HEAD']) expect(row(method, path), `${method} ${path}`).toMatchObject({ status: 200, kind: 'json', file: `api/v2/devices/${d}/index.json` });
+    }
+  });
+
+  it('answers v2 builds of an unknown device with 200 [] (issue 20 point 5), its description and v1 with JSON 404s', () => {
+    for (const path of ['/api/v2/devices/no-such-device/builds', '/api/v2/devices/no-such-device/builds/']) {
+      for (const method of ['GET', 'HEAD']) expect(row(method, path), `${method} ${path}`).toMatchObject({ status: 200, kind: 'json', file: 'api/v2/unknown-device-builds.json' });
+    }
+    expect(row('GET', '/api/v2/devices/no-such-device')).toMatchObject({ status: 404, kind: 'json', file: 'api/v2/devices/404.html' });
+    expect(row('GET', '/api/v2/devices/FP3/builds/one/more')).toMatchObject({ status: 404, kind: 'json', file: 'api/v2/devices/404.html' });
+    expect(row('GET', '/api/v2/oems/one/more')).toMatchObject({ status: 404, kind: 'json', file: 'api/404.html' });
+    expect(row('GET', '/api/v1/no-such-device/stable/')).toMatchObject({ status: 404, kind: 'json' });
+  });
 });

@@ -2,8 +2,10 @@
 // engine, the preview server, nginx, Caddy, Apache). It is generated from the route table in
 // src/hosts/routes.ts (endpoints(site), with site.yaml's request paths, and notFoundScopes) and the
 // compiled example catalog, so a new endpoint is probed without editing
-// the tests: every device × list × request shape answers 200 with its file; unknown devices,
-// unknown lists and too-deep paths answer the JSON 404 of the nearest scope; other misses, HTML.
+// the tests: every device × list × request shape answers 200 with its file; unknown devices answer
+// the endpoint's `unknownDevice` file with 200 where it has one (v2 builds: `[]`), else, like
+// unknown lists and too-deep paths, the JSON 404 of the nearest scope; other misses, HTML. Every
+// JSON answer, 404s included, carries `Access-Control-Allow-Origin: *`.
 import { compileSite, type CompiledSite } from '../src/build/build.js';
 import type { Content } from '../src/catalog/read.js';
 import { endpoints, notFoundScopes } from '../src/hosts/routes.js';
@@ -26,7 +28,7 @@ export interface Probe {
 }
 
 /** The headers every JSON answer carries, as a phone sees them (the example catalog's settings). */
-export const API_HEADERS = { 'content-type': 'application/json', allow: 'GET, OPTIONS', vary: 'Accept' } as const;
+export const API_HEADERS = { 'content-type': 'application/json', allow: 'GET, OPTIONS', vary: 'Accept', 'access-control-allow-origin': '*' } as const;
 export const LISTING_CACHE_CONTROL = 'public, max-age=300';
 
 /**
@@ -82,7 +84,12 @@ export function hostTable(compiled: CompiledSite): Probe[] {
   const builtIn = new Set(endpoints({ ...site, requestPaths: [] }));
   for (const endpoint of table) {
     for (const shape of endpoint.paths) {
-      if (shape.includes(':device')) notFound(fillAll(shape, { ...known, device: 'no-such-device' }), `${endpoint.name}: unknown device`);
+      if (shape.includes(':device')) {
+        const path = fillAll(shape, { ...known, device: 'no-such-device' });
+        if (endpoint.unknownDevice) {
+          for (const method of ['GET', 'HEAD'] as const) add({ method, path, what: `${endpoint.name}: unknown device`, status: 200, kind: 'json', file: endpoint.unknownDevice.slice(1) });
+        } else notFound(path, `${endpoint.name}: unknown device`);
+      }
       // An unknown list on a request path of whole segments answers a JSON 404 whose message
       // differs by host (Cloudflare looks up from the listing it rewrote to, Netlify from the path
       // asked); beside fixed text the list is part of the rule and every host agrees.
@@ -129,6 +136,8 @@ export interface Seen {
   allow: string | null;
   vary: string | null;
   cacheControl: string | null;
+  /** `Access-Control-Allow-Origin`: web clients on other origins (the download portal) read the API. */
+  allowOrigin: string | null;
   location: string | null;
   body: string;
 }
@@ -139,11 +148,17 @@ export interface NotFoundCaching {
   html: string | null;
 }
 
-/** What every host must answer for `probe`, given the body file's text. */
-export function expectedAnswer(probe: Probe, fileText: string, notFound: NotFoundCaching): Seen {
+/**
+ * `Access-Control-Allow-Origin` outside the API differs by host: Cloudflare Pages sends `*` on every
+ * static asset by default (measured with wrangler; the preview does the same), the others nothing.
+ */
+export const CLOUDFLARE_PAGE_ALLOW_ORIGIN = '*';
+
+/** What every host must answer for `probe`, given the body file's text; `pageAllowOrigin`: see {@link CLOUDFLARE_PAGE_ALLOW_ORIGIN}. */
+export function expectedAnswer(probe: Probe, fileText: string, notFound: NotFoundCaching, pageAllowOrigin: string | null = null): Seen {
   const body = probe.method === 'HEAD' ? '' : fileText;
   if (probe.kind === 'html') {
-    return { status: 404, contentType: 'text/html; charset=utf-8', allow: null, vary: null, cacheControl: notFound.html, location: null, body };
+    return { status: 404, contentType: 'text/html; charset=utf-8', allow: null, vary: null, cacheControl: notFound.html, allowOrigin: pageAllowOrigin, location: null, body };
   }
   return {
     status: probe.status,
@@ -151,6 +166,7 @@ export function expectedAnswer(probe: Probe, fileText: string, notFound: NotFoun
     allow: API_HEADERS.allow,
     vary: API_HEADERS.vary,
     cacheControl: probe.status === 200 ? LISTING_CACHE_CONTROL : notFound.json,
+    allowOrigin: API_HEADERS['access-control-allow-origin'],
     location: null,
     body,
   };
@@ -166,6 +182,7 @@ export async function observe(baseUrl: string, method: string, path: string): Pr
     allow: get('allow'),
     vary: get('vary'),
     cacheControl: get('cache-control'),
+    allowOrigin: get('access-control-allow-origin'),
     location: get('location'),
     body: await response.text(),
   };

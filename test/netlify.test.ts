@@ -66,6 +66,7 @@ describe.each(['committed', 'generated'])('Netlify rule engine, %s netlify.toml'
       allow: answer.headers.Allow ?? null,
       vary: answer.headers.Vary ?? null,
       cacheControl: answer.headers['Cache-Control'] ?? null,
+      allowOrigin: answer.headers['Access-Control-Allow-Origin'] ?? null,
       location: null,
       body: answer.body,
     };

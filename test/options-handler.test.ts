@@ -21,7 +21,7 @@ describe('options_handler', () => {
     build({ root });
     expect(JSON.parse(readFileSync(path.join(root, 'dist', '_routes.json'), 'utf8'))).toEqual({ version: 1, include: ['/api/*'], exclude: [] });
     expect(readFileSync(path.join(root, 'dist', '_worker.js'), 'utf8')).toContain(
-      'const ANSWERS = [{"for":"/api/*","headers":{"Allow":"GET, OPTIONS","Vary":"Accept","Cache-Control":"public, max-age=300"}}];',
+      'const ANSWERS = [{"for":"/api/*","headers":{"Allow":"GET, OPTIONS","Vary":"Accept","Cache-Control":"public, max-age=300","Access-Control-Allow-Origin":"*"}}];',
     );
   });
 

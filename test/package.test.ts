@@ -104,7 +104,7 @@ describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
     const imported = run(path.join(site, 'node_modules', '.bin', 'otapress'), ['import', '../dist/api/v1/FP4/official/index.json', '--device', 'FP4', '--list', 'official'], content);
     expect(imported.stdout).toBe('imported 1 of 1 records into FP4/official: 0 manifests written\n');
     expect(imported.stderr).toBe(`using the catalog in ${site} (the nearest folder above this one with content/site.yaml)\n`);
-    expect(run(path.join(site, 'node_modules', '.bin', 'otapress'), ['schema', '--check'], content).stdout).toBe('content/manifest.schema.json is up to date\n');
+    expect(run(path.join(site, 'node_modules', '.bin', 'otapress'), ['schema', '--check'], content).stdout).toBe('content/manifest.schema.json is up to date\ncontent/device.schema.json is up to date\n');
   });
 
   it('compiles in worker threads from lib/ as well', () => {

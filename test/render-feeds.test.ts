@@ -61,7 +61,9 @@ function checkAtom(text: string) {
   expect(one(feed, 'id').text).toMatch(/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   expect(one(feed, 'title').text).not.toBe('');
   expect(one(feed, 'updated').text).toMatch(RFC3339);
-  expect(one(one(feed, 'author'), 'name').text).not.toBe('');
+  // RFC 4287 allows several authors (a device's maintainers); each has a name.
+  expect(children(feed, 'author').length).toBeGreaterThanOrEqual(1);
+  for (const author of children(feed, 'author')) expect(one(author, 'name').text).not.toBe('');
   expect(children(feed, 'link').filter((l) => l.attributes.rel === 'self')).toHaveLength(1);
   const entries = children(feed, 'entry').map((entry) => {
     const links = children(entry, 'link');
@@ -99,6 +101,20 @@ describe('Atom feeds of the example catalog', () => {
 
   it.each(Object.keys(feeds))('%s is well-formed, valid Atom', (key) => {
     checkAtom(feeds[key]);
+  });
+
+  it('names the device from its device.yaml: display name, maintainers as authors, the info page as a related link', () => {
+    const { feed } = checkAtom(feeds['FP4/stable']);
+    expect(one(feed, 'title').text).toBe('Fairphone 4 (FP4) stable builds');
+    expect(children(feed, 'author').map((a) => [one(a, 'name').text, children(a, 'uri').map((u) => u.text)])).toEqual([
+      ['Jane Doe', ['https://github.com/janedoe']],
+      ['Ravi Kumar', []],
+    ]);
+    expect(children(feed, 'link').filter((l) => l.attributes.rel === 'related').map((l) => l.attributes.href)).toEqual(['https://wiki.example.org/devices/FP4']);
+    // FP3 has no device.yaml: as before.
+    const fp3 = checkAtom(feeds['FP3/stable']).feed;
+    expect(one(fp3, 'title').text).toBe('FP3 stable builds');
+    expect(children(fp3, 'author').map((a) => one(a, 'name').text)).toEqual(['images.example.org']);
   });
 
   it('FP4 stable carries the downloadable builds of the listing, newest first, ids from the build ids; a withdrawn one without its download', () => {

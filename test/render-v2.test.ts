@@ -181,10 +181,14 @@ describe('v2 routes on both hosts', () => {
   const notFound = (file: string) => JSON.parse(readFileSync(path.join(root, 'dist', file), 'utf8'));
   const bodies = { 'api/v2/devices/404.html': notFound('api/v2/devices/404.html'), 'api/v2/devices/404.json': notFound('api/v2/devices/404.json') };
 
-  it('Cloudflare rewrites both slash forms to the device file', () => {
+  it('Cloudflare rewrites both slash forms to the device file, and other devices to [] (issue 20 point 5)', () => {
     const rules = redirects.split('\n');
-    expect(rules).toContain('/api/v2/devices/:device/builds  /api/v2/devices/:device/builds.json  200');
-    expect(rules).toContain('/api/v2/devices/:device/builds/  /api/v2/devices/:device/builds.json  200');
+    for (const slash of ['', '/']) {
+      const own = rules.indexOf(`/api/v2/devices/FP4/builds${slash}  /api/v2/devices/FP4/builds.json  200`);
+      const others = rules.indexOf(`/api/v2/devices/:device/builds${slash}  /api/v2/unknown-device-builds.json  200`);
+      expect(own).toBeGreaterThan(0);
+      expect(others).toBeGreaterThan(own);
+    }
   });
 
   it('Netlify has one forced rewrite per device (one rule serves both slash forms) and one JSON 404 rule for the rest of v2', () => {
@@ -195,8 +199,8 @@ describe('v2 routes on both hosts', () => {
   });
 
   it.each([
-    ['api/v2/devices/404.html', 'unknown device or path: v2 builds are at /api/v2/devices/<device>/builds for the devices in /api/devices.json'],
-    ['api/v2/devices/404.json', 'unknown device or path: v2 builds are at /api/v2/devices/<device>/builds for the devices in /api/devices.json'],
+    ['api/v2/devices/404.html', 'unknown device or path: v2 answers are /api/v2/devices/<device> and /api/v2/devices/<device>/builds for the devices in /api/v2/oems'],
+    ['api/v2/devices/404.json', 'unknown device or path: v2 answers are /api/v2/devices/<device> and /api/v2/devices/<device>/builds for the devices in /api/v2/oems'],
   ] as const)('%s answers %j in the JSON envelope', (file, error) => {
     expect(bodies[file]).toEqual({ id: null, response: [], error });
   });

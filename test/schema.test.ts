@@ -1,9 +1,10 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fg from 'fast-glob';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { DEVICE_FILE, DEVICE_SCHEMA_COMMENT, DEVICE_SCHEMA_FILE, parseDeviceFile, renderDeviceJsonSchema } from '../src/catalog/device.js';
 import { parseManifest } from '../src/catalog/manifest.js';
 import { renderJsonSchema, SCHEMA_FILE } from '../src/catalog/json-schema.js';
 import { parseSite } from '../src/catalog/site.js';
@@ -49,7 +50,7 @@ describe('the manifest JSON Schema', () => {
     expect(committed).toBe(renderJsonSchema());
   });
 
-  it.each(fg.sync('content/*/*.yaml', { cwd: EXAMPLE }).sort())('accepts %s of the example catalog, which points at it', (file) => {
+  it.each(fg.sync('content/*/*.yaml', { cwd: EXAMPLE, ignore: [`content/*/${DEVICE_FILE}`] }).sort())('accepts %s of the example catalog, which points at it', (file) => {
     const text = readFileSync(path.join(EXAMPLE, file), 'utf8');
     expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=../manifest.schema.json');
     expect(validate(parse(text)), JSON.stringify(validate.errors)).toBe(true);
@@ -92,18 +93,40 @@ describe('the manifest JSON Schema', () => {
   });
 });
 
+describe('the device file JSON Schema', () => {
+  const deviceSchema = readFileSync(path.join(EXAMPLE, DEVICE_SCHEMA_FILE), 'utf8');
+  const validateDevice = new Ajv2020({ allErrors: true, strict: true, strictRequired: false }).compile(JSON.parse(deviceSchema));
+
+  it('is committed exactly as generated from the zod schema', () => {
+    expect(deviceSchema).toBe(renderDeviceJsonSchema());
+  });
+
+  it.each(fg.sync(`content/*/${DEVICE_FILE}`, { cwd: EXAMPLE }).sort())('accepts %s of the example catalog, which points at it', (file) => {
+    const text = readFileSync(path.join(EXAMPLE, file), 'utf8');
+    expect(text.split('\n')[0]).toBe(DEVICE_SCHEMA_COMMENT);
+    expect(validateDevice(parse(text)), JSON.stringify(validateDevice.errors)).toBe(true);
+    expect(parseDeviceFile(text, file).problems).toEqual([]);
+  });
+});
+
 describe('otapress schema', () => {
-  it('writes the schema file, and --check tells whether it is current (real CLI process)', { timeout: 60_000 }, () => {
+  it('writes the schema files, and --check tells whether they are current (real CLI process)', { timeout: 60_000 }, () => {
     const root = tempProject({ withContent: true });
     const file = path.join(root, SCHEMA_FILE);
     writeFileSync(file, '{}\n');
+    rmSync(path.join(root, DEVICE_SCHEMA_FILE));
     expect(runOtapress(['schema', '--check', '--root', root])).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'content/manifest.schema.json differs from the manifest schema; run otapress schema and commit it\n',
+      stderr: 'content/manifest.schema.json differs from the manifest schema; run otapress schema and commit it\ncontent/device.schema.json is missing; run otapress schema and commit it\n',
     });
-    expect(runOtapress(['schema', '--root', root])).toEqual({ code: 0, stdout: 'wrote content/manifest.schema.json\n', stderr: '' });
+    expect(runOtapress(['schema', '--root', root])).toEqual({ code: 0, stdout: 'wrote content/manifest.schema.json\nwrote content/device.schema.json\n', stderr: '' });
     expect(readFileSync(file, 'utf8')).toBe(committed);
-    expect(runOtapress(['schema', '--check', '--root', root])).toEqual({ code: 0, stdout: 'content/manifest.schema.json is up to date\n', stderr: '' });
+    expect(readFileSync(path.join(root, DEVICE_SCHEMA_FILE), 'utf8')).toBe(renderDeviceJsonSchema());
+    expect(runOtapress(['schema', '--check', '--root', root])).toEqual({
+      code: 0,
+      stdout: 'content/manifest.schema.json is up to date\ncontent/device.schema.json is up to date\n',
+      stderr: '',
+    });
   });
 });

@@ -12,7 +12,7 @@ import { readContent } from '../src/catalog/read.js';
 import { respond, servedTree } from '../src/hosts/respond.js';
 import { startPreview, type Preview } from '../src/build/preview.js';
 import { EXAMPLE, ROOT, tempProject } from './helpers.js';
-import { compileWith, describeProbe, expectedAnswer, hostTable, observe, optionsProbes, REQUEST_PATHS_YAML, type Seen } from './host-table.js';
+import { CLOUDFLARE_PAGE_ALLOW_ORIGIN, compileWith, describeProbe, expectedAnswer, hostTable, observe, optionsProbes, REQUEST_PATHS_YAML, type Seen } from './host-table.js';
 
 const compiled = compileSite(readContent(EXAMPLE));
 const fileText = (file: string) => String(compiled.files.find((f) => f.path === file)!.contents);
@@ -60,14 +60,14 @@ describe.each([
   it.each(table.map((probe) => ({ probe, name: describeProbe(probe) })))('$name', async ({ probe }) => {
     const seen = await observe(preview.url, probe.method, probe.path);
     // As on Cloudflare, every 404 is Cache-Control: no-store.
-    expect(seen).toEqual(expectedAnswer(probe, fileText(probe.file), { json: 'no-store', html: 'no-store' }));
+    expect(seen).toEqual(expectedAnswer(probe, fileText(probe.file), { json: 'no-store', html: 'no-store' }, CLOUDFLARE_PAGE_ALLOW_ORIGIN));
   });
 
   it.each(optionsProbes(compiled))('OPTIONS $path answers 405 as a static asset does on Cloudflare', async ({ path: sent, api }) => {
     const seen = await observe(preview.url, 'OPTIONS', sent);
     const expected: Seen = api
-      ? { status: 405, contentType: 'application/json', allow: 'GET, OPTIONS', vary: 'Accept', cacheControl: 'public, max-age=300', location: null, body: '' }
-      : { status: 405, contentType: null, allow: null, vary: null, cacheControl: null, location: null, body: '' };
+      ? { status: 405, contentType: 'application/json', allow: 'GET, OPTIONS', vary: 'Accept', cacheControl: 'public, max-age=300', allowOrigin: '*', location: null, body: '' }
+      : { status: 405, contentType: null, allow: null, vary: null, cacheControl: null, allowOrigin: CLOUDFLARE_PAGE_ALLOW_ORIGIN, location: null, body: '' };
     expect(seen).toEqual(expected);
   });
 
@@ -84,8 +84,8 @@ describe('the preview with options_handler: true', () => {
     const answer = respond(servedTree(withHandler.site!, withHandler.files), 'OPTIONS', sent);
     expect(answer).toEqual(
       api
-        ? { status: 204, headers: { Allow: 'GET, OPTIONS', Vary: 'Accept', 'Cache-Control': 'public, max-age=300' }, body: '' }
-        : { status: 405, headers: {}, body: '' },
+        ? { status: 204, headers: { Allow: 'GET, OPTIONS', Vary: 'Accept', 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' }, body: '' }
+        : { status: 405, headers: { 'Access-Control-Allow-Origin': '*' }, body: '' },
     );
   });
 });

@@ -70,7 +70,8 @@ describe('the flat YAML reader agrees with the yaml package', () => {
   });
 
   it('reads nearly every manifest itself (otherwise it would not be worth having)', () => {
-    const manifests = [...examples.filter(([f]) => f !== 'content/site.yaml'), ...generated];
+    // Device files (device.yaml) have nested lists: the full parser reads them.
+    const manifests = [...examples.filter(([f]) => f !== 'content/site.yaml' && !f.endsWith('/device.yaml')), ...generated];
     expect(manifests.filter(([, text]) => readFlatYaml(text) === undefined).map(([name]) => name)).toEqual([]);
   });
 

@@ -4,6 +4,7 @@
  */
 import { looseNotices } from '../catalog/loose.js';
 import { outputLimitProblems } from '../hosts/limits.js';
+import { isDeviceFile, parseDeviceFile, type DeviceInfo } from '../catalog/device.js';
 import { parseManifest, type Build } from '../catalog/manifest.js';
 import { checkCatalog, planListings, type Listing } from '../catalog/plan.js';
 import { sortProblems, type Problem } from '../catalog/problems.js';
@@ -44,7 +45,16 @@ export interface CompiledDevice extends DeviceOutput {
 export function compileDevice(device: string, manifests: readonly ManifestFile[], site: Site): CompiledDevice {
   const problems: Problem[] = [];
   const builds: Build[] = [];
+  let info: DeviceInfo | undefined;
   for (const manifest of manifests) {
+    // content/<device>/device.yaml travels with the device's manifests (same cache key, same
+    // thread) but describes the device, not a build.
+    if (isDeviceFile(manifest.file)) {
+      const parsed = parseDeviceFile(manifest.bytes, manifest.file);
+      problems.push(...parsed.problems);
+      info = parsed.info;
+      continue;
+    }
     const parsed = parseManifest(manifest.bytes, manifest.file, device, site);
     problems.push(...parsed.problems);
     if (parsed.build) builds.push(parsed.build);
@@ -53,7 +63,7 @@ export function compileDevice(device: string, manifests: readonly ManifestFile[]
   const counts = { builds: builds.length, listings: 0, records: 0, files: 0 };
   if (problems.length > 0) return { device, builds, listings: [], files: [], problems, notices: [], counts };
   const listings = planListings(builds, [device], site);
-  const rendered = renderDevice(device, listings, site);
+  const rendered = renderDevice(device, listings, site, info);
   if (rendered.problems.length > 0) return { device, builds, listings: [], files: [], problems: rendered.problems, notices: [], counts };
   const files = [...listings.map((l) => ({ path: fill(API_FILES.listing, { device: l.device, list: l.list }).slice(1), contents: renderListing(l) })), ...rendered.files];
   counts.listings = listings.length;

@@ -2,6 +2,7 @@
  * What `otapress init` scaffolds: the text of every file of a new catalog repository, and the
  * entries it adds to a package.json. Pure: init.ts decides what to write and never overwrites.
  */
+import { DEVICE_FILE, DEVICE_SCHEMA_COMMENT } from '../catalog/device.js';
 import { renderManifestText } from '../catalog/manifest-text.js';
 import { DEFAULT_CACHE_CONTROL, DEFAULT_CHANNELS, DEFAULT_LISTS, HOSTS, parseSite } from '../catalog/site.js';
 
@@ -85,6 +86,26 @@ export function exampleManifest(): ScaffoldFile {
       },
       ['A sample build written by `otapress init --example`: remove it before you publish your own.'],
     ),
+  };
+}
+
+/** The sample device's device.yaml of `--example` (issue 21): what the pages and the v2 directory show of it. */
+export function exampleDeviceFile(): ScaffoldFile {
+  return {
+    file: `content/FP4/${DEVICE_FILE}`,
+    text: `${DEVICE_SCHEMA_COMMENT}
+# A sample device file written by \`otapress init --example\`: every key is optional (README, "Device files").
+name: Fairphone 4
+oem: Fairphone
+models: [FP4]
+maintainers:
+  - name: Your Name
+    url: https://github.com/your-account
+links:
+  info: https://wiki.lineageos.org/devices/FP4
+  forum: https://forum.fairphone.com/
+dependencies: [android_device_fairphone_FP4]
+`,
   };
 }
 

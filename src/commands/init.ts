@@ -2,6 +2,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEVICE_SCHEMA_FILE, renderDeviceJsonSchema } from '../catalog/device.js';
 import { renderJsonSchema, SCHEMA_FILE } from '../catalog/json-schema.js';
 import { readContent } from '../catalog/read.js';
 import { parseSite, SITE_FILE } from '../catalog/site.js';
@@ -9,7 +10,7 @@ import { writeFileReplacing } from '../catalog/write-manifest.js';
 import { renderNetlifyToml } from '../hosts/routes.js';
 import { type Command, EXIT, type Io, otapressVersion, UsageError } from '../io.js';
 import { dependencyPlan, installedFromRegistry, packTarball, vendoredTarball } from './init-package.js';
-import { exampleManifest, GITIGNORE, maintainerReadme, packageJson, SCAFFOLD_SCRIPTS, siteYaml, workflows, type ScaffoldFile } from './init-files.js';
+import { exampleDeviceFile, exampleManifest, GITIGNORE, maintainerReadme, packageJson, SCAFFOLD_SCRIPTS, siteYaml, workflows, type ScaffoldFile } from './init-files.js';
 
 /** What {@link initCatalog} did: each file it wrote, and each it found and left as it was. */
 export interface InitResult {
@@ -43,7 +44,9 @@ export function initCatalog(
     if (channels) result.notes.push(`--channels was not applied: ${SITE_FILE} was already there; add ${channels.join(', ')} to its \`channels\` (and \`lists\`) by hand`);
   }
   create({ file: SCHEMA_FILE, text: renderJsonSchema() });
+  create({ file: DEVICE_SCHEMA_FILE, text: renderDeviceJsonSchema() });
   if (example) create(exampleManifest());
+  if (example) create(exampleDeviceFile());
   updatePackageJson(root, version, vendorFrom, result);
   // Generated from the catalog as it now is, as the build would write it, so that check finds it up to date.
   const content = readContent(root);
@@ -63,7 +66,8 @@ export const command: Command = {
   usage: `otapress init [folder] [--channels a,b] [--example]
 
 Writes what a catalog repository needs, in the current folder or the one named (created if
-missing): content/site.yaml (set download_base_url there), content/manifest.schema.json,
+missing): content/site.yaml (set download_base_url there), content/manifest.schema.json and
+content/device.schema.json (the editor schemas),
 netlify.toml, .github/workflows/check.yml (pull requests: problems as annotations) and build.yml
 (main), .gitignore and a README.md on adding builds, deploying and the phones' updater URI; and
 adds the scripts build, check and serve and the otapress dependency to package.json (created when
@@ -72,7 +76,7 @@ missing). A file that already exists is never overwritten: init lists what it ke
   --channels a,b  the channels of your builds, each with a request list of its name: the release
               type in your zips' names, lower-cased (LineageOS: nightly, or unofficial for
               -UNOFFICIAL- builds). Default: the /e/OS channels stable, official, dev, community
-  --example   add one sample device (content/FP4/), to see a listing at once`,
+  --example   add one sample device (content/FP4/: a build and its device.yaml), to see a listing at once`,
   options: { example: { type: 'boolean' }, channels: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   async run({ values, positionals }, io) {
     if (positionals.length > 1) throw new UsageError(`init takes one folder, not ${positionals.length}`);

@@ -1,36 +1,46 @@
-/** `otapress schema`: the manifest JSON Schema for editors. */
+/** `otapress schema`: the JSON Schemas of a manifest and of device.yaml, for editors. */
 import { type Command, COMMON_OPTIONS, EXIT, UsageError } from '../io.js';
 
 export const command: Command = {
-  summary: 'write the JSON Schema of a manifest to content/manifest.schema.json, for editors',
+  summary: 'write the JSON Schemas of a manifest and of device.yaml to content/, for editors',
   usage: `otapress schema [--root DIR] [--check]
 
-Generates the JSON Schema of a manifest from the same zod schema the build validates with, and
-writes it to content/manifest.schema.json, where the first line of every manifest points editors:
+Generates the JSON Schema of a manifest, and that of a device file (content/<device>/device.yaml),
+from the same zod schemas the build validates with, and writes them to content/manifest.schema.json
+and content/device.schema.json, where the first line of every manifest and device file points
+editors:
   # yaml-language-server: $schema=../manifest.schema.json
+  # yaml-language-server: $schema=../device.schema.json
 (VS Code with the YAML extension, and other editors with the YAML language server, then complete
 field names and flag wrong values while you type.)
 
---check writes nothing and exits 1 if the file is missing or differs from the generated schema.`,
+--check writes nothing and exits 1 if a file is missing or differs from the generated schema.`,
   options: { ...COMMON_OPTIONS, check: { type: 'boolean' } },
   async run({ values }, io) {
     const path = await import('node:path');
     const { existsSync, readFileSync, writeFileSync } = await import('node:fs');
     const { renderJsonSchema, SCHEMA_FILE } = await import('../catalog/json-schema.js');
-    const file = path.join(path.resolve(String(values.root)), SCHEMA_FILE);
-    const text = renderJsonSchema();
-    const current = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+    const { renderDeviceJsonSchema, DEVICE_SCHEMA_FILE } = await import('../catalog/device.js');
+    const root = path.resolve(String(values.root));
+    const schemas = [
+      { name: SCHEMA_FILE, what: 'the manifest schema', text: renderJsonSchema() },
+      { name: DEVICE_SCHEMA_FILE, what: 'the device file schema', text: renderDeviceJsonSchema() },
+    ].map((s) => {
+      const file = path.join(root, s.name);
+      return { ...s, file, current: existsSync(file) ? readFileSync(file, 'utf8') : undefined };
+    });
     if (values.check) {
-      if (current === text) {
-        io.out(`${SCHEMA_FILE} is up to date`);
-        return EXIT.ok;
-      }
-      io.err(`${SCHEMA_FILE} ${current === undefined ? 'is missing' : 'differs from the manifest schema'}; run otapress schema and commit it`);
-      return EXIT.invalid;
+      const stale = schemas.filter((s) => s.current !== s.text);
+      for (const s of stale) io.err(`${s.name} ${s.current === undefined ? 'is missing' : `differs from ${s.what}`}; run otapress schema and commit it`);
+      if (stale.length > 0) return EXIT.invalid;
+      for (const s of schemas) io.out(`${s.name} is up to date`);
+      return EXIT.ok;
     }
-    if (!existsSync(path.dirname(file))) throw new UsageError(`no content/ folder in ${path.dirname(path.dirname(file))}; pass --root with the project folder`);
-    if (current !== text) writeFileSync(file, text);
-    io.out(`${current === text ? 'kept' : 'wrote'} ${SCHEMA_FILE}`);
+    if (!existsSync(path.join(root, 'content'))) throw new UsageError(`no content/ folder in ${root}; pass --root with the project folder`);
+    for (const s of schemas) {
+      if (s.current !== s.text) writeFileSync(s.file, s.text);
+      io.out(`${s.current === s.text ? 'kept' : 'wrote'} ${s.name}`);
+    }
     return EXIT.ok;
   },
 };

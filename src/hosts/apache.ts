@@ -103,10 +103,25 @@ export function renderApacheRules(site: Site): string {
     '# first that matches wins, and a missing file is a 404.',
   ];
   for (const rewrite of rules.rewrites) {
+    const file = fillGroups(rewrite.file, rewrite.groups, (n) => `$${n}`);
     out.push(
       `# ${rewrite.name}: ${rewrite.shape}`,
       'RewriteCond %{ENV:REDIRECT_STATUS} ^$',
-      `RewriteRule ${relative(rewrite.regex)} ${fillGroups(rewrite.file, rewrite.groups, (n) => `$${n}`).slice(1)} [L]`,
+      `RewriteRule ${relative(rewrite.regex)} ${file.slice(1)} [L]`,
+    );
+  }
+  // With a fallback, a device the catalog does not have answers it (200) instead of the 404: the
+  // rewritten request comes back (REDIRECT_STATUS 200) for a file that does not exist, and the
+  // request line says it was asked in that shape. REQUEST_FILENAME, not DOCUMENT_ROOT, which a
+  // shared host may set to another folder than the one with .htaccess (and then every device would answer []).
+  for (const rewrite of rules.rewrites.filter((r) => r.fallback)) {
+    const target = fillGroups(rewrite.file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), rewrite.groups, () => '[^/]+');
+    out.push(
+      `# ${rewrite.name}: ${rewrite.shape}, for a device without the file`,
+      'RewriteCond %{ENV:REDIRECT_STATUS} =200',
+      'RewriteCond %{REQUEST_FILENAME} !-f',
+      `RewriteCond %{THE_REQUEST} ${requestLine(rewrite.regex.replace(/\$$/, ''))}(\\?|\\s)`,
+      `RewriteRule ^${target.slice(1)}$ ${rewrite.fallback!.slice(1)} [L]`,
     );
   }
   out.push(

@@ -31,6 +31,22 @@ export function renderCaddyfile(site: Site, { dist, listen, prefix, serverName }
     `@route${i + 1} path_regexp route${i + 1} ${quote(rewrite.regex)}`,
     `rewrite @route${i + 1} ${quote(fillGroups(rewrite.file, rewrite.groups, (n) => `{re.route${i + 1}.${n}}`))}`,
   ]);
+  // Rewrites exclude each other, so a fallback is a second step (`route` runs after them): the
+  // path asked for had this shape, and the file it was rewritten to does not exist.
+  const fallbacks = rules.rewrites.flatMap((rewrite, i) =>
+    rewrite.fallback
+      ? [
+          `# ${rewrite.name}: ${rewrite.shape}, for a device without the file`,
+          `@route${i + 1}_fallback {`,
+          `\texpression \`{http.request.orig_uri.path}.matches(r"${rewrite.regex}")\``,
+          '\tnot file',
+          '}',
+          `route @route${i + 1}_fallback {`,
+          `\trewrite * ${quote(rewrite.fallback)}`,
+          '}',
+        ]
+      : [],
+  );
   const variables = rules.notFound.map((_, i) => `{otapress_404_${i + 1}}`);
   // One map per folder: a path under several folders must find each one's 404.json.
   const maps = rules.notFound.flatMap((scope, i) => [
@@ -60,6 +76,7 @@ export function renderCaddyfile(site: Site, { dist, listen, prefix, serverName }
       '',
       '# The request shapes of the route table; the first that matches wins.',
       ...rewrites,
+      ...fallbacks,
       '',
       '@options {',
       '\tmethod OPTIONS',

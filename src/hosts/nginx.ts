@@ -25,6 +25,7 @@ export function renderNginxConfig(site: Site, { dist, listen = { port: 80 }, pre
     `add_header Allow ${text(rules.apiHeaders.Allow)}${always ? ' always' : ''};`,
     `add_header Vary ${text(rules.apiHeaders.Vary)}${always ? ' always' : ''};`,
     `add_header Cache-Control ${text(cacheControl)}${always ? ' always' : ''};`,
+    `add_header Access-Control-Allow-Origin ${text(rules.apiHeaders['Access-Control-Allow-Origin'])}${always ? ' always' : ''};`,
   ];
   // `if` with only `return` and `add_header` is the safe use of `if` in a location.
   const options = [
@@ -51,7 +52,8 @@ export function renderNginxConfig(site: Site, { dist, listen = { port: 80 }, pre
       `# ${rewrite.name}: ${rewrite.shape}`,
       `location ~ ${quote(rewrite.regex)} {`,
       ...indent(options, 1),
-      `    try_files ${quote(fillGroups(rewrite.file, rewrite.groups, (n) => `$${n}`))} =404;`,
+      // With a fallback, a device the catalog does not have answers it (200) instead of the 404.
+      `    try_files ${quote(fillGroups(rewrite.file, rewrite.groups, (n) => `$${n}`))}${rewrite.fallback ? ` ${quote(rewrite.fallback)}` : ''} =404;`,
       '}',
     );
   }

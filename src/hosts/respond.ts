@@ -45,7 +45,8 @@ export function respond(tree: ServedTree, method: string, url: string): Answer {
   const { pathname: requested, search } = target;
   const rules = headerRules(tree.site);
   const finish = (status: number, body: string | Uint8Array, type?: string, extra: Record<string, string> = {}): Answer => {
-    const headers: Record<string, string> = { ...(type && { 'Content-Type': type }), ...extra };
+    // Cloudflare Pages sends Access-Control-Allow-Origin: * on every static asset (measured with wrangler).
+    const headers: Record<string, string> = { ...(type && { 'Content-Type': type }), ...extra, 'Access-Control-Allow-Origin': '*' };
     if (status === 200 && type) headers['Cache-Control'] = 'public, max-age=0, must-revalidate';
     Object.assign(headers, headersFor(rules, requested));
     if (status === 404) headers['Cache-Control'] = 'no-store';
@@ -137,7 +138,7 @@ function rewrites(site: Site): Rewrite[] {
       endpoint.paths.map((path) => {
         // Cloudflare has a static rule per device and list for these: only list names match.
         const { regex, groups } = toRegex(path, true, endpoint.perDevice ? lists : undefined);
-        return { pattern: new RegExp(regex), names: groups, file: endpoint.file, perDevice: endpoint.perDevice ?? false };
+        return { pattern: new RegExp(regex), names: groups, file: endpoint.file, perDevice: endpoint.perDevice ?? false, unknownDevice: endpoint.unknownDevice };
       }),
     );
     REWRITES.set(site, cached);
@@ -150,17 +151,20 @@ interface Rewrite {
   names: string[];
   file: string;
   perDevice: boolean;
+  unknownDevice?: string;
 }
 
 const REWRITES = new WeakMap<Site, Rewrite[]>();
 
 function rewrite(tree: ServedTree, pathname: string): string | undefined {
-  for (const { pattern, names, file, perDevice } of rewrites(tree.site)) {
+  for (const { pattern, names, file, perDevice, unknownDevice } of rewrites(tree.site)) {
     const match = pattern.exec(pathname);
     if (!match) continue;
     const target = fill(file, Object.fromEntries(names.map((name, i) => [name, match[i + 1]])));
     // A static rule exists only for the devices that have the listing.
     if (perDevice && !tree.files.has(target)) continue;
+    // Cloudflare has a static rule per device before the one that answers the others.
+    if (unknownDevice && !tree.files.has(target)) return unknownDevice;
     return target;
   }
   return undefined;

@@ -19,6 +19,8 @@ export interface ServerRewrite {
   groups: string[];
   /** The answering file with its placeholders (`/api/v1/:device/:list/index.json`). */
   file: string;
+  /** The file that answers when `file` does not exist (a device the catalog does not have), instead of a 404. */
+  fallback?: string;
 }
 
 /** A folder whose misses answer its `404.json`: `/api/v1/:device/` as `^/api/v1/([^/]+)/`. */
@@ -54,7 +56,13 @@ export function serverRules(site: Site): ServerRules {
   const { 'Content-Type': _type, ...optionsHeaders } = headers;
   return {
     rewrites: endpoints(site).flatMap((endpoint) =>
-      endpoint.paths.map((shape) => ({ name: endpoint.name, shape, ...toRegex(shape, true, endpoint.perDevice ? lists : undefined), file: endpoint.file })),
+      endpoint.paths.map((shape) => ({
+        name: endpoint.name,
+        shape,
+        ...toRegex(shape, true, endpoint.perDevice ? lists : undefined),
+        file: endpoint.file,
+        ...(endpoint.unknownDevice && { fallback: endpoint.unknownDevice }),
+      })),
     ),
     notFound: NOT_FOUND_FOLDERS.map((folder) => ({ folder, ...toRegex(folder, false) })),
     apiPrefix: '/api/',

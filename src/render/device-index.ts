@@ -1,7 +1,9 @@
+import { NO_DEVICE_INFO, type DeviceInfo } from '../catalog/device.js';
 import type { OutputFile } from './output.js';
 import { renderHomePage } from './pages.js';
 import type { DeviceSummary, NewestBuild } from './summary.js';
 import { fileOf, URLS } from './urls.js';
+import { displayName, renderV2Oems, renderV2UnknownDeviceBuilds } from './v2-directory.js';
 
 /** `/api/devices.json`: every device, its lists, and the count and newest build of each. */
 export interface DeviceIndex {
@@ -20,14 +22,28 @@ export interface DeviceIndex {
       count: number;
       newest: NewestBuild | null;
     }[];
+    /** From device.yaml: the display name (default: the code name) and the vendor (null when it names none). */
+    name: string;
+    oem: string | null;
+    models: string[];
+    maintainers: DeviceInfo['maintainers'];
+    links: DeviceInfo['links'];
+    dependencies: string[];
+    /** The LineageOS v2 description of the device (`/api/v2/devices/<device>`). */
+    v2_device: string;
   }[];
 }
 
-/** The two indexes of all devices: `/api/devices.json` for scripts and the home page for people. */
+/**
+ * The indexes of all devices: `/api/devices.json` for scripts, the home page for people, and the
+ * LineageOS v2 directory (`/api/v2/oems`, and the `[]` that answers a device not in it).
+ */
 export function renderIndexes(summaries: readonly DeviceSummary[]): OutputFile[] {
   return [
     { path: fileOf(URLS.deviceIndex), contents: renderDeviceIndex(summaries) },
     { path: fileOf(URLS.home), contents: renderHomePage(summaries) },
+    renderV2Oems(summaries),
+    renderV2UnknownDeviceBuilds(),
   ];
 }
 
@@ -38,11 +54,18 @@ export function renderIndexes(summaries: readonly DeviceSummary[]): OutputFile[]
  */
 export function renderDeviceIndex(summaries: readonly DeviceSummary[]): string {
   const index: DeviceIndex = {
-    devices: summaries.map(({ device, lists }) => ({
+    devices: summaries.map(({ device, lists, info = NO_DEVICE_INFO }) => ({
       device,
       page: URLS.devicePage(device),
       v2: URLS.v2Builds(device),
       lists: lists.map(({ list, count, newest }) => ({ list, url: URLS.listing(device, list), feed: URLS.feed(device, list), count, newest })),
+      name: displayName(device, info),
+      oem: info.oem ?? null,
+      models: info.models,
+      maintainers: info.maintainers,
+      links: info.links,
+      dependencies: info.dependencies,
+      v2_device: URLS.v2Device(device),
     })),
   };
   return JSON.stringify(index);

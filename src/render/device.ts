@@ -2,6 +2,7 @@
  * Wing `render/`: one file per output (v1 listing, v2 answer, pages, feeds, device index), the
  * markup escaping and where each output lives. Data in, files out: pure. Imports only `catalog/`.
  */
+import { NO_DEVICE_INFO, type DeviceInfo } from '../catalog/device.js';
 import type { Listing } from '../catalog/plan.js';
 import type { Problem } from '../catalog/problems.js';
 import { renderFeeds } from './feeds.js';
@@ -9,12 +10,13 @@ import { summarizeDevice, type DeviceSummary } from './summary.js';
 import { renderDevicePage } from './pages.js';
 import { v1Notices } from './v1.js';
 import { renderV2 } from './v2.js';
+import { renderV2Device } from './v2-directory.js';
 import type { Site } from '../catalog/site.js';
 import type { OutputFile } from './output.js';
 
 /** Everything a device publishes beside its v1 listings, and what the site-wide indexes need of it. */
 export interface RenderedDevice {
-  /** The v2 answer, the device page and the feeds of its lists. */
+  /** The v2 answers (builds, device), the device page and the feeds of its lists. */
   files: OutputFile[];
   /** What v1 phones will do that the maintainer may not expect, and the builds the v2 answer leaves out, and why. */
   notices: Problem[];
@@ -26,13 +28,15 @@ export interface RenderedDevice {
 /**
  * Renders one device's v2 answer, page and feeds from its listings alone, so devices can be
  * rendered independently; the site-wide indexes need only the summaries (see `renderIndexes`).
+ * `info` is the device's device.yaml, when it has one.
  */
-export function renderDevice(device: string, listings: readonly Listing[], site: Site): RenderedDevice {
+export function renderDevice(device: string, listings: readonly Listing[], site: Site, info?: DeviceInfo): RenderedDevice {
   const v2 = renderV2(device, listings);
+  const v2Device = renderV2Device(device, info ?? NO_DEVICE_INFO, String(v2.file.contents));
   return {
-    files: [v2.file, renderDevicePage(device, listings), ...renderFeeds(listings, site)],
+    files: [v2.file, v2Device, renderDevicePage(device, listings, info), ...renderFeeds(listings, site, info)],
     notices: [...v1Notices(device, listings), ...v2.notices],
     problems: v2.problems,
-    summary: summarizeDevice(device, listings),
+    summary: summarizeDevice(device, listings, info),
   };
 }

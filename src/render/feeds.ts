@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import type { DeviceInfo } from '../catalog/device.js';
 import { isWithdrawn } from '../catalog/filename.js';
 import { sha256Of } from '../catalog/loose.js';
+import { deviceLabel } from './device-facts.js';
 import type { Build } from '../catalog/manifest.js';
 import { escapeMarkup as x, humanSize, isoTime, readableTime } from './markup.js';
 import type { Listing } from '../catalog/plan.js';
@@ -17,9 +19,11 @@ export const FEED_ENTRIES = 50;
  * One Atom feed per device and list, newest build first, so people and bots can follow releases.
  * Placeholders are left out: they have no package and no id, and the build that replaces one
  * appears as a new entry. A withdrawn (`.disabled.zip`) build keeps its entry, marked, without the
- * download enclosure. Nothing depends on the clock: `updated` is the newest build time.
+ * download enclosure. Nothing depends on the clock: `updated` is the newest build time. With the
+ * device's device.yaml (`info`), the title names the device, its maintainers are the authors and
+ * its info link is a related link.
  */
-export function renderFeeds(listings: readonly Listing[], site: Site): OutputFile[] {
+export function renderFeeds(listings: readonly Listing[], site: Site, info?: DeviceInfo): OutputFile[] {
   // An empty list's feed is as new as the device's newest build, so `updated` never needs a clock.
   const deviceUpdated = new Map<string, number>();
   for (const listing of listings) {
@@ -27,12 +31,12 @@ export function renderFeeds(listings: readonly Listing[], site: Site): OutputFil
   }
   return listings.map((listing) => ({
     path: fileOf(URLS.feed(listing.device, listing.list)),
-    contents: renderFeed(listing, site, deviceUpdated.get(listing.device) ?? 0),
+    contents: renderFeed(listing, site, deviceUpdated.get(listing.device) ?? 0, info),
   }));
 }
 
 /** The Atom document of one list; `updatedIfEmpty` dates a feed without entries. */
-export function renderFeed(listing: Listing, site: Site, updatedIfEmpty: number): string {
+export function renderFeed(listing: Listing, site: Site, updatedIfEmpty: number, info?: DeviceInfo): string {
   const { device, list } = listing;
   const entries = listing.builds
     .filter((b) => !b.placeholder)
@@ -43,12 +47,15 @@ export function renderFeed(listing: Listing, site: Site, updatedIfEmpty: number)
     '<?xml version="1.0" encoding="utf-8"?>',
     '<feed xmlns="http://www.w3.org/2005/Atom">',
     `  <id>${feedId(site, device, list)}</id>`,
-    `  <title>${x(device)} ${x(list)} builds</title>`,
-    `  <subtitle>New builds in the ${x(list)} list of ${x(device)}</subtitle>`,
+    `  <title>${x(deviceLabel(device, info))} ${x(list)} builds</title>`,
+    `  <subtitle>New builds in the ${x(list)} list of ${x(deviceLabel(device, info))}</subtitle>`,
     `  <updated>${isoTime(updated)}</updated>`,
-    `  <author><name>${x(new URL(site.downloadBaseUrl).host)}</name></author>`,
+    ...(info && info.maintainers.length > 0
+      ? info.maintainers.map((m) => `  <author><name>${x(m.name)}</name>${m.url ? `<uri>${x(m.url)}</uri>` : ''}</author>`)
+      : [`  <author><name>${x(new URL(site.downloadBaseUrl).host)}</name></author>`]),
     `  <link rel="self" type="application/atom+xml" href="${x(URLS.feed(device, list))}"/>`,
     `  <link rel="alternate" type="text/html" href="${x(URLS.devicePage(device))}#${x(list)}"/>`,
+    ...(info?.links.info ? [`  <link rel="related" type="text/html" href="${x(info.links.info)}"/>`] : []),
     '  <generator>otapress</generator>',
     ...entries.flatMap((build) => renderEntry(build, list)),
     '</feed>',

@@ -1,5 +1,7 @@
+import type { DeviceInfo } from '../catalog/device.js';
 import { isWithdrawn } from '../catalog/filename.js';
 import { sha256Of } from '../catalog/loose.js';
+import { DEVICE_FACTS_STYLE, deviceFacts, deviceHeading, deviceLabel, groupByVendor } from './device-facts.js';
 import type { Build } from '../catalog/manifest.js';
 import { html, humanSize, isoTime, raw, readableTime, type Markup } from './markup.js';
 import type { Listing } from '../catalog/plan.js';
@@ -12,8 +14,8 @@ import type { OutputFile } from './output.js';
 // per list. Plain HTML with inline CSS and a few lines of script for the copy buttons: no framework,
 // no request to another site. Every manifest value goes through the escaping `html` template.
 
-/** The page of one device: its builds per list, with everything needed to pick and check one. */
-export function renderDevicePage(device: string, lists: readonly Listing[]): OutputFile {
+/** The page of one device: what device.yaml says of it, and its builds per list, with everything needed to pick and check one. */
+export function renderDevicePage(device: string, lists: readonly Listing[], info?: DeviceInfo): OutputFile {
   const nav = lists.map((l) => html`<li><a href="#${l.list}">${l.list}</a> <span class="meta">(${l.builds.length})</span></li>`);
   const sections = lists.map((listing) => {
     const builds = listing.builds.map((b) => renderBuild(b, listing.list));
@@ -26,32 +28,43 @@ ${builds.length > 0 ? join(builds, '\n') : html`<p>No builds in this list.</p>`}
 </section>`;
   });
   const body = html`<p><a href="${URLS.home}">← All devices</a></p>
-<h1>${device}</h1>
-<p>Phones ask <code>${URLS.listing(device, '<list>')}</code>; LineageOS 23.2 and later ask <a href="${URLS.v2Builds(device)}"><code>${URLS.v2Builds(device)}</code></a>.</p>
+${deviceHeading(device, info)}
+${info ? html`${deviceFacts(info)}\n` : ''}<p>Phones ask <code>${URLS.listing(device, '<list>')}</code>; LineageOS 23.2 and later ask <a href="${URLS.v2Builds(device)}"><code>${URLS.v2Builds(device)}</code></a>.</p>
 <nav aria-label="Lists"><ul class="lists">${join(nav, '\n')}</ul></nav>
 ${join(sections, '\n')}`;
   // Feed readers find the lists' feeds from the page address alone.
   const feeds = lists.map((l) => html`<link rel="alternate" type="application/atom+xml" title="${device} ${l.list} builds" href="${URLS.feed(device, l.list)}">`);
-  return { path: fileOf(URLS.devicePage(device)), contents: page(`${device} builds`, body, join(feeds, '\n')) };
+  const head = info ? join([...feeds, DEVICE_FACTS_STYLE], '\n') : join(feeds, '\n');
+  return { path: fileOf(URLS.devicePage(device)), contents: page(`${deviceLabel(device, info)} builds`, body, head) };
 }
 
 /** The home page: every device with its newest build and the size of each list. */
 export function renderHomePage(summaries: readonly DeviceSummary[]): string {
-  const rows = summaries.map(({ device, lists }) => {
+  const rowOf = ({ device, lists, info }: DeviceSummary) => {
     const newest = lists
       .flatMap((l) => (l.newest ? [l.newest] : []))
       .sort((a, b) => b.datetime - a.datetime || compareStrings(a.filename, b.filename))[0];
     const counts = lists.map((l) => html`${l.list} ${l.count}`);
-    return html`<li><a href="${URLS.devicePage(device)}">${device}</a>
+    return html`<li><a href="${URLS.devicePage(device)}">${deviceLabel(device, info)}</a>
 <span class="meta">${newest ? html`newest ${newest.version} (Android ${newest.android_version}), ${readableTime(newest.datetime).slice(0, 10)}` : 'no downloadable build yet'}</span>
 <span class="meta">builds per list: ${join(counts, ' · ')}</span></li>`;
-  });
+  };
+  // Grouped by vendor once device.yaml names one; a catalog without device files keeps one list.
+  const groups = groupByVendor(summaries);
+  const devices = groups
+    ? join(groups.map(({ vendor, devices: members }, i) => html`<section aria-labelledby="vendor-${i + 1}">
+<h2 class="vendor" id="vendor-${i + 1}">${vendor}</h2>
+<ul class="devices">
+${join(members.map(rowOf), '\n')}
+</ul>
+</section>`), '\n')
+    : html`<ul class="devices">
+${join(summaries.map(rowOf), '\n')}
+</ul>`;
   const body = html`<h1>Update builds</h1>
 <p>${summaries.length} device${summaries.length === 1 ? '' : 's'}. Phones ask <code>/api/v1/&lt;device&gt;/&lt;list&gt;/</code> (LineageOS 23.2 and later: <code>/api/v2/devices/&lt;device&gt;/builds</code>); scripts can read <a href="${URLS.deviceIndex}">the device index</a>.</p>
-<ul class="devices">
-${join(rows, '\n')}
-</ul>`;
-  return page('Update builds', body);
+${devices}`;
+  return page('Update builds', body, groups ? DEVICE_FACTS_STYLE : raw(''));
 }
 
 /** The page anchor of a build in one list (a build appears once per list it belongs to). */

@@ -1,3 +1,4 @@
+import type { DeviceInfo } from '../catalog/device.js';
 import { isWithdrawn } from '../catalog/filename.js';
 import type { Build } from '../catalog/manifest.js';
 import type { Listing } from '../catalog/plan.js';
@@ -9,6 +10,8 @@ import { compareStrings } from '../catalog/problems.js';
  */
 export interface DeviceSummary {
   device: string;
+  /** What device.yaml says, when the device has one. */
+  info?: DeviceInfo;
   lists: {
     list: string;
     /** Records in the v1 listing, placeholders included. */
@@ -31,9 +34,10 @@ export interface NewestBuild {
 }
 
 /** The summary of one device from its listings. */
-export function summarizeDevice(device: string, listings: readonly Listing[]): DeviceSummary {
+export function summarizeDevice(device: string, listings: readonly Listing[], info?: DeviceInfo): DeviceSummary {
   return {
     device,
+    ...(info && { info }),
     lists: listings.map((listing) => {
       const newest = newestBuild(listing.builds);
       return {

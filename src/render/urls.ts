@@ -11,6 +11,8 @@ export const URLS = {
   deviceIndex: '/api/devices.json',
   listing: (device: string, list: string) => `/api/v1/${device}/${list}/`,
   v2Builds: (device: string) => `/api/v2/devices/${device}/builds`,
+  v2Device: (device: string) => `/api/v2/devices/${device}`,
+  v2Oems: '/api/v2/oems',
   devicePage: (device: string) => `/devices/${device}/`,
   feed: (device: string, list: string) => `/devices/${device}/${list}.xml`,
 } as const;
@@ -27,6 +29,11 @@ export function fileOf(url: string): string {
 export const API_FILES = {
   listing: '/api/v1/:device/:list/index.json',
   v2Builds: '/api/v2/devices/:device/builds.json',
+  /** `/api/v2/devices/<device>`: in the device's folder, so no device name can clash with it. */
+  v2Device: '/api/v2/devices/:device/index.json',
+  v2Oems: '/api/v2/oems.json',
+  /** The v2 builds of a device the catalog does not have: `[]`, as the official server answers. */
+  v2UnknownDeviceBuilds: '/api/v2/unknown-device-builds.json',
 } as const;
 
 /** Fills `:device`, `:list` and the like into a path pattern; other placeholders stay. */

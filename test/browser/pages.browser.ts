@@ -90,15 +90,24 @@ describe('the pages of the example catalog', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('the home page lists every device, links to its page, and loads nothing from elsewhere', async () => {
+  it('the home page lists every device by vendor (device.yaml), links to its page, and loads nothing from elsewhere', async () => {
     const { page, response, errors, foreign } = await open(server, '/');
     expect(response?.status()).toBe(200);
     expect(await page.title()).toBe('Update builds');
-    expect(await page.locator('.devices a').allTextContents()).toEqual(['FP3', 'FP4', 'starlte']);
+    // Vendors by name, devices without device.yaml under the explicit unknown vendor, last.
+    const groups = await page.locator('main section').evaluateAll((sections) =>
+      sections.map((s) => [s.querySelector('h2')!.textContent, [...s.querySelectorAll('.devices a')].map((a) => a.textContent)]),
+    );
+    expect(groups).toEqual([
+      ['Fairphone', ['Fairphone 4 (FP4)']],
+      ['Samsung', ['Galaxy S9 (starlte)']],
+      ['Unknown vendor', ['FP3']],
+    ]);
+    expect(await page.getByRole('region', { name: 'Samsung' }).locator('a').getAttribute('href')).toBe('/devices/starlte/');
     expect(await page.locator('.devices a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual([
-      '/devices/FP3/',
       '/devices/FP4/',
       '/devices/starlte/',
+      '/devices/FP3/',
     ]);
     expect(errors).toEqual([]);
     expect(foreign).toEqual([]);
@@ -107,7 +116,8 @@ describe('the pages of the example catalog', () => {
 
   it('a device page shows its builds per list, with placeholder, withdrawn and upgrade states spelled out', async () => {
     const { page, errors, foreign } = await open(server, '/devices/FP4/');
-    expect(await page.locator('h1').textContent()).toBe('FP4');
+    expect(await page.locator('h1').innerText()).toBe('Fairphone 4 FP4');
+    expect(await page.title()).toBe('Fairphone 4 (FP4) builds');
     expect(await page.locator('section h2').allTextContents()).toEqual(['stable', 'official', 'dev', 'community']);
 
     const official = page.locator('section#official article');
@@ -143,6 +153,34 @@ describe('the pages of the example catalog', () => {
     await page.close();
   });
 
+  it('a device page shows what its device.yaml says: vendor, models, maintainers and links; one without it shows none', async () => {
+    const { page, errors, foreign } = await open(server, '/devices/FP4/');
+    expect(await page.locator('dl.device-facts > div').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).innerText.replace(/\s+/g, ' ')))).toEqual([
+      'Vendor Fairphone',
+      'Model FP4',
+      'Maintainers Jane Doe, Ravi Kumar',
+      'Links Info and guides · Forum · Support chat · Device sources',
+    ]);
+    expect(await page.locator('dl.device-facts a').evaluateAll((links) => links.map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('rel')]))).toEqual([
+      ['Jane Doe', 'https://github.com/janedoe', 'external noopener'],
+      ['Info and guides', 'https://wiki.example.org/devices/FP4', 'external noopener'],
+      ['Forum', 'https://forum.example.org/c/fp4', 'external noopener'],
+      ['Support chat', 'https://t.me/example_fp4', 'external noopener'],
+      ['Device sources', 'https://github.com/example/android_device_fairphone_FP4', 'external noopener'],
+    ]);
+    // The facts lay out as two columns: the term beside its value.
+    const [term, value] = await page.locator('dl.device-facts > div').first().locator('dt, dd').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top));
+    expect(Math.abs(term - value)).toBeLessThan(2);
+    expect(errors).toEqual([]);
+    expect(foreign).toEqual([]);
+    await page.close();
+
+    const plain = await open(server, '/devices/FP3/');
+    expect(await plain.page.locator('h1').innerText()).toBe('FP3');
+    expect(await plain.page.locator('dl.device-facts').count()).toBe(0);
+    await plain.page.close();
+  });
+
   it('every link and feed link on every page resolves inside dist/, anchors included; downloads point at the manifests’ urls', async () => {
     const pages = ['/', '/devices/FP3/', '/devices/FP4/', '/devices/starlte/'];
     const checked = new Map<string, number>();
@@ -151,8 +189,11 @@ describe('the pages of the example catalog', () => {
       const { page } = await open(server, url);
       // Links people follow, and the feeds that readers discover from the page's head.
       const hrefs = await page
-        .locator('a[href], link[rel="alternate"][href]')
+        .locator('a[href]:not([rel~="external"]), link[rel="alternate"][href]')
         .evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement | HTMLLinkElement).href));
+      // Links from device.yaml (maintainers, info, forum, ...) go elsewhere by design.
+      const external = await page.locator('a[rel~="external"]').evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
+      for (const href of external) expect(new URL(href).protocol, href).toBe('https:');
       for (const href of hrefs) {
         const target = new URL(href);
         if (target.origin !== server.origin) {
