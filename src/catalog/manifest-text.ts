@@ -21,6 +21,7 @@ export const MANIFEST_ORDER = [
   'api_level',
   'incremental',
   'md5sum',
+  'sha1',
   'id',
   'size',
   'url',

@@ -7,7 +7,7 @@ export const command: Command = {
 
 Reads META-INF/com/android/metadata from the zip's central directory (post-timestamp, post-build,
 post-sdk-level, pre-device, ota-type, ota-property-files, post-security-patch-level), falls back
-to the file name, hashes the file once (MD5 and SHA-256 on two cores), validates the manifest as
+to the file name, hashes the file once (MD5, SHA-1 and SHA-256 on two cores), validates the manifest as
 the build does and writes content/<device>/<file name minus .zip>.yaml. Prints where each value
 came from. A progress bar shows on a terminal only; Ctrl-C leaves nothing behind.
 

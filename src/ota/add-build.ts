@@ -48,7 +48,7 @@ export class AddUsageError extends Error {}
 
 /**
  * Makes the manifest of one OTA package: facts from the options, the zip's metadata and its name,
- * MD5, SHA-256 and size from one read of the file. Validates the text exactly as the build does
+ * MD5, SHA-1, SHA-256 and size from one read of the file. Validates the text exactly as the build does
  * (and against the device's other manifests) before writing it, atomically, to
  * `content/<device>/<file name minus .zip>.yaml`. Refuses to overwrite without `force`; with
  * `dryRun` returns the text and writes nothing.
@@ -118,7 +118,7 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
     // A placeholder names no package: its file name only gives the display_version.
     report.splice(report.findIndex((r) => r[0] === 'filename'), 1);
     report.push(['display_version', String(values.display_version), 'the file name']);
-  } else report.push(['id', digests.sha256, 'SHA-256 of the zip'], ['size', String(digests.size), 'size of the zip']);
+  } else report.push(['sha1', digests.sha1, 'SHA-1 of the zip'], ['id', digests.sha256, 'SHA-256 of the zip'], ['size', String(digests.size), 'size of the zip']);
   if (options.lists) report.push(['lists', options.lists.join(', '), '--lists']);
   if (options.url) report.push(['url', options.url, '--url']);
   const order = ['device', ...MANIFEST_ORDER] as string[];
@@ -148,7 +148,7 @@ function example(option: string, site: Site): string {
 
 function manifestValues(
   facts: Required<ReturnType<typeof deriveBuildFacts>['facts']>,
-  digests: { md5: string; sha256: string; size: number },
+  digests: { md5: string; sha1: string; sha256: string; size: number },
   options: AddOptions,
 ): ManifestValues {
   // api_level is written only when it differs from what android_version implies, as by hand.
@@ -168,7 +168,7 @@ function manifestValues(
   if (options.placeholder) {
     return { placeholder: true, ...common, api_level: facts.api_level, display_version: displayVersionOf(facts.filename), url: options.url };
   }
-  return { filename: facts.filename, ...common, api_level: apiLevel, id: digests.sha256, size: digests.size, url: options.url };
+  return { filename: facts.filename, ...common, api_level: apiLevel, sha1: digests.sha1, id: digests.sha256, size: digests.size, url: options.url };
 }
 
 /** The same id or file name as another manifest of the device (the one being replaced excepted). */
