@@ -80,6 +80,11 @@ export function plainText(text: readonly Inline[]): string {
   return text.map((piece) => piece.text).join('');
 }
 
+/** The anchor of a build on its device's changelog page: one per build, whatever lists it is in. */
+export function changelogAnchor(build: { placeholder: boolean; version: string; timestamp: number; id: string }): string {
+  return build.placeholder ? `placeholder-${build.version}-${build.timestamp}` : `build-${build.id.slice(0, 16)}`;
+}
+
 // --- internal ---
 
 /** An address a page may link to: https, and only characters that need no escaping in a URL. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { API_LEVELS } from './api-levels.js';
 import { buildFiles, checkExtras, filepathOf, downloadUrl, extraFields, hex, type BuildFile } from './build-extras.js';
-import type { ChangelogBlock } from './changelog.js';
+import { changelogAnchor, type ChangelogBlock } from './changelog.js';
 import { displayVersionOf, parseBuildFilename, PLAIN_FILENAME } from './filename.js';
 import { nearest, sortProblems, type Problem } from './problems.js';
 import type { Site } from './site.js';
@@ -212,7 +212,8 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
     url: placeholder ? undefined : (f.url ?? `${site.downloadBaseUrl}/${f.channel}/${device}/${f.filename}`),
     ...(!placeholder && { filepath: filepathOf(f.url ?? `${site.downloadBaseUrl}/${f.channel}/${device}/${f.filename}`, site.downloadBaseUrl) }),
     display_version: f.display_version ?? displayVersionOf(f.filename),
-    changes: f.changes ?? '',
+    // Opt-in (site.yaml `v1_changes`): the interface shows `changes` always empty.
+    changes: f.changes ?? (site.v1Changes === 'changelog_url' && changelog?.length ? `${site.siteUrl}/devices/${device}/changelog/#${changelogAnchor({ placeholder, version: f.version, timestamp: f.timestamp, id: f.id ?? '' })}` : ''),
     pre_version: f.pre_version ?? '',
     is_upgrade_supported: f.is_upgrade_supported ?? false,
     lists: f.lists ? site.lists.map((l) => l.name).filter((name) => f.lists.includes(name)) : defaultLists(site, f.channel),

@@ -47,6 +47,10 @@ export interface Site {
   apacheHtaccess: boolean;
   /** Extra request paths that answer a listing, for phones built to ask another server's paths. */
   requestPaths: RequestPath[];
+  /** The site's own public address (`site_url`), without a trailing slash: makes the links in `/api/v2/changes` and v1 `changes` absolute. */
+  siteUrl?: string;
+  /** What v1 `changes` holds: `""` as the interface shows (default), or the build's changelog page address (as LineageOTA does). */
+  v1Changes: 'empty' | 'changelog_url';
 }
 
 const segment = /^[a-z0-9][a-z0-9_-]*$/;
@@ -87,6 +91,11 @@ const siteSchema = z.strictObject({
     .min(1, { error: `name at least one host (${HOSTS.join(', ')})` })
     .optional(),
   apache_htaccess: z.boolean({ error: 'expected true or false' }).optional(),
+  site_url: z
+    .string({ error: 'expected the https:// address this site is served at, e.g. https://updates.example.org' })
+    .regex(/^https:\/\/[A-Za-z0-9.-]+(:\d+)?(\/[A-Za-z0-9\-._~/%]*)?$/, { error: 'expected the https:// address this site is served at, without query or fragment, e.g. https://updates.example.org' })
+    .optional(),
+  v1_changes: z.enum(['empty', 'changelog_url'], { error: 'expected empty (the default: v1 `changes` is "") or changelog_url (the build\'s changelog page address)' }).optional(),
   // Checked below, where the lists are known.
   request_paths: z.array(z.unknown(), { error: 'expected a list of request paths, e.g. - /api/v1/{device}_{list}' }).optional(),
 });
@@ -174,6 +183,9 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
     if (problem) return report(path, problem);
     requestPaths.push({ ...requestPath, ...source.locate(path, { key: false }) });
   });
+  if (settings.v1_changes === 'changelog_url' && settings.site_url === undefined) {
+    report(['v1_changes'], 'v1 `changes` must be an absolute address, and otapress does not know where the site is served; add `site_url: https://...`');
+  }
   if (problems.length > 0) return { problems };
   return {
     site: {
@@ -185,6 +197,8 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
       hosts,
       apacheHtaccess: settings.apache_htaccess ?? false,
       requestPaths,
+      ...(settings.site_url !== undefined && { siteUrl: settings.site_url.replace(/\/+$/, '') }),
+      v1Changes: settings.v1_changes ?? 'empty',
     },
     problems,
   };

@@ -28,6 +28,13 @@ export const ENDPOINTS: readonly Endpoint[] = [
     paths: ['/api/v2/devices/:device/builds', '/api/v2/devices/:device/builds/'],
     file: API_FILES.v2Builds,
   },
+  // The changes of every build's changelog, site-wide (issue 21). The portal asks `?page=N`; every
+  // host passes the query by, so each page answers the same array (the portal merges by `url`).
+  {
+    name: 'v2 changes',
+    paths: ['/api/v2/changes', '/api/v2/changes/'],
+    file: API_FILES.v2Changes,
+  },
 ];
 
 /** One API endpoint: the request paths it answers (all with 200) and the file with the body. */
@@ -244,8 +251,12 @@ export function renderNetlifyToml(site: Site, devices: readonly string[]): strin
   const rule = (from: string, to: string, status: number, force: boolean) =>
     out.push('', '[[redirects]]', `from = ${toml(from)}`, `to = ${toml(to)}`, `status = ${status}`, ...(force ? ['force = true'] : []));
   const lists = site.lists.map((l) => l.name);
+  // A site-wide endpoint (no `:device`) takes one rule, not one per device.
+  for (const endpoint of endpoints(site).filter((e) => !e.paths[0].includes(':device'))) {
+    for (const path of endpoint.paths) if (!path.endsWith('/')) rule(path, endpoint.file, 200, true);
+  }
   for (const device of devices) {
-    for (const endpoint of endpoints(site)) {
+    for (const endpoint of endpoints(site).filter((e) => e.paths[0].includes(':device'))) {
       for (const params of expand(endpoint.paths[0], device, lists)) {
         const to = fill(endpoint.file, params);
         for (const path of endpoint.paths) if (!path.endsWith('/')) rule(fill(path, params), to, 200, true);

@@ -2,6 +2,7 @@ import type { OutputFile } from './output.js';
 import { renderHomePage } from './pages.js';
 import type { DeviceSummary, NewestBuild } from './summary.js';
 import { fileOf, URLS } from './urls.js';
+import { renderV2Changes } from './v2-changes.js';
 
 /** `/api/devices.json`: every device, its lists, and the count and newest build of each. */
 export interface DeviceIndex {
@@ -28,6 +29,7 @@ export function renderIndexes(summaries: readonly DeviceSummary[]): OutputFile[]
   return [
     { path: fileOf(URLS.deviceIndex), contents: renderDeviceIndex(summaries) },
     { path: fileOf(URLS.home), contents: renderHomePage(summaries) },
+    renderV2Changes(summaries.map((s) => s.changes)),
   ];
 }
 

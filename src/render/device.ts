@@ -8,6 +8,8 @@ import { renderFeeds } from './feeds.js';
 import { summarizeDevice, type DeviceSummary } from './summary.js';
 import { renderDevicePage } from './pages.js';
 import { renderV2 } from './v2.js';
+import { renderChangelogPage } from './changelog-page.js';
+import { deviceChanges } from './v2-changes.js';
 import type { Site } from '../catalog/site.js';
 import type { OutputFile } from './output.js';
 
@@ -26,9 +28,12 @@ export interface RenderedDevice {
  */
 export function renderDevice(device: string, listings: readonly Listing[], site: Site): RenderedDevice {
   const v2 = renderV2(device, listings);
+  const builds = listings.flatMap((l) => l.builds);
+  const changelogPage = renderChangelogPage(device, builds);
+  const changes = deviceChanges(device, builds, site);
   return {
-    files: [v2.file, renderDevicePage(device, listings), ...renderFeeds(listings, site)],
+    files: [v2.file, renderDevicePage(device, listings), ...(changelogPage ? [changelogPage] : []), ...renderFeeds(listings, site)],
     notices: v2.notices,
-    summary: summarizeDevice(device, listings),
+    summary: { ...summarizeDevice(device, listings), ...(changes.length > 0 && { changes }) },
   };
 }

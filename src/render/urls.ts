@@ -13,6 +13,8 @@ export const URLS = {
   v2Builds: (device: string) => `/api/v2/devices/${device}/builds`,
   devicePage: (device: string) => `/devices/${device}/`,
   feed: (device: string, list: string) => `/devices/${device}/${list}.xml`,
+  changelogPage: (device: string) => `/devices/${device}/changelog/`,
+  v2Changes: '/api/v2/changes',
 } as const;
 
 /** The `dist/` file that a host serves for `url`: folder URLs get their `index.html`. */
@@ -27,6 +29,7 @@ export function fileOf(url: string): string {
 export const API_FILES = {
   listing: '/api/v1/:device/:list/index.json',
   v2Builds: '/api/v2/devices/:device/builds.json',
+  v2Changes: '/api/v2/changes.json',
 } as const;
 
 /** Fills `:device`, `:list` and the like into a path pattern; other placeholders stay. */
