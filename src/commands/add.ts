@@ -14,6 +14,9 @@ came from. A progress bar shows on a terminal only; Ctrl-C leaves nothing behind
   --channel NAME          channel (download folder); default: from the file name
   --lists a,b             request lists this build appears in, overriding the site's rules
   --url URL               download address, for builds hosted elsewhere (e.g. a release page)
+  --file PATH             another file of the build (recovery.img, boot.img, firmware), hashed
+                          in one read like the zip and listed under files: (repeat for each);
+                          its address is derived like the zip's: upload it beside the zip
   --placeholder           announce the build without a package (no filename, id, size, url)
   --force                 replace an existing manifest
   --dry-run               print the manifest instead of writing it
@@ -28,6 +31,7 @@ For zips whose metadata and name do not tell everything:
     channel: { type: 'string' },
     lists: { type: 'string' },
     url: { type: 'string' },
+    file: { type: 'string', multiple: true },
     placeholder: { type: 'boolean' },
     force: { type: 'boolean' },
     'dry-run': { type: 'boolean' },
@@ -73,6 +77,7 @@ For zips whose metadata and name do not tell everything:
         android_version: str('android-version'),
         incremental: str('incremental'),
         filename: str('filename'),
+        files: values.file as string[] | undefined,
         hashing,
       });
       bar.end();

@@ -31,6 +31,8 @@ export interface AddOptions extends FactOptions {
   onProgress?: HashProgress;
   /** Hashing of the zip that the caller already started (the CLI starts it first thing); else started here. */
   hashing?: Hashing;
+  /** The build's other files (`--file`: recovery.img, boot.img, firmware), hashed one after the other, each in one read. */
+  files?: string[];
 }
 
 /** The manifest `add` made, and where each value came from. */
@@ -100,7 +102,8 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
     if (error.message.startsWith(path.resolve(options.zip))) throw new AddUsageError(`${error.message}; nothing was written`);
     throw new AddUsageError(`could not read ${options.zip} to the end (${error.message}); nothing was written`);
   });
-  const values = manifestValues(facts, digests, options);
+  const files = await hashFiles(options.files ?? []);
+  const values = { ...manifestValues(facts, digests, options), ...(files.length > 0 && { files }) };
   const text = renderManifestText(values);
 
   const parsed = parseManifest(text, file, facts.device, site);
@@ -120,8 +123,10 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
     report.push(['display_version', String(values.display_version), 'the file name']);
   } else report.push(['sha1', digests.sha1, 'SHA-1 of the zip'], ['id', digests.sha256, 'SHA-256 of the zip'], ['size', String(digests.size), 'size of the zip']);
   if (options.lists) report.push(['lists', options.lists.join(', '), '--lists']);
+  for (const f of files) report.push(['files', `${f.filename} ${f.size} bytes, SHA-256 ${f.sha256}, SHA-1 ${f.sha1}`, '--file']);
   if (options.url) report.push(['url', options.url, '--url']);
   const order = ['device', ...MANIFEST_ORDER] as string[];
+  // Stable: the files stay in the order given.
   report.sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0]));
   const width = Math.max(...report.map((r) => r[0].length));
   const fromWidth = Math.max(...report.map((r) => r[2].length));
@@ -132,6 +137,27 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   return { ...result, written: true };
 }
 
+
+/**
+ * The `files:` entries of `--file` paths: name, size, SHA-256 and SHA-1 from one read each (the
+ * same reader as the zip's), one file after the other so they never compete for the two cores.
+ */
+async function hashFiles(paths: readonly string[]): Promise<{ filename: string; size: number; sha256: string; sha1: string }[]> {
+  const entries = [];
+  for (const file of paths) {
+    if (!existsSync(file) || !statSync(file).isFile()) throw new AddUsageError(`no such file: ${file}; --file takes the path of an image or other file of the build`);
+    const hashing = startHashing(path.resolve(file));
+    try {
+      const digests = await hashing.digests.catch((error: Error) => {
+        throw new AddUsageError(`could not read ${file} to the end (${error.message}); nothing was written`);
+      });
+      entries.push({ filename: path.basename(file), size: digests.size, sha256: digests.sha256, sha1: digests.sha1 });
+    } finally {
+      await hashing.abort();
+    }
+  }
+  return entries;
+}
 
 /** What to write after each missing option in the hint: the form of the value, not one ROM's value. */
 function example(option: string, site: Site): string {
