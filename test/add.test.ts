@@ -172,7 +172,7 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
       '2 problems found; nothing was written.',
     ]],
     ['an unknown list', ['--lists', 'offcial'], 1, [
-      `content/FP4/${NAME}.yaml:11:9  lists.0  \`offcial\` is not a request list of this site; did you mean \`official\`? (lists: stable, official, dev, community)`,
+      `content/FP4/${NAME}.yaml:12:9  lists.0  \`offcial\` is not a request list of this site; did you mean \`official\`? (lists: stable, official, dev, community)`,
       '1 problem found; nothing was written.',
     ]],
     ['a placeholder with a url', ['--placeholder', '--url', 'https://example.org/x.zip'], 1, [
