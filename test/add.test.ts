@@ -22,6 +22,7 @@ async function project(name = `${NAME}.zip`, options: Parameters<typeof writeOta
     root,
     zip,
     md5: createHash('md5').update(bytes).digest('hex'),
+    sha1: createHash('sha1').update(bytes).digest('hex'),
     sha256: createHash('sha256').update(bytes).digest('hex'),
     size: bytes.length,
   };
@@ -31,7 +32,7 @@ const read = (root: string, file: string) => readFileSync(path.join(root, file),
 
 describe('otapress add', { timeout: 60_000 }, () => {
   it('writes the manifest from the metadata, the file name and one read of the zip (real CLI process)', { timeout: 60_000 }, async () => {
-    const { root, zip, md5, sha256, size } = await project();
+    const { root, zip, md5, sha1, sha256, size } = await project();
     const result = runOtapress(['add', zip, '--root', root], { cwd: root });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(`wrote content/FP4/${NAME}.yaml\n`);
@@ -44,6 +45,7 @@ timestamp: 1731067200
 android_version: "14"
 incremental: "eng.root.20241108.123456"
 md5sum: ${md5}
+sha1: ${sha1}
 id: ${sha256}
 size: ${size}
 os_patch_level: "2024-11-05"
@@ -62,6 +64,7 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
       '  api_level           metadata post-sdk-level (implied by Android 14, not written)  34',
       '  incremental         metadata post-build-incremental                               eng.root.20241108.123456',
       `  md5sum              MD5 of the zip                                                ${md5}`,
+      `  sha1                SHA-1 of the zip                                              ${sha1}`,
       `  id                  SHA-256 of the zip                                            ${sha256}`,
       `  size                size of the zip                                               ${size}`,
       '  os_patch_level      metadata post-security-patch-level                            2024-11-05',
@@ -73,9 +76,9 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
   });
 
   it('reads a Zip64 archive whose metadata entry is deflated and comes last', async () => {
-    const { root, zip, md5, sha256 } = await project(`${NAME}.zip`, { metadata: FP4_METADATA, zip64: true, metadataLast: true });
+    const { root, zip, md5, sha1, sha256 } = await project(`${NAME}.zip`, { metadata: FP4_METADATA, zip64: true, metadataLast: true });
     const result = await addBuild({ zip, root });
-    expect(result.text).toContain(`md5sum: ${md5}\nid: ${sha256}\n`);
+    expect(result.text).toContain(`md5sum: ${md5}\nsha1: ${sha1}\nid: ${sha256}\n`);
     expect(result.text).toContain('timestamp: 1731067200\n');
     expect(result.text).toContain('ota_type: AB\n');
   });

@@ -74,6 +74,12 @@ export function hostTable(compiled: CompiledSite): Probe[] {
     }
   }
 
+  // The download portal pages through /api/v2/changes with ?page=N (issue 21): a static site answers
+  // every page with its one array, so the query must pass by the rewrite on every host.
+  for (const method of ['GET', 'HEAD'] as const) {
+    add({ method, path: '/api/v2/changes?page=2', what: 'v2 changes as the portal asks', status: 200, kind: 'json', file: 'api/v2/changes.json' });
+  }
+
   const notFound = (path: string, what: string) => {
     const scope = scopes.find((s) => path.startsWith(s.folder));
     add(scope

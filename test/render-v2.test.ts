@@ -37,18 +37,25 @@ describe('v2 listing of the example catalog', () => {
   });
 
   it('writes files[0] with the keys the updater reads, and the zip metadata only when the manifest has it', () => {
+    // The official server's shape (lineageos-infra/updater api_v2.py at ad91889): keys sorted, the build's facts copied onto files[0].
     expect(fp4Body.startsWith(
-      '[{"datetime":1749549600,"type":"dev","version":"3.0","files":[{"filename":"e-3.0-a16-20250610500001-dev-FP4.zip",' +
-        '"sha256":"6b926f090f7c3abd5c73dffe5d64809030746b4790a8da5e91f22eac71d64d91","size":1612349440,' +
-        '"url":"https://images.example.org/builds/full/dev/FP4/e-3.0-a16-20250610500001-dev-FP4.zip","os_patch_level":"2025-06-05",' +
-        '"os_sdk_level":36,"ota_property_files":"payload_metadata.bin:4662:187245,payload.bin:4662:1612344380,payload_properties.txt:1612349090:156,metadata:69:683,metadata.pb:820:1352"}]},',
+      '[{"date":"2025-06-10","datetime":1749549600,"files":[{"date":"2025-06-10","datetime":1749549600,"filename":"e-3.0-a16-20250610500001-dev-FP4.zip",' +
+        '"filepath":"/dev/FP4/e-3.0-a16-20250610500001-dev-FP4.zip","os_patch_level":"2025-06-05","os_sdk_level":36,' +
+        '"ota_property_files":"payload_metadata.bin:4662:187245,payload.bin:4662:1612344380,payload_properties.txt:1612349090:156,metadata:69:683,metadata.pb:820:1352",' +
+        '"sha1":"88283314defdeb8d816dc529942a420b6417359c","sha256":"6b926f090f7c3abd5c73dffe5d64809030746b4790a8da5e91f22eac71d64d91","size":1612349440,' +
+        '"type":"dev","url":"https://images.example.org/builds/full/dev/FP4/e-3.0-a16-20250610500001-dev-FP4.zip"},',
     )).toBe(true);
+    // A hand-written manifest without sha1: the zip's entry has no sha1 key.
     expect(fp4[5].files[0]).toEqual({
+      date: '2024-12-05',
+      datetime: 1733392800,
       filename: 'e-2.6-a15-20241205452210-community-FP4.zip',
+      filepath: '/community/FP4/e-2.6-a15-20241205452210-community-FP4.zip',
+      os_sdk_level: 35,
       sha256: '1aa3a4ac60267b2f58024a7e9fb99ffa074bcb9b1b158f860f12735b899605c7',
       size: 1498912768,
+      type: 'dev',
       url: 'https://images.example.org/builds/full/community/FP4/e-2.6-a15-20241205452210-community-FP4.zip',
-      os_sdk_level: 35,
     });
   });
 

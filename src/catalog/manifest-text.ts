@@ -5,7 +5,10 @@ import type { z } from 'zod';
 export const SCHEMA_COMMENT = '# yaml-language-server: $schema=../manifest.schema.json';
 
 /** Field values of a manifest as they are written; `undefined` leaves a field out. */
-export type ManifestValues = Partial<Record<(typeof MANIFEST_ORDER)[number], string | number | boolean | string[] | undefined>>;
+export type ManifestValues = Partial<Record<(typeof MANIFEST_ORDER)[number], string | number | boolean | string[] | ManifestEntry[] | undefined>>;
+
+/** One entry of a list of mappings (`files:`), its keys in the order written; values are plain names, hex and numbers. */
+export type ManifestEntry = Record<string, string | number>;
 
 /**
  * The canonical order of a manifest's fields: what identifies the package first (as in the
@@ -23,6 +26,7 @@ export const MANIFEST_ORDER = [
   'api_level',
   'incremental',
   'md5sum',
+  'sha1',
   'id',
   'size',
   'url',
@@ -34,6 +38,8 @@ export const MANIFEST_ORDER = [
   'os_patch_level',
   'ota_type',
   'ota_property_files',
+  'files',
+  'changelog',
 ] as const;
 
 /** Text fields that hand-written manifests always quote, so YAML can never read them as numbers. */
@@ -49,7 +55,12 @@ export function renderManifestText(values: ManifestValues, comments: readonly st
   for (const key of MANIFEST_ORDER) {
     const value = values[key];
     if (value === undefined) continue;
-    lines.push(`${key}: ${renderValue(key, value)}`);
+    if (Array.isArray(value) && value.some((v) => typeof v === 'object')) {
+      // A block list of mappings: `- key: value` with the entry's other keys below it.
+      lines.push(`${key}:`, ...(value as ManifestEntry[]).flatMap((entry) => Object.entries(entry).map(([k, v], i) => `  ${i === 0 ? '-' : ' '} ${k}: ${typeof v === 'number' ? v : renderString(v, false)}`)));
+      continue;
+    }
+    lines.push(`${key}: ${renderValue(key, value as string | number | boolean | string[])}`);
   }
   return `${lines.join('\n')}\n`;
 }

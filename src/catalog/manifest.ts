@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { API_LEVELS } from './api-levels.js';
+import { buildFiles, checkExtras, filepathOf, downloadUrl, extraFields, hex, type BuildFile } from './build-extras.js';
+import { changelogAnchor, type ChangelogBlock } from './changelog.js';
 import { displayVersionOf, FILENAME_FORMS, nameFitsDevice, parseBuildFilename, PLAIN_FILENAME, type FilenameFacts } from './filename.js';
 import { downloadKey, suggestKey } from './loose.js';
 import { nearest, sortProblems, type Problem } from './problems.js';
@@ -33,6 +35,8 @@ export interface Build {
   id: string;
   size: number | '';
   url?: string;
+  /** `url`'s path under `download_base_url` (v2 `filepath`). */
+  filepath?: string;
   display_version: string;
   changes: string;
   pre_version: string;
@@ -45,6 +49,10 @@ export interface Build {
   ota_property_files?: string;
   /** `AB` or `BLOCK`, from the zip's metadata. */
   ota_type?: 'AB' | 'BLOCK';
+  /** SHA-1 of the zip, when the manifest has it (`add` writes it); the other files of the build; its changelog (build-extras.ts). */
+  sha1?: string;
+  files?: BuildFile[];
+  changelog?: ChangelogBlock[];
   /** Where fields stand in the manifest (`url` and `ota_property_files` when written), for messages about the whole catalog. */
   at: { id: Position; filename: Position; version: Position; size: Position; file: Position; url?: Position; ota_property_files?: Position };
 }
@@ -68,18 +76,6 @@ const digits = (what: string, example: string) =>
       .string({ error: `expected ${what} as a decimal number, e.g. ${example}` })
       .regex(/^\d{1,3}$/, { error: `expected ${what} as a decimal number, e.g. ${example}` }),
   );
-
-const hex = (length: number, what: string) =>
-  z.string({ error: `expected ${what}: ${length} lowercase hex characters` }).superRefine((value, ctx) => {
-    if (/^[0-9a-f]*$/i.test(value) && value.length === length && value !== value.toLowerCase()) {
-      ctx.addIssue({ code: 'custom', message: `write the ${length} hex characters in lowercase: ${value.toLowerCase()}` });
-    } else if (!new RegExp(`^[0-9a-f]{${length}}$`).test(value)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `expected ${what}: ${length} lowercase hex characters, got ${value.length} character${value.length === 1 ? '' : 's'}${/^[0-9a-fA-F]*$/.test(value) ? '' : ' with non-hex ones'}`,
-      });
-    }
-  });
 
 const unixSeconds = z.number({ error: 'expected Unix seconds as a whole number, e.g. 1731067200 (date +%s)' }).superRefine((value, ctx) => {
   if (!Number.isInteger(value)) {
@@ -121,13 +117,7 @@ export const manifestSchema = z.strictObject({
     .max(Number.MAX_SAFE_INTEGER, { error: (issue) => `${String(issue.input)} bytes is more than any file holds; expected the zip size in bytes (stat -c %s FILE)` })
     .int({ error: 'expected the zip size in bytes as a whole number (stat -c %s FILE)' })
     .nonnegative({ error: 'a size cannot be negative; expected the zip size in bytes (stat -c %s FILE)' }),
-  url: z
-    .string({ error: 'expected the download address, e.g. https://example.org/builds/FP4/e-2.5-....zip' })
-    .regex(/^https?:\/\/[^\s/?#]+\/\S*$/, { error: 'expected an absolute http(s) download address without spaces' })
-    // RFC 3986 characters only (a space is reported by the check above): quotes, <, > and non-ASCII must be percent-encoded.
-    .regex(/^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=% ]*$/, {
-      error: 'the address holds characters that must be percent-encoded (quotes, <, >, \\, control or non-ASCII characters); write them as %XX, e.g. %22 for " and %C3%A4 for ä',
-    }),
+  url: downloadUrl,
   display_version: z.string({ error: 'expected text, e.g. 2.5-t-20241108446322-official-FP4' }).min(1).superRefine(refuseDirectionControls),
   changes: z.string({ error: 'expected text (shown to users as the change log)' }).superRefine(refuseDirectionControls),
   pre_version: z.string({ error: 'expected text' }).superRefine(refuseDirectionControls),
@@ -141,6 +131,7 @@ export const manifestSchema = z.strictObject({
     .string({ error: 'expected the ota-property-files value of the zip metadata' })
     .regex(PROPERTY_FILES_FORMAT, { error: 'expected name:offset:size entries separated by commas, as in META-INF/com/android/metadata' }),
   ota_type: z.enum(['AB', 'BLOCK'], { error: 'expected AB or BLOCK' }),
+  ...extraFields,
 }).partial();
 
 type ManifestFields = z.infer<typeof manifestSchema>;
@@ -155,7 +146,7 @@ export const MANIFEST_KEYS = Object.keys(manifestSchema.shape);
 export const REQUIRED = ['filename', 'version', 'channel', 'timestamp', 'android_version', 'incremental', 'id', 'size'] as const;
 export const REQUIRED_PLACEHOLDER = ['version', 'channel', 'timestamp', 'android_version', 'display_version'] as const;
 /** Keys a placeholder must leave out (or leave empty): the ones that would make a phone offer it. */
-const PACKAGE_ONLY = ['filename', 'id', 'size', 'url'] as const;
+const PACKAGE_ONLY = ['filename', 'id', 'size', 'url', 'sha1'] as const;
 
 /**
  * Reads one manifest from its text: checks types and formats with the zod schema, then the rules
@@ -213,6 +204,7 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
 
   const context: RuleContext = { fields, raw, bad, device, site, placeholder, report };
   for (const rule of RULES) rule(context);
+  const changelog = checkExtras({ fields, bad, report: (field, message, { key, at } = {}) => (at ? problems.push({ file, ...at, field, message }) : report(field, message, { key })), changelogAt: () => changelogStart(source) });
   if (problems.length > 0) return { problems: sortProblems(problems) };
 
   const f = fields as Required<ManifestFields>;
@@ -231,14 +223,19 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
     id: placeholder ? '' : f.id,
     size: placeholder ? '' : f.size,
     url: placeholder ? undefined : (f.url ?? `${site.downloadBaseUrl}/${f.channel}/${device}/${f.filename}`),
+    ...(!placeholder && { filepath: filepathOf(f.url ?? `${site.downloadBaseUrl}/${f.channel}/${device}/${f.filename}`, site.downloadBaseUrl) }),
     display_version: f.display_version ?? displayVersionOf(f.filename),
-    changes: f.changes ?? '',
+    // Opt-in (site.yaml `v1_changes`): the interface shows `changes` always empty.
+    changes: f.changes ?? (site.v1Changes === 'changelog_url' && changelog?.length ? `${site.siteUrl}/devices/${device}/changelog/#${changelogAnchor({ placeholder, version: f.version, timestamp: f.timestamp, id: f.id ?? '' })}` : ''),
     pre_version: f.pre_version ?? '',
     is_upgrade_supported: f.is_upgrade_supported ?? false,
     lists: f.lists ? site.lists.map((l) => l.name).filter((name) => f.lists.includes(name)) : defaultLists(site, f.channel),
     ...(f.os_patch_level !== undefined && { os_patch_level: f.os_patch_level }),
     ...(f.ota_property_files !== undefined && { ota_property_files: f.ota_property_files.trim() }),
     ...(f.ota_type !== undefined && { ota_type: f.ota_type }),
+    ...(f.sha1 !== undefined && { sha1: f.sha1 }),
+    ...(f.files !== undefined && { files: buildFiles(f.files, `${site.downloadBaseUrl}/${f.channel}/${device}`, site.downloadBaseUrl) }),
+    ...(changelog !== undefined && { changelog }),
     at: { id: source.locate(['id']), filename: source.locate(['filename']), version: source.locate(['version']), size: source.locate(['size']), file: { line: 1, col: 1 }, ...(f.url !== undefined && { url: source.locate(['url']) }), ...(f.ota_property_files !== undefined && { ota_property_files: source.locate(['ota_property_files']) }) },
   };
   return { build, problems };
@@ -409,6 +406,15 @@ const propertyFilesReadable: Rule = ({ fields, bad, placeholder, report }) => {
 };
 
 const RULES: Rule[] = [requiredFields, placeholderHasNoPackage, channelKnown, listsKnown, reachesAList, filenameAgrees, apiLevelKnown, datetimeIsTimestamp, propertyFilesReadable];
+
+/** Where a changelog's text starts; a block scalar's (`|`) on the line after its indicator, at its indentation. */
+function changelogStart(source: YamlSource): { line: number; col: number; block: boolean } {
+  const at = source.locate(['changelog']);
+  const text = source.sourceText(['changelog']) ?? '';
+  if (!/^[|>]/.test(text)) return { ...at, block: false };
+  const first = text.split('\n').slice(1).find((l) => l.trim() !== '') ?? '';
+  return { line: at.line + 1, col: first.length - first.trimStart().length + 1, block: true };
+}
 
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
   return path.reduce<unknown>((v, key) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined), value);

@@ -62,6 +62,10 @@ export interface Site {
   v1Withdrawn: 'list' | 'omit';
   /** Where `download_base_url` stands in site.yaml, for notices about it. */
   downloadBaseUrlAt?: { line: number; col: number };
+  /** The site's own public address (`site_url`), without a trailing slash: makes the links in `/api/v2/changes` and v1 `changes` absolute. */
+  siteUrl?: string;
+  /** What v1 `changes` holds: `""` as the interface shows (default), or the build's changelog page address (as LineageOTA does). */
+  v1Changes: 'empty' | 'changelog_url';
 }
 
 const segment = /^[a-z0-9][a-z0-9_-]*$/;
@@ -103,6 +107,11 @@ const siteSchema = z.strictObject({
   v1_withdrawn: z
     .enum(['list', 'omit'], { error: 'expected `list` (withdrawn .disabled.zip builds stay in the v1 lists, the default) or `omit` (left out, for phones running the LineageOS updater)' })
     .optional(),
+  site_url: z
+    .string({ error: 'expected the https:// address this site is served at, e.g. https://updates.example.org' })
+    .regex(/^https:\/\/[A-Za-z0-9.-]+(:\d+)?(\/[A-Za-z0-9\-._~/%]*)?$/, { error: 'expected the https:// address this site is served at, without query or fragment, e.g. https://updates.example.org' })
+    .optional(),
+  v1_changes: z.enum(['empty', 'changelog_url'], { error: 'expected empty (the default: v1 `changes` is "") or changelog_url (the build\'s changelog page address)' }).optional(),
   // Checked below, where the lists are known.
   request_paths: z.array(z.unknown(), { error: 'expected a list of request paths, e.g. - /api/v1/{device}_{list}' }).optional(),
 });
@@ -198,6 +207,9 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
     if (problem) return report(path, problem);
     requestPaths.push({ ...requestPath, ...source.locate(path, { key: false }) });
   });
+  if (settings.v1_changes === 'changelog_url' && settings.site_url === undefined) {
+    report(['v1_changes'], 'v1 `changes` must be an absolute address, and otapress does not know where the site is served; add `site_url: https://...`');
+  }
   if (problems.length > 0) return { problems };
   return {
     site: {
@@ -211,6 +223,8 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
       requestPaths,
       v1Withdrawn: settings.v1_withdrawn ?? 'list',
       downloadBaseUrlAt: source.locate(['download_base_url']),
+      ...(settings.site_url !== undefined && { siteUrl: settings.site_url.replace(/\/+$/, '') }),
+      v1Changes: settings.v1_changes ?? 'empty',
     },
     problems,
   };

@@ -40,7 +40,14 @@ export function readFlatYaml(text: string): FlatYaml | undefined {
     if (key.length > 1000) return undefined; // An implicit key is limited to 1024 characters.
     if (key === '__proto__' || offsets.has(key) || resolvePlain(key) !== key) return undefined;
     const valueAt = match[0].length;
-    const parsed = readValue(line, valueAt);
+    let parsed: { value: unknown } | undefined;
+    if (line.slice(valueAt) === '|') {
+      // A literal block (a changelog): its lines follow, indented.
+      const block = readLiteralBlock(text, offset);
+      if (block === undefined) return undefined;
+      parsed = { value: block.value };
+      offset = block.next;
+    } else parsed = readValue(line, valueAt);
     if (parsed === undefined) return undefined;
     value[key] = parsed.value;
     offsets.set(key, { key: lineStart, value: lineStart + valueAt });
@@ -62,6 +69,35 @@ const PLAIN = /^[A-Za-z0-9._~+\/-](?:[^:#]|:(?! |$)|(?<! )#)*$/;
 const FLOW_PLAIN = /^[A-Za-z0-9._~+\/-](?:[^:#,[\]{}]|:(?![ ,[\]{}]|$)|(?<! )#)*$/;
 /** Comment or nothing after a quoted scalar or a flow list. */
 const REST = /^(?: *| +#.*)$/;
+
+/**
+ * A literal block scalar (`key: |`, clip chomping) whose lines start at `from`: the indentation
+ * of its first line, kept by every line up to the next line at column 0; blank lines are empty
+ * (no spaces). `next` is where the rest of the mapping starts. Anything else (spaces on a blank
+ * line, a line indented less but not at column 0, an end without a newline) is left to `yaml`.
+ */
+function readLiteralBlock(text: string, from: number): { value: string; next: number } | undefined {
+  const lines: string[] = [];
+  let indent = 0;
+  let offset = from;
+  while (offset < text.length) {
+    const end = text.indexOf('\n', offset);
+    if (end === -1) return undefined;
+    const line = text.slice(offset, end);
+    if (line !== '') {
+      const spaces = line.length - line.trimStart().length;
+      if (spaces === line.length) return undefined;
+      if (indent === 0) indent = spaces;
+      if (spaces === 0) break;
+      if (spaces < indent) return undefined;
+    } else if (indent === 0) return undefined;
+    lines.push(line.slice(indent));
+    offset = end + 1;
+  }
+  while (lines.at(-1) === '') lines.pop();
+  if (lines.length === 0) return undefined;
+  return { value: `${lines.join('\n')}\n`, next: offset };
+}
 
 function readValue(line: string, at: number): { value: unknown } | undefined {
   const first = line[at];

@@ -8,13 +8,16 @@ export const command: Command = {
 
 Reads META-INF/com/android/metadata from the zip's central directory (post-timestamp, post-build,
 post-sdk-level, pre-device, ota-type, ota-property-files, post-security-patch-level), falls back
-to the file name, hashes the file once (MD5 and SHA-256 on two cores), validates the manifest as
+to the file name, hashes the file once (MD5, SHA-1 and SHA-256 on two cores), validates the manifest as
 the build does and writes content/<device>/<file name minus .zip>.yaml. Prints where each value
 came from. A progress bar shows on a terminal only; Ctrl-C leaves nothing behind.
 
   --channel NAME          channel (download folder); default: from the file name
   --lists a,b             request lists this build appears in, overriding the site's rules
   --url URL               download address, for builds hosted elsewhere (e.g. a release page)
+  --file PATH             another file of the build (recovery.img, boot.img, firmware), hashed
+                          in one read like the zip and listed under files: (repeat for each);
+                          its address is derived like the zip's: upload it beside the zip
   --placeholder           announce the build without a package (no filename, id, size, url)
   --force                 replace an existing manifest
   --dry-run               print the manifest instead of writing it
@@ -33,6 +36,7 @@ For zips whose metadata and name do not tell everything:
     channel: { type: 'string' },
     lists: { type: 'string' },
     url: { type: 'string' },
+    file: { type: 'string', multiple: true },
     placeholder: { type: 'boolean' },
     force: { type: 'boolean' },
     'dry-run': { type: 'boolean' },
@@ -88,6 +92,7 @@ For zips whose metadata and name do not tell everything:
         filename: str('filename'),
         withoutMetadata: values['without-metadata'] === true,
         filenameDiffers: str('filename-differs')?.split(',').map((p) => p.trim()).filter(Boolean),
+        files: values.file as string[] | undefined,
         hashing,
       });
       bar.end();

@@ -43,6 +43,13 @@ export const ENDPOINTS: readonly Endpoint[] = [
     paths: ['/api/v2/oems', '/api/v2/oems/'],
     file: API_FILES.v2Oems,
   },
+  // The changes of every build's changelog, site-wide (issue 21). The portal asks `?page=N`; every
+  // host passes the query by, so each page answers the same array (the portal merges by `url`).
+  {
+    name: 'v2 changes',
+    paths: ['/api/v2/changes', '/api/v2/changes/'],
+    file: API_FILES.v2Changes,
+  },
 ];
 
 /** One API endpoint: the request paths it answers (all with 200) and the file with the body. */

@@ -36,6 +36,8 @@ export interface AddOptions extends FactOptions {
   withoutMetadata?: boolean;
   /** Parts in which the published file name differs from the facts (`--filename-differs`). */
   filenameDiffers?: string[];
+  /** The build's other files (`--file`: recovery.img, boot.img, firmware), hashed one after the other, each in one read. */
+  files?: string[];
 }
 
 /** The manifest `add` made, and where each value came from. */
@@ -55,7 +57,7 @@ export class AddUsageError extends Error {}
 
 /**
  * Makes the manifest of one OTA package: facts from the options, the zip's metadata and its name,
- * MD5, SHA-256 and size from one read of the file. Validates the text exactly as the build does
+ * MD5, SHA-1, SHA-256 and size from one read of the file. Validates the text exactly as the build does
  * (and against the device's other manifests) before writing it, atomically, to
  * `content/<device>/<file name minus .zip>.yaml`. Refuses to overwrite without `force`; with
  * `dryRun` returns the text and writes nothing.
@@ -126,8 +128,9 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   }
   // Everything else is checked before a byte is hashed: the manifest as it will be, with stand-in digests.
   const others = otherBuilds(facts.device, content, site, file);
-  const standIn = { md5: '0'.repeat(32), sha256: '0'.repeat(64), size: statSync(zip).size };
+  const standIn = { md5: '0'.repeat(32), sha1: '0'.repeat(40), sha256: '0'.repeat(64), size: statSync(zip).size };
   validate(manifestValues(facts, standIn, options), file, facts.device, site, derived, options, others);
+  for (const other of options.files ?? []) checkFileOption(other);
 
   const digests = await hashing().digests.catch((error: Error) => {
     // The reader's own messages (the file changed, or became shorter) name the file and what to do.
@@ -136,7 +139,8 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   });
   // Only what the zip holds: a value a phone cannot read, or past the zip's end, is left out (issue 20 point 1).
   const unusable = facts.ota_property_files === undefined ? undefined : propertyFilesProblem(facts.ota_property_files, digests.size);
-  const values = manifestValues(facts, digests, options);
+  const files = await hashFiles(options.files ?? []);
+  const values = { ...manifestValues(facts, digests, options), ...(files.length > 0 && { files }) };
   if (unusable) delete values.ota_property_files;
   const text = validate(values, file, facts.device, site, derived, options, others);
   const twin = others.find((b) => !b.placeholder && !options.placeholder && b.id === digests.sha256);
@@ -161,11 +165,13 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
     // A placeholder names no package: its file name only gives the display_version.
     report.splice(report.findIndex((r) => r[0] === 'filename'), 1);
     report.push(['display_version', String(values.display_version), 'the file name']);
-  } else report.push(['id', digests.sha256, 'SHA-256 of the zip'], ['size', String(digests.size), 'size of the zip']);
+  } else report.push(['sha1', digests.sha1, 'SHA-1 of the zip'], ['id', digests.sha256, 'SHA-256 of the zip'], ['size', String(digests.size), 'size of the zip']);
   if (values.filename_differs) report.push(['filename_differs', (values.filename_differs as string[]).join(', '), '--filename-differs']);
   if (options.lists) report.push(['lists', options.lists.join(', '), '--lists']);
+  for (const f of files) report.push(['files', `${f.filename} ${f.size} bytes, SHA-256 ${f.sha256}, SHA-1 ${f.sha1}`, '--file']);
   if (options.url) report.push(['url', options.url, '--url']);
   const order = ['device', ...MANIFEST_ORDER] as string[];
+  // Stable: the files stay in the order given.
   report.sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0]));
   const width = Math.max(...report.map((r) => r[0].length));
   const fromWidth = Math.max(...report.map((r) => r[2].length));
@@ -210,6 +216,32 @@ function lines(...texts: string[]): string {
   return texts.map(oneLine).join('\n');
 }
 
+/**
+ * The `files:` entries of `--file` paths: name, size, SHA-256 and SHA-1 from one read each (the
+ * same reader as the zip's), one file after the other so they never compete for the two cores.
+ */
+async function hashFiles(paths: readonly string[]): Promise<{ filename: string; size: number; sha256: string; sha1: string }[]> {
+  const entries = [];
+  for (const file of paths) {
+    checkFileOption(file);
+    const hashing = startHashing(path.resolve(file));
+    try {
+      const digests = await hashing.digests.catch((error: Error) => {
+        throw new AddUsageError(`could not read ${file} to the end (${error.message}); nothing was written`);
+      });
+      entries.push({ filename: path.basename(file), size: digests.size, sha256: digests.sha256, sha1: digests.sha1 });
+    } finally {
+      await hashing.abort();
+    }
+  }
+  return entries;
+}
+
+/** A `--file` path must name a file: said before the zip is hashed, not after. */
+function checkFileOption(file: string): void {
+  if (!existsSync(file) || !statSync(file).isFile()) throw new AddUsageError(`no such file: ${file}; --file takes the path of an image or other file of the build`);
+}
+
 /** What to write after each missing option in the hint: the form of the value, not one ROM's value. */
 function example(option: string, site: Site): string {
   const examples: Record<string, string> = {
@@ -225,7 +257,7 @@ function example(option: string, site: Site): string {
 
 function manifestValues(
   facts: Required<ReturnType<typeof deriveBuildFacts>['facts']>,
-  digests: { md5: string; sha256: string; size: number },
+  digests: { md5: string; sha1: string; sha256: string; size: number },
   options: AddOptions,
 ): ManifestValues {
   // api_level is written only when it differs from what android_version implies, as by hand.
@@ -246,7 +278,7 @@ function manifestValues(
     return { placeholder: true, ...common, api_level: facts.api_level, display_version: displayVersionOf(facts.filename), url: options.url };
   }
   const differs = options.filenameDiffers?.length ? NAME_PARTS.filter((p) => options.filenameDiffers!.includes(p)) : undefined;
-  return { filename: facts.filename, filename_differs: differs, ...common, api_level: apiLevel, id: digests.sha256, size: digests.size, url: options.url };
+  return { filename: facts.filename, filename_differs: differs, ...common, api_level: apiLevel, sha1: digests.sha1, id: digests.sha256, size: digests.size, url: options.url };
 }
 
 /** The other builds of the device (the manifest being replaced excepted), for the id and file name each must not share. */

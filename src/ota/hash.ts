@@ -1,9 +1,10 @@
 import { Worker } from 'node:worker_threads';
 
-/** The size and both digests of a file, read once. */
+/** The size and the digests of a file, read once. */
 export interface FileDigests {
   size: number;
   md5: string;
+  sha1: string;
   sha256: string;
 }
 
@@ -27,12 +28,13 @@ const STOP = 2;
 const LENGTHS = 3;
 
 /**
- * Starts reading `file` once and computing its MD5 and SHA-256 on two cores, off the main thread,
- * as test/bench/hash-floor.mjs does with nothing else around it: one worker reads 4 MiB chunks at
- * aligned offsets into a ring of shared slots (plain blocking reads, no copies) and computes
- * SHA-256 over each, the faster digest; a second worker computes MD5 over the same slots and hands
- * each back. They meet on Atomics, not messages. The main thread stays free to load the rest of
- * the command meanwhile, so the whole takes about as long as MD5 alone.
+ * Starts reading `file` once and computing its MD5, SHA-1 and SHA-256 on two cores, off the main
+ * thread, as test/bench/hash-floor.mjs does with nothing else around it: one worker reads 4 MiB
+ * chunks at aligned offsets into a ring of shared slots (plain blocking reads, no copies) and
+ * computes SHA-256 and SHA-1 over each (with the CPUs' SHA instructions both together still run
+ * ahead of MD5, which has none); a second worker computes MD5 over the same slots and hands each
+ * back. They meet on Atomics, not messages. The main thread stays free to load the rest of the
+ * command meanwhile, so the whole takes about as long as MD5 alone.
  */
 export function startHashing(file: string, onProgress?: HashProgress): Hashing {
   const shared = new SharedArrayBuffer(CHUNK * SLOTS);
@@ -63,23 +65,25 @@ export function startHashing(file: string, onProgress?: HashProgress): Hashing {
     let size = 0;
     let md5: string | undefined;
     let sha256: string | undefined;
+    let sha1: string | undefined;
     const fail = (error: Error) => {
       if (stopped) return;
       void stop();
       reject(error);
     };
     const finish = () => {
-      if (md5 === undefined || sha256 === undefined) return;
-      void stop().then(() => resolve({ size, md5: md5!, sha256: sha256! }));
+      if (md5 === undefined || sha256 === undefined || sha1 === undefined) return;
+      void stop().then(() => resolve({ size, md5: md5!, sha1: sha1!, sha256: sha256! }));
     };
     for (const w of workers) w.on('error', fail);
     // A worker's messages all arrive before its exit: one that exits without its digest failed.
     reader.on('exit', (code) => sha256 === undefined && fail(new Error(`a hashing worker stopped early (exit code ${code})`)));
     md5Worker.on('exit', (code) => md5 === undefined && fail(new Error(`a hashing worker stopped early (exit code ${code})`)));
-    reader.on('message', (m: { size?: number; sha256?: string }) => {
+    reader.on('message', (m: { size?: number; sha256?: string; sha1?: string }) => {
       if (m.size !== undefined) size = m.size;
       if (m.sha256 !== undefined) {
         sha256 = m.sha256;
+        sha1 = m.sha1;
         finish();
       }
     });
@@ -97,14 +101,16 @@ export function startHashing(file: string, onProgress?: HashProgress): Hashing {
 // --- internal ---
 
 /**
- * Worker 1: reads the file into free slots in order, publishes each, and computes SHA-256 over it
- * while MD5 does the same; a slot is reused once MD5 is done with it (SHA-256, in this thread, is
- * done with it before the next read). A zero-length chunk ends the file.
+ * Worker 1: reads the file into free slots in order, publishes each, and computes SHA-256 and
+ * SHA-1 over it while MD5 does the same; a slot is reused once MD5 is done with it (this thread's
+ * digests are done with it before the next read). A zero-length chunk ends the file.
  */
 const READ_AND_SHA256 = `
 const { workerData, parentPort } = require('node:worker_threads');
 const fs = require('node:fs');
-const sha256 = require('node:crypto').createHash('sha256');
+const { createHash } = require('node:crypto');
+const sha256 = createHash('sha256');
+const sha1 = createHash('sha1');
 const { file, shared, state, chunk, slots, READ, HASHED, STOP, LENGTHS } = workerData;
 const fd = fs.openSync(file, 'r');
 try {
@@ -135,13 +141,14 @@ function read() {
     Atomics.notify(state, READ);
     if (length === 0) break;
     sha256.update(view);
+    sha1.update(view);
   }
   // A package still being downloaded or copied would get the hashes of a file that no longer exists.
   const after = fs.fstatSync(fd);
   if (after.size !== size || after.mtimeMs !== before.mtimeMs || after.ino !== before.ino) {
     throw new Error(file + ' changed while it was read (' + (after.size !== size ? 'its size went from ' + size + ' to ' + after.size + ' bytes' : 'it was modified') + '); wait until it is complete, then run add again');
   }
-  parentPort.postMessage({ sha256: sha256.digest('hex') });
+  parentPort.postMessage({ sha256: sha256.digest('hex'), sha1: sha1.digest('hex') });
 }
 `;
 

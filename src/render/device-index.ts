@@ -4,6 +4,7 @@ import { renderHomePage } from './pages.js';
 import type { DeviceSummary, NewestBuild } from './summary.js';
 import { fileOf, URLS } from './urls.js';
 import { displayName, renderV2Oems, renderV2UnknownDeviceBuilds } from './v2-directory.js';
+import { renderV2Changes } from './v2-changes.js';
 
 /** `/api/devices.json`: every device, its lists, and the count and newest build of each. */
 export interface DeviceIndex {
@@ -44,6 +45,7 @@ export function renderIndexes(summaries: readonly DeviceSummary[]): OutputFile[]
     { path: fileOf(URLS.home), contents: renderHomePage(summaries) },
     renderV2Oems(summaries),
     renderV2UnknownDeviceBuilds(),
+    renderV2Changes(summaries.map((s) => s.changes)),
   ];
 }
 

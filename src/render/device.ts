@@ -11,6 +11,8 @@ import { renderDevicePage } from './pages.js';
 import { v1Notices } from './v1.js';
 import { renderV2 } from './v2.js';
 import { renderV2Device } from './v2-directory.js';
+import { renderChangelogPage } from './changelog-page.js';
+import { deviceChanges } from './v2-changes.js';
 import type { Site } from '../catalog/site.js';
 import type { OutputFile } from './output.js';
 
@@ -33,10 +35,13 @@ export interface RenderedDevice {
 export function renderDevice(device: string, listings: readonly Listing[], site: Site, info?: DeviceInfo): RenderedDevice {
   const v2 = renderV2(device, listings);
   const v2Device = renderV2Device(device, info ?? NO_DEVICE_INFO, String(v2.file.contents));
+  const builds = listings.flatMap((l) => l.builds);
+  const changelogPage = renderChangelogPage(device, builds);
+  const changes = deviceChanges(device, builds, site);
   return {
-    files: [v2.file, v2Device, renderDevicePage(device, listings, info), ...renderFeeds(listings, site, info)],
+    files: [v2.file, v2Device, renderDevicePage(device, listings, info), ...(changelogPage ? [changelogPage] : []), ...renderFeeds(listings, site, info)],
     notices: [...v1Notices(device, listings), ...v2.notices],
     problems: v2.problems,
-    summary: summarizeDevice(device, listings, info),
+    summary: { ...summarizeDevice(device, listings, info), ...(changes.length > 0 && { changes }) },
   };
 }

@@ -9,6 +9,7 @@ import type { Listing } from '../catalog/plan.js';
 import { compareStrings } from '../catalog/problems.js';
 import type { Site } from '../catalog/site.js';
 import { anchorOf } from './pages.js';
+import { renderChangelog } from './changelog.js';
 import { fileOf, URLS } from './urls.js';
 import type { OutputFile } from './output.js';
 
@@ -96,6 +97,8 @@ function renderEntry(build: Build, list: string): string[] {
     ...(withdrawn ? [] : [`    <link rel="enclosure" type="application/zip" length="${build.size}" href="${x(build.url!)}"/>`]),
     `    <category term="${x(build.channel)}"/>`,
     `    <summary type="text">${x(summary)}.</summary>`,
+    // The changelog as escaped HTML (built only from the parsed blocks, see render/changelog.ts).
+    ...(build.changelog?.length ? [`    <content type="html">${x(String(renderChangelog(build.changelog)))}</content>`] : []),
     '  </entry>',
   ];
 }

@@ -8,6 +8,7 @@ import type { Listing } from '../catalog/plan.js';
 import type { DeviceSummary } from './summary.js';
 import { compareStrings } from '../catalog/problems.js';
 import { fileOf, URLS } from './urls.js';
+import { buildsWithChangelog, changelogAnchor, renderChangelog } from './changelog.js';
 import type { OutputFile } from './output.js';
 
 // The pages people read: a home page listing the devices and one page per device with its builds
@@ -27,14 +28,18 @@ export function renderDevicePage(device: string, lists: readonly Listing[], info
 ${builds.length > 0 ? join(builds, '\n') : html`<p>No builds in this list.</p>`}
 </section>`;
   });
+  const hasChangelog = buildsWithChangelog(lists.flatMap((l) => l.builds)).length > 0;
+  const hasFiles = lists.some((l) => l.builds.some((b) => b.files !== undefined));
   const body = html`<p><a href="${URLS.home}">← All devices</a></p>
 ${deviceHeading(device, info)}
-${info ? html`${deviceFacts(info)}\n` : ''}<p>Phones ask <code>${URLS.listing(device, '<list>')}</code>; LineageOS 23.2 and later ask <a href="${URLS.v2Builds(device)}"><code>${URLS.v2Builds(device)}</code></a>.</p>
+${info ? html`${deviceFacts(info)}\n` : ''}${hasChangelog ? html`<p><a href="${URLS.changelogPage(device)}">Changelog</a> of every build</p>
+` : ''}<p>Phones ask <code>${URLS.listing(device, '<list>')}</code>; LineageOS 23.2 and later ask <a href="${URLS.v2Builds(device)}"><code>${URLS.v2Builds(device)}</code></a>.</p>
 <nav aria-label="Lists"><ul class="lists">${join(nav, '\n')}</ul></nav>
 ${join(sections, '\n')}`;
   // Feed readers find the lists' feeds from the page address alone.
   const feeds = lists.map((l) => html`<link rel="alternate" type="application/atom+xml" title="${device} ${l.list} builds" href="${URLS.feed(device, l.list)}">`);
-  const head = info ? join([...feeds, DEVICE_FACTS_STYLE], '\n') : join(feeds, '\n');
+  const styles = [...(info ? [DEVICE_FACTS_STYLE] : []), ...(hasChangelog || hasFiles ? [html`<style>${raw(EXTRA_STYLE)}</style>`] : [])];
+  const head = join([...feeds, ...styles], '\n');
   return { path: fileOf(URLS.devicePage(device)), contents: page(`${deviceLabel(device, info)} builds`, body, head) };
 }
 
@@ -96,6 +101,7 @@ function renderBuild(build: Build, list: string): Markup {
   if (build.md5sum) rows.push(row('MD5', hash(build.md5sum, `MD5 of ${build.display_version}`)));
   if (!build.placeholder && sha256Of(build)) rows.push(row('SHA-256', hash(build.id, `SHA-256 of ${build.display_version}`)));
   else if (!build.placeholder) rows.push(row('Download id', html`<code>${build.id}</code>`));
+  if (build.sha1) rows.push(row('SHA-1', hash(build.sha1, `SHA-1 of ${build.display_version}`)));
   rows.push(row('Upgrade', html`${build.is_upgrade_supported ? 'yes' : 'no'}`));
   const classes = ['build', build.placeholder && 'is-placeholder', isWithdrawn(build) && 'is-disabled'].filter(Boolean).join(' ');
   const download = build.placeholder
@@ -107,8 +113,22 @@ ${badges.length > 0 ? html`<p>${join(badges, ' ')}</p>` : ''}
 <dl>
 ${join(rows, '\n')}
 </dl>
-${download}
+${download}${build.files ? renderFiles(build) : ''}${build.changelog?.length ? html`\n<section class="changelog" aria-label="Changelog of ${build.display_version}"><h4>Changelog</h4>
+${renderChangelog(build.changelog)}
+<p class="meta"><a href="${URLS.changelogPage(build.device)}#${changelogAnchor(build)}">On the changelog page</a></p></section>` : ''}
 </article>`;
+}
+
+/** The build's other files (images, firmware), each with its download, size and hashes. */
+function renderFiles(build: Build): Markup {
+  const items = (build.files ?? []).map(
+    (f) => html`<li><a href="${f.url}">${f.filename}</a> <span class="meta">${humanSize(f.size)} (${f.size} bytes)</span>
+<dl><div><dt>SHA-256</dt><dd>${hash(f.sha256, `SHA-256 of ${f.filename}`)}</dd></div><div><dt>SHA-1</dt><dd>${hash(f.sha1, `SHA-1 of ${f.filename}`)}</dd></div></dl></li>`,
+  );
+  return html`\n<section class="files" aria-label="Other files of ${build.display_version}"><h4>Other files</h4>
+<ul>
+${join(items, '\n')}
+</ul></section>`;
 }
 
 function row(term: string, value: Markup): Markup {
@@ -119,11 +139,13 @@ function hash(value: string, label: string): Markup {
   return html`<code class="hash">${value}</code> <button type="button" class="copy" data-copy="${value}" aria-label="Copy ${label}" hidden>Copy</button>`;
 }
 
-function join(parts: readonly Markup[], separator: string): Markup {
+/** Joins markup with a separator. */
+export function join(parts: readonly Markup[], separator: string): Markup {
   return raw(parts.map(String).join(separator));
 }
 
-function page(title: string, body: Markup, head: Markup = raw('')): string {
+/** A whole page: the shared head, style and copy script around `body`. */
+export function page(title: string, body: Markup, head: Markup = raw('')): string {
   return `${html`<!doctype html>
 <html lang="en">
 <head>
@@ -177,6 +199,16 @@ code{font:.9em/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow
 .copy{font:inherit;font-size:.8rem;padding:.05rem .5rem;margin-left:.25rem;cursor:pointer}
 a:focus-visible,button:focus-visible{outline:3px solid var(--link);outline-offset:2px}
 .status{position:absolute;left:-9999px}
+`;
+
+/** Style for changelogs and file lists, only on pages that show them (pages without keep their bytes). */
+export const EXTRA_STYLE = `
+.changelog,.files{margin-top:.75rem;border-top:1px solid var(--line);padding-top:.5rem}
+.changelog h4,.files h4{font-size:1rem;margin:.25rem 0}
+.changelog ul,.files ul{margin:.25rem 0;padding-left:1.25rem}
+.changelog pre{overflow-x:auto;background:var(--bg);padding:.5rem;border-radius:.25rem}
+.files li{margin:.35rem 0}
+.build .files dl div{grid-template-columns:5rem 1fr}
 `;
 
 /** Shows the copy buttons (hidden without script) and copies the hash they carry. */

@@ -15,6 +15,8 @@ export const URLS = {
   v2Oems: '/api/v2/oems',
   devicePage: (device: string) => `/devices/${device}/`,
   feed: (device: string, list: string) => `/devices/${device}/${list}.xml`,
+  changelogPage: (device: string) => `/devices/${device}/changelog/`,
+  v2Changes: '/api/v2/changes',
 } as const;
 
 /** The `dist/` file that a host serves for `url`: folder URLs get their `index.html`. */
@@ -34,6 +36,7 @@ export const API_FILES = {
   v2Oems: '/api/v2/oems.json',
   /** The v2 builds of a device the catalog does not have: `[]`, as the official server answers. */
   v2UnknownDeviceBuilds: '/api/v2/unknown-device-builds.json',
+  v2Changes: '/api/v2/changes.json',
 } as const;
 
 /** Fills `:device`, `:list` and the like into a path pattern; other placeholders stay. */

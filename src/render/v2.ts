@@ -29,23 +29,40 @@ export function unreadableV2Version(version: string): string | undefined {
   return undefined;
 }
 
-/** One build as the v2 updater reads it; it uses `files[0]` only, and `sha256` is its download key. */
+/**
+ * One build as the official server answers it (lineageos-infra/updater, api_v2.py and
+ * api_common.py at ad9188930d83e7f4d9be1c5d91c9c8bb3523fe87); the v2 updater uses `files[0]` only,
+ * and `sha256` is its download key. Keys in the server's order: Flask's `jsonify` sorts them.
+ */
 export interface V2Build {
+  /** The UTC day of `datetime`, `YYYY-MM-DD`. */
+  date: string;
   datetime: number;
+  files: [V2Package, ...V2File[]];
   type: string;
   version: string;
-  files: [V2File];
 }
 
-/** The package of a v2 build; the optional keys appear only when the manifest has the value. */
+/** A file of a v2 build; the download portal (lineageos-infra/updater-client) keys a build's files by `sha1`. */
 export interface V2File {
   filename: string;
+  /** The download address's path under `download_base_url`: the server's `url` is its base plus this. */
+  filepath: string;
+  /** Left out only for a zip whose hand-written manifest has no `sha1`. */
+  sha1?: string;
   sha256: string;
   size: number;
   url: string;
+}
+
+/** The build's zip, `files[0]`, with the copies of the build's facts the server puts on it; the optional keys appear only when the manifest has the value. */
+export interface V2Package extends V2File {
+  date: string;
+  datetime: number;
   os_patch_level?: string;
   os_sdk_level?: number;
   ota_property_files?: string;
+  type: string;
 }
 
 /** What {@link renderV2} produces: the device's file, what was left out and why, and what can never be in it. */
@@ -141,6 +158,7 @@ export function renderV2(device: string, listings: readonly Listing[]): Rendered
   const problems: Problem[] = [];
   const tooLarge = new Set<Build>();
   const dropped = new Set<Build>();
+  const keptBuilds = new Set<Build>();
   let bytes = 2; // "[" and "]"
   for (const { build, list } of candidates) {
     const body = JSON.stringify(renderV2Build(build, list));
@@ -153,9 +171,12 @@ export function renderV2(device: string, listings: readonly Listing[]): Rendered
     } else {
       bytes += size + (bodies.length > 0 ? 1 : 0);
       bodies.push(body);
+      keptBuilds.add(build);
     }
   }
   for (const build of tooLarge) dropped.delete(build);
+  // A build with one list's entry kept is not left out (its entries differ only in `type`).
+  for (const build of keptBuilds) dropped.delete(build);
   if (dropped.size > 0) {
     const [newest, ...older] = dropped;
     notices.push({
@@ -168,18 +189,32 @@ export function renderV2(device: string, listings: readonly Listing[]): Rendered
   return { file: { path: fill(API_FILES.v2Builds, { device }).slice(1), contents: `[${bodies.join(',')}]` }, notices, problems };
 }
 
-/** The v2 entry of a build in list `list`. Key order follows the updater's documented shape. */
+/**
+ * The v2 entry of a build in list `list`, shaped as the official server's (see {@link V2Build}):
+ * the build's zip first, then its other files, `.zip` before `.img` before the rest, each group by
+ * name (api_common.py `sorting_key`; the build's own zip stays first whatever the others are
+ * called, because the updater installs `files[0]`).
+ */
 export function renderV2Build(build: Build, list: string): V2Build {
-  const file: V2File = {
+  const date = new Date(build.timestamp * 1000).toISOString().slice(0, 10);
+  const zip: V2Package = {
+    date,
+    datetime: build.timestamp,
     filename: build.filename,
-    sha256: build.id,
-    size: build.size as number,
-    url: build.url!,
+    filepath: build.filepath!,
     ...(build.os_patch_level !== undefined && { os_patch_level: build.os_patch_level }),
     ...(build.api_level !== '' && { os_sdk_level: Number(build.api_level) }),
     ...(build.ota_property_files !== undefined && { ota_property_files: build.ota_property_files }),
+    ...(build.sha1 !== undefined && { sha1: build.sha1 }),
+    sha256: build.id,
+    size: build.size as number,
+    type: list,
+    url: build.url!,
   };
-  return { datetime: build.timestamp, type: list, version: build.version, files: [file] };
+  const others = [...(build.files ?? [])]
+    .sort((a, b) => fileRank(a.filename) - fileRank(b.filename) || compareStrings(a.filename, b.filename))
+    .map((f): V2File => ({ filename: f.filename, filepath: f.filepath, sha1: f.sha1, sha256: f.sha256, size: f.size, url: f.url }));
+  return { date, datetime: build.timestamp, files: [zip, ...others], type: list, version: build.version };
 }
 
 // --- internal ---
@@ -196,6 +231,11 @@ function tooLargeProblem(build: Build, list: string, size: number): Problem {
     field: props ? 'ota_property_files' : '(file)',
     message: `the v2 entry of this build (list \`${list}\`) is ${size} bytes, and a v2 answer may hold at most ${V2_MAX_BYTES} with its brackets: no v2 phone could ever be offered it; ${props ? 'write the ota-property-files of the zip\'s META-INF/com/android/metadata (a few entries), or remove `ota_property_files` (phones then download the whole zip)' : 'shorten the download address (`url`) or what else the entry carries'}`,
   };
+}
+
+/** The server's file order: `.zip`, then `.img`, then the rest. */
+function fileRank(filename: string): number {
+  return filename.endsWith('.zip') ? 1 : filename.endsWith('.img') ? 2 : 3;
 }
 
 /** ` with N older <kind> build(s)<suffix>`, or nothing when there are none. */

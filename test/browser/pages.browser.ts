@@ -137,7 +137,7 @@ describe('the pages of the example catalog', () => {
     const upgrade = official.nth(1);
     expect(await upgrade.locator('.badge').allTextContents()).toEqual(['Upgrade supported']);
     expect(await upgrade.locator('dl').innerText()).toMatch(
-      /^Version\s+2\.6\.3\s+Android\s+15 \(API 35\)\s+Date\s+2024-12-20 10:00 UTC\s+Size\s+1\.40 GiB \(1501339648 bytes\)\s+File\s+e-2\.6\.3-a15-20241220455570-official-FP4\.zip\s+MD5\s+8e816e8e754bd4012845686a16fa8abe\s+Copy\s+SHA-256\s+9bab33c87b0e6c298856e36286ae5a6c2d1ba74e5497b2b9260607689b4fbdeb\s+Copy\s+Upgrade\s+yes$/,
+      /^Version\s+2\.6\.3\s+Android\s+15 \(API 35\)\s+Date\s+2024-12-20 10:00 UTC\s+Size\s+1\.40 GiB \(1501339648 bytes\)\s+File\s+e-2\.6\.3-a15-20241220455570-official-FP4\.zip\s+MD5\s+8e816e8e754bd4012845686a16fa8abe\s+Copy\s+SHA-256\s+9bab33c87b0e6c298856e36286ae5a6c2d1ba74e5497b2b9260607689b4fbdeb\s+Copy\s+SHA-1\s+06f60d2d439ccebde4b1c5aa5c0e1801e190d9d1\s+Copy\s+Upgrade\s+yes$/,
     );
     expect(await upgrade.locator('a.download').getAttribute('href')).toBe(
       'https://images.example.org/builds/full/official/FP4/e-2.6.3-a15-20241220455570-official-FP4.zip',
@@ -182,7 +182,7 @@ describe('the pages of the example catalog', () => {
   });
 
   it('every link and feed link on every page resolves inside dist/, anchors included; downloads point at the manifests’ urls', async () => {
-    const pages = ['/', '/devices/FP3/', '/devices/FP4/', '/devices/starlte/'];
+    const pages = ['/', '/devices/FP3/', '/devices/FP4/', '/devices/starlte/', '/devices/FP3/changelog/', '/devices/FP4/changelog/'];
     const checked = new Map<string, number>();
     const downloads = new Set<string>();
     for (const url of pages) {
@@ -225,6 +225,11 @@ describe('the pages of the example catalog', () => {
         ),
       ),
     );
+    // A build's other files (v2 lists them after the zip) and the changelogs' https links are the only other addresses.
+    for (const device of ['FP3', 'FP4', 'starlte']) {
+      for (const b of JSON.parse(readFileSync(path.join(dist, 'api/v2/devices', device, 'builds.json'), 'utf8'))) for (const f of b.files) manifestUrls.add(f.url);
+    }
+    for (const link of ['https://doc.example.org/releases/3.0', 'https://gitlab.example.org/os/backlog/-/issues/2401']) manifestUrls.add(link);
     expect([...downloads].sort()).toEqual([...manifestUrls].sort());
   });
 
@@ -240,6 +245,43 @@ describe('the pages of the example catalog', () => {
     );
     expect(await page.locator('.status').textContent()).toBe('Copied to the clipboard');
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a build with images offers each file with its size and hashes, and the SHA-1 copy button copies it', async () => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
+    const { page, errors, foreign } = await open(server, '/devices/FP4/');
+    const build = page.locator('section#dev article', { has: page.locator('h3', { hasText: '3.0-a16-20250610500001-dev-FP4' }) });
+    const files = build.locator('section.files li');
+    expect(await files.locator('> a').allTextContents()).toEqual(['boot.img', 'dtbo.img', 'FP4-firmware-2025-06.zip', 'recovery.img', 'super_empty.img', 'vendor_boot.img']);
+    expect(await files.locator('> a').nth(2).getAttribute('href')).toBe('https://firmware.example.org/FP4/FP4-firmware-2025-06.zip');
+    const recovery = files.nth(3);
+    expect(await recovery.innerText()).toMatch(/^recovery\.img 96\.0 MiB \(100663296 bytes\)\s+SHA-256\s+8c585378513f5f7a2e1456ee54042605fdb890392becefadd2ab180fd02fb341\s+Copy\s+SHA-1\s+8b60e9d739b5a5bfd87cbfe67501ab4fa6e41504\s+Copy$/);
+    const button = recovery.getByRole('button', { name: 'Copy SHA-1 of recovery.img' });
+    await button.click();
+    await expect.poll(() => button.textContent()).toBe('Copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('8b60e9d739b5a5bfd87cbfe67501ab4fa6e41504');
+    // The changelog, as text: the <b> a maintainer typed is shown, not applied.
+    const changelog = build.locator('section.changelog');
+    expect(await changelog.locator('h4').allTextContents()).toEqual(['Changelog', 'Changes']);
+    expect(await changelog.locator('li').last().textContent()).toBe('Known issue: <b>VoLTE</b> may need a reboot after the update');
+    expect(await changelog.locator('b').count()).toBe(0);
+    expect(errors).toEqual([]);
+    expect(foreign).toEqual([]);
+    await page.close();
+  });
+
+  it('the changelog page lists every build with a changelog, newest first, and the device page links to each', async () => {
+    const { page, errors, foreign } = await open(server, '/devices/FP4/changelog/');
+    expect(await page.title()).toBe('FP4 changelog');
+    expect(await page.locator('article h2').allTextContents()).toEqual(['3.0-a16-20250610500001-dev-FP4', '2.6.3-a15-20241220455570-official-FP4']);
+    // Every change of /api/v2/changes points at an element of this page.
+    const changes = JSON.parse(readFileSync(path.join(dist, 'api/v2/changes.json'), 'utf8')) as { url: string; subject: string }[];
+    for (const change of changes.filter((c) => c.url.startsWith('/devices/FP4/'))) {
+      expect(await page.locator(`[id="${change.url.split('#')[1]}"]`).innerText()).toBe(change.subject);
+    }
+    expect(errors).toEqual([]);
+    expect(foreign).toEqual([]);
     await page.close();
   });
 
@@ -276,6 +318,7 @@ describe('hostile manifest values', () => {
         // Quotes and <> must be percent-encoded in a url (the build refuses them raw); ' and & are allowed.
         `url: "https://dl.example.org/a?b=1&c='onmouseover='alert(3)'"`,
         `display_version: ${JSON.stringify(hostile)}`,
+        `changelog: ${JSON.stringify(`- ${hostile}\n\n\`\`\`\n${hostile}\n\`\`\``)}`,
         '',
       ].join('\n'),
     );
@@ -284,6 +327,8 @@ describe('hostile manifest values', () => {
       const { page, errors, foreign } = await open(server, '/devices/FP4/');
       expect(await page.locator('h3').first().textContent()).toBe(hostile);
       expect(await page.locator('article script, article img').count()).toBe(0);
+      expect(await page.locator('.changelog li').first().textContent()).toBe(hostile);
+      expect(await page.locator('.changelog pre').first().textContent()).toBe(hostile);
       expect(await page.locator('a.download').first().getAttribute('href')).toBe("https://dl.example.org/a?b=1&c='onmouseover='alert(3)'");
       expect(errors).toEqual([]);
       expect(foreign).toEqual([]);

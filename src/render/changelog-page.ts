@@ -1,0 +1,31 @@
+import type { Build } from '../catalog/manifest.js';
+import { buildsWithChangelog, changelogAnchor, renderChangelog } from './changelog.js';
+import { html, isoTime, raw, readableTime } from './markup.js';
+import type { OutputFile } from './output.js';
+import { EXTRA_STYLE, join, page } from './pages.js';
+import { fileOf, URLS } from './urls.js';
+
+/**
+ * The changelog page of a device (`/devices/<device>/changelog/`): every build with a changelog,
+ * newest first, once whatever lists it is in, each at an anchor the device page, the feeds and
+ * `/api/v2/changes` link to. `undefined` when no build of the device has a changelog: a catalog
+ * without changelogs publishes exactly what it did before.
+ */
+export function renderChangelogPage(device: string, builds: Iterable<Build>): OutputFile | undefined {
+  const withChangelog = buildsWithChangelog(builds);
+  if (withChangelog.length === 0) return undefined;
+  const sections = withChangelog.map((build) => {
+    const anchor = changelogAnchor(build);
+    return html`<article class="build" id="${anchor}">
+<h2>${build.display_version}</h2>
+<p class="meta">Version ${build.version} · Android ${build.android_version} · <time datetime="${isoTime(build.timestamp)}">${readableTime(build.timestamp)}</time>${build.placeholder ? ' · announced, no package yet' : ''}</p>
+<div class="changelog">
+${renderChangelog(build.changelog!, anchor)}
+</div>
+</article>`;
+  });
+  const body = html`<p><a href="${URLS.devicePage(device)}">← ${device} builds</a></p>
+<h1>${device} changelog</h1>
+${join(sections, '\n')}`;
+  return { path: fileOf(URLS.changelogPage(device)), contents: page(`${device} changelog`, body, html`<style>${raw(EXTRA_STYLE)}</style>`) };
+}
