@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
@@ -7,7 +7,7 @@ import { deflateRawSync } from 'node:zlib';
 import { compileDevice, type DeviceOutput } from './compile-device.js';
 import { readManifests, type ManifestFile } from '../catalog/read.js';
 import { parseSite, type Site } from '../catalog/site.js';
-import { CACHE_FORMAT, pruneCache, readCachedFiles, readCacheEntry, writeCacheEntry } from './cache-entry.js';
+import { CACHE_FORMAT, pruneCache, readCachedFiles, readCacheEntry, writeCacheEntry, type CacheHit } from './cache-entry.js';
 import { linkStagedFile, writeStagedFile } from './write.js';
 
 /** How {@link compileDevices} may go faster than one device after the other. */
@@ -149,13 +149,15 @@ function processDevice(source: DeviceGroup | DeviceFiles, job: Job, site: Site, 
   // A manifest that could not be read is the device's problem, and not the cache's: never stored.
   const unreadable = (output: DeviceOutput) => (unread.length > 0 ? { ...output, problems: [...unread, ...output.problems], files: [] } : output);
   if (hit && unread.length === 0) {
-    // The build links the cached files into its tree; the preview and callers that keep files read them.
     if (job.writeTo !== undefined) {
-      if (hit.output.problems.length === 0) for (const file of hit.files) linkStagedFile(job.writeTo, file.path, file.source, made);
-      return [key, hit.output, true];
+      // The build links the cached files into its tree; one gone since it was checked (another build
+      // sharing the cache pruned it) is compiled below instead.
+      if (hit.output.problems.length > 0 || linkCached(hit, job.writeTo, made)) return [key, hit.output, true];
+    } else {
+      // The preview and callers that keep the files read them.
+      const files = readCachedFiles(hit);
+      if (files) return [key, finish({ ...hit.output, files }, job), true];
     }
-    const files = readCachedFiles(hit);
-    if (files) return [key, finish({ ...hit.output, files }, job), true];
   }
   const { device, problems, files: rendered, summary, notices, counts } = compileDevice(source.device, manifests, site);
   // Bytes once, for the staging folder, the cache and whoever keeps them (the preview serves bytes).
@@ -170,6 +172,22 @@ function processDevice(source: DeviceGroup | DeviceFiles, job: Job, site: Site, 
   const written = files.map((file) => writeStagedFile(job.writeTo!, file, made));
   if (key !== undefined) writeCacheEntry(job.cacheDir!, key, output, written);
   return [key, { ...output, files: [] }, false];
+}
+
+/**
+ * Links a cache hit's files into the staging tree. If one of them cannot be placed (another build
+ * sharing the cache removed it since it was checked), takes back those already placed and returns
+ * false: the device is then compiled, never left half-written.
+ */
+function linkCached(hit: CacheHit, staging: string, made: Set<string>): boolean {
+  const placed: string[] = [];
+  try {
+    for (const file of hit.files) placed.push(linkStagedFile(staging, file.path, file.source, made));
+    return true;
+  } catch {
+    for (const file of placed) rmSync(file, { force: true });
+    return false;
+  }
 }
 
 /** What is left to return of an output that is not written into a tree: deflated for the preview, else as it is. */

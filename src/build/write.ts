@@ -83,19 +83,22 @@ export function writeStagedFile(staging: string, file: OutputFile, made: Set<str
 /**
  * Puts the file `from` (in the build cache) into a staging folder as `file`: a hard link, so that
  * no byte is copied, or a copy where the two are on different file systems or links are refused.
+ * Returns the path placed.
  */
-export function linkStagedFile(staging: string, file: string, from: string, made: Set<string>): void {
+export function linkStagedFile(staging: string, file: string, from: string, made: Set<string>): string {
   const target = stagedPath(staging, file, made);
   try {
     linkSync(from, target);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ENOENT') throw error;
     try {
       copyFileSync(from, target, constants.COPYFILE_EXCL);
     } catch (copyError) {
       throw atPath(copyError, target);
     }
   }
+  return target;
 }
 
 /**
