@@ -33,11 +33,8 @@ export interface Site {
   downloadBaseUrl: string;
   /** Channel values a build may carry (its download folder). */
   channels: string[];
-  /**
-   * Request lists, in the order written, each with the channels whose builds it collects, and where
-   * site.yaml names it (for default lists: where it names the channels, or its first line).
-   */
-  lists: { name: string; channels: string[]; line?: number; col?: number }[];
+  /** Request lists, in the order written, each with the channels whose builds it collects. */
+  lists: { name: string; channels: string[] }[];
   /** `Cache-Control` sent with every listing. */
   cacheControl: string;
   /**
@@ -130,8 +127,7 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
   channels.forEach((channel, i) => {
     if (channels.indexOf(channel) !== i) report(['channels', i], `channel \`${channel}\` is listed twice`);
   });
-  const listAt = (name: string) => (settings.lists ? source.locate(['lists', name], { key: true }) : source.locate(settings.channels ? ['channels'] : [], { key: true }));
-  const lists = Object.entries(settings.lists ?? defaultListsOf(settings.channels)).map(([name, members]) => ({ name, channels: members, ...listAt(name) }));
+  const lists = Object.entries(settings.lists ?? defaultListsOf(settings.channels)).map(([name, members]) => ({ name, channels: members }));
   if (lists.length === 0) report(['lists'], 'name at least one request list, e.g. stable: [stable, official]');
   for (const list of lists) {
     list.channels.forEach((channel, i) => {
@@ -193,6 +189,18 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
     },
     problems,
   };
+}
+
+/**
+ * Where `content/site.yaml` names the request list `name`; for the default lists, where it names
+ * the channels, or its start. For problems found once the devices are known (the output limits).
+ */
+export function listLocation(input: string | Uint8Array, name: string, file = SITE_FILE): { line: number; col: number } {
+  const source = readYamlSource(input, file);
+  const value = source.value as Record<string, unknown> | null;
+  const has = (key: string) => value !== null && typeof value === 'object' && Object.hasOwn(value, key);
+  if (has('lists')) return source.locate(['lists', name], { key: true });
+  return source.locate(has('channels') ? ['channels'] : [], { key: true });
 }
 
 // --- internal ---
