@@ -3,13 +3,13 @@
  * problems out. Below both the build and the thread pool (compile-devices.ts), which call it.
  */
 import { looseNotices } from '../catalog/loose.js';
-import { outputLimitProblems } from '../hosts/limits.js';
 import { isDeviceFile, parseDeviceFile, type DeviceInfo } from '../catalog/device.js';
 import { parseManifest, type Build } from '../catalog/manifest.js';
 import { checkCatalog, planListings, type Listing } from '../catalog/plan.js';
 import { sortProblems, type Problem } from '../catalog/problems.js';
 import type { Content, ContentListing, ManifestFile } from '../catalog/read.js';
-import { parseSite, type Site } from '../catalog/site.js';
+import { listLocation, parseSite, type Site } from '../catalog/site.js';
+import { outputLimitProblems } from '../hosts/limits.js';
 import { renderDevice } from '../render/device.js';
 import type { OutputFile } from '../render/output.js';
 import type { DeviceSummary } from '../render/summary.js';
@@ -81,7 +81,7 @@ export function compileSettings(content: Pick<Content, 'site' | 'problems' | 'de
   const problems = [...content.problems];
   const { site, problems: siteProblems } = content.site ? parseSite(content.site) : { site: undefined, problems: [] };
   problems.push(...siteProblems);
-  const overLimits = site ? outputLimitProblems(site, content.devices) : [];
+  const overLimits = site ? outputLimitProblems(site, content.devices, (name) => listLocation(content.site!, name)) : [];
   if (overLimits.length > 0) return { problems: sortProblems([...problems, ...overLimits]) };
   return { site, problems: site ? problems : sortProblems(problems) };
 }

@@ -37,11 +37,8 @@ export interface Site {
   downloadBaseUrl: string;
   /** Channel values a build may carry (its download folder). */
   channels: string[];
-  /**
-   * Request lists, in the order written, each with the channels whose builds it collects, and where
-   * site.yaml names it (for default lists: where it names the channels, or its first line).
-   */
-  lists: { name: string; channels: string[]; line?: number; col?: number }[];
+  /** Request lists, in the order written, each with the channels whose builds it collects. */
+  lists: { name: string; channels: string[] }[];
   /** `Cache-Control` sent with every listing. */
   cacheControl: string;
   /**
@@ -156,8 +153,7 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
     if (channels.indexOf(channel) !== i) report(['channels', i], `channel \`${channel}\` is listed twice`);
     else if (nameLengthProblem(channel, 'channel name')) report(['channels', i], nameLengthProblem(channel, 'channel name')!);
   });
-  const listAt = (name: string) => (settings.lists ? source.locate(['lists', name], { key: true }) : source.locate(settings.channels ? ['channels'] : [], { key: true }));
-  const lists = Object.entries(settings.lists ?? defaultListsOf(settings.channels)).map(([name, members]) => ({ name, channels: members, ...listAt(name) }));
+  const lists = Object.entries(settings.lists ?? defaultListsOf(settings.channels)).map(([name, members]) => ({ name, channels: members }));
   // Lists named after the channels were reported with them.
   for (const { name } of settings.lists ? lists : []) if (nameLengthProblem(name, 'list name')) report(['lists', name], nameLengthProblem(name, 'list name')!, true);
   if (lists.length === 0) report(['lists'], 'name at least one request list, e.g. stable: [stable, official]');
@@ -246,6 +242,18 @@ export function placeholderHostNotice(site: Site, urls: readonly string[], file 
     field: 'download_base_url',
     message: `\`${PLACEHOLDER_DOWNLOAD_HOST}\` is the placeholder host \`otapress init\` writes: ${placeholder.length === 1 ? 'a listed download leads' : `${placeholder.length} listed downloads lead`} nowhere (${placeholder[0]}); set download_base_url to the address your zips are uploaded to`,
   };
+}
+
+/**
+ * Where `content/site.yaml` names the request list `name`; for the default lists, where it names
+ * the channels, or its start. For problems found once the devices are known (the output limits).
+ */
+export function listLocation(input: string | Uint8Array, name: string, file = SITE_FILE): { line: number; col: number } {
+  const source = readYamlSource(input, file);
+  const value = source.value as Record<string, unknown> | null;
+  const has = (key: string) => value !== null && typeof value === 'object' && Object.hasOwn(value, key);
+  if (has('lists')) return source.locate(['lists', name], { key: true });
+  return source.locate(has('channels') ? ['channels'] : [], { key: true });
 }
 
 // --- internal ---

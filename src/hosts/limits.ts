@@ -56,9 +56,9 @@ export function outputFloor(
  * The limits of the site's hosts that its output would pass, each at the site.yaml list or the
  * device folder that passes it: the list from which on the output is over the limit, when the
  * interface's four lists would stay within it; else the device folder (in name order) from which on
- * it is over.
+ * it is over. `locateList` says where site.yaml names a list.
  */
-export function outputLimitProblems(site: Site, devices: readonly string[]): Problem[] {
+export function outputLimitProblems(site: Site, devices: readonly string[], locateList: (name: string) => { line: number; col: number } = () => ({ line: 1, col: 1 })): Problem[] {
   const problems: Problem[] = [];
   const check = (
     measure: (lists: number, devices: number, requestPaths?: number) => number,
@@ -76,8 +76,7 @@ export function outputLimitProblems(site: Site, devices: readonly string[]): Pro
       const list = site.lists[listIndex];
       problems.push({
         file: SITE_FILE,
-        line: list.line ?? 1,
-        col: list.col ?? 1,
+        ...locateList(list.name),
         field: `lists.${list.name}`,
         message: `with this list, ${devices.length} devices and ${site.lists.length} lists make ${total.toLocaleString('en-US')} ${what}, past ${limit.toLocaleString('en-US')} (from this list on, each list adds ${(measure(2, devices.length) - measure(1, devices.length)).toLocaleString('en-US')}); ${advice}`,
       });

@@ -4,7 +4,7 @@
 // of (`{env.X}` for Caddy) is escaped too, as a second line of defence; and what a syntax cannot
 // hold literally is refused by the emitter rather than written.
 import { request } from 'node:http';
-import { cpSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, compileSite } from '../../src/build/build.js';
@@ -89,5 +89,35 @@ describe('what a server syntax cannot hold literally is refused, never written',
     ['Apache', 'a backslash', () => renderApacheRules({ ...site, cacheControl: 'x="a\\"' })],
   ])('%s: %s', (_, __, render) => {
     expect(render).toThrow(/cannot be written literally/);
+  });
+});
+
+// The other site.yaml values that reach the servers' files are list names ([a-z0-9_-]) and request
+// paths (letters, digits, `.`, `_`, `~`, `-`, `/` besides the placeholders): none of their
+// characters is syntax in any of them, and these are the odd ones, answered on every server.
+describe.each(SERVERS)('$name answers request paths with every character site.yaml allows in them', ({ kind, htaccess }) => {
+  it.each([
+    ['/api/v1/~x.FP4~l-1', 'l-1'],
+    ['/api/v1/a~b/FP4/l_2/z', 'l_2'],
+  ])('%s', async (sent, list) => {
+    const project = tempFolder('otapress-odd-paths-');
+    cpSync(path.join(EXAMPLE, 'content'), path.join(project, 'content'), { recursive: true });
+    const siteYaml = path.join(project, 'content', 'site.yaml');
+    writeFileSync(siteYaml, `${readFileSync(siteYaml, 'utf8').replace('  community: [community]\n', '  community: [community]\n  l-1: [stable, official]\n  l_2: [dev]\n')}${htaccess ? 'apache_htaccess: true\n' : ''}request_paths:\n  - /api/v1/~x.{device}~{list}\n  - /api/v1/a~b/{device}/{list}/z\n`);
+    build({ root: project });
+    const oddSite = compileSite(readContent(project)).site!;
+    const port = await freePort();
+    const prefix = tempFolder(`otapress-odd-${kind}-`);
+    const options = { dist: path.join(project, 'dist'), listen: { host: '127.0.0.1', port }, prefix };
+    const config = { nginx: () => renderNginxConfig(oddSite, options), caddy: () => renderCaddyfile(oddSite, options), apache: () => renderApacheConfig(oddSite, options, { rulesIn: htaccess ? 'htaccess' : 'config' }) }[kind]();
+    const server = await startServer(kind, config, { port, prefix });
+    try {
+      const answer = await fetch(`${server.url.replace(/\/$/, '')}${sent}`);
+      expect(answer.status, server.log()).toBe(200);
+      expect(await answer.text()).toBe(readFileSync(path.join(project, 'dist', 'api', 'v1', 'FP4', list, 'index.json'), 'utf8'));
+    } finally {
+      await server.stop();
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 });
