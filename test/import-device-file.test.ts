@@ -28,6 +28,11 @@ describe('device.yaml from a crDroid listing', () => {
     expect(made.leftOut).toEqual(['donate_url (device.yaml links.donate already holds paypal)']);
   });
 
+  it('gives keys named like Object.prototype members no place', () => {
+    const made = deviceFileOf(new Map<string, DeviceField>([['__proto__', { value: 'x', record: 0 }], ['constructor', { value: 'x', record: 0 }], ['toString', { value: 'x', record: 0 }]]), 'x.json');
+    expect(made).toEqual({ kept: [], leftOut: ['__proto__ (no place in device.yaml)', 'constructor (no place in device.yaml)', 'toString (no place in device.yaml)'] });
+  });
+
   it('writes a maintainer url only with a maintainer name', () => {
     expect(deviceFileOf(fields({ maintainer_url: 'https://github.com/a' }), 'x.json')).toEqual({ kept: [], leftOut: ['maintainer_url (no maintainer name to go with it)'] });
   });

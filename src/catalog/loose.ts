@@ -78,12 +78,17 @@ export const FOREIGN_KEYS: Record<string, { ours: string; what: string }> = {
   timestamp: { ours: 'timestamp', what: 'the build time in Unix seconds' },
 };
 
+/** The entry of {@link FOREIGN_KEYS} for `key`, if it has its own (never one of Object.prototype's, such as `__proto__`). */
+export function foreignKey(key: string): { ours: string; what: string } | undefined {
+  return Object.hasOwn(FOREIGN_KEYS, key) ? FOREIGN_KEYS[key] : undefined;
+}
+
 /**
  * The "did you mean" of an unknown key: the key other formats spell this way (`md5` → `md5sum`),
  * else the nearest of `keys` by spelling. `undefined` when nothing is close.
  */
 export function suggestKey(key: string, keys: readonly string[]): { key: string; why?: string } | undefined {
-  const foreign = FOREIGN_KEYS[key.toLowerCase()];
+  const foreign = foreignKey(key.toLowerCase());
   if (foreign && keys.includes(foreign.ours)) return { key: foreign.ours, why: `\`${key}\` is ${foreign.what}` };
   const near = nearest(key, keys);
   return near === undefined ? undefined : { key: near };

@@ -40,9 +40,9 @@ export function deviceFileOf(fields: ReadonlyMap<string, DeviceField>, source: s
   const kept: string[] = [];
   const leftOut: string[] = [];
   // In the order of PLACES (crDroid's own keys first), then the others by name.
-  const rank = (key: string) => (key in PLACES ? Object.keys(PLACES).indexOf(key) : Infinity);
+  const rank = (key: string) => (Object.hasOwn(PLACES, key) ? Object.keys(PLACES).indexOf(key) : Infinity);
   for (const [key, { value }] of [...fields].sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0))) {
-    const place = PLACES[key];
+    const place = Object.hasOwn(PLACES, key) ? PLACES[key] : undefined; // Never Object.prototype's `constructor`.
     const why = place === undefined ? 'no place in device.yaml' : unusable(value, place.url === true);
     if (why === undefined && values.has(place!.key)) leftOut.push(`${key} (device.yaml ${place!.key} already holds ${keyFor(fields, place!.key)})`);
     else if (why === undefined) {

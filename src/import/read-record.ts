@@ -4,7 +4,7 @@
  */
 import { displayVersionOf, parseBuildFilename } from '../catalog/filename.js';
 import { androidVersionOf, API_LEVELS } from '../catalog/api-levels.js';
-import { DOWNLOAD_KEY, FOREIGN_KEYS, SHA256 } from '../catalog/loose.js';
+import { DOWNLOAD_KEY, foreignKey, SHA256 } from '../catalog/loose.js';
 import type { ManifestValues } from '../catalog/manifest-text.js';
 import type { Site } from '../catalog/site.js';
 import { androidVersionOfCrDroidName, isCrDroidRecord, mapCrDroidRecord } from './other-formats.js';
@@ -117,7 +117,7 @@ export function readRecord(record: unknown, c: RecordContext): (ManifestValues &
     if ((RECORD_KEYS as readonly string[]).includes(key)) continue;
     if (crDroid) c.deviceField(key, r[key]);
     else {
-      const foreign = FOREIGN_KEYS[key];
+      const foreign = foreignKey(key);
       c.note(key, `\`${key}\` is not a field of the v1 interface; it is left out${foreign ? ` (${key} is ${foreign.what}; v1 calls it \`${foreign.ours === 'channel' ? 'romtype' : foreign.ours}\`)` : ''}`);
     }
   }
@@ -160,6 +160,10 @@ export function readRecord(record: unknown, c: RecordContext): (ManifestValues &
       return Number(v);
     }
     if (key === 'timestamp' && (record as Record<string, unknown>).timestamp === undefined) return undefined; // Filled from datetime: its problem says it.
+    if (typeof v === 'number') {
+      c.problem(key, `expected Unix seconds as a JSON number, e.g. 1731067200, found ${describe(v)}`);
+      return undefined;
+    }
     c.problem(
       key,
       key === 'datetime' || r.datetime === undefined
@@ -215,7 +219,7 @@ export function readRecord(record: unknown, c: RecordContext): (ManifestValues &
     c.normalised('size_text', 'size', JSON.stringify(rawSize));
   } else if (rawSize === '' && placeholder) size = '';
   else if (rawSize !== undefined) {
-    c.problem('size', `expected the size in bytes as a whole number${placeholder ? ', or "" in a placeholder' : ''}, found ${describe(rawSize)}${placeholder ? '' : '; LineageOS phones drop a record whose size is not a number'}`);
+    c.problem('size', `expected the size in bytes as a whole number${placeholder ? ', or "" in a placeholder' : ''}, found ${describe(rawSize)}${placeholder || typeof rawSize === 'number' ? '' : '; LineageOS phones drop a record whose size is not a number'}`);
   }
   const upgrade = r.is_upgrade_supported;
   if (upgrade !== undefined && typeof upgrade !== 'boolean') c.problem('is_upgrade_supported', `expected true or false, found ${describe(upgrade)}`);
