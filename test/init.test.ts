@@ -67,6 +67,8 @@ describe('otapress init', { timeout: 30_000 }, () => {
     expect(site!.channels).toEqual([...DEFAULT_CHANNELS]);
     expect(site!.lists).toEqual(Object.entries(DEFAULT_LISTS).map(([name, channels]) => ({ name, channels })));
     expect(site!.downloadBaseUrl).toBe('https://downloads.example.org/builds');
+    // The commented v1_withdrawn line is one edit away from a valid setting.
+    expect(parseSite(text.replace('# v1_withdrawn: list', 'v1_withdrawn: omit')).site!.v1Withdrawn).toBe('omit');
   });
 
   it('--channels writes the channels of another ROM, each with its own list, and refuses names phones never ask', async () => {

@@ -56,6 +56,10 @@ ${lists.join('\n')}
 # apps only send GET.
 # options_handler: false
 
+# LineageOS updaters cannot tell a withdrawn (.disabled.zip) build from any other and offer it for
+# install: omit leaves withdrawn builds out of the listings (README, Site settings).
+# v1_withdrawn: list
+
 # Your own Apache on shared hosting, where only .htaccess is allowed: write dist/.htaccess with the
 # rules of \`otapress hosting apache\` (README, Deploy, "Your own server").
 # apache_htaccess: false
