@@ -163,3 +163,20 @@ export function v1Lists(record: V1Record, phone: Phone): boolean {
 export function v1CanInstall(record: V1Record, phone: Phone): boolean {
   return v1Lists(record, phone) && typeof record.version === 'string' && record.version.toLowerCase() === phone.version.toLowerCase();
 }
+
+/**
+ * A v1 record as the LineageOS v1 updater reads it (Utils.parseJsonUpdate on org.json): `getLong`
+ * for datetime and size (numbers written as text read the same), `getString` for the rest, romtype
+ * compared ignoring case. Two records a phone reads alike have equal views.
+ */
+export function phoneView(r: Record<string, unknown>) {
+  return {
+    datetime: Number(r.datetime),
+    filename: String(r.filename),
+    id: String(r.id),
+    romtype: String(r.romtype).toLowerCase(),
+    size: Number(r.size),
+    url: String(r.url),
+    version: String(r.version),
+  };
+}

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_PROBLEMS } from '../src/import/plan-import.js';
 import { runMain } from './cli-process.js';
+import { phoneView } from './clients.js';
 import { snapshotTree, tempProject } from './helpers.js';
 
 // import takes every record a LineageOS v1 phone reads, as org.json reads it (issue 18 point 1), and
@@ -169,19 +170,3 @@ describe('import: a listing of millions of empty records (issue 19 point 5)', ()
     expect(err).toHaveLength(7 + 1 + MAX_PROBLEMS + 1);
   });
 });
-
-// --- helpers ---
-
-/** A record as the LineageOS v1 updater reads it (Utils.parseJsonUpdate): getLong for datetime and size, romtype compared ignoring case. */
-function phoneView(r: Record<string, unknown>) {
-  return {
-    datetime: Number(r.datetime),
-    filename: String(r.filename),
-    id: String(r.id),
-    romtype: String(r.romtype).toLowerCase(),
-    size: Number(r.size),
-    url: String(r.url),
-    version: String(r.version),
-  };
-}
-

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { runMain } from './cli-process.js';
+import { phoneView } from './clients.js';
 import { ROOT, snapshotTree, tempProject } from './helpers.js';
 
 // Real listings of five ROM projects (test/fixtures/real-listings/README.md names each repository,
@@ -29,16 +30,6 @@ const source = (name: string) => JSON.parse(readFileSync(path.join(FIXTURES, nam
 const built = (root: string, device: string, list: string) =>
   JSON.parse(readFileSync(path.join(root, 'dist/api/v1', device, list, 'index.json'), 'utf8')).response as Record<string, unknown>[];
 
-/** A v1 record as the LineageOS updater reads it (Utils.parseJsonUpdate): getLong for datetime and size, romtype compared ignoring case. */
-const phoneView = (r: Record<string, unknown>) => ({
-  datetime: Number(r.datetime),
-  filename: String(r.filename),
-  id: String(r.id),
-  romtype: String(r.romtype).toLowerCase(),
-  size: Number(r.size),
-  url: String(r.url),
-  version: String(r.version),
-});
 
 async function importFixture(root: string, name: string, device: string, list: string, ...args: string[]) {
   return runMain(['import', path.join(FIXTURES, name), '--device', device, '--list', list, '--root', root, ...args]);
