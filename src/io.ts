@@ -84,7 +84,7 @@ export function reportNotices(notices: readonly Problem[], io: Io, format: strin
     if (format === 'github') io.out(`::notice file=${property(p.file)},line=${p.line},col=${p.col},title=${property(p.field)}::${escapeData(p.message)}`);
     else io.err(formatProblem(p));
   }
-  io.err(`${count(notices.length, 'notice')} (not errors; the site is complete without these entries).`);
+  io.err(`${count(notices.length, 'notice')} (not errors: the site builds; each says what phones will do, and what to change).`);
 }
 
 // --- internal ---

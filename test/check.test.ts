@@ -42,7 +42,7 @@ describe('otapress check --format github', () => {
         '20 manifests are valid',
         '',
       ].join('\n'),
-      stderr: '5 notices (not errors; the site is complete without these entries).\n',
+      stderr: '5 notices (not errors: the site builds; each says what phones will do, and what to change).\n',
     });
   });
 

@@ -102,7 +102,7 @@ describe('otapress init', { timeout: 30_000 }, () => {
     const notice = 'content/site.yaml:6:20  download_base_url  `downloads.example.org` is the placeholder host `otapress init` writes: a listed download leads nowhere (https://downloads.example.org/builds/official/FP4/e-2.5-a14-20241108446322-official-FP4.zip); set download_base_url to the address your zips are uploaded to';
     const built = await runMain(['build', '--root', root]);
     expect(built.code).toBe(0);
-    expect(built.err).toEqual([notice, '1 notice (not errors; the site is complete without these entries).']);
+    expect(built.err).toEqual([notice, '1 notice (not errors: the site builds; each says what phones will do, and what to change).']);
     const checked = await runMain(['check', '--root', root, '--format', 'github']);
     expect(checked.code).toBe(0);
     expect(checked.out[0]).toBe(`::notice file=content/site.yaml,line=6,col=20,title=download_base_url::${notice.split('download_base_url  ')[1]}`);

@@ -159,7 +159,7 @@ describe('the build command prints notices and still succeeds', () => {
     const err: string[] = [];
     const out: string[] = [];
     expect(await main([command, '--root', root], { out: (l) => out.push(l), err: (l) => err.push(l) })).toBe(code);
-    expect(err).toEqual([...LEFT_OUT_NOTICES, '4 notices (not errors; the site is complete without these entries).']);
+    expect(err).toEqual([...LEFT_OUT_NOTICES, '4 notices (not errors: the site builds; each says what phones will do, and what to change).']);
     expect(out.at(-1)).toMatch(command === 'build' ? /^built 6 builds of 1 device into 4 listings \(12 records\), / : /^6 manifests are valid$/);
     if (command === 'build') expect(JSON.parse(v2Of(root, 'FP4')).map((e: { version: string; type: string }) => `${e.type} ${e.version}`)).toEqual(['stable 2.8', 'official 2.8', 'stable 2.6.3', 'official 2.6.3']);
   });
