@@ -130,7 +130,7 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   // Everything else is checked before a byte is hashed: the manifest as it will be, with stand-in digests.
   const others = otherBuilds(facts.device, content, site, file);
   const standIn = { md5: '0'.repeat(32), sha1: '0'.repeat(40), sha256: '0'.repeat(64), size: statSync(zip).size };
-  validate(manifestValues(facts, standIn, options), file, facts.device, site, derived, options, others);
+  validate(usableValues(facts, standIn, options).values, file, facts.device, site, derived, options, others);
   for (const other of options.files ?? []) checkFileOption(other);
 
   const digests = await hashing().digests.catch((error: Error) => {
@@ -138,11 +138,10 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
     if (error.message.startsWith(path.resolve(options.zip))) throw new AddUsageError(`${error.message}; nothing was written`);
     throw new AddUsageError(`could not read ${options.zip} to the end (${error.message}); nothing was written`);
   });
-  // Only what the zip holds: a value a phone cannot read, or past the zip's end, is left out (issue 20 point 1).
-  const unusable = facts.ota_property_files === undefined ? undefined : propertyFilesProblem(facts.ota_property_files, digests.size);
   const files = await hashFiles(options.files ?? []);
-  const values = { ...manifestValues(facts, digests, options), ...(files.length > 0 && { files }) };
-  if (unusable) delete values.ota_property_files;
+  const usable = usableValues(facts, digests, options);
+  const unusable = usable.unusable;
+  const values = { ...usable.values, ...(files.length > 0 && { files }) };
   const text = validate(values, file, facts.device, site, derived, options, others);
   const twin = others.find((b) => !b.placeholder && !options.placeholder && b.id === digests.sha256);
   if (twin) {
@@ -203,9 +202,12 @@ function validate(values: ManifestValues, file: string, device: string, site: Si
 /** A problem of the manifest text, said of where its value came from. */
 function fromManifestProblem(problem: Problem, values: ManifestValues, derived: DerivedFacts, options: AddOptions): AddProblem {
   const field = problem.field.split('.')[0];
-  const origin = derived.origins.find((o) => o.field === field)?.from ?? (field === 'url' ? '--url' : field === 'lists' ? '--lists' : field === 'filename_differs' ? '--filename-differs' : undefined);
+  const optionOf: Record<string, string> = { url: '--url', lists: '--lists', filename_differs: '--filename-differs', files: '--file' };
+  const origin = derived.origins.find((o) => o.field === field)?.from ?? optionOf[field];
   const value = values[field as keyof ManifestValues];
-  const shown = Array.isArray(value) ? value.join(',') : String(value);
+  // A `--file` problem is about one of the files: the one at the index the problem names.
+  const entry = field === 'files' && Array.isArray(value) ? (value[Number(problem.field.split('.')[1])] as { filename?: string } | undefined) : undefined;
+  const shown = entry?.filename ?? (Array.isArray(value) ? value.join(',') : String(value));
   const option = FACT_OPTIONS[field as keyof typeof FACT_OPTIONS];
   if (origin?.startsWith('--')) return { where: origin, field, message: `${origin} ${shown}: ${problem.message}` };
   const hint = option ? `; pass ${option} with the right value` : '';
@@ -236,6 +238,17 @@ async function hashFiles(paths: readonly string[]): Promise<{ filename: string; 
     }
   }
   return entries;
+}
+
+/**
+ * The manifest's values, holding only what the zip holds: an `ota_property_files` a phone cannot
+ * read, or one past the zip's end, is left out (issue 20 point 1) and returned as `unusable`.
+ */
+function usableValues(facts: Parameters<typeof manifestValues>[0], digests: Parameters<typeof manifestValues>[1], options: AddOptions) {
+  const values = manifestValues(facts, digests, options);
+  const unusable = facts.ota_property_files === undefined ? undefined : propertyFilesProblem(facts.ota_property_files, digests.size);
+  if (unusable) delete values.ota_property_files;
+  return { values, unusable };
 }
 
 /** A `--file` path must name a file: said before the zip is hashed, not after. */
