@@ -101,7 +101,8 @@ describe('device.yaml in the build', () => {
     // Without any device file, the pages and feeds are what they were before device files existed.
     const page = String(file(without, 'devices/FP4/index.html'));
     expect(page).toContain('<title>FP4 builds</title>');
-    expect(page).toContain('<h1>FP4</h1>\n<p>Phones ask');
+    // (The example's FP4 has changelogs: their link follows the heading.)
+    expect(page).toContain('<h1>FP4</h1>\n<p><a href="/devices/FP4/changelog/">Changelog</a> of every build</p>\n<p>Phones ask');
     expect(page).not.toContain('device-facts');
     expect(String(file(without, 'index.html'))).not.toContain('<h2');
     expect(String(file(without, 'devices/FP4/stable.xml'))).toContain('<title>FP4 stable builds</title>\n  <subtitle>New builds in the stable list of FP4</subtitle>\n  <updated>2024-12-20T11:00:00Z</updated>\n  <author><name>images.example.org</name></author>');

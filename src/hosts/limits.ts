@@ -7,7 +7,7 @@
  */
 import { DEFAULT_LISTS, SITE_FILE, type Site } from '../catalog/site.js';
 import type { Problem } from '../catalog/problems.js';
-import { endpoints, NOT_FOUND_FOLDERS } from './routes.js';
+import { cloudflareRules, endpoints, NOT_FOUND_FOLDERS } from './routes.js';
 
 /**
  * The hosts' documented limits this file checks.
@@ -41,14 +41,24 @@ export function outputFloor(
   requestPaths = site.requestPaths.length,
 ): { files: number; perDevice: number; rules: number; rulesPerDevice: number; dynamicRedirects: number } {
   const perDevice = 2 * lists + 4;
-  const all = endpoints(site);
-  const used = all.slice(0, all.length - site.requestPaths.length + requestPaths);
+  // The site with its first `requestPaths` request paths only.
+  const trimmed: Site = { ...site, requestPaths: site.requestPaths.slice(0, requestPaths) };
+  const used = endpoints(trimmed);
+  // netlify.toml: a rule per unslashed path of each endpoint, per device (and list) where the
+  // endpoint names them, once for a site-wide one; one for an endpoint's unknown-device answer; one
+  // per JSON 404 folder, per device where the folder names one (renderNetlifyToml).
+  const unslashed = (endpoint: (typeof used)[number]) => endpoint.paths.filter((p) => !p.endsWith('/')).length;
+  const perDeviceEndpoints = used.filter((endpoint) => endpoint.paths[0].includes(':device'));
   const rulesPerDevice =
-    used.reduce((n, endpoint) => n + (endpoint.paths[0].includes(':list') ? lists : 1) * endpoint.paths.filter((p) => !p.endsWith('/')).length, 0) +
+    perDeviceEndpoints.reduce((n, endpoint) => n + (endpoint.paths[0].includes(':list') ? lists : 1) * unslashed(endpoint), 0) +
     NOT_FOUND_FOLDERS.filter((folder) => folder.includes(':device')).length;
-  const fixedRules = NOT_FOUND_FOLDERS.filter((folder) => !folder.includes(':device')).length;
-  // Cloudflare: one rule with placeholders per request shape, but per device for a placeholder beside fixed text.
-  const dynamicRedirects = used.filter((endpoint) => !endpoint.perDevice).reduce((n, endpoint) => n + endpoint.paths.length, 0);
+  const fixedRules =
+    NOT_FOUND_FOLDERS.filter((folder) => !folder.includes(':device')).length +
+    used.filter((endpoint) => !endpoint.paths[0].includes(':device')).reduce((n, endpoint) => n + unslashed(endpoint), 0) +
+    used.filter((endpoint) => endpoint.unknownDevice !== undefined).length;
+  // Cloudflare: the rules of _redirects with placeholders, which no device adds (a placeholder
+  // beside fixed text is a static rule per device; so is a known device's v2 answer).
+  const dynamicRedirects = cloudflareRules(trimmed, []).filter(([from]) => /[:*]/.test(from)).length;
   return { files: devices * perDevice, perDevice, rules: devices * rulesPerDevice + fixedRules, rulesPerDevice, dynamicRedirects };
 }
 
