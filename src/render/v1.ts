@@ -115,16 +115,23 @@ export function v1Notices(device: string, listings: readonly Listing[]): Problem
  * (so 1.10 > 1.9 and 2.6.3 < 2.10); the order a maintainer means, and the v2 updater's.
  */
 export function compareReleaseNumbers(a: string, b: string): number {
-  const pa = a.split('.').map((p) => BigInt(/^\d+$/.test(p) ? p : '0'));
-  const pb = b.split('.').map((p) => BigInt(/^\d+$/.test(p) ? p : '0'));
+  return compareReleaseParts(releaseParts(a), releaseParts(b));
+}
+
+// --- internal ---
+
+/** A version's dot-separated parts as whole numbers, a part that is not one as 0 (see {@link compareReleaseNumbers}). */
+function releaseParts(version: string): bigint[] {
+  return version.split('.').map((p) => BigInt(/^\d+$/.test(p) ? p : '0'));
+}
+
+function compareReleaseParts(pa: readonly bigint[], pb: readonly bigint[]): number {
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
     const d = (pa[i] ?? 0n) - (pb[i] ?? 0n);
     if (d !== 0n) return d < 0n ? -1 : 1;
   }
   return 0;
 }
-
-// --- internal ---
 
 /**
  * One notice for a list where phones compare versions as text and get another order than the
@@ -143,10 +150,12 @@ function textOrderNotice(device: string, listing: Listing): Problem | undefined 
   }
   const missed: [string, string][] = [];
   const older: [string, string][] = [];
+  // Every pair of versions is compared: each is parsed once, not once per pair.
+  const partsOf = new Map([...oldest.keys()].map((version) => [version, releaseParts(version)]));
   for (const [installed, since] of oldest) {
     for (const [offered, build] of newest) {
       if (offered === installed || build.timestamp <= since) continue;
-      const release = compareReleaseNumbers(offered, installed);
+      const release = compareReleaseParts(partsOf.get(offered)!, partsOf.get(installed)!);
       if (release >= 0 && offered < installed) missed.push([installed, offered]);
       else if (release < 0 && offered >= installed) older.push([installed, offered]);
     }
