@@ -161,7 +161,8 @@ function textOrderNotice(device: string, listing: Listing): Problem | undefined 
     }
   }
   if (missed.length === 0 && older.length === 0) return undefined;
-  const byRelease = (a: [string, string], b: [string, string]) => compareReleaseNumbers(a[0], b[0]) || compareReleaseNumbers(a[1], b[1]);
+  const byRelease = (a: [string, string], b: [string, string]) =>
+    compareReleaseParts(partsOf.get(a[0])!, partsOf.get(b[0])!) || compareReleaseParts(partsOf.get(a[1])!, partsOf.get(b[1])!);
   const say = (pairs: [string, string][], verb: string) => {
     const groups = new Map<string, string[]>();
     for (const [installed, offered] of pairs.sort(byRelease)) groups.set(installed, [...(groups.get(installed) ?? []), offered]);
