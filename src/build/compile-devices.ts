@@ -8,7 +8,7 @@ import { compileDevice, type DeviceOutput } from './compile-device.js';
 import { readManifests, type ManifestFile } from '../catalog/read.js';
 import { parseSite, type Site } from '../catalog/site.js';
 import { CACHE_FORMAT, pruneCache, readCachedFiles, readCacheEntry, writeCacheEntry, type CacheHit } from './cache-entry.js';
-import { linkStagedFile, writeStagedFile } from './write.js';
+import { linkStagedFile, startWriteback, writeStagedFile } from './write.js';
 
 /** How {@link compileDevices} may go faster than one device after the other. */
 export interface CompileOptions {
@@ -33,6 +33,8 @@ export interface CompileOptions {
   workersFrom?: number;
   /** `false` leaves every device to the workers, when there are any (tests use it to be sure they run). */
   callerCompiles?: boolean;
+  /** How often (ms) to start writing `writeTo` back to disk while compiling (default {@link WRITEBACK_EVERY_MS}). */
+  writebackEveryMs?: number;
 }
 
 /** The manifests of one device folder, already read, as {@link groupByDevice} returns them. */
@@ -50,6 +52,9 @@ export interface DeviceFiles {
   device: string;
   files: { file: string; device: string }[];
 }
+
+/** While a build writes into a staging folder, how often (ms) the calling thread starts writing it back to disk ({@link startWriteback}). */
+export const WRITEBACK_EVERY_MS = 1000;
 
 /** Below this many manifests, starting a worker costs more than it saves. */
 export const PARALLEL_THRESHOLD = 4000;
@@ -82,9 +87,16 @@ export function compileDevices(sources: readonly (DeviceGroup | DeviceFiles)[], 
   if (!callerCompiles) start();
   else {
     let compiled = 0;
+    const writebackEvery = options.writebackEveryMs ?? WRITEBACK_EVERY_MS;
+    let writeback = performance.now();
     for (let i = Atomics.add(state, 0, 1); i < sources.length; i = Atomics.add(state, 0, 1)) {
       const [key, output, hit] = processDevice(sources[i], job, site, made);
       done[i] = [key, output];
+      // What every thread has written so far starts going to disk while the build goes on.
+      if (writeTo !== undefined && performance.now() - writeback >= writebackEvery) {
+        startWriteback(writeTo);
+        writeback = performance.now();
+      }
       if (!hit) compiled++;
       if (!started && workers > 0 && (compiled >= 2 || workersFrom === 0) && left[i + 1] >= Math.max(1, workersFrom)) start();
     }

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   closeSync,
   constants,
@@ -214,6 +214,26 @@ function checkTreePath(file: string): void {
   }
   const tooLong = outputPathProblem(file);
   if (tooLong) throw new Error(`refusing to write ${JSON.stringify(file)}: ${tooLong}`);
+}
+
+/**
+ * Starts writing a staging folder's files back to disk now, in the background, instead of all at
+ * the end: a `sync -f` (syncfs) of its file system in a child process that nobody waits for. The
+ * kernel would otherwise hold a build's pages back for 30 seconds (`dirty_expire_centisecs`), so
+ * the one flush before the swap ({@link StagedTree.commit}) wrote back everything the build wrote
+ * while the cores waited: 0.6 to 1.1 s of a cold 100,000-manifest build, 60 to 100 ms once a
+ * build started writeback every second as it went. Linux only (`-f` is GNU coreutils'); elsewhere,
+ * and if `sync` cannot be started, the flush at the end does all of it, as before.
+ */
+export function startWriteback(dir: string): void {
+  if (process.platform !== 'linux') return;
+  try {
+    const child = spawn('sync', ['-f', dir], { stdio: 'ignore' });
+    child.on('error', () => {}); // No `sync`: the flush before the swap says so, or falls back to fsync.
+    child.unref();
+  } catch {
+    // Out of processes or memory: the flush before the swap still makes the tree durable.
+  }
 }
 
 /**

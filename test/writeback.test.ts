@@ -1,0 +1,68 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { compileSettings, groupByDevice } from '../src/build/compile-device.js';
+import { compileDevices } from '../src/build/compile-devices.js';
+import { stageTree, startWriteback } from '../src/build/write.js';
+import { readContent } from '../src/catalog/read.js';
+import { generateCatalog } from './bench/catalog.js';
+import { snapshotTree, tempProject } from './helpers.js';
+
+/**
+ * A build starts writing its staging folder back to disk while it compiles (`sync -f` in the
+ * background, src/build/write.ts), so that the flush before the swap has little left to do. These
+ * tests put a `sync` of their own first on PATH, which records how it was called and then runs the
+ * real one.
+ */
+const PATH = process.env.PATH;
+afterEach(() => {
+  process.env.PATH = PATH;
+});
+
+/** A folder holding a `sync` that appends its arguments to `log`, then runs the system's. */
+function recordingSync(log: string): string {
+  const bin = path.join(tempProject(), 'bin');
+  mkdirSync(bin);
+  const real = ['/usr/bin/sync', '/bin/sync'].find((p) => existsSync(p));
+  writeFileSync(path.join(bin, 'sync'), `#!/bin/sh\necho "$@" >> '${log}'\n${real ? `exec ${real} "$@"` : 'exit 0'}\n`);
+  chmodSync(path.join(bin, 'sync'), 0o755);
+  return bin;
+}
+
+async function until(done: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe.runIf(process.platform === 'linux')('writing back while building', { timeout: 60_000 }, () => {
+  it('syncs the staging folder as devices are written, and the tree is the same as without', async () => {
+    const root = tempProject();
+    generateCatalog(root, { devices: 6, builds: 10 });
+    const content = readContent(root);
+    const { site } = compileSettings(content);
+    const compile = (writebackEveryMs?: number) => {
+      const tree = stageTree(path.join(tempProject(), 'out'));
+      compileDevices(groupByDevice(content), content.site!, site!, { threads: 1, writeTo: tree.staging, writebackEveryMs });
+      return tree.staging;
+    };
+    const log = path.join(tempProject(), 'sync.log');
+    process.env.PATH = `${recordingSync(log)}${path.delimiter}${PATH}`;
+    const quiet = compile(60_000);
+    const eager = compile(0);
+    // One after each device written (started in the background: wait for them to have run).
+    await until(() => existsSync(log) && readFileSync(log, 'utf8').split('\n').length > 6, 'six syncs');
+    expect(readFileSync(log, 'utf8')).toBe(`-f ${eager}\n`.repeat(6));
+    expect(snapshotTree(eager)).toEqual(snapshotTree(quiet));
+  });
+
+  it('does not fail, now or later, where there is no sync to run', async () => {
+    const dir = tempProject();
+    process.env.PATH = path.join(dir, 'no-such-folder');
+    startWriteback(dir);
+    // The spawn's failure arrives on the event loop: an unhandled one would fail this test run.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  });
+});
