@@ -12,7 +12,7 @@
  * entry that does not check out, and the device is compiled again. Replacing `dist/` (a new build,
  * `rm -rf dist`, a deploy tool writing a new file and renaming it) only removes names, never the
  * cache's bytes. Nothing otapress writes ever opens an existing file for writing: new files are
- * created exclusively (writeStagedFile) or written beside and renamed over.
+ * created exclusively (createStagedFile, the entries) or written beside and renamed over.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, copyFileSync, constants, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync, linkSync, type BigIntStats } from 'node:fs';
@@ -75,28 +75,41 @@ export function readCachedFiles(hit: CacheHit): DeviceOutput['files'] | undefine
 
 /**
  * Stores a device's output under `key`. `written` are the files the build has just written for it
- * (absolute paths, in the order of `output.files`): they are hard-linked into the cache, or copied
- * where the cache is on another file system. Without them, the bytes of `output.files` are
- * written. The entry itself comes last, written beside and renamed, so a killed build leaves no
- * entry that names files it did not store. A cache that cannot be written only makes the next
- * build slower: errors are swallowed.
+ * (in the order of `output.files`): they are hard-linked into the cache, or copied where the cache
+ * is on another file system. Without them, the bytes of `output.files` are written. The entry
+ * itself comes last, with the checksum that makes a partly written one not check out, so a killed
+ * build leaves no entry that names files it did not store. A cache that cannot be written only
+ * makes the next build slower: errors are swallowed.
  */
-export function writeCacheEntry(cacheDir: string, key: string, output: DeviceOutput, written?: readonly string[]): void {
+export function writeCacheEntry(cacheDir: string, key: string, output: DeviceOutput, written?: readonly StagedFile[]): void {
   const temporary = path.join(cacheDir, `.${key}.${process.pid}.tmp`);
+  const entry = path.join(cacheDir, `${key}.bin`);
   try {
     const files = output.files.map((file, n): [string, number, string, string] => {
       const target = path.join(cacheDir, `${key}.${n}`);
-      if (written) linkOrCopy(written[n], target);
+      let stat: BigIntStats | undefined;
+      if (written) stat = linkOrCopy(written[n].path, target) ? written[n].stat : undefined;
       else writeBeside(target, typeof file.contents === 'string' ? Buffer.from(file.contents) : file.contents);
-      const stat: BigIntStats = lstatSync(target, { bigint: true });
+      // A link is the file written into the tree, whose stat the writer took from its descriptor.
+      stat ??= lstatSync(target, { bigint: true });
       return [file.path, Number(stat.size), String(stat.ino), String(stat.mtimeNs)];
     });
     const header: CacheHeader = { format: CACHE_FORMAT, key, device: output.device, problems: output.problems, summary: output.summary, notices: output.notices, counts: output.counts, files };
     const text = JSON.stringify(header);
-    writeBeside(path.join(cacheDir, `${key}.bin`), Buffer.from(`${createHash('sha256').update(text).digest('hex')}\n${text}`), temporary);
+    const bytes = Buffer.from(`${createHash('sha256').update(text).digest('hex')}\n${text}`);
+    // Created in place when there is none (one change to the folder instead of three): its checksum
+    // makes a partly written entry, of a build killed meanwhile, one that does not check out. One
+    // already there (that did not check out) is replaced by a new file renamed over it.
+    if (!createNew(entry, bytes)) writeBeside(entry, bytes, temporary);
   } catch {
     rmSync(temporary, { force: true });
   }
+}
+
+/** A file a build wrote into its staging tree, with the `lstat` of it taken from its descriptor ({@link createStagedFile}). */
+export interface StagedFile {
+  path: string;
+  stat: BigIntStats;
 }
 
 /**
@@ -128,25 +141,47 @@ interface CacheHeader {
 
 /**
  * Makes `to` a hard link to `from`, replacing whatever `to` was (only its name: a file that was
- * linked from an older tree keeps its bytes). Copies where a link cannot be made (another file
- * system, or one without hard links).
+ * linked from an older tree keeps its bytes), and returns true. Copies where a link cannot be made
+ * (another file system, or one without hard links), and returns false.
  */
-function linkOrCopy(from: string, to: string): void {
+function linkOrCopy(from: string, to: string): boolean {
   try {
     linkSync(from, to);
-    return;
+    return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
       copyBeside(from, to);
-      return;
+      return false;
     }
   }
   rmSync(to, { force: true });
   try {
     linkSync(from, to);
+    return true;
   } catch {
     copyBeside(from, to);
+    return false;
   }
+}
+
+/** Creates `file` with `bytes`, or returns false if it exists (it is then left as it was). */
+function createNew(file: string, bytes: Uint8Array): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, 'wx');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  try {
+    for (let written = 0; written < bytes.byteLength; ) written += writeSync(fd, bytes, written, bytes.byteLength - written);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(file, { force: true });
+    throw error;
+  }
+  closeSync(fd);
+  return true;
 }
 
 function copyBeside(from: string, to: string): void {

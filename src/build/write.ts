@@ -4,6 +4,7 @@ import {
   constants,
   copyFileSync,
   existsSync,
+  fstatSync,
   fsyncSync,
   linkSync,
   mkdirSync,
@@ -19,6 +20,7 @@ import {
 import path from 'node:path';
 import { outputPathProblem } from '../catalog/path-limits.js';
 import type { OutputFile } from '../render/output.js';
+import type { StagedFile } from './cache-entry.js';
 import { OutputError } from './out-dir.js';
 
 export { OutputError } from './out-dir.js';
@@ -78,6 +80,30 @@ export function writeStagedFile(staging: string, file: OutputFile, made: Set<str
     throw atPath(error, target);
   }
   return target;
+}
+
+/**
+ * Writes one file into a staging folder like {@link writeStagedFile}, and returns with its path the
+ * `lstat` of the new file, taken from its descriptor before it is closed (the build cache records
+ * each file's inode, size and modification time; a second lookup by path would cost as much again).
+ */
+export function createStagedFile(staging: string, file: OutputFile, made: Set<string>): StagedFile {
+  const target = stagedPath(staging, file.path, made);
+  const bytes = typeof file.contents === 'string' ? Buffer.from(file.contents) : file.contents;
+  let fd: number;
+  try {
+    fd = openSync(target, 'wx');
+  } catch (error) {
+    throw atPath(error, target);
+  }
+  try {
+    for (let written = 0; written < bytes.byteLength; ) written += writeSync(fd, bytes, written, bytes.byteLength - written);
+    return { path: target, stat: fstatSync(fd, { bigint: true }) };
+  } catch (error) {
+    throw atPath(error, target);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
