@@ -46,6 +46,9 @@ export function stageTree(outDir: string): StagedTree {
   recoverTree(outDir);
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
+  // Whatever else waits to be written to this file system (the dependencies `npm ci` has just
+  // installed, the previous build's tree) goes to disk while this build compiles, not in its flush.
+  startWriteback(staging);
   return {
     staging,
     commit() {
@@ -248,8 +251,10 @@ function checkTreePath(file: string): void {
  * kernel would otherwise hold a build's pages back for 30 seconds (`dirty_expire_centisecs`), so
  * the one flush before the swap ({@link StagedTree.commit}) wrote back everything the build wrote
  * while the cores waited: 0.6 to 1.1 s of a cold 100,000-manifest build, 60 to 100 ms once a
- * build started writeback every second as it went. Linux only (`-f` is GNU coreutils'); elsewhere,
- * and if `sync` cannot be started, the flush at the end does all of it, as before.
+ * build started writeback every second as it went. The flush is of the whole file system, so it
+ * also wrote what other programs had left unwritten (in CI, the packages `npm ci` has just
+ * installed): the first writeback starts with the staging folder. Linux only (`-f` is GNU
+ * coreutils'); elsewhere, and if `sync` cannot be started, the flush at the end does all of it.
  */
 export function startWriteback(dir: string): void {
   if (process.platform !== 'linux') return;
