@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { escapeMarkup, html, humanSize, isoTime, raw, readableTime } from '../src/render/markup.js';
 
@@ -38,5 +39,23 @@ describe('times', () => {
   it('are UTC, to the second for machines and to the minute for people', () => {
     expect(isoTime(1731067200)).toBe('2024-11-08T12:00:00Z');
     expect(readableTime(1731067245)).toBe('2024-11-08 12:00 UTC');
+  });
+
+  /** What isoTime computes by arithmetic, as `Date` says it. */
+  const byDate = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+
+  it('are the days of the calendar, leap days and the ends of months, years and centuries included', () => {
+    const days = ['1970-01-01', '1972-02-29', '1999-12-31', '2000-02-29', '2000-03-01', '2024-02-29', '2024-12-31', '2100-02-28', '2100-03-01', '2400-02-29', '9999-12-31'];
+    for (const day of days) {
+      for (const time of ['00:00:00', '23:59:59', '12:34:56']) {
+        const seconds = Date.parse(`${day}T${time}Z`) / 1000;
+        expect(isoTime(seconds)).toBe(`${day}T${time}Z`);
+      }
+    }
+  });
+
+  it('agree with Date on any whole second from 1970 to 9999, and on what lies outside (through Date)', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 253402300799 }), (seconds) => isoTime(seconds) === byDate(seconds)), { numRuns: 20_000 });
+    for (const seconds of [-1, -86400 * 365, 1.5, 253402300800, 1e12]) expect(isoTime(seconds)).toBe(byDate(seconds));
   });
 });
