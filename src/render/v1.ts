@@ -150,19 +150,26 @@ function textOrderNotice(device: string, listing: Listing): Problem | undefined 
   }
   const missed: [string, string][] = [];
   const older: [string, string][] = [];
-  // Every pair of versions is compared: each is parsed once, not once per pair.
+  // Every pair of versions is compared, by their places in release order: each version is parsed
+  // and placed once (equal releases, such as 2.10 and 2.10.0, in the same place), not once per pair.
   const partsOf = new Map([...oldest.keys()].map((version) => [version, releaseParts(version)]));
+  const inOrder = [...partsOf].sort(([, a], [, b]) => compareReleaseParts(a, b));
+  const place = new Map<string, number>();
+  inOrder.forEach(([version, parts], i) => place.set(version, i > 0 && compareReleaseParts(inOrder[i - 1][1], parts) === 0 ? place.get(inOrder[i - 1][0])! : i));
+  // And in text order, as v1 phones compare them (no two versions are the same text).
+  const textPlace = new Map([...partsOf.keys()].sort().map((version, i) => [version, i]));
+  const offers = [...newest].map(([offered, build]) => ({ offered, timestamp: build.timestamp, release: place.get(offered)!, text: textPlace.get(offered)! }));
   for (const [installed, since] of oldest) {
-    for (const [offered, build] of newest) {
-      if (offered === installed || build.timestamp <= since) continue;
-      const release = compareReleaseParts(partsOf.get(offered)!, partsOf.get(installed)!);
-      if (release >= 0 && offered < installed) missed.push([installed, offered]);
-      else if (release < 0 && offered >= installed) older.push([installed, offered]);
+    const release = place.get(installed)!;
+    const text = textPlace.get(installed)!;
+    for (const offer of offers) {
+      if (offer.timestamp <= since || offer.offered === installed) continue;
+      if (offer.release >= release && offer.text < text) missed.push([installed, offer.offered]);
+      else if (offer.release < release && offer.text > text) older.push([installed, offer.offered]);
     }
   }
   if (missed.length === 0 && older.length === 0) return undefined;
-  const byRelease = (a: [string, string], b: [string, string]) =>
-    compareReleaseParts(partsOf.get(a[0])!, partsOf.get(b[0])!) || compareReleaseParts(partsOf.get(a[1])!, partsOf.get(b[1])!);
+  const byRelease = (a: [string, string], b: [string, string]) => place.get(a[0])! - place.get(b[0])! || place.get(a[1])! - place.get(b[1])!;
   const say = (pairs: [string, string][], verb: string) => {
     const groups = new Map<string, string[]>();
     for (const [installed, offered] of pairs.sort(byRelease)) groups.set(installed, [...(groups.get(installed) ?? []), offered]);
