@@ -32,13 +32,33 @@ describe('build of the example catalog', () => {
     expect(snapshotTree(path.join(root, 'dist'))).toEqual(first);
   });
 
-  it('leaves no staging or previous folders behind', () => {
+  it('leaves no staging or previous folders behind, and the tree it replaced goes away in the background', async () => {
     const root = tempProject({ withContent: true });
     build({ root });
     build({ root });
+    // The first tree, renamed out of the way, is removed by an `rm -rf` that runs on after the build.
+    const deadline = Date.now() + 60_000;
+    while (readdirSync(root).some((name) => name.startsWith('.dist.trash-')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     // node_modules/.cache/otapress is the build cache, where tools keep theirs (git ignores node_modules).
     expect(readdirSync(root).sort()).toEqual(['content', 'dist', 'netlify.toml', 'node_modules']);
     expect(readdirSync(path.join(root, 'node_modules', '.cache'))).toEqual(['otapress']);
+  });
+
+  it('never puts back a tree set aside for removal, and removes it', async () => {
+    const root = tempProject({ withContent: true });
+    build({ root });
+    const built = snapshotTree(path.join(root, 'dist'));
+    // What a build killed just after setting its old tree aside leaves (dist/ is then the new tree,
+    // here removed as well): recovery must not mistake it for a tree to restore.
+    const trash = path.join(root, '.dist.trash-999999999-1');
+    mkdirSync(path.join(trash, 'api'), { recursive: true });
+    writeFileSync(path.join(trash, 'api', 'old.json'), '{}');
+    rmSync(path.join(root, 'dist'), { recursive: true });
+    build({ root });
+    expect(snapshotTree(path.join(root, 'dist'))).toEqual(built);
+    const deadline = Date.now() + 60_000;
+    while (existsSync(trash) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(existsSync(trash)).toBe(false);
   });
 });
 

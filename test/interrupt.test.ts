@@ -100,8 +100,14 @@ function random(seed: number): () => number {
   };
 }
 
-/** Files and folders otapress left in the project besides content/, dist/, netlify.toml (and a build cache in node_modules/). */
-function leftovers(root: string): string[] {
+/**
+ * Files and folders otapress left in the project besides content/, dist/, netlify.toml (and a build
+ * cache in node_modules/), once the old trees that builds replaced have been removed (in the
+ * background, by an `rm -rf` that runs on after the build: waited for here, up to a minute).
+ */
+async function leftovers(root: string): Promise<string[]> {
+  const deadline = Date.now() + 60_000;
+  while (readdirSync(root).some((name) => name.startsWith('.dist.trash-')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
   return readdirSync(root).filter((name) => !['content', 'dist', 'netlify.toml', 'node_modules'].includes(name));
 }
 
@@ -150,7 +156,7 @@ describe('a build killed with SIGKILL', () => {
       const last = await runBuild(root);
       expect(last.code, last.stderr).toBe(0);
       expect(snapshotTree(path.join(root, 'dist'))).toEqual(v2);
-      expect(leftovers(root), report.join('\n')).toEqual([]);
+      expect(await leftovers(root), report.join('\n')).toEqual([]);
     },
     TIMEOUT,
   );
@@ -177,7 +183,7 @@ describe('a build killed with SIGKILL', () => {
         expect(failed.code, failed.stderr).toBe(1);
         expect(failed.stderr).toContain('content/dev000/broken.yaml:1:7  size  a size cannot be negative');
         expect(snapshotTree(path.join(root, 'dist'))).toEqual(v1);
-        expect(leftovers(root)).toEqual([]);
+        expect(await leftovers(root)).toEqual([]);
       } finally {
         other?.kill('SIGKILL');
       }
@@ -199,7 +205,7 @@ describe('two builds at once on the same folder', { timeout: 60_000 }, () => {
       expect([a.code, b.code], a.stderr + b.stderr).toEqual([0, 0]);
       const tree = snapshotTree(path.join(root, 'dist'));
       expect([all, netlify].map((t) => JSON.stringify(t))).toContain(JSON.stringify(tree));
-      expect(leftovers(root)).toEqual([]);
+      expect(await leftovers(root)).toEqual([]);
     },
     TIMEOUT,
   );
@@ -211,7 +217,7 @@ describe('two builds at once on the same folder', { timeout: 60_000 }, () => {
     writeFileSync(path.join(root, '.dist.lock.999999999'), '999999999\n');
     const code = await main(['build', '--root', root, '--wait', '0'], { out: () => {}, err: () => {} });
     expect(code).toBe(0);
-    expect(leftovers(root)).toEqual([]);
+    expect(await leftovers(root)).toEqual([]);
   });
 });
 
@@ -245,7 +251,7 @@ describe.skipIf(!existsSync('/proc/self/stat'))('a lock whose pid is alive (Linu
         // The second: the lock of an earlier otapress (pid alone), written an hour before `sleep` started.
         const run = await buildWithLock(lock, '20', ago);
         expect({ lock, code: run.code, waited: run.lines.filter((l) => l.startsWith('waiting')) }).toEqual({ lock, code: 0, waited: [] });
-        expect(leftovers(run.root)).toEqual([]);
+        expect(await leftovers(run.root)).toEqual([]);
         expect(existsSync(path.join(run.root, 'dist', 'index.html'))).toBe(true);
       }
     } finally {

@@ -3,14 +3,15 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { compileSettings, groupByDevice } from '../src/build/compile-device.js';
 import { compileDevices } from '../src/build/compile-devices.js';
-import { stageTree, startWriteback } from '../src/build/write.js';
+import { startWriteback } from '../src/build/disk.js';
+import { stageTree } from '../src/build/write.js';
 import { readContent } from '../src/catalog/read.js';
 import { generateCatalog } from './bench/catalog.js';
 import { snapshotTree, tempProject } from './helpers.js';
 
 /**
  * A build starts writing its staging folder back to disk while it compiles (`sync -f` in the
- * background, src/build/write.ts), so that the flush before the swap has little left to do. These
+ * background, src/build/disk.ts), so that the flush before the swap has little left to do. These
  * tests put a `sync` of their own first on PATH, which records how it was called and then runs the
  * real one.
  */

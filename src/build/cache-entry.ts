@@ -19,7 +19,7 @@ import { closeSync, copyFileSync, constants, lstatSync, openSync, readdirSync, r
 import path from 'node:path';
 import type { DeviceOutput } from './compile-device.js';
 import type { Problem } from '../catalog/problems.js';
-import { isAlive } from './write.js';
+import { isAlive, type StagedFile } from './write.js';
 
 /** Part of every key and every entry: a change of the entry's layout makes every old entry unusable. */
 export const CACHE_FORMAT = 'otapress device cache 3\n';
@@ -106,11 +106,6 @@ export function writeCacheEntry(cacheDir: string, key: string, output: DeviceOut
   }
 }
 
-/** A file a build wrote into its staging tree, with the `lstat` of it taken from its descriptor ({@link createStagedFile}). */
-export interface StagedFile {
-  path: string;
-  stat: BigIntStats;
-}
 
 /**
  * Removes what this build did not use, so that the cache holds one catalog's worth, not history:

@@ -8,7 +8,8 @@ import { compileDevice, type DeviceOutput } from './compile-device.js';
 import { readManifests, type ManifestFile } from '../catalog/read.js';
 import { parseSite, type Site } from '../catalog/site.js';
 import { CACHE_FORMAT, pruneCache, readCachedFiles, readCacheEntry, writeCacheEntry, type CacheHit } from './cache-entry.js';
-import { createStagedFile, linkStagedFile, startWriteback, writeStagedFile } from './write.js';
+import { startWriteback } from './disk.js';
+import { createStagedFile, linkStagedFile, writeStagedFile } from './write.js';
 
 /** How {@link compileDevices} may go faster than one device after the other. */
 export interface CompileOptions {

@@ -1,11 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process';
 import {
   closeSync,
   constants,
   copyFileSync,
   existsSync,
   fstatSync,
-  fsyncSync,
   linkSync,
   mkdirSync,
   openSync,
@@ -16,11 +14,12 @@ import {
   statSync,
   writeFileSync,
   writeSync,
+  type BigIntStats,
 } from 'node:fs';
 import path from 'node:path';
 import { outputPathProblem } from '../catalog/path-limits.js';
 import type { OutputFile } from '../render/output.js';
-import type { StagedFile } from './cache-entry.js';
+import { atPath, discardTree, flushToDisk, removeInBackground, startWriteback, syncPath, writeDurably } from './disk.js';
 import { OutputError } from './out-dir.js';
 
 export { OutputError } from './out-dir.js';
@@ -42,7 +41,7 @@ export interface StagedTree {
 
 /** Starts a tree for `outDir` (see {@link StagedTree}). */
 export function stageTree(outDir: string): StagedTree {
-  const { parent, staging, previous } = siblings(outDir);
+  const { parent, base, staging, previous } = siblings(outDir);
   recoverTree(outDir);
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
@@ -64,7 +63,7 @@ export function stageTree(outDir: string): StagedTree {
         if (!existsSync(outDir) && existsSync(previous)) renameSync(previous, outDir);
         throw error;
       }
-      rmSync(previous, { recursive: true, force: true });
+      if (existsSync(previous)) discardTree(previous, parent, base);
     },
     discard: () => rmSync(staging, { recursive: true, force: true }),
   };
@@ -83,6 +82,12 @@ export function writeStagedFile(staging: string, file: OutputFile, made: Set<str
     throw atPath(error, target);
   }
   return target;
+}
+
+/** A file a build wrote into its staging tree, with the `lstat` of it taken from its descriptor ({@link createStagedFile}). */
+export interface StagedFile {
+  path: string;
+  stat: BigIntStats;
 }
 
 /**
@@ -148,7 +153,12 @@ export function recoverTree(outDir: string): void {
     if (match[1] === 'previous-' && !existsSync(outDir)) renameSync(leftover, outDir);
     else rmSync(leftover, { recursive: true, force: true });
   }
+  // Old trees a build had set aside to be removed: never put back, and removed in the background
+  // again (the removal a build started may still run, or have been killed with it).
+  const trash = new RegExp(`^\\.${escapeRegExp(base)}\\.trash-\\d+-\\d+$`);
+  for (const name of readdirSync(parent).sort()) if (trash.test(name)) removeInBackground(path.join(parent, name));
 }
+
 
 /** Replaces one file so that readers see the old or the new contents, never a part. */
 export function writeFileAtomic(file: string, contents: string | Uint8Array): void {
@@ -245,77 +255,6 @@ function checkTreePath(file: string): void {
   if (tooLong) throw new Error(`refusing to write ${JSON.stringify(file)}: ${tooLong}`);
 }
 
-/**
- * Starts writing a staging folder's files back to disk now, in the background, instead of all at
- * the end: a `sync -f` (syncfs) of its file system in a child process that nobody waits for. The
- * kernel would otherwise hold a build's pages back for 30 seconds (`dirty_expire_centisecs`), so
- * the one flush before the swap ({@link StagedTree.commit}) wrote back everything the build wrote
- * while the cores waited: 0.6 to 1.1 s of a cold 100,000-manifest build, 60 to 100 ms once a
- * build started writeback every second as it went. The flush is of the whole file system, so it
- * also wrote what other programs had left unwritten (in CI, the packages `npm ci` has just
- * installed): the first writeback starts with the staging folder. Linux only (`-f` is GNU
- * coreutils'); elsewhere, and if `sync` cannot be started, the flush at the end does all of it.
- */
-export function startWriteback(dir: string): void {
-  if (process.platform !== 'linux') return;
-  try {
-    const child = spawn('sync', ['-f', dir], { stdio: 'ignore' });
-    child.on('error', () => {}); // No `sync`: the flush before the swap says so, or falls back to fsync.
-    child.unref();
-  } catch {
-    // Out of processes or memory: the flush before the swap still makes the tree durable.
-  }
-}
-
-/**
- * Flushes a freshly written folder to disk: one `sync -f` (syncfs, Linux) for the whole file system,
- * a second rather than a millisecond and a half per file; where that is missing, fsync each path.
- */
-function flushToDisk(dir: string): void {
-  const synced = spawnSync('sync', ['-f', dir], { stdio: 'ignore' });
-  if (synced.status === 0) return;
-  const walk = (folder: string) => {
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      const child = path.join(folder, entry.name);
-      if (entry.isDirectory()) walk(child);
-      else syncPath(child);
-    }
-    syncPath(folder);
-  };
-  walk(dir);
-}
-
-function writeDurably(file: string, contents: string | Uint8Array, flags = 'w'): void {
-  const fd = openSync(file, flags);
-  try {
-    const bytes = typeof contents === 'string' ? Buffer.from(contents) : contents;
-    let written = 0;
-    while (written < bytes.byteLength) written += writeSync(fd, bytes, written, bytes.byteLength - written);
-    fsyncSync(fd);
-  } catch (error) {
-    throw atPath(error, file);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** A write's error names no path (write(2) has only a file descriptor): add the file's, so that messages can say where. */
-function atPath(error: unknown, file: string): unknown {
-  if (error instanceof Error && (error as NodeJS.ErrnoException).path === undefined) (error as NodeJS.ErrnoException).path = file;
-  return error;
-}
-
-function syncPath(target: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(target, 'r');
-    fsyncSync(fd);
-  } catch {
-    // Some file systems cannot sync a directory; the renames are still atomic there.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
 
 function siblings(outDir: string) {
   const parent = path.dirname(path.resolve(outDir));
