@@ -50,8 +50,15 @@ export const downloadKey = z.string({ error: "expected the SHA-256 of the zip (s
 
 /** The SHA-256 of a build's package, when its `id` is one; `undefined` for another download key. */
 export function sha256Of(build: Pick<Build, 'id'>): string | undefined {
-  return SHA256.test(build.id) ? build.id : undefined;
+  // Asked several times in a row for the same build (its page section, anchor and feed entry).
+  if (build.id !== lastId) {
+    lastId = build.id;
+    lastSha256 = SHA256.test(lastId) ? lastId : undefined;
+  }
+  return lastSha256;
 }
+let lastId: string | undefined;
+let lastSha256: string | undefined;
 
 /** What an id that is not a SHA-256 looks like, for messages: `32 hex characters (an MD5?)`. */
 export function describeId(id: string): string {
