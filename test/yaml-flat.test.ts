@@ -27,6 +27,8 @@ const plainValues = [
   'yes', 'no', 'on', 'off', 'y', '2024-11-05', '12:30', '1_000', '9007199254740993', '99999999999999999999', 'a#b', 'http://x/y#z',
   'https://images.example.org/b', 'a:b', 'eng.root.20241108.123456', 'e-2.5-a14-20241108446322-official-FP4.zip', 'a b  c', 'x{y}', 'x[y]', 'a,b',
   '-1', '-x', '~x', '.', '..', '+', '/abs', 'a]', 'x}',
+  // Starting with a letter: text unless a null or bool word (the reader's shortcut).
+  'n', 'N', 'nan', 'NaN', 'inf', 'Inf', 'Infinity', 'e5', 'E5', 'x1', 'True1', 'nulls', 'Nulls', 'FALSEx', 'o17', 'x1F', 'Z', 'zz9',
 ];
 const rawValues = [
   ...plainValues,

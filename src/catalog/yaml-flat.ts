@@ -135,9 +135,16 @@ const TAGS = parseDocument('').schema.tags.filter((tag) => tag.default === true 
   resolve(text: string, onError: () => void, options: unknown): unknown;
 }[];
 const OPTIONS = parseDocument('').options;
+/** The scalars starting with a letter that the core schema reads as null or a bool (yaml's nullTag and boolTag). */
+const CORE_WORDS = new Set(['null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
 
 /** Types a plain scalar exactly as `yaml` does: the first default tag whose test matches. */
 function resolvePlain(text: string): unknown {
+  // Most values of a manifest start with a letter (file names, channels, incrementals, hashes that
+  // do): in the core schema such a scalar is text unless it is a null or bool word, so it needs
+  // none of the tags' tests. test/yaml-flat.test.ts compares the result with `yaml` on such words.
+  const first = text.charCodeAt(0);
+  if (((first >= 0x41 && first <= 0x5a) || (first >= 0x61 && first <= 0x7a)) && !CORE_WORDS.has(text)) return text;
   for (const tag of TAGS) {
     if (tag.test.test(text)) {
       const resolved = tag.resolve(text, () => {}, OPTIONS);
