@@ -8,7 +8,7 @@ import type { Listing } from '../catalog/plan.js';
 import type { DeviceSummary } from './summary.js';
 import { compareStrings } from '../catalog/problems.js';
 import { fileOf, URLS } from './urls.js';
-import { buildsWithChangelog, changelogAnchor, renderChangelog } from './changelog.js';
+import { changelogAnchor, renderChangelog } from './changelog.js';
 import type { OutputFile } from './output.js';
 
 // The pages people read: a home page listing the devices and one page per device with its builds
@@ -28,7 +28,7 @@ export function renderDevicePage(device: string, lists: readonly Listing[], info
 ${builds.length > 0 ? join(builds, '\n') : html`<p>No builds in this list.</p>`}
 </section>`;
   });
-  const hasChangelog = buildsWithChangelog(lists.flatMap((l) => l.builds)).length > 0;
+  const hasChangelog = lists.some((l) => l.builds.some((b) => b.changelog !== undefined && b.changelog.length > 0));
   const hasFiles = lists.some((l) => l.builds.some((b) => b.files !== undefined));
   const body = html`<p><a href="${URLS.home}">← All devices</a></p>
 ${deviceHeading(device, info)}
@@ -139,9 +139,16 @@ function hash(value: string, label: string): Markup {
   return html`<code class="hash">${value}</code> <button type="button" class="copy" data-copy="${value}" aria-label="Copy ${label}" hidden>Copy</button>`;
 }
 
-/** Joins markup with a separator. */
+/**
+ * Joins markup with a separator. By appending, not `Array.prototype.join`: appended strings are
+ * only linked until the page is encoded, where `join` would copy the whole list (a device page
+ * with changelogs is half a megabyte, and the lists, the page body and the page were each copied
+ * again).
+ */
 export function join(parts: readonly Markup[], separator: string): Markup {
-  return raw(parts.map(String).join(separator));
+  let text = parts.length > 0 ? parts[0].text : '';
+  for (let i = 1; i < parts.length; i++) text += separator + parts[i].text;
+  return raw(text);
 }
 
 /** A whole page: the shared head, style and copy script around `body`. */
