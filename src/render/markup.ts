@@ -30,9 +30,7 @@ export function escapeMarkup(value: string | number | boolean): string {
 /** Tagged template that escapes every interpolated value; nest pre-built markup with {@link raw}. */
 export function html(strings: TemplateStringsArray, ...values: unknown[]): Markup {
   let out = strings[0];
-  values.forEach((value, i) => {
-    out += toMarkup(value) + strings[i + 1];
-  });
+  for (let i = 0; i < values.length; i++) out += toMarkup(values[i]) + strings[i + 1];
   return new Markup(out);
 }
 
@@ -58,7 +56,12 @@ export function humanSize(bytes: number): string {
 
 /** Unix seconds as an RFC 3339 UTC time without milliseconds: `2024-11-08T12:00:00Z`. */
 export function isoTime(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+  // Pages and feeds ask for the same build's time several times in a row (machine and readable forms).
+  if (seconds === last.seconds) return last.iso;
+  const iso = Number.isInteger(seconds) && seconds >= 0 && seconds < YEAR_10000 ? formatUtc(seconds) : new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+  last.seconds = seconds;
+  last.iso = iso;
+  return iso;
 }
 
 /** Unix seconds as a short UTC date and time for people: `2024-11-08 12:00 UTC`. */
@@ -67,6 +70,35 @@ export function readableTime(seconds: number): string {
 }
 
 // --- internal ---
+
+const last = { seconds: NaN, iso: '' };
+const YEAR_10000 = 253402300800;
+
+/** What `Date#toISOString` gives for whole seconds from 1970 to 9999, without the milliseconds, four times faster (days to date: H. Hinnant's civil_from_days). */
+function formatUtc(seconds: number): string {
+  const days = Math.floor(seconds / 86400);
+  const inDay = seconds - days * 86400;
+  const hour = Math.floor(inDay / 3600);
+  const minute = Math.floor((inDay - hour * 3600) / 60);
+  const second = inDay - hour * 3600 - minute * 60;
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const dayOfEra = z - era * 146097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const m = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * m + 2) / 5) + 1;
+  const month = m < 10 ? m + 3 : m - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  return `${year}-${two(month)}-${two(day)}T${two(hour)}:${two(minute)}:${two(second)}Z`;
+}
+
+/** `00` to `99`. */
+const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'));
+
+function two(n: number): string {
+  return TWO_DIGITS[n];
+}
 
 const NEEDS_ESCAPING = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff&<>"']/;
 
