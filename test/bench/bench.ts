@@ -141,10 +141,13 @@ for (const size of only.has('build') || only.has('preview') ? sizes : []) {
     const cpuKnown = [...cold.samples, ...extras.samples].every((x) => x.cpu !== undefined);
     console.log(`same-round ratio, ${manifests} manifests with and without device files and changelogs (median over ${extras.samples.length} rounds):`);
     console.log(`  ${''.padEnd(28)}  wall    CPU   (wall, each round; CPU, each round)`);
-    const each = (of: 'ms' | 'cpu') => extras.samples.map((x, i) => ((x[of] ?? NaN) / (cold.samples[i][of] ?? NaN)).toFixed(2)).join(' ');
-    console.log(
-      `  ${'cold build extras / plain'.padEnd(28)} ${`${sameRound(extras, cold).toFixed(2)}x`.padStart(6)} ${(cpuKnown ? `${sameRound(extras, cold, 'cpu').toFixed(2)}x` : '-').padStart(6)}   (${each('ms')}; ${cpuKnown ? each('cpu') : '-'})\n`,
-    );
+    const extrasFloor = row('I/O floor (extras)');
+    const pairs: [string, Row, Row][] = [['cold build extras / plain', extras, cold], ...(floor && extrasFloor ? [['I/O floor extras / plain', extrasFloor, floor] as [string, Row, Row]] : [])];
+    for (const [name, a, b] of pairs) {
+      const each = (of: 'ms' | 'cpu') => a.samples.map((x, i) => ((x[of] ?? NaN) / (b.samples[i][of] ?? NaN)).toFixed(2)).join(' ');
+      console.log(`  ${name.padEnd(28)} ${`${sameRound(a, b).toFixed(2)}x`.padStart(6)} ${(cpuKnown ? `${sameRound(a, b, 'cpu').toFixed(2)}x` : '-').padStart(6)}   (${each('ms')}; ${cpuKnown ? each('cpu') : '-'})`);
+    }
+    console.log('');
     target(`cold build with device files and changelogs / without (issue 21)${at}`, sameRound(extras, cold), 'x', 1.1);
     if (cpuKnown) target(`  the same, CPU time${at}`, sameRound(extras, cold, 'cpu'), 'x', 1.1);
   }
@@ -206,7 +209,11 @@ async function benchCatalog({ devices, builds }: { devices: number; builds: numb
     const shape = path.join(root, 'shape.json');
     writeFileSync(shape, JSON.stringify(treeShape(path.join(root, 'dist'))));
     console.log(`done; the build writes ${first.note}`);
-    if (extrasRoot) console.log(`  with device files and changelogs (${extrasRoot}), it writes ${run(['node', BIN, 'build', '--root', extrasRoot]).note}`);
+    const extrasShape = path.join(root, 'shape-extras.json');
+    if (extrasRoot) {
+      console.log(`  with device files and changelogs (${extrasRoot}), it writes ${run(['node', BIN, 'build', '--root', extrasRoot]).note}`);
+      writeFileSync(extrasShape, JSON.stringify(treeShape(path.join(extrasRoot, 'dist'))));
+    }
 
     // One manifest to change before each warm build and preview rebuild: its size changes each time.
     const device = deviceName(Math.floor(devices / 2));
@@ -234,7 +241,8 @@ async function benchCatalog({ devices, builds }: { devices: number; builds: numb
       { name: 'single-thread build', samples: [], manifests, note: 'no cache, --threads 1' },
     ];
     const extrasRow: Row = { name: 'cold build (extras)', samples: [], manifests, note: 'as cold build, with a device.yaml on every device and a changelog on every build' };
-    if (extrasRoot) rows.push(extrasRow);
+    const extrasFloor: Row = { name: 'I/O floor (extras)', samples: [], manifests, note: 'what the extras build reads and writes: its bytes cost at least this' };
+    if (extrasRoot) rows.push(extrasRow, extrasFloor);
     const peerRows = peers.map((peer) => ({
       peer,
       out: path.join(root, `${peer.name.toLowerCase()}-out`),
@@ -262,6 +270,7 @@ async function benchCatalog({ devices, builds }: { devices: number; builds: numb
     };
     for (let r = 0; r < (only.has('build') ? runs : 0); r++) {
       rows[0].samples.push(run(['node', FLOOR, root, shape, path.join(root, 'floor-out')]));
+      if (extrasRoot) extrasFloor.samples.push(run(['node', FLOOR, extrasRoot, extrasShape, path.join(root, 'floor-out')]));
       // Alternated, so that neither always runs just after the other's writeback; the extras
       // catalog's cold build between the two, so it runs once after and once before the plain one.
       if (r % 2 === 0) (cold(), coldExtras(), noCache());
