@@ -10,11 +10,7 @@ import { escapeMarkup, raw, type Markup } from './markup.js';
 
 /** The changelog as HTML: headings (`h4`), paragraphs, one list per run of items, code blocks; `idPrefix` gives each paragraph and item an id (`<prefix>-<n>`, counted as {@link changeTexts} counts). */
 export function renderChangelog(blocks: readonly ChangelogBlock[], idPrefix?: string): Markup {
-  if (idPrefix !== undefined) return raw(render(blocks, HTML, escapeMarkup(idPrefix)));
-  // The device page shows it once per list the build is in: rendered once.
-  let html = RENDERED.get(blocks);
-  if (html === undefined) RENDERED.set(blocks, (html = raw(render(blocks, HTML))));
-  return html;
+  return raw(render(blocks, HTML, idPrefix === undefined ? undefined : escapeMarkup(idPrefix)));
 }
 
 /**
@@ -41,7 +37,6 @@ export function buildsWithChangelog(builds: Iterable<Build>): Build[] {
 
 // --- internal ---
 
-const RENDERED = new WeakMap<readonly ChangelogBlock[], Markup>();
 const FOR_ATOM = new WeakMap<readonly ChangelogBlock[], string>();
 
 /** The tags of a rendering, and how its text is escaped. */

@@ -113,11 +113,23 @@ ${badges.length > 0 ? html`<p>${join(badges, ' ')}</p>` : ''}
 <dl>
 ${join(rows, '\n')}
 </dl>
-${download}${build.files ? renderFiles(build) : ''}${build.changelog?.length ? html`\n<section class="changelog" aria-label="Changelog of ${build.display_version}"><h4>Changelog</h4>
-${renderChangelog(build.changelog)}
-<p class="meta"><a href="${URLS.changelogPage(build.device)}#${changelogAnchor(build)}">On the changelog page</a></p></section>` : ''}
+${download}${build.files ? renderFiles(build) : ''}${build.changelog?.length ? changelogSection(build) : ''}
 </article>`;
 }
+
+/** The changelog section of a build's article: the same in every list the build is in, so made once. */
+function changelogSection(build: Build): Markup {
+  let section = CHANGELOG_SECTIONS.get(build);
+  if (section === undefined) {
+    section = html`\n<section class="changelog" aria-label="Changelog of ${build.display_version}"><h4>Changelog</h4>
+${renderChangelog(build.changelog!)}
+<p class="meta"><a href="${URLS.changelogPage(build.device)}#${changelogAnchor(build)}">On the changelog page</a></p></section>`;
+    CHANGELOG_SECTIONS.set(build, section);
+  }
+  return section;
+}
+
+const CHANGELOG_SECTIONS = new WeakMap<Build, Markup>();
 
 /** The build's other files (images, firmware), each with its download, size and hashes. */
 function renderFiles(build: Build): Markup {
@@ -139,16 +151,9 @@ function hash(value: string, label: string): Markup {
   return html`<code class="hash">${value}</code> <button type="button" class="copy" data-copy="${value}" aria-label="Copy ${label}" hidden>Copy</button>`;
 }
 
-/**
- * Joins markup with a separator. By appending, not `Array.prototype.join`: appended strings are
- * only linked until the page is encoded, where `join` would copy the whole list (a device page
- * with changelogs is half a megabyte, and the lists, the page body and the page were each copied
- * again).
- */
+/** Joins markup with a separator. */
 export function join(parts: readonly Markup[], separator: string): Markup {
-  let text = parts.length > 0 ? parts[0].text : '';
-  for (let i = 1; i < parts.length; i++) text += separator + parts[i].text;
-  return raw(text);
+  return raw(parts.map(String).join(separator));
 }
 
 /** A whole page: the shared head, style and copy script around `body`. */
