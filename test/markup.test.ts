@@ -39,4 +39,8 @@ describe('times', () => {
     expect(isoTime(1731067200)).toBe('2024-11-08T12:00:00Z');
     expect(readableTime(1731067245)).toBe('2024-11-08 12:00 UTC');
   });
+
+  it.each([0, 59, 86399, 86400, 951782400, 951868800, 4107542400, 1731067245, 253402300799, 253402300800, 1.5, -1])('isoTime(%d) is what Date#toISOString says, to the second', (seconds) => {
+    expect(isoTime(seconds)).toBe(new Date(seconds * 1000).toISOString().replace('.000Z', 'Z'));
+  });
 });
