@@ -35,8 +35,9 @@ export const V2_CHANGES_MAX = 1000;
  * The changes of one device's builds as its summary carries them to {@link renderV2Changes}, or
  * `undefined` when its changelogs list none: JSON text of `{"page", "builds"}`, where `page` is the
  * changelog page's address up to its `#` and each build with changes, newest first, is
- * `[submitted, branch, anchor, subject, ...]`; at most the device's newest {@link V2_CHANGES_MAX}
- * changes (no more of them can be in the answer). Text, not {@link V2Change} objects: every
+ * `[submitted, branch, anchor, subject, ...]` (placeholders' changes are the portal's "next build"
+ * changes); at most the device's newest {@link V2_CHANGES_MAX} changes (no more of them can be in
+ * the answer). Text, not {@link V2Change} objects: every
  * device's summary stays in memory until the indexes are written, and a catalog of 100,000 builds
  * with changelogs has half a million changes, of which the answer keeps a thousand; as objects
  * (and strings that kept their manifests' text alive) they took 270 MB and the collector's time.
