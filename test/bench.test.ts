@@ -21,4 +21,19 @@ describe('npm run bench', { timeout: 120_000 }, () => {
     expect(result.stdout).toContain('3 devices x 4 builds = 12 manifests');
     expect(result.stdout).toContain('the build writes 12 builds of 3 devices into 12 listings');
   });
+
+  it('with --extras, also cold-builds the catalog with device files and changelogs and prints the ratio to the plain one', () => {
+    const result = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'test', 'bench', 'bench.ts'), '--devices', '3', '--builds', '4', '--runs', '1', '--only', 'build', '--extras'],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const rows = result.stdout.split('\n').map((line) => line.trim().split(/\s{2,}/)[0]);
+    expect(rows).toEqual(expect.arrayContaining(['cold build (extras)', 'I/O floor (extras)', 'cold build extras / plain', 'I/O floor extras / plain']));
+    // The same builds and listings as the plain catalog (its changelog pages are more files).
+    expect(result.stdout).toMatch(/with device files and changelogs \(.*\), it writes 12 builds of 3 devices into 12 listings \(\d+ records\), \d+ files/);
+    expect(result.stdout).toMatch(/cold build with device files and changelogs \/ without \(issue 21\).*target at most 1\.10x/);
+  });
 });

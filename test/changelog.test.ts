@@ -3,10 +3,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../src/build/build.js';
 import { parseChangelog } from '../src/catalog/changelog.js';
-import { parseManifest } from '../src/catalog/manifest.js';
+import { parseManifest, type Build } from '../src/catalog/manifest.js';
 import { formatProblem } from '../src/catalog/problems.js';
 import { parseSite } from '../src/catalog/site.js';
-import { changeTexts, renderChangelog } from '../src/render/changelog.js';
+import { buildsWithChangelog, changelogAnchor, changelogForAtom, changeTexts, renderChangelog } from '../src/render/changelog.js';
+import { escapeMarkup } from '../src/render/markup.js';
+import { deviceChanges, renderV2Changes, V2_CHANGES_MAX } from '../src/render/v2-changes.js';
 import { URLS } from '../src/render/urls.js';
 import { VALID_MANIFEST } from './arbitraries.js';
 import { catalogProject, hex } from './catalog.js';
@@ -43,6 +45,14 @@ describe('changelog Markdown subset', () => {
     expect(problems[0]).toMatchObject({ line, col });
     expect(problems[0].message.startsWith(start)).toBe(true);
     expect(String(renderChangelog(blocks))).not.toContain('href');
+  });
+
+  it.each([
+    '- one\n- two & <three>\n\n## Head\nsee [notes](https://example.org/a?b=1&c=2) and `x"y`',
+    '```\n<script>\n```\n\ntext \u0001 \'quoted\'',
+  ])('gives Atom the HTML escaped once more: %j', (text) => {
+    const { blocks } = parseChangelog(text);
+    expect(changelogForAtom(blocks)).toBe(escapeMarkup(String(renderChangelog(blocks))));
   });
 
   it('counts items and paragraphs as changes, numbered as the page ids count them', () => {
@@ -150,5 +160,44 @@ describe('changelogs in the built site', () => {
     const plain = catalogProject([{}]);
     build({ root: plain });
     expect(readFileSync(path.join(plain, 'dist/api/v2/changes.json'), 'utf8')).toBe('[]');
+  });
+});
+
+describe('/api/v2/changes from many devices', () => {
+  const { site } = parseSite('download_base_url: https://dl.example.org/builds\nsite_url: https://updates.example.org\n');
+  // Builds with 1 to 3 items each, times that tie across devices and within one.
+  const builds = (device: string, count: number, step: number) =>
+    Array.from({ length: count }, (_, i) => {
+      const items = Array.from({ length: 1 + (i % 3) }, (_, k) => `- ${device} change ${i}.${k}`).join('\n');
+      return { device, placeholder: false, version: `1.${i}`, display_version: `${device}-1.${i}`, timestamp: 1700000000 + Math.floor(i / 2) * step, id: hex(i, 64), changelog: parseChangelog(items).blocks } as unknown as Build;
+    });
+  const devices = [
+    { device: 'FP4', builds: builds('FP4', 600, 60) }, // 1200 changes: more than one device may hand on
+    { device: 'FP3', builds: builds('FP3', 300, 90) },
+    { device: 'FP5', builds: builds('FP5', 10, 3600) },
+  ];
+  // What the answer was before the devices handed on compact changes: every change, sorted (stable) newest first.
+  const expected = devices
+    .flatMap(({ device, builds: of }) =>
+      buildsWithChangelog(of).flatMap((b) =>
+        changeTexts(b.changelog!).map((subject, i) => ({
+          branch: b.version,
+          project: `android_device_${device}`,
+          repository: `android_device_${device}`,
+          subject,
+          submitted: b.timestamp,
+          type: 'device specific',
+          updated: b.timestamp,
+          url: `https://updates.example.org/devices/${device}/changelog/#${changelogAnchor(b)}-${i + 1}`,
+        })),
+      ),
+    )
+    .sort((a, b) => b.submitted - a.submitted)
+    .slice(0, V2_CHANGES_MAX);
+
+  it('keeps the newest changes of all devices in the order of a stable sort, at most V2_CHANGES_MAX', () => {
+    const summaries = devices.map(({ device, builds: of }) => ({ device, changes: deviceChanges(device, of, site!) }));
+    expect(String(renderV2Changes(summaries).contents)).toBe(JSON.stringify(expected));
+    expect(expected).toHaveLength(V2_CHANGES_MAX);
   });
 });

@@ -58,4 +58,8 @@ describe('times', () => {
     fc.assert(fc.property(fc.integer({ min: 0, max: 253402300799 }), (seconds) => isoTime(seconds) === byDate(seconds)), { numRuns: 20_000 });
     for (const seconds of [-1, -86400 * 365, 1.5, 253402300800, 1e12]) expect(isoTime(seconds)).toBe(byDate(seconds));
   });
+
+  it.each([0, 59, 86399, 86400, 951782400, 951868800, 4107542400, 1731067245, 253402300799, 253402300800, 1.5, -1])('isoTime(%d) is what Date#toISOString says, to the second', (seconds) => {
+    expect(isoTime(seconds)).toBe(new Date(seconds * 1000).toISOString().replace('.000Z', 'Z'));
+  });
 });

@@ -34,44 +34,48 @@ export function parseChangelog(text: string): { blocks: ChangelogBlock[]; proble
     problems.push({ line: 0, col: 0, message: `the changelog is ${text.length} characters long; keep it under ${CHANGELOG_MAX_CHARS} (link to a longer one)` });
     return { blocks, problems };
   }
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
-  // The lines of the block being collected, with their line numbers, and what kind it is.
-  let open: { kind: 'paragraph' | 'item'; parts: { text: string; line: number; col: number }[] } | undefined;
-  const close = () => {
-    if (open) blocks.push({ kind: open.kind, text: joinInline(open.parts.map((p) => parseInline(p.text, p.line, p.col, problems))) });
-    open = undefined;
-  };
+  const lines = (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text).split('\n');
+  // The paragraph or item whose lines are being collected: its pieces grow line by line.
+  let open: Inline[] | undefined;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    const fence = /^ {0,3}(```+|~~~+)/.exec(line);
+    // Each kind of line starts with its own character after at most 3 spaces: the patterns run only then.
+    let start = 0;
+    while (start < 4 && line.charCodeAt(start) === 0x20) start++;
+    const first = start < 4 ? line[start] : undefined;
+    const fence = first === '`' || first === '~' ? /^ {0,3}(```+|~~~+)/.exec(line) : null;
     if (fence) {
-      close();
+      open = undefined;
       const body: string[] = [];
       for (i++; i < lines.length && !lines[i].trimStart().startsWith(fence[1]); i++) body.push(lines[i]);
       blocks.push({ kind: 'code', text: body.join('\n') });
       continue;
     }
     if (line.trim() === '') {
-      close();
+      open = undefined;
       continue;
     }
-    const heading = /^ {0,3}(#{1,3}) +(.*?)[ #]*$/.exec(line);
+    const heading = first === '#' ? /^ {0,3}(#{1,3}) +(.*?)[ #]*$/.exec(line) : null;
     if (heading) {
-      close();
-      blocks.push({ kind: 'heading', text: parseInline(heading[2], i, line.indexOf(heading[2]), problems) });
+      open = undefined;
+      const text: Inline[] = [];
+      parseInline(text, heading[2], i, line.indexOf(heading[2]), problems);
+      blocks.push({ kind: 'heading', text });
       continue;
     }
-    const item = /^ {0,3}[-*+] +/.exec(line);
+    const item = first === '-' || first === '*' || first === '+' ? /^ {0,3}[-*+] +/.exec(line) : null;
     if (item) {
-      close();
-      open = { kind: 'item', parts: [{ text: line.slice(item[0].length), line: i, col: item[0].length }] };
+      open = [];
+      blocks.push({ kind: 'item', text: open });
+      parseInline(open, line.slice(item[0].length), i, item[0].length, problems);
       continue;
     }
     const indent = line.length - line.trimStart().length;
-    if (open) open.parts.push({ text: line.trim(), line: i, col: indent });
-    else open = { kind: 'paragraph', parts: [{ text: line.trim(), line: i, col: indent }] };
+    if (open) appendText(open, ' ');
+    else blocks.push({ kind: 'paragraph', text: (open = []) });
+    // The lines of a block are joined by spaces.
+    parseInline(open, line.trim(), i, indent, problems);
   }
-  close();
   return { blocks, problems };
 }
 
@@ -90,13 +94,17 @@ export function changelogAnchor(build: { placeholder: boolean; version: string; 
 /** An address a page may link to: https, and only characters that need no escaping in a URL. */
 const HTTPS_URL = /^https:\/\/[A-Za-z0-9.-]+(:\d+)?(\/[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*)?$/;
 
-/** The pieces of one line: `code`, [text](url) and text between. */
-function parseInline(text: string, line: number, col: number, problems: ChangelogProblem[]): Inline[] {
-  const pieces: Inline[] = [];
+/** Appends the pieces of one line to `pieces`: `code`, [text](url) and text between, text next to text merged. */
+function parseInline(pieces: Inline[], text: string, line: number, col: number, problems: ChangelogProblem[]): void {
+  // Most lines are text alone.
+  if (!text.includes('`') && !text.includes('[')) {
+    if (text !== '') appendText(pieces, text);
+    return;
+  }
   const pattern = /`([^`]+)`|\[([^\]]+)\]\(([^)\s]*)\)/g;
   let last = 0;
   for (const match of text.matchAll(pattern)) {
-    if (match.index > last) pieces.push({ kind: 'text', text: text.slice(last, match.index) });
+    if (match.index > last) appendText(pieces, text.slice(last, match.index));
     last = match.index + match[0].length;
     if (match[1] !== undefined) {
       pieces.push({ kind: 'code', text: match[1] });
@@ -108,22 +116,15 @@ function parseInline(text: string, line: number, col: number, problems: Changelo
         col: col + match.index + match[2].length + 3,
         message: `the link to \`${match[3]}\` is not an https:// address${/^http:\/\//i.test(match[3]) ? ' (write https://)' : ''}; changelog links must be absolute https:// addresses, with spaces and quotes percent-encoded`,
       });
-      pieces.push({ kind: 'text', text: match[2] });
+      appendText(pieces, match[2]);
     }
   }
-  if (last < text.length) pieces.push({ kind: 'text', text: text.slice(last) });
-  return pieces;
+  if (last < text.length) appendText(pieces, text.slice(last));
 }
 
-/** The lines of one block joined by spaces, neighbouring text pieces merged. */
-function joinInline(lines: Inline[][]): Inline[] {
-  const out: Inline[] = [];
-  lines.forEach((pieces, i) => {
-    for (const piece of i > 0 ? [{ kind: 'text' as const, text: ' ' }, ...pieces] : pieces) {
-      const previous = out.at(-1);
-      if (piece.kind === 'text' && previous?.kind === 'text') previous.text += piece.text;
-      else out.push({ ...piece });
-    }
-  });
-  return out;
+/** Appends text to the pieces, to the last one when it is text too. */
+function appendText(pieces: Inline[], text: string): void {
+  const previous = pieces.at(-1);
+  if (previous?.kind === 'text') previous.text += text;
+  else pieces.push({ kind: 'text', text });
 }

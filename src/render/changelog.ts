@@ -2,34 +2,25 @@ import { plainText, type ChangelogBlock, type Inline } from '../catalog/changelo
 export { changelogAnchor } from '../catalog/changelog.js';
 import type { Build } from '../catalog/manifest.js';
 import { compareStrings } from '../catalog/problems.js';
-import { html, raw, type Markup } from './markup.js';
+import { escapeMarkup, raw, type Markup } from './markup.js';
 
-// A build's changelog as markup, built only from the parsed blocks (catalog/changelog.ts) through
-// the escaping `html` template: text can never become a tag, and a link is always the https
-// address the parser checked. Used by the device page, the changelog page and the Atom entries.
+// A build's changelog as markup, built only from the parsed blocks (catalog/changelog.ts), every
+// text and address escaped: text can never become a tag, and a link is always the https address
+// the parser checked. Used by the device page, the changelog page and the Atom entries.
 
 /** The changelog as HTML: headings (`h4`), paragraphs, one list per run of items, code blocks; `idPrefix` gives each paragraph and item an id (`<prefix>-<n>`, counted as {@link changeTexts} counts). */
 export function renderChangelog(blocks: readonly ChangelogBlock[], idPrefix?: string): Markup {
-  const parts: Markup[] = [];
-  let items: Markup[] = [];
-  let n = 0;
-  const id = () => (idPrefix === undefined ? '' : html` id="${idPrefix}-${++n}"`);
-  const flush = () => {
-    if (items.length > 0) parts.push(html`<ul>${raw(items.join(''))}</ul>`);
-    items = [];
-  };
-  for (const block of blocks) {
-    if (block.kind === 'item') {
-      items.push(html`<li${id()}>${inline(block.text)}</li>`);
-      continue;
-    }
-    flush();
-    if (block.kind === 'heading') parts.push(html`<h4>${inline(block.text)}</h4>`);
-    else if (block.kind === 'paragraph') parts.push(html`<p${id()}>${inline(block.text)}</p>`);
-    else parts.push(html`<pre><code>${block.text}</code></pre>`);
-  }
-  flush();
-  return raw(parts.join('\n'));
+  return raw(render(blocks, HTML, idPrefix === undefined ? undefined : escapeMarkup(idPrefix)));
+}
+
+/**
+ * The changelog's HTML ({@link renderChangelog}, without ids) escaped once more, as an Atom
+ * `<content type="html">` carries it: rendered so directly, once per build whatever feeds carry it.
+ */
+export function changelogForAtom(blocks: readonly ChangelogBlock[]): string {
+  let text = FOR_ATOM.get(blocks);
+  if (text === undefined) FOR_ATOM.set(blocks, (text = render(blocks, ATOM)));
+  return text;
 }
 
 /** The changes a changelog lists, as plain text: each list item and paragraph (headings and code blocks are not changes). */
@@ -46,10 +37,72 @@ export function buildsWithChangelog(builds: Iterable<Build>): Build[] {
 
 // --- internal ---
 
-function inline(pieces: readonly Inline[]): Markup {
-  return raw(
-    pieces
-      .map((p) => (p.kind === 'text' ? html`${p.text}` : p.kind === 'code' ? html`<code>${p.text}</code>` : html`<a href="${p.href}" rel="nofollow noopener">${p.text}</a>`))
-      .join(''),
-  );
+const FOR_ATOM = new WeakMap<readonly ChangelogBlock[], string>();
+
+/** The tags of a rendering, and how its text is escaped. */
+interface Form {
+  text: (text: string) => string;
+  tags: typeof TAGS;
+}
+
+const TAGS = {
+  ul: '<ul>',
+  ulEnd: '</ul>',
+  li: '<li',
+  liEnd: '</li>',
+  p: '<p',
+  pEnd: '</p>',
+  h4: '<h4>',
+  h4End: '</h4>',
+  pre: '<pre><code>',
+  preEnd: '</code></pre>',
+  open: '>',
+  id: ' id="',
+  idEnd: '"',
+  code: '<code>',
+  codeEnd: '</code>',
+  a: '<a href="',
+  aText: '" rel="nofollow noopener">',
+  aEnd: '</a>',
+};
+
+const HTML: Form = { text: escapeMarkup, tags: TAGS };
+/** Escaping distributes over concatenation (it maps each character alone), so the escaped HTML is the HTML of escaped tags and twice-escaped text. */
+const ATOM: Form = {
+  text: (text) => escapeMarkup(escapeMarkup(text)),
+  tags: Object.fromEntries(Object.entries(TAGS).map(([name, tag]) => [name, escapeMarkup(tag)])) as typeof TAGS,
+};
+
+/** The blocks as markup of `form`, parts (a heading, a paragraph, a list, a code block) on lines of their own; `prefix` is escaped. */
+function render(blocks: readonly ChangelogBlock[], { text, tags }: Form, prefix?: string): string {
+  let out = '';
+  let inList = false;
+  let n = 0;
+  const id = () => (prefix === undefined ? '' : `${tags.id}${prefix}-${++n}${tags.idEnd}`);
+  for (const block of blocks) {
+    if (block.kind === 'item') {
+      if (!inList) out += out === '' ? tags.ul : `\n${tags.ul}`;
+      inList = true;
+      out += `${tags.li}${id()}${tags.open}${inline(block.text, text, tags)}${tags.liEnd}`;
+      continue;
+    }
+    if (inList) out += tags.ulEnd;
+    inList = false;
+    if (out !== '') out += '\n';
+    if (block.kind === 'heading') out += `${tags.h4}${inline(block.text, text, tags)}${tags.h4End}`;
+    else if (block.kind === 'paragraph') out += `${tags.p}${id()}${tags.open}${inline(block.text, text, tags)}${tags.pEnd}`;
+    else out += `${tags.pre}${text(block.text)}${tags.preEnd}`;
+  }
+  if (inList) out += tags.ulEnd;
+  return out;
+}
+
+function inline(pieces: readonly Inline[], text: Form['text'], tags: typeof TAGS): string {
+  let out = '';
+  for (const p of pieces) {
+    if (p.kind === 'text') out += text(p.text);
+    else if (p.kind === 'code') out += `${tags.code}${text(p.text)}${tags.codeEnd}`;
+    else out += `${tags.a}${text(p.href)}${tags.aText}${text(p.text)}${tags.aEnd}`;
+  }
+  return out;
 }

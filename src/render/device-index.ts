@@ -45,7 +45,7 @@ export function renderIndexes(summaries: readonly DeviceSummary[]): OutputFile[]
     { path: fileOf(URLS.home), contents: renderHomePage(summaries) },
     renderV2Oems(summaries),
     renderV2UnknownDeviceBuilds(),
-    renderV2Changes(summaries.map((s) => s.changes)),
+    renderV2Changes(summaries),
   ];
 }
 

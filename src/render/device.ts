@@ -42,6 +42,6 @@ export function renderDevice(device: string, listings: readonly Listing[], site:
     files: [v2.file, v2Device, renderDevicePage(device, listings, info), ...(changelogPage ? [changelogPage] : []), ...renderFeeds(listings, site, info)],
     notices: [...v1Notices(device, listings), ...v2.notices],
     problems: v2.problems,
-    summary: { ...summarizeDevice(device, listings, info), ...(changes.length > 0 && { changes }) },
+    summary: { ...summarizeDevice(device, listings, info), ...(changes !== undefined && { changes }) },
   };
 }

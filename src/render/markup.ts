@@ -5,18 +5,32 @@
  * well-formed whatever a manifest holds.
  */
 export function escapeMarkup(value: string | number | boolean): string {
-  const text = String(value);
-  // Most values (versions, dates, hashes, names) need nothing: one test instead of two copies.
+  const text = typeof value === 'string' ? value : String(value);
+  // Most values (versions, dates, hashes, names) need nothing: one test instead of a copy.
   if (!NEEDS_ESCAPING.test(text)) return text;
-  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '').replace(/[&<>"']/g, (c) => ENTITIES[c]);
+  // One pass; a loop over the characters is faster than a replace that calls back for each.
+  let out = '';
+  let last = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    let entity: string;
+    if (c === 0x26) entity = '&amp;';
+    else if (c === 0x3c) entity = '&lt;';
+    else if (c === 0x3e) entity = '&gt;';
+    else if (c === 0x22) entity = '&quot;';
+    else if (c === 0x27) entity = '&#39;';
+    else if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0xfffe || c === 0xffff) entity = '';
+    else continue;
+    out += text.slice(last, i) + entity;
+    last = i + 1;
+  }
+  return out + text.slice(last);
 }
 
 /** Tagged template that escapes every interpolated value; nest pre-built markup with {@link raw}. */
 export function html(strings: TemplateStringsArray, ...values: unknown[]): Markup {
   let out = strings[0];
-  values.forEach((value, i) => {
-    out += toMarkup(value) + strings[i + 1];
-  });
+  for (let i = 0; i < values.length; i++) out += toMarkup(values[i]) + strings[i + 1];
   return new Markup(out);
 }
 
@@ -44,24 +58,16 @@ export function humanSize(bytes: number): string {
  * Unix seconds as an RFC 3339 UTC time without milliseconds: `2024-11-08T12:00:00Z`. Whole seconds
  * from 1970 to 9999 (every build time) are converted by arithmetic, the date by Howard Hinnant's
  * `civil_from_days` (howardhinnant.github.io/date_algorithms.html), four times as fast as a `Date`
- * and its `toISOString`, and called several times per build; anything else goes through `Date`.
- * test/markup.test.ts compares both on random times.
+ * and its `toISOString`, and called several times per build (the last answer is kept); anything
+ * else goes through `Date`. test/markup.test.ts compares both on fixed days and random times.
  */
 export function isoTime(seconds: number): string {
-  if (!Number.isSafeInteger(seconds) || seconds < 0 || seconds >= YEAR_10000) return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
-  const days = Math.floor(seconds / 86400);
-  const time = seconds - days * 86400;
-  // Days since 0000-03-01, in 400-year eras of 146,097 days; March first, so that February ends the year.
-  const fromMarch = days + 719468;
-  const era = Math.floor(fromMarch / 146097);
-  const dayOfEra = fromMarch - era * 146097;
-  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) / 365);
-  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
-  const monthFromMarch = Math.floor((5 * dayOfYear + 2) / 153);
-  const day = dayOfYear - Math.floor((153 * monthFromMarch + 2) / 5) + 1;
-  const month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9;
-  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
-  return `${year}-${twoDigits(month)}-${twoDigits(day)}T${twoDigits(Math.floor(time / 3600))}:${twoDigits(Math.floor(time / 60) % 60)}:${twoDigits(time % 60)}Z`;
+  // Pages and feeds ask for the same build's time several times in a row (machine and readable forms).
+  if (seconds === last.seconds) return last.iso;
+  const iso = Number.isInteger(seconds) && seconds >= 0 && seconds < YEAR_10000 ? formatUtc(seconds) : new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+  last.seconds = seconds;
+  last.iso = iso;
+  return iso;
 }
 
 /** Unix seconds as a short UTC date and time for people: `2024-11-08 12:00 UTC`. */
@@ -71,15 +77,36 @@ export function readableTime(seconds: number): string {
 
 // --- internal ---
 
-/** 10000-01-01T00:00:00Z in Unix seconds: from there on, years have five digits. */
+const last = { seconds: NaN, iso: '' };
 const YEAR_10000 = 253402300800;
 
-function twoDigits(n: number): string {
-  return n < 10 ? `0${n}` : `${n}`;
+/** What `Date#toISOString` gives for whole seconds from 1970 to 9999, without the milliseconds, four times faster (days to date: H. Hinnant's civil_from_days). */
+function formatUtc(seconds: number): string {
+  const days = Math.floor(seconds / 86400);
+  const inDay = seconds - days * 86400;
+  const hour = Math.floor(inDay / 3600);
+  const minute = Math.floor((inDay - hour * 3600) / 60);
+  const second = inDay - hour * 3600 - minute * 60;
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const dayOfEra = z - era * 146097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const m = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * m + 2) / 5) + 1;
+  const month = m < 10 ? m + 3 : m - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  return `${year}-${two(month)}-${two(day)}T${two(hour)}:${two(minute)}:${two(second)}Z`;
+}
+
+/** `00` to `99`. */
+const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'));
+
+function two(n: number): string {
+  return TWO_DIGITS[n];
 }
 
 const NEEDS_ESCAPING = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff&<>"']/;
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 function toMarkup(value: unknown): string {
   if (value instanceof Markup) return value.text;

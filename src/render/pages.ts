@@ -8,7 +8,7 @@ import type { Listing } from '../catalog/plan.js';
 import type { DeviceSummary } from './summary.js';
 import { compareStrings } from '../catalog/problems.js';
 import { fileOf, URLS } from './urls.js';
-import { buildsWithChangelog, changelogAnchor, renderChangelog } from './changelog.js';
+import { changelogAnchor, renderChangelog } from './changelog.js';
 import type { OutputFile } from './output.js';
 
 // The pages people read: a home page listing the devices and one page per device with its builds
@@ -28,7 +28,7 @@ export function renderDevicePage(device: string, lists: readonly Listing[], info
 ${builds.length > 0 ? join(builds, '\n') : html`<p>No builds in this list.</p>`}
 </section>`;
   });
-  const hasChangelog = buildsWithChangelog(lists.flatMap((l) => l.builds)).length > 0;
+  const hasChangelog = lists.some((l) => l.builds.some((b) => b.changelog !== undefined && b.changelog.length > 0));
   const hasFiles = lists.some((l) => l.builds.some((b) => b.files !== undefined));
   const body = html`<p><a href="${URLS.home}">← All devices</a></p>
 ${deviceHeading(device, info)}
@@ -113,11 +113,23 @@ ${badges.length > 0 ? html`<p>${join(badges, ' ')}</p>` : ''}
 <dl>
 ${join(rows, '\n')}
 </dl>
-${download}${build.files ? renderFiles(build) : ''}${build.changelog?.length ? html`\n<section class="changelog" aria-label="Changelog of ${build.display_version}"><h4>Changelog</h4>
-${renderChangelog(build.changelog)}
-<p class="meta"><a href="${URLS.changelogPage(build.device)}#${changelogAnchor(build)}">On the changelog page</a></p></section>` : ''}
+${download}${build.files ? renderFiles(build) : ''}${build.changelog?.length ? changelogSection(build) : ''}
 </article>`;
 }
+
+/** The changelog section of a build's article: the same in every list the build is in, so made once. */
+function changelogSection(build: Build): Markup {
+  let section = CHANGELOG_SECTIONS.get(build);
+  if (section === undefined) {
+    section = html`\n<section class="changelog" aria-label="Changelog of ${build.display_version}"><h4>Changelog</h4>
+${renderChangelog(build.changelog!)}
+<p class="meta"><a href="${URLS.changelogPage(build.device)}#${changelogAnchor(build)}">On the changelog page</a></p></section>`;
+    CHANGELOG_SECTIONS.set(build, section);
+  }
+  return section;
+}
+
+const CHANGELOG_SECTIONS = new WeakMap<Build, Markup>();
 
 /** The build's other files (images, firmware), each with its download, size and hashes. */
 function renderFiles(build: Build): Markup {

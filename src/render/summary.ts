@@ -3,7 +3,6 @@ import { isWithdrawn } from '../catalog/filename.js';
 import type { Build } from '../catalog/manifest.js';
 import type { Listing } from '../catalog/plan.js';
 import { compareStrings } from '../catalog/problems.js';
-import type { V2Change } from './v2-changes.js';
 
 /**
  * What the site-wide indexes need of one device: small, plain data, so a device compiled on its
@@ -20,8 +19,8 @@ export interface DeviceSummary {
     /** The newest downloadable, not withdrawn build by build time, or null when the list has none. */
     newest: NewestBuild | null;
   }[];
-  /** The device's entries of `/api/v2/changes`, when a build has a changelog (left out otherwise, so summaries stay as they were). */
-  changes?: V2Change[];
+  /** The device's entries of `/api/v2/changes` in the compact form of `deviceChanges`, when a changelog lists any (left out otherwise, so summaries stay as they were). */
+  changes?: string;
 }
 
 /** The facts about a list's newest build that dashboards show. */

@@ -31,34 +31,55 @@ export interface V2Change {
 /** At most this many changes, the newest: the portal pages through the answer, and a static answer has one page for every `?page=`. */
 export const V2_CHANGES_MAX = 1000;
 
-/** The changes of one device's builds, newest first; placeholders' changes are the portal's "next build" changes. */
-export function deviceChanges(device: string, builds: Iterable<Build>, site: Site): V2Change[] {
-  const changes: V2Change[] = [];
+/**
+ * The changes of one device's builds as its summary carries them to {@link renderV2Changes}, or
+ * `undefined` when its changelogs list none: JSON text of `{"page", "builds"}`, where `page` is the
+ * changelog page's address up to its `#` and each build with changes, newest first, is
+ * `[submitted, branch, anchor, subject, ...]` (placeholders' changes are the portal's "next build"
+ * changes); at most the device's newest {@link V2_CHANGES_MAX} changes (no more of them can be in
+ * the answer). Text, not {@link V2Change} objects: every
+ * device's summary stays in memory until the indexes are written, and a catalog of 100,000 builds
+ * with changelogs has half a million changes, of which the answer keeps a thousand; as objects
+ * (and strings that kept their manifests' text alive) they took 270 MB and the collector's time.
+ */
+export function deviceChanges(device: string, builds: Iterable<Build>, site: Site): string | undefined {
+  const rows: (string | number)[][] = [];
+  let count = 0;
   for (const build of buildsWithChangelog(builds)) {
-    const anchor = changelogAnchor(build);
-    changeTexts(build.changelog!).forEach((subject, i) => {
-      changes.push({
-        branch: build.version,
-        project: `android_device_${device}`,
-        repository: `android_device_${device}`,
-        subject,
-        submitted: build.timestamp,
-        type: 'device specific',
-        updated: build.timestamp,
-        url: `${site.siteUrl ?? ''}${URLS.changelogPage(device)}#${anchor}-${i + 1}`,
-      });
-    });
+    if (count >= V2_CHANGES_MAX) break;
+    const subjects = changeTexts(build.changelog!).slice(0, V2_CHANGES_MAX - count);
+    if (subjects.length === 0) continue;
+    count += subjects.length;
+    rows.push([build.timestamp, build.version, changelogAnchor(build), ...subjects]);
   }
-  return changes;
+  return rows.length > 0 ? JSON.stringify({ page: `${site.siteUrl ?? ''}${URLS.changelogPage(device)}#`, builds: rows }) : undefined;
 }
 
 /**
- * `/api/v2/changes`: the changes of every device, newest first, at most {@link V2_CHANGES_MAX};
- * `[]` when no build has a changelog, as the official server answers when it has none (the portal
- * fails on an error answer).
+ * `/api/v2/changes`: the changes of every device (as {@link deviceChanges} gives them), newest
+ * first, devices in the given order and items as written where the time is the same, at most
+ * {@link V2_CHANGES_MAX}; `[]` when no build has a changelog, as the official server answers when
+ * it has none (the portal fails on an error answer).
  */
-export function renderV2Changes(perDevice: readonly (readonly V2Change[] | undefined)[]): OutputFile {
-  const all = perDevice.flatMap((changes) => changes ?? []);
-  all.sort((a, b) => b.submitted - a.submitted); // Stable: devices in site order, items as written.
-  return { path: API_FILES.v2Changes.slice(1), contents: JSON.stringify(all.slice(0, V2_CHANGES_MAX)) };
+export function renderV2Changes(devices: readonly { device: string; changes?: string }[]): OutputFile {
+  const heads = devices.flatMap(({ device, changes }) => {
+    if (changes === undefined) return [];
+    const { page, builds } = JSON.parse(changes) as { page: string; builds: [number, string, string, ...string[]][] };
+    return [{ device, page, builds, next: 0 }];
+  });
+  const all: V2Change[] = [];
+  // Each device's builds are newest first: take the newest head each time, the first device on a tie.
+  while (all.length < V2_CHANGES_MAX) {
+    let newest: (typeof heads)[number] | undefined;
+    for (const head of heads) {
+      if (head.next < head.builds.length && (newest === undefined || head.builds[head.next][0] > newest.builds[newest.next][0])) newest = head;
+    }
+    if (newest === undefined) break;
+    const [submitted, branch, anchor, ...subjects] = newest.builds[newest.next++];
+    const repository = `android_device_${newest.device}`;
+    for (const [i, subject] of subjects.slice(0, V2_CHANGES_MAX - all.length).entries()) {
+      all.push({ branch, project: repository, repository, subject, submitted, type: 'device specific', updated: submitted, url: `${newest.page}${anchor}-${i + 1}` });
+    }
+  }
+  return { path: API_FILES.v2Changes.slice(1), contents: JSON.stringify(all) };
 }

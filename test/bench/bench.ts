@@ -7,6 +7,8 @@
 //   npm run bench -- --quick               10,000 manifests, 1 run, 256 MiB to hash: for iterating
 //   npm run bench -- --only preview        build, preview or hash (comma-separated); --catalog DIR reuses a catalog
 //   npm run bench -- --peers --curve       also Hugo and Eleventy building the same v1 listings (test/bench/peers/)
+//   npm run bench -- --extras --only build also a cold build of the same catalog with a device.yaml on every
+//                                          device and a changelog on every build (issue 21), in the same rounds
 //
 // It ends with every figure of the targets (issue 14) beside its target.
 //
@@ -43,11 +45,12 @@ const { values } = parseArgs({
     only: { type: 'string', default: 'build,preview,hash' },
     catalog: { type: 'string' },
     peers: { type: 'boolean', default: false },
+    extras: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
 });
 if (values.help) {
-  console.log('usage: npm run bench -- [--quick] [--devices N] [--builds N] [--runs N] [--curve] [--peers] [--hash-mb MB] [--only build,preview,hash] [--catalog DIR] [--keep]');
+  console.log('usage: npm run bench -- [--quick] [--devices N] [--builds N] [--runs N] [--curve] [--peers] [--extras] [--hash-mb MB] [--only build,preview,hash] [--catalog DIR] [--keep]');
   process.exit(0);
 }
 if (spawnSync(process.execPath, [path.join(ROOT, '.ci', 'build-lib.mjs')], { stdio: 'inherit' }).status !== 0) throw new Error('could not build lib/ (npm run prepare)');
@@ -132,6 +135,22 @@ for (const size of only.has('build') || only.has('preview') ? sizes : []) {
     target(`cold build with cache / --no-cache (${size})`, sameRound(cold, noCache), 'x', 1.05);
     for (const p of peers) target(`cold build / ${p.name} cold (${size})`, sameRound(cold, row(`${p.name} cold`)!), 'x', 1, true);
   }
+  const extras = row('cold build (extras)');
+  if (cold && extras) {
+    // The two catalogs differ only by the device files and changelogs, and are built in the same rounds.
+    const cpuKnown = [...cold.samples, ...extras.samples].every((x) => x.cpu !== undefined);
+    console.log(`same-round ratio, ${manifests} manifests with and without device files and changelogs (median over ${extras.samples.length} rounds):`);
+    console.log(`  ${''.padEnd(28)}  wall    CPU   (wall, each round; CPU, each round)`);
+    const extrasFloor = row('I/O floor (extras)');
+    const pairs: [string, Row, Row][] = [['cold build extras / plain', extras, cold], ...(floor && extrasFloor ? [['I/O floor extras / plain', extrasFloor, floor] as [string, Row, Row]] : [])];
+    for (const [name, a, b] of pairs) {
+      const each = (of: 'ms' | 'cpu') => a.samples.map((x, i) => ((x[of] ?? NaN) / (b.samples[i][of] ?? NaN)).toFixed(2)).join(' ');
+      console.log(`  ${name.padEnd(28)} ${`${sameRound(a, b).toFixed(2)}x`.padStart(6)} ${(cpuKnown ? `${sameRound(a, b, 'cpu').toFixed(2)}x` : '-').padStart(6)}   (${each('ms')}; ${cpuKnown ? each('cpu') : '-'})`);
+    }
+    console.log('');
+    target(`cold build with device files and changelogs / without (issue 21)${at}`, sameRound(extras, cold), 'x', 1.1);
+    if (cpuKnown) target(`  the same, CPU time${at}`, sameRound(extras, cold, 'cpu'), 'x', 1.1);
+  }
   if (size === sizes.at(-1)) {
     if (cold && floor) target(`cold build / I/O floor${at}`, sameRound(cold, floor), 'x', 1.5);
     if (warm && floor) target(`warm build (1 manifest changed) / floor${at}`, sameRound(warm, floor), 'x', 1.2);
@@ -159,7 +178,7 @@ if (hashMb > 0 && only.has('hash')) {
   console.log(`otapress add / bare node doing only the hashing: ${add.samples.length ? (medianMs(add) / medianMs(bare)).toFixed(2) : '-'}x; bare node / md5sum: ${(medianMs(bare) / medianMs(md5)).toFixed(2)}x\n`);
 }
 if (targets.length > 0) {
-  console.log('targets (issues 14 and 22), medians of this run (ratios: medians of same-round ratios):');
+  console.log('targets (issues 14, 21 and 22), medians of this run (ratios: medians of same-round ratios):');
   const width = Math.max(...targets.map((t) => t.figure.length));
   for (const t of targets) {
     const shown = (n: number) => (t.unit === 'x' ? `${n.toFixed(2)}x` : `${n.toFixed(0)} ${t.unit}`);
@@ -179,13 +198,22 @@ async function benchCatalog({ devices, builds }: { devices: number; builds: numb
   try {
     process.stdout.write(`${devices} devices x ${builds} builds = ${manifests} manifests in ${root}: ${reused ? 'reused' : 'generating'}... `);
     if (!reused || !existsSync(path.join(root, 'content'))) generateCatalog(root, { devices, builds });
+    // With --extras, the same catalog with a device.yaml on every device and a changelog on every
+    // build, in a folder of its own inside the first (the first's builds read only its content/).
+    const extrasRoot = values.extras ? path.join(root, 'extras') : undefined;
+    if (extrasRoot && (!reused || !existsSync(path.join(extrasRoot, 'content')))) generateCatalog(extrasRoot, { devices, builds, extras: true });
     const cache = path.join(root, 'node_modules', '.cache', 'otapress');
-    const build = () => run(['node', BIN, 'build', '--root', root]);
+    const build = (at = root) => run(['node', BIN, 'build', '--root', at]);
     // The floor writes what the build writes: same number of files, same sizes, same folders.
     const first = build();
     const shape = path.join(root, 'shape.json');
     writeFileSync(shape, JSON.stringify(treeShape(path.join(root, 'dist'))));
     console.log(`done; the build writes ${first.note}`);
+    const extrasShape = path.join(root, 'shape-extras.json');
+    if (extrasRoot) {
+      console.log(`  with device files and changelogs (${extrasRoot}), it writes ${run(['node', BIN, 'build', '--root', extrasRoot]).note}`);
+      writeFileSync(extrasShape, JSON.stringify(treeShape(path.join(extrasRoot, 'dist'))));
+    }
 
     // One manifest to change before each warm build and preview rebuild: its size changes each time.
     const device = deviceName(Math.floor(devices / 2));
@@ -212,6 +240,9 @@ async function benchCatalog({ devices, builds }: { devices: number; builds: numb
       { name: 'warm build', samples: [], manifests, note: '1 manifest changed' },
       { name: 'single-thread build', samples: [], manifests, note: 'no cache, --threads 1' },
     ];
+    const extrasRow: Row = { name: 'cold build (extras)', samples: [], manifests, note: 'as cold build, with a device.yaml on every device and a changelog on every build' };
+    const extrasFloor: Row = { name: 'I/O floor (extras)', samples: [], manifests, note: 'what the extras build reads and writes: its bytes cost at least this' };
+    if (extrasRoot) rows.push(extrasRow, extrasFloor);
     const peerRows = peers.map((peer) => ({
       peer,
       out: path.join(root, `${peer.name.toLowerCase()}-out`),
@@ -223,6 +254,12 @@ async function benchCatalog({ devices, builds }: { devices: number; builds: numb
       rmSync(cache, { recursive: true, force: true });
       rows[1].samples.push(build());
     };
+    const coldExtras = () => {
+      if (!extrasRoot) return;
+      rmSync(path.join(extrasRoot, 'dist'), { recursive: true, force: true });
+      rmSync(path.join(extrasRoot, 'node_modules', '.cache', 'otapress'), { recursive: true, force: true });
+      extrasRow.samples.push(build(extrasRoot));
+    };
     const noCache = () => {
       clean();
       rows[2].samples.push(run(['node', BIN, 'build', '--root', root, '--no-cache']));
@@ -233,9 +270,11 @@ async function benchCatalog({ devices, builds }: { devices: number; builds: numb
     };
     for (let r = 0; r < (only.has('build') ? runs : 0); r++) {
       rows[0].samples.push(run(['node', FLOOR, root, shape, path.join(root, 'floor-out')]));
-      // Alternated, so that neither always runs just after the other's writeback.
-      if (r % 2 === 0) (cold(), noCache());
-      else (noCache(), cold());
+      if (extrasRoot) extrasFloor.samples.push(run(['node', FLOOR, extrasRoot, extrasShape, path.join(root, 'floor-out')]));
+      // Alternated, so that neither always runs just after the other's writeback; the extras
+      // catalog's cold build between the two, so it runs once after and once before the plain one.
+      if (r % 2 === 0) (cold(), coldExtras(), noCache());
+      else (noCache(), coldExtras(), cold());
       for (const { peer, out, cold: row } of peerRows) {
         peer.clean(root, out);
         row.samples.push(run(peer.command(root, out)));

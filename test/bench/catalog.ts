@@ -6,6 +6,8 @@ import path from 'node:path';
 export interface CatalogSize {
   devices: number;
   builds: number;
+  /** Also a device.yaml for every device and a changelog for every build (issue 21's files); the manifests are otherwise the same. */
+  extras?: boolean;
 }
 
 /** Real device code names, suffixed with a number to reach any count while looking like a catalog. */
@@ -37,7 +39,7 @@ export function deviceName(d: number): string {
  * the occasional comment, `lists:` override, upgrade flag, `.disabled.zip` and placeholder.
  * Deterministic: the same numbers give the same bytes.
  */
-export function manifest(d: number, b: number, builds: number): { name: string; text: string } {
+export function manifest(d: number, b: number, builds: number, { extras = false } = {}): { name: string; text: string } {
   const device = deviceName(d);
   const digest = (what: string) => createHash('sha256').update(`${what}/${device}/${b}`).digest('hex');
   const noise = parseInt(digest('noise').slice(0, 8), 16);
@@ -57,6 +59,7 @@ export function manifest(d: number, b: number, builds: number): { name: string; 
     lines.push('placeholder: true', `version: "${version}"`, `channel: ${channel}`, `timestamp: ${timestamp}`, `android_version: "${android}"`);
     if (noise % 2 === 0) lines.push(`md5sum: ${digest('md5').slice(0, 32)}`);
     lines.push(`display_version: ${stem.slice(2)}`);
+    if (extras) lines.push(...changelog(d, b, version, timestamp, noise));
     return { name: `placeholder-${version}-${platform}-${channel}-${b}.yaml`, text: `${lines.join('\n')}\n` };
   }
   const disabled = noise % 53 === 0;
@@ -76,6 +79,7 @@ export function manifest(d: number, b: number, builds: number): { name: string; 
   if (noise % 5 === 0) lines.push('is_upgrade_supported: true');
   if (noise % 17 === 0 && channel === 'official') lines.push('lists: [official]');
   if (noise % 19 === 0 && channel === 'community') lines.push('lists: [dev, community, stable]');
+  if (extras) lines.push(...changelog(d, b, version, timestamp, noise));
   return { name: `${filename.replace(/\.zip$/, '')}.yaml`, text: `${lines.join('\n')}\n` };
 }
 
@@ -90,17 +94,111 @@ lists:
 `;
 
 /** Writes `content/` for a catalog of the given size under `root`; returns the manifest count. */
-export function generateCatalog(root: string, { devices, builds }: CatalogSize): number {
+export function generateCatalog(root: string, { devices, builds, extras = false }: CatalogSize): number {
   const content = path.join(root, 'content');
   mkdirSync(content, { recursive: true });
   writeFileSync(path.join(content, 'site.yaml'), SITE);
   for (let d = 0; d < devices; d++) {
     const dir = path.join(content, deviceName(d));
     mkdirSync(dir, { recursive: true });
+    if (extras) writeFileSync(path.join(dir, 'device.yaml'), deviceFile(d));
     for (let b = 0; b < builds; b++) {
-      const { name, text } = manifest(d, b, builds);
+      const { name, text } = manifest(d, b, builds, { extras });
       writeFileSync(path.join(dir, name), text);
     }
   }
   return devices * builds;
+}
+
+// --- extras: device files and changelogs (issue 21) ---
+
+/** Display name, vendor, the vendor's name in repository names, and the SoC of each code name, in the order of CODE_NAMES. */
+const DEVICES: Record<string, [name: string, oem: string, vendor: string, soc: string]> = {
+  FP3: ['Fairphone 3', 'Fairphone', 'fairphone', 'sdm632'],
+  FP4: ['Fairphone 4', 'Fairphone', 'fairphone', 'sm7225'],
+  FP5: ['Fairphone 5', 'Fairphone', 'fairphone', 'qcm6490'],
+  starlte: ['Galaxy S9', 'Samsung', 'samsung', 'exynos9810'],
+  star2lte: ['Galaxy S9+', 'Samsung', 'samsung', 'exynos9810'],
+  herolte: ['Galaxy S7', 'Samsung', 'samsung', 'exynos8890'],
+  sailfish: ['Pixel', 'Google', 'google', 'msm8996'],
+  walleye: ['Pixel 2', 'Google', 'google', 'msm8998'],
+  taimen: ['Pixel 2 XL', 'Google', 'google', 'msm8998'],
+  bonito: ['Pixel 3a XL', 'Google', 'google', 'sdm670'],
+  sargo: ['Pixel 3a', 'Google', 'google', 'sdm670'],
+  redfin: ['Pixel 5', 'Google', 'google', 'sm7250'],
+  oriole: ['Pixel 6', 'Google', 'google', 'gs101'],
+  raven: ['Pixel 6 Pro', 'Google', 'google', 'gs101'],
+  panther: ['Pixel 7', 'Google', 'google', 'gs201'],
+  lynx: ['Pixel 7a', 'Google', 'google', 'gs201'],
+  akita: ['Pixel 8a', 'Google', 'google', 'zuma'],
+  beyond1lte: ['Galaxy S10', 'Samsung', 'samsung', 'exynos9820'],
+  a5y17lte: ['Galaxy A5 (2017)', 'Samsung', 'samsung', 'exynos7880'],
+  dipper: ['Mi 8', 'Xiaomi', 'xiaomi', 'sdm845'],
+  lavender: ['Redmi Note 7', 'Xiaomi', 'xiaomi', 'sdm660'],
+  guacamole: ['OnePlus 7 Pro', 'OnePlus', 'oneplus', 'sm8150'],
+  kebab: ['OnePlus 8T', 'OnePlus', 'oneplus', 'sm8250'],
+  instantnoodlep: ['OnePlus 8 Pro', 'OnePlus', 'oneplus', 'sm8250'],
+  emerald: ['Teracube 2e (2022)', 'Teracube', 'teracube', 'mt6762'],
+  two: ['Murena Two', 'Murena', 'murena', 'mt6771'],
+  teracube2e: ['Teracube 2e', 'Teracube', 'teracube', 'mt6765'],
+  gs290: ['Gigaset GS290', 'Gigaset', 'gigaset', 'mt6763'],
+  zirconia: ['Volla Phone X23', 'Volla', 'volla', 'mt6789'],
+  axolotl: ['SHIFT6mq', 'SHIFT', 'shift', 'sdm845'],
+};
+
+const MAINTAINERS = ['Jane Doe', 'Ravi Kumar', 'Alex Martin', 'Mei Chen', 'Jonas Becker', 'Sofia Rossi', 'Kwame Mensah', 'Olga Ivanova', 'Lucas Silva', 'Aiko Tanaka', 'Noah Dubois', 'Fatima Zahra'];
+
+/** A device's device.yaml, as a maintainer writes it (see content/FP4/device.yaml): 1 or 2 maintainers, links, sources. */
+export function deviceFile(d: number): string {
+  const device = deviceName(d);
+  const base = CODE_NAMES[d % CODE_NAMES.length];
+  const [name, oem, vendor, soc] = DEVICES[base];
+  const revision = Math.floor(d / CODE_NAMES.length);
+  const noise = parseInt(createHash('sha256').update(`device/${device}`).digest('hex').slice(0, 8), 16);
+  const handle = (who: string) => who.toLowerCase().replace(/ /g, '');
+  const first = MAINTAINERS[noise % MAINTAINERS.length];
+  const second = MAINTAINERS[(noise >>> 4) % MAINTAINERS.length];
+  const lines = [
+    '# yaml-language-server: $schema=../device.schema.json',
+    `name: ${revision === 0 ? name : `${name} rev ${revision}`}`,
+    `oem: ${oem}`,
+    noise % 3 === 0 ? `models: [${device}, ${device}-5G]` : `models: [${device}]`,
+    'maintainers:',
+    `  - name: ${first}`,
+    `    url: https://github.com/${handle(first)}`,
+    ...(noise % 2 === 0 && second !== first ? [`  - name: ${second}`, ...(noise % 5 === 0 ? [] : [`    url: https://gitlab.example.org/${handle(second)}`])] : []),
+    'links:',
+    `  info: https://wiki.example.org/devices/${device}`,
+    ...(noise % 4 !== 0 ? [`  forum: https://forum.example.org/c/${device.toLowerCase()}`] : []),
+    ...(noise % 3 !== 1 ? [`  support: https://t.me/example_${device.toLowerCase()}`] : []),
+    ...(noise % 7 === 0 ? ['  donate: https://opencollective.com/example'] : []),
+    `  source: https://github.com/example/android_device_${vendor}_${device}`,
+    `dependencies: [android_device_${vendor}_${device}, android_kernel_${vendor}_${soc}${noise % 2 === 1 ? `, android_vendor_${vendor}_${device}` : ''}]`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+const CHANGE_ITEMS = [
+  'Updated the camera app: faster shutter, HDR on the front camera',
+  'Fixed Wi-Fi calling on some carriers',
+  'Battery: less drain while the screen is off',
+  '`adb sideload` works again in recovery',
+  'Bluetooth & NFC: pairing with some car kits fixed',
+  'Browser updated to the latest upstream release',
+  'Fixed the fingerprint sensor after a reboot',
+  'Known issue: VoLTE may need a reboot after the update',
+  'New `fastboot` images for the recovery partition',
+  'Removed the old weather widget; use the new one from the app store',
+  'Improved GPS time to first fix',
+  'Keyboard: suggestions for more languages',
+];
+
+/** A build's `changelog:` block, 3 to 8 lines: a sentence, a `## Changes` heading and `- ` items; sometimes code and an https link. */
+function changelog(d: number, b: number, version: string, timestamp: number, noise: number): string[] {
+  const month = new Date(timestamp * 1000).toISOString().slice(0, 7);
+  const items = 1 + ((noise >>> 12) % 5);
+  const lines = ['changelog: |', `  Version ${version} for ${deviceName(d)}, with the Android security patch of ${month}.`, '', '  ## Changes'];
+  for (let i = 0; i < items; i++) lines.push(`  - ${CHANGE_ITEMS[(b * 7 + d + i * 5 + (noise >>> 16)) % CHANGE_ITEMS.length]}`);
+  if ((noise >>> 20) % 3 === 0) lines.push(`  - See [the release notes](https://doc.example.org/releases/${version}) for the details`);
+  return lines;
 }
