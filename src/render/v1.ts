@@ -148,8 +148,6 @@ function textOrderNotice(device: string, listing: Listing): Problem | undefined 
     const seen = newest.get(build.version);
     if (!build.placeholder && (seen === undefined || build.timestamp > seen.timestamp)) newest.set(build.version, build);
   }
-  const missed: [string, string][] = [];
-  const older: [string, string][] = [];
   // Every pair of versions is compared, by their places in release order: each version is parsed
   // and placed once (equal releases, such as 2.10 and 2.10.0, in the same place), not once per pair.
   const partsOf = new Map([...oldest.keys()].map((version) => [version, releaseParts(version)]));
@@ -158,31 +156,51 @@ function textOrderNotice(device: string, listing: Listing): Problem | undefined 
   inOrder.forEach(([version, parts], i) => place.set(version, i > 0 && compareReleaseParts(inOrder[i - 1][1], parts) === 0 ? place.get(inOrder[i - 1][0])! : i));
   // And in text order, as v1 phones compare them (no two versions are the same text).
   const textPlace = new Map([...partsOf.keys()].sort().map((version, i) => [version, i]));
-  const offers = [...newest].map(([offered, build]) => ({ offered, timestamp: build.timestamp, release: place.get(offered)!, text: textPlace.get(offered)! }));
-  for (const [installed, since] of oldest) {
-    const release = place.get(installed)!;
-    const text = textPlace.get(installed)!;
-    for (const offer of offers) {
-      if (offer.timestamp <= since || offer.offered === installed) continue;
-      if (offer.release >= release && offer.text < text) missed.push([installed, offer.offered]);
-      else if (offer.release < release && offer.text > text) older.push([installed, offer.offered]);
+  const installs = [...oldest].map(([version, since]) => ({ version, since, release: place.get(version)!, text: textPlace.get(version)! }));
+  const offers = [...newest].map(([version, build]) => ({ version, build, release: place.get(version)!, text: textPlace.get(version)! }));
+  // A pair is one number, install * offers.length + offer, in the order found: a list of 50
+  // versions has up to 2,500 pairs, and tens of thousands of lists made a gigabyte of pair arrays.
+  const missed: number[] = [];
+  const older: number[] = [];
+  for (let i = 0; i < installs.length; i++) {
+    const { version, since, release, text } = installs[i];
+    for (let j = 0; j < offers.length; j++) {
+      const offer = offers[j];
+      if (offer.build.timestamp <= since || offer.version === version) continue;
+      if (offer.release >= release && offer.text < text) missed.push(i * offers.length + j);
+      else if (offer.release < release && offer.text > text) older.push(i * offers.length + j);
     }
   }
   if (missed.length === 0 && older.length === 0) return undefined;
-  const byRelease = (a: [string, string], b: [string, string]) => place.get(a[0])! - place.get(b[0])! || place.get(a[1])! - place.get(b[1])!;
-  const say = (pairs: [string, string][], verb: string) => {
+  const install = (pair: number) => installs[Math.floor(pair / offers.length)];
+  const offer = (pair: number) => offers[pair % offers.length];
+  const byRelease = (a: number, b: number) => install(a).release - install(b).release || offer(a).release - offer(b).release;
+  // The first pair in release order (missed before older, then as found, as a stable sort has it).
+  let first = missed.length > 0 ? missed[0] : older[0];
+  for (const pair of [missed, older].flat()) if (byRelease(pair, first) < 0) first = pair;
+  const [low, high] = [install(first).version, offer(first).version].sort();
+  // Where to point: the newest build of the versions phones miss (or else of the older releases they list).
+  let at: Build | undefined;
+  for (const pair of missed.length > 0 ? missed : older) {
+    const build = offer(pair).build;
+    if (at === undefined || build.timestamp > at.timestamp || (build.timestamp === at.timestamp && compareStrings(build.filename, at.filename) < 0)) at = build;
+  }
+  const say = (pairs: number[], verb: string) => {
     const groups = new Map<string, string[]>();
-    for (const [installed, offered] of pairs.sort(byRelease)) groups.set(installed, [...(groups.get(installed) ?? []), offered]);
+    for (const pair of pairs.sort(byRelease)) {
+      const installed = install(pair).version;
+      const offered = groups.get(installed);
+      if (offered) offered.push(offer(pair).version);
+      else groups.set(installed, [offer(pair).version]);
+    }
     return few([...groups].map(([installed, offered]) => `phones on ${installed} ${verb} ${few(offered, 'more', ' or ')}`), 'more versions', '; ');
   };
-  const [first] = [...missed, ...older].sort(byRelease);
-  const at = [...(missed.length > 0 ? missed : older)].map(([, offered]) => newest.get(offered)!).sort((a, b) => b.timestamp - a.timestamp || compareStrings(a.filename, b.filename))[0];
   const parts = [missed.length > 0 && say(missed, 'are never offered'), older.length > 0 && say(older, 'list the older release')].filter(Boolean);
   return {
-    file: at.source,
-    ...at.at.version,
+    file: at!.source,
+    ...at!.at.version,
     field: 'version',
-    message: `list \`${listing.list}\` of ${device}: LineageOS v1 updaters compare \`version\` as text, where "${first[0] < first[1] ? first[0] : first[1]}" comes before "${first[0] < first[1] ? first[1] : first[0]}", so ${parts.join('; and ')}${older.length > 0 ? ' (as an update they cannot install)' : ''}; v2 updaters compare the numbers; release numbers that sort the same as text (1.9 → 2.0, not 1.10) keep v1 phones updating`,
+    message: `list \`${listing.list}\` of ${device}: LineageOS v1 updaters compare \`version\` as text, where "${low}" comes before "${high}", so ${parts.join('; and ')}${older.length > 0 ? ' (as an update they cannot install)' : ''}; v2 updaters compare the numbers; release numbers that sort the same as text (1.9 → 2.0, not 1.10) keep v1 phones updating`,
   };
 }
 
