@@ -159,7 +159,6 @@ export function recoverTree(outDir: string): void {
   for (const name of readdirSync(parent).sort()) if (trash.test(name)) removeInBackground(path.join(parent, name));
 }
 
-
 /** Replaces one file so that readers see the old or the new contents, never a part. */
 export function writeFileAtomic(file: string, contents: string | Uint8Array): void {
   const dir = path.dirname(file);
