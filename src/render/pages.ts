@@ -84,6 +84,19 @@ export function anchorOf(build: Build, list: string): string {
 // --- internal ---
 
 function renderBuild(build: Build, list: string): Markup {
+  const classes = ['build', build.placeholder && 'is-placeholder', isWithdrawn(build) && 'is-disabled'].filter(Boolean).join(' ');
+  let body = BUILD_BODIES.get(build);
+  if (body === undefined) {
+    body = buildBody(build);
+    BUILD_BODIES.set(build, body);
+  }
+  return html`<article class="${classes}" id="${anchorOf(build, list)}">${body}`;
+}
+
+/** What a build's article holds after its opening tag: the same in every list the build is in, so made once. */
+const BUILD_BODIES = new WeakMap<Build, Markup>();
+
+function buildBody(build: Build): Markup {
   const badges = [
     build.placeholder && html`<span class="badge placeholder">Placeholder: announced, no package yet</span>`,
     isWithdrawn(build) && html`<span class="badge disabled">Disabled: withdrawn, do not install</span>`,
@@ -103,11 +116,10 @@ function renderBuild(build: Build, list: string): Markup {
   else if (!build.placeholder) rows.push(row('Download id', html`<code>${build.id}</code>`));
   if (build.sha1) rows.push(row('SHA-1', hash(build.sha1, `SHA-1 of ${build.display_version}`)));
   rows.push(row('Upgrade', html`${build.is_upgrade_supported ? 'yes' : 'no'}`));
-  const classes = ['build', build.placeholder && 'is-placeholder', isWithdrawn(build) && 'is-disabled'].filter(Boolean).join(' ');
   const download = build.placeholder
     ? html`<p class="meta">No download: this build has no package yet.</p>`
     : html`<p><a class="download" href="${build.url!}">Download${isWithdrawn(build) ? ' (withdrawn file)' : ''}</a> <span class="meta">${humanSize(build.size as number)}</span></p>`;
-  return html`<article class="${classes}" id="${anchorOf(build, list)}">
+  return html`
 <h3>${build.display_version}</h3>
 ${badges.length > 0 ? html`<p>${join(badges, ' ')}</p>` : ''}
 <dl>
