@@ -2,6 +2,7 @@ import { isWithdrawn } from '../catalog/filename.js';
 import type { Build } from '../catalog/manifest.js';
 import type { Listing } from '../catalog/plan.js';
 import { compareStrings, type Problem } from '../catalog/problems.js';
+import { isoTime } from './markup.js';
 import { API_FILES, fill, URLS } from './urls.js';
 import type { OutputFile } from './output.js';
 
@@ -196,7 +197,7 @@ export function renderV2(device: string, listings: readonly Listing[]): Rendered
  * called, because the updater installs `files[0]`).
  */
 export function renderV2Build(build: Build, list: string): V2Build {
-  const date = new Date(build.timestamp * 1000).toISOString().slice(0, 10);
+  const date = isoTime(build.timestamp).slice(0, 10);
   const zip: V2Package = {
     date,
     datetime: build.timestamp,
