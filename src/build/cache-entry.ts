@@ -15,10 +15,11 @@
  * created exclusively (createStagedFile, the entries) or written beside and renamed over.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, copyFileSync, constants, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync, linkSync, type BigIntStats } from 'node:fs';
+import { closeSync, copyFileSync, constants, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, linkSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';
 import type { DeviceOutput } from './compile-device.js';
 import type { Problem } from '../catalog/problems.js';
+import { writeAll } from './disk.js';
 import { isAlive, type StagedFile } from './write.js';
 
 /** Part of every key and every entry: a change of the entry's layout makes every old entry unusable. */
@@ -169,7 +170,7 @@ function createNew(file: string, bytes: Uint8Array): boolean {
     throw error;
   }
   try {
-    for (let written = 0; written < bytes.byteLength; ) written += writeSync(fd, bytes, written, bytes.byteLength - written);
+    writeAll(fd, bytes);
   } catch (error) {
     closeSync(fd);
     rmSync(file, { force: true });
@@ -194,7 +195,7 @@ function writeBeside(file: string, bytes: Uint8Array, temporary = `${path.join(p
   try {
     const fd = openSync(temporary, 'w');
     try {
-      for (let written = 0; written < bytes.byteLength; ) written += writeSync(fd, bytes, written, bytes.byteLength - written);
+      writeAll(fd, bytes);
     } finally {
       closeSync(fd);
     }

@@ -92,15 +92,18 @@ export function flushToDisk(dir: string): void {
 export function writeDurably(file: string, contents: string | Uint8Array, flags = 'w'): void {
   const fd = openSync(file, flags);
   try {
-    const bytes = typeof contents === 'string' ? Buffer.from(contents) : contents;
-    let written = 0;
-    while (written < bytes.byteLength) written += writeSync(fd, bytes, written, bytes.byteLength - written);
+    writeAll(fd, typeof contents === 'string' ? Buffer.from(contents) : contents);
     fsyncSync(fd);
   } catch (error) {
     throw atPath(error, file);
   } finally {
     closeSync(fd);
   }
+}
+
+/** Writes all of `bytes` to an open file (a write may take fewer bytes than it is given). */
+export function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let written = 0; written < bytes.byteLength; ) written += writeSync(fd, bytes, written, bytes.byteLength - written);
 }
 
 /** A write's error names no path (write(2) has only a file descriptor): add the file's, so that messages can say where. */

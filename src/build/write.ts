@@ -12,14 +12,12 @@ import {
   renameSync,
   rmSync,
   statSync,
-  writeFileSync,
-  writeSync,
   type BigIntStats,
 } from 'node:fs';
 import path from 'node:path';
 import { outputPathProblem } from '../catalog/path-limits.js';
 import type { OutputFile } from '../render/output.js';
-import { atPath, discardTree, flushToDisk, removeInBackground, startWriteback, syncPath, writeDurably } from './disk.js';
+import { atPath, discardTree, flushToDisk, removeInBackground, startWriteback, syncPath, writeAll, writeDurably } from './disk.js';
 import { OutputError } from './out-dir.js';
 
 export { OutputError } from './out-dir.js';
@@ -75,13 +73,7 @@ export function stageTree(outDir: string): StagedTree {
  * ({@link linkStagedFile}) must never be written through. Returns the path written.
  */
 export function writeStagedFile(staging: string, file: OutputFile, made: Set<string>): string {
-  const target = stagedPath(staging, file.path, made);
-  try {
-    writeFileSync(target, file.contents, { flag: 'wx' });
-  } catch (error) {
-    throw atPath(error, target);
-  }
-  return target;
+  return createStagedFile(staging, file, made).path;
 }
 
 /** A file a build wrote into its staging tree, with the `lstat` of it taken from its descriptor ({@link createStagedFile}). */
@@ -105,7 +97,7 @@ export function createStagedFile(staging: string, file: OutputFile, made: Set<st
     throw atPath(error, target);
   }
   try {
-    for (let written = 0; written < bytes.byteLength; ) written += writeSync(fd, bytes, written, bytes.byteLength - written);
+    writeAll(fd, bytes);
     return { path: target, stat: fstatSync(fd, { bigint: true }) };
   } catch (error) {
     throw atPath(error, target);
