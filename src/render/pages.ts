@@ -129,19 +129,12 @@ ${download}${build.files ? renderFiles(build) : ''}${build.changelog?.length ? c
 </article>`;
 }
 
-/** The changelog section of a build's article: the same in every list the build is in, so made once. */
+/** The changelog section of a build's article. */
 function changelogSection(build: Build): Markup {
-  let section = CHANGELOG_SECTIONS.get(build);
-  if (section === undefined) {
-    section = html`\n<section class="changelog" aria-label="Changelog of ${build.display_version}"><h4>Changelog</h4>
+  return html`\n<section class="changelog" aria-label="Changelog of ${build.display_version}"><h4>Changelog</h4>
 ${renderChangelog(build.changelog!)}
 <p class="meta"><a href="${URLS.changelogPage(build.device)}#${changelogAnchor(build)}">On the changelog page</a></p></section>`;
-    CHANGELOG_SECTIONS.set(build, section);
-  }
-  return section;
 }
-
-const CHANGELOG_SECTIONS = new WeakMap<Build, Markup>();
 
 /** The build's other files (images, firmware), each with its download, size and hashes. */
 function renderFiles(build: Build): Markup {
