@@ -6,7 +6,7 @@ import { OUTPUT_MARKER } from '../src/build/out-dir.js';
 import { main } from '../src/cli.js';
 import { ContentError, formatProblem } from '../src/catalog/problems.js';
 import { runMain } from './cli-process.js';
-import { EXAMPLE, ROOT, snapshotTree, tempProject } from './helpers.js';
+import { eventually, EXAMPLE, oldTreesRemoved, ROOT, snapshotTree, tempProject } from './helpers.js';
 
 const GOLDEN = path.join(ROOT, 'test', 'golden');
 
@@ -37,8 +37,7 @@ describe('build of the example catalog', () => {
     build({ root });
     build({ root });
     // The first tree, renamed out of the way, is removed by an `rm -rf` that runs on after the build.
-    const deadline = Date.now() + 60_000;
-    while (readdirSync(root).some((name) => name.startsWith('.dist.trash-')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    await oldTreesRemoved(root);
     // node_modules/.cache/otapress is the build cache, where tools keep theirs (git ignores node_modules).
     expect(readdirSync(root).sort()).toEqual(['content', 'dist', 'netlify.toml', 'node_modules']);
     expect(readdirSync(path.join(root, 'node_modules', '.cache'))).toEqual(['otapress']);
@@ -56,8 +55,7 @@ describe('build of the example catalog', () => {
     rmSync(path.join(root, 'dist'), { recursive: true });
     build({ root });
     expect(snapshotTree(path.join(root, 'dist'))).toEqual(built);
-    const deadline = Date.now() + 60_000;
-    while (existsSync(trash) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    await eventually(() => !existsSync(trash));
     expect(existsSync(trash)).toBe(false);
   });
 });

@@ -38,3 +38,18 @@ export function snapshotTree(dir: string): Record<string, string> {
   walk('');
   return files;
 }
+
+/** Polls `done` every 50 ms until it holds or `ms` have passed; whether it held. The assertions after it say what was expected. */
+export async function eventually(done: () => boolean, ms = 60_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return true;
+}
+
+/** Waits for the old trees that builds in `root` set aside (`.dist.trash-*`) to be removed by their background `rm -rf`. */
+export async function oldTreesRemoved(root: string): Promise<void> {
+  await eventually(() => !readdirSync(root).some((name) => name.startsWith('.dist.trash-')));
+}

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../src/build/build.js';
 import { main } from '../src/cli.js';
-import { ROOT, snapshotTree, tempProject } from './helpers.js';
+import { oldTreesRemoved, ROOT, snapshotTree, tempProject } from './helpers.js';
 
 /**
  * Interrupted and concurrent builds, with real `otapress build` processes: killed with SIGKILL at
@@ -106,8 +106,7 @@ function random(seed: number): () => number {
  * background, by an `rm -rf` that runs on after the build: waited for here, up to a minute).
  */
 async function leftovers(root: string): Promise<string[]> {
-  const deadline = Date.now() + 60_000;
-  while (readdirSync(root).some((name) => name.startsWith('.dist.trash-')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  await oldTreesRemoved(root);
   return readdirSync(root).filter((name) => !['content', 'dist', 'netlify.toml', 'node_modules'].includes(name));
 }
 

@@ -7,7 +7,7 @@ import { startWriteback } from '../src/build/disk.js';
 import { stageTree } from '../src/build/write.js';
 import { readContent } from '../src/catalog/read.js';
 import { generateCatalog } from './bench/catalog.js';
-import { snapshotTree, tempProject } from './helpers.js';
+import { eventually, snapshotTree, tempProject } from './helpers.js';
 
 /**
  * A build starts writing its staging folder back to disk while it compiles (`sync -f` in the
@@ -30,14 +30,6 @@ function recordingSync(log: string): string {
   return bin;
 }
 
-async function until(done: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe.runIf(process.platform === 'linux')('writing back while building', { timeout: 60_000 }, () => {
   it('syncs the staging folder as devices are written, and the tree is the same as without', async () => {
     const root = tempProject();
@@ -56,7 +48,7 @@ describe.runIf(process.platform === 'linux')('writing back while building', { ti
     // One as each staging folder is made, then one after each device written when every device
     // is due one (they run in the background: wait for them to have run).
     const calls = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []);
-    await until(() => calls().length >= 8, 'eight syncs');
+    await eventually(() => calls().length >= 8, 30_000);
     expect(calls().sort()).toEqual([...Array(7).fill(`-f ${eager}`), `-f ${quiet}`].sort());
     expect(snapshotTree(eager)).toEqual(snapshotTree(quiet));
   });
