@@ -31,8 +31,8 @@ export interface Peer {
   name: string;
   version: string;
   command(root: string, out: string): Command;
-  /** Removes what a previous run left that a fresh clone would not have (output, caches). */
-  clean(root: string, out: string): void;
+  /** What a previous run left that a fresh clone would not have (output, caches): the benchmark sets them aside before a cold run. */
+  leftovers(root: string, out: string): string[];
 }
 
 /** Installs what is missing (saying so) and returns the two peers. */
@@ -90,9 +90,7 @@ function prepareHugo(): Peer {
       argv: ['hugo', '--quiet', '--source', hugoProject(root), '--destination', out, '--cacheDir', path.join(root, 'hugo-cache')],
       env: { ...process.env, HUGO_DATADIR: path.join(root, 'content'), HUGO_RESOURCEDIR: path.join(root, 'hugo-resources') },
     }),
-    clean(root, out) {
-      for (const dir of [out, path.join(root, 'hugo-cache'), path.join(root, 'hugo-resources')]) rmSync(dir, { recursive: true, force: true });
-    },
+    leftovers: (root, out) => [out, path.join(root, 'hugo-cache'), path.join(root, 'hugo-resources')],
   };
 }
 
@@ -128,6 +126,6 @@ function prepareEleventy(): Peer {
       env: { ...process.env, OTAPRESS_CATALOG: path.join(root, 'content') },
       cwd: project,
     }),
-    clean: (_, out) => rmSync(out, { recursive: true, force: true }),
+    leftovers: (_, out) => [out],
   };
 }
