@@ -264,8 +264,11 @@ function startWorkers(sources: readonly (DeviceGroup | DeviceFiles)[], job: Job,
     const worker = new Worker(new URL('./compile-worker.mjs', import.meta.url), {
       workerData: { shared, job, state, slot: w + 1, port: port2 } satisfies WorkerData,
       transferList: [port2],
-      // A small young generation keeps the worker's garbage, and so the build's peak memory, low.
-      resourceLimits: { maxYoungGenerationSizeMb: 8 },
+      // A young generation half the calling thread's (which grows to 32 MB) keeps the worker's garbage,
+      // and so the build's peak memory, low, without collecting it as often as 8 MB did: 16 MB made cold
+      // 100k builds take 0.95x to 0.98x the CPU time (same-round medians of three interleaved runs; no
+      // change at 10k) for 7 to 14 MB more peak memory (about 260 MB in all).
+      resourceLimits: { maxYoungGenerationSizeMb: 16 },
     });
     worker.unref();
     return { worker, port: port1, slot: w + 1 };
