@@ -4,7 +4,7 @@
  * device without it is shown by its code name under {@link UNKNOWN_OEM}. Read from its text like a
  * manifest (located problems for every field at once, unknown keys with suggestions). Pure.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { nearest, sortProblems, type Problem } from './problems.js';
 import { readYamlSource } from './yaml-source.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DOWNLOAD_KEY } from './loose.js';
 import { manifestSchema, REQUIRED, REQUIRED_PLACEHOLDER, TIMESTAMP_RANGE } from './manifest.js';
 import { PLAIN_FILENAME } from './filename.js';

@@ -3,7 +3,7 @@
  * not a SHA-256, builds without an MD5, and the keys other listing formats use. One place for the
  * rules, so that manifests, `import` and the pages say the same.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { compareStrings, nearest, type Problem } from './problems.js';
 
 /** What these rules read of a build (manifest.ts's `Build`, which imports this file). */

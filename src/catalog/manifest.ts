@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { API_LEVELS } from './api-levels.js';
 import { buildFiles, checkExtras, filepathOf, downloadUrl, extraFields, hex, type BuildFile } from './build-extras.js';
 import { changelogAnchor, type ChangelogBlock } from './changelog.js';

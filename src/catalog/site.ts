@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { nearest, type Problem } from './problems.js';
 import { readYamlSource } from './yaml-source.js';
 import { cacheControlProblem } from './cache-control.js';
