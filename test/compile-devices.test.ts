@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { build, cacheDirOf, compileSite } from '../src/build/build.js';
 import { compileDevice, compileSettings, filesByDevice, groupByDevice } from '../src/build/compile-device.js';
 import { main } from '../src/cli.js';
-import { compileDevices } from '../src/build/compile-devices.js';
+import { compileDevices, PARALLEL_THRESHOLD } from '../src/build/compile-devices.js';
+import { prestartWorkers } from '../src/build/worker-pool.js';
 import { ContentError, formatProblem } from '../src/catalog/problems.js';
 import { listContent, readContent } from '../src/catalog/read.js';
 import { MAX_SOURCE_BYTES } from '../src/catalog/yaml-source.js';
@@ -108,6 +109,41 @@ describe('compiling on several threads', { timeout: 60_000 }, () => {
       }
       expect(failed?.problems.map(formatProblem)).toEqual(expected);
     }
+  });
+
+  it('gives the job to workers started ahead of it, and stops the ones it does not take', async () => {
+    const root = catalog();
+    const one = compileInto(root, { threads: 1 });
+    const pool = prestartWorkers(2);
+    let taken = 0;
+    const take = pool.take;
+    pool.take = (count) => {
+      const workers = take(count);
+      taken += workers.length;
+      return workers;
+    };
+    // Every device left to the workers, on 2 threads: one worker, taken from the pool.
+    const pooled = compileInto(root, { threads: 2, workersFrom: 0, callerCompiles: false, pool });
+    expect(taken).toBe(1);
+    expect(pooled.tree).toEqual(one.tree);
+    expect(pooled.outputs.map((o) => [o.device, o.counts])).toEqual(one.outputs.map((o) => [o.device, o.counts]));
+    await pool.close(); // The one never taken ends.
+    // And beside the calling thread, as a cold build does.
+    const beside = prestartWorkers(1);
+    expect(compileInto(root, { threads: 2, pool: beside }).tree).toEqual(one.tree);
+    await beside.close();
+  });
+
+  it('starts the workers of a cold build of a large catalog before compiling, and still writes the same tree, or the same problems', () => {
+    const root = tempProject();
+    generateCatalog(root, { devices: 6, builds: Math.ceil(PARALLEL_THRESHOLD / 6) });
+    const expected = reference(root);
+    build({ root, cache: false, threads: 2 });
+    expect(snapshotTree(path.join(root, 'dist'))).toEqual(expect.objectContaining(expected));
+    // Workers started for a build whose settings turn out invalid are stopped with it.
+    const site = path.join(root, 'content', 'site.yaml');
+    writeFileSync(site, readFileSync(site, 'utf8').replace(/^download_base_url: .*$/m, 'download_base_url: ftp://nowhere'));
+    expect(() => build({ root, cache: false, threads: 2 })).toThrow(ContentError);
   });
 
   it('is refused with a usage error for a thread count that is not a whole number', async () => {

@@ -1,13 +1,12 @@
-import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import path from 'node:path';
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { mkdirSync, rmSync } from 'node:fs';
+import { receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
 import { deflateRawSync } from 'node:zlib';
 import { compileDevice, type DeviceOutput } from './compile-device.js';
 import { readManifests, type ManifestFile } from '../catalog/read.js';
 import type { Site } from '../catalog/site.js';
-import { CACHE_FORMAT, pruneCache, readCachedFiles, readCacheEntry, writeCacheEntry, type CacheHit } from './cache-entry.js';
+import { pruneCache, readCachedFiles, readCacheEntry, writeCacheEntry, type CacheHit } from './cache-entry.js';
+import { baseKey, deviceKey } from './cache-key.js';
+import { startWorker, workersFor, type WorkerPool } from './worker-pool.js';
 import { startWriteback } from './disk.js';
 import { createStagedFile, linkStagedFile, writeStagedFile } from './write.js';
 
@@ -36,6 +35,11 @@ export interface CompileOptions {
   callerCompiles?: boolean;
   /** How often (ms) to start writing `writeTo` back to disk while compiling (default {@link WRITEBACK_EVERY_MS}). */
   writebackEveryMs?: number;
+  /**
+   * Workers started ahead ({@link prestartWorkers}), to be given the job as soon as compiling
+   * starts instead of being started after the first two devices; the caller closes the pool.
+   */
+  pool?: WorkerPool;
 }
 
 /** The manifests of one device folder, already read, as {@link groupByDevice} returns them. */
@@ -85,14 +89,16 @@ export function compileDevices(sources: readonly (DeviceGroup | DeviceFiles)[], 
   const left = new Array<number>(sources.length + 1).fill(0);
   for (let i = sources.length - 1; i >= 0; i--) left[i] = left[i + 1] + sizeOf(sources[i]);
   const workersFrom = options.workersFrom ?? PARALLEL_THRESHOLD;
-  const workers = Math.max(0, Math.min((options.threads ?? availableParallelism()) - 1, sources.length - 1));
+  const workers = workersFor(sources.length, options.threads);
   const callerCompiles = (options.callerCompiles ?? true) || workers === 0;
 
   const state = new Int32Array(new SharedArrayBuffer(4 * (workers + 1)));
   let started: Started[] | undefined;
-  const start = () => (started = startWorkers(sources, job, state, workers));
-  if (!callerCompiles) start();
-  else {
+  const start = () => (started = startWorkers(sources, job, state, workers, options.pool));
+  // Started ahead, the workers were meant for this build (every device of it is to be compiled): they
+  // get their job at once, and the calling thread compiles beside them.
+  if (!callerCompiles || (options.pool && workers > 0 && left[0] >= Math.max(1, workersFrom))) start();
+  if (callerCompiles) {
     let compiled = 0;
     const writebackEvery = options.writebackEveryMs ?? WRITEBACK_EVERY_MS;
     let writeback = performance.now();
@@ -257,21 +263,18 @@ interface Started {
   slot: number;
 }
 
-function startWorkers(sources: readonly (DeviceGroup | DeviceFiles)[], job: Job, state: Int32Array, workers: number): Started[] {
+function startWorkers(sources: readonly (DeviceGroup | DeviceFiles)[], job: Job, state: Int32Array, workers: number, pool?: WorkerPool): Started[] {
   const shared = pack(sources);
+  const ready = pool?.take(workers) ?? [];
   return Array.from({ length: workers }, (_, w) => {
-    const { port1, port2 } = new MessageChannel();
-    const worker = new Worker(new URL('./compile-worker.mjs', import.meta.url), {
-      workerData: { shared, job, state, slot: w + 1, port: port2 } satisfies WorkerData,
-      transferList: [port2],
-      // A young generation half the calling thread's (which grows to 32 MB) keeps the worker's garbage,
-      // and so the build's peak memory, low, without collecting it as often as 8 MB did: 16 MB made cold
-      // 100k builds take 0.95x to 0.98x the CPU time (same-round medians of three interleaved runs; no
-      // change at 10k) for 7 to 14 MB more peak memory (about 260 MB in all).
-      resourceLimits: { maxYoungGenerationSizeMb: 16 },
-    });
-    worker.unref();
-    return { worker, port: port1, slot: w + 1 };
+    const slot = w + 1;
+    if (w < ready.length) {
+      // Started ahead: it has loaded otapress meanwhile, and waits for this on its port.
+      const { worker, port } = ready[w];
+      port.postMessage({ shared, job, state, slot } satisfies Omit<WorkerData, 'port'>);
+      return { worker, port, slot };
+    }
+    return { ...startWorker((port) => ({ shared, job, state, slot, port }) satisfies WorkerData), slot };
   });
 }
 
@@ -332,69 +335,4 @@ function unpack(shared: SharedGroups, device: number): DeviceGroup | DeviceFiles
   const first = shared.firstFile[device];
   // A copy, not a view: TextDecoder does not decode from shared memory.
   return { device: name, manifests: range.map((file, n) => ({ file, device: name, bytes: shared.bytes!.slice(shared.offsets![first + n], shared.offsets![first + n + 1]) })) };
-}
-
-// --- the cache ---
-
-/**
- * One file per device, named by the SHA-256 of everything its output depends on: the cache format,
- * otapress's own code and version and the versions of yaml and zod, the site settings, the device name and
- * every manifest's path and bytes. A changed input gives another name, so a stale entry is never
- * found, let alone served.
- */
-function baseKey(siteBytes: Uint8Array): string {
-  return createHash('sha256').update(CACHE_FORMAT).update(codeVersion()).update(`${siteBytes.byteLength}\0`).update(siteBytes).digest('hex');
-}
-
-function deviceKey(base: string, device: string, manifests: readonly ManifestFile[], root?: string): string {
-  const hash = createHash('sha256').update(base).update(`${device}\0`);
-  for (const m of manifests) hash.update(`${m.file}\0${m.bytes.byteLength}\0`).update(m.bytes);
-  if (root !== undefined) stampFolder(hash, root, `content/${device}`, new Set(manifests.map((m) => m.file)));
-  return hash.digest('hex');
-}
-
-/**
- * Every other file in the device's folder (say a device.yaml or change logs beside the manifests),
- * by name, size and modification time: whatever a device's output is later made to depend on in
- * its folder, a changed file there is another key.
- */
-function stampFolder(hash: ReturnType<typeof createHash>, root: string, folder: string, manifests: Set<string>): void {
-  let entries: string[];
-  try {
-    entries = readdirSync(path.join(root, folder)).sort();
-  } catch {
-    return;
-  }
-  for (const name of entries) {
-    const file = `${folder}/${name}`;
-    if (manifests.has(file)) continue;
-    const stat = lstatSync(path.join(root, file), { bigint: true, throwIfNoEntry: false });
-    if (!stat) continue;
-    hash.update(`${file}\0${stat.size}\0${stat.mtimeNs}\0${stat.ino}\0`);
-    if (stat.isDirectory()) stampFolder(hash, root, file, manifests);
-  }
-}
-
-let code: string | undefined;
-/**
- * A digest of the sources of otapress and of the libraries that shape its output. Each source file
- * counts by its name, size and modification time (as git's index and make tell a changed file),
- * not its bytes: reading and hashing 1.3 MB of code was a fixed cost of every cached build, a tenth
- * of a second on a loaded machine, that a build without the cache does not pay.
- */
-function codeVersion(): string {
-  if (code !== undefined) return code;
-  const hash = createHash('sha256');
-  // Every wing of src/ shapes the output, so the digest covers them all, not only this folder.
-  const dir = path.dirname(import.meta.dirname);
-  const names = (readdirSync(dir, { recursive: true }) as string[]).map((n) => n.split(path.sep).join('/')).sort();
-  for (const name of names) {
-    if (!/\.(ts|mjs|js)$/.test(name)) continue;
-    const stat = lstatSync(path.join(dir, name), { bigint: true });
-    hash.update(`${name}\0${stat.size}\0${stat.mtimeNs}\0`);
-  }
-  // package.json (beside src/, or lib/ when installed) holds the version of otapress, so an upgrade
-  // never reuses an entry, and the exact versions of yaml and zod (bundled into lib/ when installed).
-  hash.update(readFileSync(new URL('../../package.json', import.meta.url)));
-  return (code = hash.digest('hex'));
 }

@@ -1,0 +1,72 @@
+/**
+ * The build cache's keys (see cache-entry.ts for the entries): what a device's output depends on,
+ * hashed. Split from compile-devices.ts, which uses them.
+ */
+import { createHash } from 'node:crypto';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ManifestFile } from '../catalog/read.js';
+import { CACHE_FORMAT } from './cache-entry.js';
+
+/**
+ * One file per device, named by the SHA-256 of everything its output depends on: the cache format,
+ * otapress's own code and version and the versions of yaml and zod, the site settings, the device name and
+ * every manifest's path and bytes. A changed input gives another name, so a stale entry is never
+ * found, let alone served.
+ */
+export function baseKey(siteBytes: Uint8Array): string {
+  return createHash('sha256').update(CACHE_FORMAT).update(codeVersion()).update(`${siteBytes.byteLength}\0`).update(siteBytes).digest('hex');
+}
+
+export function deviceKey(base: string, device: string, manifests: readonly ManifestFile[], root?: string): string {
+  const hash = createHash('sha256').update(base).update(`${device}\0`);
+  for (const m of manifests) hash.update(`${m.file}\0${m.bytes.byteLength}\0`).update(m.bytes);
+  if (root !== undefined) stampFolder(hash, root, `content/${device}`, new Set(manifests.map((m) => m.file)));
+  return hash.digest('hex');
+}
+
+/**
+ * Every other file in the device's folder (say a device.yaml or change logs beside the manifests),
+ * by name, size and modification time: whatever a device's output is later made to depend on in
+ * its folder, a changed file there is another key.
+ */
+function stampFolder(hash: ReturnType<typeof createHash>, root: string, folder: string, manifests: Set<string>): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(path.join(root, folder)).sort();
+  } catch {
+    return;
+  }
+  for (const name of entries) {
+    const file = `${folder}/${name}`;
+    if (manifests.has(file)) continue;
+    const stat = lstatSync(path.join(root, file), { bigint: true, throwIfNoEntry: false });
+    if (!stat) continue;
+    hash.update(`${file}\0${stat.size}\0${stat.mtimeNs}\0${stat.ino}\0`);
+    if (stat.isDirectory()) stampFolder(hash, root, file, manifests);
+  }
+}
+
+let code: string | undefined;
+/**
+ * A digest of the sources of otapress and of the libraries that shape its output. Each source file
+ * counts by its name, size and modification time (as git's index and make tell a changed file),
+ * not its bytes: reading and hashing 1.3 MB of code was a fixed cost of every cached build, a tenth
+ * of a second on a loaded machine, that a build without the cache does not pay.
+ */
+function codeVersion(): string {
+  if (code !== undefined) return code;
+  const hash = createHash('sha256');
+  // Every wing of src/ shapes the output, so the digest covers them all, not only this folder.
+  const dir = path.dirname(import.meta.dirname);
+  const names = (readdirSync(dir, { recursive: true }) as string[]).map((n) => n.split(path.sep).join('/')).sort();
+  for (const name of names) {
+    if (!/\.(ts|mjs|js)$/.test(name)) continue;
+    const stat = lstatSync(path.join(dir, name), { bigint: true });
+    hash.update(`${name}\0${stat.size}\0${stat.mtimeNs}\0`);
+  }
+  // package.json (beside src/, or lib/ when installed) holds the version of otapress, so an upgrade
+  // never reuses an entry, and the exact versions of yaml and zod (bundled into lib/ when installed).
+  hash.update(readFileSync(new URL('../../package.json', import.meta.url)));
+  return (code = hash.digest('hex'));
+}
