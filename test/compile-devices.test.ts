@@ -5,7 +5,7 @@ import { build, cacheDirOf, compileSite } from '../src/build/build.js';
 import { compileDevice, compileSettings, filesByDevice, groupByDevice } from '../src/build/compile-device.js';
 import { main } from '../src/cli.js';
 import { compileDevices, PARALLEL_THRESHOLD } from '../src/build/compile-devices.js';
-import { prestartWorkers } from '../src/build/worker-pool.js';
+import { prestartForBuild, prestartWorkers } from '../src/build/worker-pool.js';
 import { ContentError, formatProblem } from '../src/catalog/problems.js';
 import { listContent, readContent } from '../src/catalog/read.js';
 import { MAX_SOURCE_BYTES } from '../src/catalog/yaml-source.js';
@@ -144,6 +144,28 @@ describe('compiling on several threads', { timeout: 60_000 }, () => {
     const site = path.join(root, 'content', 'site.yaml');
     writeFileSync(site, readFileSync(site, 'utf8').replace(/^download_base_url: .*$/m, 'download_base_url: ftp://nowhere'));
     expect(() => build({ root, cache: false, threads: 2 })).toThrow(ContentError);
+  });
+
+  it('starts workers ahead for the build command only for a cold build of a catalog worth them', async () => {
+    const root = tempProject();
+    generateCatalog(root, { devices: 3, builds: Math.ceil(PARALLEL_THRESHOLD / 3) });
+    const workers = async (options: { cache: boolean; threads?: number }) => {
+      const pool = prestartForBuild(root, options);
+      const taken = pool?.take(5) ?? [];
+      for (const { worker } of taken) await worker.terminate();
+      await pool?.close();
+      return taken.length;
+    };
+    expect(await workers({ cache: true, threads: 3 })).toBe(2); // No cache folder yet: a fresh clone.
+    expect(await workers({ cache: true, threads: 1 })).toBe(0);
+    build({ root, threads: 2 });
+    expect(await workers({ cache: true, threads: 3 })).toBe(0); // The cache may hold every device.
+    expect(await workers({ cache: false, threads: 3 })).toBe(2);
+    const small = tempProject();
+    generateCatalog(small, { devices: 3, builds: 10 });
+    expect(await workers({ cache: false, threads: 3 })).toBe(2);
+    expect(prestartForBuild(small, { cache: false, threads: 3 })).toBeUndefined();
+    expect(prestartForBuild(path.join(small, 'missing'), { cache: false, threads: 3 })).toBeUndefined();
   });
 
   it('is refused with a usage error for a thread count that is not a whole number', async () => {

@@ -18,8 +18,9 @@ import { renderIndexes } from '../render/device-index.js';
 import type { OutputFile } from '../render/output.js';
 import type { DeviceSummary } from '../render/summary.js';
 import { compileDevice, compileSettings, filesByDevice, groupByDevice, type DeviceOutput } from './compile-device.js';
-import { compileDevices, PARALLEL_THRESHOLD } from './compile-devices.js';
-import { prestartWorkers, workersFor, type WorkerPool } from './worker-pool.js';
+import { cacheDirOf } from './cache-key.js';
+import { compileDevices } from './compile-devices.js';
+import { PARALLEL_THRESHOLD, prestartWorkers, workersFor, type WorkerPool } from './worker-pool.js';
 import { checkOutDir, OUTPUT_MARKER_FILE, writeFailure } from './out-dir.js';
 import { recoverTree, stageTree, withOutputLock, writeFileAtomic, writeStagedFile } from './write.js';
 
@@ -97,6 +98,12 @@ export interface BuildOptions {
   cache?: boolean;
   /** Threads to compile on; default: every core (one for small catalogs). The output is the same. */
   threads?: number;
+  /**
+   * Workers the caller started ahead for this build ({@link prestartForBuild}, as the build command
+   * does before loading the rest of otapress); the caller closes the pool. Without it, a cold build
+   * starts its own once `content/` is listed.
+   */
+  pool?: WorkerPool;
   /** How long to wait for another build writing the same folder (ms); then refuse. */
   waitMs?: number;
   /** Told once when another build holds the output folder and this one waits for it. */
@@ -115,10 +122,8 @@ export interface BuildSummary {
   files: number;
 }
 
-/** Where {@link build} keeps compiled devices: outside `dist/` and git, where tools keep caches. */
-export function cacheDirOf(root: string): string {
-  return path.join(root, 'node_modules', '.cache', 'otapress');
-}
+/** Where {@link build} keeps compiled devices (cache-key.ts). */
+export { cacheDirOf };
 
 /**
  * Reads `content/`, and writes `dist/` and `netlify.toml` only if everything is valid. The output is
@@ -143,16 +148,16 @@ export function check({ root }: { root: string }): CompiledSite {
 
 // --- internal ---
 
-function buildInto(outDir: string, { root, host = 'all', cache = true, threads, waitMs, onWait, overwrite }: BuildOptions): BuildSummary {
+function buildInto(outDir: string, { root, host = 'all', cache = true, threads, waitMs, onWait, overwrite, pool: given }: BuildOptions): BuildSummary {
   checkOutDir(outDir, root, { overwrite });
   // Only listed here: each thread reads a device's manifests when it takes the device, and drops
   // them once it is compiled, so that memory does not grow with the catalog.
   const content = listContent(root);
-  const pool = prestartFor(content, cache ? cacheDirOf(root) : undefined, threads);
+  const pool = given ?? prestartFor(content, cache ? cacheDirOf(root) : undefined, threads);
   try {
     return buildListed(outDir, content, { root, host, cache, threads, waitMs, onWait }, pool);
   } finally {
-    void pool?.close();
+    if (!given) void pool?.close();
   }
 }
 

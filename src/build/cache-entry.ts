@@ -19,11 +19,10 @@ import { closeSync, copyFileSync, constants, lstatSync, openSync, readdirSync, r
 import path from 'node:path';
 import type { DeviceOutput } from './compile-device.js';
 import type { Problem } from '../catalog/problems.js';
+import { CACHE_FORMAT } from './cache-key.js';
 import { writeAll } from './disk.js';
 import { isAlive, type StagedFile } from './write.js';
 
-/** Part of every key and every entry: a change of the entry's layout makes every old entry unusable. */
-export const CACHE_FORMAT = 'otapress device cache 3\n';
 
 /** A device found in the cache: its output without the files' bytes, and where each file is. */
 export interface CacheHit {

@@ -1,12 +1,20 @@
 /**
- * The build cache's keys (see cache-entry.ts for the entries): what a device's output depends on,
- * hashed. Split from compile-devices.ts, which uses them.
+ * The build cache's folder and keys (see cache-entry.ts for the entries): what a device's output
+ * depends on, hashed. Imports nothing of otapress at run time, so that the build command can look
+ * for the cache before it loads the rest (worker-pool.ts).
  */
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ManifestFile } from '../catalog/read.js';
-import { CACHE_FORMAT } from './cache-entry.js';
+
+/** Part of every key and every entry: a change of the entry's layout makes every old entry unusable. */
+export const CACHE_FORMAT = 'otapress device cache 3\n';
+
+/** Where a build keeps compiled devices: outside `dist/` and git, where tools keep caches. */
+export function cacheDirOf(root: string): string {
+  return path.join(root, 'node_modules', '.cache', 'otapress');
+}
 
 /**
  * One file per device, named by the SHA-256 of everything its output depends on: the cache format,

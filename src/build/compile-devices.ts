@@ -6,9 +6,11 @@ import { readManifests, type ManifestFile } from '../catalog/read.js';
 import type { Site } from '../catalog/site.js';
 import { pruneCache, readCachedFiles, readCacheEntry, writeCacheEntry, type CacheHit } from './cache-entry.js';
 import { baseKey, deviceKey } from './cache-key.js';
-import { startWorker, workersFor, type WorkerPool } from './worker-pool.js';
+import { PARALLEL_THRESHOLD, startWorker, workersFor, type WorkerPool } from './worker-pool.js';
 import { startWriteback } from './disk.js';
 import { createStagedFile, linkStagedFile, writeStagedFile } from './write.js';
+
+export { PARALLEL_THRESHOLD };
 
 /** How {@link compileDevices} may go faster than one device after the other. */
 export interface CompileOptions {
@@ -61,14 +63,6 @@ export interface DeviceFiles {
 /** While a build writes into a staging folder, how often (ms) the calling thread starts writing it back to disk ({@link startWriteback}). */
 export const WRITEBACK_EVERY_MS = 1000;
 
-/**
- * Below this many manifests left, starting a worker costs more than it saves: a worker takes 50 to
- * 90 ms of a core to start (it loads otapress again), and a manifest about 0.3 ms to compile and
- * write. (It was 4000 while a worker took several times as long to start. With lib/ built ahead of
- * time, cold builds of 1,000 manifests took 0.77 s instead of 0.80 s with the cache written and
- * 1.00 s instead of 1.24 s without, for 10 to 14 % more CPU time: medians of 11 interleaved runs.)
- */
-export const PARALLEL_THRESHOLD = 600;
 
 /**
  * Compiles every device like {@link compileDevice}, with the same result in the same order, but

@@ -26,7 +26,6 @@ One build at a time writes an output folder: a second one waits up to --wait sec
   options: { ...COMMON_OPTIONS, out: { type: 'string' }, overwrite: { type: 'boolean' }, host: { type: 'string', default: 'all' }, threads: { type: 'string' }, 'no-cache': { type: 'boolean' }, wait: { type: 'string', default: '300' } },
   async run({ values }, io) {
     const path = await import('node:path');
-    const { build } = await import('../build/build.js');
     const host = String(values.host);
     if (host !== 'all' && host !== 'netlify') throw new UsageError(`--host is all or netlify, not ${host}`);
     const wait = Number(values.wait);
@@ -34,16 +33,27 @@ One build at a time writes an output folder: a second one waits up to --wait sec
     const root = path.resolve(String(values.root));
     const threads = values.threads === undefined ? undefined : Number(values.threads);
     if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1)) throw new UsageError(`--threads is a whole number of at least 1, not ${values.threads}`);
-    const built = build({
-      root,
-      outDir: values.out ? path.resolve(String(values.out)) : undefined,
-      host,
-      threads,
-      cache: !values['no-cache'],
-      waitMs: wait * 1000,
-      onWait: (pid) => io.err(`waiting for the build of pid ${pid} to finish writing the output folder`),
-      overwrite: values.overwrite === true,
-    });
+    const cache = !values['no-cache'];
+    // A cold build's workers start before the rest of otapress is loaded here: they load it meanwhile.
+    const { prestartForBuild } = await import('../build/worker-pool.js');
+    const pool = prestartForBuild(root, { cache, threads });
+    let built;
+    try {
+      const { build } = await import('../build/build.js');
+      built = build({
+        root,
+        outDir: values.out ? path.resolve(String(values.out)) : undefined,
+        host,
+        threads,
+        cache,
+        waitMs: wait * 1000,
+        onWait: (pid) => io.err(`waiting for the build of pid ${pid} to finish writing the output folder`),
+        overwrite: values.overwrite === true,
+        pool,
+      });
+    } finally {
+      void pool?.close();
+    }
     reportNotices(built.notices, io, 'text');
     io.out(`built ${count(built.builds, 'build')} of ${count(built.devices, 'device')} into ${count(built.listings, 'listing')} (${count(built.records, 'record')}), ${count(built.files, 'file')}`);
     return EXIT.ok;
