@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeMarkup, html, humanSize, isoTime, raw, readableTime } from '../src/render/markup.js';
+import { escapeMarkup, flatten, html, humanSize, isoTime, raw, readableTime } from '../src/render/markup.js';
 import { utf8Of } from '../src/render/output.js';
 
 describe('escapeMarkup', () => {
@@ -76,5 +76,17 @@ describe('utf8Of', () => {
 
   it('takes markup as its text', () => {
     expect(String(utf8Of([html`<b>${'<i>'}</b>`, raw(' ←')]))).toBe('<b>&lt;i&gt;</b> ←');
+  });
+});
+
+describe('flatten', () => {
+  it('gives back the very text or markup it is given, whatever it holds', () => {
+    let text = '';
+    for (let i = 0; i < 50; i++) text += `<p id="${i}">x</p>`;
+    const markup = html`<div>${raw(text)}</div>`;
+    expect(flatten(text)).toBe(text);
+    expect(flatten(markup)).toBe(markup);
+    expect(String(flatten(markup))).toBe(`<div>${text}</div>`);
+    expect(flatten('12')).toBe('12');
   });
 });

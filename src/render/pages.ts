@@ -3,7 +3,7 @@ import { isWithdrawn } from '../catalog/filename.js';
 import { sha256Of } from '../catalog/loose.js';
 import { DEVICE_FACTS_STYLE, deviceFacts, deviceHeading, deviceLabel, groupByVendor } from './device-facts.js';
 import type { Build } from '../catalog/manifest.js';
-import { html, humanSize, isoTime, raw, readableTime, type Markup } from './markup.js';
+import { flatten, html, humanSize, isoTime, raw, readableTime, type Markup } from './markup.js';
 import type { Listing } from '../catalog/plan.js';
 import type { DeviceSummary } from './summary.js';
 import { compareStrings } from '../catalog/problems.js';
@@ -91,7 +91,7 @@ function renderBuild(build: Build, list: string): Markup {
   const classes = ['build', build.placeholder && 'is-placeholder', isWithdrawn(build) && 'is-disabled'].filter(Boolean).join(' ');
   let body = BUILD_BODIES.get(build);
   if (body === undefined) {
-    body = buildBody(build);
+    body = flatten(buildBody(build));
     BUILD_BODIES.set(build, body);
   }
   return html`<article class="${classes}" id="${anchorOf(build, list)}">${body}`;
