@@ -20,8 +20,9 @@ export function renderDevicePage(device: string, lists: readonly Listing[], info
   const nav = lists.map((l) => html`<li><a href="#${l.list}">${l.list}</a> <span class="meta">(${l.builds.length})</span></li>`);
   const hasChangelog = lists.some((l) => l.builds.some((b) => b.changelog !== undefined && b.changelog.length > 0));
   const hasFiles = lists.some((l) => l.builds.some((b) => b.files !== undefined));
-  // The body in parts, each list's articles one part of ASCII (see utf8Of): the lists follow the
-  // nav, one line apart.
+  // The body in parts, never joined (see utf8Of): the head with the arrow, then per list its
+  // heading (with `·`) apart from its articles, which are ASCII unless a manifest's text is not. The
+  // lists follow the nav, one line apart.
   const body: Markup[] = [
     html`<p><a href="${URLS.home}">← All devices</a></p>
 ${deviceHeading(device, info)}
