@@ -29,6 +29,9 @@ describe('changelog Markdown subset', () => {
     ['see [notes](https://example.org/a?b=1&c=2)', '<p>see <a href="https://example.org/a?b=1&amp;c=2" rel="nofollow noopener">notes</a></p>'],
     ['<img src=x onerror=alert(1)> & "quotes"', '<p>&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot;</p>'],
     ['**bold** _em_', '<p>**bold** _em_</p>'],
+    // An item is its marker after at most three spaces, then one space or more.
+    ['-x\n*\n+\n   -  three spaces, two after\n    - four spaces', '<p>-x * +</p>\n<ul><li>three spaces, two after - four spaces</li></ul>'],
+    ['- \n-   [link](https://example.org/) after', '<ul><li></li><li><a href="https://example.org/" rel="nofollow noopener">link</a> after</li></ul>'],
   ])('%j → %s', (text, expected) => {
     expect(parseChangelog(text).problems).toEqual([]);
     expect(html(text)).toBe(expected);

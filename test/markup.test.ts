@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeMarkup, html, humanSize, isoTime, raw, readableTime } from '../src/render/markup.js';
+import { escapeMarkup, flatten, html, humanSize, isoTime, raw, readableTime } from '../src/render/markup.js';
+import { utf8Of } from '../src/render/output.js';
 
 describe('escapeMarkup', () => {
   it.each([
@@ -61,5 +62,31 @@ describe('times', () => {
 
   it.each([0, 59, 86399, 86400, 951782400, 951868800, 4107542400, 1731067245, 253402300799, 253402300800, 1.5, -1])('isoTime(%d) is what Date#toISOString says, to the second', (seconds) => {
     expect(isoTime(seconds)).toBe(new Date(seconds * 1000).toISOString().replace('.000Z', 'Z'));
+  });
+});
+
+describe('utf8Of', () => {
+  it.each([
+    ['nothing', [] as string[]],
+    ['ASCII parts', ['<p>', 'FP4', '</p>\n']],
+    ['parts outside ASCII, in Latin-1 and beyond, and an empty one', ['← ', '', 'a · b', '\u{1f4f1} Fairphone']],
+  ])('%s: the bytes of the parts joined', (_, parts) => {
+    expect(utf8Of(parts)).toEqual(Buffer.from(parts.join('')));
+  });
+
+  it('takes markup as its text', () => {
+    expect(String(utf8Of([html`<b>${'<i>'}</b>`, raw(' ←')]))).toBe('<b>&lt;i&gt;</b> ←');
+  });
+});
+
+describe('flatten', () => {
+  it('gives back the very text or markup it is given, whatever it holds', () => {
+    let text = '';
+    for (let i = 0; i < 50; i++) text += `<p id="${i}">x</p>`;
+    const markup = html`<div>${raw(text)}</div>`;
+    expect(flatten(text)).toBe(text);
+    expect(flatten(markup)).toBe(markup);
+    expect(String(flatten(markup))).toBe(`<div>${text}</div>`);
+    expect(flatten('12')).toBe('12');
   });
 });

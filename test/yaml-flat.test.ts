@@ -53,6 +53,9 @@ const texts: (readonly [string, string])[] = [
     'a: |\n  x\n', 'a: |\n  x\n  y\nb: 1\n', 'a: |\n  x\n\n  - y\n    z # not a comment\n\n\nb: 1\n', 'a: |\n  x\n', 'a: |\n  x', 'a: |\n\n  x\n',
     'a: |\n  x\n \n  y\n', 'a: |\n    x\n  y\n', 'a: |\n  x\n y\n', 'a: |\nb: 1\n', 'a: |\n', 'a: |-\n  x\n', 'a: |2\n  x\n', 'a: | # c\n  x\n',
     'a: |\n  # x\n  b: c\n---\n', 'a: |\n   x\n  y\n', 'a: |\n  x\n    y\n', 'a: |\n  x\n\n',
+    // The indentation comes off after every newline, and only there; trailing blank lines go, inner ones stay.
+    'a: |\n    x\n    y\nb: 1\n', 'a: |\n  x\n\n\n    y\n  z\n\n\nb: 1\n', 'a: |\n  x  y\n  - a  b\n', 'a: |\n  x\n\n\n', 'a: |\n  x\n\n  \n',
+    'a: |\n  x\n\n y\n', 'a: |\n  one line of more than thirteen characters\nb: |\n     x\n     y\n',
   ].map((t) => [JSON.stringify(t), t] as const),
 ];
 

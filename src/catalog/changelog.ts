@@ -63,11 +63,13 @@ export function parseChangelog(text: string): { blocks: ChangelogBlock[]; proble
       blocks.push({ kind: 'heading', text });
       continue;
     }
-    const item = first === '-' || first === '*' || first === '+' ? /^ {0,3}[-*+] +/.exec(line) : null;
-    if (item) {
+    // An item: its marker and at least one space (`^ {0,3}[-*+] +`), found without a pattern: most lines are items.
+    let itemText = start + 1;
+    if (first === '-' || first === '*' || first === '+') while (line.charCodeAt(itemText) === 0x20) itemText++;
+    if (itemText > start + 1) {
       open = [];
       blocks.push({ kind: 'item', text: open });
-      parseInline(open, line.slice(item[0].length), i, item[0].length, problems);
+      parseInline(open, line.slice(itemText), i, itemText, problems);
       continue;
     }
     const indent = line.length - line.trimStart().length;

@@ -75,28 +75,31 @@ const REST = /^(?: *| +#.*)$/;
  * of its first line, kept by every line up to the next line at column 0; blank lines are empty
  * (no spaces). `next` is where the rest of the mapping starts. Anything else (spaces on a blank
  * line, a line indented less but not at column 0, an end without a newline) is left to `yaml`.
+ * The lines are only checked here; the value is then cut from the text in one piece, without its
+ * trailing blank lines, and with the indentation taken off after each newline (a string per line,
+ * sliced and joined again, cost a changelog more than the rest of its manifest).
  */
 function readLiteralBlock(text: string, from: number): { value: string; next: number } | undefined {
-  const lines: string[] = [];
   let indent = 0;
   let offset = from;
+  // The newline ending the last line with text: the trailing blank lines are not part of the value.
+  let end = -1;
   while (offset < text.length) {
-    const end = text.indexOf('\n', offset);
-    if (end === -1) return undefined;
-    const line = text.slice(offset, end);
-    if (line !== '') {
-      const spaces = line.length - line.trimStart().length;
-      if (spaces === line.length) return undefined;
+    const lineEnd = text.indexOf('\n', offset);
+    if (lineEnd === -1) return undefined;
+    if (lineEnd > offset) {
+      let spaces = 0;
+      while (text.charCodeAt(offset + spaces) === 0x20) spaces++;
+      if (offset + spaces === lineEnd) return undefined;
       if (indent === 0) indent = spaces;
       if (spaces === 0) break;
       if (spaces < indent) return undefined;
+      end = lineEnd;
     } else if (indent === 0) return undefined;
-    lines.push(line.slice(indent));
-    offset = end + 1;
+    offset = lineEnd + 1;
   }
-  while (lines.at(-1) === '') lines.pop();
-  if (lines.length === 0) return undefined;
-  return { value: `${lines.join('\n')}\n`, next: offset };
+  if (end === -1) return undefined;
+  return { value: text.slice(from + indent, end + 1).replaceAll(`\n${' '.repeat(indent)}`, '\n'), next: offset };
 }
 
 function readValue(line: string, at: number): { value: unknown } | undefined {

@@ -2,7 +2,7 @@ import type { Build } from '../catalog/manifest.js';
 import { buildsWithChangelog, changelogAnchor, renderChangelog } from './changelog.js';
 import { html, isoTime, raw, readableTime } from './markup.js';
 import type { OutputFile } from './output.js';
-import { EXTRA_STYLE, join, page } from './pages.js';
+import { EXTRA_STYLE, join, pageBytes } from './pages.js';
 import { fileOf, URLS } from './urls.js';
 
 /**
@@ -24,8 +24,9 @@ ${renderChangelog(build.changelog!, anchor)}
 </div>
 </article>`;
   });
-  const body = html`<p><a href="${URLS.devicePage(device)}">← ${device} builds</a></p>
+  // The sections apart from the head, whose arrow is the page's one character outside Latin-1 (see utf8Of).
+  const body = [html`<p><a href="${URLS.devicePage(device)}">← ${device} builds</a></p>
 <h1>${device} changelog</h1>
-${join(sections, '\n')}`;
-  return { path: fileOf(URLS.changelogPage(device)), contents: page(`${device} changelog`, body, html`<style>${raw(EXTRA_STYLE)}</style>`) };
+`, join(sections, '\n')];
+  return { path: fileOf(URLS.changelogPage(device)), contents: pageBytes(`${device} changelog`, body, html`<style>${raw(EXTRA_STYLE)}</style>`) };
 }

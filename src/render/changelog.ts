@@ -2,7 +2,7 @@ import { plainText, type ChangelogBlock, type Inline } from '../catalog/changelo
 export { changelogAnchor } from '../catalog/changelog.js';
 import type { Build } from '../catalog/manifest.js';
 import { compareStrings } from '../catalog/problems.js';
-import { escapeMarkup, raw, type Markup } from './markup.js';
+import { escapeMarkup, flatten, raw, type Markup } from './markup.js';
 
 // A build's changelog as markup, built only from the parsed blocks (catalog/changelog.ts), every
 // text and address escaped: text can never become a tag, and a link is always the https address
@@ -94,7 +94,7 @@ function render(blocks: readonly ChangelogBlock[], { text, tags }: Form, prefix?
     else out += `${tags.pre}${text(block.text)}${tags.preEnd}`;
   }
   if (inList) out += tags.ulEnd;
-  return out;
+  return flatten(out);
 }
 
 function inline(pieces: readonly Inline[], text: Form['text'], tags: typeof TAGS): string {

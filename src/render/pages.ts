@@ -3,13 +3,13 @@ import { isWithdrawn } from '../catalog/filename.js';
 import { sha256Of } from '../catalog/loose.js';
 import { DEVICE_FACTS_STYLE, deviceFacts, deviceHeading, deviceLabel, groupByVendor } from './device-facts.js';
 import type { Build } from '../catalog/manifest.js';
-import { html, humanSize, isoTime, raw, readableTime, type Markup } from './markup.js';
+import { flatten, html, humanSize, isoTime, raw, readableTime, type Markup } from './markup.js';
 import type { Listing } from '../catalog/plan.js';
 import type { DeviceSummary } from './summary.js';
 import { compareStrings } from '../catalog/problems.js';
 import { fileOf, URLS } from './urls.js';
 import { changelogAnchor, renderChangelog } from './changelog.js';
-import type { OutputFile } from './output.js';
+import { utf8Of, type OutputFile } from './output.js';
 
 // The pages people read: a home page listing the devices and one page per device with its builds
 // per list. Plain HTML with inline CSS and a few lines of script for the copy buttons: no framework,
@@ -18,29 +18,34 @@ import type { OutputFile } from './output.js';
 /** The page of one device: what device.yaml says of it, and its builds per list, with everything needed to pick and check one. */
 export function renderDevicePage(device: string, lists: readonly Listing[], info?: DeviceInfo): OutputFile {
   const nav = lists.map((l) => html`<li><a href="#${l.list}">${l.list}</a> <span class="meta">(${l.builds.length})</span></li>`);
-  const sections = lists.map((listing) => {
-    const builds = listing.builds.map((b) => renderBuild(b, listing.list));
-    return html`<section id="${listing.list}" aria-labelledby="${listing.list}-title">
-<h2 id="${listing.list}-title">${listing.list}</h2>
-<p class="meta">${listing.builds.length} build${listing.builds.length === 1 ? '' : 's'} ·
-<a href="${URLS.listing(device, listing.list)}">JSON</a> ·
-<a href="${URLS.feed(device, listing.list)}">Atom feed</a></p>
-${builds.length > 0 ? join(builds, '\n') : html`<p>No builds in this list.</p>`}
-</section>`;
-  });
   const hasChangelog = lists.some((l) => l.builds.some((b) => b.changelog !== undefined && b.changelog.length > 0));
   const hasFiles = lists.some((l) => l.builds.some((b) => b.files !== undefined));
-  const body = html`<p><a href="${URLS.home}">← All devices</a></p>
+  // The body in parts, never joined (see utf8Of): the head with the arrow, then per list its
+  // heading (with `·`) apart from its articles, which are ASCII unless a manifest's text is not. The
+  // lists follow the nav, one line apart.
+  const body: Markup[] = [
+    html`<p><a href="${URLS.home}">← All devices</a></p>
 ${deviceHeading(device, info)}
 ${info ? html`${deviceFacts(info)}\n` : ''}${hasChangelog ? html`<p><a href="${URLS.changelogPage(device)}">Changelog</a> of every build</p>
 ` : ''}<p>Phones ask <code>${URLS.listing(device, '<list>')}</code>; LineageOS 23.2 and later ask <a href="${URLS.v2Builds(device)}"><code>${URLS.v2Builds(device)}</code></a>.</p>
 <nav aria-label="Lists"><ul class="lists">${join(nav, '\n')}</ul></nav>
-${join(sections, '\n')}`;
+`,
+  ];
+  for (const [i, listing] of lists.entries()) {
+    const builds = listing.builds.map((b) => renderBuild(b, listing.list));
+    body.push(html`${i > 0 ? '\n' : ''}<section id="${listing.list}" aria-labelledby="${listing.list}-title">
+<h2 id="${listing.list}-title">${listing.list}</h2>
+<p class="meta">${listing.builds.length} build${listing.builds.length === 1 ? '' : 's'} ·
+<a href="${URLS.listing(device, listing.list)}">JSON</a> ·
+<a href="${URLS.feed(device, listing.list)}">Atom feed</a></p>
+`);
+    body.push(builds.length > 0 ? join(builds, '\n') : html`<p>No builds in this list.</p>`, raw('\n</section>'));
+  }
   // Feed readers find the lists' feeds from the page address alone.
   const feeds = lists.map((l) => html`<link rel="alternate" type="application/atom+xml" title="${device} ${l.list} builds" href="${URLS.feed(device, l.list)}">`);
   const styles = [...(info ? [DEVICE_FACTS_STYLE] : []), ...(hasChangelog || hasFiles ? [html`<style>${raw(EXTRA_STYLE)}</style>`] : [])];
   const head = join([...feeds, ...styles], '\n');
-  return { path: fileOf(URLS.devicePage(device)), contents: page(`${deviceLabel(device, info)} builds`, body, head) };
+  return { path: fileOf(URLS.devicePage(device)), contents: pageBytes(`${deviceLabel(device, info)} builds`, body, head) };
 }
 
 /** The home page: every device with its newest build and the size of each list. */
@@ -87,7 +92,7 @@ function renderBuild(build: Build, list: string): Markup {
   const classes = ['build', build.placeholder && 'is-placeholder', isWithdrawn(build) && 'is-disabled'].filter(Boolean).join(' ');
   let body = BUILD_BODIES.get(build);
   if (body === undefined) {
-    body = buildBody(build);
+    body = flatten(buildBody(build));
     BUILD_BODIES.set(build, body);
   }
   return html`<article class="${classes}" id="${anchorOf(build, list)}">${body}`;
@@ -163,7 +168,17 @@ export function join(parts: readonly Markup[], separator: string): Markup {
 
 /** A whole page: the shared head, style and copy script around `body`. */
 export function page(title: string, body: Markup, head: Markup = raw('')): string {
-  return `${html`<!doctype html>
+  return `${pageStart(title, head)}${body}${PAGE_END}`;
+}
+
+/** {@link page} as UTF-8 bytes, its body given in parts that are never joined into one string (see utf8Of). */
+export function pageBytes(title: string, body: readonly Markup[], head: Markup = raw('')): Buffer {
+  return utf8Of([pageStart(title, head), ...body, PAGE_END]);
+}
+
+/** A page up to its body. */
+function pageStart(title: string, head: Markup): Markup {
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -175,12 +190,7 @@ ${head}
 </head>
 <body>
 <main>
-${body}
-</main>
-<p class="status" role="status" aria-live="polite"></p>
-<script>${raw(SCRIPT)}</script>
-</body>
-</html>`}\n`;
+`;
 }
 
 const STYLE = `
@@ -245,4 +255,13 @@ document.addEventListener('click', async (event) => {
     status.textContent = 'Could not copy; the text is selected';
   }
 });
+`;
+
+/** A page after its body. */
+const PAGE_END = `
+</main>
+<p class="status" role="status" aria-live="polite"></p>
+<script>${SCRIPT}</script>
+</body>
+</html>
 `;
