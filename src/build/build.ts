@@ -20,7 +20,7 @@ import type { DeviceSummary } from '../render/summary.js';
 import { compileDevice, compileSettings, filesByDevice, groupByDevice, type DeviceOutput } from './compile-device.js';
 import { cacheDirOf } from './cache-key.js';
 import { compileDevices } from './compile-devices.js';
-import { PARALLEL_THRESHOLD, prestartWorkers, workersFor, type WorkerPool } from './worker-pool.js';
+import { prestartIfCold, type WorkerPool } from './worker-pool.js';
 import { checkOutDir, OUTPUT_MARKER_FILE, writeFailure } from './out-dir.js';
 import { recoverTree, stageTree, withOutputLock, writeFileAtomic, writeStagedFile } from './write.js';
 
@@ -153,25 +153,15 @@ function buildInto(outDir: string, { root, host = 'all', cache = true, threads, 
   // Only listed here: each thread reads a device's manifests when it takes the device, and drops
   // them once it is compiled, so that memory does not grow with the catalog.
   const content = listContent(root);
-  const pool = given ?? prestartFor(content, cache ? cacheDirOf(root) : undefined, threads);
+  // Without workers started by the caller, a cold build starts its own now, as soon as it knows how
+  // many manifests there are: they load otapress while this thread reads the settings, takes the
+  // lock and stages the tree, instead of after its first two devices.
+  const pool = given ?? prestartIfCold(cache ? cacheDirOf(root) : undefined, threads, () => ({ devices: content.devices.length, manifests: content.files.length }));
   try {
     return buildListed(outDir, content, { root, host, cache, threads, waitMs, onWait }, pool);
   } finally {
     if (!given) void pool?.close();
   }
-}
-
-/**
- * Workers for a build that will compile every device, started as soon as the content is listed
- * ({@link prestartWorkers}): they load otapress while this thread reads the settings, takes the
- * lock and stages the tree, instead of after its first two devices. Only for a cold build, with
- * no cache folder yet (a fresh clone, CI) or `--no-cache`: a warm build may find every device in
- * the cache, and then needs no worker at all. At 1k manifests the worker was ready ~60 ms sooner.
- */
-function prestartFor(content: ContentListing, cacheDir: string | undefined, threads?: number): WorkerPool | undefined {
-  const workers = workersFor(content.devices.length, threads);
-  if (workers === 0 || content.files.length < PARALLEL_THRESHOLD || (cacheDir !== undefined && existsSync(cacheDir))) return undefined;
-  return prestartWorkers(workers);
 }
 
 function buildListed(outDir: string, content: ContentListing, { root, host = 'all', cache = true, threads, waitMs, onWait }: BuildOptions, pool?: WorkerPool): BuildSummary {

@@ -21,14 +21,22 @@ export const PARALLEL_THRESHOLD = 600;
  * Workers for a build of `root` that will compile every device, started before the build has
  * loaded anything else: the build command calls this first, so that the workers load otapress
  * (50 to 150 ms of a core each) while the calling thread does too, then lists the content, reads
- * the settings, takes the lock and stages the tree. Only for a cold build, with no cache folder
- * yet (a fresh clone, CI) or without the cache: a warm build may find every device in the cache
- * and then needs no worker at all; and only for a catalog of {@link PARALLEL_THRESHOLD} manifests or
- * more, counted by name in the device folders (catalog/read.ts reads and checks them later).
+ * the settings, takes the lock and stages the tree. The manifests are counted by name in the
+ * device folders (catalog/read.ts reads and checks them later). See {@link prestartIfCold}.
  */
 export function prestartForBuild(root: string, { cache, threads }: { cache: boolean; threads?: number }): WorkerPool | undefined {
-  if (cache && existsSync(cacheDirOf(root))) return undefined;
-  const { devices, manifests } = countManifests(path.join(root, 'content'), PARALLEL_THRESHOLD);
+  return prestartIfCold(cache ? cacheDirOf(root) : undefined, threads, () => countManifests(path.join(root, 'content'), PARALLEL_THRESHOLD));
+}
+
+/**
+ * Workers started ahead ({@link prestartWorkers}) for a build that will compile every device: a cold
+ * build, with no cache folder yet (a fresh clone, CI) or without the cache (`cacheDir` undefined),
+ * of at least {@link PARALLEL_THRESHOLD} manifests on more than one thread. A warm build may find
+ * every device in the cache, and then needs no worker at all. `count` is asked only for a cold build.
+ */
+export function prestartIfCold(cacheDir: string | undefined, threads: number | undefined, count: () => { devices: number; manifests: number }): WorkerPool | undefined {
+  if (cacheDir !== undefined && existsSync(cacheDir)) return undefined;
+  const { devices, manifests } = count();
   const workers = workersFor(devices, threads);
   return workers > 0 && manifests >= PARALLEL_THRESHOLD ? prestartWorkers(workers) : undefined;
 }

@@ -221,7 +221,7 @@ async function benchCatalog({ devices, builds }: { devices: number; builds: numb
     console.log(`done; the build writes ${first.note}`);
     const extrasShape = path.join(root, 'shape-extras.json');
     if (extrasRoot) {
-      console.log(`  with device files and changelogs (${extrasRoot}), it writes ${run(['node', BIN, 'build', '--root', extrasRoot]).note}`);
+      console.log(`  with device files and changelogs (${extrasRoot}), it writes ${build(extrasRoot).note}`);
       writeFileSync(extrasShape, JSON.stringify(treeShape(path.join(extrasRoot, 'dist'))));
     }
 
