@@ -28,10 +28,15 @@ export function changeTexts(blocks: readonly ChangelogBlock[]): string[] {
   return blocks.filter((b) => b.kind === 'item' || b.kind === 'paragraph').map((b) => plainText((b as { text: Inline[] }).text));
 }
 
+/** Whether a build has a changelog to show (a manifest's empty one shows nothing). */
+export function hasChangelog(build: Build): build is Build & { changelog: ChangelogBlock[] } {
+  return build.changelog !== undefined && build.changelog.length > 0;
+}
+
 /** The builds of a device that have a changelog, each once, newest first. */
 export function buildsWithChangelog(builds: Iterable<Build>): Build[] {
   return [...new Set(builds)]
-    .filter((b) => b.changelog !== undefined && b.changelog.length > 0)
+    .filter(hasChangelog)
     .sort((a, b) => b.timestamp - a.timestamp || compareStrings(a.display_version, b.display_version));
 }
 

@@ -9,7 +9,7 @@ import type { Listing } from '../catalog/plan.js';
 import { compareStrings } from '../catalog/problems.js';
 import type { Site } from '../catalog/site.js';
 import { anchorOf } from './pages.js';
-import { changelogForAtom } from './changelog.js';
+import { changelogForAtom, hasChangelog } from './changelog.js';
 import { fileOf, URLS } from './urls.js';
 import type { OutputFile } from './output.js';
 
@@ -98,7 +98,7 @@ function renderEntry(build: Build, list: string): string[] {
     `    <category term="${x(build.channel)}"/>`,
     `    <summary type="text">${x(summary)}.</summary>`,
     // The changelog as escaped HTML (built only from the parsed blocks, see render/changelog.ts).
-    ...(build.changelog?.length ? [`    <content type="html">${changelogForAtom(build.changelog)}</content>`] : []),
+    ...(hasChangelog(build) ? [`    <content type="html">${changelogForAtom(build.changelog)}</content>`] : []),
     '  </entry>',
   ];
 }

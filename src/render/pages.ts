@@ -2,13 +2,14 @@ import type { DeviceInfo } from '../catalog/device.js';
 import { isWithdrawn } from '../catalog/filename.js';
 import { sha256Of } from '../catalog/loose.js';
 import { DEVICE_FACTS_STYLE, deviceFacts, deviceHeading, deviceLabel, groupByVendor } from './device-facts.js';
+import type { ChangelogBlock } from '../catalog/changelog.js';
 import type { Build } from '../catalog/manifest.js';
 import { flatten, html, humanSize, isoTime, raw, readableTime, type Markup } from './markup.js';
 import type { Listing } from '../catalog/plan.js';
 import type { DeviceSummary } from './summary.js';
 import { compareStrings } from '../catalog/problems.js';
 import { fileOf, URLS } from './urls.js';
-import { changelogAnchor, renderChangelog } from './changelog.js';
+import { changelogAnchor, hasChangelog, renderChangelog } from './changelog.js';
 import { utf8Of, type OutputFile } from './output.js';
 
 // The pages people read: a home page listing the devices and one page per device with its builds
@@ -18,7 +19,7 @@ import { utf8Of, type OutputFile } from './output.js';
 /** The page of one device: what device.yaml says of it, and its builds per list, with everything needed to pick and check one. */
 export function renderDevicePage(device: string, lists: readonly Listing[], info?: DeviceInfo): OutputFile {
   const nav = lists.map((l) => html`<li><a href="#${l.list}">${l.list}</a> <span class="meta">(${l.builds.length})</span></li>`);
-  const hasChangelog = lists.some((l) => l.builds.some((b) => b.changelog !== undefined && b.changelog.length > 0));
+  const withChangelog = lists.some((l) => l.builds.some(hasChangelog));
   const hasFiles = lists.some((l) => l.builds.some((b) => b.files !== undefined));
   // The body in parts, never joined (see utf8Of): the head with the arrow, then per list its
   // heading (with `·`) apart from its articles, which are ASCII unless a manifest's text is not. The
@@ -26,7 +27,7 @@ export function renderDevicePage(device: string, lists: readonly Listing[], info
   const body: Markup[] = [
     html`<p><a href="${URLS.home}">← All devices</a></p>
 ${deviceHeading(device, info)}
-${info ? html`${deviceFacts(info)}\n` : ''}${hasChangelog ? html`<p><a href="${URLS.changelogPage(device)}">Changelog</a> of every build</p>
+${info ? html`${deviceFacts(info)}\n` : ''}${withChangelog ? html`<p><a href="${URLS.changelogPage(device)}">Changelog</a> of every build</p>
 ` : ''}<p>Phones ask <code>${URLS.listing(device, '<list>')}</code>; LineageOS 23.2 and later ask <a href="${URLS.v2Builds(device)}"><code>${URLS.v2Builds(device)}</code></a>.</p>
 <nav aria-label="Lists"><ul class="lists">${join(nav, '\n')}</ul></nav>
 `,
@@ -43,7 +44,7 @@ ${info ? html`${deviceFacts(info)}\n` : ''}${hasChangelog ? html`<p><a href="${U
   }
   // Feed readers find the lists' feeds from the page address alone.
   const feeds = lists.map((l) => html`<link rel="alternate" type="application/atom+xml" title="${device} ${l.list} builds" href="${URLS.feed(device, l.list)}">`);
-  const styles = [...(info ? [DEVICE_FACTS_STYLE] : []), ...(hasChangelog || hasFiles ? [html`<style>${raw(EXTRA_STYLE)}</style>`] : [])];
+  const styles = [...(info ? [DEVICE_FACTS_STYLE] : []), ...(withChangelog || hasFiles ? [html`<style>${raw(EXTRA_STYLE)}</style>`] : [])];
   const head = join([...feeds, ...styles], '\n');
   return { path: fileOf(URLS.devicePage(device)), contents: pageBytes(`${deviceLabel(device, info)} builds`, body, head) };
 }
@@ -130,14 +131,14 @@ ${badges.length > 0 ? html`<p>${join(badges, ' ')}</p>` : ''}
 <dl>
 ${join(rows, '\n')}
 </dl>
-${download}${build.files ? renderFiles(build) : ''}${build.changelog?.length ? changelogSection(build) : ''}
+${download}${build.files ? renderFiles(build) : ''}${hasChangelog(build) ? changelogSection(build) : ''}
 </article>`;
 }
 
 /** The changelog section of a build's article. */
-function changelogSection(build: Build): Markup {
+function changelogSection(build: Build & { changelog: ChangelogBlock[] }): Markup {
   return html`\n<section class="changelog" aria-label="Changelog of ${build.display_version}"><h4>Changelog</h4>
-${renderChangelog(build.changelog!)}
+${renderChangelog(build.changelog)}
 <p class="meta"><a href="${URLS.changelogPage(build.device)}#${changelogAnchor(build)}">On the changelog page</a></p></section>`;
 }
 
