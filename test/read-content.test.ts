@@ -1,8 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, readdirSync, statSync, utimesSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readContent } from '../src/catalog/read.js';
+import { listContent, readContent } from '../src/catalog/read.js';
 import { tempProject } from './helpers.js';
 
 /** How `content/` is read: without touching the files' access times where the system allows it. */
@@ -34,5 +34,32 @@ describe.runIf(process.platform === 'linux')('reading content/', { timeout: 60_0
     const asOwner = spawnSync(process.execPath, [bin, 'check', '--root', root], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
     expect(asOwner.status, asOwner.stderr).toBe(0);
     expect({ code: asNobody.status, stdout: asNobody.stdout, stderr: asNobody.stderr }).toEqual({ code: 0, stdout: asOwner.stdout, stderr: asOwner.stderr });
+  });
+
+  it('lists every file in the order of its path, across folders whose names sort otherwise than their paths', () => {
+    const root = tempProject();
+    const content = path.join(root, 'content');
+    // `a-b/...` and `a.b/...` sort before `a/...` ('-' and '.' come before '/'), although `a` comes first as a name.
+    const files = ['site.yaml', 'a/y.yaml', 'a/x.yaml', 'a-b/z.yaml', 'a.b/w.yaml', 'a.b/notes.md', 'A/v.yaml', 'b/u.yml', 'stray.yaml', 'a0/t.yaml'];
+    for (const file of files) {
+      mkdirSync(path.dirname(path.join(content, file)), { recursive: true });
+      writeFileSync(path.join(content, file), 'x: 1\n');
+    }
+    mkdirSync(path.join(content, 'a', 'nested'));
+    mkdirSync(path.join(content, 'bad name'));
+    writeFileSync(path.join(content, 'bad name', 'one.yaml'), '');
+    writeFileSync(path.join(content, 'bad name', 'two.yaml'), '');
+    symlinkSync(path.join(content, 'a'), path.join(content, 'a-link'));
+    const listing = listContent(root);
+    expect(listing.files).toEqual(['A/v.yaml', 'a-b/z.yaml', 'a.b/w.yaml', 'a/x.yaml', 'a/y.yaml', 'a0/t.yaml'].map((f) => ({ file: `content/${f}`, device: f.split('/')[0] })));
+    expect(listing.devices).toEqual(['A', 'a', 'a-b', 'a.b', 'a0']);
+    expect(listing.site).toBeDefined();
+    expect(listing.problems.map((p) => `${p.file} ${p.field}`)).toEqual([
+      'content/a-link (folder)',
+      'content/a/nested (folder)',
+      'content/b/u.yml (file)',
+      'content/bad name (folder)',
+      'content/stray.yaml (file)',
+    ]);
   });
 });

@@ -70,52 +70,40 @@ export function listContent(root: string, { devices: only }: { devices?: readonl
     return content;
   }
 
-  const entries = listEntries(contentDir, only);
   const devices = new Set<string>();
-  const badFolders = new Set<string>();
-  for (const entry of entries) {
-    const relative = entry.path.replace(/\/$/, '');
-    const file = `content/${relative}`;
-    const parts = relative.split('/');
-    if (entry.dirent.isSymbolicLink()) {
-      const what = statSync(path.join(contentDir, relative), { throwIfNoEntry: false })?.isDirectory() ? 'folder' : 'file';
-      problem(file, `(${what})`, `symbolic links are refused (a link can point outside the repository); replace it with the ${what} itself`);
-      continue;
-    }
-    if (!entry.dirent.isDirectory() && !entry.dirent.isFile()) {
-      // A named pipe would block the build forever; sockets and devices are no manifests either.
-      problem(file, '(file)', 'not a regular file (a pipe, socket or device); replace it with a plain file');
-      continue;
-    }
-    if (entry.dirent.isDirectory()) {
-      if (parts.length >= 2 && !parts.some((p) => p.startsWith('.'))) {
-        problem(file, '(folder)', 'folders inside a device folder are not read; put manifests directly in content/<device>/');
-      }
-      continue;
-    }
-    const isYaml = /\.ya?ml$/i.test(relative);
-    if (!isYaml) continue; // READMEs, images and other notes may live beside the manifests.
-    if (parts.length === 1) {
-      if (relative === 'site.yaml') content.site = readLimited(path.join(contentDir, relative), file, problem);
+  for (const entry of listEntries(contentDir, only)) {
+    if (entry.children === undefined) {
+      // A file (or link, or other) directly in content/.
+      const file = `content/${entry.name}`;
+      if (refused(entry.dirent, contentDir, entry.name, file, problem) || !/\.ya?ml$/i.test(entry.name)) continue;
+      if (entry.name === 'site.yaml') content.site = readLimited(path.join(contentDir, entry.name), file, problem);
       else problem(file, '(file)', 'manifests go in a device folder: move it to content/<device>/');
       continue;
     }
-    if (parts.length > 2) continue; // Reported once for the folder above.
-    const device = parts[0];
-    const unusable = deviceNameProblem(device);
-    if (unusable) {
-      if (!badFolders.has(device)) {
-        badFolders.add(device);
-        problem(`content/${device}`, '(folder)', unusable);
+    // A device folder, its entries in name order (that is, in path order).
+    const device = entry.name;
+    let unusable: string | undefined | null = null; // Asked once per folder, at its first manifest.
+    for (const child of entry.children) {
+      const relative = `${device}/${child.name}`;
+      const file = `content/${relative}`;
+      if (refused(child, contentDir, relative, file, problem)) continue;
+      if (child.isDirectory()) {
+        if (!device.startsWith('.') && !child.name.startsWith('.')) problem(file, '(folder)', 'folders inside a device folder are not read; put manifests directly in content/<device>/');
+        continue;
       }
-      continue;
+      if (!/\.ya?ml$/i.test(child.name)) continue; // READMEs, images and other notes may live beside the manifests.
+      if (unusable === null) {
+        unusable = deviceNameProblem(device);
+        if (unusable) problem(`content/${device}`, '(folder)', unusable);
+      }
+      if (unusable) continue;
+      if (!child.name.endsWith('.yaml')) {
+        problem(file, '(file)', `manifests end in .yaml; rename it to ${child.name.replace(/\.ya?ml$/i, '.yaml')}`);
+        continue;
+      }
+      devices.add(device);
+      content.files.push({ file, device });
     }
-    if (!relative.endsWith('.yaml')) {
-      problem(file, '(file)', `manifests end in .yaml; rename it to ${path.posix.basename(relative).replace(/\.ya?ml$/i, '.yaml')}`);
-      continue;
-    }
-    devices.add(device);
-    content.files.push({ file, device });
   }
   content.devices = [...devices].sort(compareStrings);
   if (content.site === undefined && !only && !problems.some((p) => p.file === SITE_FILE)) {
@@ -156,11 +144,15 @@ export function deviceNameProblem(name: string): string | undefined {
 // --- internal ---
 
 /**
- * The entries of `content/` and of its folders, sorted by path. A plain listing rather than a glob:
- * a glob silently skips names it cannot match (a line break in a file name), and a manifest that is
- * skipped without a word would be lost. Folders deeper down are reported, never read.
+ * The entries of `content/`, each folder with its own entries, in the order of their paths (a
+ * folder's entries follow it as `<folder>/<name>`, so `a-b/x` comes before `a/x`). A plain listing
+ * rather than a glob: a glob silently skips names it cannot match (a line break in a file name),
+ * and a manifest that is skipped without a word would be lost. Folders deeper down are reported,
+ * never read. Each folder is sorted on its own (a few hundred names) and placed among the other
+ * entries by the path its entries start with: one sort of 100,000 paths, with an object and a
+ * split per entry, took 0.6 s of a cold 100k build before any device could be compiled (0.3 s now).
  */
-function listEntries(contentDir: string, only?: readonly string[]): { path: string; dirent: Dirent }[] {
+function listEntries(contentDir: string, only?: readonly string[]): { name: string; dirent: Dirent; children?: Dirent[] }[] {
   const list = (dir: string) => {
     try {
       return readdirSync(dir, { withFileTypes: true });
@@ -168,14 +160,33 @@ function listEntries(contentDir: string, only?: readonly string[]): { path: stri
       return [];
     }
   };
-  const entries: { path: string; dirent: Dirent }[] = [];
+  const byName = (a: Dirent, b: Dirent) => compareStrings(a.name, b.name);
+  const entries: { name: string; dirent: Dirent; children?: Dirent[]; key: string }[] = [];
   for (const dirent of list(contentDir)) {
     if (only && !only.includes(dirent.name)) continue;
-    entries.push({ path: dirent.name, dirent });
-    if (!dirent.isDirectory()) continue;
-    for (const child of list(path.join(contentDir, dirent.name))) entries.push({ path: `${dirent.name}/${child.name}`, dirent: child });
+    // A folder's own entry tells nothing (only its entries do): it is placed where they sort.
+    if (dirent.isDirectory()) entries.push({ name: dirent.name, dirent, children: list(path.join(contentDir, dirent.name)).sort(byName), key: `${dirent.name}/` });
+    else entries.push({ name: dirent.name, dirent, key: dirent.name });
   }
-  return entries.sort((a, b) => compareStrings(a.path, b.path));
+  return entries.sort((a, b) => compareStrings(a.key, b.key));
+}
+
+/**
+ * Reports an entry that is no plain file or folder (a link, a pipe, a socket, a device) and returns
+ * true; `relative` is its path in `content/`.
+ */
+function refused(dirent: Dirent, contentDir: string, relative: string, file: string, problem: (file: string, field: string, message: string) => void): boolean {
+  if (dirent.isSymbolicLink()) {
+    const what = statSync(path.join(contentDir, relative), { throwIfNoEntry: false })?.isDirectory() ? 'folder' : 'file';
+    problem(file, `(${what})`, `symbolic links are refused (a link can point outside the repository); replace it with the ${what} itself`);
+    return true;
+  }
+  if (!dirent.isDirectory() && !dirent.isFile()) {
+    // A named pipe would block the build forever; sockets and devices are no manifests either.
+    problem(file, '(file)', 'not a regular file (a pipe, socket or device); replace it with a plain file');
+    return true;
+  }
+  return false;
 }
 
 /** Reads a file unless it is larger than any manifest could be; that case is reported by size. */
