@@ -22,8 +22,8 @@ export function renderDevicePage(device: string, lists: readonly Listing[], info
   const withChangelog = lists.some((l) => l.builds.some(hasChangelog));
   const hasFiles = lists.some((l) => l.builds.some((b) => b.files !== undefined));
   // The body in parts, never joined (see utf8Of): the head with the arrow, then per list its
-  // heading (with `·`) apart from its articles, which are ASCII unless a manifest's text is not. The
-  // lists follow the nav, one line apart.
+  // heading (with `·`), then each article's opening tag and its body (see articleBody). The lists
+  // follow the nav, one line apart.
   const body: Markup[] = [
     html`<p><a href="${URLS.home}">← All devices</a></p>
 ${deviceHeading(device, info)}
@@ -33,14 +33,15 @@ ${info ? html`${deviceFacts(info)}\n` : ''}${withChangelog ? html`<p><a href="${
 `,
   ];
   for (const [i, listing] of lists.entries()) {
-    const builds = listing.builds.map((b) => renderBuild(b, listing.list));
     body.push(html`${i > 0 ? '\n' : ''}<section id="${listing.list}" aria-labelledby="${listing.list}-title">
 <h2 id="${listing.list}-title">${listing.list}</h2>
 <p class="meta">${listing.builds.length} build${listing.builds.length === 1 ? '' : 's'} ·
 <a href="${URLS.listing(device, listing.list)}">JSON</a> ·
 <a href="${URLS.feed(device, listing.list)}">Atom feed</a></p>
 `);
-    body.push(builds.length > 0 ? join(builds, '\n') : html`<p>No builds in this list.</p>`, raw('\n</section>'));
+    if (listing.builds.length === 0) body.push(html`<p>No builds in this list.</p>`);
+    for (const [n, build] of listing.builds.entries()) body.push(articleStart(build, listing.list, n > 0), articleBody(build));
+    body.push(raw('\n</section>'));
   }
   // Feed readers find the lists' feeds from the page address alone.
   const feeds = lists.map((l) => html`<link rel="alternate" type="application/atom+xml" title="${device} ${l.list} builds" href="${URLS.feed(device, l.list)}">`);
@@ -89,17 +90,30 @@ export function anchorOf(build: Build, list: string): string {
 
 // --- internal ---
 
-function renderBuild(build: Build, list: string): Markup {
+/** A build's article in one list, up to its body: its opening tag, after a line break unless it is the list's first. */
+function articleStart(build: Build, list: string, afterAnother: boolean): Markup {
   const classes = ['build', build.placeholder && 'is-placeholder', isWithdrawn(build) && 'is-disabled'].filter(Boolean).join(' ');
+  return html`${afterAnother ? '\n' : ''}<article class="${classes}" id="${anchorOf(build, list)}">`;
+}
+
+/**
+ * A build's article after its opening tag: the same in every list the build is in, so made once,
+ * as one flat string, and encoded into the page (utf8Of) as a part of its own. Joined with the
+ * list's other articles into one string first, every article was copied once more before the
+ * encoding, and that join was the largest single cost of the device pages: 0.9 s of the CPU of a
+ * cold 100k build, 1.6 s with a changelog on every build (page assembly alone: 3.9 ms a page of
+ * 300 articles joined, 0.4 to 0.6 ms in parts).
+ */
+function articleBody(build: Build): Markup {
   let body = BUILD_BODIES.get(build);
   if (body === undefined) {
     body = flatten(buildBody(build));
     BUILD_BODIES.set(build, body);
   }
-  return html`<article class="${classes}" id="${anchorOf(build, list)}">${body}`;
+  return body;
 }
 
-/** What a build's article holds after its opening tag: the same in every list the build is in, so made once. */
+/** What a build's article holds after its opening tag (see articleBody). */
 const BUILD_BODIES = new WeakMap<Build, Markup>();
 
 function buildBody(build: Build): Markup {
