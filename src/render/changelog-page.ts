@@ -2,7 +2,7 @@ import type { Build } from '../catalog/manifest.js';
 import { buildsWithChangelog, changelogAnchor, renderChangelog } from './changelog.js';
 import { html, isoTime, raw, readableTime } from './markup.js';
 import type { OutputFile } from './output.js';
-import { EXTRA_STYLE, join, pageBytes } from './pages.js';
+import { EXTRA_STYLE, pageBytes } from './pages.js';
 import { fileOf, URLS } from './urls.js';
 
 /**
@@ -14,19 +14,21 @@ import { fileOf, URLS } from './urls.js';
 export function renderChangelogPage(device: string, builds: Iterable<Build>): OutputFile | undefined {
   const withChangelog = buildsWithChangelog(builds);
   if (withChangelog.length === 0) return undefined;
-  const sections = withChangelog.map((build) => {
+  // The head, whose arrow is the page's one character outside Latin-1, then each section as a part
+  // of its own, one line apart: never joined into one string before the encoding (see utf8Of and
+  // articleBody in pages.ts).
+  const body = [html`<p><a href="${URLS.devicePage(device)}">← ${device} builds</a></p>
+<h1>${device} changelog</h1>
+`];
+  for (const [i, build] of withChangelog.entries()) {
     const anchor = changelogAnchor(build);
-    return html`<article class="build" id="${anchor}">
+    body.push(html`${i > 0 ? '\n' : ''}<article class="build" id="${anchor}">
 <h2>${build.display_version}</h2>
 <p class="meta">Version ${build.version} · Android ${build.android_version} · <time datetime="${isoTime(build.timestamp)}">${readableTime(build.timestamp)}</time>${build.placeholder ? ' · announced, no package yet' : ''}</p>
 <div class="changelog">
 ${renderChangelog(build.changelog!, anchor)}
 </div>
-</article>`;
-  });
-  // The sections apart from the head, whose arrow is the page's one character outside Latin-1 (see utf8Of).
-  const body = [html`<p><a href="${URLS.devicePage(device)}">← ${device} builds</a></p>
-<h1>${device} changelog</h1>
-`, join(sections, '\n')];
+</article>`);
+  }
   return { path: fileOf(URLS.changelogPage(device)), contents: pageBytes(`${device} changelog`, body, html`<style>${raw(EXTRA_STYLE)}</style>`) };
 }
