@@ -20,12 +20,12 @@ afterEach(() => {
   process.env.PATH = PATH;
 });
 
-/** A folder holding a `sync` that appends its arguments to `log`, then runs the system's. */
+/** A folder holding a `sync` that appends its parent's pid and its arguments to `log`, then runs the system's. */
 function recordingSync(log: string): string {
   const bin = path.join(tempProject(), 'bin');
   mkdirSync(bin);
   const real = ['/usr/bin/sync', '/bin/sync'].find((p) => existsSync(p));
-  writeFileSync(path.join(bin, 'sync'), `#!/bin/sh\necho "$@" >> '${log}'\n${real ? `exec ${real} "$@"` : 'exit 0'}\n`);
+  writeFileSync(path.join(bin, 'sync'), `#!/bin/sh\necho "$PPID $@" >> '${log}'\n${real ? `exec ${real} "$@"` : 'exit 0'}\n`);
   chmodSync(path.join(bin, 'sync'), 0o755);
   return bin;
 }
@@ -47,10 +47,43 @@ describe.runIf(process.platform === 'linux')('writing back while building', { ti
     const eager = compile(0);
     // One as each staging folder is made, then one after each device written when every device
     // is due one (they run in the background: wait for them to have run).
-    const calls = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []);
-    await eventually(() => calls().length >= 8, 30_000);
-    expect(calls().sort()).toEqual([...Array(7).fill(`-f ${eager}`), `-f ${quiet}`].sort());
+    const lines = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []);
+    expect(await eventually(() => lines().length >= 8, 30_000)).toBe(true);
+    const calls = lines().map((line) => line.split(' '));
+    expect(calls.map(([, ...args]) => args.join(' ')).sort()).toEqual([...Array(7).fill(`-f ${eager}`), `-f ${quiet}`].sort());
+    // Each folder's syncs are run by one helper process of its own, not started by the build each time.
+    const parents = (dir: string) => new Set(calls.filter(([, , at]) => at === dir).map(([pid]) => Number(pid)));
+    expect(parents(eager).size).toBe(1);
+    expect(parents(quiet).size).toBe(1);
+    expect([...parents(eager), ...parents(quiet)]).not.toContain(process.pid);
+    expect(new Set([...parents(eager), ...parents(quiet)]).size).toBe(2);
     expect(snapshotTree(eager)).toEqual(snapshotTree(quiet));
+  });
+
+  it('ends the helper once the tree is committed or discarded', async () => {
+    const log = path.join(tempProject(), 'sync.log');
+    process.env.PATH = `${recordingSync(log)}${path.delimiter}${PATH}`;
+    const helpers: number[] = [];
+    for (const end of ['commit', 'discard'] as const) {
+      const tree = stageTree(path.join(tempProject(), 'out'));
+      writeFileSync(path.join(tree.staging, 'a.json'), '[]');
+      startWriteback(tree.staging);
+      const at = (line: string) => line.endsWith(` -f ${tree.staging}`);
+      expect(await eventually(() => existsSync(log) && readFileSync(log, 'utf8').split('\n').filter(at).length >= 2, 30_000)).toBe(true);
+      helpers.push(Number(readFileSync(log, 'utf8').split('\n').find(at)!.split(' ')[0]));
+      tree[end]();
+    }
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(new Set(helpers).size).toBe(2);
+    // Each ends once the syncs asked of it have run (it would otherwise wait on its pipe for the process's life).
+    expect(await eventually(() => !helpers.some(alive), 30_000)).toBe(true);
   });
 
   it('does not fail, now or later, where there is no sync to run', async () => {

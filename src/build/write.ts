@@ -17,7 +17,7 @@ import {
 import path from 'node:path';
 import { outputPathProblem } from '../catalog/path-limits.js';
 import type { OutputFile } from '../render/output.js';
-import { atPath, discardTree, flushToDisk, removeInBackground, startWriteback, syncPath, writeAll, writeDurably } from './disk.js';
+import { atPath, discardTree, flushToDisk, removeInBackground, startWriteback, stopWriteback, syncPath, writeAll, writeDurably } from './disk.js';
 import { OutputError } from './out-dir.js';
 
 export { OutputError } from './out-dir.js';
@@ -52,6 +52,7 @@ export function stageTree(outDir: string): StagedTree {
       try {
         // The files must be on disk before the rename makes them reachable from outDir (else a power
         // cut could leave empty files in place of the old tree). A killed process needs none of this.
+        stopWriteback(staging);
         flushToDisk(staging);
         if (existsSync(outDir)) renameSync(outDir, previous);
         renameSync(staging, outDir);
@@ -63,7 +64,10 @@ export function stageTree(outDir: string): StagedTree {
       }
       if (existsSync(previous)) discardTree(previous, parent, base);
     },
-    discard: () => rmSync(staging, { recursive: true, force: true }),
+    discard() {
+      stopWriteback(staging);
+      rmSync(staging, { recursive: true, force: true });
+    },
   };
 }
 
