@@ -18,7 +18,7 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
 };
 
 /** Runs the CLI with `argv` (without `node` and the script); returns the exit code. */
-export async function main(argv: string[], io: Io = { out: (l) => console.log(l), err: (l) => console.error(l) }): Promise<number> {
+export async function main(argv: string[], io: Io = CONSOLE): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.out(await overview());
@@ -67,6 +67,13 @@ export async function main(argv: string[], io: Io = { out: (l) => console.log(l)
 }
 
 // --- internal ---
+
+/** stdout and stderr: a line at a time through the console, many lines in one write. */
+const CONSOLE: Io = {
+  out: (line) => console.log(line),
+  err: (line) => console.error(line),
+  lines: (to, lines) => void (to === 'out' ? process.stdout : process.stderr).write(`${lines.join('\n')}\n`),
+};
 
 /** Where a command without --root works: the catalog the current folder is in, said when it is not this folder. */
 function projectRoot(io: Io): string {

@@ -23,6 +23,12 @@ export class UsageError extends Error {}
 export interface Io {
   out(line: string): void;
   err(line: string): void;
+  /**
+   * Many lines at once, as one write (the CLI's Io): a build of 100,000 manifests prints thousands
+   * of notices, and a write each took 15 to 30 µs of the build's end here. Without it, each line
+   * goes through `out` or `err`.
+   */
+  lines?(to: 'out' | 'err', lines: readonly string[]): void;
 }
 
 /** The parsed command line a command runs with. */
@@ -70,24 +76,28 @@ export function count(n: number, one: string, many = `${one}s`): string {
 
 /** Prints every problem (`::error` annotations for GitHub), then the count; `readOnly` commands never said they would write. */
 export function reportProblems(problems: readonly Problem[], io: Io, format: string, readOnly = false): void {
-  for (const p of problems) {
-    if (format === 'github') io.out(`::error file=${property(p.file)},line=${p.line},col=${p.col},title=${property(p.field)}::${escapeData(p.message)}`);
-    else io.err(formatProblem(p));
-  }
+  report(problems, io, format, 'error');
   io.err(`${count(problems.length, 'problem')} found${readOnly ? '.' : '; nothing was written.'}`);
 }
 
 /** Notices do not fail the command: printed like problems (`::notice` for GitHub), then counted. */
 export function reportNotices(notices: readonly Problem[], io: Io, format: string): void {
   if (notices.length === 0) return;
-  for (const p of notices) {
-    if (format === 'github') io.out(`::notice file=${property(p.file)},line=${p.line},col=${p.col},title=${property(p.field)}::${escapeData(p.message)}`);
-    else io.err(formatProblem(p));
-  }
+  report(notices, io, format, 'notice');
   io.err(`${count(notices.length, 'notice')} (not errors: the site builds; each says what phones will do, and what to change).`);
 }
 
 // --- internal ---
+
+/** Each problem on a line of its own: on stderr as text, or on stdout as GitHub annotations (`::error`, `::notice`). */
+function report(problems: readonly Problem[], io: Io, format: string, kind: 'error' | 'notice'): void {
+  const github = format === 'github';
+  const lines = problems.map((p) => (github ? `::${kind} file=${property(p.file)},line=${p.line},col=${p.col},title=${property(p.field)}::${escapeData(p.message)}` : formatProblem(p)));
+  const to = github ? 'out' : 'err';
+  if (io.lines) {
+    if (lines.length > 0) io.lines(to, lines);
+  } else for (const line of lines) io[to](line);
+}
 
 /**
  * GitHub's workflow-command escaping of a message, after the control characters a file name, key or
