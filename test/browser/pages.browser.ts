@@ -238,6 +238,11 @@ describe('the pages of the example catalog', () => {
     const { page, errors } = await open(server, '/devices/FP4/');
     const article = page.locator('article', { has: page.locator('h3', { hasText: '2.5-a14-20241108446322-official-FP4' }) }).first();
     const button = article.getByRole('button', { name: 'Copy SHA-256 of 2.5-a14-20241108446322-official-FP4' });
+    // The page's script gives every hash its button (the markup has none: without script they could not copy).
+    expect(readFileSync(path.join(dist, 'devices/FP4/index.html'), 'utf8')).not.toContain('<button');
+    expect(await page.locator('button.copy').count()).toBe(await page.locator('code.hash').count());
+    expect(await page.locator('code.hash').count()).toBeGreaterThan(10);
+    expect(await article.getByRole('button', { name: 'Copy MD5 of 2.5-a14-20241108446322-official-FP4' }).count()).toBe(1);
     await button.click();
     await expect.poll(() => button.textContent()).toBe('Copied');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
