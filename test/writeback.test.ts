@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { compileSettings, groupByDevice } from '../src/build/compile-device.js';
@@ -84,6 +84,68 @@ describe.runIf(process.platform === 'linux')('writing back while building', { ti
     expect(new Set(helpers).size).toBe(2);
     // Each ends once the syncs asked of it have run (it would otherwise wait on its pipe for the process's life).
     expect(await eventually(() => !helpers.some(alive), 30_000)).toBe(true);
+  });
+
+  it('flushes before the swap and removes the replaced tree from the same helper, leaving nothing behind', async () => {
+    const log = path.join(tempProject(), 'sync.log');
+    const bin = recordingSync(log);
+    // An `rm` that records its parent's pid too.
+    writeFileSync(path.join(bin, 'rm'), `#!/bin/sh\necho "$PPID rm $@" >> '${log}'\nexec /bin/rm "$@"\n`);
+    chmodSync(path.join(bin, 'rm'), 0o755);
+    process.env.PATH = `${bin}${path.delimiter}${PATH}`;
+    const parent = tempProject();
+    const out = path.join(parent, 'out');
+    const lines = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []);
+    for (const name of ['first.json', 'second.json']) {
+      const before = lines().length;
+      const tree = stageTree(out);
+      writeFileSync(path.join(tree.staging, name), '[]');
+      tree.commit();
+      // The flush has run by the time commit returns: its sync is in the log, from the helper (the
+      // first sync is the one every staging folder starts with).
+      const flushes = lines().slice(before).filter((line) => line.endsWith(` -f ${tree.staging}`));
+      expect(flushes).toHaveLength(2);
+      expect(flushes.map((line) => Number(line.split(' ')[0]))).not.toContain(process.pid);
+      expect(new Set(flushes.map((line) => line.split(' ')[0])).size).toBe(1);
+      expect(readdirSync(out)).toEqual([name]);
+    }
+    // The first tree, set aside by the second commit, is removed in the background by the helper
+    // that flushed the second; no marker is left.
+    expect(await eventually(() => readdirSync(parent).length === 1, 30_000)).toBe(true);
+    expect(readdirSync(parent)).toEqual(['out']);
+    const removals = lines().filter((line) => line.split(' ')[1] === 'rm');
+    expect(removals).toHaveLength(1);
+    expect(removals[0]).toMatch(new RegExp(` rm -rf -- ${parent}/\\.out\\.trash-${process.pid}-\\d+$`));
+    const lastFlush = lines().filter((line) => line.endsWith(' -f ' + path.join(parent, `.out.staging-${process.pid}`))).at(-1)!;
+    expect(removals[0].split(' ')[0]).toBe(lastFlush.split(' ')[0]);
+  });
+
+  it('still flushes and swaps when the helper is gone or its sync fails', async () => {
+    const log = path.join(tempProject(), 'sync.log');
+    process.env.PATH = `${recordingSync(log)}${path.delimiter}${PATH}`;
+    const out = path.join(tempProject(), 'out');
+    const tree = stageTree(out);
+    writeFileSync(path.join(tree.staging, 'a.json'), '[]');
+    const at = (line: string) => line.endsWith(` -f ${tree.staging}`);
+    expect(await eventually(() => existsSync(log) && readFileSync(log, 'utf8').split('\n').some(at), 30_000)).toBe(true);
+    const helper = Number(readFileSync(log, 'utf8').split('\n').find(at)!.split(' ')[0]);
+    process.kill(helper, 'SIGKILL');
+    tree.commit();
+    // The flush came from a sync the build started itself.
+    expect(readFileSync(log, 'utf8').split('\n').filter(at).map((line) => Number(line.split(' ')[0]))).toContain(process.pid);
+    expect(readdirSync(out)).toEqual(['a.json']);
+
+    // A sync that fails: every file and folder is fsynced instead, and the tree is swapped in.
+    const bin = path.join(tempProject(), 'bin');
+    mkdirSync(bin);
+    writeFileSync(path.join(bin, 'sync'), '#!/bin/sh\nexit 1\n');
+    chmodSync(path.join(bin, 'sync'), 0o755);
+    process.env.PATH = `${bin}${path.delimiter}${PATH}`;
+    const failing = stageTree(out);
+    writeFileSync(path.join(failing.staging, 'b.json'), '[]');
+    failing.commit();
+    expect(readdirSync(out)).toEqual(['b.json']);
+    expect(readdirSync(path.dirname(out)).filter((name) => name.includes('flushed'))).toEqual([]);
   });
 
   it('does not fail, now or later, where there is no sync to run', async () => {

@@ -4,7 +4,7 @@
  * tree without waiting for it. Used by write.ts (the staged tree and its lock) and compile-devices.ts.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import path from 'node:path';
 
@@ -15,7 +15,7 @@ import path from 'node:path';
  * and 3,506 folders of a 100k build took 1.8 to 4.3 s of `rm -rf` here (0.45 s of CPU), a
  * quarter of a warm build. Where `rm` cannot be started, the tree is removed before returning.
  */
-export function discardTree(previous: string, parent: string, base: string): void {
+export function discardTree(previous: string, parent: string, base: string, helperOf?: string): void {
   const trash = path.join(parent, `.${base}.trash-${process.pid}-${Date.now()}`);
   try {
     renameSync(previous, trash);
@@ -23,7 +23,9 @@ export function discardTree(previous: string, parent: string, base: string): voi
     rmSync(previous, { recursive: true, force: true });
     return;
   }
-  removeInBackground(trash);
+  // The `rm -rf` from the writeback helper of the staging folder that replaced it, when it runs.
+  const helper = helperOf === undefined ? undefined : writebacks.get(helperOf);
+  if (helper === undefined || !tell(helper, 'r', trash)) removeInBackground(trash);
 }
 
 /** Starts `rm -rf` on a folder nobody needs any more, and does not wait for it (see {@link discardTree}). */
@@ -65,14 +67,19 @@ function removeNow(dir: string): void {
  * call after it ({@link stopWriteback} ends it). Starting a process from the build was the cost:
  * the fork of a process holding a build's heap took 15 to 40 ms of the calling thread here, a
  * dozen times in a 100,000-manifest build; a line into a pipe takes a fraction of a millisecond.
+ * The same `sh` runs the flush before the swap ({@link flushToDisk}) and the removal of the tree
+ * the swap replaced ({@link discardTree}), which were two more processes started by every build.
  */
 export function startWriteback(dir: string): void {
   if (process.platform !== 'linux') return;
   let helper = writebacks.get(dir);
   if (helper === undefined) {
     try {
-      // The folder is an argument of the script (`$1`), never part of its text.
-      helper = spawn('sh', ['-c', 'while read -r _; do sync -f "$1"; done', 'sh', dir], { stdio: ['pipe', 'ignore', 'ignore'] });
+      // The folder is an argument of the script (`$1`), never part of its text; the paths in the
+      // lines it reads are absolute paths without a line break (see {@link tell}). Detached, in a
+      // process group of its own, like any removal that outlives the build: an interrupt typed for
+      // the next command must not stop it halfway.
+      helper = spawn('sh', ['-c', HELPER, 'sh', dir], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
     } catch {
       return; // Out of processes or memory: the flush before the swap still makes the tree durable.
     }
@@ -84,10 +91,33 @@ export function startWriteback(dir: string): void {
     (helper.stdin as Socket).unref();
     writebacks.set(dir, helper);
   }
-  helper.stdin!.write('\n');
+  tell(helper, '');
 }
 
-/** Ends the `sh` of {@link startWriteback} for this folder, once the syncs asked of it have run. */
+/**
+ * The helper's script. An empty line: `sync -f` the folder's file system. `f<file>`: the same, then
+ * its exit status into `<file>` (and the helper ends if that cannot be written, so that nobody
+ * waits for it). `r<folder>`: `rm -rf` it.
+ */
+const HELPER = `while IFS= read -r line; do
+  case $line in
+    '') sync -f "$1" ;;
+    f/*) sync -f "$1"; echo "$?" > "\${line#f}" || exit 1 ;;
+    r/*) rm -rf -- "\${line#r}" ;;
+  esac
+done`;
+
+/** Hands the helper a line; `false` where it cannot take this one (then the caller does the work itself). */
+function tell(helper: ChildProcess, what: '' | 'f' | 'r', file = ''): boolean {
+  if (what !== '' && (!file.startsWith('/') || file.includes('\n'))) return false;
+  if (helper.pid === undefined || helper.stdin!.destroyed) return false;
+  helper.stdin!.write(`${what}${file}\n`);
+  // The line is in the pipe only once nothing is left queued: a thread that then blocks never sends
+  // what is queued (libuv writes a short line into a pipe with room at once).
+  return helper.stdin!.writableLength === 0;
+}
+
+/** Ends the `sh` of {@link startWriteback} for this folder, once the work asked of it has run. */
 export function stopWriteback(dir: string): void {
   const helper = writebacks.get(dir);
   if (helper === undefined) return;
@@ -100,10 +130,13 @@ const writebacks = new Map<string, ChildProcess>();
 /**
  * Flushes a freshly written folder to disk: one `sync -f` (syncfs, Linux) for the whole file system,
  * a second rather than a millisecond and a half per file; where that is missing, fsync each path.
+ * The `sync` runs in the folder's writeback helper when it has one ({@link startWriteback}), which
+ * writes its exit status into `marker` (a path that is not in the folder, removed again here);
+ * otherwise in a process started for it.
  */
-export function flushToDisk(dir: string): void {
-  const synced = spawnSync('sync', ['-f', dir], { stdio: 'ignore' });
-  if (synced.status === 0) return;
+export function flushToDisk(dir: string, marker?: string): void {
+  const status = marker === undefined ? undefined : flushByHelper(dir, marker);
+  if (status === 0 || (status === undefined && spawnSync('sync', ['-f', dir], { stdio: 'ignore' }).status === 0)) return;
   const walk = (folder: string) => {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
       const child = path.join(folder, entry.name);
@@ -113,6 +146,51 @@ export function flushToDisk(dir: string): void {
     syncPath(folder);
   };
   walk(dir);
+}
+
+/**
+ * Has the helper of `dir` sync its file system and waits for the exit status it writes into
+ * `marker`, looking every few milliseconds; `undefined` when there is no helper, it cannot take
+ * the line, or it ends without writing one (the caller then starts a `sync` of its own).
+ */
+function flushByHelper(dir: string, marker: string): number | undefined {
+  const helper = writebacks.get(dir);
+  rmSync(marker, { force: true });
+  if (helper === undefined || !tell(helper, 'f', marker)) return undefined;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let wait = 1; ; wait = Math.min(wait + 1, 8)) {
+    let written: string | undefined;
+    try {
+      written = readFileSync(marker, 'latin1');
+    } catch {
+      // Not there yet.
+    }
+    // `echo` creates the file, then writes the status and its line break.
+    if (written?.endsWith('\n')) {
+      rmSync(marker, { force: true });
+      return Number(written);
+    }
+    if (!isRunning(helper.pid!)) {
+      rmSync(marker, { force: true });
+      return undefined;
+    }
+    Atomics.wait(pause, 0, 0, wait);
+  }
+}
+
+/**
+ * Whether a child of this process still runs: one that has ended stays a zombie (state Z in
+ * /proc) until the event loop reaps it, which it cannot while this thread waits.
+ */
+function isRunning(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return false;
+  }
+  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  return state !== 'Z' && state !== 'X' && state !== 'x';
 }
 
 export function writeDurably(file: string, contents: string | Uint8Array, flags = 'w'): void {

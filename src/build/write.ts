@@ -39,7 +39,7 @@ export interface StagedTree {
 
 /** Starts a tree for `outDir` (see {@link StagedTree}). */
 export function stageTree(outDir: string): StagedTree {
-  const { parent, base, staging, previous } = siblings(outDir);
+  const { parent, base, staging, previous, flushed } = siblings(outDir);
   recoverTree(outDir);
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
@@ -52,17 +52,19 @@ export function stageTree(outDir: string): StagedTree {
       try {
         // The files must be on disk before the rename makes them reachable from outDir (else a power
         // cut could leave empty files in place of the old tree). A killed process needs none of this.
-        stopWriteback(staging);
-        flushToDisk(staging);
+        flushToDisk(staging, flushed);
         if (existsSync(outDir)) renameSync(outDir, previous);
         renameSync(staging, outDir);
         syncPath(parent);
       } catch (error) {
+        stopWriteback(staging);
         rmSync(staging, { recursive: true, force: true });
         if (!existsSync(outDir) && existsSync(previous)) renameSync(previous, outDir);
         throw error;
       }
-      if (existsSync(previous)) discardTree(previous, parent, base);
+      // The old tree is removed by the helper that flushed the new one, which then ends.
+      if (existsSync(previous)) discardTree(previous, parent, base, staging);
+      stopWriteback(staging);
     },
     discard() {
       stopWriteback(staging);
@@ -140,7 +142,7 @@ export function linkStagedFile(staging: string, file: string, from: string, made
 export function recoverTree(outDir: string): void {
   const { parent, base } = siblings(outDir);
   if (!existsSync(parent)) return;
-  const pattern = new RegExp(`^\\.${escapeRegExp(base)}\\.(staging-|previous-|lock\\.|lock\\.stale-)(\\d+)$`);
+  const pattern = new RegExp(`^\\.${escapeRegExp(base)}\\.(staging-|previous-|flushed-|lock\\.|lock\\.stale-)(\\d+)$`);
   for (const name of readdirSync(parent).sort()) {
     const match = pattern.exec(name);
     // Lock temporaries are made before the lock is held: only a dead build's are left over.
@@ -259,6 +261,8 @@ function siblings(outDir: string) {
     base,
     staging: path.join(parent, `.${base}.staging-${process.pid}`),
     previous: path.join(parent, `.${base}.previous-${process.pid}`),
+    // Where the writeback helper writes the exit status of the flush before the swap (disk.ts).
+    flushed: path.join(parent, `.${base}.flushed-${process.pid}`),
     lock: path.join(parent, `.${base}.lock`),
   };
 }
