@@ -86,6 +86,11 @@ export function startWriteback(dir: string): void {
     // No `sh`: the failure arrives on the event loop, and so does a write into a pipe nobody reads.
     helper.on('error', () => {});
     helper.stdin!.on('error', () => {});
+    // Once the event loop has reaped it, its pid may be another process's: no more lines for it.
+    const started = helper;
+    helper.on('exit', () => {
+      if (writebacks.get(dir) === started) writebacks.delete(dir);
+    });
     // Neither the process nor its pipe keeps a finished build's process alive.
     helper.unref();
     (helper.stdin as Socket).unref();
