@@ -9,6 +9,10 @@
 //   npm run bench -- --peers --curve       also Hugo and Eleventy building the same v1 listings (test/bench/peers/)
 //   npm run bench -- --extras --only build also a cold build of the same catalog with a device.yaml on every
 //                                          device and a changelog on every build (issue 21), in the same rounds
+//   npm run bench -- --extras --baseline DIR   also the cold build of the plain catalog by the otapress checked
+//                                          out in DIR (its lib/, built if missing), in the same rounds: issue 21
+//                                          compares the extras build with the build of the time it was filed
+//                                          (git worktree add DIR 198504c)
 //
 // It ends with every figure of the targets (issue 14) beside its target.
 //
@@ -46,14 +50,16 @@ const { values } = parseArgs({
     catalog: { type: 'string' },
     peers: { type: 'boolean', default: false },
     extras: { type: 'boolean', default: false },
+    baseline: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
 if (values.help) {
-  console.log('usage: npm run bench -- [--quick] [--devices N] [--builds N] [--runs N] [--curve] [--peers] [--extras] [--hash-mb MB] [--only build,preview,hash] [--catalog DIR] [--keep]');
+  console.log('usage: npm run bench -- [--quick] [--devices N] [--builds N] [--runs N] [--curve] [--peers] [--extras [--baseline DIR]] [--hash-mb MB] [--only build,preview,hash] [--catalog DIR] [--keep]');
   process.exit(0);
 }
 if (spawnSync(process.execPath, [path.join(ROOT, '.ci', 'build-lib.mjs')], { stdio: 'inherit' }).status !== 0) throw new Error('could not build lib/ (npm run prepare)');
+const baseline = values.baseline === undefined ? undefined : prepareBaseline(path.resolve(values.baseline));
 
 /**
  * What the runs left, to be removed once every run is over (see {@link setAside}): the bench's
@@ -157,7 +163,21 @@ for (const size of only.has('build') || only.has('preview') ? sizes : []) {
       console.log(`  ${name.padEnd(28)} ${`${sameRound(a, b).toFixed(2)}x`.padStart(6)} ${(cpuKnown ? `${sameRound(a, b, 'cpu').toFixed(2)}x` : '-').padStart(6)}   (${each('ms')}; ${cpuKnown ? each('cpu') : '-'})`);
     }
     console.log('');
-    target(`cold build with device files and changelogs / without (issue 21)${at}`, sameRound(extras, cold), 'x', 1.1);
+    const old = row('baseline cold build');
+    if (old) {
+      // Issue 21: "a cold 100k build with device files and changelogs stays within 10% of today's",
+      // today's being the build of the time the issue was filed, on the catalog of then (no device
+      // files, no changelogs).
+      const each = (of: 'ms' | 'cpu') => extras.samples.map((x, i) => ((x[of] ?? NaN) / (old.samples[i][of] ?? NaN)).toFixed(2)).join(' ');
+      console.log(`  ${'extras / baseline plain'.padEnd(28)} ${`${sameRound(extras, old).toFixed(2)}x`.padStart(6)} ${(cpuKnown ? `${sameRound(extras, old, 'cpu').toFixed(2)}x` : '-').padStart(6)}   (${each('ms')}; ${cpuKnown ? each('cpu') : '-'})`);
+      console.log(`  ${'plain / baseline plain'.padEnd(28)} ${`${sameRound(cold, old).toFixed(2)}x`.padStart(6)} ${(cpuKnown ? `${sameRound(cold, old, 'cpu').toFixed(2)}x` : '-').padStart(6)}`);
+      console.log(`  (baseline: otapress at ${baseline!.commit}, ${baseline!.dir})\n`);
+      target(`cold build with device files and changelogs / ${baseline!.commit}'s plain build (issue 21)${at}`, sameRound(extras, old), 'x', 1.1);
+      if (cpuKnown) target(`  the same, CPU time${at}`, sameRound(extras, old, 'cpu'), 'x', 1.1);
+    }
+    // What the device files and changelogs cost in today's code: more than issue 21's figure, since
+    // today's plain build is faster than the one of then.
+    target(`the same catalog with device files and changelogs / without, same code${at}`, sameRound(extras, cold), 'x', 1.1);
     if (cpuKnown) target(`  the same, CPU time${at}`, sameRound(extras, cold, 'cpu'), 'x', 1.1);
   }
   if (size === sizes.at(-1)) {
@@ -253,6 +273,8 @@ async function benchCatalog({ devices, builds }: { devices: number; builds: numb
     const extrasRow: Row = { name: 'cold build (extras)', samples: [], manifests, note: 'as cold build, with a device.yaml on every device and a changelog on every build' };
     const extrasFloor: Row = { name: 'I/O floor (extras)', samples: [], manifests, note: 'what the extras build reads and writes: its bytes cost at least this' };
     if (extrasRoot) rows.push(extrasRow, extrasFloor);
+    const baselineRow: Row | undefined = extrasRoot && baseline ? { name: 'baseline cold build', samples: [], manifests, note: `otapress at ${baseline.commit} (--baseline), the plain catalog, as cold build` } : undefined;
+    if (baselineRow) rows.push(baselineRow);
     const peerRows = peers.map((peer) => ({
       peer,
       out: path.join(root, `${peer.name.toLowerCase()}-out`),
@@ -269,6 +291,12 @@ async function benchCatalog({ devices, builds }: { devices: number; builds: numb
       setAside(path.join(extrasRoot, 'dist'));
       setAside(path.join(extrasRoot, 'node_modules', '.cache', 'otapress'));
       extrasRow.samples.push(build(extrasRoot));
+    };
+    const coldBaseline = () => {
+      if (!baselineRow) return;
+      clean();
+      setAside(cache);
+      baselineRow.samples.push(run(['node', baseline!.bin, 'build', '--root', root]));
     };
     const noCache = () => {
       clean();
@@ -288,8 +316,9 @@ async function benchCatalog({ devices, builds }: { devices: number; builds: numb
       }
       // Alternated, so that neither always runs just after the other's writeback; the extras
       // catalog's cold build between the two, so it runs once after and once before the plain one.
-      if (r % 2 === 0) (cold(), coldExtras(), noCache());
-      else (noCache(), coldExtras(), cold());
+      // The baseline's build first in one round and last in the next.
+      if (r % 2 === 0) (coldBaseline(), cold(), coldExtras(), noCache());
+      else (noCache(), coldExtras(), cold(), coldBaseline());
       for (const { peer, out, cold: row } of peerRows) {
         for (const leftover of peer.leftovers(root, out)) setAside(leftover);
         row.samples.push(run(peer.command(root, out)));
@@ -439,6 +468,20 @@ function removeSetAside(): void {
 }
 
 /** Runs a command to completion; its wall time, peak memory and last line of output. */
+/**
+ * The otapress checked out in `dir` (a git worktree of an earlier commit), for --baseline: its
+ * lib/bin.mjs, built with its own .ci/build-lib.mjs when missing.
+ */
+function prepareBaseline(dir: string): { dir: string; bin: string; commit: string } {
+  const bin = path.join(dir, 'lib', 'bin.mjs');
+  if (!existsSync(bin) && spawnSync(process.execPath, [path.join(dir, '.ci', 'build-lib.mjs')], { stdio: 'inherit' }).status !== 0) {
+    throw new Error(`--baseline ${dir}: could not build its lib/ (run npm ci there first)`);
+  }
+  if (!existsSync(bin)) throw new Error(`--baseline ${dir}: no lib/bin.mjs there; it must be a checkout of otapress`);
+  const rev = spawnSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' });
+  return { dir, bin, commit: rev.status === 0 ? rev.stdout.trim() : path.basename(dir) };
+}
+
 function run(what: string[] | Command): Sample & { note?: string } {
   const { argv: command, env, cwd } = Array.isArray(what) ? { argv: what } : what;
   const argv = TIME ? [TIME, '-f', 'otapress-bench-rss %M cpu %U %S', ...command] : command;
