@@ -175,6 +175,8 @@ describe('a build killed with SIGKILL', () => {
         renameSync(path.join(root, 'dist'), path.join(root, `.dist.previous-${pid}`));
         mkdirSync(path.join(root, `.dist.staging-${pid}`, 'api'), { recursive: true });
         writeFileSync(path.join(root, `.dist.staging-${pid}`, 'api', 'half.json'), '{"resp');
+        // The status file of a final flush whose reader was killed (src/build/disk.ts).
+        writeFileSync(path.join(root, `.dist.flushed-${pid}`), '0\n');
         writeFileSync(path.join(root, '.dist.lock'), `${pid} 1\n`);
         writeFileSync(path.join(root, 'content', 'dev000', 'broken.yaml'), 'size: -1\n');
 
