@@ -117,7 +117,7 @@ describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
     const example = path.join(work, 'example');
     cpSync(path.join(EXAMPLE, 'content'), path.join(example, 'content'), { recursive: true });
     const lib = path.join(site, 'node_modules', 'otapress', 'lib');
-    const script = `
+    const script = (lib: string) => `
       const { readContent } = await import(${JSON.stringify(path.join(lib, 'catalog/read.js'))});
       const { parseSite } = await import(${JSON.stringify(path.join(lib, 'catalog/site.js'))});
       const { groupByDevice } = await import(${JSON.stringify(path.join(lib, 'build/compile-device.js'))});
@@ -128,7 +128,7 @@ describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
       const outputs = compileDevices(groupByDevice(content), content.site, site, { threads: 2, workersFrom: 0, callerCompiles: false });
       console.log(JSON.stringify(outputs.flatMap((o) => [...o.problems, ...o.files.map((f) => [f.path, Buffer.from(f.contents).toString('latin1')])])));`;
     // A file, not node -e: workers inherit --input-type=module, which Node 20 applies to their entry file too.
-    writeFileSync(path.join(work, 'compile.mjs'), script);
+    writeFileSync(path.join(work, 'compile.mjs'), script(lib));
     const compiled = JSON.parse(run(process.execPath, [path.join(work, 'compile.mjs')], example).stdout) as [string, string][];
     // The same devices compiled by the sources in this thread.
     const content = readContent(example);
@@ -136,6 +136,17 @@ describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
     const expected = sources.flatMap((o) => [...o.problems, ...o.files.map((f) => [f.path, Buffer.from(f.contents).toString('latin1')])]);
     expect(expected.length).toBeGreaterThan(20);
     expect(compiled).toEqual(expected);
+
+    // The worker ran lib/build/compile-worker-bundle.js, the one-module build of what it needs
+    // (.ci/build-lib.mjs): in a copy of the package whose bundle first notes that it was loaded.
+    const copy = path.join(work, 'otapress-copy');
+    cpSync(path.join(site, 'node_modules', 'otapress'), copy, { recursive: true });
+    const bundle = path.join(copy, 'lib', 'build', 'compile-worker-bundle.js');
+    const log = path.join(work, 'bundle.log');
+    writeFileSync(bundle, `import { appendFileSync as __note } from 'node:fs';\n__note(${JSON.stringify(log)}, 'loaded\\n');\n${readFileSync(bundle, 'utf8')}`);
+    writeFileSync(path.join(work, 'compile-copy.mjs'), script(path.join(copy, 'lib')));
+    expect(JSON.parse(run(process.execPath, [path.join(work, 'compile-copy.mjs')], example).stdout)).toEqual(expected);
+    expect(readFileSync(log, 'utf8')).toBe('loaded\n');
   });
 
   it('an upgrade of otapress finds none of the cache entries of the version before', () => {
