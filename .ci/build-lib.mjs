@@ -25,11 +25,39 @@ const sources = readdirSync(src, { recursive: true })
   .filter((f) => /\.(ts|mjs)$/.test(f))
   .sort();
 
-/** Our own imports (`./x.js` from a file of src/) stay imports of the file built beside it. */
+/**
+ * Our own imports (`./x.js` from a file of src/) stay imports of the file built beside it; but the
+ * build and check commands import build/build.js as the one module build-command.js (see below).
+ */
 const ownModulesStay = {
   name: 'own-modules-stay',
   setup(b) {
-    b.onResolve({ filter: /^\.\.?\// }, (args) => (args.kind !== 'entry-point' && args.importer.startsWith(src + path.sep) ? { path: args.path, external: true } : undefined));
+    b.onResolve({ filter: /^\.\.?\// }, (args) => {
+      if (args.kind === 'entry-point' || !args.importer.startsWith(src + path.sep)) return undefined;
+      const command = path.dirname(args.importer) === path.join(src, 'commands') && ['build.ts', 'check.ts'].includes(path.basename(args.importer));
+      return { path: command && args.path === '../build/build.js' ? '../build/build-command.js' : args.path, external: true };
+    });
+  },
+};
+
+/**
+ * The modules a command's process loads before build-command.js or beside it, which it must share
+ * with them rather than hold copies of its own (a class such as ContentError must be one class for
+ * the CLI's `instanceof`; the worker pool started ahead must be the one the build uses): the CLI's
+ * own (io, problems, out-dir) and what the build command loads first (worker-pool, cache-key).
+ */
+const SHARED = ['io.ts', 'catalog/problems.ts', 'build/out-dir.ts', 'build/worker-pool.ts', 'build/cache-key.ts'].map((f) => path.join(src, f));
+const sharedStay = {
+  name: 'shared-stay',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\// }, (args) => {
+      if (args.kind === 'entry-point') return undefined;
+      const target = path.resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
+      if (!SHARED.includes(target)) return undefined;
+      // Built into lib/build/: the shared file's path from there.
+      const from = path.relative(path.join(src, 'build'), target).replace(/\.ts$/, '.js');
+      return { path: from.startsWith('.') ? from : `./${from}`, external: true };
+    });
   },
 };
 
@@ -69,6 +97,24 @@ const worker = await build({
   logLevel: 'warning',
 });
 for (const input of Object.keys(worker.metafile.inputs)) metafile.inputs[input] ??= worker.metafile.inputs[input];
+
+// The build and check commands' module, lib/build/build-command.js: build.ts and all it imports but
+// the shared modules above, as one module. In lib/build/ like build.js, so that the paths its code
+// finds from import.meta are the same. Loading sixty files one by one was a fixed cost of every
+// build on the calling thread, before its first device.
+const command = await build({
+  entryPoints: [path.join(src, 'build', 'build.ts')],
+  outfile: path.join(lib, 'build', 'build-command.js'),
+  bundle: true,
+  plugins: [sharedStay],
+  banner: { js: "// Built by .ci/build-lib.mjs: build.ts and all it imports, but for the modules shared with the CLI, for the build and check commands; the libraries' licences are in ../vendor/LICENSES.txt.\nimport { createRequire as __otapressRequire } from 'node:module';\nconst require = __otapressRequire(import.meta.url);" },
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  metafile: true,
+  logLevel: 'warning',
+});
+for (const input of Object.keys(command.metafile.inputs)) metafile.inputs[input] ??= command.metafile.inputs[input];
 
 // The licence of every package that went into lib/, as their licences ask.
 const packages = [...new Set(Object.keys(metafile.inputs).flatMap((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1] ?? []))].sort();

@@ -112,6 +112,27 @@ describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
     expect(run(path.join(site, 'node_modules', '.bin', 'otapress'), ['schema', '--check'], content).stdout).toBe('content/manifest.schema.json is up to date\ncontent/device.schema.json is up to date\n');
   });
 
+  it("reports content and output-folder problems as the CLI's own, not as a failure of otapress", () => {
+    // build and check load build-command.js, one module that shares the CLI's error classes
+    // (.ci/build-lib.mjs): a copy of ContentError or OutputError in it would print a stack trace.
+    const broken = path.join(work, 'broken');
+    cpSync(path.join(site, 'content'), path.join(broken, 'content'), { recursive: true });
+    const file = path.join(broken, MANIFEST);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^size: .*$/m, 'size: -1'));
+    const bin = path.join(site, 'node_modules', '.bin', 'otapress');
+    for (const command of ['build', 'check']) {
+      const result = spawnSync(bin, [command, '--root', broken], { env: ENV, encoding: 'utf8', timeout: 120_000 });
+      expect({ status: result.status, stderr: result.stderr.split('\n')[0] }).toEqual({ status: 1, stderr: `${MANIFEST}:${readFileSync(file, 'utf8').split('\n').findIndex((l) => l.startsWith('size:')) + 1}:7  size  a size cannot be negative; expected the zip size in bytes (stat -c %s FILE)` });
+    }
+    const foreign = path.join(work, 'foreign');
+    mkdirSync(foreign);
+    writeFileSync(path.join(foreign, 'notes.txt'), 'mine');
+    const refused = spawnSync(bin, ['build', '--out', foreign], { cwd: site, env: ENV, encoding: 'utf8', timeout: 120_000 });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/^refusing to write the site to .*foreign: it holds files that otapress did not write/);
+    expect(readFileSync(path.join(foreign, 'notes.txt'), 'utf8')).toBe('mine');
+  });
+
   it('compiles in worker threads from lib/ as well', () => {
     // The example catalog of this repository: three devices, so that a worker is started.
     const example = path.join(work, 'example');
