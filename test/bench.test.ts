@@ -22,18 +22,22 @@ describe('npm run bench', { timeout: 120_000 }, () => {
     expect(result.stdout).toContain('the build writes 12 builds of 3 devices into 12 listings');
   });
 
-  it('with --extras, also cold-builds the catalog with device files and changelogs and prints the ratio to the plain one', () => {
+  it('with --extras, also cold-builds the catalog with device files and changelogs and prints the ratio to the plain one, and with --baseline to the plain build of another checkout', () => {
     const result = spawnSync(
       process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'test', 'bench', 'bench.ts'), '--devices', '3', '--builds', '4', '--runs', '1', '--only', 'build', '--extras'],
+      ['--import', 'tsx', path.join(ROOT, 'test', 'bench', 'bench.ts'), '--devices', '3', '--builds', '4', '--runs', '1', '--only', 'build', '--extras', '--baseline', ROOT],
       { cwd: ROOT, encoding: 'utf8' },
     );
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     const rows = result.stdout.split('\n').map((line) => line.trim().split(/\s{2,}/)[0]);
-    expect(rows).toEqual(expect.arrayContaining(['cold build (extras)', 'I/O floor (extras)', 'cold build extras / plain', 'I/O floor extras / plain']));
+    expect(rows).toEqual(expect.arrayContaining(['cold build (extras)', 'I/O floor (extras)', 'baseline cold build', 'cold build extras / plain', 'I/O floor extras / plain', 'extras / baseline plain', 'plain / baseline plain']));
     // The same builds and listings as the plain catalog (its changelog pages are more files).
     expect(result.stdout).toMatch(/with device files and changelogs \(.*\), it writes 12 builds of 3 devices into 12 listings \(\d+ records\), \d+ files/);
-    expect(result.stdout).toMatch(/cold build with device files and changelogs \/ without \(issue 21\).*target at most 1\.10x/);
+    // Here the baseline is this very checkout: issue 21 names the commit it was filed at.
+    const commit = spawnSync('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
+    expect(result.stdout).toContain(`(baseline: otapress at ${commit}, ${ROOT})`);
+    expect(result.stdout).toMatch(new RegExp(`cold build with device files and changelogs / ${commit}'s plain build \\(issue 21\\).*target at most 1\\.10x`));
+    expect(result.stdout).toMatch(/the same catalog with device files and changelogs \/ without, same code.*target at most 1\.10x/);
   });
 });
