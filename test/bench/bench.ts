@@ -294,9 +294,18 @@ async function benchCatalog({ devices, builds }: { devices: number; builds: numb
     };
     const coldBaseline = () => {
       if (!baselineRow) return;
-      clean();
-      setAside(cache);
-      baselineRow.samples.push(run(['node', baseline!.bin, 'build', '--root', root]));
+      // As a fresh clone, like the cold build. What the plain builds of this round left, it must not
+      // touch (an earlier otapress would prune this one's cache entries): kept under another name and
+      // put back for the warm build, and the baseline's own output and cache set aside.
+      const kept = [dist, cache].filter((p) => existsSync(p)).map((p) => [p, `${p}.bench-kept`] as const);
+      for (const [p, k] of kept) renameSync(p, k);
+      try {
+        baselineRow.samples.push(run(['node', baseline!.bin, 'build', '--root', root]));
+      } finally {
+        setAside(dist);
+        setAside(cache);
+        for (const [p, k] of kept) renameSync(k, p);
+      }
     };
     const noCache = () => {
       clean();
@@ -467,7 +476,6 @@ function removeSetAside(): void {
   for (const dir of removeAtEnd.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
-/** Runs a command to completion; its wall time, peak memory and last line of output. */
 /**
  * The otapress checked out in `dir` (a git worktree of an earlier commit), for --baseline: its
  * lib/bin.mjs, built with its own .ci/build-lib.mjs when missing.
@@ -482,6 +490,7 @@ function prepareBaseline(dir: string): { dir: string; bin: string; commit: strin
   return { dir, bin, commit: rev.status === 0 ? rev.stdout.trim() : path.basename(dir) };
 }
 
+/** Runs a command to completion; its wall time, peak memory and last line of output. */
 function run(what: string[] | Command): Sample & { note?: string } {
   const { argv: command, env, cwd } = Array.isArray(what) ? { argv: what } : what;
   const argv = TIME ? [TIME, '-f', 'otapress-bench-rss %M cpu %U %S', ...command] : command;
