@@ -21,7 +21,7 @@ import type { DeviceSummary } from '../render/summary.js';
 import { compileDevice, compileSettings, filesByDevice, groupByDevice, type DeviceOutput } from './compile-device.js';
 import { cacheDirOf } from './cache-key.js';
 import { compileDevices } from './compile-devices.js';
-import { prestartIfCold, type WorkerPool } from './worker-pool.js';
+import { isColdBuild, prestartIfCold, type WorkerPool } from './worker-pool.js';
 import { checkOutDir, OUTPUT_MARKER_FILE, writeFailure } from './out-dir.js';
 import { recoverTree, stageTree, withOutputLock, writeFileAtomic, writeStagedFile } from './write.js';
 
@@ -154,12 +154,12 @@ function buildInto(outDir: string, { root, host = 'all', cache = true, threads, 
   // Only listed here: each thread reads a device's manifests when it takes the device, and drops
   // them once it is compiled, so that memory does not grow with the catalog.
   const content = listContent(root);
-  // Every device to compile (no cache folder yet, as in a fresh clone, or no cache).
-  const cold = !cache || !existsSync(cacheDirOf(root));
+  const cacheDir = cache ? cacheDirOf(root) : undefined;
+  const cold = isColdBuild(cacheDir);
   // Without workers started by the caller, a cold build starts its own now, as soon as it knows how
   // many manifests there are: they load otapress while this thread reads the settings, takes the
   // lock and stages the tree, instead of after its first two devices.
-  const pool = given ?? prestartIfCold(cache ? cacheDirOf(root) : undefined, threads, () => ({ devices: content.devices.length, manifests: content.files.length }));
+  const pool = given ?? prestartIfCold(cacheDir, threads, () => ({ devices: content.devices.length, manifests: content.files.length }));
   try {
     // A cold build's calling thread has its heap collected at once, so that its next limit is set
     // by the tight growing percentage (see collectNow). Not a warm one's: its heap holds the cached

@@ -35,10 +35,15 @@ export function prestartForBuild(root: string, { cache, threads }: { cache: bool
  * every device in the cache, and then needs no worker at all. `count` is asked only for a cold build.
  */
 export function prestartIfCold(cacheDir: string | undefined, threads: number | undefined, count: () => { devices: number; manifests: number }): WorkerPool | undefined {
-  if (cacheDir !== undefined && existsSync(cacheDir)) return undefined;
+  if (!isColdBuild(cacheDir)) return undefined;
   const { devices, manifests } = count();
   const workers = workersFor(devices, threads);
   return workers > 0 && manifests >= PARALLEL_THRESHOLD ? prestartWorkers(workers) : undefined;
+}
+
+/** Whether a build compiles every device: it has no cache (`cacheDir` undefined), or no cache folder yet (a fresh clone, CI). */
+export function isColdBuild(cacheDir: string | undefined): boolean {
+  return cacheDir === undefined || !existsSync(cacheDir);
 }
 
 /** Device folders of `content/` and the `.yaml` names in them, counted until `enough` manifests (it then stops reading folders). */
