@@ -163,23 +163,21 @@ function flushByHelper(dir: string, marker: string): number | undefined {
   rmSync(marker, { force: true });
   if (helper === undefined || !tell(helper, 'f', marker)) return undefined;
   const pause = new Int32Array(new SharedArrayBuffer(4));
-  for (let wait = 1; ; wait = Math.min(wait + 1, 8)) {
-    let written: string | undefined;
-    try {
-      written = readFileSync(marker, 'latin1');
-    } catch {
-      // Not there yet.
+  try {
+    for (let wait = 1; ; wait = Math.min(wait + 1, 8)) {
+      let written: string | undefined;
+      try {
+        written = readFileSync(marker, 'latin1');
+      } catch {
+        // Not there yet.
+      }
+      // `echo` creates the file, then writes the status and its line break.
+      if (written?.endsWith('\n')) return Number(written);
+      if (!isRunning(helper.pid!)) return undefined;
+      Atomics.wait(pause, 0, 0, wait);
     }
-    // `echo` creates the file, then writes the status and its line break.
-    if (written?.endsWith('\n')) {
-      rmSync(marker, { force: true });
-      return Number(written);
-    }
-    if (!isRunning(helper.pid!)) {
-      rmSync(marker, { force: true });
-      return undefined;
-    }
-    Atomics.wait(pause, 0, 0, wait);
+  } finally {
+    rmSync(marker, { force: true });
   }
 }
 
