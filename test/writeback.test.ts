@@ -20,14 +20,30 @@ afterEach(() => {
   process.env.PATH = PATH;
 });
 
-/** A folder holding a `sync` that appends its parent's pid and its arguments to `log`, then runs the system's. */
-function recordingSync(log: string): string {
+/** A new folder for commands of a test's own, to put first on PATH. */
+function binFolder(): string {
   const bin = path.join(tempProject(), 'bin');
   mkdirSync(bin);
-  const real = ['/usr/bin/sync', '/bin/sync'].find((p) => existsSync(p));
-  writeFileSync(path.join(bin, 'sync'), `#!/bin/sh\necho "$PPID $@" >> '${log}'\n${real ? `exec ${real} "$@"` : 'exit 0'}\n`);
-  chmodSync(path.join(bin, 'sync'), 0o755);
   return bin;
+}
+
+/** Writes the shell script `name` into `bin`, executable. */
+function command(bin: string, name: string, body: string): void {
+  writeFileSync(path.join(bin, name), `#!/bin/sh\n${body}\n`);
+  chmodSync(path.join(bin, name), 0o755);
+}
+
+/** A folder holding a `sync` that appends its parent's pid and its arguments to `log`, then runs the system's. */
+function recordingSync(log: string): string {
+  const bin = binFolder();
+  const real = ['/usr/bin/sync', '/bin/sync'].find((p) => existsSync(p));
+  command(bin, 'sync', `echo "$PPID $@" >> '${log}'\n${real ? `exec ${real} "$@"` : 'exit 0'}`);
+  return bin;
+}
+
+/** The lines of a log the commands above write to, none while it does not exist. */
+function logLines(log: string): string[] {
+  return existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
 }
 
 describe.runIf(process.platform === 'linux')('writing back while building', { timeout: 60_000 }, () => {
@@ -47,7 +63,7 @@ describe.runIf(process.platform === 'linux')('writing back while building', { ti
     const eager = compile(0);
     // One as each staging folder is made, then one after each device written when every device
     // is due one (they run in the background: wait for them to have run).
-    const lines = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []);
+    const lines = () => logLines(log);
     expect(await eventually(() => lines().length >= 8, 30_000)).toBe(true);
     const calls = lines().map((line) => line.split(' '));
     expect(calls.map(([, ...args]) => args.join(' ')).sort()).toEqual([...Array(7).fill(`-f ${eager}`), `-f ${quiet}`].sort());
@@ -69,8 +85,8 @@ describe.runIf(process.platform === 'linux')('writing back while building', { ti
       writeFileSync(path.join(tree.staging, 'a.json'), '[]');
       startWriteback(tree.staging);
       const at = (line: string) => line.endsWith(` -f ${tree.staging}`);
-      expect(await eventually(() => existsSync(log) && readFileSync(log, 'utf8').split('\n').filter(at).length >= 2, 30_000)).toBe(true);
-      helpers.push(Number(readFileSync(log, 'utf8').split('\n').find(at)!.split(' ')[0]));
+      expect(await eventually(() => logLines(log).filter(at).length >= 2, 30_000)).toBe(true);
+      helpers.push(Number(logLines(log).find(at)!.split(' ')[0]));
       tree[end]();
     }
     const alive = (pid: number) => {
@@ -90,12 +106,11 @@ describe.runIf(process.platform === 'linux')('writing back while building', { ti
     const log = path.join(tempProject(), 'sync.log');
     const bin = recordingSync(log);
     // An `rm` that records its parent's pid too.
-    writeFileSync(path.join(bin, 'rm'), `#!/bin/sh\necho "$PPID rm $@" >> '${log}'\nexec /bin/rm "$@"\n`);
-    chmodSync(path.join(bin, 'rm'), 0o755);
+    command(bin, 'rm', `echo "$PPID rm $@" >> '${log}'\nexec /bin/rm "$@"`);
     process.env.PATH = `${bin}${path.delimiter}${PATH}`;
     const parent = tempProject();
     const out = path.join(parent, 'out');
-    const lines = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []);
+    const lines = () => logLines(log);
     for (const name of ['first.json', 'second.json']) {
       const before = lines().length;
       const tree = stageTree(out);
@@ -127,21 +142,22 @@ describe.runIf(process.platform === 'linux')('writing back while building', { ti
     const tree = stageTree(out);
     writeFileSync(path.join(tree.staging, 'a.json'), '[]');
     const at = (line: string) => line.endsWith(` -f ${tree.staging}`);
-    expect(await eventually(() => existsSync(log) && readFileSync(log, 'utf8').split('\n').some(at), 30_000)).toBe(true);
-    const helper = Number(readFileSync(log, 'utf8').split('\n').find(at)!.split(' ')[0]);
+    const syncs = () => logLines(log).filter(at);
+    expect(await eventually(() => syncs().length > 0, 30_000)).toBe(true);
+    const helper = Number(syncs()[0].split(' ')[0]);
     process.kill(helper, 'SIGKILL');
     // Killed and not yet reaped (the event loop has not run): a zombie, told from /proc.
     tree.commit();
     // The flush came from a sync the build started itself.
-    const builds = () => readFileSync(log, 'utf8').split('\n').filter(at).filter((line) => Number(line.split(' ')[0]) === process.pid);
+    const builds = () => syncs().filter((line) => Number(line.split(' ')[0]) === process.pid);
     expect(builds()).toHaveLength(1);
     expect(readdirSync(out)).toEqual(['a.json']);
 
     // Killed and reaped: its pid may be anybody's by now, and is not looked at.
     const again = stageTree(out);
     writeFileSync(path.join(again.staging, 'c.json'), '[]');
-    expect(await eventually(() => readFileSync(log, 'utf8').split('\n').filter(at).length >= 3, 30_000)).toBe(true);
-    const second = Number(readFileSync(log, 'utf8').split('\n').filter(at).at(-1)!.split(' ')[0]);
+    expect(await eventually(() => syncs().length >= 3, 30_000)).toBe(true);
+    const second = Number(syncs().at(-1)!.split(' ')[0]);
     expect(second).not.toBe(process.pid);
     process.kill(second, 'SIGKILL');
     expect(await eventually(() => !existsSync(`/proc/${second}`), 30_000)).toBe(true);
@@ -150,10 +166,8 @@ describe.runIf(process.platform === 'linux')('writing back while building', { ti
     expect(readdirSync(out)).toEqual(['c.json']);
 
     // A sync that fails: every file and folder is fsynced instead, and the tree is swapped in.
-    const bin = path.join(tempProject(), 'bin');
-    mkdirSync(bin);
-    writeFileSync(path.join(bin, 'sync'), '#!/bin/sh\nexit 1\n');
-    chmodSync(path.join(bin, 'sync'), 0o755);
+    const bin = binFolder();
+    command(bin, 'sync', 'exit 1');
     process.env.PATH = `${bin}${path.delimiter}${PATH}`;
     const failing = stageTree(out);
     writeFileSync(path.join(failing.staging, 'b.json'), '[]');
