@@ -21,9 +21,10 @@ export interface BuildFile {
 /** `N` lowercase hex characters, with a message that says how to fix the usual mistakes. */
 export const hex = (length: number, what: string) =>
   z.string({ error: `expected ${what}: ${length} lowercase hex characters` }).superRefine((value, ctx) => {
+    if (lowerHex(length).test(value)) return;
     if (/^[0-9a-f]*$/i.test(value) && value.length === length && value !== value.toLowerCase()) {
       ctx.addIssue({ code: 'custom', message: `write the ${length} hex characters in lowercase: ${value.toLowerCase()}` });
-    } else if (!new RegExp(`^[0-9a-f]{${length}}$`).test(value)) {
+    } else {
       ctx.addIssue({
         code: 'custom',
         message: `expected ${what}: ${length} lowercase hex characters, got ${value.length} character${value.length === 1 ? '' : 's'}${/^[0-9a-fA-F]*$/.test(value) ? '' : ' with non-hex ones'}`,
@@ -31,12 +32,29 @@ export const hex = (length: number, what: string) =>
     }
   });
 
+/** Exactly `length` lowercase hex characters: what {@link hex} takes. */
+export function lowerHex(length: number): RegExp {
+  let pattern = LOWER_HEX.get(length);
+  if (!pattern) LOWER_HEX.set(length, (pattern = new RegExp(`^[0-9a-f]{${length}}$`)));
+  return pattern;
+}
+const LOWER_HEX = new Map<number, RegExp>();
+
+/** The shape of a download address: http(s), a host, a path, no spaces. */
+const URL_SHAPE = /^https?:\/\/[^\s/?#]+\/\S*$/;
+/** RFC 3986 characters only (a space is reported by {@link URL_SHAPE}): quotes, <, > and non-ASCII must be percent-encoded. */
+const URL_CHARACTERS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=% ]*$/;
+
+/** Whether {@link downloadUrl} takes `value` as it is. */
+export function isDownloadUrl(value: string): boolean {
+  return URL_SHAPE.test(value) && URL_CHARACTERS.test(value);
+}
+
 /** An absolute http(s) download address of RFC 3986 characters only. */
 export const downloadUrl = z
   .string({ error: 'expected the download address, e.g. https://example.org/builds/FP4/e-2.5-....zip' })
-  .regex(/^https?:\/\/[^\s/?#]+\/\S*$/, { error: 'expected an absolute http(s) download address without spaces' })
-  // RFC 3986 characters only (a space is reported by the check above): quotes, <, > and non-ASCII must be percent-encoded.
-  .regex(/^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=% ]*$/, {
+  .regex(URL_SHAPE, { error: 'expected an absolute http(s) download address without spaces' })
+  .regex(URL_CHARACTERS, {
     error: 'the address holds characters that must be percent-encoded (quotes, <, >, \\, control or non-ASCII characters); write them as %XX, e.g. %22 for " and %C3%A4 for ä',
   });
 

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { DOWNLOAD_KEY } from './loose.js';
-import { manifestSchema, REQUIRED, REQUIRED_PLACEHOLDER, TIMESTAMP_RANGE } from './manifest.js';
+import { REQUIRED, REQUIRED_PLACEHOLDER } from './manifest.js';
+import { manifestSchema, TIMESTAMP_RANGE } from './manifest-schema.js';
 import { PLAIN_FILENAME } from './filename.js';
 
 /** Where editors find the schema: the `$schema` line of every manifest points here. */

@@ -33,6 +33,7 @@ export const DOWNLOAD_KEY = /^[A-Za-z0-9._~+=:/-]{1,255}$/;
  * it. A SHA-256 in capitals is a slip, not another key: it must be written in lowercase.
  */
 export const downloadKey = z.string({ error: "expected the SHA-256 of the zip (sha256sum FILE), or the download key phones already know" }).superRefine((value, ctx) => {
+  if (isDownloadKey(value)) return;
   if (/^[0-9a-fA-F]{64}$/.test(value) && value !== value.toLowerCase()) {
     ctx.addIssue({ code: 'custom', message: `write the 64 hex characters in lowercase: ${value.toLowerCase()}` });
   } else if (!DOWNLOAD_KEY.test(value)) {
@@ -47,6 +48,11 @@ export const downloadKey = z.string({ error: "expected the SHA-256 of the zip (s
     });
   }
 });
+
+/** Whether {@link downloadKey} takes `value` as it is: a download key, and not a SHA-256 written in capitals. */
+export function isDownloadKey(value: string): boolean {
+  return DOWNLOAD_KEY.test(value) && !(value.length === 64 && /^[0-9a-fA-F]{64}$/.test(value) && value !== value.toLowerCase());
+}
 
 /** The SHA-256 of a build's package, when its `id` is one; `undefined` for another download key. */
 export function sha256Of(build: Pick<Build, 'id'>): string | undefined {

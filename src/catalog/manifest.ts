@@ -1,18 +1,15 @@
-import * as z from 'zod';
+import type * as z from 'zod';
 import { API_LEVELS } from './api-levels.js';
-import { buildFiles, checkExtras, filepathOf, downloadUrl, extraFields, hex, type BuildFile } from './build-extras.js';
+import { buildFiles, checkExtras, filepathOf, type BuildFile } from './build-extras.js';
 import { changelogAnchor, type ChangelogBlock } from './changelog.js';
-import { filenameProblems, NAME_PARTS } from './filename-checks.js';
+import { filenameProblems } from './filename-checks.js';
 import { displayVersionOf } from './filename.js';
-import { downloadKey, suggestKey } from './loose.js';
+import { suggestKey } from './loose.js';
+import { MANIFEST_KEYS, manifestSchema, plainFields, type ManifestFields } from './manifest-schema.js';
 import { nearest, sortProblems, type Problem } from './problems.js';
-import { PROPERTY_FILES_FORMAT, propertyFilesProblem } from './property-files.js';
+import { propertyFilesProblem } from './property-files.js';
 import type { Site } from './site.js';
-import { refuseDirectionControls } from './manifest-text.js';
 import { readYamlSource, type YamlSource } from './yaml-source.js';
-
-/** Oldest and newest build time we accept (2009-01-01 and 2100-01-01, Unix seconds). */
-export const TIMESTAMP_RANGE = [1230768000, 4102444800] as const;
 
 /** One build, validated and with every derived value filled in: what the listings are made of. */
 export interface Build {
@@ -67,75 +64,6 @@ export interface ParsedManifest {
   problems: Problem[];
 }
 
-const digits = (what: string, example: string) =>
-  z.preprocess(
-    (v) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? String(v) : v),
-    z
-      .string({ error: `expected ${what} as a decimal number, e.g. ${example}` })
-      .regex(/^\d{1,3}$/, { error: `expected ${what} as a decimal number, e.g. ${example}` }),
-  );
-
-const unixSeconds = z.number({ error: 'expected Unix seconds as a whole number, e.g. 1731067200 (date +%s)' }).superRefine((value, ctx) => {
-  if (!Number.isInteger(value)) {
-    ctx.addIssue({ code: 'custom', message: `expected whole Unix seconds; write ${Math.floor(value)}` });
-  } else if (value >= 1e11 && value / 1000 >= TIMESTAMP_RANGE[0] && value / 1000 < TIMESTAMP_RANGE[1]) {
-    ctx.addIssue({ code: 'custom', message: `${value} looks like milliseconds; write seconds: ${Math.floor(value / 1000)}` });
-  } else if (value < TIMESTAMP_RANGE[0] || value >= TIMESTAMP_RANGE[1]) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `${value} is not a plausible build time; expected Unix seconds between 2009 and 2100, e.g. 1731067200`,
-    });
-  }
-});
-
-/** The zod schema of one manifest's fields (types and formats; cross-field rules are the RULES below). */
-export const manifestSchema = z.strictObject({
-  filename: z.string({ error: 'expected the package file name, e.g. e-2.5-t-20241108446322-official-FP4.zip' }),
-  filename_differs: z.array(z.enum(NAME_PARTS, { error: `expected a part of the file name: ${NAME_PARTS.join(', ')}` }), {
-    error: 'expected the parts in which the published file name differs from the fields, e.g. [device]',
-  }),
-  version: z
-    .string({ error: 'expected the release number as text, e.g. "2.5"' })
-    .regex(/^\d+\.\d+(\.\d+)?$/, { error: 'expected a dotted release number with two or three parts, e.g. "2.5" or "2.6.3"' }),
-  channel: z.string({ error: 'expected the channel name, e.g. official' }),
-  timestamp: unixSeconds,
-  datetime: unixSeconds.optional(),
-  android_version: digits('the Android major version', '"14"'),
-  api_level: digits('the platform API level', '"34"').optional(),
-  incremental: z.preprocess(
-    (v) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? String(v) : v),
-    z
-      .string({ error: 'expected the build incremental as text, e.g. eng.root.20241108.123456' })
-      .regex(/^[A-Za-z0-9._-]*$/, { error: 'expected letters, digits, `.`, `-` and `_` only, e.g. eng.root.20241108.123456' }),
-  ),
-  md5sum: hex(32, 'the MD5 of the zip'),
-  id: downloadKey,
-  size: z
-    .number({ error: 'expected the zip size in bytes as a whole number (stat -c %s FILE)' })
-    .max(Number.MAX_SAFE_INTEGER, { error: (issue) => `${String(issue.input)} bytes is more than any file holds; expected the zip size in bytes (stat -c %s FILE)` })
-    .int({ error: 'expected the zip size in bytes as a whole number (stat -c %s FILE)' })
-    .nonnegative({ error: 'a size cannot be negative; expected the zip size in bytes (stat -c %s FILE)' }),
-  url: downloadUrl,
-  display_version: z.string({ error: 'expected text, e.g. 2.5-t-20241108446322-official-FP4' }).min(1).superRefine(refuseDirectionControls),
-  changes: z.string({ error: 'expected text (shown to users as the change log)' }).superRefine(refuseDirectionControls),
-  pre_version: z.string({ error: 'expected text' }).superRefine(refuseDirectionControls),
-  is_upgrade_supported: z.boolean({ error: 'expected true or false' }),
-  lists: z.array(z.string({ error: 'expected a request list name' }), { error: 'expected a list of request lists, e.g. [stable, official]' }),
-  placeholder: z.boolean({ error: 'expected true or false' }),
-  os_patch_level: z
-    .string({ error: 'expected the security patch date as text, e.g. "2024-11-05"' })
-    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'expected the security patch date as yyyy-mm-dd, e.g. "2024-11-05"' }),
-  ota_property_files: z
-    .string({ error: 'expected the ota-property-files value of the zip metadata' })
-    .regex(PROPERTY_FILES_FORMAT, { error: 'expected name:offset:size entries separated by commas, as in META-INF/com/android/metadata' }),
-  ota_type: z.enum(['AB', 'BLOCK'], { error: 'expected AB or BLOCK' }),
-  ...extraFields,
-}).partial();
-
-type ManifestFields = z.infer<typeof manifestSchema>;
-
-/** Every key a manifest may hold, in the order the reference documents them. */
-export const MANIFEST_KEYS = Object.keys(manifestSchema.shape);
 
 /**
  * Keys a package manifest must have, and those a placeholder must have. `md5sum` is not among them:
@@ -177,7 +105,8 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
   // "" stands for "left out" in the fields a placeholder leaves empty (this is how listings show them).
   if (raw.placeholder === true) for (const key of [...PACKAGE_ONLY, 'md5sum', 'incremental', 'api_level']) if (raw[key] === '') delete raw[key];
 
-  const parsed = manifestSchema.safeParse(raw);
+  const plain = plainFields(raw);
+  const parsed = plain ? ({ success: true, data: plain } as const) : manifestSchema.safeParse(raw);
   const fields: ManifestFields = parsed.success ? parsed.data : {};
   if (!parsed.success) {
     const reported = new Set<string>();
