@@ -1,11 +1,11 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build, cacheDirOf, compileSite } from '../src/build/build.js';
 import { compileDevice, compileSettings, filesByDevice, groupByDevice } from '../src/build/compile-device.js';
 import { main } from '../src/cli.js';
 import { compileDevices, PARALLEL_THRESHOLD } from '../src/build/compile-devices.js';
-import { prestartForBuild, prestartWorkers } from '../src/build/worker-pool.js';
+import { prestartForBuild, prestartWorkers, WARM_PARALLEL_THRESHOLD } from '../src/build/worker-pool.js';
 import { ContentError, formatProblem } from '../src/catalog/problems.js';
 import { listContent, readContent } from '../src/catalog/read.js';
 import { MAX_SOURCE_BYTES } from '../src/catalog/yaml-source.js';
@@ -111,6 +111,19 @@ describe('compiling on several threads', { timeout: 60_000 }, () => {
     }
   });
 
+  it('takes devices from the cache on the workers too, as a warm build of many manifests does: the same tree', () => {
+    const root = catalog();
+    const cacheDir = path.join(tempProject(), 'cache');
+    const one = compileInto(root, { threads: 1, cacheDir });
+    expect(readdirSync(cacheDir).filter((n) => n.endsWith('.bin'))).toHaveLength(12);
+    const cached = readdirSync(cacheDir).sort();
+    // Every device left to the workers: each links its cached files into the tree.
+    const warm = compileInto(root, { threads: 3, workersFrom: 0, callerCompiles: false, cacheDir });
+    expect(warm.tree).toEqual(one.tree);
+    expect(warm.outputs).toEqual(one.outputs);
+    expect(readdirSync(cacheDir).sort()).toEqual(cached);
+  });
+
   it('gives the job to workers started ahead of it, and stops the ones it does not take', async () => {
     const root = catalog();
     const one = compileInto(root, { threads: 1 });
@@ -146,21 +159,29 @@ describe('compiling on several threads', { timeout: 60_000 }, () => {
     expect(() => build({ root, cache: false, threads: 2 })).toThrow(ContentError);
   });
 
-  it('starts workers ahead for the build command only for a cold build of a catalog worth them', async () => {
+  it('starts workers ahead for the build command only for a build worth them: cold, or warm with many manifests to read', async () => {
     const root = tempProject();
     generateCatalog(root, { devices: 3, builds: Math.ceil(PARALLEL_THRESHOLD / 3) });
-    const workers = async (options: { cache: boolean; threads?: number }) => {
-      const pool = prestartForBuild(root, options);
+    const workersOf = async (at: string, options: { cache: boolean; threads?: number }) => {
+      const pool = prestartForBuild(at, options);
       const taken = pool?.take(5) ?? [];
       for (const { worker } of taken) await worker.terminate();
       await pool?.close();
       return taken.length;
     };
+    const workers = (options: { cache: boolean; threads?: number }) => workersOf(root, options);
     expect(await workers({ cache: true, threads: 3 })).toBe(2); // No cache folder yet: a fresh clone.
     expect(await workers({ cache: true, threads: 1 })).toBe(0);
     build({ root, threads: 2 });
-    expect(await workers({ cache: true, threads: 3 })).toBe(0); // The cache may hold every device.
+    expect(await workers({ cache: true, threads: 3 })).toBe(0); // The cache may hold every device, and they are few.
     expect(await workers({ cache: false, threads: 3 })).toBe(2);
+    // A warm build of many manifests reads them all to find its devices in the cache: worth a worker.
+    const large = tempProject();
+    generateCatalog(large, { devices: 2, builds: WARM_PARALLEL_THRESHOLD / 2 });
+    mkdirSync(cacheDirOf(large), { recursive: true });
+    expect(await workersOf(large, { cache: true, threads: 3 })).toBe(1);
+    rmSync(manifestOf(large, 1));
+    expect(await workersOf(large, { cache: true, threads: 3 })).toBe(0);
     const small = tempProject();
     generateCatalog(small, { devices: 3, builds: 10 });
     expect(await workers({ cache: false, threads: 3 })).toBe(2);

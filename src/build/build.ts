@@ -21,7 +21,7 @@ import type { DeviceSummary } from '../render/summary.js';
 import { compileDevice, compileSettings, filesByDevice, groupByDevice, type DeviceOutput } from './compile-device.js';
 import { cacheDirOf } from './cache-key.js';
 import { compileDevices } from './compile-devices.js';
-import { isColdBuild, prestartIfCold, type WorkerPool } from './worker-pool.js';
+import { isColdBuild, prestartFor, type WorkerPool } from './worker-pool.js';
 import { checkOutDir, OUTPUT_MARKER_FILE, writeFailure } from './out-dir.js';
 import { recoverTree, stageTree, withOutputLock, writeFileAtomic, writeStagedFile } from './write.js';
 
@@ -101,8 +101,8 @@ export interface BuildOptions {
   threads?: number;
   /**
    * Workers the caller started ahead for this build ({@link prestartForBuild}, as the build command
-   * does before loading the rest of otapress); the caller closes the pool. Without it, a cold build
-   * starts its own once `content/` is listed.
+   * does before loading the rest of otapress); the caller closes the pool. Without it, a cold build,
+   * or a warm one of many manifests ({@link prestartFor}), starts its own once `content/` is listed.
    */
   pool?: WorkerPool;
   /** How long to wait for another build writing the same folder (ms); then refuse. */
@@ -156,10 +156,11 @@ function buildInto(outDir: string, { root, host = 'all', cache = true, threads, 
   const content = listContent(root);
   const cacheDir = cache ? cacheDirOf(root) : undefined;
   const cold = isColdBuild(cacheDir);
-  // Without workers started by the caller, a cold build starts its own now, as soon as it knows how
-  // many manifests there are: they load otapress while this thread reads the settings, takes the
-  // lock and stages the tree, instead of after its first two devices.
-  const pool = given ?? prestartIfCold(cacheDir, threads, () => ({ devices: content.devices.length, manifests: content.files.length }));
+  // Without workers started by the caller, a build worth sharing out (prestartFor: cold, or warm and
+  // large) starts its own now, as soon as it knows how many manifests there are: they load otapress
+  // while this thread reads the settings, takes the lock and stages the tree, instead of after its
+  // first two compiled devices (or never, in a warm build).
+  const pool = given ?? prestartFor(cacheDir, threads, () => ({ devices: content.devices.length, manifests: content.files.length }));
   try {
     // A cold build's calling thread has its heap collected at once, so that its next limit is set
     // by the tight growing percentage (see collectNow). Not a warm one's: its heap holds the cached

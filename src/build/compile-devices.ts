@@ -89,8 +89,8 @@ export function compileDevices(sources: readonly (DeviceGroup | DeviceFiles)[], 
   const state = new Int32Array(new SharedArrayBuffer(4 * (workers + 1)));
   let started: Started[] | undefined;
   const start = () => (started = startWorkers(sources, job, state, workers, options.pool));
-  // Started ahead, the workers were meant for this build (every device of it is to be compiled): they
-  // get their job at once, and the calling thread compiles beside them.
+  // Started ahead, the workers were meant for this build (a cold one, or a warm one with many
+  // manifests to read): they get their job at once, and the calling thread works beside them.
   if (!callerCompiles || (options.pool && workers > 0 && left[0] >= Math.max(1, workersFrom))) start();
   if (callerCompiles) {
     let compiled = 0;
