@@ -5,7 +5,8 @@ import { build, check } from '../src/build/build.js';
 import { main } from '../src/cli.js';
 import { formatProblem } from '../src/catalog/problems.js';
 import fc from 'fast-check';
-import { unreadableV2Version, V2_MAX_BYTES } from '../src/render/v2.js';
+import { leastV2Bytes, renderV2, renderV2Build, unreadableV2Version, V2_MAX_BYTES } from '../src/render/v2.js';
+import type { Build } from '../src/catalog/manifest.js';
 import { SEED } from './arbitraries.js';
 import { downloadAllowed, v2DecodeAnswer, v2Offers, v2Version, type V2Entry } from './clients.js';
 import { catalogProject } from './catalog.js';
@@ -138,6 +139,119 @@ describe('v2 size limit', () => {
 
   it('leaves v1 untouched: every build is still in the stable listing', () => {
     expect(v1.response).toHaveLength(150);
+  });
+});
+
+describe('the entries left out for size without being rendered', () => {
+  // renderV2 skips rendering an entry whose least possible size already passes the room left. The
+  // oracle renders every entry, as the code did before: both must give the same answer, the same
+  // entry-too-large problems and the same left-out notice, whatever the strings hold (escapes,
+  // lone surrogates, four-byte characters) and however close an entry comes to the limit alone.
+  const unit = fc.constantFrom('a', '0', '/', '"', '\\', '\n', '\u0001', '\u00e9', '\u20ac', '\ud800', '\udc00', '\u{1f600}');
+  // Plain text most often: an entry of plain text, one-digit sizes and no optional keys is the
+  // closest to its least possible size, where an error in that bound would show.
+  const text = (max: number) =>
+    fc.oneof({ arbitrary: fc.nat(max).map((n) => 'x'.repeat(n)), weight: 4 }, fc.string({ unit, maxLength: max }), fc.nat(max).map((n) => '\u0001'.repeat(n)));
+  const size = fc.oneof(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }));
+  const file = fc.record({ filename: text(40), filepath: text(60), sha1: text(40), sha256: text(64), size, url: text(80) });
+  const https = (u: string) => `https://${u}`;
+  const timestamp = fc.integer({ min: 1_500_000_000, max: 1_500_000_040 });
+  const rich = fc.record({
+    filename: text(60),
+    filepath: text(80),
+    id: text(64),
+    url: text(100).map(https),
+    timestamp,
+    size,
+    api_level: fc.constantFrom('', '34', '99999999999999999999'),
+    os_patch_level: fc.option(text(10), { nil: undefined }),
+    ota_property_files: fc.option(fc.oneof(text(600), fc.integer({ min: 4500, max: 33000 }).map((n) => 'p'.repeat(n)), fc.integer({ min: 700, max: 5600 }).map((n) => '\u0001'.repeat(n))), { nil: undefined }),
+    sha1: fc.option(text(40), { nil: undefined }),
+    files: fc.option(fc.array(file, { maxLength: 3 }), { nil: undefined }),
+  });
+  // Exactly the least possible size: plain text, no optional key, one-digit numbers (the oldest
+  // builds then, in 1970).
+  const plain = (max: number) => fc.nat(max).map((n) => 'x'.repeat(n));
+  const digit = fc.integer({ min: 1, max: 9 });
+  const tightFile = fc.record({ filename: plain(40), filepath: plain(60), sha1: plain(40), sha256: plain(64), size: digit, url: plain(80) });
+  const tight = fc.record({
+    filename: plain(60),
+    filepath: plain(80),
+    id: plain(64),
+    url: plain(100).map(https),
+    timestamp: fc.oneof(digit, timestamp),
+    size: digit,
+    api_level: fc.constant(''),
+    files: fc.array(tightFile, { maxLength: 2 }),
+  });
+  const at = { line: 1, col: 1 };
+  const toBuild = (fields: object, i: number): Build =>
+    ({ ...fields, version: `2.${i}`, source: `content/D/b${i}.yaml`, placeholder: false, at: { id: at, filename: at, version: at, size: at, file: at, ota_property_files: at } }) as unknown as Build;
+
+  function oracle(listings: { list: string; builds: Build[] }[]) {
+    const candidates = listings.flatMap(({ list, builds }, rank) => builds.map((build) => ({ build, list, rank })));
+    candidates.sort((a, b) => b.build.timestamp - a.build.timestamp || a.rank - b.rank || (a.build.filename < b.build.filename ? -1 : a.build.filename > b.build.filename ? 1 : 0));
+    const bodies: string[] = [];
+    const tooLarge = new Set<Build>();
+    const dropped = new Set<Build>();
+    const kept = new Set<Build>();
+    let bytes = 2;
+    for (const { build, list } of candidates) {
+      const body = JSON.stringify(renderV2Build(build, list));
+      const size = Buffer.byteLength(body);
+      const comma = bodies.length > 0 ? 1 : 0;
+      if (size + 2 > V2_MAX_BYTES) tooLarge.add(build);
+      else if (bytes + size + comma > V2_MAX_BYTES) dropped.add(build);
+      else {
+        bytes += size + comma;
+        bodies.push(body);
+        kept.add(build);
+      }
+    }
+    const left = [...dropped].filter((b) => !tooLarge.has(b) && !kept.has(b));
+    return { contents: `[${bodies.join(',')}]`, tooLarge: [...tooLarge].map((b) => b.source), left: left.map((b) => b.source) };
+  }
+
+  it('bounds each entry by its least size: never shorter, never longer than six times it', () => {
+    fc.assert(
+      fc.property(fc.oneof(rich, tight), fc.constantFrom('stable', 'a-much-longer-list-name', '\u0001\ud800'), (fields, list) => {
+        const build = toBuild(fields, 7);
+        const size = Buffer.byteLength(JSON.stringify(renderV2Build(build, list)));
+        expect(size).toBeGreaterThanOrEqual(leastV2Bytes(build, list));
+        expect(size).toBeLessThanOrEqual(6 * leastV2Bytes(build, list));
+      }),
+      { seed: SEED, numRuns: 3000 },
+    );
+  });
+
+  it('is the exact size of an entry of plain text with one-digit numbers and no optional key', () => {
+    fc.assert(
+      fc.property(tight, digit, (fields, timestamp) => {
+        const build = toBuild({ ...fields, timestamp }, 7);
+        expect(leastV2Bytes(build, 'stable')).toBe(Buffer.byteLength(JSON.stringify(renderV2Build(build, 'stable'))));
+      }),
+      { seed: SEED, numRuns: 500 },
+    );
+  });
+
+  it('gives what rendering every entry gives', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(rich, tight), { minLength: 1, maxLength: 90 }), fc.array(fc.array(fc.nat(), { maxLength: 90 }), { minLength: 1, maxLength: 3 }), (fields, picks) => {
+        const builds = fields.map(toBuild);
+        const listings = picks.map((pick, i) => ({ device: 'D', list: ['stable', 'x', 'a-much-longer-list-name'][i], builds: [...new Set(pick.map((n) => builds[n % builds.length]))] }));
+        const got = renderV2('D', listings);
+        const want = oracle(listings);
+        expect(got.file.contents).toBe(want.contents);
+        expect(got.problems.map((p) => p.file)).toEqual(want.tooLarge);
+        const notice = got.notices.find((n) => n.field === '(file)' && n.message.includes('may hold at most'));
+        if (want.left.length === 0) expect(notice).toBeUndefined();
+        else {
+          expect(notice?.file).toBe(want.left[0]);
+          expect(notice?.message).toContain(want.left.length > 1 ? ` with ${want.left.length - 1} older build` : 'builds: a v2 answer');
+        }
+      }),
+      { seed: SEED, numRuns: 1000 },
+    );
   });
 });
 
