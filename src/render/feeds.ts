@@ -30,14 +30,16 @@ export function renderFeeds(listings: readonly Listing[], site: Site, info?: Dev
   for (const listing of listings) {
     for (const build of listing.builds) deviceUpdated.set(listing.device, Math.max(deviceUpdated.get(listing.device) ?? 0, build.timestamp));
   }
+  // A build in several lists has the same entry in each feed but for its link: made once.
+  const entryParts = new Map<Build, EntryParts>();
   return listings.map((listing) => ({
     path: fileOf(URLS.feed(listing.device, listing.list)),
-    contents: renderFeed(listing, site, deviceUpdated.get(listing.device) ?? 0, info),
+    contents: renderFeed(listing, site, deviceUpdated.get(listing.device) ?? 0, info, entryParts),
   }));
 }
 
 /** The Atom document of one list; `updatedIfEmpty` dates a feed without entries. */
-export function renderFeed(listing: Listing, site: Site, updatedIfEmpty: number, info?: DeviceInfo): string {
+function renderFeed(listing: Listing, site: Site, updatedIfEmpty: number, info: DeviceInfo | undefined, entryParts: Map<Build, EntryParts>): string {
   const { device, list } = listing;
   const entries = listing.builds
     .filter((b) => !b.placeholder)
@@ -58,7 +60,7 @@ export function renderFeed(listing: Listing, site: Site, updatedIfEmpty: number,
     `  <link rel="alternate" type="text/html" href="${x(URLS.devicePage(device))}#${x(list)}"/>`,
     ...(info?.links.info ? [`  <link rel="related" type="text/html" href="${x(info.links.info)}"/>`] : []),
     '  <generator>otapress</generator>',
-    ...entries.flatMap((build) => renderEntry(build, list)),
+    ...entries.map((build) => renderEntry(build, list, entryParts)),
     '</feed>',
     '',
   ];
@@ -77,7 +79,23 @@ export function entryId(build: Build): string {
 
 // --- internal ---
 
-function renderEntry(build: Build, list: string): string[] {
+/** An entry's text before the list's anchor in its link to the device page, and after it: the same in every list. */
+interface EntryParts {
+  before: string;
+  after: string;
+}
+
+/** The lines of a build's entry in the feed of `list`, joined. */
+function renderEntry(build: Build, list: string, entryParts: Map<Build, EntryParts>): string {
+  let parts = entryParts.get(build);
+  if (parts === undefined) {
+    parts = entryPartsOf(build);
+    entryParts.set(build, parts);
+  }
+  return parts.before + x(anchorOf(build, list)) + parts.after;
+}
+
+function entryPartsOf(build: Build): EntryParts {
   const withdrawn = isWithdrawn(build);
   const summary = [
     `Version ${build.version} for Android ${build.android_version}, built ${readableTime(build.timestamp)}`,
@@ -86,13 +104,15 @@ function renderEntry(build: Build, list: string): string[] {
     ...(build.md5sum ? [`MD5 ${build.md5sum}`] : []),
     ...(withdrawn ? ['withdrawn: the file is disabled'] : []),
   ].join('; ');
-  return [
+  const before = [
     '  <entry>',
     `    <id>${entryId(build)}</id>`,
     `    <title>${x(build.display_version)}${withdrawn ? ' (withdrawn)' : ''}</title>`,
     `    <updated>${isoTime(build.timestamp)}</updated>`,
     `    <published>${isoTime(build.timestamp)}</published>`,
-    `    <link rel="alternate" type="text/html" href="${x(URLS.devicePage(build.device))}#${x(anchorOf(build, list))}"/>`,
+    `    <link rel="alternate" type="text/html" href="${x(URLS.devicePage(build.device))}#`,
+  ];
+  const after = [
     // A withdrawn file gets no enclosure: feed readers and podcast clients fetch enclosures on their own.
     ...(withdrawn ? [] : [`    <link rel="enclosure" type="application/zip" length="${build.size}" href="${x(build.url!)}"/>`]),
     `    <category term="${x(build.channel)}"/>`,
@@ -101,6 +121,7 @@ function renderEntry(build: Build, list: string): string[] {
     ...(hasChangelog(build) ? [`    <content type="html">${changelogForAtom(build.changelog)}</content>`] : []),
     '  </entry>',
   ];
+  return { before: before.join('\n'), after: `"/>\n${after.join('\n')}` };
 }
 
 /** A stable, globally unique feed id without a site address: a name-based UUID (RFC 9562 v5). */
