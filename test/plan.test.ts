@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Build } from '../src/catalog/manifest.js';
 import { checkCatalog, planListings } from '../src/catalog/plan.js';
 import { formatProblem } from '../src/catalog/problems.js';
-import { renderEnvelope, renderListing, renderRecord } from '../src/render/v1.js';
+import fc from 'fast-check';
+import { renderEnvelope, renderListing, renderListings, renderRecord } from '../src/render/v1.js';
+import { SEED } from './arbitraries.js';
 import { parseSite } from '../src/catalog/site.js';
 
 const { site } = parseSite('download_base_url: https://dl.example.org\n');
@@ -143,6 +145,37 @@ describe('render', () => {
     const body = renderListing({ device: 'FP4', list: 'dev', builds: [build({ filename: 'e.zip', size: 0, changes: 'ünïcode "quoted"' })] });
     expect(body).toBe(
       `{"id":null,"response":[{"incremental":"eng.root.20241108.123456","api_level":"34","url":"https://dl.example.org/official/FP4/e.zip","timestamp":1731067200,"md5sum":"00000000000000000000000000000000","changes":"ünïcode \\"quoted\\"","channel":"official","filename":"e.zip","romtype":"dev","datetime":1731067200,"version":"2.5","pre_version":"","display_version":"2.5","android_version":"14","id":"${'e.zip'.padEnd(64, '0')}","size":0,"is_upgrade_supported":false}],"error":null}`,
+    );
+  });
+
+  it('renders a device\'s listings, each build\'s record made once, exactly as one listing at a time', () => {
+    // Strings that JSON escapes, and ones that look like the record's own keys: the record is cut at `romtype`.
+    const text = fc.string({ unit: fc.constantFrom('a', '"', '\\', ',', ':', 'romtype', '"romtype":""', '\n', '\u0001', '\ud800', '\u{1f600}', 'é'), maxLength: 12 });
+    const fields = fc.record({
+      placeholder: fc.boolean(),
+      filename: text,
+      version: text,
+      channel: text,
+      incremental: text,
+      api_level: text,
+      md5sum: text,
+      changes: text,
+      display_version: text,
+      pre_version: text,
+      android_version: text,
+      id: text,
+      url: text,
+      timestamp: fc.nat(),
+      size: fc.oneof(fc.nat(), fc.constant('' as const)),
+      is_upgrade_supported: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(fields, { maxLength: 8 }), fc.array(fc.tuple(text, fc.array(fc.nat(), { maxLength: 8 })), { maxLength: 4 }), (all, lists) => {
+        const builds = all.map((over) => build(over.placeholder ? { ...over, url: undefined } : over));
+        const listings = lists.map(([list, picks]) => ({ device: 'FP4', list, builds: builds.length === 0 ? [] : picks.map((n) => builds[n % builds.length]) }));
+        expect(renderListings(listings)).toEqual(listings.map(renderListing));
+      }),
+      { seed: SEED, numRuns: 2000 },
     );
   });
 });

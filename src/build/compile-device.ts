@@ -14,7 +14,7 @@ import { renderDevice } from '../render/device.js';
 import type { OutputFile } from '../render/output.js';
 import type { DeviceSummary } from '../render/summary.js';
 import { API_FILES, fill } from '../render/urls.js';
-import { renderListing } from '../render/v1.js';
+import { renderListings } from '../render/v1.js';
 
 /** What the site needs of one compiled device; worker threads and the build cache hand back exactly this. */
 export interface DeviceOutput {
@@ -65,7 +65,8 @@ export function compileDevice(device: string, manifests: readonly ManifestFile[]
   const listings = planListings(builds, [device], site);
   const rendered = renderDevice(device, listings, site, info);
   if (rendered.problems.length > 0) return { device, builds, listings: [], files: [], problems: rendered.problems, notices: [], counts };
-  const files = [...listings.map((l) => ({ path: fill(API_FILES.listing, { device: l.device, list: l.list }).slice(1), contents: renderListing(l) })), ...rendered.files];
+  const bodies = renderListings(listings);
+  const files = [...listings.map((l, i) => ({ path: fill(API_FILES.listing, { device: l.device, list: l.list }).slice(1), contents: bodies[i] })), ...rendered.files];
   counts.listings = listings.length;
   counts.records = listings.reduce((n, l) => n + l.builds.length, 0);
   counts.files = files.length;

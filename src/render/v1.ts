@@ -52,6 +52,29 @@ export function renderListing(listing: Listing): string {
   return renderEnvelope(listing.builds.map((b) => renderRecord(b, listing.list)), null);
 }
 
+/**
+ * The JSON bodies of a device's listings, each exactly {@link renderListing}'s. A build in several
+ * lists has the same record in each but for `romtype`: its JSON before and after that value is made
+ * once, and each listing joins the parts.
+ */
+export function renderListings(listings: readonly Listing[]): string[] {
+  const parts = new Map<Build, RecordParts>();
+  return listings.map(({ builds, list }) => {
+    const romtype = JSON.stringify(list);
+    let body = ENVELOPE_START;
+    for (let i = 0; i < builds.length; i++) {
+      const build = builds[i];
+      let record = parts.get(build);
+      if (record === undefined) {
+        record = recordParts(build);
+        parts.set(build, record);
+      }
+      body += (i > 0 ? ',' : '') + record.before + romtype + record.after;
+    }
+    return body + ENVELOPE_END;
+  });
+}
+
 /** `{"id":null,"response":[...],"error":...}`: the envelope of every v1 answer, success or 404. */
 export function renderEnvelope(response: readonly ApiRecord[], error: string | null): string {
   return JSON.stringify({ id: null, response, error });
@@ -119,6 +142,25 @@ export function compareReleaseNumbers(a: string, b: string): number {
 }
 
 // --- internal ---
+
+/** The JSON of a v1 record up to `romtype`'s value (`{..."romtype":`), and after it (`,"datetime":...}`). */
+interface RecordParts {
+  before: string;
+  after: string;
+}
+
+function recordParts(build: Build): RecordParts {
+  // The record's own JSON cut at the value of `romtype`: an empty list name is `""`, and
+  // nothing before it in a record can hold the text `"romtype":""` unescaped.
+  const whole = JSON.stringify(renderRecord(build, ''));
+  const at = whole.indexOf(ROMTYPE_EMPTY);
+  return { before: whole.slice(0, at + ROMTYPE_EMPTY.length - 2), after: whole.slice(at + ROMTYPE_EMPTY.length) };
+}
+
+const ROMTYPE_EMPTY = ',"romtype":""';
+
+/** {@link renderEnvelope}'s text around the records of a successful answer. */
+const [ENVELOPE_START, ENVELOPE_END] = renderEnvelope([], null).split('[]').map((part, i) => (i === 0 ? `${part}[` : `]${part}`));
 
 /** A version's dot-separated parts as whole numbers, a part that is not one as 0 (see {@link compareReleaseNumbers}). */
 function releaseParts(version: string): bigint[] {
