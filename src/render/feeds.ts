@@ -97,11 +97,13 @@ function renderEntry(build: Build, list: string, entryParts: Map<Build, EntryPar
 
 function entryPartsOf(build: Build): EntryParts {
   const withdrawn = isWithdrawn(build);
+  // Escaped part by part (escaping is character by character, so the parts' escapes are the
+  // whole's): the times, sizes and a SHA-256 have no character to escape, and are not scanned.
   const summary = [
-    `Version ${build.version} for Android ${build.android_version}, built ${readableTime(build.timestamp)}`,
+    `Version ${x(build.version)} for Android ${x(build.android_version)}, built ${readableTime(build.timestamp)}`,
     `${humanSize(build.size as number)} (${build.size} bytes)`,
-    sha256Of(build) ? `SHA-256 ${build.id}` : `download id ${build.id}`,
-    ...(build.md5sum ? [`MD5 ${build.md5sum}`] : []),
+    sha256Of(build) ? `SHA-256 ${build.id}` : `download id ${x(build.id)}`,
+    ...(build.md5sum ? [`MD5 ${x(build.md5sum)}`] : []),
     ...(withdrawn ? ['withdrawn: the file is disabled'] : []),
   ].join('; ');
   const before = [
@@ -116,7 +118,7 @@ function entryPartsOf(build: Build): EntryParts {
     // A withdrawn file gets no enclosure: feed readers and podcast clients fetch enclosures on their own.
     ...(withdrawn ? [] : [`    <link rel="enclosure" type="application/zip" length="${build.size}" href="${x(build.url!)}"/>`]),
     `    <category term="${x(build.channel)}"/>`,
-    `    <summary type="text">${x(summary)}.</summary>`,
+    `    <summary type="text">${summary}.</summary>`,
     // The changelog as escaped HTML (built only from the parsed blocks, see render/changelog.ts).
     ...(hasChangelog(build) ? [`    <content type="html">${changelogForAtom(build.changelog)}</content>`] : []),
     '  </entry>',
