@@ -49,13 +49,13 @@ export function renderRecord(build: Build, list: string): ApiRecord {
 
 /** The JSON body of a listing: the envelope, compact as Django REST framework sends it. */
 export function renderListing(listing: Listing): string {
-  return renderEnvelope(listing.builds.map((b) => renderRecord(b, listing.list)), null);
+  return renderListings([listing])[0];
 }
 
 /**
- * The JSON bodies of a device's listings, each exactly {@link renderListing}'s. A build in several
- * lists has the same record in each but for `romtype`: its JSON before and after that value is made
- * once, and each listing joins the parts.
+ * The JSON bodies of a device's listings: each the envelope of its records, exactly as
+ * {@link renderEnvelope} writes it. A build in several lists has the same record in each but for
+ * `romtype`: its JSON before and after that value is made once, and each listing joins the parts.
  */
 export function renderListings(listings: readonly Listing[]): string[] {
   const parts = new Map<Build, RecordParts>();
