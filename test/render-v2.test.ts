@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build, check } from '../src/build/build.js';
 import { main } from '../src/cli.js';
-import { formatProblem } from '../src/catalog/problems.js';
+import { compareStrings, formatProblem } from '../src/catalog/problems.js';
 import fc from 'fast-check';
 import { leastV2Bytes, renderV2, renderV2Build, unreadableV2Version, V2_MAX_BYTES } from '../src/render/v2.js';
 import type { Build } from '../src/catalog/manifest.js';
@@ -150,8 +150,8 @@ describe('the entries left out for size without being rendered', () => {
   const unit = fc.constantFrom('a', '0', '/', '"', '\\', '\n', '\u0001', '\u00e9', '\u20ac', '\ud800', '\udc00', '\u{1f600}');
   // Plain text most often: an entry of plain text, one-digit sizes and no optional keys is the
   // closest to its least possible size, where an error in that bound would show.
-  const text = (max: number) =>
-    fc.oneof({ arbitrary: fc.nat(max).map((n) => 'x'.repeat(n)), weight: 4 }, fc.string({ unit, maxLength: max }), fc.nat(max).map((n) => '\u0001'.repeat(n)));
+  const plain = (max: number) => fc.nat(max).map((n) => 'x'.repeat(n));
+  const text = (max: number) => fc.oneof({ arbitrary: plain(max), weight: 4 }, fc.string({ unit, maxLength: max }), fc.nat(max).map((n) => '\u0001'.repeat(n)));
   const size = fc.oneof(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }));
   const file = fc.record({ filename: text(40), filepath: text(60), sha1: text(40), sha256: text(64), size, url: text(80) });
   const https = (u: string) => `https://${u}`;
@@ -171,7 +171,6 @@ describe('the entries left out for size without being rendered', () => {
   });
   // Exactly the least possible size: plain text, no optional key, one-digit numbers (the oldest
   // builds then, in 1970).
-  const plain = (max: number) => fc.nat(max).map((n) => 'x'.repeat(n));
   const digit = fc.integer({ min: 1, max: 9 });
   const tightFile = fc.record({ filename: plain(40), filepath: plain(60), sha1: plain(40), sha256: plain(64), size: digit, url: plain(80) });
   const tight = fc.record({
@@ -190,7 +189,7 @@ describe('the entries left out for size without being rendered', () => {
 
   function oracle(listings: { list: string; builds: Build[] }[]) {
     const candidates = listings.flatMap(({ list, builds }, rank) => builds.map((build) => ({ build, list, rank })));
-    candidates.sort((a, b) => b.build.timestamp - a.build.timestamp || a.rank - b.rank || (a.build.filename < b.build.filename ? -1 : a.build.filename > b.build.filename ? 1 : 0));
+    candidates.sort((a, b) => b.build.timestamp - a.build.timestamp || a.rank - b.rank || compareStrings(a.build.filename, b.build.filename));
     const bodies: string[] = [];
     const tooLarge = new Set<Build>();
     const dropped = new Set<Build>();
