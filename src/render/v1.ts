@@ -114,8 +114,9 @@ export function v1Notices(device: string, listings: readonly Listing[]): Problem
     });
   }
 
+  const places = versionPlaces(listings);
   for (const listing of listings) {
-    const notice = textOrderNotice(device, listing);
+    const notice = textOrderNotice(device, listing, places);
     if (notice) notices.push(notice);
   }
 
@@ -138,10 +139,48 @@ export function v1Notices(device: string, listings: readonly Listing[]): Problem
  * (so 1.10 > 1.9 and 2.6.3 < 2.10); the order a maintainer means, and the v2 updater's.
  */
 export function compareReleaseNumbers(a: string, b: string): number {
-  return compareReleaseParts(releaseParts(a), releaseParts(b));
+  // Part by part, in place: a part is a whole number when it is all ASCII digits, compared without
+  // its leading zeros by length and then digit by digit (so at any length), and 0 otherwise.
+  for (let i = 0, j = 0; i <= a.length || j <= b.length; ) {
+    const aEnd = partEnd(a, i);
+    const bEnd = partEnd(b, j);
+    const aFrom = numberStart(a, i, aEnd);
+    const bFrom = numberStart(b, j, bEnd);
+    const aLength = aEnd - aFrom;
+    const bLength = bEnd - bFrom;
+    if (aLength !== bLength) return aLength < bLength ? -1 : 1;
+    for (let k = 0; k < aLength; k++) {
+      const d = a.charCodeAt(aFrom + k) - b.charCodeAt(bFrom + k);
+      if (d !== 0) return d < 0 ? -1 : 1;
+    }
+    i = aEnd + 1;
+    j = bEnd + 1;
+  }
+  return 0;
 }
 
 // --- internal ---
+
+/** Where the dot-separated part of `version` at `from` ends (`from` itself past the end: a missing part). */
+function partEnd(version: string, from: number): number {
+  if (from >= version.length) return from;
+  const dot = version.indexOf('.', from);
+  return dot === -1 ? version.length : dot;
+}
+
+/**
+ * Where the significant digits of the part `[from, end)` start: after its leading zeros when it is
+ * all ASCII digits; `end` (no digits: 0) when it is not a number.
+ */
+function numberStart(version: string, from: number, end: number): number {
+  let start = -1;
+  for (let k = from; k < end; k++) {
+    const c = version.charCodeAt(k);
+    if (c < 0x30 || c > 0x39) return end;
+    if (start === -1 && c !== 0x30) start = k;
+  }
+  return start === -1 ? end : start;
+}
 
 /** The JSON of a v1 record up to `romtype`'s value (`{..."romtype":`), and after it (`,"datetime":...}`). */
 interface RecordParts {
@@ -162,17 +201,31 @@ const ROMTYPE_EMPTY = ',"romtype":""';
 /** {@link renderEnvelope}'s text around the records of a successful answer. */
 const [ENVELOPE_START, ENVELOPE_END] = renderEnvelope([], null).split('[]').map((part, i) => (i === 0 ? `${part}[` : `]${part}`));
 
-/** A version's dot-separated parts as whole numbers, a part that is not one as 0 (see {@link compareReleaseNumbers}). */
-function releaseParts(version: string): bigint[] {
-  return version.split('.').map((p) => BigInt(/^\d+$/.test(p) ? p : '0'));
+/** A version's place among the device's versions in release order (equal releases share one) and in text order. */
+interface VersionPlace {
+  release: number;
+  text: number;
 }
 
-function compareReleaseParts(pa: readonly bigint[], pb: readonly bigint[]): number {
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0n) - (pb[i] ?? 0n);
-    if (d !== 0n) return d < 0n ? -1 : 1;
-  }
-  return 0;
+/**
+ * The places of every version of a device's lists, for {@link textOrderNotice}: each version is
+ * parsed and placed once per device (equal releases, such as 2.10 and 2.10.0, in the same place),
+ * not once per list, let alone per pair. The notice only compares places, and places among all the
+ * device's versions compare as they would among one list's.
+ */
+function versionPlaces(listings: readonly Listing[]): Map<string, VersionPlace> {
+  const versions = new Set<string>();
+  for (const { builds } of listings) for (const build of builds) versions.add(build.version);
+  const inOrder = [...versions].sort(compareReleaseNumbers);
+  const places = new Map<string, VersionPlace>();
+  let release = 0;
+  inOrder.forEach((version, i) => {
+    if (i > 0 && compareReleaseNumbers(inOrder[i - 1], version) !== 0) release = i;
+    places.set(version, { release, text: 0 });
+  });
+  // And in text order, as v1 phones compare them (no two versions are the same text).
+  [...versions].sort().forEach((version, i) => (places.get(version)!.text = i));
+  return places;
 }
 
 /**
@@ -181,25 +234,18 @@ function compareReleaseParts(pa: readonly bigint[], pb: readonly bigint[]): numb
  * some build of version B misses B when B is a newer release but sorts before A as text, and lists B
  * as an update when it is an older release that sorts after A.
  */
-function textOrderNotice(device: string, listing: Listing): Problem | undefined {
+function textOrderNotice(device: string, listing: Listing, places: ReadonlyMap<string, VersionPlace>): Problem | undefined {
   // Per version: its oldest build (the oldest phone on it) and its newest downloadable build.
   const oldest = new Map<string, number>();
   const newest = new Map<string, Build>();
   for (const build of listing.builds) {
-    oldest.set(build.version, Math.min(oldest.get(build.version) ?? Infinity, build.timestamp));
+    const since = oldest.get(build.version);
+    if (since === undefined || build.timestamp < since) oldest.set(build.version, build.timestamp);
     const seen = newest.get(build.version);
     if (!build.placeholder && (seen === undefined || build.timestamp > seen.timestamp)) newest.set(build.version, build);
   }
-  // Every pair of versions is compared, by their places in release order: each version is parsed
-  // and placed once (equal releases, such as 2.10 and 2.10.0, in the same place), not once per pair.
-  const partsOf = new Map([...oldest.keys()].map((version) => [version, releaseParts(version)]));
-  const inOrder = [...partsOf].sort(([, a], [, b]) => compareReleaseParts(a, b));
-  const place = new Map<string, number>();
-  inOrder.forEach(([version, parts], i) => place.set(version, i > 0 && compareReleaseParts(inOrder[i - 1][1], parts) === 0 ? place.get(inOrder[i - 1][0])! : i));
-  // And in text order, as v1 phones compare them (no two versions are the same text).
-  const textPlace = new Map([...partsOf.keys()].sort().map((version, i) => [version, i]));
-  const installs = [...oldest].map(([version, since]) => ({ version, since, release: place.get(version)!, text: textPlace.get(version)! }));
-  const offers = [...newest].map(([version, build]) => ({ version, build, release: place.get(version)!, text: textPlace.get(version)! }));
+  const installs = [...oldest].map(([version, since]) => ({ version, since, release: places.get(version)!.release, text: places.get(version)!.text }));
+  const offers = [...newest].map(([version, build]) => ({ version, build, release: places.get(version)!.release, text: places.get(version)!.text }));
   const { missed, older } = unexpectedPairs(installs, offers);
   if (missed.length === 0 && older.length === 0) return undefined;
   const install = (pair: number) => installs[Math.floor(pair / offers.length)];
