@@ -1,10 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isMap, isPair, isScalar, parseDocument, type Node } from 'yaml';
 import { readFlatYaml } from '../src/catalog/yaml-flat.js';
 import { composeYamlSource, readYamlSource } from '../src/catalog/yaml-source.js';
 import { manifest } from './bench/catalog.js';
+import { SEED } from './arbitraries.js';
 import { EXAMPLE } from './helpers.js';
 
 // The fast reader must agree with the `yaml` package on every text it accepts (value, key and value
@@ -93,6 +95,48 @@ describe('the flat YAML reader agrees with the yaml package', () => {
     ['channel: ~\n', 'null'],
   ])('types %j as yaml does (%s)', (text) => {
     expect(readFlatYaml(text)!.value).toEqual(parseDocument(text, options).toJS());
+  });
+});
+
+describe('the flat YAML reader on generated texts', () => {
+  // Lines of keys, values, comments and blank lines drawn from the pieces that change the reading
+  // (spaces, quotes, `#`, `:`, brackets, digits with `.eE+-xo`), joined with or without a final newline.
+  const scalar = fc.oneof(
+    fc.constantFrom(...plainValues),
+    fc.stringMatching(/^[0-9][0-9a-fxoeE.+-]{0,12}$/),
+    fc.stringMatching(/^[0-9]{1,25}$/),
+    fc.stringMatching(/^[a-z0-9 #:.'"\[\],{}\\-]{1,12}$/),
+  );
+  const value = fc.oneof(
+    scalar,
+    scalar.map((v) => `"${v}"`),
+    scalar.map((v) => `'${v}'`),
+    fc.array(scalar, { maxLength: 3 }).map((items) => `[${items.join(', ')}]`),
+    fc.tuple(scalar, fc.constantFrom(' #', '  # c', ' ', '#', ' #x')).map(([v, c]) => v + c),
+  );
+  const line = fc.oneof(
+    { weight: 6, arbitrary: fc.tuple(fc.constantFrom('a', 'b', 'id', 'size', 'k_1', '_x', 'null', 'A', 'a-b'), fc.constantFrom(': ', ':  ', ':'), value).map(([k, sep, v]) => k + sep + v) },
+    { weight: 1, arbitrary: fc.constantFrom('', '# comment', ' # indented', '  a: 1', 'a: |', '  text') },
+  );
+  const text = fc.tuple(fc.array(line, { minLength: 1, maxLength: 6 }), fc.boolean()).map(([lines, newline]) => lines.join('\n') + (newline ? '\n' : ''));
+
+  it('reads what yaml reads, at the same positions, or leaves the text to yaml', () => {
+    let read = 0;
+    fc.assert(
+      fc.property(text, (t) => {
+        const flat = readFlatYaml(t);
+        if (flat === undefined) return;
+        read++;
+        const doc = parseDocument(t, options);
+        expect(doc.errors).toEqual([]);
+        expect(flat.value).toEqual(doc.toJS());
+        const map = doc.contents as unknown as { items: { key: Node; value: Node }[]; range: [number, number, number] };
+        expect(flat.start).toBe(map.range[0]);
+        expect([...flat.offsets]).toEqual(map.items.map((pair) => [String((pair.key as unknown as { value: unknown }).value), { key: pair.key.range![0], value: pair.value.range![0] }]));
+      }),
+      { seed: SEED, numRuns: 20000 },
+    );
+    expect(read).toBeGreaterThan(1000);
   });
 });
 

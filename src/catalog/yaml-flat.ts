@@ -27,30 +27,34 @@ export function readFlatYaml(text: string): FlatYaml | undefined {
   const offsets = new Map<string, { key: number; value: number }>();
   let start = -1;
   let offset = 0;
+  // Read in place, by offsets into `text`: a string per line, a match per key and a wrapper per
+  // value were most of what reading a manifest cost.
   while (offset < text.length) {
     let end = text.indexOf('\n', offset);
     if (end === -1) end = text.length;
-    const line = text.slice(offset, end);
     const lineStart = offset;
     offset = end + 1;
-    if (line === '' || line[0] === '#') continue;
-    const match = KEY_LINE.exec(line);
-    if (!match) return undefined;
-    const key = match[1];
+    if (end === lineStart || text.charCodeAt(lineStart) === HASH) continue;
+    // A key `[a-z_][a-z0-9_]*` at column 0, `:` and one or more spaces before the value.
+    const keyEnd = keyEndAt(text, lineStart, end);
+    if (keyEnd === -1 || text.charCodeAt(keyEnd) !== COLON || text.charCodeAt(keyEnd + 1) !== SPACE) return undefined;
+    let valueAt = keyEnd + 2;
+    while (valueAt < end && text.charCodeAt(valueAt) === SPACE) valueAt++;
+    if (valueAt === end) return undefined;
+    const key = text.slice(lineStart, keyEnd);
     if (key.length > 1000) return undefined; // An implicit key is limited to 1024 characters.
     if (key === '__proto__' || offsets.has(key) || resolvePlain(key) !== key) return undefined;
-    const valueAt = match[0].length;
-    let parsed: { value: unknown } | undefined;
-    if (line.slice(valueAt) === '|') {
+    let parsed: unknown;
+    if (valueAt + 1 === end && text.charCodeAt(valueAt) === PIPE) {
       // A literal block (a changelog): its lines follow, indented.
       const block = readLiteralBlock(text, offset);
       if (block === undefined) return undefined;
-      parsed = { value: block.value };
+      parsed = block.value;
       offset = block.next;
-    } else parsed = readValue(line, valueAt);
-    if (parsed === undefined) return undefined;
-    value[key] = parsed.value;
-    offsets.set(key, { key: lineStart, value: lineStart + valueAt });
+    } else parsed = readValue(text, valueAt, end);
+    if (parsed === NOT_FLAT) return undefined;
+    value[key] = parsed;
+    offsets.set(key, { key: lineStart, value: valueAt });
     if (start === -1) start = lineStart;
   }
   if (start === -1) return undefined;
@@ -61,14 +65,10 @@ export function readFlatYaml(text: string): FlatYaml | undefined {
 
 /** Printable ASCII and newlines only; no tab, CR, BOM or non-ASCII character. */
 const SIMPLE_TEXT = /^[\x20-\x7e\n]*$/;
-/** A key at column 0, `:` and one or more spaces before the value. */
-const KEY_LINE = /^([a-z_][a-z0-9_]*): +(?=[^ ])/;
 /** A plain scalar of a block mapping value: no indicator first, no `: ` or ` #` inside. */
 const PLAIN = /^[A-Za-z0-9._~+\/-](?:[^:#]|:(?! |$)|(?<! )#)*$/;
 /** A plain scalar inside a flow list: also no `,`, `[`, `]`, `{`, `}`. */
 const FLOW_PLAIN = /^[A-Za-z0-9._~+\/-](?:[^:#,[\]{}]|:(?![ ,[\]{}]|$)|(?<! )#)*$/;
-/** Comment or nothing after a quoted scalar or a flow list. */
-const REST = /^(?: *| +#.*)$/;
 
 /**
  * A literal block scalar (`key: |`, clip chomping) whose lines start at `from`: the indentation
@@ -102,34 +102,72 @@ function readLiteralBlock(text: string, from: number): { value: string; next: nu
   return { value: text.slice(from + indent, end + 1).replaceAll(`\n${' '.repeat(indent)}`, '\n'), next: offset };
 }
 
-function readValue(line: string, at: number): { value: unknown } | undefined {
-  const first = line[at];
-  if (first === '"' || first === "'") {
-    const close = line.indexOf(first, at + 1);
-    if (close === -1) return undefined;
-    const inner = line.slice(at + 1, close);
-    if (first === '"' && inner.includes('\\')) return undefined;
-    if (!REST.test(line.slice(close + 1))) return undefined;
-    return { value: inner };
+/** What {@link readValue} returns for a value it leaves to `yaml`. */
+const NOT_FLAT = Symbol('not flat');
+
+const HASH = 0x23;
+const COLON = 0x3a;
+const SPACE = 0x20;
+const PIPE = 0x7c;
+const QUOTE = 0x22;
+const APOSTROPHE = 0x27;
+const BRACKET = 0x5b;
+
+/** Where the key `[a-z_][a-z0-9_]*` at `from` ends, or -1 when the line does not start with one. */
+function keyEndAt(text: string, from: number, end: number): number {
+  const first = text.charCodeAt(from);
+  if (!((first >= 0x61 && first <= 0x7a) || first === 0x5f)) return -1;
+  let at = from + 1;
+  for (; at < end; at++) {
+    const c = text.charCodeAt(at);
+    if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f)) break;
   }
-  if (first === '[') {
-    const close = line.indexOf(']', at);
-    if (close === -1 || !REST.test(line.slice(close + 1))) return undefined;
-    const inner = line.slice(at + 1, close);
-    if (inner.trim() === '') return { value: [] };
+  return at;
+}
+
+/** Whether `[from, end)`, after a quoted scalar or a flow list, is spaces or nothing, or spaces and a comment (` *| +#.*`). */
+function restIsBlank(text: string, from: number, end: number): boolean {
+  let at = from;
+  while (at < end && text.charCodeAt(at) === SPACE) at++;
+  return at === end || (at > from && text.charCodeAt(at) === HASH);
+}
+
+/** The value of the line's text `[at, end)`, or {@link NOT_FLAT}. */
+function readValue(text: string, at: number, end: number): unknown {
+  const first = text.charCodeAt(at);
+  if (first === QUOTE || first === APOSTROPHE) {
+    const close = text.indexOf(text[at], at + 1);
+    if (close === -1 || close >= end) return NOT_FLAT;
+    const inner = text.slice(at + 1, close);
+    if (first === QUOTE && inner.includes('\\')) return NOT_FLAT;
+    if (!restIsBlank(text, close + 1, end)) return NOT_FLAT;
+    return inner;
+  }
+  if (first === BRACKET) {
+    const close = text.indexOf(']', at);
+    if (close === -1 || close >= end || !restIsBlank(text, close + 1, end)) return NOT_FLAT;
+    const inner = text.slice(at + 1, close);
+    if (inner.trim() === '') return [];
     const items: unknown[] = [];
     for (const raw of inner.split(',')) {
       const item = raw.trim();
-      if (!FLOW_PLAIN.test(item) || item.startsWith('- ') || item === '-') return undefined;
+      if (!FLOW_PLAIN.test(item) || item.startsWith('- ') || item === '-') return NOT_FLAT;
       items.push(resolvePlain(item));
     }
-    return { value: items };
+    return items;
   }
   // A plain scalar runs to the end of the line or to a ` #` comment; trailing spaces are not part of it.
-  const comment = line.indexOf(' #', at);
-  const scalar = (comment === -1 ? line.slice(at) : line.slice(at, comment)).trimEnd();
-  if (!PLAIN.test(scalar) || scalar.startsWith('- ') || scalar === '-' || scalar.startsWith('? ') || scalar === '?') return undefined;
-  return { value: resolvePlain(scalar) };
+  let scalarEnd = end;
+  for (let k = at + 1; k < end; k++) {
+    if (text.charCodeAt(k) === HASH && text.charCodeAt(k - 1) === SPACE) {
+      scalarEnd = k - 1;
+      break;
+    }
+  }
+  while (scalarEnd > at && text.charCodeAt(scalarEnd - 1) === SPACE) scalarEnd--;
+  const scalar = text.slice(at, scalarEnd);
+  if (!PLAIN.test(scalar) || scalar.startsWith('- ') || scalar === '-' || scalar.startsWith('? ') || scalar === '?') return NOT_FLAT;
+  return resolvePlain(scalar);
 }
 
 /** The core-schema tags of the `yaml` package, in its order: null, bool, int, float, ... */
@@ -148,11 +186,37 @@ function resolvePlain(text: string): unknown {
   // none of the tags' tests. test/yaml-flat.test.ts compares the result with `yaml` on such words.
   const first = text.charCodeAt(0);
   if (((first >= 0x41 && first <= 0x5a) || (first >= 0x61 && first <= 0x7a)) && !CORE_WORDS.has(text)) return text;
-  for (const tag of TAGS) {
-    if (tag.test.test(text)) {
-      const resolved = tag.resolve(text, () => {}, OPTIONS);
-      return isScalar(resolved) ? resolved.value : resolved;
-    }
+  // Timestamps, sizes, and hashes that start with a digit: of the core tags, only int (all digits)
+  // and float (digits with `.`, `e`, `E`, `+`, `-`) match a scalar starting with a digit, and
+  // int's 0o and 0x forms; any other character makes it text.
+  if (first >= 0x30 && first <= 0x39) {
+    let at = 1;
+    while (at < text.length && isDigit(text.charCodeAt(at))) at++;
+    if (at === text.length) return resolveAs(INT, text);
+    const prefixed = at === 1 && first === 0x30 && (text[1] === 'x' || text[1] === 'o');
+    if (!prefixed && !onlyFloatCharacters(text, at)) return text;
   }
+  for (const tag of TAGS) if (tag.test.test(text)) return resolveAs(tag, text);
   return text;
+}
+
+/** The tag yaml reads a scalar of digits with: the first whose test matches one (int). */
+const INT = TAGS.find((tag) => tag.test.test('0'))!;
+
+function resolveAs(tag: (typeof TAGS)[number], text: string): unknown {
+  const resolved = tag.resolve(text, () => {}, OPTIONS);
+  return isScalar(resolved) ? resolved.value : resolved;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** Whether `text` from `at` on has only digits and `.eE+-`, the characters of a float. */
+function onlyFloatCharacters(text: string, at: number): boolean {
+  for (let k = at; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (!isDigit(c) && c !== 0x2e && c !== 0x65 && c !== 0x45 && c !== 0x2b && c !== 0x2d) return false;
+  }
+  return true;
 }
