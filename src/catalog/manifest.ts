@@ -135,7 +135,10 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
   if (problems.length > 0) return { problems: sortProblems(problems) };
 
   const f = fields as Required<ManifestFields>;
-  const build: Build = {
+  const url = placeholder ? undefined : (f.url ?? `${site.downloadBaseUrl}/${f.channel}/${device}/${f.filename}`);
+  // Made field by field in the order below, not as one literal with conditional spreads: each
+  // spread, and every field after the first, went through V8's generic (runtime) object building.
+  const build = {
     source: file,
     device,
     placeholder,
@@ -149,22 +152,25 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
     md5sum: f.md5sum ?? '',
     id: placeholder ? '' : f.id,
     size: placeholder ? '' : f.size,
-    url: placeholder ? undefined : (f.url ?? `${site.downloadBaseUrl}/${f.channel}/${device}/${f.filename}`),
-    ...(!placeholder && { filepath: filepathOf(f.url ?? `${site.downloadBaseUrl}/${f.channel}/${device}/${f.filename}`, site.downloadBaseUrl) }),
-    display_version: f.display_version ?? displayVersionOf(f.filename),
-    // Opt-in (site.yaml `v1_changes`): the interface shows `changes` always empty.
-    changes: f.changes ?? (site.v1Changes === 'changelog_url' && changelog?.length ? `${site.siteUrl}/devices/${device}/changelog/#${changelogAnchor({ placeholder, version: f.version, timestamp: f.timestamp, id: f.id ?? '' })}` : ''),
-    pre_version: f.pre_version ?? '',
-    is_upgrade_supported: f.is_upgrade_supported ?? false,
-    lists: f.lists ? site.lists.map((l) => l.name).filter((name) => f.lists.includes(name)) : defaultLists(site, f.channel),
-    ...(f.os_patch_level !== undefined && { os_patch_level: f.os_patch_level }),
-    ...(f.ota_property_files !== undefined && { ota_property_files: f.ota_property_files.trim() }),
-    ...(f.ota_type !== undefined && { ota_type: f.ota_type }),
-    ...(f.sha1 !== undefined && { sha1: f.sha1 }),
-    ...(f.files !== undefined && { files: buildFiles(f.files, `${site.downloadBaseUrl}/${f.channel}/${device}`, site.downloadBaseUrl) }),
-    ...(changelog !== undefined && { changelog }),
-    at: { id: source.locate(['id']), filename: source.locate(['filename']), version: source.locate(['version']), size: source.locate(['size']), file: { line: 1, col: 1 }, ...(f.url !== undefined && { url: source.locate(['url']) }), ...(f.ota_property_files !== undefined && { ota_property_files: source.locate(['ota_property_files']) }) },
-  };
+    url,
+  } as Build;
+  if (url !== undefined) build.filepath = filepathOf(url, site.downloadBaseUrl);
+  build.display_version = f.display_version ?? displayVersionOf(f.filename);
+  // Opt-in (site.yaml `v1_changes`): the interface shows `changes` always empty.
+  build.changes = f.changes ?? (site.v1Changes === 'changelog_url' && changelog?.length ? `${site.siteUrl}/devices/${device}/changelog/#${changelogAnchor({ placeholder, version: f.version, timestamp: f.timestamp, id: f.id ?? '' })}` : '');
+  build.pre_version = f.pre_version ?? '';
+  build.is_upgrade_supported = f.is_upgrade_supported ?? false;
+  build.lists = f.lists ? site.lists.map((l) => l.name).filter((name) => f.lists.includes(name)) : defaultLists(site, f.channel);
+  if (f.os_patch_level !== undefined) build.os_patch_level = f.os_patch_level;
+  if (f.ota_property_files !== undefined) build.ota_property_files = f.ota_property_files.trim();
+  if (f.ota_type !== undefined) build.ota_type = f.ota_type;
+  if (f.sha1 !== undefined) build.sha1 = f.sha1;
+  if (f.files !== undefined) build.files = buildFiles(f.files, `${site.downloadBaseUrl}/${f.channel}/${device}`, site.downloadBaseUrl);
+  if (changelog !== undefined) build.changelog = changelog;
+  const at: Build['at'] = { id: source.locate(['id']), filename: source.locate(['filename']), version: source.locate(['version']), size: source.locate(['size']), file: { line: 1, col: 1 } };
+  if (f.url !== undefined) at.url = source.locate(['url']);
+  if (f.ota_property_files !== undefined) at.ota_property_files = source.locate(['ota_property_files']);
+  build.at = at;
   return { build, problems };
 }
 

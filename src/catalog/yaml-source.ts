@@ -71,14 +71,16 @@ export function readYamlSource(input: string | Uint8Array, file: string): YamlSo
 function flatSource(flat: FlatYaml, text: string, file: string): YamlSource {
   let full: YamlSource | undefined;
   const composed = () => (full ??= composeYamlSource(text, file));
+  // Where each line starts, found once when a position is first asked for (a build asks for four to six).
+  let lineStarts: number[] | undefined;
   const pos = (offset: number) => {
-    let line = 1;
-    let lineStart = 0;
-    for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
-      line++;
-      lineStart = i + 1;
+    if (lineStarts === undefined) {
+      lineStarts = [0];
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
     }
-    return { line, col: offset - lineStart + 1 };
+    let line = 1;
+    while (line < lineStarts.length && lineStarts[line] <= offset) line++;
+    return { line, col: offset - lineStarts[line - 1] + 1 };
   };
   return {
     value: flat.value,
