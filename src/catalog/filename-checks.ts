@@ -61,7 +61,7 @@ export function filenameProblems(fields: NameFields, bad: ReadonlySet<string>, d
   const differs = nameDisagreements(facts, fields, bad, device);
   // One line that accepts every disagreement at once, offered first: renaming a file phones
   // already download, or moving it to a folder phones do not ask, is rarely possible.
-  const line = `filename_differs: [${differs.map((d) => d.part).join(', ')}]`;
+  const line = differs.length > 0 ? `filename_differs: [${differs.map((d) => d.part).join(', ')}]` : '';
   for (const d of differs) {
     if (!accepted.includes(d.part)) report(d.field, `${d.what}; if the zip is already published under this name, write \`${line}\`; otherwise ${d.fix}`);
   }

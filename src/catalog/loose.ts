@@ -51,7 +51,7 @@ export const downloadKey = z.string({ error: "expected the SHA-256 of the zip (s
 
 /** Whether {@link downloadKey} takes `value` as it is: a download key, and not a SHA-256 written in capitals. */
 export function isDownloadKey(value: string): boolean {
-  return DOWNLOAD_KEY.test(value) && !(value.length === 64 && /^[0-9a-fA-F]{64}$/.test(value) && value !== value.toLowerCase());
+  return DOWNLOAD_KEY.test(value) && !(value.length === 64 && /^[0-9a-fA-F]{64}$/.test(value) && /[A-F]/.test(value));
 }
 
 /** The SHA-256 of a build's package, when its `id` is one; `undefined` for another download key. */

@@ -200,9 +200,10 @@ const requiredFields: Rule = ({ raw, bad, placeholder, report }) => {
   // With an unreadable `placeholder:` we cannot tell which fields are required; its own message says enough.
   if (bad.has('placeholder')) return;
   const missing = (placeholder ? REQUIRED_PLACEHOLDER : REQUIRED).filter((key) => raw[key] === undefined);
+  if (missing.length === 0) return;
   // A misspelt key already says "did you mean `md5sum`?"; "missing `md5sum`" would say it twice.
   const unknown = Object.keys(raw).filter((key) => !MANIFEST_KEYS.includes(key));
-  const misspelt = new Set(missing.length > 0 ? unknown.map((key) => suggestKey(key, MANIFEST_KEYS)?.key) : []);
+  const misspelt = new Set(unknown.map((key) => suggestKey(key, MANIFEST_KEYS)?.key));
   for (const key of missing) {
     if (!misspelt.has(key)) {
       report('', `missing \`${key}\`${placeholder ? ' (a placeholder needs version, channel, timestamp, android_version and display_version)' : ''}; add it${key === 'filename' ? ' or mark the build `placeholder: true`' : ''}`);
@@ -226,8 +227,9 @@ const channelKnown: Rule = ({ fields, site, report }) => {
 };
 
 const listsKnown: Rule = ({ fields, site, report }) => {
+  if (fields.lists === undefined) return;
   const names = site.lists.map((l) => l.name);
-  fields.lists?.forEach((name, i) => {
+  fields.lists.forEach((name, i) => {
     if (!names.includes(name)) {
       const hint = nearest(name, names);
       report(`lists.${i}`, `\`${name}\` is not a request list of this site${hint ? `; did you mean \`${hint}\`?` : ''} (lists: ${names.join(', ')})`);
@@ -239,7 +241,7 @@ const listsKnown: Rule = ({ fields, site, report }) => {
 
 const reachesAList: Rule = ({ fields, bad, site, report }) => {
   if (fields.lists !== undefined || fields.channel === undefined || bad.has('channel') || !site.channels.includes(fields.channel)) return;
-  if (defaultLists(site, fields.channel).length === 0) {
+  if (!site.lists.some((list) => list.channels.includes(fields.channel!))) {
     report('channel', `no request list collects channel \`${fields.channel}\`, so no phone would see this build; add \`lists: [...]\` here or the channel to a list in content/site.yaml`);
   }
 };
