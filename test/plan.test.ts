@@ -3,7 +3,7 @@ import type { Build } from '../src/catalog/manifest.js';
 import { checkCatalog, planListings } from '../src/catalog/plan.js';
 import { formatProblem } from '../src/catalog/problems.js';
 import fc from 'fast-check';
-import { renderEnvelope, renderListing, renderListings, renderRecord } from '../src/render/v1.js';
+import { renderEnvelope, renderListings, renderRecord } from '../src/render/v1.js';
 import { SEED } from './arbitraries.js';
 import { parseSite } from '../src/catalog/site.js';
 
@@ -142,7 +142,7 @@ describe('render', () => {
 
   it('renders the envelope compactly, as Django REST framework does', () => {
     expect(renderEnvelope([], null)).toBe('{"id":null,"response":[],"error":null}');
-    const body = renderListing({ device: 'FP4', list: 'dev', builds: [build({ filename: 'e.zip', size: 0, changes: 'ünïcode "quoted"' })] });
+    const [body] = renderListings([{ device: 'FP4', list: 'dev', builds: [build({ filename: 'e.zip', size: 0, changes: 'ünïcode "quoted"' })] }]);
     expect(body).toBe(
       `{"id":null,"response":[{"incremental":"eng.root.20241108.123456","api_level":"34","url":"https://dl.example.org/official/FP4/e.zip","timestamp":1731067200,"md5sum":"00000000000000000000000000000000","changes":"ünïcode \\"quoted\\"","channel":"official","filename":"e.zip","romtype":"dev","datetime":1731067200,"version":"2.5","pre_version":"","display_version":"2.5","android_version":"14","id":"${'e.zip'.padEnd(64, '0')}","size":0,"is_upgrade_supported":false}],"error":null}`,
     );

@@ -47,14 +47,9 @@ export function renderRecord(build: Build, list: string): ApiRecord {
   };
 }
 
-/** The JSON body of a listing: the envelope, compact as Django REST framework sends it. */
-export function renderListing(listing: Listing): string {
-  return renderListings([listing])[0];
-}
-
 /**
- * The JSON bodies of a device's listings: each the envelope of its records, exactly as
- * {@link renderEnvelope} writes it. A build in several lists has the same record in each but for
+ * The JSON bodies of a device's listings: each the envelope of its records, compact as Django REST
+ * framework sends it, exactly as {@link renderEnvelope} writes it. A build in several lists has the same record in each but for
  * `romtype`: its JSON before and after that value is made once, and each listing joins the parts.
  */
 export function renderListings(listings: readonly Listing[]): string[] {
@@ -244,8 +239,14 @@ function textOrderNotice(device: string, listing: Listing, places: ReadonlyMap<s
     const seen = newest.get(build.version);
     if (!build.placeholder && (seen === undefined || build.timestamp > seen.timestamp)) newest.set(build.version, build);
   }
-  const installs = [...oldest].map(([version, since]) => ({ version, since, release: places.get(version)!.release, text: places.get(version)!.text }));
-  const offers = [...newest].map(([version, build]) => ({ version, build, release: places.get(version)!.release, text: places.get(version)!.text }));
+  const installs = [...oldest].map(([version, since]) => {
+    const { release, text } = places.get(version)!;
+    return { version, since, release, text };
+  });
+  const offers = [...newest].map(([version, build]) => {
+    const { release, text } = places.get(version)!;
+    return { version, build, release, text };
+  });
   const { missed, older } = unexpectedPairs(installs, offers);
   if (missed.length === 0 && older.length === 0) return undefined;
   const install = (pair: number) => installs[Math.floor(pair / offers.length)];
