@@ -38,6 +38,22 @@ describe('markup in manifest text', () => {
     expect(page).toContain('&lt;img src=x onerror=alert(1)&gt;');
   });
 
+  it('keeps an address with a query (`&`, which RFC 3986 allows) one attribute value: `&amp;` in the page and the feed', () => {
+    const url = 'https://dl.example.org/get.php?file=e-2.5-a14-20241108446322-official-FP4.zip&mirror=1&lang=en';
+    const { files } = compileSite({
+      site: Buffer.from('download_base_url: https://dl.example.org/builds\n'),
+      manifests: [{ file: 'content/FP4/a.yaml', device: 'FP4', bytes: Buffer.from(`${VALID_MANIFEST}url: ${url}\n`) }],
+      devices: ['FP4'],
+      problems: [],
+    });
+    const escaped = url.replaceAll('&', '&amp;');
+    for (const path of ['devices/FP4/index.html', 'devices/FP4/official.xml']) {
+      const text = String(files.find((f) => f.path === path)!.contents);
+      expect(text, path).toContain(`href="${escaped}"`);
+      expect(text, path).not.toContain('&mirror');
+    }
+  });
+
   it('is published unchanged in the JSON listings, which phones read as data', () => {
     const listing = JSON.parse(String(compiled.files.find((f) => f.path === 'api/v1/FP4/official/index.json')!.contents));
     expect(listing.response[0]).toMatchObject(HOSTILE);

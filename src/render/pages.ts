@@ -4,7 +4,7 @@ import { sha256Of } from '../catalog/loose.js';
 import { DEVICE_FACTS_STYLE, deviceFacts, deviceHeading, deviceLabel, groupByVendor } from './device-facts.js';
 import type { ChangelogBlock } from '../catalog/changelog.js';
 import type { Build } from '../catalog/manifest.js';
-import { flatten, html, humanSize, isoTime, raw, readableTime, type Markup } from './markup.js';
+import { escapeMarkup, flatten, html, humanSize, isoTime, raw, readableTime, type Markup } from './markup.js';
 import type { Listing } from '../catalog/plan.js';
 import type { DeviceSummary } from './summary.js';
 import { compareStrings } from '../catalog/problems.js';
@@ -24,7 +24,7 @@ export function renderDevicePage(device: string, lists: readonly Listing[], info
   // The body in parts, never joined (see utf8Of): the head with the arrow, then per list its
   // heading (with `·`), then each article's opening tag and its body (see articleBody). The lists
   // follow the nav, one line apart.
-  const body: Markup[] = [
+  const body: (Markup | string)[] = [
     html`<p><a href="${URLS.home}">← All devices</a></p>
 ${deviceHeading(device, info)}
 ${info ? html`${deviceFacts(info)}\n` : ''}${withChangelog ? html`<p><a href="${URLS.changelogPage(device)}">Changelog</a> of every build</p>
@@ -91,9 +91,9 @@ export function anchorOf(build: Build, list: string): string {
 // --- internal ---
 
 /** A build's article in one list, up to its body: its opening tag, after a line break unless it is the list's first. */
-function articleStart(build: Build, list: string, afterAnother: boolean): Markup {
-  const classes = ['build', build.placeholder && 'is-placeholder', isWithdrawn(build) && 'is-disabled'].filter(Boolean).join(' ');
-  return html`${afterAnother ? '\n' : ''}<article class="${classes}" id="${anchorOf(build, list)}">`;
+function articleStart(build: Build, list: string, afterAnother: boolean): string {
+  const classes = `build${build.placeholder ? ' is-placeholder' : ''}${isWithdrawn(build) ? ' is-disabled' : ''}`;
+  return `${afterAnother ? '\n' : ''}<article class="${classes}" id="${escapeMarkup(anchorOf(build, list))}">`;
 }
 
 /**
@@ -104,7 +104,7 @@ function articleStart(build: Build, list: string, afterAnother: boolean): Markup
  * cold 100k build, 1.6 s with a changelog on every build (page assembly alone: 3.9 ms a page of
  * 300 articles joined, 0.4 to 0.6 ms in parts).
  */
-function articleBody(build: Build): Markup {
+function articleBody(build: Build): string {
   let body = BUILD_BODIES.get(build);
   if (body === undefined) {
     body = flatten(buildBody(build));
@@ -114,38 +114,45 @@ function articleBody(build: Build): Markup {
 }
 
 /** What a build's article holds after its opening tag (see articleBody). */
-const BUILD_BODIES = new WeakMap<Build, Markup>();
+const BUILD_BODIES = new WeakMap<Build, string>();
 
-function buildBody(build: Build): Markup {
-  const badges = [
-    build.placeholder && html`<span class="badge placeholder">Placeholder: announced, no package yet</span>`,
-    isWithdrawn(build) && html`<span class="badge disabled">Disabled: withdrawn, do not install</span>`,
-    build.is_upgrade_supported && html`<span class="badge upgrade">Upgrade supported</span>`,
-  ].filter((b): b is Markup => b !== false);
-  const rows: Markup[] = [
-    row('Version', html`${build.version}`),
-    row('Android', html`${build.android_version}${build.api_level ? html` <span class="meta">(API ${build.api_level})</span>` : ''}`),
-    row('Date', html`<time datetime="${isoTime(build.timestamp)}">${readableTime(build.timestamp)}</time>`),
-  ];
+/**
+ * The article of every build of a catalog, so made as plain text: each manifest value through
+ * escapeMarkup, the rest constant. Through the `html` template (an object per value and per row,
+ * nested templates joined) the articles took twice the instructions; the rarer sections (other
+ * files, changelog) still use it. The times, sizes and a SHA-256 have no character to escape.
+ */
+function buildBody(build: Build): string {
+  const withdrawn = isWithdrawn(build);
+  const badges: string[] = [];
+  if (build.placeholder) badges.push('<span class="badge placeholder">Placeholder: announced, no package yet</span>');
+  if (withdrawn) badges.push('<span class="badge disabled">Disabled: withdrawn, do not install</span>');
+  if (build.is_upgrade_supported) badges.push('<span class="badge upgrade">Upgrade supported</span>');
+  const time = build.timestamp;
+  let rows =
+    `${row('Version', escapeMarkup(build.version))}\n` +
+    `${row('Android', `${escapeMarkup(build.android_version)}${build.api_level ? ` <span class="meta">(API ${escapeMarkup(build.api_level)})</span>` : ''}`)}\n` +
+    row('Date', `<time datetime="${isoTime(time)}">${readableTime(time)}</time>`);
+  const size = build.placeholder ? '' : humanSize(build.size as number);
   if (!build.placeholder) {
-    rows.push(row('Size', html`${humanSize(build.size as number)} <span class="meta">(${build.size} bytes)</span>`));
-    rows.push(row('File', html`<code>${build.filename}</code>`));
+    rows += `\n${row('Size', `${size} <span class="meta">(${build.size} bytes)</span>`)}`;
+    rows += `\n${row('File', `<code>${escapeMarkup(build.filename)}</code>`)}`;
   }
-  if (build.md5sum) rows.push(row('MD5', hash(build.md5sum)));
-  if (!build.placeholder && sha256Of(build)) rows.push(row('SHA-256', hash(build.id)));
-  else if (!build.placeholder) rows.push(row('Download id', html`<code>${build.id}</code>`));
-  if (build.sha1) rows.push(row('SHA-1', hash(build.sha1)));
-  rows.push(row('Upgrade', html`${build.is_upgrade_supported ? 'yes' : 'no'}`));
+  if (build.md5sum) rows += `\n${row('MD5', hash(escapeMarkup(build.md5sum)))}`;
+  if (!build.placeholder && sha256Of(build)) rows += `\n${row('SHA-256', hash(build.id))}`;
+  else if (!build.placeholder) rows += `\n${row('Download id', `<code>${escapeMarkup(build.id)}</code>`)}`;
+  if (build.sha1) rows += `\n${row('SHA-1', hash(escapeMarkup(build.sha1)))}`;
+  rows += `\n${row('Upgrade', build.is_upgrade_supported ? 'yes' : 'no')}`;
   const download = build.placeholder
-    ? html`<p class="meta">No download: this build has no package yet.</p>`
-    : html`<p><a class="download" href="${build.url!}">Download${isWithdrawn(build) ? ' (withdrawn file)' : ''}</a> <span class="meta">${humanSize(build.size as number)}</span></p>`;
-  return html`
-<h3>${build.display_version}</h3>
-${badges.length > 0 ? html`<p>${join(badges, ' ')}</p>` : ''}
+    ? '<p class="meta">No download: this build has no package yet.</p>'
+    : `<p><a class="download" href="${escapeMarkup(build.url ?? '')}">Download${withdrawn ? ' (withdrawn file)' : ''}</a> <span class="meta">${size}</span></p>`;
+  return `
+<h3>${escapeMarkup(build.display_version)}</h3>
+${badges.length > 0 ? `<p>${badges.join(' ')}</p>` : ''}
 <dl>
-${join(rows, '\n')}
+${rows}
 </dl>
-${download}${build.files ? renderFiles(build) : ''}${hasChangelog(build) ? changelogSection(build) : ''}
+${download}${build.files ? renderFiles(build).text : ''}${hasChangelog(build) ? changelogSection(build).text : ''}
 </article>`;
 }
 
@@ -160,7 +167,7 @@ ${renderChangelog(build.changelog)}
 function renderFiles(build: Build): Markup {
   const items = (build.files ?? []).map(
     (f) => html`<li><a href="${f.url}">${f.filename}</a> <span class="meta">${humanSize(f.size)} (${f.size} bytes)</span>
-<dl><div><dt>SHA-256</dt><dd>${hash(f.sha256)}</dd></div><div><dt>SHA-1</dt><dd>${hash(f.sha1)}</dd></div></dl></li>`,
+<dl><div><dt>SHA-256</dt><dd>${raw(hash(escapeMarkup(f.sha256)))}</dd></div><div><dt>SHA-1</dt><dd>${raw(hash(escapeMarkup(f.sha1)))}</dd></div></dl></li>`,
   );
   return html`\n<section class="files" aria-label="Other files of ${build.display_version}"><h4>Other files</h4>
 <ul>
@@ -168,8 +175,9 @@ ${join(items, '\n')}
 </ul></section>`;
 }
 
-function row(term: string, value: Markup): Markup {
-  return html`<div><dt>${term}</dt><dd>${value}</dd></div>`;
+/** A row of a build's facts: `value` is markup (already escaped). */
+function row(term: string, value: string): string {
+  return `<div><dt>${term}</dt><dd>${value}</dd></div>`;
 }
 
 /**
@@ -177,8 +185,8 @@ function row(term: string, value: Markup): Markup {
  * repeated each hash and build name: a quarter of a device page's bytes (107 of 394 KB with 297
  * builds), for buttons hidden without script.
  */
-function hash(value: string): Markup {
-  return html`<code class="hash">${value}</code>`;
+function hash(value: string): string {
+  return `<code class="hash">${value}</code>`;
 }
 
 /** Joins markup with a separator. */
@@ -192,7 +200,7 @@ export function page(title: string, body: Markup, head: Markup = raw('')): strin
 }
 
 /** {@link page} as UTF-8 bytes, its body given in parts that are never joined into one string (see utf8Of). */
-export function pageBytes(title: string, body: readonly Markup[], head: Markup = raw('')): Buffer {
+export function pageBytes(title: string, body: readonly (Markup | string)[], head: Markup = raw('')): Buffer {
   return utf8Of([pageStart(title, head), ...body, PAGE_END]);
 }
 
