@@ -97,33 +97,23 @@ function renderEntry(build: Build, list: string, entryParts: Map<Build, EntryPar
 
 function entryPartsOf(build: Build): EntryParts {
   const withdrawn = isWithdrawn(build);
+  const time = isoTime(build.timestamp);
   // Escaped part by part (escaping is character by character, so the parts' escapes are the
   // whole's): the times, sizes and a SHA-256 have no character to escape, and are not scanned.
-  const summary = [
-    `Version ${x(build.version)} for Android ${x(build.android_version)}, built ${readableTime(build.timestamp)}`,
-    `${humanSize(build.size as number)} (${build.size} bytes)`,
-    sha256Of(build) ? `SHA-256 ${build.id}` : `download id ${x(build.id)}`,
-    ...(build.md5sum ? [`MD5 ${x(build.md5sum)}`] : []),
-    ...(withdrawn ? ['withdrawn: the file is disabled'] : []),
-  ].join('; ');
-  const before = [
-    '  <entry>',
-    `    <id>${entryId(build)}</id>`,
-    `    <title>${x(build.display_version)}${withdrawn ? ' (withdrawn)' : ''}</title>`,
-    `    <updated>${isoTime(build.timestamp)}</updated>`,
-    `    <published>${isoTime(build.timestamp)}</published>`,
-    `    <link rel="alternate" type="text/html" href="${x(URLS.devicePage(build.device))}#`,
-  ];
-  const after = [
-    // A withdrawn file gets no enclosure: feed readers and podcast clients fetch enclosures on their own.
-    ...(withdrawn ? [] : [`    <link rel="enclosure" type="application/zip" length="${build.size}" href="${x(build.url!)}"/>`]),
-    `    <category term="${x(build.channel)}"/>`,
-    `    <summary type="text">${summary}.</summary>`,
-    // The changelog as escaped HTML (built only from the parsed blocks, see render/changelog.ts).
-    ...(hasChangelog(build) ? [`    <content type="html">${changelogForAtom(build.changelog)}</content>`] : []),
-    '  </entry>',
-  ];
-  return { before: before.join('\n'), after: `"/>\n${after.join('\n')}` };
+  // Plain concatenation: as arrays joined, the parts took half again the instructions.
+  let summary = `Version ${x(build.version)} for Android ${x(build.android_version)}, built ${readableTime(build.timestamp)}; ${humanSize(build.size as number)} (${build.size} bytes); ${sha256Of(build) ? `SHA-256 ${build.id}` : `download id ${x(build.id)}`}`;
+  if (build.md5sum) summary += `; MD5 ${x(build.md5sum)}`;
+  if (withdrawn) summary += '; withdrawn: the file is disabled';
+  const before =
+    `  <entry>\n    <id>${entryId(build)}</id>\n    <title>${x(build.display_version)}${withdrawn ? ' (withdrawn)' : ''}</title>\n` +
+    `    <updated>${time}</updated>\n    <published>${time}</published>\n    <link rel="alternate" type="text/html" href="${x(URLS.devicePage(build.device))}#`;
+  let after = '"/>\n';
+  // A withdrawn file gets no enclosure: feed readers and podcast clients fetch enclosures on their own.
+  if (!withdrawn) after += `    <link rel="enclosure" type="application/zip" length="${build.size}" href="${x(build.url!)}"/>\n`;
+  after += `    <category term="${x(build.channel)}"/>\n    <summary type="text">${summary}.</summary>\n`;
+  // The changelog as escaped HTML (built only from the parsed blocks, see render/changelog.ts).
+  if (hasChangelog(build)) after += `    <content type="html">${changelogForAtom(build.changelog)}</content>\n`;
+  return { before, after: `${after}  </entry>` };
 }
 
 /** A stable, globally unique feed id without a site address: a name-based UUID (RFC 9562 v5). */
