@@ -26,10 +26,12 @@ export interface ApiRecord {
 
 /** The v1 record of a build as it appears in request list `list` (`romtype` is the list). */
 export function renderRecord(build: Build, list: string): ApiRecord {
-  return {
+  // One literal with every key, not a conditional spread of `url`, which V8 builds through its
+  // runtime key by key; a placeholder's record then loses the key it has no value for.
+  const record: ApiRecord = {
     incremental: build.incremental,
     api_level: build.api_level,
-    ...(build.placeholder ? {} : { url: build.url }),
+    url: build.url,
     timestamp: build.timestamp,
     md5sum: build.md5sum,
     changes: build.changes,
@@ -45,6 +47,8 @@ export function renderRecord(build: Build, list: string): ApiRecord {
     size: build.size,
     is_upgrade_supported: build.is_upgrade_supported,
   };
+  if (build.placeholder) delete record.url;
+  return record;
 }
 
 /**
