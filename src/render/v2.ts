@@ -208,15 +208,17 @@ export function renderV2(device: string, listings: readonly Listing[]): Rendered
  */
 export function renderV2Build(build: Build, list: string): V2Build {
   const date = isoTime(build.timestamp).slice(0, 10);
+  // One literal with every key, not conditional spreads (which V8 builds through its runtime, key
+  // by key): a key the build has no value for holds undefined, which JSON.stringify leaves out.
   const zip: V2Package = {
     date,
     datetime: build.timestamp,
     filename: build.filename,
     filepath: build.filepath!,
-    ...(build.os_patch_level !== undefined && { os_patch_level: build.os_patch_level }),
-    ...(build.api_level !== '' && { os_sdk_level: Number(build.api_level) }),
-    ...(build.ota_property_files !== undefined && { ota_property_files: build.ota_property_files }),
-    ...(build.sha1 !== undefined && { sha1: build.sha1 }),
+    os_patch_level: build.os_patch_level,
+    os_sdk_level: build.api_level !== '' ? Number(build.api_level) : undefined,
+    ota_property_files: build.ota_property_files,
+    sha1: build.sha1,
     sha256: build.id,
     size: build.size as number,
     type: list,
