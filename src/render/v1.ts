@@ -93,15 +93,19 @@ export function renderEnvelope(response: readonly ApiRecord[], error: string | n
  */
 export function v1Notices(device: string, listings: readonly Listing[]): Problem[] {
   const notices: Problem[] = [];
-  const packaged = listings.flatMap((l) => l.builds.filter((b) => !b.placeholder).map((build) => ({ build, list: l.list })));
   const newestOf = (builds: Build[]) => [...builds].sort((a, b) => b.timestamp - a.timestamp || compareStrings(a.filename, b.filename))[0];
-  const listsOf = (builds: Set<Build>) => {
-    const lists = new Map<Build, string[]>();
-    for (const { build, list } of packaged) if (builds.has(build)) lists.set(build, [...(lists.get(build) ?? []), list]);
-    return lists;
-  };
+  // The withdrawn and the cleartext packages, each with the lists it is in (in list order), in one
+  // pass over the lists.
+  const withdrawn = new Map<Build, string[]>();
+  const cleartext = new Map<Build, string[]>();
+  for (const { list, builds } of listings) {
+    for (const build of builds) {
+      if (build.placeholder) continue;
+      if (isWithdrawn(build)) addList(withdrawn, build, list);
+      if (!build.url!.startsWith('https://')) addList(cleartext, build, list);
+    }
+  }
 
-  const withdrawn = listsOf(new Set(packaged.map((p) => p.build).filter(isWithdrawn)));
   if (withdrawn.size > 0) {
     const newest = newestOf([...withdrawn.keys()]);
     const named = [...withdrawn].sort(([a], [b]) => b.timestamp - a.timestamp || compareStrings(a.filename, b.filename)).map(([b, lists]) => `${b.version} (${lists.join(', ')})`);
@@ -119,7 +123,6 @@ export function v1Notices(device: string, listings: readonly Listing[]): Problem
     if (notice) notices.push(notice);
   }
 
-  const cleartext = listsOf(new Set(packaged.map((p) => p.build).filter((b) => !b.url!.startsWith('https://'))));
   if (cleartext.size > 0) {
     const newest = newestOf([...cleartext.keys()]);
     const more = cleartext.size - 1;
@@ -311,6 +314,13 @@ function unexpectedPairs(
     }
   }
   return { missed, older };
+}
+
+/** Adds `list` to the lists of `build` in `lists`. */
+function addList(lists: Map<Build, string[]>, build: Build, list: string): void {
+  const those = lists.get(build);
+  if (those) those.push(list);
+  else lists.set(build, [list]);
 }
 
 /** Up to four items joined, then how many more there are. */
