@@ -16,7 +16,7 @@ export function renderChangelogPage(device: string, builds: Iterable<Build>): Ou
   if (withChangelog.length === 0) return undefined;
   // The head, whose arrow is the page's one character outside Latin-1, then each section as a part
   // of its own, one line apart: never joined into one string before the encoding (see utf8Of and
-  // articleBody in pages.ts).
+  // articleOf in pages.ts).
   const body = [html`<p><a href="${URLS.devicePage(device)}">← ${device} builds</a></p>
 <h1>${device} changelog</h1>
 `];

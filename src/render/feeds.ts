@@ -8,7 +8,7 @@ import { escapeMarkup as x, humanSize, isoTime, readableTime } from './markup.js
 import type { Listing } from '../catalog/plan.js';
 import { compareStrings } from '../catalog/problems.js';
 import type { Site } from '../catalog/site.js';
-import { anchorOf } from './pages.js';
+import { anchorTail } from './pages.js';
 import { changelogForAtom, hasChangelog } from './changelog.js';
 import { fileOf, URLS } from './urls.js';
 import type { OutputFile } from './output.js';
@@ -46,6 +46,8 @@ function renderFeed(listing: Listing, site: Site, updatedIfEmpty: number, info: 
     .sort((a, b) => b.timestamp - a.timestamp || compareStrings(a.filename, b.filename))
     .slice(0, FEED_ENTRIES);
   const updated = entries.length > 0 ? entries[0].timestamp : updatedIfEmpty;
+  // The list's name in the anchors of the entries' links, escaped once.
+  const anchorList = x(list);
   const lines = [
     '<?xml version="1.0" encoding="utf-8"?>',
     '<feed xmlns="http://www.w3.org/2005/Atom">',
@@ -60,7 +62,7 @@ function renderFeed(listing: Listing, site: Site, updatedIfEmpty: number, info: 
     `  <link rel="alternate" type="text/html" href="${x(URLS.devicePage(device))}#${x(list)}"/>`,
     ...(info?.links.info ? [`  <link rel="related" type="text/html" href="${x(info.links.info)}"/>`] : []),
     '  <generator>otapress</generator>',
-    ...entries.map((build) => renderEntry(build, list, entryParts)),
+    ...entries.map((build) => renderEntry(build, anchorList, entryParts)),
     '</feed>',
     '',
   ];
@@ -79,20 +81,23 @@ export function entryId(build: Build): string {
 
 // --- internal ---
 
-/** An entry's text before the list's anchor in its link to the device page, and after it: the same in every list. */
+/**
+ * An entry's text before the list's name in the anchor of its link to the device page, and after
+ * it (the rest of the anchor, see anchorTail): the same in every list.
+ */
 interface EntryParts {
   before: string;
   after: string;
 }
 
-/** The lines of a build's entry in the feed of `list`, joined. */
+/** The lines of a build's entry in the feed of a list, joined; `list` is the list's name escaped. */
 function renderEntry(build: Build, list: string, entryParts: Map<Build, EntryParts>): string {
   let parts = entryParts.get(build);
   if (parts === undefined) {
     parts = entryPartsOf(build);
     entryParts.set(build, parts);
   }
-  return parts.before + x(anchorOf(build, list)) + parts.after;
+  return parts.before + list + parts.after;
 }
 
 function entryPartsOf(build: Build): EntryParts {
@@ -107,7 +112,7 @@ function entryPartsOf(build: Build): EntryParts {
   const before =
     `  <entry>\n    <id>${entryId(build)}</id>\n    <title>${x(build.display_version)}${withdrawn ? ' (withdrawn)' : ''}</title>\n` +
     `    <updated>${time}</updated>\n    <published>${time}</published>\n    <link rel="alternate" type="text/html" href="${x(URLS.devicePage(build.device))}#`;
-  let after = '"/>\n';
+  let after = `-${x(anchorTail(build))}"/>\n`;
   // A withdrawn file gets no enclosure: feed readers and podcast clients fetch enclosures on their own.
   if (!withdrawn) after += `    <link rel="enclosure" type="application/zip" length="${build.size}" href="${x(build.url!)}"/>\n`;
   after += `    <category term="${x(build.channel)}"/>\n    <summary type="text">${summary}.</summary>\n`;

@@ -22,7 +22,7 @@ export function renderDevicePage(device: string, lists: readonly Listing[], info
   const withChangelog = lists.some((l) => l.builds.some(hasChangelog));
   const hasFiles = lists.some((l) => l.builds.some((b) => b.files !== undefined));
   // The body in parts, never joined (see utf8Of): the head with the arrow, then per list its
-  // heading (with `·`), then each article's opening tag and its body (see articleBody). The lists
+  // heading (with `·`), then each article's opening tag and its body (see articleOf). The lists
   // follow the nav, one line apart.
   const body: (Markup | string)[] = [
     html`<p><a href="${URLS.home}">← All devices</a></p>
@@ -40,7 +40,12 @@ ${info ? html`${deviceFacts(info)}\n` : ''}${withChangelog ? html`<p><a href="${
 <a href="${URLS.feed(device, listing.list)}">Atom feed</a></p>
 `);
     if (listing.builds.length === 0) body.push(html`<p>No builds in this list.</p>`);
-    for (const [n, build] of listing.builds.entries()) body.push(articleStart(build, listing.list, n > 0), articleBody(build));
+    const list = escapeMarkup(listing.list);
+    for (const [n, build] of listing.builds.entries()) {
+      // Each article's opening tag (after a line break unless it is the list's first), then its body.
+      const article = articleOf(build);
+      body.push(`${n > 0 ? '\n' : ''}${article.open}${list}${article.close}`, article.body);
+    }
     body.push(raw('\n</section>'));
   }
   // Feed readers find the lists' feeds from the page address alone.
@@ -81,40 +86,46 @@ ${devices}`;
 
 /** The page anchor of a build in one list (a build appears once per list it belongs to). */
 export function anchorOf(build: Build, list: string): string {
-  // A download key that is not a SHA-256 may share its first characters with another: all of it then.
-  if (build.placeholder) return `${list}-placeholder-${build.version}-${build.timestamp}`;
-  return `${list}-${sha256Of(build) === undefined ? build.id : build.id.slice(0, 16)}`;
+  return `${list}-${anchorTail(build)}`;
 }
 
-/** A withdrawn build: its file was renamed to `….disabled.zip`. */
+/** What follows a build's list and `-` in its anchor ({@link anchorOf}): the same in every list. */
+export function anchorTail(build: Build): string {
+  // A download key that is not a SHA-256 may share its first characters with another: all of it then.
+  if (build.placeholder) return `placeholder-${build.version}-${build.timestamp}`;
+  return sha256Of(build) === undefined ? build.id : build.id.slice(0, 16);
+}
 
 // --- internal ---
 
-/** A build's article in one list, up to its body: its opening tag, after a line break unless it is the list's first. */
-function articleStart(build: Build, list: string, afterAnother: boolean): string {
-  const classes = `build${build.placeholder ? ' is-placeholder' : ''}${isWithdrawn(build) ? ' is-disabled' : ''}`;
-  return `${afterAnother ? '\n' : ''}<article class="${classes}" id="${escapeMarkup(anchorOf(build, list))}">`;
-}
-
 /**
- * A build's article after its opening tag: the same in every list the build is in, so made once,
- * as one flat string, and encoded into the page (utf8Of) as a part of its own. Joined with the
- * list's other articles into one string first, every article was copied once more before the
- * encoding, and that join was the largest single cost of the device pages: 0.9 s of the CPU of a
- * cold 100k build, 1.6 s with a changelog on every build (page assembly alone: 3.9 ms a page of
- * 300 articles joined, 0.4 to 0.6 ms in parts).
+ * A build's article, the same in every list the build is in but for the list's name in its anchor:
+ * its opening tag up to that name and after it, and its body, made once, as one flat string, and
+ * encoded into the page (utf8Of) as a part of its own. Joined with the list's other articles into
+ * one string first, every article was copied once more before the encoding, and that join was the
+ * largest single cost of the device pages: 0.9 s of the CPU of a cold 100k build, 1.6 s with a
+ * changelog on every build (page assembly alone: 3.9 ms a page of 300 articles joined, 0.4 to 0.6
+ * ms in parts). The name goes in escaped by the caller (escaping is character by character, so the
+ * parts' escapes are the whole anchor's).
  */
-function articleBody(build: Build): string {
-  let body = BUILD_BODIES.get(build);
-  if (body === undefined) {
-    body = flatten(buildBody(build));
-    BUILD_BODIES.set(build, body);
-  }
-  return body;
+interface Article {
+  open: string;
+  close: string;
+  body: string;
 }
 
-/** What a build's article holds after its opening tag (see articleBody). */
-const BUILD_BODIES = new WeakMap<Build, string>();
+function articleOf(build: Build): Article {
+  let article = ARTICLES.get(build);
+  if (article === undefined) {
+    const classes = `build${build.placeholder ? ' is-placeholder' : ''}${isWithdrawn(build) ? ' is-disabled' : ''}`;
+    article = { open: `<article class="${classes}" id="`, close: `-${escapeMarkup(anchorTail(build))}">`, body: flatten(buildBody(build)) };
+    ARTICLES.set(build, article);
+  }
+  return article;
+}
+
+/** The articles made so far (see articleOf). */
+const ARTICLES = new WeakMap<Build, Article>();
 
 /**
  * The article of every build of a catalog, so made as plain text: each manifest value through
