@@ -128,10 +128,11 @@ function articleOf(build: Build): Article {
 const ARTICLES = new WeakMap<Build, Article>();
 
 /**
- * The article of every build of a catalog, so made as plain text: each manifest value through
- * escapeMarkup, the rest constant. Through the `html` template (an object per value and per row,
- * nested templates joined) the articles took twice the instructions; the rarer sections (other
- * files, changelog) still use it. The times, sizes and a SHA-256 have no character to escape.
+ * What a build's article holds after its opening tag, made as plain text: each manifest value
+ * through escapeMarkup, the rest constant (the times, sizes and a SHA-256 have no character to
+ * escape). Made of the `html` template (an object per value and per row, nested templates joined),
+ * the device pages took 1.5 times the instructions; the rarer sections (other files, changelog)
+ * still use it.
  */
 function buildBody(build: Build): string {
   const withdrawn = isWithdrawn(build);
