@@ -83,7 +83,7 @@ export const extraFields = {
 /** What {@link checkExtras} reads of the manifest and how it reports. */
 export interface ExtrasContext {
   fields: { filename?: string; channel?: string; placeholder?: boolean; files?: z.infer<typeof extraFields.files>; changelog?: string };
-  bad: Set<string>;
+  bad: ReadonlySet<string>;
   /** Where the changelog's text starts: its first line and column, and whether it is a block (`|`) whose lines follow. */
   changelogAt(): { line: number; col: number; block: boolean };
   report(field: string, message: string, options?: { key?: boolean; at?: { line: number; col: number } }): void;

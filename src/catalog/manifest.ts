@@ -101,9 +101,14 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
     return { problems };
   }
 
-  const raw = { ...(value as Record<string, unknown>) };
-  // "" stands for "left out" in the fields a placeholder leaves empty (this is how listings show them).
-  if (raw.placeholder === true) for (const key of [...PACKAGE_ONLY, 'md5sum', 'incremental', 'api_level']) if (raw[key] === '') delete raw[key];
+  let raw = value as Record<string, unknown>;
+  // "" stands for "left out" in the fields a placeholder leaves empty (this is how listings show
+  // them): taken out of a copy, so that the source keeps what the file says. Any other manifest is
+  // read as it is, without a copy.
+  if (raw.placeholder === true) {
+    raw = { ...raw };
+    for (const key of [...PACKAGE_ONLY, 'md5sum', 'incremental', 'api_level']) if (raw[key] === '') delete raw[key];
+  }
 
   const plain = plainFields(raw);
   const parsed = plain ? ({ success: true, data: plain } as const) : manifestSchema.safeParse(raw);
@@ -126,7 +131,7 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
       }
     }
   }
-  const bad = new Set(parsed.success ? [] : parsed.error.issues.map((i) => String(i.path[0])));
+  const bad: ReadonlySet<string> = parsed.success ? NONE : new Set(parsed.error.issues.map((i) => String(i.path[0])));
   const placeholder = fields.placeholder === true;
 
   const context: RuleContext = { fields, raw, bad, device, site, placeholder, report };
@@ -174,6 +179,9 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
   return { build, problems };
 }
 
+/** No field failed its own check (a manifest read by the table, see plainFields). */
+const NONE: ReadonlySet<string> = new Set();
+
 /** The lists that collect a channel by the site's membership rules. */
 export function defaultLists(site: Site, channel: string): string[] {
   return site.lists.filter((list) => list.channels.includes(channel)).map((list) => list.name);
@@ -185,7 +193,7 @@ interface RuleContext {
   fields: ManifestFields;
   raw: Record<string, unknown>;
   /** Fields that already failed their own check: rules skip them to avoid a second message. */
-  bad: Set<string>;
+  bad: ReadonlySet<string>;
   device: string;
   site: Site;
   placeholder: boolean;
