@@ -7,9 +7,11 @@ import { compareReleaseNumbers, v1Notices } from '../src/render/v1.js';
 import { SEED } from './arbitraries.js';
 
 /**
- * The text-order notice as it was found up to stop 31 (src/render/v1.ts at 717ccef): every pair
- * collected, then sorted by release order, versions compared as BigInt. The notice of v1Notices,
- * which reads its pairs in release order instead, must say the same, word for word.
+ * The text-order notice as it was found up to stop 31 (src/render/v1.ts at 717ccef): versions
+ * placed once per list, compared as BigInt parts. The notice of v1Notices, which places each
+ * version once per device and compares release numbers in place, must say the same, word for word.
+ * The rest (the pairs, their order, the message) is stop 31's as it still stands in v1.ts: kept
+ * here whole, so that the oracle does not depend on the code it checks.
  */
 function oracle(device: string, listing: Listing): string | undefined {
   const releaseParts = (version: string) => version.split('.').map((p) => BigInt(/^\d+$/.test(p) ? p : '0'));

@@ -120,7 +120,7 @@ function keyEndAt(text: string, from: number, end: number): number {
   let at = from + 1;
   for (; at < end; at++) {
     const c = text.charCodeAt(at);
-    if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f)) break;
+    if (!((c >= 0x61 && c <= 0x7a) || isDigit(c) || c === 0x5f)) break;
   }
   return at;
 }
@@ -189,7 +189,7 @@ function resolvePlain(text: string): unknown {
   // Timestamps, sizes, and hashes that start with a digit: of the core tags, only int (all digits)
   // and float (digits with `.`, `e`, `E`, `+`, `-`) match a scalar starting with a digit, and
   // int's 0o and 0x forms; any other character makes it text.
-  if (first >= 0x30 && first <= 0x39) {
+  if (isDigit(first)) {
     let at = 1;
     while (at < text.length && isDigit(text.charCodeAt(at))) at++;
     if (at === text.length) return resolveAs(INT, text);

@@ -53,8 +53,9 @@ export function renderRecord(build: Build, list: string): ApiRecord {
 
 /**
  * The JSON bodies of a device's listings: each the envelope of its records, compact as Django REST
- * framework sends it, exactly as {@link renderEnvelope} writes it. A build in several lists has the same record in each but for
- * `romtype`: its JSON before and after that value is made once, and each listing joins the parts.
+ * framework sends it, exactly as {@link renderEnvelope} writes it. A build in several lists has the
+ * same record in each but for `romtype`: its JSON before and after that value is made once, and
+ * each listing joins the parts.
  */
 export function renderListings(listings: readonly Listing[]): string[] {
   const parts = new Map<Build, RecordParts>();
