@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build, cacheDirOf, compileSite } from '../src/build/build.js';
 import { incrementalRebuild } from '../src/build/rebuild.js';
-import { listContent, readContent } from '../src/catalog/read.js';
+import { listContent, readContent, readManifests } from '../src/catalog/read.js';
+import { deviceKey } from '../src/build/cache-key.js';
 import { compileSettings, filesByDevice } from '../src/build/compile-device.js';
 import { compileDevices } from '../src/build/compile-devices.js';
 import { deviceName, generateCatalog } from './bench/catalog.js';
@@ -154,6 +155,32 @@ describe('the key of a device', { timeout: 120_000 }, () => {
     expect(changed(edited, nested)).toBe(1);
     writeFileSync(path.join(folder, 'changes', 'a.md'), 'two');
     expect(changed(nested, compile())).toBe(1);
+  });
+});
+
+describe('the key of a device, from the listing', { timeout: 120_000 }, () => {
+  it("is the one the folder's own listing gives: the other entries are those the build listed beside the manifests", () => {
+    const root = catalog();
+    const device = deviceName(2);
+    const folder = path.join(root, 'content', device);
+    writeFileSync(path.join(folder, 'README.md'), 'notes\n');
+    writeFileSync(path.join(folder, 'zz.txt'), 'last\n');
+    mkdirSync(path.join(folder, '.notes'));
+    writeFileSync(path.join(folder, '.notes', 'a.md'), 'one');
+    const listing = listContent(root);
+    expect(listing.problems).toEqual([]);
+    expect(listing.others.get(device)).toEqual(['.notes', 'README.md', 'zz.txt']);
+    expect(listing.others.get(deviceName(1))).toEqual([]);
+    const group = filesByDevice(listing).find((g) => g.device === device)!;
+    expect(group.others).toEqual(['.notes', 'README.md', 'zz.txt']);
+    const { manifests } = readManifests(root, group.files);
+    const base = '0'.repeat(64);
+    const listed = deviceKey(base, device, manifests, root, group.others);
+    expect(listed).toBe(deviceKey(base, device, manifests, root));
+    // And a change in the entries found either way is another key.
+    writeFileSync(path.join(folder, '.notes', 'a.md'), 'two');
+    expect(deviceKey(base, device, manifests, root, group.others)).not.toBe(listed);
+    expect(deviceKey(base, device, manifests, root, group.others)).toBe(deviceKey(base, device, manifests, root));
   });
 });
 

@@ -94,9 +94,12 @@ export function groupByDevice(content: Content): { device: string; manifests: Ma
   return [...groups].map(([device, manifests]) => ({ device, manifests }));
 }
 
-/** The manifests to read of each device folder, devices in output order, as {@link groupByDevice} without the bytes. */
-export function filesByDevice(listing: ContentListing): { device: string; files: ContentListing['files'] }[] {
+/**
+ * The manifests to read of each device folder, devices in output order, as {@link groupByDevice}
+ * without the bytes; with the folder's other entries as listed (see {@link ContentListing}).
+ */
+export function filesByDevice(listing: ContentListing): { device: string; files: ContentListing['files']; others: string[] }[] {
   const groups = new Map<string, ContentListing['files']>(listing.devices.map((d) => [d, []]));
   for (const file of listing.files) groups.get(file.device)?.push(file);
-  return [...groups].map(([device, files]) => ({ device, files }));
+  return [...groups].map(([device, files]) => ({ device, files, others: listing.others.get(device) ?? [] }));
 }

@@ -58,6 +58,8 @@ export interface DeviceGroup {
 export interface DeviceFiles {
   device: string;
   files: { file: string; device: string }[];
+  /** The folder's other entries, as listed ({@link ContentListing}); without them, the cache key lists the folder. */
+  others?: readonly string[];
 }
 
 /** While a build writes into a staging folder, how often (ms) the calling thread starts writing it back to disk ({@link startWriteback}). */
@@ -173,7 +175,7 @@ function sizeOf(source: DeviceGroup | DeviceFiles): number {
  */
 function processDevice(source: DeviceGroup | DeviceFiles, job: Job, site: Site, made: Set<string>): [string | undefined, DeviceOutput, boolean] {
   const { manifests, problems: unread } = 'manifests' in source ? { manifests: source.manifests, problems: [] } : readManifests(job.root!, source.files);
-  const key = job.base === undefined ? undefined : deviceKey(job.base, source.device, manifests, job.root);
+  const key = job.base === undefined ? undefined : deviceKey(job.base, source.device, manifests, job.root, 'others' in source ? source.others : undefined);
   const hit = key === undefined || job.fresh ? undefined : readCacheEntry(job.cacheDir!, key);
   // A manifest that could not be read is the device's problem, and not the cache's: never stored.
   const unreadable = (output: DeviceOutput) => (unread.length > 0 ? { ...output, problems: [...unread, ...output.problems], files: [] } : output);
@@ -244,6 +246,8 @@ interface SharedGroups {
   /** Per device, the index of its first manifest in `files`; one more entry than devices. */
   firstFile: number[];
   files: string[];
+  /** Per device to read, its folder's other entries as listed ({@link DeviceFiles}), when given. */
+  others: (readonly string[] | undefined)[];
   /** Manifests already read: byte offset of each in `bytes` (one more entry than files), and the bytes. */
   offsets?: Int32Array;
   bytes?: Uint8Array;
@@ -319,7 +323,8 @@ function pack(sources: readonly (DeviceGroup | DeviceFiles)[]): SharedGroups {
     } else files.push(...source.files.map((f) => f.file));
     firstFile.push(files.length);
   }
-  const shared: SharedGroups = { devices: sources.map((s) => s.device), firstFile, files };
+  const others = sources.map((s) => ('others' in s ? s.others : undefined));
+  const shared: SharedGroups = { devices: sources.map((s) => s.device), firstFile, files, others };
   if (read.length === 0) return shared;
   if (read.length !== files.length) throw new Error('compileDevices: devices to read and devices read cannot be mixed');
   const offsets = new Int32Array(new SharedArrayBuffer(4 * (read.length + 1)));
@@ -332,7 +337,7 @@ function pack(sources: readonly (DeviceGroup | DeviceFiles)[]): SharedGroups {
 function unpack(shared: SharedGroups, device: number): DeviceGroup | DeviceFiles {
   const name = shared.devices[device];
   const range = shared.files.slice(shared.firstFile[device], shared.firstFile[device + 1]);
-  if (!shared.bytes) return { device: name, files: range.map((file) => ({ file, device: name })) };
+  if (!shared.bytes) return { device: name, files: range.map((file) => ({ file, device: name })), others: shared.others[device] };
   const first = shared.firstFile[device];
   // A copy, not a view: TextDecoder does not decode from shared memory.
   return { device: name, manifests: range.map((file, n) => ({ file, device: name, bytes: shared.bytes!.slice(shared.offsets![first + n], shared.offsets![first + n + 1]) })) };

@@ -53,6 +53,11 @@ export interface ContentListing {
   devices: string[];
   /** Layout problems; those of reading a manifest come from {@link readManifests}. */
   problems: Problem[];
+  /**
+   * Per device, the other entries of its folder (a README, a folder of notes...) in name order:
+   * the build cache's key covers them (cache-key.ts), without listing the folder again.
+   */
+  others: Map<string, string[]>;
 }
 
 /**
@@ -63,7 +68,7 @@ export function listContent(root: string, { devices: only }: { devices?: readonl
   const contentDir = path.join(root, 'content');
   const problems: Problem[] = [];
   const problem = (file: string, field: string, message: string) => problems.push({ file, line: 1, col: 1, field, message });
-  const content: ContentListing = { files: [], devices: [], problems };
+  const content: ContentListing = { files: [], devices: [], problems, others: new Map() };
   // content/ itself is refused like every link inside it: followed, it would publish another folder's devices.
   if (lstatSync(contentDir, { throwIfNoEntry: false })?.isSymbolicLink()) {
     problem('content', '(folder)', 'symbolic links are refused (a link can point outside the repository); replace it with the folder itself');
@@ -83,6 +88,7 @@ export function listContent(root: string, { devices: only }: { devices?: readonl
     // A device folder, its entries in name order (that is, in path order).
     const device = entry.name;
     let unusable: string | undefined | null = null; // Asked once per folder, at its first manifest.
+    const first = content.files.length;
     for (const child of entry.children) {
       const relative = `${device}/${child.name}`;
       const file = `content/${relative}`;
@@ -103,6 +109,16 @@ export function listContent(root: string, { devices: only }: { devices?: readonl
       }
       devices.add(device);
       content.files.push({ file, device });
+    }
+    if (content.files.length > first) {
+      // Its manifests are some of its entries, in the same order: the others are the rest.
+      const others: string[] = [];
+      let next = first;
+      for (const child of entry.children) {
+        if (next < content.files.length && content.files[next].file === `content/${device}/${child.name}`) next++;
+        else others.push(child.name);
+      }
+      content.others.set(device, others);
     }
   }
   content.devices = [...devices].sort(compareStrings);
