@@ -12,4 +12,24 @@
 // build long: interleaved cold builds with 2 threads (2-core AMD EPYC, Node 20) took 0.72 to 0.80x
 // the wall time and 0.70 to 0.75x the CPU time at 10,000 manifests, about the same at 1,000, and
 // 0.9 to 1.0x at 100,000, where no optimizing at all (--no-opt) was 1.1 to 1.2x slower.
-export const JIT_FLAGS = '--interrupt-budget=1048576';
+export const INTERRUPT_BUDGET = 1048576;
+export const JIT_FLAGS = `--interrupt-budget=${INTERRUPT_BUDGET}`;
+
+// A build sets the budget again once it knows how many manifests each of its threads compiles
+// (build.ts): past some tens of thousands a thread, optimizing sooner pays back. At a megabyte,
+// some functions that run once per build or per list were still not optimized after 20,000
+// manifests: a pass of 5,000 manifests took 1.56 billion instructions from there on, against 1.27
+// at 128 KiB. Instructions under callgrind with --single-threaded (so that the compiling counts),
+// against 1 MiB: the compile passes of 25 devices of 200 builds on one thread, and whole cold
+// builds with --threads 1 --no-cache (cold 10k, 100k):
+//
+//   manifests on the thread   1,000    5,000    10,000 (build)   20,000   50,000   100,000 (build)
+//   512 KiB                   +4.5 %   -4.9 %   +0.1 %           -2.3 %   -4.9 %
+//   256 KiB                   +5.4 %   +6.3 %   +8.5 %           -2.8 %   -8.8 %
+//   128 KiB                            +15.7 %  +12.3 %          -3.6 %   -10.8 %  -9.1 %
+export const LARGE_BUILD_INTERRUPT_BUDGET = 131072;
+
+/** The interrupt budget for a build that compiles `perThread` manifests on each of its threads. */
+export function interruptBudgetFor(perThread) {
+  return perThread >= 25000 ? LARGE_BUILD_INTERRUPT_BUDGET : INTERRUPT_BUDGET;
+}

@@ -21,7 +21,8 @@ import type { DeviceSummary } from '../render/summary.js';
 import { compileDevice, compileSettings, filesByDevice, groupByDevice, type DeviceOutput } from './compile-device.js';
 import { cacheDirOf } from './cache-key.js';
 import { compileDevices } from './compile-devices.js';
-import { isColdBuild, prestartFor, type WorkerPool } from './worker-pool.js';
+import { isColdBuild, prestartFor, workersFor, type WorkerPool } from './worker-pool.js';
+import { INTERRUPT_BUDGET, interruptBudgetFor } from '../jit.mjs';
 import { checkOutDir, OUTPUT_MARKER_FILE, writeFailure } from './out-dir.js';
 import { recoverTree, stageTree, withOutputLock, writeFileAtomic, writeStagedFile } from './write.js';
 
@@ -166,7 +167,10 @@ function buildInto(outDir: string, { root, host = 'all', cache = true, threads, 
     // by the tight growing percentage (see collectNow). Not a warm one's: its heap holds the cached
     // devices' summaries, and more collections with less room cost it more than they save (100k,
     // one manifest changed: 5.2 s and 150 MB with, 4.3 to 4.6 s and 177 MB without).
-    return withTightHeap(content.files.length, () => buildListed(outDir, content, { root, host, cache, threads, waitMs, onWait }, pool), { collectFirst: cold });
+    const perThread = content.files.length / (workersFor(content.devices.length, threads) + 1);
+    return withJitBudget(perThread, () =>
+      withTightHeap(content.files.length, () => buildListed(outDir, content, { root, host, cache, threads, waitMs, onWait }, pool), { collectFirst: cold }),
+    );
   } finally {
     if (!given) void pool?.close();
   }
@@ -244,6 +248,23 @@ function hostOf(site: Site, host: Host): Host {
 /** `netlify.toml`, for a site whose `hosts` has netlify. */
 function netlifyTomlOf(site: Site, devices: readonly string[]): string | undefined {
   return site.hosts.includes('netlify') ? renderNetlifyToml(site, devices) : undefined;
+}
+
+/**
+ * Runs `work` with V8's interrupt budget (see jit.mjs) set for `perThread` manifests compiled on
+ * each thread, when that is not the budget a command starts with; and sets that one back after.
+ * The flag is the process's: the workers, which allocate their functions' budgets as the functions
+ * start running, compile with it too.
+ */
+function withJitBudget<T>(perThread: number, work: () => T): T {
+  const budget = interruptBudgetFor(perThread);
+  if (budget === INTERRUPT_BUDGET) return work();
+  setFlagsFromString(`--interrupt-budget=${budget}`);
+  try {
+    return work();
+  } finally {
+    setFlagsFromString(`--interrupt-budget=${INTERRUPT_BUDGET}`);
+  }
 }
 
 /** From this many manifests on, {@link withTightHeap} holds the heaps down; below, memory is no concern and collecting less often is faster. */
