@@ -21,7 +21,8 @@ export const JIT_FLAGS = `--interrupt-budget=${INTERRUPT_BUDGET}`;
 // manifests: a pass of 5,000 manifests took 1.56 billion instructions from there on, against 1.27
 // at 128 KiB. Instructions under callgrind with --single-threaded (so that the compiling counts),
 // against 1 MiB: the compile passes of 25 devices of 200 builds on one thread, and whole cold
-// builds with --threads 1 --no-cache (cold 10k, 100k):
+// builds with --threads 1 --no-cache (10k with the budget from the start, 100k with build.ts
+// setting it, as it does now):
 //
 //   manifests on the thread   1,000    5,000    10,000 (build)   20,000   50,000   100,000 (build)
 //   512 KiB                   +4.5 %   -4.9 %   +0.1 %           -2.3 %   -4.9 %
