@@ -5,9 +5,9 @@
 // npm scripts and the tests always run the current sources.
 import { existsSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
-import { JIT_FLAGS } from './jit.mjs';
+import { JIT_FLAGS } from './build/jit.mjs';
 
-// Before any of otapress is loaded: how V8 compiles it (see jit.mjs).
+// Before any of otapress is loaded: how V8 compiles it (see build/jit.mjs).
 setFlagsFromString(JIT_FLAGS);
 
 try {

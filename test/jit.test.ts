@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { INTERRUPT_BUDGET, interruptBudgetFor, JIT_FLAGS, LARGE_BUILD_INTERRUPT_BUDGET } from '../src/jit.mjs';
+import { INTERRUPT_BUDGET, interruptBudgetFor, JIT_FLAGS, LARGE_BUILD_INTERRUPT_BUDGET } from '../src/build/jit.mjs';
 import { runOtapress } from './cli-process.js';
 
 // V8 ignores a flag it does not know when it is set at run time (it only prints a line), so a

@@ -22,7 +22,7 @@ import { compileDevice, compileSettings, filesByDevice, groupByDevice, type Devi
 import { cacheDirOf } from './cache-key.js';
 import { compileDevices } from './compile-devices.js';
 import { isColdBuild, prestartFor, workersFor, type WorkerPool } from './worker-pool.js';
-import { INTERRUPT_BUDGET, interruptBudgetFor } from '../jit.mjs';
+import { INTERRUPT_BUDGET, interruptBudgetFor } from './jit.mjs';
 import { checkOutDir, OUTPUT_MARKER_FILE, writeFailure } from './out-dir.js';
 import { recoverTree, stageTree, withOutputLock, writeFileAtomic, writeStagedFile } from './write.js';
 
