@@ -84,12 +84,10 @@ ${devices}`;
   return page('Update builds', body, groups ? DEVICE_FACTS_STYLE : raw(''));
 }
 
-/** The page anchor of a build in one list (a build appears once per list it belongs to). */
-export function anchorOf(build: Build, list: string): string {
-  return `${list}-${anchorTail(build)}`;
-}
-
-/** What follows a build's list and `-` in its anchor ({@link anchorOf}): the same in every list. */
+/**
+ * A build's page anchor in one list is `<list>-<tail>` (a build appears once per list it belongs
+ * to): this is the tail, the same in every list, so that the page and the feeds make it once.
+ */
 export function anchorTail(build: Build): string {
   // A download key that is not a SHA-256 may share its first characters with another: all of it then.
   if (build.placeholder) return `placeholder-${build.version}-${build.timestamp}`;
