@@ -259,12 +259,7 @@ function netlifyTomlOf(site: Site, devices: readonly string[]): string | undefin
 function withJitBudget<T>(perThread: number, work: () => T): T {
   const budget = interruptBudgetFor(perThread);
   if (budget === INTERRUPT_BUDGET) return work();
-  setFlagsFromString(`--interrupt-budget=${budget}`);
-  try {
-    return work();
-  } finally {
-    setFlagsFromString(`--interrupt-budget=${INTERRUPT_BUDGET}`);
-  }
+  return withV8Flag(`--interrupt-budget=${budget}`, `--interrupt-budget=${INTERRUPT_BUDGET}`, work);
 }
 
 /** From this many manifests on, {@link withTightHeap} holds the heaps down; below, memory is no concern and collecting less often is faster. */
@@ -281,12 +276,19 @@ export const TIGHT_HEAP_FROM = 20_000;
  */
 export function withTightHeap<T>(manifests: number, work: () => T, { collectFirst = false } = {}): T {
   if (manifests < TIGHT_HEAP_FROM) return work();
-  setFlagsFromString('--heap-growing-percent=30');
-  if (collectFirst) collectNow();
+  return withV8Flag('--heap-growing-percent=30', '--heap-growing-percent=0', () => {
+    if (collectFirst) collectNow();
+    return work();
+  });
+}
+
+/** Runs `work` with a flag of the process's V8 set, and `back` set after it, however it ends. */
+function withV8Flag<T>(flag: string, back: string, work: () => T): T {
+  setFlagsFromString(flag);
   try {
     return work();
   } finally {
-    setFlagsFromString('--heap-growing-percent=0');
+    setFlagsFromString(back);
   }
 }
 
