@@ -9,6 +9,8 @@
 //   npm run bench -- --peers --curve       also Hugo and Eleventy building the same v1 listings (test/bench/peers/)
 //   npm run bench -- --extras --only build also a cold build of the same catalog with a device.yaml on every
 //                                          device and a changelog on every build (issue 21), in the same rounds
+//   npm run bench -- --keep-env            runs every command with NODE_EXTRA_CA_CERTS, when it is set (see
+//                                          childEnv below)
 //   npm run bench -- --extras --baseline DIR   also the cold build of the plain catalog by the otapress checked
 //                                          out in DIR (its lib/, built if missing), in the same rounds: issue 21
 //                                          compares the extras build with the build of the time it was filed
@@ -51,11 +53,12 @@ const { values } = parseArgs({
     peers: { type: 'boolean', default: false },
     extras: { type: 'boolean', default: false },
     baseline: { type: 'string' },
+    'keep-env': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
 });
 if (values.help) {
-  console.log('usage: npm run bench -- [--quick] [--devices N] [--builds N] [--runs N] [--curve] [--peers] [--extras [--baseline DIR]] [--hash-mb MB] [--only build,preview,hash] [--catalog DIR] [--keep]');
+  console.log('usage: npm run bench -- [--quick] [--devices N] [--builds N] [--runs N] [--curve] [--peers] [--extras [--baseline DIR]] [--hash-mb MB] [--only build,preview,hash] [--catalog DIR] [--keep] [--keep-env]');
   process.exit(0);
 }
 if (spawnSync(process.execPath, [path.join(ROOT, '.ci', 'build-lib.mjs')], { stdio: 'inherit' }).status !== 0) throw new Error('could not build lib/ (npm run prepare)');
@@ -106,7 +109,8 @@ const sizes = values.curve
   : [{ devices: Number(values.devices), builds: Number(values.builds) }];
 
 console.log(`otapress benchmark: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${availableParallelism()} usable, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
-console.log(`load average at start: ${loadAverage()}\n`);
+console.log(`load average at start: ${loadAverage()}`);
+console.log(`${describeEnv()}\n`);
 const perManifest: { manifests: number; cold: number; warm: number }[] = [];
 /** The figures of the targets, in the order of the issue's table. */
 const targets: { figure: string; value?: number; unit: string; target: number; below?: boolean }[] = [];
@@ -359,7 +363,7 @@ async function benchCatalog({ devices, builds }: { devices: number; builds: numb
  * reports it. Peak memory is the server's, read from /proc before it is stopped.
  */
 async function benchPreview(root: string, listing: string, change: () => number): Promise<Row[]> {
-  const server = spawn('node', [BIN, 'serve', '--root', root, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = spawn('node', [BIN, 'serve', '--root', root, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() });
   let output = '';
   server.stdout.on('data', (chunk) => (output += chunk));
   server.stderr.on('data', (chunk) => (output += chunk));
@@ -495,13 +499,46 @@ function run(what: string[] | Command): Sample & { note?: string } {
   const { argv: command, env, cwd } = Array.isArray(what) ? { argv: what } : what;
   const argv = TIME ? [TIME, '-f', 'otapress-bench-rss %M cpu %U %S', ...command] : command;
   const started = performance.now();
-  const result = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', maxBuffer: 2 ** 29, env, cwd });
+  const result = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', maxBuffer: 2 ** 29, env: childEnv(env), cwd });
   const ms = performance.now() - started;
   const stderr = result.stderr;
   if (result.status !== 0) throw new Error(`${command.join(' ')} failed (${result.status ?? result.signal} ${result.error?.message ?? ''}):\n${stderr.slice(-2000)}`);
   const rss = /otapress-bench-rss (\d+) cpu ([\d.]+) ([\d.]+)/.exec(stderr);
   const out = result.stdout.trim();
   return { ms, rssMb: rss ? Number(rss[1]) / 1024 : undefined, cpu: rss ? Number(rss[2]) + Number(rss[3]) : undefined, note: out.split('\n').at(-1)?.replace(/^built /, '') };
+}
+
+/**
+ * The environment of every measured command: the bench's own, or the one a peer's command asks
+ * for, without NODE_EXTRA_CA_CERTS. Node 20 reads that file of certificates at every start, before
+ * any script runs: with this machine's 219 KB bundle, a bare `node -e ''` took about 0.15 s instead
+ * of 0.05 s. It is a TLS setting of the machine the benchmark runs on (ours sets it for every
+ * process); no build makes a TLS connection, and a maintainer's machine or CI runner does not
+ * usually set it. Left in, it adds the same start-up to otapress, Eleventy and the I/O floor (all
+ * Node) and nothing to Hugo. `--keep-env` keeps it; {@link describeEnv} prints its cost here.
+ */
+function childEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  if (values['keep-env'] || env.NODE_EXTRA_CA_CERTS === undefined) return env;
+  const { NODE_EXTRA_CA_CERTS: _, ...rest } = env;
+  return rest;
+}
+
+/** What {@link childEnv} does on this machine, and what a Node process's start costs with and without the variable (medians of 5 interleaved runs). */
+function describeEnv(): string {
+  const file = process.env.NODE_EXTRA_CA_CERTS;
+  if (file === undefined) return 'NODE_EXTRA_CA_CERTS: not set';
+  const { NODE_EXTRA_CA_CERTS: _, ...without } = process.env;
+  const starts: [number[], number[]] = [[], []];
+  for (let i = 0; i < 5; i++) {
+    [process.env, without].forEach((env, k) => {
+      const started = performance.now();
+      spawnSync(process.execPath, ['-e', ''], { env, stdio: 'ignore' });
+      starts[k].push(performance.now() - started);
+    });
+  }
+  const [withMs, withoutMs] = starts.map((ms) => median(ms).toFixed(0));
+  const what = values['keep-env'] ? 'kept for every run (--keep-env)' : 'left out of every run (--keep-env keeps it)';
+  return `NODE_EXTRA_CA_CERTS=${JSON.stringify(file)}: ${what}; a bare node start takes ${withMs} ms with it, ${withoutMs} ms without`;
 }
 
 function treeShape(dir: string): [string, number][] {
