@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
@@ -29,6 +30,20 @@ const SCAFFOLD = [
 ];
 
 describe('otapress init', { timeout: 30_000 }, () => {
+  it("writes a .gitignore that keeps out everything a build leaves beside dist/, the replaced tree's trash included", () => {
+    const root = path.join(tempProject(), 'my-ota');
+    initCatalog(root, { example: false, version: VERSION });
+    // What write.ts and disk.ts leave beside dist/ while a build runs, after it, or when it was killed.
+    const left = ['dist/index.html', '.dist.staging-41/index.html', '.dist.previous-41/index.html', '.dist.trash-41-1795724151435/api/v1/404.json', '.dist.lock', '.dist.lock.41', '.netlify.toml.41.tmp', 'node_modules/otapress/package.json'];
+    for (const file of left) {
+      mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      writeFileSync(path.join(root, file), '');
+    }
+    expect(spawnSync('git', ['init', '-q'], { cwd: root }).status).toBe(0);
+    const ignored = spawnSync('git', ['check-ignore', '--no-index', '--stdin'], { cwd: root, input: `${left.join('\n')}\n`, encoding: 'utf8' });
+    expect(ignored.stdout.split('\n').filter(Boolean)).toEqual(left);
+  });
+
   it('scaffolds a catalog that checks and builds at once, with and without the example device', () => {
     for (const example of [false, true]) {
       const root = path.join(tempProject(), 'my-ota');

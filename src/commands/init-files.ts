@@ -171,9 +171,11 @@ ${setup}
 /** `.gitignore`: the installed packages, the built site, and what a running build leaves beside it. */
 export const GITIGNORE = `node_modules/
 /dist/
-# Left beside dist/ while a build writes it (or by a killed build; the next build cleans up).
+# Left beside dist/ while a build writes it (or by a killed build; the next build cleans up), and
+# the tree a build replaced, while an rm -rf in the background removes it.
 .dist.staging-*/
 .dist.previous-*/
+.dist.trash-*/
 .dist.lock*
 .netlify.toml.*.tmp
 `;
