@@ -4,11 +4,7 @@
 // repository it sits in src/ beside the TypeScript sources and runs them through tsx, so that the
 // npm scripts and the tests always run the current sources.
 import { existsSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
-import { JIT_FLAGS } from './build/jit.mjs';
-
-// Before any of otapress is loaded: how V8 compiles it (see build/jit.mjs).
-setFlagsFromString(JIT_FLAGS);
+import { setCommandBudget } from './build/jit.mjs';
 
 try {
   const built = new URL('./cli.js', import.meta.url);
@@ -20,7 +16,8 @@ try {
     register();
     ({ main } = await import('./cli.ts'));
   }
-  process.exitCode = await main(process.argv.slice(2));
+  // How V8 compiles otapress's code (build/jit.mjs): set once a command is loaded, before it runs.
+  process.exitCode = await main(process.argv.slice(2), undefined, { beforeRun: setCommandBudget });
 } catch (error) {
   // A dependency missing means `npm ci` has not run (or did not finish): say so, not a stack.
   const missing = error?.code === 'ERR_MODULE_NOT_FOUND' && /^Cannot find package '([^']+)'/.exec(error.message);

@@ -17,8 +17,13 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   hosting: () => import('./commands/hosting.js'),
 };
 
+/** What the process running the CLI does with a command once it is loaded, before it runs (bin.mjs). */
+export interface MainHooks {
+  beforeRun?: (command: Command) => void;
+}
+
 /** Runs the CLI with `argv` (without `node` and the script); returns the exit code. */
-export async function main(argv: string[], io: Io = CONSOLE): Promise<number> {
+export async function main(argv: string[], io: Io = CONSOLE, { beforeRun }: MainHooks = {}): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.out(await overview());
@@ -40,6 +45,7 @@ export async function main(argv: string[], io: Io = CONSOLE): Promise<number> {
       return EXIT.ok;
     }
     if ('root' in command.options && args.values.root === undefined) args.values.root = projectRoot(io);
+    beforeRun?.(command);
     return await command.run(args as never, io);
   } catch (error) {
     const { ContentError } = await import('./catalog/problems.js');

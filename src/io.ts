@@ -45,6 +45,11 @@ export interface Command {
   run(args: CommandArgs, io: Io): Promise<number>;
   /** Set by commands that never write (check, serve): their problem count does not say "nothing was written". */
   readOnly?: true;
+  /**
+   * Set by commands that set V8's interrupt budget themselves, once their work starts (build: see
+   * build/jit.mjs); bin.mjs sets it for the others before they run.
+   */
+  setsJitBudget?: true;
 }
 
 /**

@@ -252,14 +252,13 @@ function netlifyTomlOf(site: Site, devices: readonly string[]): string | undefin
 
 /**
  * Runs `work` with V8's interrupt budget (see jit.mjs) set for `perThread` manifests compiled on
- * each thread, when that is not the budget a command starts with; and sets that one back after.
- * The flag is the process's: the workers, which allocate their functions' budgets as the functions
- * start running, compile with it too.
+ * each thread, and leaves the budget of every other command (INTERRUPT_BUDGET) after it. The flag
+ * is the process's: the workers, which allocate their functions' budgets as the functions start
+ * running, compile with it too. The build command leaves the budget to this (`setsJitBudget`), so
+ * that its loading and its workers' start run with V8's default (jit.mjs).
  */
 function withJitBudget<T>(perThread: number, work: () => T): T {
-  const budget = interruptBudgetFor(perThread);
-  if (budget === INTERRUPT_BUDGET) return work();
-  return withV8Flag(`--interrupt-budget=${budget}`, `--interrupt-budget=${INTERRUPT_BUDGET}`, work);
+  return withV8Flag(`--interrupt-budget=${interruptBudgetFor(perThread)}`, `--interrupt-budget=${INTERRUPT_BUDGET}`, work);
 }
 
 /** From this many manifests on, {@link withTightHeap} holds the heaps down; below, memory is no concern and collecting less often is faster. */

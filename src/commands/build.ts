@@ -24,6 +24,8 @@ node_modules/.cache/otapress (--no-cache compiles everything); the others compil
 One build at a time writes an output folder: a second one waits up to --wait seconds (default
 300) for the first to finish, then gives up with exit status 75 and writes nothing.`,
   options: { ...COMMON_OPTIONS, out: { type: 'string' }, overwrite: { type: 'boolean' }, host: { type: 'string', default: 'all' }, threads: { type: 'string' }, 'no-cache': { type: 'boolean' }, wait: { type: 'string', default: '300' } },
+  // Not while it loads and its workers start: only around the compiling (build.ts, withJitBudget).
+  setsJitBudget: true,
   async run({ values }, io) {
     const path = await import('node:path');
     const host = String(values.host);
