@@ -58,6 +58,13 @@ const texts: (readonly [string, string])[] = [
     // The indentation comes off after every newline, and only there; trailing blank lines go, inner ones stay.
     'a: |\n    x\n    y\nb: 1\n', 'a: |\n  x\n\n\n    y\n  z\n\n\nb: 1\n', 'a: |\n  x  y\n  - a  b\n', 'a: |\n  x\n\n\n', 'a: |\n  x\n\n  \n',
     'a: |\n  x\n\n y\n', 'a: |\n  one line of more than thirteen characters\nb: |\n     x\n     y\n',
+    // A mapping one level down (site.yaml's lists): the reader takes lines of one indentation, each a flat `key: value`.
+    'lists:\n  stable: [stable, official]\n  dev: [dev]\n', 'a: 1\nlists:\n  x: 1\n  y: two\nb: 2\n', 'a:\n  b: 1\n\n  c: 2\nd: 3\n', 'a:\n  b: 1\n\n\nd: 3',
+    'a:\n  b: 1\n   c: 2\n', 'a:\n  b: 1\n c: 2\n', 'a:\n  b: 1\n    c: 2\n', 'a:\n  # c\n  b: 1\n', 'a:\n  b: 1\n  # c\n', 'a:\n  b:\n    c: 1\n',
+    'a:\n  b: |\n    x\n', 'a:\n  - x\n', 'a:\n  b: 1\n  b: 2\n', 'a:\n  null: 1\n', 'a:\n  true: 1\n', 'a:\n  __proto__: 1\n', 'a:\n\n  b: 1\n', 'a:\nb: 1\n',
+    'a:\n  b: 1', 'a:', 'a:\n', 'a: \n  b: 1\n', 'a:  \n  b: 1\n', 'a: # c\n  b: 1\n', 'a:\n  b: 1\n  \n  c: 2\n', 'a:\n    b: 1\n    c: [x, y]\n',
+    'a:\n  b: 1 # c\n', 'a:\n  b: "q"\n  c: \'r\'\n', 'a:\n  b: 1\n# c\n  c: 2\n', 'a:\n  b: 1\na:\n  c: 2\n', 'a:\n  b:1\n', 'a:\n  b:  x\n', 'a:\n  B: x\n',
+    'a:\n  b-c: x\n', 'a:\n  b: x\n  continued\n', 'a:\n  b: x\n    continued\n', 'a:\n  b: [x,\n    y]\n', 'a:\n  b: 1\nc:\n  d: 2\n', 'a:\n\tb: 1\n',
   ].map((t) => [JSON.stringify(t), t] as const),
 ];
 
@@ -78,6 +85,13 @@ describe('the flat YAML reader agrees with the yaml package', () => {
       return [String(pair.key.value), { key: pair.key.range![0], value: (pair.value as Node).range![0] }];
     });
     expect([...flat.offsets]).toEqual(positions);
+  });
+
+  it("reads site.yaml itself, as init writes it and as the example has it: a build's first YAML document", async () => {
+    const { siteYaml } = await import('../src/commands/init-files.js');
+    const sites = [...examples.filter(([f]) => f === 'content/site.yaml').map(([, text]) => text), siteYaml()];
+    expect(sites.length).toBe(2);
+    for (const text of sites) expect(readFlatYaml(text)?.value).toEqual(parseDocument(text, options).toJS());
   });
 
   it('reads nearly every manifest itself (otherwise it would not be worth having)', () => {
@@ -114,19 +128,27 @@ describe('the flat YAML reader on generated texts', () => {
     fc.array(scalar, { maxLength: 3 }).map((items) => `[${items.join(', ')}]`),
     fc.tuple(scalar, fc.constantFrom(' #', '  # c', ' ', '#', ' #x')).map(([v, c]) => v + c),
   );
+  const pair = fc.tuple(fc.constantFrom('a', 'b', 'id', 'size', 'k_1', '_x', 'null', 'A', 'a-b'), fc.constantFrom(': ', ':  ', ':'), value).map(([k, sep, v]) => k + sep + v);
+  // A key alone on its line and lines below it, mostly at one indentation (a mapping one level down).
+  const below = fc
+    .tuple(fc.constantFrom('m', 'lists', 'a'), fc.array(fc.tuple(fc.constantFrom(2, 2, 2, 4, 1, 3), fc.oneof(pair, fc.constantFrom('', '# c', '- x'))), { minLength: 1, maxLength: 3 }))
+    .map(([k, lines]) => `${k}:\n${lines.map(([indent, l]) => (l === '' ? '' : ' '.repeat(indent) + l)).join('\n')}`);
   const line = fc.oneof(
-    { weight: 6, arbitrary: fc.tuple(fc.constantFrom('a', 'b', 'id', 'size', 'k_1', '_x', 'null', 'A', 'a-b'), fc.constantFrom(': ', ':  ', ':'), value).map(([k, sep, v]) => k + sep + v) },
-    { weight: 1, arbitrary: fc.constantFrom('', '# comment', ' # indented', '  a: 1', 'a: |', '  text') },
+    { weight: 6, arbitrary: pair },
+    { weight: 2, arbitrary: below },
+    { weight: 1, arbitrary: fc.constantFrom('', '# comment', ' # indented', '  a: 1', 'a: |', '  text', 'm:', 'lists:', '  x: [a, b]', '   y: 1', '  z: |', '  - a') },
   );
   const text = fc.tuple(fc.array(line, { minLength: 1, maxLength: 6 }), fc.boolean()).map(([lines, newline]) => lines.join('\n') + (newline ? '\n' : ''));
 
   it('reads what yaml reads, at the same positions, or leaves the text to yaml', () => {
     let read = 0;
+    let nested = 0;
     fc.assert(
       fc.property(text, (t) => {
         const flat = readFlatYaml(t);
         if (flat === undefined) return;
         read++;
+        if (Object.values(flat.value).some((v) => typeof v === 'object' && v !== null && !Array.isArray(v))) nested++;
         const doc = parseDocument(t, options);
         expect(doc.errors).toEqual([]);
         expect(flat.value).toEqual(doc.toJS());
@@ -137,6 +159,7 @@ describe('the flat YAML reader on generated texts', () => {
       { seed: SEED, numRuns: 20000 },
     );
     expect(read).toBeGreaterThan(1000);
+    expect(nested).toBeGreaterThan(50);
   });
 });
 
@@ -152,6 +175,11 @@ describe('a source read by the flat reader locates fields like one composed by y
     [['missing'], false],
     [['missing'], true],
     [['lists', 7], false],
+    [['lists'], true],
+    [['lists', 'stable'], false],
+    [['lists', 'stable'], true],
+    [['lists', 'stable', 1], false],
+    [['lists', 'missing'], true],
   ];
   it.each([...examples, ...generated.slice(0, 60)])('%s', (file, text) => {
     const fast = readYamlSource(text, file);

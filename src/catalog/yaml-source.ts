@@ -87,7 +87,8 @@ function flatSource(flat: FlatYaml, text: string, file: string): YamlSource {
     problems: [],
     locate(path, options) {
       if (path.length === 0) return pos(flat.start);
-      if (path.length === 1 && !Array.isArray(flat.value[path[0] as string])) {
+      const value = flat.value[path[0] as string];
+      if (path.length === 1 && (typeof value !== 'object' || value === null)) {
         const at = flat.offsets.get(path[0] as string);
         return pos(at ? (options?.key ? at.key : at.value) : flat.start); // A missing key: where the mapping starts.
       }
