@@ -24,7 +24,7 @@ describe('JIT_FLAGS', () => {
   });
 });
 
-// build.ts sets the budget again for the manifests each thread compiles, at run time, where V8
+// build.ts sets the budget for the manifests each thread compiles, at run time, where V8
 // only prints a line for a flag it does not take.
 describe('interruptBudgetFor', () => {
   it("keeps the command's budget but for builds of tens of thousands of manifests a thread", () => {

@@ -35,7 +35,7 @@ export function setCommandBudget(command) {
   if (!command.setsJitBudget) setFlagsFromString(JIT_FLAGS);
 }
 
-// A build sets the budget again once it knows how many manifests each of its threads compiles
+// A build sets the budget for the manifests each of its threads compiles, once it has listed them
 // (build.ts): past some tens of thousands a thread, optimizing sooner pays back. At a megabyte,
 // some functions that run once per build or per list were still not optimized after 20,000
 // manifests: a pass of 5,000 manifests took 1.56 billion instructions from there on, against 1.27
