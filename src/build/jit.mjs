@@ -15,12 +15,18 @@ import { setFlagsFromString } from 'node:v8';
 // the wall time and 0.70 to 0.75x the CPU time at 10,000 manifests, about the same at 1,000, and
 // 0.9 to 1.0x at 100,000, where no optimizing at all (--no-opt) was 1.1 to 1.2x slower.
 //
-// Not while a build loads, though. The budget is the process's from when it is set, and set first
-// thing (as bin.mjs did before) it also held V8 back on the code that runs once while a command
-// starts, Node's own included. In cold 1k builds (marks written by a copy of lib/, medians of 10
-// interleaved runs), a compile worker took 164 ms from `new Worker` to the first line of its module,
-// and 88 ms more to load its bundle, against 80 and 112 ms with V8's default, and the calling thread
-// finished loading build-command.js 38 ms later. The worker joins the compiling that much sooner.
+// Not while a build loads and starts its workers, though. Any V8 flag set away from its default
+// changes V8's hash of its flags, and Node checks the code it caches for its own modules against
+// that hash: after the change, the Node modules a thread loads (all of them, in a worker starting)
+// are compiled from source (a worker that does nothing, in a CPU profile: 25 ms of
+// compileForInternalLoader with no flag set, 59 ms after). A worker
+// that does nothing took 43 to 56 ms to reach its first line with no flag set, 89 to 129 ms after
+// --interrupt-budget=1048576, as after --no-log-colour, which changes nothing else; the budget set
+// to its default value did not slow it. Set first thing (as bin.mjs did before), the budget held
+// back a build's compile worker: 164 ms from `new Worker` to the first line of its module, against
+// 80 ms, and the calling thread finished loading build-command.js 38 ms later (cold 1k builds,
+// marks written by a copy of lib/, medians of 10 interleaved runs). The worker joins the compiling
+// that much sooner.
 // Whole cold builds on 2 threads, under callgrind: 1k 2.11 -> 1.86 billion instructions (0.88x),
 // 10k 8.34 -> 8.11 (0.97x); 1k wall time 0.94x, CPU time 0.94x (medians of 11 interleaved runs;
 // 2-core Intel Xeon, Node 20.20.2).
