@@ -46,8 +46,8 @@ export interface Command {
   /** Set by commands that never write (check, serve): their problem count does not say "nothing was written". */
   readOnly?: true;
   /**
-   * Set by commands that set V8's interrupt budget themselves, once their work starts (build: see
-   * build/jit.mjs); bin.mjs sets it for the others before they run.
+   * Set by commands that set V8's interrupt budget themselves, once their work starts (build and
+   * check: see build/jit.mjs); bin.mjs sets it for the others before they run.
    */
   setsJitBudget?: true;
 }

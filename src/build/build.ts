@@ -143,7 +143,9 @@ export function build(options: BuildOptions): BuildSummary {
 
 /** Validates like {@link build} and writes nothing; returns every problem. */
 export function check({ root }: { root: string }): CompiledSite {
-  const compiled = compileSite(readContent(root));
+  const content = readContent(root);
+  // On the calling thread alone, with the budget set once otapress is loaded (check's `setsJitBudget`).
+  const compiled = withJitBudget(content.manifests.length, () => compileSite(content));
   const stale = staleNetlifyToml(root, compiled.netlifyToml);
   return stale ? { ...compiled, problems: [...compiled.problems, stale] } : compiled;
 }

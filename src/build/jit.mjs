@@ -35,7 +35,8 @@ export const JIT_FLAGS = `--interrupt-budget=${INTERRUPT_BUDGET}`;
 
 /**
  * bin.mjs's hook between loading a command and running it: sets {@link JIT_FLAGS} for the process,
- * but for a command that sets the budget itself when its work starts (`setsJitBudget`: the build).
+ * but for a command that sets the budget itself when its work starts (`setsJitBudget`: build and
+ * check).
  */
 export function setCommandBudget(command) {
   if (!command.setsJitBudget) setFlagsFromString(JIT_FLAGS);

@@ -9,6 +9,8 @@ export const command: Command = {
 on the line it is about.`,
   options: { ...COMMON_OPTIONS, format: { type: 'string', default: 'text' } },
   readOnly: true,
+  // Not while it loads: only around the compiling (build.ts, check).
+  setsJitBudget: true,
   async run({ values }, io) {
     const format = String(values.format);
     if (format !== 'text' && format !== 'github') throw new UsageError(`--format is text or github, not ${format}`);
