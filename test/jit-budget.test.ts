@@ -2,8 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { tempProject } from './helpers.js';
 
 // When V8's interrupt budget is set (src/build/jit.mjs): bin.mjs sets it once a command is loaded,
-// before it runs, but the build sets it only when it starts compiling, so that loading otapress
-// and starting the compile workers run with V8's default. Every flag set is recorded here, with
+// before it runs, but build and check set it only when they start compiling, so that loading
+// otapress and starting the compile workers run with V8's default. Every flag set is recorded here, with
 // the function that set it, and passed on to V8.
 const flags = vi.hoisted(() => [] as { flag: string; by: string }[]);
 vi.mock('node:v8', async (original) => {

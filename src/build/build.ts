@@ -256,8 +256,8 @@ function netlifyTomlOf(site: Site, devices: readonly string[]): string | undefin
  * Runs `work` with V8's interrupt budget (see jit.mjs) set for `perThread` manifests compiled on
  * each thread, and leaves the budget of every other command (INTERRUPT_BUDGET) after it. The flag
  * is the process's: the workers, which allocate their functions' budgets as the functions start
- * running, compile with it too. The build command leaves the budget to this (`setsJitBudget`), so
- * that its loading and its workers' start run with V8's default (jit.mjs).
+ * running, compile with it too. The build and check commands leave the budget to this
+ * (`setsJitBudget`), so that their loading and the workers' start run with V8's default (jit.mjs).
  */
 function withJitBudget<T>(perThread: number, work: () => T): T {
   return withV8Flag(`--interrupt-budget=${interruptBudgetFor(perThread)}`, `--interrupt-budget=${INTERRUPT_BUDGET}`, work);
