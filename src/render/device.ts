@@ -34,7 +34,7 @@ export interface RenderedDevice {
  */
 export function renderDevice(device: string, listings: readonly Listing[], site: Site, info?: DeviceInfo): RenderedDevice {
   const v2 = renderV2(device, listings);
-  const v2Device = renderV2Device(device, info ?? NO_DEVICE_INFO, String(v2.file.contents));
+  const v2Device = renderV2Device(device, info ?? NO_DEVICE_INFO, v2.versions);
   const builds = listings.flatMap((l) => l.builds);
   const changelogPage = renderChangelogPage(device, builds);
   const changes = deviceChanges(device, builds, site);

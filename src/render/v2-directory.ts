@@ -9,6 +9,7 @@
 import { NO_DEVICE_INFO, UNKNOWN_OEM, type DeviceInfo } from '../catalog/device.js';
 import { compareStrings } from '../catalog/problems.js';
 import type { OutputFile } from './output.js';
+import type { RenderedV2 } from './v2.js';
 import { API_FILES, fill } from './urls.js';
 
 /** One vendor of `/api/v2/oems`: `{"name", "devices": [{"model", "name"}]}`. */
@@ -44,18 +45,18 @@ export function vendorOf(info: DeviceInfo = NO_DEVICE_INFO): string {
 }
 
 /**
- * `/api/v2/devices/<device>` from device.yaml and the device's own v2 builds answer (`v2Builds`,
- * the JSON text of `/api/v2/devices/<device>/builds`), so `versions` holds exactly the versions a
- * client finds there: api_common.py's `get_device_versions` takes them from the same builds.
+ * `/api/v2/devices/<device>` from device.yaml and the versions of the device's own v2 builds
+ * answer (`/api/v2/devices/<device>/builds`, as {@link RenderedV2} `versions` gives them), so
+ * `versions` holds exactly the versions a client finds there: api_common.py's
+ * `get_device_versions` takes them from the same builds.
  */
-export function renderV2Device(device: string, info: DeviceInfo, v2Builds: string): OutputFile {
-  const builds = JSON.parse(v2Builds) as { version: string }[];
+export function renderV2Device(device: string, info: DeviceInfo, versions: readonly string[]): OutputFile {
   const answer: V2Device = {
     name: displayName(device, info),
     model: device,
     oem: vendorOf(info),
     info_url: info.links.info ?? null,
-    versions: [...new Set(builds.map((b) => b.version))].sort(newerVersionFirst),
+    versions: [...new Set(versions)].sort(newerVersionFirst),
     dependencies: info.dependencies,
   };
   return { path: fill(API_FILES.v2Device, { device }).slice(1), contents: JSON.stringify(answer) };
