@@ -7,6 +7,9 @@
 //   shared chunks in lib/vendor/, so the package installs nothing else and a command loads a few
 //   files instead of hundreds (zod alone is 124): half of otapress's start-up time was spent
 //   resolving and loading them. Their licences go to lib/vendor/LICENSES.txt;
+// - `yaml` is the exception: src/catalog/libraries.ts loads it with `require` the first time
+//   something needs it (a build of plain manifests never does), so it is built on its own into
+//   lib/vendor/yaml.cjs, and libraries.ts is built to load that file (see `librariesFromVendor`);
 // - the two .mjs entries are plain JavaScript and are copied as they are: each loads the
 //   compiled module beside it;
 // - a compile worker thread loads one more file, lib/build/compile-worker-bundle.js: all it runs
@@ -64,7 +67,38 @@ const sharedStay = {
   },
 };
 
+/**
+ * libraries.ts as lib/ needs it: loading each library from its file in lib/vendor/ (built below)
+ * instead of from node_modules, which the installed package does not have. Every module it is
+ * built into (lib/catalog/libraries.js, and the bundles of lib/build/) is one folder below lib/.
+ */
+const LIBRARIES = path.join(src, 'catalog', 'libraries.ts');
+const librariesFromVendor = {
+  name: 'libraries-from-vendor',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]catalog[\\/]libraries\.ts$/ }, (args) => {
+      if (args.path !== LIBRARIES) return undefined;
+      const text = readFileSync(args.path, 'utf8');
+      const from = "const FROM = { yaml: 'yaml' };";
+      if (!text.includes(from)) throw new Error(`${args.path}: the line \`${from}\` that .ci/build-lib.mjs rewrites is gone`);
+      return { contents: text.replace(from, "const FROM = { yaml: '../vendor/yaml.cjs' };"), loader: 'ts' };
+    });
+  },
+};
+
 rmSync(lib, { recursive: true, force: true });
+// The `yaml` package as one CommonJS file, for libraries.ts to `require`.
+const vendored = await build({
+  stdin: { contents: "module.exports = require('yaml');", resolveDir: root, sourcefile: 'yaml.cjs' },
+  outfile: path.join(lib, 'vendor', 'yaml.cjs'),
+  bundle: true,
+  banner: { js: '// Built by .ci/build-lib.mjs: the yaml package, loaded by catalog/libraries.js when a file needs it; its licence is in LICENSES.txt.' },
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  metafile: true,
+  logLevel: 'warning',
+});
 const { metafile } = await build({
   entryPoints: sources.filter((f) => f.endsWith('.ts')).map((f) => path.join(src, f)),
   outbase: src,
@@ -72,7 +106,7 @@ const { metafile } = await build({
   bundle: true,
   splitting: true,
   chunkNames: 'vendor/[name]-[hash]',
-  plugins: [ownModulesStay],
+  plugins: [ownModulesStay, librariesFromVendor],
   // yaml and yauzl are CommonJS and require Node's modules at run time.
   banner: { js: "import { createRequire as __otapressRequire } from 'node:module';\nconst require = __otapressRequire(import.meta.url);" },
   format: 'esm',
@@ -96,7 +130,7 @@ async function bundle(entry, name, what, plugins = []) {
     entryPoints: [path.join(src, 'build', entry)],
     outfile: path.join(lib, 'build', name),
     bundle: true,
-    plugins,
+    plugins: [...plugins, librariesFromVendor],
     banner: { js: `// Built by .ci/build-lib.mjs: ${what}; the libraries' licences are in ../vendor/LICENSES.txt.\nimport { createRequire as __otapressRequire } from 'node:module';\nconst require = __otapressRequire(import.meta.url);` },
     format: 'esm',
     platform: 'node',
@@ -113,6 +147,8 @@ await bundle('compile-devices.ts', 'compile-worker-bundle.js', 'compile-devices.
 // Loading sixty files one by one was a fixed cost of every build on the calling thread, before its
 // first device.
 await bundle('build.ts', 'build-command.js', 'build.ts and all it imports, but for the modules shared with the CLI, for the build and check commands', [sharedStay]);
+
+for (const input of Object.keys(vendored.metafile.inputs)) metafile.inputs[input] ??= vendored.metafile.inputs[input];
 
 // The licence of every package that went into lib/, as their licences ask.
 const packages = [...new Set(Object.keys(metafile.inputs).flatMap((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1] ?? []))].sort();

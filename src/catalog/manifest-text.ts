@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import { yaml } from './libraries.js';
 import type { z } from 'zod';
 
 /** The line that points editors at the manifest's JSON Schema (written by `otapress schema`). */
@@ -117,7 +117,7 @@ function renderValue(key: string, value: string | number | boolean | string[]): 
 function renderString(value: string, quote: boolean): string {
   if (!quote && /^[A-Za-z0-9_./][A-Za-z0-9_./:+@=-]*$/.test(value) && !/:$/.test(value)) {
     try {
-      if (parse(value) === value) return value;
+      if (yaml().parse(value) === value) return value;
     } catch {
       // Not a plain scalar after all: quote it.
     }

@@ -1,4 +1,4 @@
-import { isScalar, parseDocument } from 'yaml';
+import { yaml } from './libraries.js';
 
 /**
  * A flat YAML mapping read without the `yaml` package's full parser, for the shape nearly every
@@ -12,8 +12,10 @@ import { isScalar, parseDocument } from 'yaml';
  * It never guesses: any text outside that shape (other indentation, escapes, anchors, tags, block
  * scalars, duplicate keys, tabs, non-ASCII, CR, `---`, ...) returns `undefined`, and the caller
  * parses with `yaml`. Plain scalars are typed by the `yaml` package's own core-schema tags, so
- * `2.10`, `1e5`, `0x1f`, `~` and `True` mean what they mean to `yaml`. test/yaml-flat.test.ts
- * compares both readers on every manifest shape.
+ * `2.10`, `1e5`, `0x1f`, `~` and `True` mean what they mean to `yaml`; words and whole numbers, the
+ * scalars of a plain manifest, are typed here as those tags type them, so that such a manifest is
+ * read without loading `yaml` at all (libraries.ts). test/yaml-flat.test.ts compares both readers
+ * on every manifest shape.
  */
 export interface FlatYaml {
   value: Record<string, unknown>;
@@ -226,14 +228,38 @@ function readValue(text: string, at: number, end: number): unknown {
   return resolvePlain(scalar);
 }
 
-/** The core-schema tags of the `yaml` package, in its order: null, bool, int, float, ... */
-const TAGS = parseDocument('').schema.tags.filter((tag) => tag.default === true && tag.test && !tag.collection) as unknown as {
+/** A core-schema tag of the `yaml` package: its test, and how it reads a scalar that passes it. */
+interface CoreTag {
   test: RegExp;
   resolve(text: string, onError: () => void, options: unknown): unknown;
-}[];
-const OPTIONS = parseDocument('').options;
-/** The scalars starting with a letter that the core schema reads as null or a bool (yaml's nullTag and boolTag). */
-const CORE_WORDS = new Set(['null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
+}
+
+/**
+ * The core-schema tags of the `yaml` package, in its order (null, bool, int, float, ...), and the
+ * options to resolve with; taken from `yaml` the first time a scalar needs them (see libraries.ts).
+ */
+let core: { tags: CoreTag[]; options: unknown } | undefined;
+function coreTags(): { tags: CoreTag[]; options: unknown } {
+  if (core) return core;
+  const { schema, options } = yaml().parseDocument('');
+  return (core = { tags: schema.tags.filter((tag) => tag.default === true && tag.test && !tag.collection) as unknown as CoreTag[], options });
+}
+
+/**
+ * The scalars starting with a letter that the core schema reads as null or a bool, and what they
+ * read as (yaml's nullTag and boolTag: schema/common/null.js, schema/core/bool.js).
+ */
+const CORE_WORDS = new Map<string, null | boolean>([
+  ['null', null],
+  ['Null', null],
+  ['NULL', null],
+  ['true', true],
+  ['True', true],
+  ['TRUE', true],
+  ['false', false],
+  ['False', false],
+  ['FALSE', false],
+]);
 
 /** Types a plain scalar exactly as `yaml` does: the first default tag whose test matches. */
 function resolvePlain(text: string): unknown {
@@ -241,27 +267,30 @@ function resolvePlain(text: string): unknown {
   // do): in the core schema such a scalar is text unless it is a null or bool word, so it needs
   // none of the tags' tests. test/yaml-flat.test.ts compares the result with `yaml` on such words.
   const first = text.charCodeAt(0);
-  if (((first >= 0x41 && first <= 0x5a) || (first >= 0x61 && first <= 0x7a)) && !CORE_WORDS.has(text)) return text;
+  if ((first >= 0x41 && first <= 0x5a) || (first >= 0x61 && first <= 0x7a)) {
+    const word = CORE_WORDS.get(text);
+    return word === undefined ? text : word;
+  }
   // Timestamps, sizes, and hashes that start with a digit: of the core tags, only int (all digits)
   // and float (digits with `.`, `e`, `E`, `+`, `-`) match a scalar starting with a digit, and
   // int's 0o and 0x forms; any other character makes it text.
   if (isDigit(first)) {
     let at = 1;
     while (at < text.length && isDigit(text.charCodeAt(at))) at++;
-    if (at === text.length) return resolveAs(INT, text);
+    // All digits: yaml's int tag, whose resolve is `parseInt(text, 10)` (intResolve in the core
+    // schema of yaml 2, schema/core/int.js; intAsBigInt is off). Without loading yaml: a manifest's
+    // timestamp and size are such scalars.
+    if (at === text.length) return parseInt(text, 10);
     const prefixed = at === 1 && first === 0x30 && (text[1] === 'x' || text[1] === 'o');
     if (!prefixed && !onlyFloatCharacters(text, at)) return text;
   }
-  for (const tag of TAGS) if (tag.test.test(text)) return resolveAs(tag, text);
+  const { tags, options } = coreTags();
+  for (const tag of tags) {
+    if (!tag.test.test(text)) continue;
+    const resolved = tag.resolve(text, () => {}, options);
+    return yaml().isScalar(resolved) ? resolved.value : resolved;
+  }
   return text;
-}
-
-/** The tag yaml reads a scalar of digits with: the first whose test matches one (int). */
-const INT = TAGS.find((tag) => tag.test.test('0'))!;
-
-function resolveAs(tag: (typeof TAGS)[number], text: string): unknown {
-  const resolved = tag.resolve(text, () => {}, OPTIONS);
-  return isScalar(resolved) ? resolved.value : resolved;
 }
 
 function isDigit(c: number): boolean {

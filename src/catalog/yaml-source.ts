@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
-import { isAlias, isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import type { Document, Node } from 'yaml';
+import { yaml } from './libraries.js';
 import type { Problem } from './problems.js';
 import { readFlatYaml, type FlatYaml } from './yaml-flat.js';
 
@@ -103,6 +104,7 @@ function flatSource(flat: FlatYaml, text: string, file: string): YamlSource {
  * problem. {@link readYamlSource} uses it for whatever {@link readFlatYaml} does not read.
  */
 export function composeYamlSource(text: string, file: string, problems: Problem[] = []): YamlSource {
+  const { LineCounter, parseDocument, isMap, isSeq, isScalar } = yaml();
   const at = (line: number, col: number, field: string, message: string) =>
     problems.push({ file, line, col, field, message });
   const unreadable = (message: string): YamlSource => {
@@ -189,6 +191,7 @@ function structureProblems(
   text: string,
   pos: (offset: number) => { line: number; col: number },
 ): { offset: number; field: string; message: string }[] {
+  const { isAlias, isMap, isNode, isPair, isScalar, isSeq } = yaml();
   const found: { offset: number; field: string; message: string }[] = [];
   const stack: { node: unknown; path: (string | number)[] }[] = [{ node: doc.contents, path: [] }];
   while (stack.length > 0) {
@@ -252,6 +255,7 @@ function structureProblems(
 
 /** How many more aliases of collections the rest of the document holds, without expanding any. */
 function countCollectionAliases(stack: { node: unknown }[], doc: Document.Parsed): number {
+  const { isAlias, isMap, isScalar, isSeq } = yaml();
   let count = 0;
   const rest = stack.map((entry) => entry.node);
   while (rest.length > 0) {

@@ -3,9 +3,9 @@
  * device's manifests in, the manifest files to write out, each build merged into the manifest that
  * already describes it. Pure. Imports only `render/` (to compare records) and `catalog/`.
  */
-import { parseDocument } from 'yaml';
 import { defaultLists, parseManifest, type Build } from '../catalog/manifest.js';
 import { renderManifestText, type ManifestValues } from '../catalog/manifest-text.js';
+import { yaml } from '../catalog/libraries.js';
 import { firstInvalidUtf8 } from '../catalog/yaml-source.js';
 import { compareStrings, sortProblems, type Problem } from '../catalog/problems.js';
 import type { ManifestFile } from '../catalog/read.js';
@@ -313,7 +313,7 @@ function orderLists(site: Site, lists: string[]): string[] {
  */
 function withLists(manifest: ManifestFile, build: Build, lists: string[], site: Site): string | undefined {
   if (lists.join() === build.lists.join()) return undefined;
-  const doc = parseDocument(Buffer.from(manifest.bytes).toString('utf8'));
+  const doc = yaml().parseDocument(Buffer.from(manifest.bytes).toString('utf8'));
   if (lists.join() === defaultLists(site, build.channel).join()) doc.delete('lists');
   else {
     const node = doc.createNode(lists);
