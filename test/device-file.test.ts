@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
-import { deviceJsonSchema, isDeviceFile, parseDeviceFile } from '../src/catalog/device.js';
+import { DEVICE_KEYS, deviceJsonSchema, deviceSchema, isDeviceFile, LINK_KINDS, parseDeviceFile } from '../src/catalog/device.js';
 import { formatProblem } from '../src/catalog/problems.js';
 
 const FILE = 'content/FP4/device.yaml';
@@ -27,6 +27,14 @@ dependencies: [android_device_fairphone_FP4, android_kernel_fairphone_sm7225]
 `;
 
 describe('parseDeviceFile', () => {
+  it('knows the keys of the schema and of its mappings, for hints, without building it', () => {
+    const { shape } = deviceSchema();
+    expect(DEVICE_KEYS['']).toEqual(Object.keys(shape));
+    expect(DEVICE_KEYS.links).toEqual(Object.keys(shape.links.unwrap().shape));
+    expect(DEVICE_KEYS.maintainers).toEqual(Object.keys(shape.maintainers.unwrap().element.shape));
+    expect(DEVICE_KEYS.links).toEqual(LINK_KINDS);
+  });
+
   it('reads every key', () => {
     expect(parseDeviceFile(FULL, FILE)).toEqual({
       problems: [],

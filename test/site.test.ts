@@ -5,11 +5,17 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build, check } from '../src/build/build.js';
 import { formatProblem } from '../src/catalog/problems.js';
-import { parseSite } from '../src/catalog/site.js';
+import { parseSite, SITE_KEYS, siteSchema } from '../src/catalog/site.js';
 import { catalogProject } from './catalog.js';
 
 const BASE = 'download_base_url: https://dl.example.org\n';
 const listsOf = (text: string) => parseSite(BASE + text).site?.lists.map((l) => `${l.name} ← ${l.channels.join(', ')}`);
+
+describe('the settings keys', () => {
+  it('are those of the schema, in its order, known without building it', () => {
+    expect(SITE_KEYS).toEqual(Object.keys(siteSchema().shape));
+  });
+});
 
 describe('the lists of a site that names none', () => {
   it.each([

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { parseChangelog, type ChangelogBlock } from './changelog.js';
 import { PLAIN_FILENAME } from './filename.js';
+import { lazily } from './libraries.js';
 
 // What a manifest may say about a build beyond its zip (issue 21): the zip's SHA-1, the build's
 // other files (recovery and boot images, firmware) and its changelog. manifest.ts reads them with
@@ -51,15 +52,17 @@ export function isDownloadUrl(value: string): boolean {
 }
 
 /** An absolute http(s) download address of RFC 3986 characters only. */
-export const downloadUrl = z
-  .string({ error: 'expected the download address, e.g. https://example.org/builds/FP4/e-2.5-....zip' })
-  .regex(URL_SHAPE, { error: 'expected an absolute http(s) download address without spaces' })
-  .regex(URL_CHARACTERS, {
-    error: 'the address holds characters that must be percent-encoded (quotes, <, >, \\, control or non-ASCII characters); write them as %XX, e.g. %22 for " and %C3%A4 for ä',
-  });
+export const downloadUrl = lazily(() =>
+  z
+    .string({ error: 'expected the download address, e.g. https://example.org/builds/FP4/e-2.5-....zip' })
+    .regex(URL_SHAPE, { error: 'expected an absolute http(s) download address without spaces' })
+    .regex(URL_CHARACTERS, {
+      error: 'the address holds characters that must be percent-encoded (quotes, <, >, \\, control or non-ASCII characters); write them as %XX, e.g. %22 for " and %C3%A4 for ä',
+    }),
+);
 
 /** The manifest fields of this module, merged into the manifest's schema. */
-export const extraFields = {
+export const extraFields = lazily(() => ({
   sha1: hex(40, 'the SHA-1 of the zip (sha1sum FILE)'),
   files: z.array(
     z.strictObject({
@@ -73,16 +76,19 @@ export const extraFields = {
         .max(Number.MAX_SAFE_INTEGER, { error: 'more bytes than any file holds; expected the size in bytes (stat -c %s FILE)' }),
       sha256: hex(64, 'the SHA-256 of the file (sha256sum FILE)'),
       sha1: hex(40, 'the SHA-1 of the file (sha1sum FILE)'),
-      url: downloadUrl,
+      url: downloadUrl(),
     }).partial({ url: true }),
     { error: 'expected a list of files, each with filename, size, sha256 and sha1 (otapress add ZIP --file recovery.img writes them)' },
   ),
   changelog: z.string({ error: 'expected the changelog as Markdown text; write it as a block: `changelog: |` and the lines indented below' }),
-};
+}));
+
+/** A build's other files, as the manifest lists them. */
+type ManifestFiles = z.infer<ReturnType<typeof extraFields>['files']>;
 
 /** What {@link checkExtras} reads of the manifest and how it reports. */
 export interface ExtrasContext {
-  fields: { filename?: string; channel?: string; placeholder?: boolean; files?: z.infer<typeof extraFields.files>; changelog?: string };
+  fields: { filename?: string; channel?: string; placeholder?: boolean; files?: ManifestFiles; changelog?: string };
   bad: ReadonlySet<string>;
   /** Where the changelog's text starts: its first line and column, and whether it is a block (`|`) whose lines follow. */
   changelogAt(): { line: number; col: number; block: boolean };
@@ -110,7 +116,7 @@ export function checkExtras({ fields, bad, changelogAt, report }: ExtrasContext)
 }
 
 /** The build's files with their download addresses: the manifest's, or derived like the zip's. */
-export function buildFiles(files: z.infer<typeof extraFields.files> | undefined, folder: string, downloadBaseUrl: string): BuildFile[] | undefined {
+export function buildFiles(files: ManifestFiles | undefined, folder: string, downloadBaseUrl: string): BuildFile[] | undefined {
   return files?.map((f) => {
     const url = f.url ?? `${folder}/${f.filename}`;
     return { filename: f.filename, size: f.size, sha256: f.sha256, sha1: f.sha1, url, filepath: filepathOf(url, downloadBaseUrl) };

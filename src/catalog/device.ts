@@ -6,6 +6,7 @@
  */
 import * as z from 'zod';
 import { nearest, sortProblems, type Problem } from './problems.js';
+import { lazily } from './libraries.js';
 import { readYamlSource } from './yaml-source.js';
 
 /** The device file's name inside a device folder; the catalog never reads it as a build manifest. */
@@ -63,44 +64,48 @@ const oneLine = (what: string, example: string) =>
       error: `expected ${what} on one line, without control or text-direction characters`,
     });
 
-const httpsUrl = z
-  .string({ error: 'expected an https:// address, e.g. https://wiki.example.org/devices/FP4' })
-  .regex(/^https:\/\/[^\s/?#]+(?:[/?#]\S*)?$/, { error: 'expected an absolute https:// address without spaces (pages and apps open it from another site)' })
-  .regex(/^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/, {
-    error: 'the address holds characters that must be percent-encoded (quotes, <, >, \\, control or non-ASCII characters); write them as %XX',
-  })
-  .max(2000, { error: 'expected an address of at most 2000 characters' });
+const httpsUrlSchema = () =>
+  z
+    .string({ error: 'expected an https:// address, e.g. https://wiki.example.org/devices/FP4' })
+    .regex(/^https:\/\/[^\s/?#]+(?:[/?#]\S*)?$/, { error: 'expected an absolute https:// address without spaces (pages and apps open it from another site)' })
+    .regex(/^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/, {
+      error: 'the address holds characters that must be percent-encoded (quotes, <, >, \\, control or non-ASCII characters); write them as %XX',
+    })
+    .max(2000, { error: 'expected an address of at most 2000 characters' });
 
-/** The zod schema of device.yaml (every key optional; see the README, "Device files"). */
-export const deviceSchema = z.strictObject({
-  name: oneLine('the display name', 'Fairphone 4'),
-  oem: oneLine('the vendor name', 'Fairphone'),
-  models: z.array(oneLine('a model name', 'FP4'), { error: 'expected a list of model names, e.g. [FP4, FP4 5G]' }).max(50, { error: 'at most 50 model names' }),
-  maintainers: z
-    .array(
-      z.strictObject(
-        { name: oneLine('the maintainer\'s name', 'Jane Doe'), url: httpsUrl.optional() },
-        { error: 'expected a maintainer as `name:` and an optional `url:`, e.g. - name: Jane Doe' },
-      ),
-      { error: 'expected a list of maintainers, e.g. - name: Jane Doe' },
-    )
-    .max(50, { error: 'at most 50 maintainers' }),
-  links: z.strictObject(Object.fromEntries(LINK_KINDS.map((kind) => [kind, httpsUrl])) as Record<LinkKind, typeof httpsUrl>, {
-    error: `expected a mapping of links (${LINK_KINDS.join(', ')}), e.g. info: https://wiki.example.org/devices/FP4`,
-  }).partial(),
-  dependencies: z
-    .array(
-      z.string({ error: 'expected a repository name, e.g. android_device_fairphone_FP4' }).regex(/^[A-Za-z0-9._-]{1,100}$/, {
-        error: 'expected a repository name: letters, digits, `.`, `-` and `_` (the name, not its URL), e.g. android_device_fairphone_FP4',
-      }),
-      { error: 'expected a list of repository names, e.g. [android_device_fairphone_FP4]' },
-    )
-    .max(200, { error: 'at most 200 repositories' }),
-}).partial();
+/** The zod schema of device.yaml (every key optional; see the README, "Device files"), built when a device.yaml is read. */
+export const deviceSchema = lazily(() => {
+  const httpsUrl = httpsUrlSchema();
+  return z.strictObject({
+    name: oneLine('the display name', 'Fairphone 4'),
+    oem: oneLine('the vendor name', 'Fairphone'),
+    models: z.array(oneLine('a model name', 'FP4'), { error: 'expected a list of model names, e.g. [FP4, FP4 5G]' }).max(50, { error: 'at most 50 model names' }),
+    maintainers: z
+      .array(
+        z.strictObject(
+          { name: oneLine('the maintainer\'s name', 'Jane Doe'), url: httpsUrl.optional() },
+          { error: 'expected a maintainer as `name:` and an optional `url:`, e.g. - name: Jane Doe' },
+        ),
+        { error: 'expected a list of maintainers, e.g. - name: Jane Doe' },
+      )
+      .max(50, { error: 'at most 50 maintainers' }),
+    links: z.strictObject(Object.fromEntries(LINK_KINDS.map((kind) => [kind, httpsUrl])) as Record<LinkKind, typeof httpsUrl>, {
+      error: `expected a mapping of links (${LINK_KINDS.join(', ')}), e.g. info: https://wiki.example.org/devices/FP4`,
+    }).partial(),
+    dependencies: z
+      .array(
+        z.string({ error: 'expected a repository name, e.g. android_device_fairphone_FP4' }).regex(/^[A-Za-z0-9._-]{1,100}$/, {
+          error: 'expected a repository name: letters, digits, `.`, `-` and `_` (the name, not its URL), e.g. android_device_fairphone_FP4',
+        }),
+        { error: 'expected a list of repository names, e.g. [android_device_fairphone_FP4]' },
+      )
+      .max(200, { error: 'at most 200 repositories' }),
+  }).partial();
+});
 
-/** Keys of device.yaml, and of the mappings inside it, for "did you mean" hints. */
-const KEYS: Record<string, readonly string[]> = {
-  '': Object.keys(deviceSchema.shape),
+/** Keys of device.yaml, and of the mappings inside it, for "did you mean" hints; `''` holds {@link deviceSchema}'s own. */
+export const DEVICE_KEYS: Record<string, readonly string[]> = {
+  '': ['name', 'oem', 'models', 'maintainers', 'links', 'dependencies'],
   links: LINK_KINDS,
   maintainers: ['name', 'url'],
 };
@@ -121,12 +126,12 @@ export function parseDeviceFile(input: string | Uint8Array, file: string): { inf
     report([], `expected a mapping of keys (name: ..., oem: ...), found ${Array.isArray(value) ? 'a list' : 'a single value'}; see the README, "Device files"`);
     return { problems };
   }
-  const parsed = deviceSchema.safeParse(value);
+  const parsed = deviceSchema().safeParse(value);
   if (!parsed.success) {
     const reported = new Set<string>();
     for (const issue of parsed.error.issues) {
       if (issue.code === 'unrecognized_keys') {
-        const known = KEYS[issue.path.filter((p) => typeof p === 'string').join('.')] ?? [];
+        const known = DEVICE_KEYS[issue.path.filter((p) => typeof p === 'string').join('.')] ?? [];
         for (const key of issue.keys) {
           const hint = nearest(key, known);
           report([...issue.path, key], `unknown key${hint ? `; did you mean \`${hint}\`?` : `; known keys here: ${known.join(', ')}`}`, true);
@@ -165,7 +170,7 @@ export function parseDeviceFile(input: string | Uint8Array, file: string): { inf
 
 /** The JSON Schema of device.yaml for editors, generated from {@link deviceSchema}. */
 export function deviceJsonSchema(): Record<string, unknown> {
-  const generated = z.toJSONSchema(deviceSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const generated = z.toJSONSchema(deviceSchema(), { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   const properties = { ...(generated.properties as Record<string, Record<string, unknown>>) };
   for (const [key, description] of Object.entries(DESCRIPTIONS)) properties[key] = { description, ...properties[key] };
   return {

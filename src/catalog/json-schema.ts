@@ -17,7 +17,7 @@ type JsonSchema = Record<string, unknown>;
  * with `otapress check`. Pure.
  */
 export function manifestJsonSchema(): JsonSchema {
-  const generated = z.toJSONSchema(manifestSchema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  const generated = z.toJSONSchema(manifestSchema(), { io: 'input', unrepresentable: 'any' }) as JsonSchema;
   const properties = { ...(generated.properties as Record<string, JsonSchema>) };
   const digitsOrNumber = (schema: JsonSchema, max?: number) => ({
     anyOf: [schema, { type: 'integer', minimum: 0, ...(max !== undefined && { maximum: max }) }],

@@ -23,3 +23,13 @@ export function yaml(): typeof Yaml {
   return (yamlLibrary ??= load(FROM.yaml) as typeof Yaml);
 }
 
+
+/**
+ * A value made the first time it is asked for: the zod schemas. Most input never needs them (the
+ * plain readers take plain manifests and settings), and building them all with otapress took about
+ * 20 ms of each thread's start, running zod's constructors on cold code.
+ */
+export function lazily<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}

@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { downloadUrl, extraFields, hex, isDownloadUrl, lowerHex } from './build-extras.js';
 import { NAME_PARTS } from './filename-checks.js';
+import { lazily } from './libraries.js';
 import { downloadKey, isDownloadKey } from './loose.js';
 import { directionControlProblem, refuseDirectionControls } from './manifest-text.js';
 import { PROPERTY_FILES_FORMAT } from './property-files.js';
@@ -33,68 +34,105 @@ function plausibleSeconds(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= TIMESTAMP_RANGE[0] && value < TIMESTAMP_RANGE[1];
 }
 
-const unixSeconds = z.number({ error: 'expected Unix seconds as a whole number, e.g. 1731067200 (date +%s)' }).superRefine((value, ctx) => {
-  if (plausibleSeconds(value)) return;
-  if (!Number.isInteger(value)) {
-    ctx.addIssue({ code: 'custom', message: `expected whole Unix seconds; write ${Math.floor(value)}` });
-  } else if (value >= 1e11 && value / 1000 >= TIMESTAMP_RANGE[0] && value / 1000 < TIMESTAMP_RANGE[1]) {
-    ctx.addIssue({ code: 'custom', message: `${value} looks like milliseconds; write seconds: ${Math.floor(value / 1000)}` });
-  } else if (value < TIMESTAMP_RANGE[0] || value >= TIMESTAMP_RANGE[1]) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `${value} is not a plausible build time; expected Unix seconds between 2009 and 2100, e.g. 1731067200`,
-    });
-  }
+const unixSecondsSchema = () =>
+  z.number({ error: 'expected Unix seconds as a whole number, e.g. 1731067200 (date +%s)' }).superRefine((value, ctx) => {
+    if (plausibleSeconds(value)) return;
+    if (!Number.isInteger(value)) {
+      ctx.addIssue({ code: 'custom', message: `expected whole Unix seconds; write ${Math.floor(value)}` });
+    } else if (value >= 1e11 && value / 1000 >= TIMESTAMP_RANGE[0] && value / 1000 < TIMESTAMP_RANGE[1]) {
+      ctx.addIssue({ code: 'custom', message: `${value} looks like milliseconds; write seconds: ${Math.floor(value / 1000)}` });
+    } else if (value < TIMESTAMP_RANGE[0] || value >= TIMESTAMP_RANGE[1]) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${value} is not a plausible build time; expected Unix seconds between 2009 and 2100, e.g. 1731067200`,
+      });
+    }
+  });
+
+/**
+ * The zod schema of one manifest's fields (types and formats; cross-field rules are the RULES
+ * below), built the first time a manifest is not plain ({@link plainFields}; see libraries.ts).
+ */
+export const manifestSchema = lazily(() => {
+  const unixSeconds = unixSecondsSchema();
+  return z.strictObject({
+    filename: z.string({ error: 'expected the package file name, e.g. e-2.5-t-20241108446322-official-FP4.zip' }),
+    filename_differs: z.array(z.enum(NAME_PARTS, { error: `expected a part of the file name: ${NAME_PARTS.join(', ')}` }), {
+      error: 'expected the parts in which the published file name differs from the fields, e.g. [device]',
+    }),
+    version: z
+      .string({ error: 'expected the release number as text, e.g. "2.5"' })
+      .regex(RELEASE_NUMBER, { error: 'expected a dotted release number with two or three parts, e.g. "2.5" or "2.6.3"' }),
+    channel: z.string({ error: 'expected the channel name, e.g. official' }),
+    timestamp: unixSeconds,
+    datetime: unixSeconds.optional(),
+    android_version: digits('the Android major version', '"14"'),
+    api_level: digits('the platform API level', '"34"').optional(),
+    incremental: z.preprocess(
+      wholeNumberAsText,
+      z
+        .string({ error: 'expected the build incremental as text, e.g. eng.root.20241108.123456' })
+        .regex(INCREMENTAL, { error: 'expected letters, digits, `.`, `-` and `_` only, e.g. eng.root.20241108.123456' }),
+    ),
+    md5sum: hex(32, 'the MD5 of the zip'),
+    id: downloadKey(),
+    size: z
+      .number({ error: 'expected the zip size in bytes as a whole number (stat -c %s FILE)' })
+      .max(Number.MAX_SAFE_INTEGER, { error: (issue) => `${String(issue.input)} bytes is more than any file holds; expected the zip size in bytes (stat -c %s FILE)` })
+      .int({ error: 'expected the zip size in bytes as a whole number (stat -c %s FILE)' })
+      .nonnegative({ error: 'a size cannot be negative; expected the zip size in bytes (stat -c %s FILE)' }),
+    url: downloadUrl(),
+    display_version: z.string({ error: 'expected text, e.g. 2.5-t-20241108446322-official-FP4' }).min(1).superRefine(refuseDirectionControls),
+    changes: z.string({ error: 'expected text (shown to users as the change log)' }).superRefine(refuseDirectionControls),
+    pre_version: z.string({ error: 'expected text' }).superRefine(refuseDirectionControls),
+    is_upgrade_supported: z.boolean({ error: 'expected true or false' }),
+    lists: z.array(z.string({ error: 'expected a request list name' }), { error: 'expected a list of request lists, e.g. [stable, official]' }),
+    placeholder: z.boolean({ error: 'expected true or false' }),
+    os_patch_level: z
+      .string({ error: 'expected the security patch date as text, e.g. "2024-11-05"' })
+      .regex(PATCH_DATE, { error: 'expected the security patch date as yyyy-mm-dd, e.g. "2024-11-05"' }),
+    ota_property_files: z
+      .string({ error: 'expected the ota-property-files value of the zip metadata' })
+      .regex(PROPERTY_FILES_FORMAT, { error: 'expected name:offset:size entries separated by commas, as in META-INF/com/android/metadata' }),
+    ota_type: z.enum(['AB', 'BLOCK'], { error: 'expected AB or BLOCK' }),
+    ...extraFields(),
+  }).partial();
 });
 
-/** The zod schema of one manifest's fields (types and formats; cross-field rules are the RULES below). */
-export const manifestSchema = z.strictObject({
-  filename: z.string({ error: 'expected the package file name, e.g. e-2.5-t-20241108446322-official-FP4.zip' }),
-  filename_differs: z.array(z.enum(NAME_PARTS, { error: `expected a part of the file name: ${NAME_PARTS.join(', ')}` }), {
-    error: 'expected the parts in which the published file name differs from the fields, e.g. [device]',
-  }),
-  version: z
-    .string({ error: 'expected the release number as text, e.g. "2.5"' })
-    .regex(RELEASE_NUMBER, { error: 'expected a dotted release number with two or three parts, e.g. "2.5" or "2.6.3"' }),
-  channel: z.string({ error: 'expected the channel name, e.g. official' }),
-  timestamp: unixSeconds,
-  datetime: unixSeconds.optional(),
-  android_version: digits('the Android major version', '"14"'),
-  api_level: digits('the platform API level', '"34"').optional(),
-  incremental: z.preprocess(
-    wholeNumberAsText,
-    z
-      .string({ error: 'expected the build incremental as text, e.g. eng.root.20241108.123456' })
-      .regex(INCREMENTAL, { error: 'expected letters, digits, `.`, `-` and `_` only, e.g. eng.root.20241108.123456' }),
-  ),
-  md5sum: hex(32, 'the MD5 of the zip'),
-  id: downloadKey,
-  size: z
-    .number({ error: 'expected the zip size in bytes as a whole number (stat -c %s FILE)' })
-    .max(Number.MAX_SAFE_INTEGER, { error: (issue) => `${String(issue.input)} bytes is more than any file holds; expected the zip size in bytes (stat -c %s FILE)` })
-    .int({ error: 'expected the zip size in bytes as a whole number (stat -c %s FILE)' })
-    .nonnegative({ error: 'a size cannot be negative; expected the zip size in bytes (stat -c %s FILE)' }),
-  url: downloadUrl,
-  display_version: z.string({ error: 'expected text, e.g. 2.5-t-20241108446322-official-FP4' }).min(1).superRefine(refuseDirectionControls),
-  changes: z.string({ error: 'expected text (shown to users as the change log)' }).superRefine(refuseDirectionControls),
-  pre_version: z.string({ error: 'expected text' }).superRefine(refuseDirectionControls),
-  is_upgrade_supported: z.boolean({ error: 'expected true or false' }),
-  lists: z.array(z.string({ error: 'expected a request list name' }), { error: 'expected a list of request lists, e.g. [stable, official]' }),
-  placeholder: z.boolean({ error: 'expected true or false' }),
-  os_patch_level: z
-    .string({ error: 'expected the security patch date as text, e.g. "2024-11-05"' })
-    .regex(PATCH_DATE, { error: 'expected the security patch date as yyyy-mm-dd, e.g. "2024-11-05"' }),
-  ota_property_files: z
-    .string({ error: 'expected the ota-property-files value of the zip metadata' })
-    .regex(PROPERTY_FILES_FORMAT, { error: 'expected name:offset:size entries separated by commas, as in META-INF/com/android/metadata' }),
-  ota_type: z.enum(['AB', 'BLOCK'], { error: 'expected AB or BLOCK' }),
-  ...extraFields,
-}).partial();
+export type ManifestFields = z.infer<ReturnType<typeof manifestSchema>>;
 
-export type ManifestFields = z.infer<typeof manifestSchema>;
-
-/** Every key a manifest may hold, in the order the reference documents them. */
-export const MANIFEST_KEYS = Object.keys(manifestSchema.shape);
+/**
+ * Every key a manifest may hold, in the order the reference documents them: the keys of
+ * {@link manifestSchema}, written out so that plain manifests are read without building it
+ * (test/manifest-fields.test.ts holds the two together).
+ */
+export const MANIFEST_KEYS = [
+  'filename',
+  'filename_differs',
+  'version',
+  'channel',
+  'timestamp',
+  'datetime',
+  'android_version',
+  'api_level',
+  'incremental',
+  'md5sum',
+  'id',
+  'size',
+  'url',
+  'display_version',
+  'changes',
+  'pre_version',
+  'is_upgrade_supported',
+  'lists',
+  'placeholder',
+  'os_patch_level',
+  'ota_property_files',
+  'ota_type',
+  'sha1',
+  'files',
+  'changelog',
+];
 
 /**
  * What {@link plainFields} returns for a value it cannot vouch for: the manifest then goes to zod,

@@ -111,7 +111,7 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
   }
 
   const plain = plainFields(raw);
-  const parsed = plain ? ({ success: true, data: plain } as const) : manifestSchema.safeParse(raw);
+  const parsed = plain ? ({ success: true, data: plain } as const) : manifestSchema().safeParse(raw);
   const fields: ManifestFields = parsed.success ? parsed.data : {};
   if (!parsed.success) {
     const reported = new Set<string>();
@@ -304,7 +304,7 @@ function typeTrapMessage(source: YamlSource, path: PropertyKey[], input: unknown
   if (input === null && (text === '' || text === '~' || text === 'null')) {
     return text === '' ? `\`${field}:\` has no value; ${message}` : `YAML reads ${text} as nothing (null); ${message}`;
   }
-  const schema = path.length === 1 ? (manifestSchema.shape as Record<string, z.ZodType>)[field] : undefined;
+  const schema = path.length === 1 ? (manifestSchema().shape as Record<string, z.ZodType>)[field] : undefined;
   if (schema && field !== 'filename' && (typeof input === 'number' || typeof input === 'boolean')) {
     // Quoting helps only when the text as written is right; otherwise say what is wrong with the text.
     const asText = schema.safeParse(text);

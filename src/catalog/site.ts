@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { nearest, type Problem } from './problems.js';
+import { lazily } from './libraries.js';
 import { readYamlSource } from './yaml-source.js';
 import { cacheControlProblem } from './cache-control.js';
 import { nameLengthProblem } from './path-limits.js';
@@ -68,53 +69,56 @@ export interface Site {
 const segment = /^[a-z0-9][a-z0-9_-]*$/;
 const segmentMessage = 'use lowercase letters, digits, `-` and `_` (it becomes a URL path segment)';
 
-const siteSchema = z.strictObject({
-  download_base_url: z
-    .string({ error: 'expected the https:// address under which builds are stored, e.g. https://images.example.org/builds' })
-    .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, {
-      error: 'expected an absolute http(s) address without query or fragment, e.g. https://images.example.org/builds',
-    })
-    // RFC 3986 characters only (a space is reported by the check above): quotes, <, > and non-ASCII must be percent-encoded.
-    .regex(/^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=% ]*$/, {
-      error: 'the address holds characters that must be percent-encoded (quotes, <, >, \\, control or non-ASCII characters); write them as %XX, e.g. %22 for " and %C3%A4 for ä',
-    }),
-  channels: z
-    .array(z.string().regex(segment, { error: segmentMessage }), { error: 'expected a list of channel names' })
-    .min(1, { error: 'name at least one channel' })
-    .optional(),
-  lists: z
-    .record(
-      z.string().regex(segment, { error: segmentMessage }),
-      z.array(z.string(), { error: 'expected the list of channels this request list collects, e.g. [stable, official]' }),
-      { error: 'expected a mapping of request list → channels, e.g. stable: [stable, official]' },
-    )
-    .optional(),
-  cache_control: z
-    .string({ error: 'expected a Cache-Control header value' })
-    // Its grammar is checked below (cacheControlProblem): it is written into every host's syntax.
-    .optional(),
-  options_handler: z.boolean({ error: 'expected true or false' }).optional(),
-  hosts: z
-    .array(z.enum(HOSTS, { error: `expected a host otapress writes rules for: ${HOSTS.join(' or ')}` }), {
-      error: 'expected the list of hosts this site deploys to, e.g. [cloudflare]',
-    })
-    .min(1, { error: `name at least one host (${HOSTS.join(', ')})` })
-    .optional(),
-  apache_htaccess: z.boolean({ error: 'expected true or false' }).optional(),
-  v1_withdrawn: z
-    .enum(['list', 'omit'], { error: 'expected `list` (withdrawn .disabled.zip builds stay in the v1 lists, the default) or `omit` (left out, for phones running the LineageOS updater)' })
-    .optional(),
-  site_url: z
-    .string({ error: 'expected the https:// address this site is served at, e.g. https://updates.example.org' })
-    .regex(/^https:\/\/[A-Za-z0-9.-]+(:\d+)?(\/[A-Za-z0-9\-._~/%]*)?$/, { error: 'expected the https:// address this site is served at, without query or fragment, e.g. https://updates.example.org' })
-    .optional(),
-  v1_changes: z.enum(['empty', 'changelog_url'], { error: 'expected empty (the default: v1 `changes` is "") or changelog_url (the build\'s changelog page address)' }).optional(),
-  // Checked below, where the lists are known.
-  request_paths: z.array(z.unknown(), { error: 'expected a list of request paths, e.g. - /api/v1/{device}_{list}' }).optional(),
-});
+/** The zod schema of site.yaml, built the first time one is read (the compile workers, handed the settings, never do; see libraries.ts). */
+export const siteSchema = lazily(() =>
+  z.strictObject({
+    download_base_url: z
+      .string({ error: 'expected the https:// address under which builds are stored, e.g. https://images.example.org/builds' })
+      .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, {
+        error: 'expected an absolute http(s) address without query or fragment, e.g. https://images.example.org/builds',
+      })
+      // RFC 3986 characters only (a space is reported by the check above): quotes, <, > and non-ASCII must be percent-encoded.
+      .regex(/^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=% ]*$/, {
+        error: 'the address holds characters that must be percent-encoded (quotes, <, >, \\, control or non-ASCII characters); write them as %XX, e.g. %22 for " and %C3%A4 for ä',
+      }),
+    channels: z
+      .array(z.string().regex(segment, { error: segmentMessage }), { error: 'expected a list of channel names' })
+      .min(1, { error: 'name at least one channel' })
+      .optional(),
+    lists: z
+      .record(
+        z.string().regex(segment, { error: segmentMessage }),
+        z.array(z.string(), { error: 'expected the list of channels this request list collects, e.g. [stable, official]' }),
+        { error: 'expected a mapping of request list → channels, e.g. stable: [stable, official]' },
+      )
+      .optional(),
+    cache_control: z
+      .string({ error: 'expected a Cache-Control header value' })
+      // Its grammar is checked below (cacheControlProblem): it is written into every host's syntax.
+      .optional(),
+    options_handler: z.boolean({ error: 'expected true or false' }).optional(),
+    hosts: z
+      .array(z.enum(HOSTS, { error: `expected a host otapress writes rules for: ${HOSTS.join(' or ')}` }), {
+        error: 'expected the list of hosts this site deploys to, e.g. [cloudflare]',
+      })
+      .min(1, { error: `name at least one host (${HOSTS.join(', ')})` })
+      .optional(),
+    apache_htaccess: z.boolean({ error: 'expected true or false' }).optional(),
+    v1_withdrawn: z
+      .enum(['list', 'omit'], { error: 'expected `list` (withdrawn .disabled.zip builds stay in the v1 lists, the default) or `omit` (left out, for phones running the LineageOS updater)' })
+      .optional(),
+    site_url: z
+      .string({ error: 'expected the https:// address this site is served at, e.g. https://updates.example.org' })
+      .regex(/^https:\/\/[A-Za-z0-9.-]+(:\d+)?(\/[A-Za-z0-9\-._~/%]*)?$/, { error: 'expected the https:// address this site is served at, without query or fragment, e.g. https://updates.example.org' })
+      .optional(),
+    v1_changes: z.enum(['empty', 'changelog_url'], { error: 'expected empty (the default: v1 `changes` is "") or changelog_url (the build\'s changelog page address)' }).optional(),
+    // Checked below, where the lists are known.
+    request_paths: z.array(z.unknown(), { error: 'expected a list of request paths, e.g. - /api/v1/{device}_{list}' }).optional(),
+  }),
+);
 
-/** The settings keys, for "did you mean" hints. */
-export const SITE_KEYS = Object.keys(siteSchema.shape);
+/** The settings keys (those of {@link siteSchema}), for "did you mean" hints. */
+export const SITE_KEYS = ['download_base_url', 'channels', 'lists', 'cache_control', 'options_handler', 'hosts', 'apache_htaccess', 'v1_withdrawn', 'site_url', 'v1_changes', 'request_paths'];
 
 /** Parses `content/site.yaml` from its text; returns the settings or every problem found. */
 export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?: Site; problems: Problem[] } {
@@ -130,7 +134,7 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
     report([], 'expected a mapping with at least `download_base_url: https://...`');
     return { problems };
   }
-  const parsed = siteSchema.safeParse(source.value);
+  const parsed = siteSchema().safeParse(source.value);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       if (issue.code === 'unrecognized_keys') {
