@@ -7,9 +7,10 @@
 //   shared chunks in lib/vendor/, so the package installs nothing else and a command loads a few
 //   files instead of hundreds (zod alone is 124): half of otapress's start-up time was spent
 //   resolving and loading them. Their licences go to lib/vendor/LICENSES.txt;
-// - `yaml` is the exception: src/catalog/libraries.ts loads it with `require` the first time
-//   something needs it (a build of plain manifests never does), so it is built on its own into
-//   lib/vendor/yaml.cjs, and libraries.ts is built to load that file (see `librariesFromVendor`);
+// - `yaml` and zod are the exception: src/catalog/libraries.ts loads them with `require` the
+//   first time something needs them (a build of plain manifests never does), so each is built on
+//   its own into lib/vendor/ (yaml.cjs; zod.cjs, only the functions libraries.ts lists), and
+//   libraries.ts is built to load those files (see `librariesFromVendor`);
 // - the two .mjs entries are plain JavaScript and are copied as they are: each loads the
 //   compiled module beside it;
 // - a compile worker thread loads one more file, lib/build/compile-worker-bundle.js: all it runs
@@ -79,26 +80,42 @@ const librariesFromVendor = {
     b.onLoad({ filter: /[\\/]catalog[\\/]libraries\.ts$/ }, (args) => {
       if (args.path !== LIBRARIES) return undefined;
       const text = readFileSync(args.path, 'utf8');
-      const from = "const FROM = { yaml: 'yaml' };";
+      const from = "const FROM = { yaml: 'yaml', zod: 'zod' };";
       if (!text.includes(from)) throw new Error(`${args.path}: the line \`${from}\` that .ci/build-lib.mjs rewrites is gone`);
-      return { contents: text.replace(from, "const FROM = { yaml: '../vendor/yaml.cjs' };"), loader: 'ts' };
+      return { contents: text.replace(from, "const FROM = { yaml: '../vendor/yaml.cjs', zod: '../vendor/zod.cjs' };"), loader: 'ts' };
     });
   },
 };
 
+/** The zod functions libraries.ts lists (ZOD_FUNCTIONS): what lib/vendor/zod.cjs exports. */
+function zodFunctions() {
+  const list = /export const ZOD_FUNCTIONS = \[([^\]]*)\] as const;/.exec(readFileSync(LIBRARIES, 'utf8'));
+  if (!list) throw new Error(`${LIBRARIES}: ZOD_FUNCTIONS, which .ci/build-lib.mjs reads, is gone`);
+  return [...list[1].matchAll(/'([A-Za-z]+)'/g)].map((m) => m[1]);
+}
+
 rmSync(lib, { recursive: true, force: true });
-// The `yaml` package as one CommonJS file, for libraries.ts to `require`.
-const vendored = await build({
-  stdin: { contents: "module.exports = require('yaml');", resolveDir: root, sourcefile: 'yaml.cjs' },
-  outfile: path.join(lib, 'vendor', 'yaml.cjs'),
-  bundle: true,
-  banner: { js: '// Built by .ci/build-lib.mjs: the yaml package, loaded by catalog/libraries.js when a file needs it; its licence is in LICENSES.txt.' },
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  metafile: true,
-  logLevel: 'warning',
-});
+// The `yaml` package, and the functions of zod that otapress calls, each as one CommonJS file for
+// libraries.ts to `require`.
+const vendored = [
+  ['yaml.cjs', "module.exports = require('yaml');", 'the yaml package'],
+  ['zod.cjs', `export { ${zodFunctions().join(', ')} } from 'zod';`, 'the functions of zod that otapress calls'],
+];
+const vendorMetafiles = [];
+for (const [name, contents, what] of vendored) {
+  const built = await build({
+    stdin: { contents, resolveDir: root, sourcefile: name, loader: 'js' },
+    outfile: path.join(lib, 'vendor', name),
+    bundle: true,
+    banner: { js: `// Built by .ci/build-lib.mjs: ${what}, loaded by catalog/libraries.js when content needs it; the licence is in LICENSES.txt.` },
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  vendorMetafiles.push(built.metafile);
+}
 const { metafile } = await build({
   entryPoints: sources.filter((f) => f.endsWith('.ts')).map((f) => path.join(src, f)),
   outbase: src,
@@ -148,7 +165,7 @@ await bundle('compile-devices.ts', 'compile-worker-bundle.js', 'compile-devices.
 // first device.
 await bundle('build.ts', 'build-command.js', 'build.ts and all it imports, but for the modules shared with the CLI, for the build and check commands', [sharedStay]);
 
-for (const input of Object.keys(vendored.metafile.inputs)) metafile.inputs[input] ??= vendored.metafile.inputs[input];
+for (const built of vendorMetafiles) for (const input of Object.keys(built.inputs)) metafile.inputs[input] ??= built.inputs[input];
 
 // The licence of every package that went into lib/, as their licences ask.
 const packages = [...new Set(Object.keys(metafile.inputs).flatMap((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1] ?? []))].sort();

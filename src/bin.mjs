@@ -14,6 +14,9 @@ try {
   } else {
     const { register } = await import('tsx/esm/api');
     register();
+    // The libraries catalog/libraries.ts loads only when content needs them (lib/ holds its own
+    // copies): missing, they are an install that did not finish, said now, not halfway through a build.
+    for (const library of ['yaml', 'zod']) import.meta.resolve(library);
     ({ main } = await import('./cli.ts'));
   }
   // How V8 compiles otapress's code (build/jit.mjs): set once a command is loaded, before it runs.

@@ -23,6 +23,8 @@ describe('otapress before npm ci', () => {
   it.each([
     ['nothing installed', () => false, 'tsx'],
     ['an install that stopped before zod', (name: string) => name !== 'zod', 'zod'],
+    // Both are loaded only when content needs them (src/catalog/libraries.ts), yet missing at the start.
+    ['an install that stopped before yaml', (name: string) => name !== 'yaml', 'yaml'],
   ])('%s: one line that says to run npm ci, exit 3', { timeout: 60_000 }, (_, keep, missing) => {
     const root = copyWithPackages(keep);
     const result = run(root);

@@ -2,10 +2,14 @@
 // `hosts` says which hosts' rule files are written (and netlify.toml checked).
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { build, check } from '../src/build/build.js';
 import { formatProblem } from '../src/catalog/problems.js';
-import { parseSite, SITE_KEYS, siteSchema } from '../src/catalog/site.js';
+import { parseSite, plainSettings, SITE_KEYS, siteSchema } from '../src/catalog/site.js';
+import { readYamlSource } from '../src/catalog/yaml-source.js';
+import { catalogArbitrary, SEED } from './arbitraries.js';
 import { catalogProject } from './catalog.js';
 
 const BASE = 'download_base_url: https://dl.example.org\n';
@@ -14,6 +18,87 @@ const listsOf = (text: string) => parseSite(BASE + text).site?.lists.map((l) => 
 describe('the settings keys', () => {
   it('are those of the schema, in its order, known without building it', () => {
     expect(SITE_KEYS).toEqual(Object.keys(siteSchema().shape));
+  });
+});
+
+// plainSettings reads plain settings without zod; whatever it answers must be what zod answers,
+// key for key and in the same order (the order of `lists` is the order of the output's lists).
+describe('plainSettings: zod without its machinery', () => {
+  /** `plainSettings` answers `undefined` (zod decides) or exactly zod's settings. */
+  const agreesWithZod = (raw: Record<string, unknown>) => {
+    const plain = plainSettings(raw);
+    if (plain === undefined) return true;
+    const parsed = siteSchema().safeParse(raw);
+    expect(parsed.success, `zod refuses what plainSettings takes: ${JSON.stringify(raw)}`).toBe(true);
+    // Node's comparison: vitest's toStrictEqual compares `.constructor`, which is a list's own
+    // property when a list is named `constructor`.
+    expect(isDeepStrictEqual(plain, parsed.data), `${JSON.stringify(plain)} against zod's ${JSON.stringify(parsed.data)}`).toBe(true);
+    expect(JSON.stringify(plain)).toBe(JSON.stringify(parsed.data));
+    return true;
+  };
+  const rawOf = (text: string) => readYamlSource(text, 'content/site.yaml').value as Record<string, unknown>;
+  const words = ['', 'a', 'stable', 'official', 'dev', 'Stable', '_x', '-x', 'a-b_c', '0', '1', '10', 'a b', 'ä', 'cloudflare', 'netlify', 'Netlify', 'list', 'omit', 'empty', 'changelog_url', '__proto__', 'constructor'];
+  const urls = ['https://dl.example.org', 'https://dl.example.org/builds', 'http://x/a', 'https://x.org/a b', 'https://x.org/ä', 'https://x.org/"q"', 'https://x.org?q', 'https://x.org/#f', 'ftp://x', 'https://', 'https://u.example.org:8443/ota', 'https://u.example.org/a%20b'];
+  const scalars: unknown[] = [...words, ...urls, true, false, null, 0, 1, 2.5, 'public, max-age=60'];
+  const value: fc.Arbitrary<unknown> = fc.oneof(
+    fc.constantFrom(...scalars),
+    fc.array(fc.constantFrom(...scalars), { maxLength: 3 }),
+    fc.uniqueArray(fc.tuple(fc.constantFrom(...words), fc.oneof(fc.array(fc.constantFrom(...words), { maxLength: 3 }), fc.constantFrom(...scalars))), { maxLength: 3, selector: ([key]) => key }).map((entries) => {
+      const lists: Record<string, unknown> = {};
+      for (const [key, members] of entries) Object.defineProperty(lists, key, { value: members, enumerable: true, writable: true, configurable: true });
+      return lists;
+    }),
+  );
+  const rawOfUpTo = (most: number) =>
+    fc.uniqueArray(fc.tuple(fc.constantFrom(...SITE_KEYS, 'site', 'list', '__proto__'), value), { minLength: 1, maxLength: most, selector: ([key]) => key }).map((entries) => {
+      const settings: Record<string, unknown> = {};
+      for (const [key, v] of entries) Object.defineProperty(settings, key, { value: v, enumerable: true, writable: true, configurable: true });
+      return settings;
+    });
+  const raw = rawOfUpTo(6);
+
+  const PLAIN = `${BASE}channels: [stable, dev]\nlists:\n  stable: [stable]\n  all: [stable, dev]\nhosts: [netlify]\nv1_withdrawn: omit\nsite_url: https://ota.example.org\n`;
+  /** Plain settings with one or two settings changed to an edge (or added). */
+  const edited = rawOfUpTo(2).map((edits) => {
+    const settings = rawOf(PLAIN);
+    for (const key of Object.keys(edits)) Object.defineProperty(settings, key, { value: edits[key], enumerable: true, writable: true, configurable: true });
+    return settings;
+  });
+
+  it('reads plain settings itself, as zod does, and leaves the rest to zod', () => {
+    const plain = rawOf(PLAIN);
+    expect(plainSettings(plain)).toBeDefined();
+    expect(agreesWithZod(plain)).toBe(true);
+    for (const edit of [{ download_base_url: 'ftp://x' }, { channels: [] }, { lists: { Stable: ['stable'] } }, { hosts: ['apache'] }, { unknown: 1 }]) {
+      expect(plainSettings({ ...plain, ...edit }), JSON.stringify(edit)).toBeUndefined();
+    }
+    const { download_base_url: _, ...missing } = plain;
+    expect(plainSettings(missing)).toBeUndefined();
+  });
+
+  it('answers as zod does for every value at the edges of its checks', () => {
+    let taken = 0;
+    for (const settings of [raw, edited]) {
+      fc.assert(
+        fc.property(settings, (settings) => {
+          if (plainSettings(settings)) taken++;
+          return agreesWithZod(settings);
+        }),
+        { seed: SEED, numRuns: 20_000 },
+      );
+    }
+    expect(taken).toBeGreaterThan(500);
+  });
+
+  it('takes the settings of the generated catalogs, as zod does', () => {
+    fc.assert(
+      fc.property(catalogArbitrary, (catalog) => {
+        const settings = rawOf(catalog.siteText);
+        expect(plainSettings(settings)).toBeDefined();
+        return agreesWithZod(settings);
+      }),
+      { seed: SEED, numRuns: 200 },
+    );
   });
 });
 

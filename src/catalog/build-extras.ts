@@ -1,7 +1,7 @@
-import * as z from 'zod';
+import type * as Z from 'zod';
 import { parseChangelog, type ChangelogBlock } from './changelog.js';
 import { PLAIN_FILENAME } from './filename.js';
-import { lazily } from './libraries.js';
+import { lazily, zod } from './libraries.js';
 
 // What a manifest may say about a build beyond its zip (issue 21): the zip's SHA-1, the build's
 // other files (recovery and boot images, firmware) and its changelog. manifest.ts reads them with
@@ -21,7 +21,7 @@ export interface BuildFile {
 
 /** `N` lowercase hex characters, with a message that says how to fix the usual mistakes. */
 export const hex = (length: number, what: string) =>
-  z.string({ error: `expected ${what}: ${length} lowercase hex characters` }).superRefine((value, ctx) => {
+  zod().string({ error: `expected ${what}: ${length} lowercase hex characters` }).superRefine((value, ctx) => {
     if (lowerHex(length).test(value)) return;
     if (/^[0-9a-f]*$/i.test(value) && value.length === length && value !== value.toLowerCase()) {
       ctx.addIssue({ code: 'custom', message: `write the ${length} hex characters in lowercase: ${value.toLowerCase()}` });
@@ -53,7 +53,7 @@ export function isDownloadUrl(value: string): boolean {
 
 /** An absolute http(s) download address of RFC 3986 characters only. */
 export const downloadUrl = lazily(() =>
-  z
+  zod()
     .string({ error: 'expected the download address, e.g. https://example.org/builds/FP4/e-2.5-....zip' })
     .regex(URL_SHAPE, { error: 'expected an absolute http(s) download address without spaces' })
     .regex(URL_CHARACTERS, {
@@ -62,29 +62,32 @@ export const downloadUrl = lazily(() =>
 );
 
 /** The manifest fields of this module, merged into the manifest's schema. */
-export const extraFields = lazily(() => ({
-  sha1: hex(40, 'the SHA-1 of the zip (sha1sum FILE)'),
-  files: z.array(
-    z.strictObject({
-      filename: z
-        .string({ error: 'expected the file name, e.g. recovery.img' })
-        .regex(PLAIN_FILENAME, { error: 'expected a plain file name of letters, digits, `-`, `.`, `_` and `~`, e.g. recovery.img; it ends the download address' }),
-      size: z
-        .number({ error: 'expected the file size in bytes as a whole number (stat -c %s FILE)' })
-        .int({ error: 'expected the file size in bytes as a whole number (stat -c %s FILE)' })
-        .positive({ error: 'expected the file size in bytes (stat -c %s FILE); an empty file is not offered' })
-        .max(Number.MAX_SAFE_INTEGER, { error: 'more bytes than any file holds; expected the size in bytes (stat -c %s FILE)' }),
-      sha256: hex(64, 'the SHA-256 of the file (sha256sum FILE)'),
-      sha1: hex(40, 'the SHA-1 of the file (sha1sum FILE)'),
-      url: downloadUrl(),
-    }).partial({ url: true }),
-    { error: 'expected a list of files, each with filename, size, sha256 and sha1 (otapress add ZIP --file recovery.img writes them)' },
-  ),
-  changelog: z.string({ error: 'expected the changelog as Markdown text; write it as a block: `changelog: |` and the lines indented below' }),
-}));
+export const extraFields = lazily(() => {
+  const z = zod();
+  return {
+    sha1: hex(40, 'the SHA-1 of the zip (sha1sum FILE)'),
+    files: z.array(
+      z.strictObject({
+        filename: z
+          .string({ error: 'expected the file name, e.g. recovery.img' })
+          .regex(PLAIN_FILENAME, { error: 'expected a plain file name of letters, digits, `-`, `.`, `_` and `~`, e.g. recovery.img; it ends the download address' }),
+        size: z
+          .number({ error: 'expected the file size in bytes as a whole number (stat -c %s FILE)' })
+          .int({ error: 'expected the file size in bytes as a whole number (stat -c %s FILE)' })
+          .positive({ error: 'expected the file size in bytes (stat -c %s FILE); an empty file is not offered' })
+          .max(Number.MAX_SAFE_INTEGER, { error: 'more bytes than any file holds; expected the size in bytes (stat -c %s FILE)' }),
+        sha256: hex(64, 'the SHA-256 of the file (sha256sum FILE)'),
+        sha1: hex(40, 'the SHA-1 of the file (sha1sum FILE)'),
+        url: downloadUrl(),
+      }).partial({ url: true }),
+      { error: 'expected a list of files, each with filename, size, sha256 and sha1 (otapress add ZIP --file recovery.img writes them)' },
+    ),
+    changelog: z.string({ error: 'expected the changelog as Markdown text; write it as a block: `changelog: |` and the lines indented below' }),
+  };
+});
 
 /** A build's other files, as the manifest lists them. */
-type ManifestFiles = z.infer<ReturnType<typeof extraFields>['files']>;
+type ManifestFiles = Z.infer<ReturnType<typeof extraFields>['files']>;
 
 /** What {@link checkExtras} reads of the manifest and how it reports. */
 export interface ExtrasContext {

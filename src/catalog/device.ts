@@ -4,9 +4,8 @@
  * device without it is shown by its code name under {@link UNKNOWN_OEM}. Read from its text like a
  * manifest (located problems for every field at once, unknown keys with suggestions). Pure.
  */
-import * as z from 'zod';
 import { nearest, sortProblems, type Problem } from './problems.js';
-import { lazily } from './libraries.js';
+import { lazily, zod } from './libraries.js';
 import { readYamlSource } from './yaml-source.js';
 
 /** The device file's name inside a device folder; the catalog never reads it as a build manifest. */
@@ -54,7 +53,7 @@ export const LINK_LABELS: Record<LinkKind, string> = { info: 'Info and guides', 
 export const NO_DEVICE_INFO: DeviceInfo = { models: [], maintainers: [], links: {}, dependencies: [] };
 
 const oneLine = (what: string, example: string) =>
-  z
+  zod()
     .string({ error: `expected ${what}, e.g. ${example}` })
     .trim()
     .min(1, { error: `expected ${what}, e.g. ${example}; leave the key out instead of leaving it empty` })
@@ -65,7 +64,7 @@ const oneLine = (what: string, example: string) =>
     });
 
 const httpsUrlSchema = () =>
-  z
+  zod()
     .string({ error: 'expected an https:// address, e.g. https://wiki.example.org/devices/FP4' })
     .regex(/^https:\/\/[^\s/?#]+(?:[/?#]\S*)?$/, { error: 'expected an absolute https:// address without spaces (pages and apps open it from another site)' })
     .regex(/^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/, {
@@ -75,6 +74,7 @@ const httpsUrlSchema = () =>
 
 /** The zod schema of device.yaml (every key optional; see the README, "Device files"), built when a device.yaml is read. */
 export const deviceSchema = lazily(() => {
+  const z = zod();
   const httpsUrl = httpsUrlSchema();
   return z.strictObject({
     name: oneLine('the display name', 'Fairphone 4'),
@@ -170,7 +170,7 @@ export function parseDeviceFile(input: string | Uint8Array, file: string): { inf
 
 /** The JSON Schema of device.yaml for editors, generated from {@link deviceSchema}. */
 export function deviceJsonSchema(): Record<string, unknown> {
-  const generated = z.toJSONSchema(deviceSchema(), { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const generated = zod().toJSONSchema(deviceSchema(), { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   const properties = { ...(generated.properties as Record<string, Record<string, unknown>>) };
   for (const [key, description] of Object.entries(DESCRIPTIONS)) properties[key] = { description, ...properties[key] };
   return {

@@ -1,6 +1,6 @@
-import * as z from 'zod';
 import { DOWNLOAD_KEY } from './loose.js';
 import { REQUIRED, REQUIRED_PLACEHOLDER } from './manifest.js';
+import { zod } from './libraries.js';
 import { manifestSchema, TIMESTAMP_RANGE } from './manifest-schema.js';
 import { PLAIN_FILENAME } from './filename.js';
 
@@ -17,7 +17,7 @@ type JsonSchema = Record<string, unknown>;
  * with `otapress check`. Pure.
  */
 export function manifestJsonSchema(): JsonSchema {
-  const generated = z.toJSONSchema(manifestSchema(), { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  const generated = zod().toJSONSchema(manifestSchema(), { io: 'input', unrepresentable: 'any' }) as JsonSchema;
   const properties = { ...(generated.properties as Record<string, JsonSchema>) };
   const digitsOrNumber = (schema: JsonSchema, max?: number) => ({
     anyOf: [schema, { type: 'integer', minimum: 0, ...(max !== undefined && { maximum: max }) }],

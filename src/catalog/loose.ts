@@ -3,8 +3,7 @@
  * not a SHA-256, builds without an MD5, and the keys other listing formats use. One place for the
  * rules, so that manifests, `import` and the pages say the same.
  */
-import * as z from 'zod';
-import { lazily } from './libraries.js';
+import { lazily, zod } from './libraries.js';
 import { compareStrings, nearest, type Problem } from './problems.js';
 
 /** What these rules read of a build (manifest.ts's `Build`, which imports this file). */
@@ -33,7 +32,7 @@ export const DOWNLOAD_KEY = /^[A-Za-z0-9._~+=:/-]{1,255}$/;
  * listing already gave its phones (an MD5, a SHA-1, a random string): phones only key downloads by
  * it. A SHA-256 in capitals is a slip, not another key: it must be written in lowercase.
  */
-export const downloadKey = lazily(() => z.string({ error: "expected the SHA-256 of the zip (sha256sum FILE), or the download key phones already know" }).superRefine((value, ctx) => {
+export const downloadKey = lazily(() => zod().string({ error: "expected the SHA-256 of the zip (sha256sum FILE), or the download key phones already know" }).superRefine((value, ctx) => {
   if (isDownloadKey(value)) return;
   if (/^[0-9a-fA-F]{64}$/.test(value) && value !== value.toLowerCase()) {
     ctx.addIssue({ code: 'custom', message: `write the 64 hex characters in lowercase: ${value.toLowerCase()}` });

@@ -3,10 +3,10 @@
  * why not, and {@link plainFields}, which reads the plain manifests the same way without zod.
  * manifest.ts checks the rules between fields and derives the build.
  */
-import * as z from 'zod';
+import type * as Z from 'zod';
 import { downloadUrl, extraFields, hex, isDownloadUrl, lowerHex } from './build-extras.js';
 import { NAME_PARTS } from './filename-checks.js';
-import { lazily } from './libraries.js';
+import { lazily, zod } from './libraries.js';
 import { downloadKey, isDownloadKey } from './loose.js';
 import { directionControlProblem, refuseDirectionControls } from './manifest-text.js';
 import { PROPERTY_FILES_FORMAT } from './property-files.js';
@@ -22,9 +22,9 @@ const INCREMENTAL = /^[A-Za-z0-9._-]*$/;
 const PATCH_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 const digits = (what: string, example: string) =>
-  z.preprocess(
+  zod().preprocess(
     wholeNumberAsText,
-    z
+    zod()
       .string({ error: `expected ${what} as a decimal number, e.g. ${example}` })
       .regex(SHORT_NUMBER, { error: `expected ${what} as a decimal number, e.g. ${example}` }),
   );
@@ -35,7 +35,7 @@ function plausibleSeconds(value: unknown): value is number {
 }
 
 const unixSecondsSchema = () =>
-  z.number({ error: 'expected Unix seconds as a whole number, e.g. 1731067200 (date +%s)' }).superRefine((value, ctx) => {
+  zod().number({ error: 'expected Unix seconds as a whole number, e.g. 1731067200 (date +%s)' }).superRefine((value, ctx) => {
     if (plausibleSeconds(value)) return;
     if (!Number.isInteger(value)) {
       ctx.addIssue({ code: 'custom', message: `expected whole Unix seconds; write ${Math.floor(value)}` });
@@ -54,6 +54,7 @@ const unixSecondsSchema = () =>
  * below), built the first time a manifest is not plain ({@link plainFields}; see libraries.ts).
  */
 export const manifestSchema = lazily(() => {
+  const z = zod();
   const unixSeconds = unixSecondsSchema();
   return z.strictObject({
     filename: z.string({ error: 'expected the package file name, e.g. e-2.5-t-20241108446322-official-FP4.zip' }),
@@ -99,7 +100,7 @@ export const manifestSchema = lazily(() => {
   }).partial();
 });
 
-export type ManifestFields = z.infer<ReturnType<typeof manifestSchema>>;
+export type ManifestFields = Z.infer<ReturnType<typeof manifestSchema>>;
 
 /**
  * Every key a manifest may hold, in the order the reference documents them: the keys of

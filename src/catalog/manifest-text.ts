@@ -1,5 +1,5 @@
 import { yaml } from './libraries.js';
-import type { z } from 'zod';
+import type * as Z from 'zod';
 
 /** The line that points editors at the manifest's JSON Schema (written by `otapress schema`). */
 export const SCHEMA_COMMENT = '# yaml-language-server: $schema=../manifest.schema.json';
@@ -100,7 +100,7 @@ export function directionControlProblem(text: string): string | undefined {
 }
 
 /** A zod refinement for text that pages and listings show: refuses {@link directionControlProblem}. */
-export function refuseDirectionControls(text: string, ctx: z.RefinementCtx): void {
+export function refuseDirectionControls(text: string, ctx: Z.RefinementCtx): void {
   const problem = directionControlProblem(text);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 }

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as Z from 'zod';
 import { API_LEVELS } from './api-levels.js';
 import { buildFiles, checkExtras, filepathOf, type BuildFile } from './build-extras.js';
 import { changelogAnchor, type ChangelogBlock } from './changelog.js';
@@ -304,7 +304,7 @@ function typeTrapMessage(source: YamlSource, path: PropertyKey[], input: unknown
   if (input === null && (text === '' || text === '~' || text === 'null')) {
     return text === '' ? `\`${field}:\` has no value; ${message}` : `YAML reads ${text} as nothing (null); ${message}`;
   }
-  const schema = path.length === 1 ? (manifestSchema().shape as Record<string, z.ZodType>)[field] : undefined;
+  const schema = path.length === 1 ? (manifestSchema().shape as Record<string, Z.ZodType>)[field] : undefined;
   if (schema && field !== 'filename' && (typeof input === 'number' || typeof input === 'boolean')) {
     // Quoting helps only when the text as written is right; otherwise say what is wrong with the text.
     const asText = schema.safeParse(text);

@@ -1,6 +1,6 @@
-import * as z from 'zod';
+import type * as Z from 'zod';
 import { nearest, type Problem } from './problems.js';
-import { lazily } from './libraries.js';
+import { lazily, zod } from './libraries.js';
 import { readYamlSource } from './yaml-source.js';
 import { cacheControlProblem } from './cache-control.js';
 import { nameLengthProblem } from './path-limits.js';
@@ -67,18 +67,24 @@ export interface Site {
 }
 
 const segment = /^[a-z0-9][a-z0-9_-]*$/;
+/** `download_base_url`: an absolute http(s) address without query or fragment, of RFC 3986 characters only. */
+const DOWNLOAD_BASE_URL = /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/;
+const URL_CHARACTERS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=% ]*$/;
+/** `site_url`: https, a host, an optional port and path. */
+const SITE_URL = /^https:\/\/[A-Za-z0-9.-]+(:\d+)?(\/[A-Za-z0-9\-._~/%]*)?$/;
 const segmentMessage = 'use lowercase letters, digits, `-` and `_` (it becomes a URL path segment)';
 
-/** The zod schema of site.yaml, built the first time one is read (the compile workers, handed the settings, never do; see libraries.ts). */
-export const siteSchema = lazily(() =>
-  z.strictObject({
+/** The zod schema of site.yaml, built the first time one is not plain ({@link plainSettings}; see libraries.ts). */
+export const siteSchema = lazily(() => {
+  const z = zod();
+  return z.strictObject({
     download_base_url: z
       .string({ error: 'expected the https:// address under which builds are stored, e.g. https://images.example.org/builds' })
-      .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, {
+      .regex(DOWNLOAD_BASE_URL, {
         error: 'expected an absolute http(s) address without query or fragment, e.g. https://images.example.org/builds',
       })
       // RFC 3986 characters only (a space is reported by the check above): quotes, <, > and non-ASCII must be percent-encoded.
-      .regex(/^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=% ]*$/, {
+      .regex(URL_CHARACTERS, {
         error: 'the address holds characters that must be percent-encoded (quotes, <, >, \\, control or non-ASCII characters); write them as %XX, e.g. %22 for " and %C3%A4 for ä',
       }),
     channels: z
@@ -109,16 +115,73 @@ export const siteSchema = lazily(() =>
       .optional(),
     site_url: z
       .string({ error: 'expected the https:// address this site is served at, e.g. https://updates.example.org' })
-      .regex(/^https:\/\/[A-Za-z0-9.-]+(:\d+)?(\/[A-Za-z0-9\-._~/%]*)?$/, { error: 'expected the https:// address this site is served at, without query or fragment, e.g. https://updates.example.org' })
+      .regex(SITE_URL, { error: 'expected the https:// address this site is served at, without query or fragment, e.g. https://updates.example.org' })
       .optional(),
     v1_changes: z.enum(['empty', 'changelog_url'], { error: 'expected empty (the default: v1 `changes` is "") or changelog_url (the build\'s changelog page address)' }).optional(),
     // Checked below, where the lists are known.
     request_paths: z.array(z.unknown(), { error: 'expected a list of request paths, e.g. - /api/v1/{device}_{list}' }).optional(),
-  }),
-);
+  });
+});
 
 /** The settings keys (those of {@link siteSchema}), for "did you mean" hints. */
 export const SITE_KEYS = ['download_base_url', 'channels', 'lists', 'cache_control', 'options_handler', 'hosts', 'apache_htaccess', 'v1_withdrawn', 'site_url', 'v1_changes', 'request_paths'];
+
+/** The settings as {@link siteSchema} reads them. */
+export type SiteSettings = Z.infer<ReturnType<typeof siteSchema>>;
+
+/** What {@link plainSettings} returns for a value it cannot vouch for: zod then decides. */
+const UNSURE = Symbol('unsure');
+const flag = (v: unknown) => (typeof v === 'boolean' ? v : UNSURE);
+const names = (v: unknown, allowed: (name: string) => boolean) => (Array.isArray(v) && v.length >= 1 && v.every((x) => typeof x === 'string' && allowed(x)) ? [...(v as string[])] : UNSURE);
+
+/**
+ * Each setting's value as {@link siteSchema} reads it, for the values it takes, with the same
+ * patterns. test/site.test.ts holds this table to the schema: whatever it takes, zod takes too,
+ * with the same result.
+ */
+const PLAIN_SETTINGS: Record<string, (v: unknown) => unknown> = {
+  download_base_url: (v) => (typeof v === 'string' && DOWNLOAD_BASE_URL.test(v) && URL_CHARACTERS.test(v) ? v : UNSURE),
+  channels: (v) => names(v, (name) => segment.test(name)),
+  lists: plainLists,
+  cache_control: (v) => (typeof v === 'string' ? v : UNSURE),
+  options_handler: flag,
+  hosts: (v) => names(v, (host) => (HOSTS as readonly string[]).includes(host)),
+  apache_htaccess: flag,
+  v1_withdrawn: (v) => (v === 'list' || v === 'omit' ? v : UNSURE),
+  site_url: (v) => (typeof v === 'string' && SITE_URL.test(v) ? v : UNSURE),
+  v1_changes: (v) => (v === 'empty' || v === 'changelog_url' ? v : UNSURE),
+  request_paths: (v) => (Array.isArray(v) ? [...(v as unknown[])] : UNSURE),
+};
+
+/** `lists`: a plain mapping of list names to lists of channel names, copied as zod's record copies it. */
+function plainLists(v: unknown): Record<string, string[]> | typeof UNSURE {
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || Object.getPrototypeOf(v) !== Object.prototype) return UNSURE;
+  const lists: Record<string, string[]> = {};
+  for (const [name, channels] of Object.entries(v)) {
+    if (!segment.test(name) || !Array.isArray(channels) || !channels.every((c) => typeof c === 'string')) return UNSURE;
+    lists[name] = [...(channels as string[])];
+  }
+  return lists;
+}
+
+/**
+ * The settings as `siteSchema().safeParse` returns them, key for key and in the same order, when
+ * every setting is one {@link PLAIN_SETTINGS} takes; `undefined` when any is not (or
+ * `download_base_url` is missing). Building the schema and running it on cold code took 15 ms of
+ * the start of every build, before any device could be compiled.
+ */
+export function plainSettings(raw: Record<string, unknown>): SiteSettings | undefined {
+  for (const key of Object.keys(raw)) if (!Object.hasOwn(PLAIN_SETTINGS, key)) return undefined;
+  if (!Object.hasOwn(raw, 'download_base_url')) return undefined;
+  const settings: Record<string, unknown> = {};
+  for (const key of SITE_KEYS) {
+    if (!Object.hasOwn(raw, key)) continue;
+    const value = PLAIN_SETTINGS[key](raw[key]);
+    if (value === UNSURE) return undefined;
+    settings[key] = value;
+  }
+  return settings as SiteSettings;
+}
 
 /** Parses `content/site.yaml` from its text; returns the settings or every problem found. */
 export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?: Site; problems: Problem[] } {
@@ -134,7 +197,8 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
     report([], 'expected a mapping with at least `download_base_url: https://...`');
     return { problems };
   }
-  const parsed = siteSchema().safeParse(source.value);
+  const plain = plainSettings(source.value as Record<string, unknown>);
+  const parsed = plain ? ({ success: true, data: plain } as const) : siteSchema().safeParse(source.value);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       if (issue.code === 'unrecognized_keys') {
