@@ -42,7 +42,6 @@ export function zod(): ZodFunctions {
   return (zodLibrary ??= load(FROM.zod) as ZodFunctions);
 }
 
-
 /**
  * A value made the first time it is asked for: the zod schemas. Most input never needs them (the
  * plain readers take plain manifests and settings), and building them all with otapress took about
