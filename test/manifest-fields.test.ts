@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { DOWNLOAD_KEY, isDownloadKey } from '../src/catalog/loose.js';
 import { manifestSchema, MANIFEST_KEYS, plainFields } from '../src/catalog/manifest-schema.js';
 import { readYamlSource } from '../src/catalog/yaml-source.js';
 import { catalogArbitrary, SEED, VALID_MANIFEST } from './arbitraries.js';
@@ -52,6 +53,19 @@ const editedRaw = fc.tuple(edgeRaw, fc.boolean()).map(([edits, drop]) => {
   for (const key of Object.keys(edits)) Object.defineProperty(raw, key, { value: edits[key], enumerable: true, writable: true, configurable: true });
   if (drop) delete raw.size;
   return raw;
+});
+
+describe('isDownloadKey', () => {
+  it('takes any download key but a SHA-256 in capitals, whatever the shortcut for a lowercase one', () => {
+    // The rule as written: a download key, and not 64 hex characters with a capital among them.
+    const rule = (v: string) => DOWNLOAD_KEY.test(v) && !(v.length === 64 && /^[0-9a-fA-F]{64}$/.test(v) && /[A-F]/.test(v));
+    const key = fc.oneof(
+      fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEFgz.-/ '), minLength: 62, maxLength: 66 }),
+      fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 64, maxLength: 64 }),
+      fc.string({ maxLength: 300 }),
+    );
+    fc.assert(fc.property(key, (v) => isDownloadKey(v) === rule(v)), { seed: SEED, numRuns: 20_000 });
+  });
 });
 
 describe('plainFields: zod without its machinery', () => {
