@@ -17,6 +17,8 @@ import { readContent } from '../src/catalog/read.js';
 import { workflows } from '../src/commands/init-files.js';
 import { EXAMPLE, ROOT, snapshotTree } from './helpers.js';
 import { FP4_METADATA, writeOtaZip } from './ota-zip.js';
+import { generateCatalog } from './bench/catalog.js';
+import { PARALLEL_THRESHOLD } from '../src/build/compile-devices.js';
 
 const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const ZIP_NAME = 'e-2.7-a14-20241108446999-official-FP4.zip';
@@ -168,6 +170,35 @@ describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
     writeFileSync(path.join(work, 'compile-copy.mjs'), script(path.join(copy, 'lib')));
     expect(JSON.parse(run(process.execPath, [path.join(work, 'compile-copy.mjs')], example).stdout)).toEqual(expected);
     expect(readFileSync(log, 'utf8')).toBe('loaded\n');
+  });
+
+  it('loads yaml and zod from lib/vendor/ only for content that needs them, in both threads', () => {
+    // A copy of the installed package whose two vendored libraries note, in a file, each thread that
+    // loads them, and whose compile worker notes that it started.
+    const copy = path.join(work, 'otapress-vendor-notes');
+    cpSync(path.join(site, 'node_modules', 'otapress'), copy, { recursive: true });
+    const log = path.join(work, 'vendor.log');
+    for (const name of ['yaml', 'zod']) {
+      const file = path.join(copy, 'lib', 'vendor', `${name}.cjs`);
+      writeFileSync(file, `require('node:fs').appendFileSync(${JSON.stringify(log)}, '${name} ' + require('node:worker_threads').isMainThread + '\\n');\n${readFileSync(file, 'utf8')}`);
+    }
+    // And the worker's bundle, each time a worker loads it.
+    const bundle = path.join(copy, 'lib', 'build', 'compile-worker-bundle.js');
+    writeFileSync(bundle, `import { appendFileSync as __note } from 'node:fs';\n__note(${JSON.stringify(log)}, 'worker\\n');\n${readFileSync(bundle, 'utf8')}`);
+    const loaded = (catalog: string, ...options: string[]) => {
+      writeFileSync(log, '');
+      run(process.execPath, [path.join(copy, 'lib', 'bin.mjs'), 'build', '--no-cache', ...options], catalog);
+      return readFileSync(log, 'utf8').split('\n').filter(Boolean).sort();
+    };
+    // Plain manifests and settings, enough of them for a worker: neither library, in either thread.
+    const plain = path.join(work, 'plain-catalog');
+    generateCatalog(plain, { devices: 4, builds: Math.ceil(PARALLEL_THRESHOLD / 4) });
+    expect(loaded(plain)).toEqual(['worker']);
+    expect(loaded(plain, '--threads', '1')).toEqual([]);
+    // The example, with changelog blocks and files: both, loaded from lib/vendor/ (on one thread, to know which).
+    const example = path.join(work, 'example-vendor');
+    cpSync(path.join(EXAMPLE, 'content'), path.join(example, 'content'), { recursive: true });
+    expect(loaded(example, '--threads', '1')).toEqual(['yaml true', 'zod true']);
   });
 
   it('an upgrade of otapress finds none of the cache entries of the version before', () => {
