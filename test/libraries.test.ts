@@ -1,11 +1,11 @@
 // The `yaml` and zod packages are loaded when content needs them, not with otapress
 // (src/catalog/libraries.ts): checked in a fresh Node process running the sources, which reports
-// which of the two are in its module cache after reading the settings and each manifest.
+// which of the two are in its module cache after reading the example's settings and manifests.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, tempProject } from './helpers.js';
+import { EXAMPLE, ROOT, tempProject } from './helpers.js';
 
 const PLAIN = 'content/FP3/e-1.5-s-20221110250000-official-FP3.yaml';
 /** Plain too, with `true` and whole numbers: the scalars yaml-flat.ts types itself. */
@@ -28,11 +28,11 @@ function loadedAfter(files: string[]): string[] {
        return ['yaml', 'zod'].filter((name) => modules.some((f) => f.includes('/node_modules/' + name + '/'))).join('+') || 'none';
      };
      const said = [loaded()];
-     const { site, problems } = parseSite(readFileSync(${JSON.stringify(path.join(ROOT, 'content/site.yaml'))}));
+     const { site, problems } = parseSite(readFileSync(${JSON.stringify(path.join(EXAMPLE, 'content/site.yaml'))}));
      if (!site) throw new Error(JSON.stringify(problems));
      said.push(loaded());
      for (const file of ${JSON.stringify(files)}) {
-       const parsed = parseManifest(readFileSync(${JSON.stringify(ROOT)} + '/' + file), file, file.split('/')[1], site);
+       const parsed = parseManifest(readFileSync(${JSON.stringify(EXAMPLE)} + '/' + file), file, file.split('/')[1], site);
        if (!parsed.build) throw new Error(JSON.stringify(parsed.problems));
        said.push(loaded());
      }
@@ -45,8 +45,8 @@ function loadedAfter(files: string[]): string[] {
 
 describe('the yaml and zod packages', () => {
   it('are not loaded to read plain settings and manifests, and are for a manifest that needs them', { timeout: 120_000 }, () => {
-    expect(readFileSync(path.join(ROOT, PLAIN_WITH_FLAG), 'utf8')).toMatch(/^is_upgrade_supported: true$/m);
-    expect(readFileSync(path.join(ROOT, WITH_CHANGELOG_AND_FILES), 'utf8')).toMatch(/^files:$(.|\n)*^changelog: \|$/m);
+    expect(readFileSync(path.join(EXAMPLE, PLAIN_WITH_FLAG), 'utf8')).toMatch(/^is_upgrade_supported: true$/m);
+    expect(readFileSync(path.join(EXAMPLE, WITH_CHANGELOG_AND_FILES), 'utf8')).toMatch(/^files:$(.|\n)*^changelog: \|$/m);
     // Before anything, after site.yaml, after each plain manifest, after the one with a changelog block and files.
     expect(loadedAfter([PLAIN, PLAIN_WITH_FLAG, WITH_CHANGELOG_AND_FILES])).toEqual(['none', 'none', 'none', 'none', 'yaml+zod']);
   });
