@@ -32,13 +32,18 @@ describe('the default configurations pass the servers\' own checks', () => {
     { kind: 'caddy' as const, args: [], check: (file: string) => ['validate', '--config', file, '--adapter', 'caddyfile'] },
   ])('$kind $args', async ({ kind, args, check }) => {
     const prefix = tempFolder(`otapress-check-${kind}-`);
-    // The defaults but --root: a built example project, as a fresh clone has no dist/ of its own
-    // (Apache refuses a DocumentRoot that does not exist).
-    const { code, out, err } = await run(['hosting', kind, '--root', project, ...args]);
-    expect(code, err).toBe(0);
-    const file = path.join(prefix, 'config');
-    writeFileSync(file, `${out}\n`);
-    const result = spawnSync(serverProgram(kind), check(file, prefix), { encoding: 'utf8', cwd: prefix, env: { ...process.env, HOME: prefix, XDG_CONFIG_HOME: prefix, XDG_DATA_HOME: prefix } });
-    expect(result.status, `${result.stdout}${result.stderr}`).toBe(0);
+    try {
+      // The defaults but --root: a built example project, as a fresh clone has no dist/ of its own
+      // (Apache refuses a DocumentRoot that does not exist).
+      const { code, out, err } = await run(['hosting', kind, '--root', project, ...args]);
+      expect(code, err).toBe(0);
+      const file = path.join(prefix, 'config');
+      writeFileSync(file, `${out}\n`);
+      const result = spawnSync(serverProgram(kind), check(file, prefix), { encoding: 'utf8', cwd: prefix, env: { ...process.env, HOME: prefix, XDG_CONFIG_HOME: prefix, XDG_DATA_HOME: prefix } });
+      expect(result.status, `${result.stdout}${result.stderr}`).toBe(0);
+    } finally {
+      // Each run left its four folders (the configuration, and what the server writes beside it) in the temporary folder.
+      rmSync(prefix, { recursive: true, force: true });
+    }
   });
 });
