@@ -45,8 +45,8 @@ export function vendorOf(info: DeviceInfo = NO_DEVICE_INFO): string {
 }
 
 /**
- * `/api/v2/devices/<device>` from device.yaml and the versions of the device's own v2 builds
- * answer (`/api/v2/devices/<device>/builds`, as {@link RenderedV2} `versions` gives them), so
+ * `/api/v2/devices/<device>` from device.yaml and the distinct versions of the device's own v2
+ * builds answer (`/api/v2/devices/<device>/builds`, as {@link RenderedV2} `versions` gives them), so
  * `versions` holds exactly the versions a client finds there: api_common.py's
  * `get_device_versions` takes them from the same builds.
  */
@@ -56,7 +56,7 @@ export function renderV2Device(device: string, info: DeviceInfo, versions: reado
     model: device,
     oem: vendorOf(info),
     info_url: info.links.info ?? null,
-    versions: [...new Set(versions)].sort(newerVersionFirst),
+    versions: [...versions].sort(newerVersionFirst),
     dependencies: info.dependencies,
   };
   return { path: fill(API_FILES.v2Device, { device }).slice(1), contents: JSON.stringify(answer) };
