@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { INTERRUPT_BUDGET, interruptBudgetFor, JIT_FLAGS, LARGE_BUILD_INTERRUPT_BUDGET } from '../src/build/jit.mjs';
+import { HUGE_BUILD_INTERRUPT_BUDGET, INTERRUPT_BUDGET, interruptBudgetFor, JIT_FLAGS, LARGE_BUILD_INTERRUPT_BUDGET } from '../src/build/jit.mjs';
 import { runOtapress } from './cli-process.js';
 import { EXAMPLE } from './helpers.js';
 
@@ -29,16 +29,20 @@ describe('JIT_FLAGS', () => {
 describe('interruptBudgetFor', () => {
   it("keeps the command's budget but for builds of tens of thousands of manifests a thread", () => {
     expect([0, 10_000, 24_999].map(interruptBudgetFor)).toEqual([INTERRUPT_BUDGET, INTERRUPT_BUDGET, INTERRUPT_BUDGET]);
-    expect([25_000, 50_000, 1e6].map(interruptBudgetFor)).toEqual([LARGE_BUILD_INTERRUPT_BUDGET, LARGE_BUILD_INTERRUPT_BUDGET, LARGE_BUILD_INTERRUPT_BUDGET]);
+    expect([25_000, 39_999].map(interruptBudgetFor)).toEqual([LARGE_BUILD_INTERRUPT_BUDGET, LARGE_BUILD_INTERRUPT_BUDGET]);
+    expect([40_000, 1e6].map(interruptBudgetFor)).toEqual([HUGE_BUILD_INTERRUPT_BUDGET, HUGE_BUILD_INTERRUPT_BUDGET]);
+    expect(HUGE_BUILD_INTERRUPT_BUDGET).toBeLessThan(LARGE_BUILD_INTERRUPT_BUDGET);
     expect(LARGE_BUILD_INTERRUPT_BUDGET).toBeLessThan(INTERRUPT_BUDGET);
   });
 
-  it('gives a budget this V8 takes at run time, without a word on stderr', () => {
-    const flag = `--interrupt-budget=${LARGE_BUILD_INTERRUPT_BUDGET}`;
-    const script = `require('node:v8').setFlagsFromString(${JSON.stringify(flag)}); process.stdout.write('ran')`;
-    const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
-    expect(result.stderr).toBe('');
-    expect(result.stdout).toBe('ran');
+  it('gives budgets this V8 takes at run time, without a word on stderr', () => {
+    for (const budget of [LARGE_BUILD_INTERRUPT_BUDGET, HUGE_BUILD_INTERRUPT_BUDGET]) {
+      const flag = `--interrupt-budget=${budget}`;
+      const script = `require('node:v8').setFlagsFromString(${JSON.stringify(flag)}); process.stdout.write('ran')`;
+      const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+      expect(result.stderr).toBe('');
+      expect(result.stdout).toBe('ran');
+    }
     // One it does not take says so, which the check above would see.
     const unknown = spawnSync(process.execPath, ['-e', `require('node:v8').setFlagsFromString('--interrupt-budjet=1')`], { encoding: 'utf8' });
     expect(unknown.stderr + unknown.stdout).not.toBe('');
