@@ -7,6 +7,7 @@ import type * as Z from 'zod';
 import { downloadUrl, extraFields, hex, isDownloadUrl, lowerHex } from './build-extras.js';
 import { NAME_PARTS } from './filename-checks.js';
 import { lazily, zod } from './libraries.js';
+import { flag, readPlain, UNSURE, type PlainCheck } from './plain.js';
 import { downloadKey, isDownloadKey } from './loose.js';
 import { directionControlProblem, refuseDirectionControls } from './manifest-text.js';
 import { PROPERTY_FILES_FORMAT } from './property-files.js';
@@ -135,11 +136,8 @@ export const MANIFEST_KEYS = [
   'changelog',
 ];
 
-/**
- * What {@link plainFields} returns for a value it cannot vouch for: the manifest then goes to zod,
- * which says what is wrong with it (or takes it, in the shapes this table leaves to it).
- */
-const UNSURE = Symbol('unsure');
+// The value checks of {@link PLAIN}: a value one cannot vouch for (UNSURE) sends the manifest to
+// zod, which says what is wrong with it (or takes it, in the shapes this table leaves to it).
 const text = (v: unknown) => (typeof v === 'string' ? v : UNSURE);
 const shownText = (v: unknown) => (typeof v === 'string' && directionControlProblem(v) === undefined ? v : UNSURE);
 const matching = (pattern: RegExp) => (v: unknown) => (typeof v === 'string' && pattern.test(v) ? v : UNSURE);
@@ -147,7 +145,6 @@ const digitsText = (pattern: RegExp) => (v: unknown) => {
   const t = wholeNumberAsText(v);
   return typeof t === 'string' && pattern.test(t) ? t : UNSURE;
 };
-const flag = (v: unknown) => (typeof v === 'boolean' ? v : UNSURE);
 const seconds = (v: unknown) => (plausibleSeconds(v) ? v : UNSURE);
 
 /**
@@ -156,7 +153,7 @@ const seconds = (v: unknown) => (plausibleSeconds(v) ? v : UNSURE);
  * (`filename_differs`, `files`) always go to zod. test/manifest-fields.test.ts holds this table to
  * the schema: whatever it takes, zod takes too, with the same result.
  */
-const PLAIN: Partial<Record<string, (v: unknown) => unknown>> = {
+const PLAIN: Partial<Record<string, PlainCheck>> = {
   filename: text,
   version: matching(RELEASE_NUMBER),
   channel: text,
@@ -189,13 +186,5 @@ const PLAIN: Partial<Record<string, (v: unknown) => unknown>> = {
  * field, were a tenth of a cold build's time (10,000 manifests: 0.91x wall without them).
  */
 export function plainFields(raw: Record<string, unknown>): ManifestFields | undefined {
-  for (const key of Object.keys(raw)) if (!Object.hasOwn(PLAIN, key)) return undefined;
-  const fields: Record<string, unknown> = {};
-  for (const key of MANIFEST_KEYS) {
-    if (!(key in raw)) continue;
-    const value = PLAIN[key]!(raw[key]);
-    if (value === UNSURE) return undefined;
-    fields[key] = value;
-  }
-  return fields as ManifestFields;
+  return readPlain(raw, PLAIN, MANIFEST_KEYS) as ManifestFields | undefined;
 }

@@ -1,6 +1,7 @@
 import type * as Z from 'zod';
 import { nearest, type Problem } from './problems.js';
 import { lazily, zod } from './libraries.js';
+import { flag, readPlain, UNSURE, type PlainCheck } from './plain.js';
 import { readYamlSource } from './yaml-source.js';
 import { cacheControlProblem } from './cache-control.js';
 import { nameLengthProblem } from './path-limits.js';
@@ -129,9 +130,6 @@ export const SITE_KEYS = ['download_base_url', 'channels', 'lists', 'cache_contr
 /** The settings as {@link siteSchema} reads them. */
 export type SiteSettings = Z.infer<ReturnType<typeof siteSchema>>;
 
-/** What {@link plainSettings} returns for a value it cannot vouch for: zod then decides. */
-const UNSURE = Symbol('unsure');
-const flag = (v: unknown) => (typeof v === 'boolean' ? v : UNSURE);
 const names = (v: unknown, allowed: (name: string) => boolean) => (Array.isArray(v) && v.length >= 1 && v.every((x) => typeof x === 'string' && allowed(x)) ? [...(v as string[])] : UNSURE);
 
 /**
@@ -139,7 +137,7 @@ const names = (v: unknown, allowed: (name: string) => boolean) => (Array.isArray
  * patterns. test/site.test.ts holds this table to the schema: whatever it takes, zod takes too,
  * with the same result.
  */
-const PLAIN_SETTINGS: Record<string, (v: unknown) => unknown> = {
+const PLAIN_SETTINGS: Record<string, PlainCheck> = {
   download_base_url: (v) => (typeof v === 'string' && DOWNLOAD_BASE_URL.test(v) && URL_CHARACTERS.test(v) ? v : UNSURE),
   channels: (v) => names(v, (name) => segment.test(name)),
   lists: plainLists,
@@ -171,16 +169,8 @@ function plainLists(v: unknown): Record<string, string[]> | typeof UNSURE {
  * the start of every build, before any device could be compiled.
  */
 export function plainSettings(raw: Record<string, unknown>): SiteSettings | undefined {
-  for (const key of Object.keys(raw)) if (!Object.hasOwn(PLAIN_SETTINGS, key)) return undefined;
   if (!Object.hasOwn(raw, 'download_base_url')) return undefined;
-  const settings: Record<string, unknown> = {};
-  for (const key of SITE_KEYS) {
-    if (!Object.hasOwn(raw, key)) continue;
-    const value = PLAIN_SETTINGS[key](raw[key]);
-    if (value === UNSURE) return undefined;
-    settings[key] = value;
-  }
-  return settings as SiteSettings;
+  return readPlain(raw, PLAIN_SETTINGS, SITE_KEYS) as SiteSettings | undefined;
 }
 
 /** Parses `content/site.yaml` from its text; returns the settings or every problem found. */
