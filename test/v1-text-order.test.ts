@@ -3,15 +3,16 @@ import { describe, expect, it } from 'vitest';
 import type { Build } from '../src/catalog/manifest.js';
 import type { Listing } from '../src/catalog/plan.js';
 import { compareStrings } from '../src/catalog/problems.js';
-import { compareReleaseNumbers, v1Notices } from '../src/render/v1.js';
+import { compareReleaseNumbers, releaseKey, v1Notices } from '../src/render/v1-notices.js';
 import { SEED } from './arbitraries.js';
 
 /**
  * The text-order notice as it was found up to stop 31 (src/render/v1.ts at 717ccef): versions
  * placed once per list, compared as BigInt parts. The notice of v1Notices, which places each
- * version once per device and compares release numbers in place, must say the same, word for word.
- * The rest (the pairs, their order, the message) is stop 31's as it still stands in v1.ts: kept
- * here whole, so that the oracle does not depend on the code it checks.
+ * version once per device, orders releases by a key and finds the pairs per phone version in
+ * release order (stop 38), must say the same, word for word. The rest (every pair collected, then
+ * sorted by both releases; the message) is stop 31's, kept here whole, so that the oracle does not
+ * depend on the code it checks.
  */
 function oracle(device: string, listing: Listing): string | undefined {
   const releaseParts = (version: string) => version.split('.').map((p) => BigInt(/^\d+$/.test(p) ? p : '0'));
@@ -113,7 +114,7 @@ describe('the v1 text-order notice', () => {
     expect(noticed).toBeGreaterThan(1000);
   });
 
-  it('compares release numbers as BigInt parts do, at any length, with leading zeros, empty and non-number parts', () => {
+  it('compares release numbers as BigInt parts do, at any length, with leading zeros, empty and non-number parts, and so does the order of their keys', () => {
     const bigParts = (version: string) => version.split('.').map((p) => BigInt(/^\d+$/.test(p) ? p : '0'));
     const oracleCompare = (a: string, b: string) => {
       const [pa, pb] = [bigParts(a), bigParts(b)];
@@ -126,6 +127,8 @@ describe('the v1 text-order notice', () => {
       fc.property(version, version, (a, b) => {
         expect(compareReleaseNumbers(a, b)).toBe(oracleCompare(a, b));
         expect(compareReleaseNumbers(b, a)).toBe(oracleCompare(b, a));
+        // The notice sorts versions by these keys as text, and takes equal keys for equal releases.
+        expect(compareStrings(releaseKey(a), releaseKey(b))).toBe(oracleCompare(a, b));
       }),
       { seed: SEED, numRuns: 20000 },
     );

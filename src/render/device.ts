@@ -8,7 +8,7 @@ import type { Problem } from '../catalog/problems.js';
 import { renderFeeds } from './feeds.js';
 import { summarizeDevice, type DeviceSummary } from './summary.js';
 import { renderDevicePage } from './pages.js';
-import { v1Notices } from './v1.js';
+import { v1Notices } from './v1-notices.js';
 import { renderV2 } from './v2.js';
 import { renderV2Device } from './v2-directory.js';
 import { renderChangelogPage } from './changelog-page.js';
