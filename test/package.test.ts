@@ -191,9 +191,17 @@ describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
       return readFileSync(log, 'utf8').split('\n').filter(Boolean).sort();
     };
     // Plain manifests and settings, enough of them for a worker: neither library, in either thread.
+    // On a loaded machine the calling thread can compile all four devices before the worker has
+    // loaded its bundle (it is then stopped, having noted nothing): the build is run again, up to
+    // five times, until a worker has run, and none of the runs may load either library.
     const plain = path.join(work, 'plain-catalog');
     generateCatalog(plain, { devices: 4, builds: Math.ceil(PARALLEL_THRESHOLD / 4) });
-    expect(loaded(plain)).toEqual(['worker']);
+    let notes: string[] = [];
+    for (let attempt = 0; attempt < 5 && !notes.includes('worker'); attempt++) {
+      notes = loaded(plain);
+      expect(notes.filter((note) => note !== 'worker')).toEqual([]);
+    }
+    expect(notes).toEqual(['worker']);
     expect(loaded(plain, '--threads', '1')).toEqual([]);
     // The example, with changelog blocks and files: both, loaded from lib/vendor/ (on one thread, to know which).
     const example = path.join(work, 'example-vendor');
