@@ -134,10 +134,15 @@ export function workersFor(devices: number, threads = availableParallelism()): n
 const WORKER_ENTRY = new URL('./compile-worker.mjs', import.meta.url);
 
 /**
- * A young generation half the calling thread's (which grows to 32 MB) keeps a worker's garbage,
- * and so the build's peak memory, low, without collecting it as often as 8 MB did: 16 MB made cold
- * 100k builds take 0.95x to 0.98x the CPU time (same-round medians of three interleaved runs; no
- * change at 10k) for 7 to 14 MB more peak memory (about 260 MB in all).
+ * A worker's young generation, the size the calling thread's grows to (32 MB). Fewer scavenges
+ * leave less garbage to copy and promote: counted under callgrind with `node --single-threaded` (no
+ * background compiling or marking, so that every thread's work counts), a cold build of 50,000
+ * manifests on one thread (a worker's share at 100k) took 17.53 billion instructions with 32 MB
+ * and 18.73 with 16 MB (0.936x); whole cold `--no-cache` 100k builds on two threads 35.81 and 36.02
+ * billion against 36.72, 37.28 and 37.77 (0.96x), and 10k builds the same (6.79 and 6.80 against
+ * 6.77 to 6.89). It costs about 10 MB of the cold 100k build's peak (about 230 MB) and 18 MB of a
+ * warm one's (188 against 170 MB). (16 MB was chosen in stop 25 by CPU time, and kept in stop 37 by
+ * two-thread counts without --single-threaded, which moved by 15 % from one run to the next.)
  */
-const WORKER_LIMITS = { maxYoungGenerationSizeMb: 16 };
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 32 };
 
