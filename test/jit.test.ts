@@ -1,6 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { HUGE_BUILD_INTERRUPT_BUDGET, INTERRUPT_BUDGET, interruptBudgetFor, JIT_FLAGS, LARGE_BUILD_INTERRUPT_BUDGET } from '../src/build/jit.mjs';
+import {
+  HUGE_BUILD_INLINED_BYTECODE,
+  HUGE_BUILD_INTERRUPT_BUDGET,
+  INTERRUPT_BUDGET,
+  interruptBudgetFor,
+  jitFlagsFor,
+  JIT_FLAGS,
+  LARGE_BUILD_INTERRUPT_BUDGET,
+  V8_INLINED_BYTECODE,
+} from '../src/build/jit.mjs';
 import { runOtapress } from './cli-process.js';
 import { EXAMPLE } from './helpers.js';
 
@@ -46,5 +55,31 @@ describe('interruptBudgetFor', () => {
     // One it does not take says so, which the check above would see.
     const unknown = spawnSync(process.execPath, ['-e', `require('node:v8').setFlagsFromString('--interrupt-budjet=1')`], { encoding: 'utf8' });
     expect(unknown.stderr + unknown.stdout).not.toBe('');
+  });
+});
+
+describe('jitFlagsFor', () => {
+  it('sets the budget, and for 40,000 manifests a thread or more halves the inlining; what it sets, `back` puts back', () => {
+    for (const perThread of [0, 24_999, 39_999]) {
+      expect(jitFlagsFor(perThread)).toEqual({ flags: `--interrupt-budget=${interruptBudgetFor(perThread)}`, back: `--interrupt-budget=${INTERRUPT_BUDGET}` });
+    }
+    for (const perThread of [40_000, 1e6]) {
+      expect(jitFlagsFor(perThread)).toEqual({
+        flags: `--interrupt-budget=${HUGE_BUILD_INTERRUPT_BUDGET} --max-inlined-bytecode-size-cumulative=${HUGE_BUILD_INLINED_BYTECODE}`,
+        back: `--interrupt-budget=${INTERRUPT_BUDGET} --max-inlined-bytecode-size-cumulative=${V8_INLINED_BYTECODE}`,
+      });
+    }
+    expect(HUGE_BUILD_INLINED_BYTECODE).toBeLessThan(V8_INLINED_BYTECODE);
+  });
+
+  it("puts back this V8's own inlining, and its flags are taken at run time without a word on stderr", () => {
+    // A Node whose V8 has another default would otherwise keep a changed value after the build.
+    const options = spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8' }).stdout;
+    expect(options).toContain(`default: --max-inlined-bytecode-size-cumulative=${V8_INLINED_BYTECODE}\n`);
+    const { flags, back } = jitFlagsFor(50_000);
+    const script = `const v8 = require('node:v8'); v8.setFlagsFromString(${JSON.stringify(flags)}); v8.setFlagsFromString(${JSON.stringify(back)}); process.stdout.write('ran')`;
+    const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('ran');
   });
 });

@@ -22,7 +22,7 @@ import { compileDevice, compileSettings, filesByDevice, groupByDevice, type Devi
 import { cacheDirOf } from './cache-key.js';
 import { compileDevices } from './compile-devices.js';
 import { isColdBuild, prestartFor, workersFor, type WorkerPool } from './worker-pool.js';
-import { INTERRUPT_BUDGET, interruptBudgetFor } from './jit.mjs';
+import { jitFlagsFor } from './jit.mjs';
 import { checkOutDir, OUTPUT_MARKER_FILE, writeFailure } from './out-dir.js';
 import { recoverTree, stageTree, withOutputLock, writeFileAtomic, writeStagedFile } from './write.js';
 
@@ -253,14 +253,15 @@ function netlifyTomlOf(site: Site, devices: readonly string[]): string | undefin
 }
 
 /**
- * Runs `work` with V8's interrupt budget (see jit.mjs) set for `perThread` manifests compiled on
- * each thread, and leaves the budget of every other command (INTERRUPT_BUDGET) after it. The flag
- * is the process's: the workers, which allocate their functions' budgets as the functions start
- * running, compile with it too. The build and check commands leave the budget to this
+ * Runs `work` with V8's interrupt budget (and for a huge build its inlining: see jit.mjs) set for
+ * `perThread` manifests compiled on each thread, and leaves those of every other command after it.
+ * The flags are the process's: the workers, which allocate their functions' budgets as the
+ * functions start running, compile with them too. The build and check commands leave the budget to this
  * (`setsJitBudget`), so that their loading and the workers' start run with V8's default (jit.mjs).
  */
 function withJitBudget<T>(perThread: number, work: () => T): T {
-  return withV8Flag(`--interrupt-budget=${interruptBudgetFor(perThread)}`, `--interrupt-budget=${INTERRUPT_BUDGET}`, work);
+  const { flags, back } = jitFlagsFor(perThread);
+  return withV8Flag(flags, back, work);
 }
 
 /** From this many manifests on, {@link withTightHeap} holds the heaps down; below, memory is no concern and collecting less often is faster. */
