@@ -72,6 +72,11 @@ export function planListings(builds: readonly Build[], devices: readonly string[
   return listings;
 }
 
+/** Newest first: build time descending, then file name (the newest build of a set is its first). */
+export function compareNewestFirst(a: Build, b: Build): number {
+  return b.timestamp - a.timestamp || compareStrings(a.filename, b.filename);
+}
+
 /** Listing order: Android version (numeric) descending, then build time descending, then file name. */
 export function compareBuilds(a: Build, b: Build): number {
   return (

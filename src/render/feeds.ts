@@ -5,8 +5,7 @@ import { sha256Of } from '../catalog/loose.js';
 import { deviceLabel } from './device-facts.js';
 import type { Build } from '../catalog/manifest.js';
 import { escapeMarkup as x, humanSize, isoTime, readableTime } from './markup.js';
-import type { Listing } from '../catalog/plan.js';
-import { compareStrings } from '../catalog/problems.js';
+import { compareNewestFirst, type Listing } from '../catalog/plan.js';
 import type { Site } from '../catalog/site.js';
 import { anchorTail } from './pages.js';
 import { changelogForAtom, hasChangelog } from './changelog.js';
@@ -43,7 +42,7 @@ function renderFeed(listing: Listing, site: Site, updatedIfEmpty: number, info: 
   const { device, list } = listing;
   const entries = listing.builds
     .filter((b) => !b.placeholder)
-    .sort((a, b) => b.timestamp - a.timestamp || compareStrings(a.filename, b.filename))
+    .sort(compareNewestFirst)
     .slice(0, FEED_ENTRIES);
   const updated = entries.length > 0 ? entries[0].timestamp : updatedIfEmpty;
   // The list's name in the anchors of the entries' links, escaped once.

@@ -1,8 +1,7 @@
 import type { DeviceInfo } from '../catalog/device.js';
 import { isWithdrawn } from '../catalog/filename.js';
 import type { Build } from '../catalog/manifest.js';
-import type { Listing } from '../catalog/plan.js';
-import { compareStrings } from '../catalog/problems.js';
+import { compareNewestFirst, type Listing } from '../catalog/plan.js';
 
 /**
  * What the site-wide indexes need of one device: small, plain data, so a device compiled on its
@@ -66,5 +65,5 @@ export function summarizeDevice(device: string, listings: readonly Listing[], in
 export function newestBuild(builds: readonly Build[]): Build | undefined {
   return builds
     .filter((b) => !b.placeholder && !isWithdrawn(b))
-    .sort((a, b) => b.timestamp - a.timestamp || compareStrings(a.filename, b.filename))[0];
+    .sort(compareNewestFirst)[0];
 }

@@ -1,6 +1,6 @@
 import { isWithdrawn } from '../catalog/filename.js';
 import type { Build } from '../catalog/manifest.js';
-import type { Listing } from '../catalog/plan.js';
+import { compareNewestFirst, type Listing } from '../catalog/plan.js';
 import { compareStrings, type Problem } from '../catalog/problems.js';
 
 // The notices about a device's v1 listings (v1.ts renders them): what LineageOS v1 phones will do
@@ -20,7 +20,7 @@ import { compareStrings, type Problem } from '../catalog/problems.js';
  */
 export function v1Notices(device: string, listings: readonly Listing[]): Problem[] {
   const notices: Problem[] = [];
-  const newestOf = (builds: Build[]) => [...builds].sort((a, b) => b.timestamp - a.timestamp || compareStrings(a.filename, b.filename))[0];
+  const newestOf = (builds: Build[]) => [...builds].sort(compareNewestFirst)[0];
   // The withdrawn and the cleartext packages, each with the lists it is in (in list order), in one
   // pass over the lists.
   const withdrawn = new Map<Build, string[]>();
@@ -35,7 +35,7 @@ export function v1Notices(device: string, listings: readonly Listing[]): Problem
 
   if (withdrawn.size > 0) {
     const newest = newestOf([...withdrawn.keys()]);
-    const named = [...withdrawn].sort(([a], [b]) => b.timestamp - a.timestamp || compareStrings(a.filename, b.filename)).map(([b, lists]) => `${b.version} (${lists.join(', ')})`);
+    const named = [...withdrawn].sort(([a], [b]) => compareNewestFirst(a, b)).map(([b, lists]) => `${b.version} (${lists.join(', ')})`);
     notices.push({
       file: newest.source,
       ...newest.at.filename,

@@ -1,6 +1,6 @@
 import { isWithdrawn } from '../catalog/filename.js';
 import type { Build } from '../catalog/manifest.js';
-import type { Listing } from '../catalog/plan.js';
+import { compareNewestFirst, type Listing } from '../catalog/plan.js';
 import { compareStrings, type Problem } from '../catalog/problems.js';
 import { isoTime } from './markup.js';
 import { API_FILES, fill, URLS } from './urls.js';
@@ -127,11 +127,10 @@ export function renderV2(device: string, listings: readonly Listing[]): Rendered
       message: `LineageOS v2 updaters cannot read \`${build.version}\`: ${why}; so ${url} leaves this build out; v1 still lists it (${lists.join(', ')})`,
     });
   }
-  const newestFirst = (a: Build, b: Build) => b.timestamp - a.timestamp || compareStrings(a.filename, b.filename);
   // One notice per device for each of these, at the newest build: a long history would otherwise
   // print a line for every old build on every run.
   if (withdrawn.size > 0) {
-    const [newest, ...older] = [...withdrawn].sort(newestFirst);
+    const [newest, ...older] = [...withdrawn].sort(compareNewestFirst);
     notices.push({
       file: newest.source,
       ...newest.at.filename,
@@ -140,7 +139,7 @@ export function renderV2(device: string, listings: readonly Listing[]): Rendered
     });
   }
   if (sizeless.size > 0) {
-    const [newest, ...older] = [...sizeless].sort(newestFirst);
+    const [newest, ...older] = [...sizeless].sort(compareNewestFirst);
     notices.push({
       file: newest.source,
       ...newest.at.size,
@@ -149,7 +148,7 @@ export function renderV2(device: string, listings: readonly Listing[]): Rendered
     });
   }
   if (cleartext.size > 0) {
-    const [newest, ...older] = [...cleartext].sort(newestFirst);
+    const [newest, ...older] = [...cleartext].sort(compareNewestFirst);
     notices.push({
       file: newest.source,
       ...(newest.at.url ?? newest.at.file),
