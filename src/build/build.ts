@@ -256,8 +256,9 @@ function netlifyTomlOf(site: Site, devices: readonly string[]): string | undefin
  * Runs `work` with V8's interrupt budget (and for a huge build its inlining: see jit.mjs) set for
  * `perThread` manifests compiled on each thread, and leaves those of every other command after it.
  * The flags are the process's: the workers, which allocate their functions' budgets as the
- * functions start running, compile with them too. The build and check commands leave the budget to this
- * (`setsJitBudget`), so that their loading and the workers' start run with V8's default (jit.mjs).
+ * functions start running, compile with them too. The build and check commands leave the budget
+ * to this (`setsJitBudget`), so that their loading and the workers' start run with V8's default
+ * (jit.mjs).
  */
 function withJitBudget<T>(perThread: number, work: () => T): T {
   const { flags, back } = jitFlagsFor(perThread);
