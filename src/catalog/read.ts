@@ -220,15 +220,19 @@ function readLimited(absolute: string, file: string, problem: (file: string, fie
     return undefined;
   }
   try {
-    // Read first, into a buffer one byte larger than the limit: a plain file of at most the limit
-    // reads whole and needs nothing else. Only what the read says is odd is looked at with fstat: a
-    // read that fails (a named pipe refuses reading at an offset), reads nothing, or passes the
-    // limit. An fstat per file made a Stats object with four Dates each time: 2 % of the CPU of a
-    // cold 100k build.
+    // One read, into a buffer one byte larger than the limit: a plain file of at most the limit
+    // reads whole and needs nothing else. A read of a regular file returns less than it was asked
+    // for only at the end of the file (read(2)), so no second read looks for the end: it was one
+    // system call per manifest, 0.6 % of the instructions of a cold build of 50,000 manifests on one
+    // thread besides the kernel's part. (The listing has refused every entry that is no regular
+    // file; what replaced one since is caught here, as below.) Only what the read says is odd is
+    // looked at with fstat: a read that fails (a named pipe refuses reading at an offset), reads
+    // nothing, or passes the limit. An fstat per file made a Stats object with four Dates each
+    // time: 2 % of the CPU of a cold 100k build.
     let read = 0;
     let failure: unknown;
     try {
-      for (let n = -1; n !== 0 && read <= MAX_SOURCE_BYTES; read += n) n = readSync(fd, scratch, read, MAX_SOURCE_BYTES + 1 - read, read);
+      read = readSync(fd, scratch, 0, MAX_SOURCE_BYTES + 1, 0);
     } catch (error) {
       failure = error;
     }
