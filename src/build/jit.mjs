@@ -67,8 +67,11 @@ export const HUGE_BUILD_INTERRUPT_BUDGET = 65536;
 /** The interrupt budget for a build that compiles `perThread` manifests on each of its threads. */
 export function interruptBudgetFor(perThread) {
   if (perThread >= HUGE_BUILD_FROM) return HUGE_BUILD_INTERRUPT_BUDGET;
-  return perThread >= 25000 ? LARGE_BUILD_INTERRUPT_BUDGET : INTERRUPT_BUDGET;
+  return perThread >= LARGE_BUILD_FROM ? LARGE_BUILD_INTERRUPT_BUDGET : INTERRUPT_BUDGET;
 }
+
+/** Manifests a thread from which a build is large: the 128 KiB budget. */
+const LARGE_BUILD_FROM = 25000;
 
 /** Manifests a thread from which a build is huge: the 64 KiB budget, and less inlining. */
 const HUGE_BUILD_FROM = 40000;
