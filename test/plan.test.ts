@@ -148,9 +148,13 @@ describe('render', () => {
     );
   });
 
-  it('renders a device\'s listings, each build\'s record made once, exactly as its records stringified whole', () => {
+  it.each([
     // Strings that JSON escapes, and ones that look like the record's own keys: the record is cut at `romtype`.
-    const text = fc.string({ unit: fc.constantFrom('a', '"', '\\', ',', ':', 'romtype', '"romtype":""', '\n', '\u0001', '\ud800', '\u{1f600}', 'é'), maxLength: 12 });
+    ['with strings that JSON escapes', ['a', '"', '\\', ',', ':', 'romtype', '"romtype":""', '\n', '\u0001', '\ud800', '\u{1f600}', 'é']],
+    // None that it escapes: the records written out (plainRecordParts), key by key.
+    ['with strings that JSON writes as they are', ['a', '1', '.', ',', ':', '{', '}', '[', ']', 'romtype', 'é', '\u2028', '\u007f', ' ']],
+  ])("renders a device's listings, each build's record made once, exactly as its records stringified whole (%s)", (_, units) => {
+    const text = fc.string({ unit: fc.constantFrom(...units), maxLength: 12 });
     const fields = fc.record({
       placeholder: fc.boolean(),
       filename: text,
@@ -164,14 +168,16 @@ describe('render', () => {
       pre_version: text,
       android_version: text,
       id: text,
-      url: text,
-      timestamp: fc.nat(),
-      size: fc.oneof(fc.nat(), fc.constant('' as const)),
+      // A placeholder's record has no url, whether or not its build has one; a build without one has none either.
+      url: fc.option(text, { nil: undefined, freq: 8 }),
+      // Numbers JSON writes otherwise than as themselves too (NaN, -0, 1e21), though a manifest's are whole seconds.
+      timestamp: fc.oneof({ arbitrary: fc.nat(), weight: 8 }, { arbitrary: fc.double(), weight: 1 }),
+      size: fc.oneof(fc.nat(), fc.double(), fc.constant('' as const)),
       is_upgrade_supported: fc.boolean(),
     });
     fc.assert(
       fc.property(fc.array(fields, { maxLength: 8 }), fc.array(fc.tuple(text, fc.array(fc.nat(), { maxLength: 8 })), { maxLength: 4 }), (all, lists) => {
-        const builds = all.map((over) => build(over.placeholder ? { ...over, url: undefined } : over));
+        const builds = all.map((over) => build(over));
         const listings = lists.map(([list, picks]) => ({ device: 'FP4', list, builds: builds.length === 0 ? [] : picks.map((n) => builds[n % builds.length]) }));
         // What the records give stringified whole, in the envelope: the way a listing was written before.
         expect(renderListings(listings)).toEqual(listings.map((l) => renderEnvelope(l.builds.map((b) => renderRecord(b, l.list)), null)));

@@ -1,5 +1,6 @@
 import type { Build } from '../catalog/manifest.js';
 import type { Listing } from '../catalog/plan.js';
+import { flatten } from './markup.js';
 
 /** A record exactly as a v1 phone reads it, keys in the order of interface.md's Build table. */
 export interface ApiRecord {
@@ -87,6 +88,8 @@ interface RecordParts {
 }
 
 function recordParts(build: Build): RecordParts {
+  const plain = plainRecordParts(build);
+  if (plain !== undefined) return plain;
   // The record's own JSON cut at the value of `romtype`: an empty list name is `""`, and
   // nothing before it in a record can hold the text `"romtype":""` unescaped.
   const whole = JSON.stringify(renderRecord(build, ''));
@@ -95,6 +98,45 @@ function recordParts(build: Build): RecordParts {
 }
 
 const ROMTYPE_EMPTY = ',"romtype":""';
+
+/**
+ * {@link recordParts} written out, for the record of nearly every build: its strings hold no
+ * character that JSON escapes (a quote, a backslash, a control character, a surrogate), which one
+ * test over all of them tells, and its numbers are finite, so that each value's JSON is the value
+ * itself (in quotes for a string): the text `JSON.stringify` makes of {@link renderRecord}, key by
+ * key. `undefined` for any other record, which takes `JSON.stringify`. V8's `JSON.stringify` walks
+ * every character of every string to escape it (`JsonStringifier::SerializeString`, 4.8 % of the
+ * instructions of a cold build); one regular expression over the joined strings is cheaper: a cold
+ * `--no-cache` build of 50,000 manifests on one thread took 16.06 to 16.39 billion instructions
+ * instead of 16.54 to 16.61 (0.98x; callgrind, `node --single-threaded`), and of 10,000 manifests
+ * 5.52 instead of 5.62.
+ */
+function plainRecordParts(build: Build): RecordParts | undefined {
+  const { incremental, api_level, timestamp, md5sum, changes, channel, filename, version, pre_version, display_version, android_version, id, size, is_upgrade_supported } = build;
+  // renderRecord leaves `url` out of a placeholder's record; JSON.stringify any undefined value.
+  const url = build.placeholder ? undefined : build.url;
+  if (
+    typeof incremental !== 'string' || typeof api_level !== 'string' || typeof md5sum !== 'string' || typeof changes !== 'string' ||
+    typeof channel !== 'string' || typeof filename !== 'string' || typeof version !== 'string' || typeof pre_version !== 'string' ||
+    typeof display_version !== 'string' || typeof android_version !== 'string' || typeof id !== 'string' ||
+    (url !== undefined && typeof url !== 'string') || typeof is_upgrade_supported !== 'boolean' ||
+    !Number.isFinite(timestamp) || (size !== '' && !Number.isFinite(size))
+  ) {
+    return undefined;
+  }
+  const strings = incremental + api_level + (url ?? '') + md5sum + changes + channel + filename + version + pre_version + display_version + android_version + id;
+  if (JSON_ESCAPED.test(strings)) return undefined;
+  const before =
+    `{"incremental":"${incremental}","api_level":"${api_level}",${url === undefined ? '' : `"url":"${url}",`}"timestamp":${timestamp},` +
+    `"md5sum":"${md5sum}","changes":"${changes}","channel":"${channel}","filename":"${filename}","romtype":`;
+  const after =
+    `,"datetime":${timestamp},"version":"${version}","pre_version":"${pre_version}","display_version":"${display_version}",` +
+    `"android_version":"${android_version}","id":"${id}","size":${size === '' ? '""' : size},"is_upgrade_supported":${is_upgrade_supported}}`;
+  return { before: flatten(before), after: flatten(after) };
+}
+
+/** A character `JSON.stringify` writes other than as itself (a surrogate only when lone, but any is rare). */
+const JSON_ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** {@link renderEnvelope}'s text around the records of a successful answer. */
 const [ENVELOPE_START, ENVELOPE_END] = renderEnvelope([], null).split('[]').map((part, i) => (i === 0 ? `${part}[` : `]${part}`));
