@@ -125,7 +125,7 @@ function plainRecordParts(build: Build): RecordParts | undefined {
     return undefined;
   }
   const strings = incremental + api_level + (url ?? '') + md5sum + changes + channel + filename + version + pre_version + display_version + android_version + id;
-  if (JSON_ESCAPED.test(strings)) return undefined;
+  if (!jsonWritesAsIs(strings)) return undefined;
   const before =
     `{"incremental":"${incremental}","api_level":"${api_level}",${url === undefined ? '' : `"url":"${url}",`}"timestamp":${timestamp},` +
     `"md5sum":"${md5sum}","changes":"${changes}","channel":"${channel}","filename":"${filename}","romtype":`;
@@ -135,7 +135,14 @@ function plainRecordParts(build: Build): RecordParts | undefined {
   return { before: flatten(before), after: flatten(after) };
 }
 
-/** A character `JSON.stringify` writes other than as itself (a surrogate only when lone, but any is rare). */
+/**
+ * Whether `JSON.stringify` writes every character of `text` as itself: no quote, backslash, control
+ * character or surrogate (it escapes a surrogate only when lone, but any is rare).
+ */
+export function jsonWritesAsIs(text: string): boolean {
+  return !JSON_ESCAPED.test(text);
+}
+
 const JSON_ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** {@link renderEnvelope}'s text around the records of a successful answer. */

@@ -2,7 +2,8 @@ import { isWithdrawn } from '../catalog/filename.js';
 import type { Build } from '../catalog/manifest.js';
 import { compareNewestFirst, type Listing } from '../catalog/plan.js';
 import { compareStrings, type Problem } from '../catalog/problems.js';
-import { isoTime } from './markup.js';
+import { flatten, isoTime } from './markup.js';
+import { jsonWritesAsIs } from './v1.js';
 import { API_FILES, fill, URLS } from './urls.js';
 import type { OutputFile } from './output.js';
 
@@ -166,6 +167,8 @@ export function renderV2(device: string, listings: readonly Listing[]): Rendered
   const dropped = new Set<Build>();
   const keptBuilds = new Set<Build>();
   let bytes = 2; // "[" and "]"
+  const entries = new Map<Build, V2EntryParts | null>();
+  const names = new Map<string, string>();
   for (const { build, list } of candidates) {
     // Once the answer is nearly full, most older entries cannot fit: one whose least possible size
     // already passes the room left, and whose largest possible size could not pass the limit alone,
@@ -177,8 +180,19 @@ export function renderV2(device: string, listings: readonly Listing[]): Rendered
       dropped.add(build);
       continue;
     }
-    const body = JSON.stringify(renderV2Build(build, list));
-    const size = Buffer.byteLength(body);
+    let parts = entries.get(build);
+    if (parts === undefined) entries.set(build, (parts = plainV2EntryParts(build) ?? null));
+    let body: string;
+    let size: number;
+    if (parts === null) {
+      body = JSON.stringify(renderV2Build(build, list));
+      size = Buffer.byteLength(body);
+    } else {
+      let name = names.get(list);
+      if (name === undefined) names.set(list, (name = JSON.stringify(list)));
+      body = parts.head + name + parts.middle + name + parts.tail;
+      size = parts.bytes + 2 * Buffer.byteLength(name);
+    }
     if (size + 2 > V2_MAX_BYTES) {
       if (!tooLarge.has(build)) problems.push(tooLargeProblem(build, list, size));
       tooLarge.add(build);
@@ -234,6 +248,53 @@ export function renderV2Build(build: Build, list: string): V2Build {
     .sort((a, b) => fileRank(a.filename) - fileRank(b.filename) || compareStrings(a.filename, b.filename))
     .map((f): V2File => ({ filename: f.filename, filepath: f.filepath, sha1: f.sha1, sha256: f.sha256, size: f.size, url: f.url }));
   return { date, datetime: build.timestamp, files: [zip, ...others], type: list, version: build.version };
+}
+
+/**
+ * The JSON of a build's v2 entry written out, cut where its list's name goes (the zip's `type` and
+ * the entry's): `head`, the name, `middle`, the name, `tail` are what `JSON.stringify` makes of
+ * {@link renderV2Build}, and `bytes` their bytes without the names. For the entry of nearly every
+ * build, as for v1 records (see {@link jsonWritesAsIs}): no other files, strings that JSON writes as
+ * they are and finite numbers; `undefined` for any other, which takes `JSON.stringify`. A build in
+ * two lists is written once. A cold `--no-cache` build of 50,000 manifests on one thread took 15.87
+ * and 16.02 billion instructions instead of 16.10 and 16.15 (0.99x; callgrind, `node
+ * --single-threaded`, in pairs), one of 10,000 manifests 5.36 instead of 5.52 (0.97x).
+ */
+function plainV2EntryParts(build: Build): V2EntryParts | undefined {
+  if (build.files !== undefined && build.files.length > 0) return undefined;
+  const { timestamp, filename, filepath, os_patch_level, ota_property_files, sha1, id, size, url, version, api_level } = build;
+  if (
+    !Number.isFinite(timestamp) || typeof size !== 'number' || !Number.isFinite(size) || typeof filename !== 'string' || typeof filepath !== 'string' ||
+    typeof id !== 'string' || typeof url !== 'string' || typeof version !== 'string' || typeof api_level !== 'string' ||
+    (os_patch_level !== undefined && typeof os_patch_level !== 'string') || (ota_property_files !== undefined && typeof ota_property_files !== 'string') ||
+    (sha1 !== undefined && typeof sha1 !== 'string')
+  ) {
+    return undefined;
+  }
+  // As renderV2Build: `os_sdk_level` is the number of a non-empty `api_level`.
+  const sdk = api_level !== '' ? Number(api_level) : undefined;
+  if (sdk !== undefined && !Number.isFinite(sdk)) return undefined;
+  const date = isoTime(timestamp).slice(0, 10);
+  if (!jsonWritesAsIs(date + filename + filepath + (os_patch_level ?? '') + (ota_property_files ?? '') + (sha1 ?? '') + id + url + version)) return undefined;
+  const head = flatten(
+    `{"date":"${date}","datetime":${timestamp},"files":[{"date":"${date}","datetime":${timestamp},"filename":"${filename}","filepath":"${filepath}",` +
+      (os_patch_level === undefined ? '' : `"os_patch_level":"${os_patch_level}",`) +
+      (sdk === undefined ? '' : `"os_sdk_level":${sdk},`) +
+      (ota_property_files === undefined ? '' : `"ota_property_files":"${ota_property_files}",`) +
+      (sha1 === undefined ? '' : `"sha1":"${sha1}",`) +
+      `"sha256":"${id}","size":${size},"type":`,
+  );
+  const middle = flatten(`,"url":"${url}"}],"type":`);
+  const tail = flatten(`,"version":"${version}"}`);
+  return { head, middle, tail, bytes: Buffer.byteLength(head) + Buffer.byteLength(middle) + Buffer.byteLength(tail) };
+}
+
+/** See {@link plainV2EntryParts}. */
+interface V2EntryParts {
+  head: string;
+  middle: string;
+  tail: string;
+  bytes: number;
 }
 
 /**
