@@ -223,12 +223,12 @@ function readLimited(absolute: string, file: string, problem: (file: string, fie
     // One read, into a buffer one byte larger than the limit: a plain file of at most the limit
     // reads whole and needs nothing else. A read of a regular file returns less than it was asked
     // for only at the end of the file (read(2)), so no second read looks for the end: it was one
-    // system call per manifest, 0.6 % of the instructions of a cold build of 50,000 manifests on one
-    // thread besides the kernel's part. (The listing has refused every entry that is no regular
-    // file; what replaced one since is caught here, as below.) Only what the read says is odd is
-    // looked at with fstat: a read that fails (a named pipe refuses reading at an offset), reads
-    // nothing, or passes the limit. An fstat per file made a Stats object with four Dates each
-    // time: 2 % of the CPU of a cold 100k build.
+    // system call per manifest, and 0.4 % of the instructions of a cold build of 50,000 manifests
+    // on one thread, besides the kernel's part. (The listing has refused every entry that is no
+    // regular file; what replaced one since is caught here, as below.) Only what the read says is
+    // odd is looked at with fstat: a read that fails (a named pipe refuses reading at an offset),
+    // reads nothing, or passes the limit. An fstat per file made a Stats object with four Dates
+    // each time: 2 % of the CPU of a cold 100k build.
     let read = 0;
     let failure: unknown;
     try {
