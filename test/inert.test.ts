@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileSite } from '../src/build/build.js';
 import { formatProblem } from '../src/catalog/problems.js';
+import { escapeMarkup } from '../src/render/markup.js';
 import { VALID_MANIFEST } from './arbitraries.js';
 
 /** Text fields reach the HTML pages and Atom feeds; markup in them must arrive as text, never as markup. */
@@ -36,6 +37,25 @@ describe('markup in manifest text', () => {
     }
     const page = String(markup.find((f) => f.path === 'devices/FP4/index.html')!.contents);
     expect(page).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+
+  // Each alone, the build's other values plain: the one markup-bearing value is what makes the build
+  // escaped (as-is.ts), so a value that test missed would reach the pages raw.
+  it.each(Object.entries(HOSTILE))('%s alone appears escaped in every page and feed, and never as a tag', (key, value) => {
+    const { files, problems } = compileSite({
+      site: Buffer.from('download_base_url: https://dl.example.org/builds\n'),
+      manifests: [{ file: 'content/FP4/a.yaml', device: 'FP4', bytes: Buffer.from(`${VALID_MANIFEST}${key}: ${JSON.stringify(value)}\n`) }],
+      devices: ['FP4'],
+      problems: [],
+    });
+    expect(problems.map(formatProblem)).toEqual([]);
+    const written = files.filter((f) => /\.(html|xml)$/.test(f.path)).map((f) => [f.path, String(f.contents)]);
+    expect(written.length).toBeGreaterThan(2);
+    for (const [path, text] of written) {
+      for (const tag of ['<script>alert', '<img src=x', '<svg onload', '</title><script', '"\'>']) expect(text, path).not.toContain(tag);
+    }
+    // The page shows the display version (the one of the three it shows), escaped.
+    if (key === 'display_version') expect(Object.fromEntries(written)['devices/FP4/index.html']).toContain(`<h3>${escapeMarkup(value)}</h3>`);
   });
 
   it('keeps an address with a query (`&`, which RFC 3986 allows) one attribute value: `&amp;` in the page and the feed', () => {

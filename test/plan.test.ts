@@ -153,6 +153,8 @@ describe('render', () => {
     ['with strings that JSON escapes', ['a', '"', '\\', ',', ':', 'romtype', '"romtype":""', '\n', '\u0001', '\ud800', '\u{1f600}', 'é']],
     // None that it escapes: the records written out (plainRecordParts), key by key.
     ['with strings that JSON writes as they are', ['a', '1', '.', ',', ':', '{', '}', '[', ']', 'romtype', 'é', '\u2028', '\u007f', ' ']],
+    // Some that markup escapes and JSON does not: the build is not written as it is everywhere (as-is.ts), its record is.
+    ['with strings that markup escapes and JSON writes as they are', ['a', '&', "'", '<', '>', '\ufffe', '\uffff', 'romtype', ':']],
   ])("renders a device's listings, each build's record made once, exactly as its records stringified whole (%s)", (_, units) => {
     const text = fc.string({ unit: fc.constantFrom(...units), maxLength: 12 });
     const fields = fc.record({

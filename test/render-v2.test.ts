@@ -147,7 +147,8 @@ describe('the entries left out for size without being rendered', () => {
   // oracle renders every entry, as the code did before: both must give the same answer, the same
   // entry-too-large problems and the same left-out notice, whatever the strings hold (escapes,
   // lone surrogates, four-byte characters) and however close an entry comes to the limit alone.
-  const unit = fc.constantFrom('a', '0', '/', '"', '\\', '\n', '\u0001', '\u00e9', '\u20ac', '\ud800', '\udc00', '\u{1f600}');
+  // `&`, `'` and `<`: markup escapes them and JSON does not (a build not written as it is everywhere, as-is.ts, whose entry is).
+  const unit = fc.constantFrom('a', '0', '/', '"', '\\', '\n', '\u0001', '\u00e9', '\u20ac', '\ud800', '\udc00', '\u{1f600}', '&', "'", '<');
   // Plain text most often: an entry of plain text, one-digit sizes and no optional keys is the
   // closest to its least possible size, where an error in that bound would show.
   const plain = (max: number) => fc.nat(max).map((n) => 'x'.repeat(n));

@@ -4,7 +4,8 @@ import { isWithdrawn } from '../catalog/filename.js';
 import { sha256Of } from '../catalog/loose.js';
 import { deviceLabel } from './device-facts.js';
 import type { Build } from '../catalog/manifest.js';
-import { escapeMarkup as x, humanSize, isoTime, readableTime } from './markup.js';
+import { writtenAsIs } from './as-is.js';
+import { asIs, escapeMarkup as x, humanSize, isoTime, readableTime } from './markup.js';
 import { compareNewestFirst, type Listing } from '../catalog/plan.js';
 import type { Site } from '../catalog/site.js';
 import { anchorTail } from './pages.js';
@@ -100,21 +101,23 @@ function renderEntry(build: Build, list: string, entryParts: Map<Build, EntryPar
 }
 
 function entryPartsOf(build: Build): EntryParts {
+  // The build's values as they are, when none of them holds a character to escape (as-is.ts).
+  const e = writtenAsIs(build) ? asIs : x;
   const withdrawn = isWithdrawn(build);
   const time = isoTime(build.timestamp);
   // Escaped part by part (escaping is character by character, so the parts' escapes are the
   // whole's): the times, sizes and a SHA-256 have no character to escape, and are not scanned.
   // Plain concatenation: made as arrays of lines joined, the feeds took 1.2 times the instructions.
-  let summary = `Version ${x(build.version)} for Android ${x(build.android_version)}, built ${readableTime(build.timestamp)}; ${humanSize(build.size as number)} (${build.size} bytes); ${sha256Of(build) ? `SHA-256 ${build.id}` : `download id ${x(build.id)}`}`;
-  if (build.md5sum) summary += `; MD5 ${x(build.md5sum)}`;
+  let summary = `Version ${e(build.version)} for Android ${e(build.android_version)}, built ${readableTime(build.timestamp)}; ${humanSize(build.size as number)} (${build.size} bytes); ${sha256Of(build) ? `SHA-256 ${build.id}` : `download id ${e(build.id)}`}`;
+  if (build.md5sum) summary += `; MD5 ${e(build.md5sum)}`;
   if (withdrawn) summary += '; withdrawn: the file is disabled';
   const before =
-    `  <entry>\n    <id>${entryId(build)}</id>\n    <title>${x(build.display_version)}${withdrawn ? ' (withdrawn)' : ''}</title>\n` +
-    `    <updated>${time}</updated>\n    <published>${time}</published>\n    <link rel="alternate" type="text/html" href="${x(URLS.devicePage(build.device))}#`;
-  let after = `-${x(anchorTail(build))}"/>\n`;
+    `  <entry>\n    <id>${entryId(build)}</id>\n    <title>${e(build.display_version)}${withdrawn ? ' (withdrawn)' : ''}</title>\n` +
+    `    <updated>${time}</updated>\n    <published>${time}</published>\n    <link rel="alternate" type="text/html" href="${e(URLS.devicePage(build.device))}#`;
+  let after = `-${e(anchorTail(build))}"/>\n`;
   // A withdrawn file gets no enclosure: feed readers and podcast clients fetch enclosures on their own.
-  if (!withdrawn) after += `    <link rel="enclosure" type="application/zip" length="${build.size}" href="${x(build.url!)}"/>\n`;
-  after += `    <category term="${x(build.channel)}"/>\n    <summary type="text">${summary}.</summary>\n`;
+  if (!withdrawn) after += `    <link rel="enclosure" type="application/zip" length="${build.size}" href="${e(build.url!)}"/>\n`;
+  after += `    <category term="${e(build.channel)}"/>\n    <summary type="text">${summary}.</summary>\n`;
   // The changelog as escaped HTML (built only from the parsed blocks, see render/changelog.ts).
   if (hasChangelog(build)) after += `    <content type="html">${changelogForAtom(build.changelog)}</content>\n`;
   return { before, after: `${after}  </entry>` };

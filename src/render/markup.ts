@@ -27,6 +27,11 @@ export function escapeMarkup(value: string | number | boolean): string {
   return out + text.slice(last);
 }
 
+/** escapeMarkup's stand-in for a value known to hold nothing to escape (see writtenAsIs, as-is.ts). */
+export function asIs(value: string): string {
+  return value;
+}
+
 /** Tagged template that escapes every interpolated value; nest pre-built markup with {@link raw}. */
 export function html(strings: TemplateStringsArray, ...values: unknown[]): Markup {
   let out = strings[0];

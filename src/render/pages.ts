@@ -4,7 +4,8 @@ import { sha256Of } from '../catalog/loose.js';
 import { DEVICE_FACTS_STYLE, deviceFacts, deviceHeading, deviceLabel, groupByVendor } from './device-facts.js';
 import type { ChangelogBlock } from '../catalog/changelog.js';
 import type { Build } from '../catalog/manifest.js';
-import { escapeMarkup, flatten, html, humanSize, isoTime, raw, readableTime, type Markup } from './markup.js';
+import { writtenAsIs } from './as-is.js';
+import { asIs, escapeMarkup, flatten, html, humanSize, isoTime, raw, readableTime, type Markup } from './markup.js';
 import type { Listing } from '../catalog/plan.js';
 import type { DeviceSummary } from './summary.js';
 import { compareStrings } from '../catalog/problems.js';
@@ -116,7 +117,8 @@ function articleOf(build: Build): Article {
   let article = ARTICLES.get(build);
   if (article === undefined) {
     const classes = `build${build.placeholder ? ' is-placeholder' : ''}${isWithdrawn(build) ? ' is-disabled' : ''}`;
-    article = { open: `<article class="${classes}" id="`, close: `-${escapeMarkup(anchorTail(build))}">`, body: flatten(buildBody(build)) };
+    const tail = anchorTail(build);
+    article = { open: `<article class="${classes}" id="`, close: `-${writtenAsIs(build) ? tail : escapeMarkup(tail)}">`, body: flatten(buildBody(build)) };
     ARTICLES.set(build, article);
   }
   return article;
@@ -127,12 +129,14 @@ const ARTICLES = new WeakMap<Build, Article>();
 
 /**
  * What a build's article holds after its opening tag, made as plain text: each manifest value
- * through escapeMarkup, the rest constant (the times, sizes and a SHA-256 have no character to
- * escape). Made of the `html` template (an object per value and per row, nested templates joined),
- * the device pages took 1.5 times the instructions; the rarer sections (other files, changelog)
- * still use it.
+ * through escapeMarkup (unless none needs it, see writtenAsIs in as-is.ts), the rest constant (the
+ * times, sizes and a SHA-256 have no character to escape). Made of the `html` template (an object
+ * per value and per row, nested templates joined), the device pages took 1.5 times the
+ * instructions; the rarer sections (other files, changelog) still use it.
  */
 function buildBody(build: Build): string {
+  // The build's values as they are, when none of them holds a character to escape (as-is.ts).
+  const e = writtenAsIs(build) ? asIs : escapeMarkup;
   const withdrawn = isWithdrawn(build);
   const badges: string[] = [];
   if (build.placeholder) badges.push('<span class="badge placeholder">Placeholder: announced, no package yet</span>');
@@ -140,24 +144,24 @@ function buildBody(build: Build): string {
   if (build.is_upgrade_supported) badges.push('<span class="badge upgrade">Upgrade supported</span>');
   const time = build.timestamp;
   let rows =
-    `${row('Version', escapeMarkup(build.version))}\n` +
-    `${row('Android', `${escapeMarkup(build.android_version)}${build.api_level ? ` <span class="meta">(API ${escapeMarkup(build.api_level)})</span>` : ''}`)}\n` +
+    `${row('Version', e(build.version))}\n` +
+    `${row('Android', `${e(build.android_version)}${build.api_level ? ` <span class="meta">(API ${e(build.api_level)})</span>` : ''}`)}\n` +
     row('Date', `<time datetime="${isoTime(time)}">${readableTime(time)}</time>`);
   const size = build.placeholder ? '' : humanSize(build.size as number);
   if (!build.placeholder) {
     rows += `\n${row('Size', `${size} <span class="meta">(${build.size} bytes)</span>`)}`;
-    rows += `\n${row('File', `<code>${escapeMarkup(build.filename)}</code>`)}`;
+    rows += `\n${row('File', `<code>${e(build.filename)}</code>`)}`;
   }
-  if (build.md5sum) rows += `\n${row('MD5', hash(escapeMarkup(build.md5sum)))}`;
+  if (build.md5sum) rows += `\n${row('MD5', hash(e(build.md5sum)))}`;
   if (!build.placeholder && sha256Of(build)) rows += `\n${row('SHA-256', hash(build.id))}`;
-  else if (!build.placeholder) rows += `\n${row('Download id', `<code>${escapeMarkup(build.id)}</code>`)}`;
-  if (build.sha1) rows += `\n${row('SHA-1', hash(escapeMarkup(build.sha1)))}`;
+  else if (!build.placeholder) rows += `\n${row('Download id', `<code>${e(build.id)}</code>`)}`;
+  if (build.sha1) rows += `\n${row('SHA-1', hash(e(build.sha1)))}`;
   rows += `\n${row('Upgrade', build.is_upgrade_supported ? 'yes' : 'no')}`;
   const download = build.placeholder
     ? '<p class="meta">No download: this build has no package yet.</p>'
-    : `<p><a class="download" href="${escapeMarkup(build.url ?? '')}">Download${withdrawn ? ' (withdrawn file)' : ''}</a> <span class="meta">${size}</span></p>`;
+    : `<p><a class="download" href="${e(build.url ?? '')}">Download${withdrawn ? ' (withdrawn file)' : ''}</a> <span class="meta">${size}</span></p>`;
   return `
-<h3>${escapeMarkup(build.display_version)}</h3>
+<h3>${e(build.display_version)}</h3>
 ${badges.length > 0 ? `<p>${badges.join(' ')}</p>` : ''}
 <dl>
 ${rows}

@@ -1,5 +1,6 @@
 import type { Build } from '../catalog/manifest.js';
 import type { Listing } from '../catalog/plan.js';
+import { writtenAsIs } from './as-is.js';
 import { flatten } from './markup.js';
 
 /** A record exactly as a v1 phone reads it, keys in the order of interface.md's Build table. */
@@ -124,8 +125,9 @@ function plainRecordParts(build: Build): RecordParts | undefined {
   ) {
     return undefined;
   }
-  const strings = incremental + api_level + (url ?? '') + md5sum + changes + channel + filename + version + pre_version + display_version + android_version + id;
-  if (!jsonWritesAsIs(strings)) return undefined;
+  if (!writtenAsIs(build) && !jsonWritesAsIs(incremental + api_level + (url ?? '') + md5sum + changes + channel + filename + version + pre_version + display_version + android_version + id)) {
+    return undefined;
+  }
   const before =
     `{"incremental":"${incremental}","api_level":"${api_level}",${url === undefined ? '' : `"url":"${url}",`}"timestamp":${timestamp},` +
     `"md5sum":"${md5sum}","changes":"${changes}","channel":"${channel}","filename":"${filename}","romtype":`;

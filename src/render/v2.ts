@@ -3,6 +3,7 @@ import type { Build } from '../catalog/manifest.js';
 import { compareNewestFirst, type Listing } from '../catalog/plan.js';
 import { compareStrings, type Problem } from '../catalog/problems.js';
 import { flatten, isoTime } from './markup.js';
+import { writtenAsIs } from './as-is.js';
 import { jsonWritesAsIs } from './v1.js';
 import { API_FILES, fill, URLS } from './urls.js';
 import type { OutputFile } from './output.js';
@@ -275,7 +276,7 @@ function plainV2EntryParts(build: Build): V2EntryParts | undefined {
   const sdk = api_level !== '' ? Number(api_level) : undefined;
   if (sdk !== undefined && !Number.isFinite(sdk)) return undefined;
   const date = isoTime(timestamp).slice(0, 10);
-  if (!jsonWritesAsIs(date + filename + filepath + (os_patch_level ?? '') + (ota_property_files ?? '') + (sha1 ?? '') + id + url + version)) return undefined;
+  if (!writtenAsIs(build) && !jsonWritesAsIs(date + filename + filepath + (os_patch_level ?? '') + (ota_property_files ?? '') + (sha1 ?? '') + id + url + version)) return undefined;
   const head = flatten(
     `{"date":"${date}","datetime":${timestamp},"files":[{"date":"${date}","datetime":${timestamp},"filename":"${filename}","filepath":"${filepath}",` +
       (os_patch_level === undefined ? '' : `"os_patch_level":"${os_patch_level}",`) +
