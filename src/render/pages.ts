@@ -117,8 +117,9 @@ function articleOf(build: Build): Article {
   let article = ARTICLES.get(build);
   if (article === undefined) {
     const classes = `build${build.placeholder ? ' is-placeholder' : ''}${isWithdrawn(build) ? ' is-disabled' : ''}`;
-    const tail = anchorTail(build);
-    article = { open: `<article class="${classes}" id="`, close: `-${writtenAsIs(build) ? tail : escapeMarkup(tail)}">`, body: flatten(buildBody(build)) };
+    // The build's values as they are, when none of them holds a character to escape (as-is.ts).
+    const e = writtenAsIs(build) ? asIs : escapeMarkup;
+    article = { open: `<article class="${classes}" id="`, close: `-${e(anchorTail(build))}">`, body: flatten(buildBody(build, e)) };
     ARTICLES.set(build, article);
   }
   return article;
@@ -129,14 +130,12 @@ const ARTICLES = new WeakMap<Build, Article>();
 
 /**
  * What a build's article holds after its opening tag, made as plain text: each manifest value
- * through escapeMarkup (unless none needs it, see writtenAsIs in as-is.ts), the rest constant (the
+ * through `e` (escapeMarkup, or asIs when none needs it: articleOf), the rest constant (the
  * times, sizes and a SHA-256 have no character to escape). Made of the `html` template (an object
  * per value and per row, nested templates joined), the device pages took 1.5 times the
  * instructions; the rarer sections (other files, changelog) still use it.
  */
-function buildBody(build: Build): string {
-  // The build's values as they are, when none of them holds a character to escape (as-is.ts).
-  const e = writtenAsIs(build) ? asIs : escapeMarkup;
+function buildBody(build: Build, e: (value: string) => string): string {
   const withdrawn = isWithdrawn(build);
   const badges: string[] = [];
   if (build.placeholder) badges.push('<span class="badge placeholder">Placeholder: announced, no package yet</span>');
