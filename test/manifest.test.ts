@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseManifest } from '../src/catalog/manifest.js';
 import { formatProblem } from '../src/catalog/problems.js';
 import { parseSite } from '../src/catalog/site.js';
+import { composeYamlSource } from '../src/catalog/yaml-source.js';
 import { VALID_MANIFEST } from './arbitraries.js';
 
 const { site } = parseSite('download_base_url: https://dl.example.org/builds/\n');
@@ -95,6 +96,35 @@ describe('parseManifest: derived values', () => {
     const { build, problems } = parseManifest(text, FILE, 'FP4', site!);
     expect(problems.map(formatProblem)).toEqual([]);
     expect(build).toMatchObject({ placeholder: true, ...expected });
+  });
+});
+
+describe("a build's field positions, kept for messages about the whole catalog", () => {
+  // Found only when a message asks for one (manifest.ts, LazyPositions) for a manifest the flat
+  // reader reads, and as it is read for any other: either way where `yaml` itself puts the value,
+  // or the start of the mapping for a field the manifest leaves out.
+  const PROPS = 'ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154,metadata:69:520,metadata.pb:647:880"\n';
+  const URL = 'url: https://mirror.example.org/FP4/e-2.5-a14-20241108446322-official-FP4.zip\n';
+  const PLACEHOLDER = '# coming soon\nplaceholder: true\nversion: "3.1"\nchannel: official\ntimestamp: 1751364000\nandroid_version: "16"\ndisplay_version: 3.1-a16-20250701-official-FP4\n';
+  it.each([
+    ['a plain manifest', VALID, false],
+    ['comments, blank lines, a url and property files', `# FP4, November\n\n${URL}${VALID.replace('size:', '# the zip\nsize: ')}\n${PROPS}`, true],
+    ['a byte order mark', `\ufeff${URL}${VALID}`, true],
+    ['CRLF line ends (read by yaml)', `${VALID}${PROPS}`.replaceAll('\n', '\r\n'), false],
+    ['an escape (read by yaml)', VALID.replace('incremental: eng.root.20241108.123456', 'incremental: "eng\\x2eroot"') + URL, true],
+    ['a placeholder', PLACEHOLDER, false],
+  ])('%s', (_, text, hasUrl) => {
+    const { build, problems } = parseManifest(text, FILE, 'FP4', site!);
+    expect(problems).toEqual([]);
+    const yaml = composeYamlSource(text.replace(/^\ufeff/, ''), FILE);
+    const at = build!.at;
+    for (const key of ['id', 'filename', 'version', 'size'] as const) expect([key, at[key]]).toEqual([key, yaml.locate([key])]);
+    expect(at.url).toEqual(hasUrl ? yaml.locate(['url']) : undefined);
+    expect(at.ota_property_files).toEqual(text.includes('ota_property_files') ? yaml.locate(['ota_property_files']) : undefined);
+    expect(at.file).toEqual({ line: 1, col: 1 });
+    // Asked twice, the same answer; and a copy (as a notice makes one) has every field.
+    expect(at.version).toEqual(at.version);
+    expect({ ...at.size }).toEqual(yaml.locate(['size']));
   });
 });
 

@@ -2,6 +2,7 @@ import type * as Z from 'zod';
 import { API_LEVELS } from './api-levels.js';
 import { buildFiles, checkExtras, filepathOf, type BuildFile } from './build-extras.js';
 import { changelogAnchor, type ChangelogBlock } from './changelog.js';
+import { positionsOf, type FieldPositions } from './field-positions.js';
 import { filenameProblems } from './filename-checks.js';
 import { displayVersionOf } from './filename.js';
 import { suggestKey } from './loose.js';
@@ -49,14 +50,10 @@ export interface Build {
   files?: BuildFile[];
   changelog?: ChangelogBlock[];
   /** Where fields stand in the manifest (`url` and `ota_property_files` when written), for messages about the whole catalog. */
-  at: { id: Position; filename: Position; version: Position; size: Position; file: Position; url?: Position; ota_property_files?: Position };
+  at: FieldPositions;
 }
 
-/** A 1-based line and column. */
-export interface Position {
-  line: number;
-  col: number;
-}
+
 
 /** The result of reading one manifest: a build, or the problems that keep it out. */
 export interface ParsedManifest {
@@ -172,10 +169,7 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
   if (f.sha1 !== undefined) build.sha1 = f.sha1;
   if (f.files !== undefined) build.files = buildFiles(f.files, `${site.downloadBaseUrl}/${f.channel}/${device}`, site.downloadBaseUrl);
   if (changelog !== undefined) build.changelog = changelog;
-  const at: Build['at'] = { id: source.locate(['id']), filename: source.locate(['filename']), version: source.locate(['version']), size: source.locate(['size']), file: { line: 1, col: 1 } };
-  if (f.url !== undefined) at.url = source.locate(['url']);
-  if (f.ota_property_files !== undefined) at.ota_property_files = source.locate(['ota_property_files']);
-  build.at = at;
+  build.at = positionsOf(source, f.url !== undefined, f.ota_property_files !== undefined);
   return { build, problems };
 }
 

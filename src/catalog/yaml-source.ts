@@ -26,6 +26,24 @@ export interface YamlSource {
   locate(path: readonly PropertyKey[], { key }?: { key?: boolean }): { line: number; col: number };
   /** The exact source text of the scalar at `path`, as the maintainer typed it. */
   sourceText(path: readonly PropertyKey[]): string | undefined;
+  /**
+   * Only for a file the flat reader read (yaml-flat.ts): its text, and the offset in it of what
+   * `locate([key])` points at (the value of a top-level key, or the start of the mapping for a
+   * missing key); `undefined` for a key whose value is a list or a mapping. With both, a position
+   * can be found later, from the text alone ({@link positionIn}), without keeping the source.
+   */
+  flat?: { text: string; offsetOf(key: string): number | undefined };
+}
+
+/** The 1-based line and column of `offset` in `text`: what `locate` returns for the same offset. */
+export function positionIn(text: string, offset: number): { line: number; col: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, col: offset - lineStart + 1 };
 }
 
 /**
@@ -72,30 +90,22 @@ export function readYamlSource(input: string | Uint8Array, file: string): YamlSo
 function flatSource(flat: FlatYaml, text: string, file: string): YamlSource {
   let full: YamlSource | undefined;
   const composed = () => (full ??= composeYamlSource(text, file));
-  // Where each line starts, found once when a position is first asked for (a build asks for four to six).
-  let lineStarts: number[] | undefined;
-  const pos = (offset: number) => {
-    if (lineStarts === undefined) {
-      lineStarts = [0];
-      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
-    }
-    let line = 1;
-    while (line < lineStarts.length && lineStarts[line] <= offset) line++;
-    return { line, col: offset - lineStarts[line - 1] + 1 };
+  const offsetOf = (key: string, { key: ofKey = false } = {}) => {
+    const value = flat.value[key];
+    if (typeof value === 'object' && value !== null) return undefined;
+    const at = flat.offsets.get(key);
+    return at ? (ofKey ? at.key : at.value) : flat.start; // A missing key: where the mapping starts.
   };
   return {
     value: flat.value,
     problems: [],
     locate(path, options) {
-      if (path.length === 0) return pos(flat.start);
-      const value = flat.value[path[0] as string];
-      if (path.length === 1 && (typeof value !== 'object' || value === null)) {
-        const at = flat.offsets.get(path[0] as string);
-        return pos(at ? (options?.key ? at.key : at.value) : flat.start); // A missing key: where the mapping starts.
-      }
-      return composed().locate(path, options);
+      if (path.length === 0) return positionIn(text, flat.start);
+      const offset = path.length === 1 ? offsetOf(path[0] as string, options) : undefined;
+      return offset === undefined ? composed().locate(path, options) : positionIn(text, offset);
     },
     sourceText: (path) => composed().sourceText(path),
+    flat: { text, offsetOf: (key) => offsetOf(key) },
   };
 }
 
