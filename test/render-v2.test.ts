@@ -99,6 +99,20 @@ describe('the versions a v2 updater reads: the first two dot-separated parts, as
     expect(unreadableV2Version(version) === undefined).toBe(readable);
   });
 
+  it('judges each build by its own version, whichever versions the builds before it in its lists had', () => {
+    // renderV2 asks once per version (builds share versions, and each is met once per list).
+    const root = catalogProject([{ version: '2147483648.0' }, { version: '2.6' }, { version: '2147483648.0' }, { version: '2.2147483648' }, { version: '2.7' }, { version: '2.6' }]);
+    const { files, notices } = check({ root });
+    const unread = notices.filter((n) => n.message.startsWith('LineageOS v2 updaters cannot read')).map((n) => `${path.basename(n.file)} ${n.message.split(':')[0]}`);
+    expect(unread).toEqual([
+      'e-2147483648.0-a14-20241108100000-official-FP4.yaml LineageOS v2 updaters cannot read `2147483648.0`',
+      'e-2147483648.0-a14-20241108100002-official-FP4.yaml LineageOS v2 updaters cannot read `2147483648.0`',
+      'e-2.2147483648-a14-20241108100003-official-FP4.yaml LineageOS v2 updaters cannot read `2.2147483648`',
+    ].sort());
+    const answer = JSON.parse(files.find((f) => f.path === 'api/v2/devices/FP4/builds.json')!.contents.toString()) as { version: string }[];
+    expect(answer.map((b) => b.version).sort()).toEqual(['2.6', '2.6', '2.6', '2.6', '2.7', '2.7']);
+  });
+
   it('otapress agrees with the client on any text of digits, dots, signs and letters', () => {
     const text = fc.string({ unit: fc.constantFrom(...'0123456789.+-a '), maxLength: 14 });
     fc.assert(

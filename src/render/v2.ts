@@ -110,15 +110,21 @@ export function renderV2(device: string, listings: readonly Listing[]): Rendered
   const withdrawn = new Set<Build>();
   const sizeless = new Set<Build>();
   const cleartext = new Set<Build>();
+  // Why each version cannot be read, once per version: a device's builds share a few dozen versions,
+  // and each build is met once per list it is in.
+  const whyOf = new Map<string, string | undefined>();
   listings.forEach((listing, rank) => {
     for (const build of listing.builds) {
       if (build.placeholder) continue;
-      const why = unreadableV2Version(build.version);
       if (isWithdrawn(build)) withdrawn.add(build);
       else if (build.size === 0) sizeless.add(build);
       else if (!build.url!.startsWith('https://')) cleartext.add(build);
-      else if (why !== undefined) unreadable.set(build, { why, lists: [...(unreadable.get(build)?.lists ?? []), listing.list] });
-      else candidates.push({ build, list: listing.list, rank });
+      else {
+        let why = whyOf.get(build.version);
+        if (why === undefined && !whyOf.has(build.version)) whyOf.set(build.version, (why = unreadableV2Version(build.version)));
+        if (why !== undefined) unreadable.set(build, { why, lists: [...(unreadable.get(build)?.lists ?? []), listing.list] });
+        else candidates.push({ build, list: listing.list, rank });
+      }
     }
   });
   for (const [build, { why, lists }] of unreadable) {
