@@ -99,6 +99,21 @@ describe('parseManifest: derived values', () => {
   });
 });
 
+describe('the default lists of a channel', () => {
+  it('are the same for every build of the channel, and no build can change them for the others', () => {
+    // One array per channel of a site, shared by its builds (manifest.ts, defaultLists): frozen.
+    const a = parseManifest(VALID, FILE, 'FP4', site!).build!;
+    const b = parseManifest(VALID.replace('e-2.5-a14-20241108446322', 'e-2.6-a14-20241108446323').replace('"2.5"', '"2.6"'), 'content/FP4/b.yaml', 'FP4', site!).build!;
+    expect(a.lists).toEqual(['stable', 'official']);
+    expect(b.lists).toEqual(a.lists);
+    expect(() => (a.lists as string[]).push('x')).toThrow(TypeError);
+    expect(b.lists).toEqual(['stable', 'official']);
+    // A manifest's own `lists:` is its own.
+    const c = parseManifest(`${VALID}lists: [official]\n`, 'content/FP4/c.yaml', 'FP4', site!).build!;
+    expect(c.lists).toEqual(['official']);
+  });
+});
+
 describe("a build's field positions, kept for messages about the whole catalog", () => {
   // Found only when a message asks for one (manifest.ts, LazyPositions) for a manifest the flat
   // reader reads, and as it is read for any other: either way where `yaml` itself puts the value,

@@ -38,7 +38,7 @@ export interface Build {
   pre_version: string;
   is_upgrade_supported: boolean;
   /** The request lists this build appears in, in site order. */
-  lists: string[];
+  lists: readonly string[];
   /** Security patch level (`yyyy-mm-dd`), for the v2 listing. */
   os_patch_level?: string;
   /** `ota-property-files` of the zip's metadata, for streaming A/B updates (v2 listing). */
@@ -177,9 +177,17 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
 const NONE: ReadonlySet<string> = new Set();
 
 /** The lists that collect a channel by the site's membership rules. */
-export function defaultLists(site: Site, channel: string): string[] {
-  return site.lists.filter((list) => list.channels.includes(channel)).map((list) => list.name);
+export function defaultLists(site: Site, channel: string): readonly string[] {
+  // Once per channel of a site, not per build: every build of the channel shares the (frozen) list.
+  let byChannel = DEFAULT_LISTS.get(site);
+  if (byChannel === undefined) DEFAULT_LISTS.set(site, (byChannel = new Map()));
+  let lists = byChannel.get(channel);
+  if (lists === undefined) byChannel.set(channel, (lists = Object.freeze(site.lists.filter((list) => list.channels.includes(channel)).map((list) => list.name))));
+  return lists;
 }
+
+/** {@link defaultLists} by site and channel. */
+const DEFAULT_LISTS = new WeakMap<Site, Map<string, readonly string[]>>();
 
 // --- internal ---
 
