@@ -115,9 +115,9 @@ describe('the default lists of a channel', () => {
 });
 
 describe("a build's field positions, kept for messages about the whole catalog", () => {
-  // Found only when a message asks for one (manifest.ts, LazyPositions) for a manifest the flat
-  // reader reads, and as it is read for any other: either way where `yaml` itself puts the value,
-  // or the start of the mapping for a field the manifest leaves out.
+  // Found only when a message asks for one (field-positions.ts) for a manifest the flat reader
+  // reads, and as it is read for any other: either way where `yaml` itself puts the value, or the
+  // start of the mapping for a field the manifest leaves out.
   const PROPS = 'ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154,metadata:69:520,metadata.pb:647:880"\n';
   const URL = 'url: https://mirror.example.org/FP4/e-2.5-a14-20241108446322-official-FP4.zip\n';
   const PLACEHOLDER = '# coming soon\nplaceholder: true\nversion: "3.1"\nchannel: official\ntimestamp: 1751364000\nandroid_version: "16"\ndisplay_version: 3.1-a16-20250701-official-FP4\n';

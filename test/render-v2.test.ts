@@ -103,7 +103,7 @@ describe('the versions a v2 updater reads: the first two dot-separated parts, as
     // renderV2 asks once per version (builds share versions, and each is met once per list).
     const root = catalogProject([{ version: '2147483648.0' }, { version: '2.6' }, { version: '2147483648.0' }, { version: '2.2147483648' }, { version: '2.7' }, { version: '2.6' }]);
     const { files, notices } = check({ root });
-    const unread = notices.filter((n) => n.message.startsWith('LineageOS v2 updaters cannot read')).map((n) => `${path.basename(n.file)} ${n.message.split(':')[0]}`);
+    const unread = notices.filter((n) => n.message.startsWith('LineageOS v2 updaters cannot read')).map((n) => `${path.basename(n.file)} ${n.message.split(':')[0]}`).sort();
     expect(unread).toEqual([
       'e-2147483648.0-a14-20241108100000-official-FP4.yaml LineageOS v2 updaters cannot read `2147483648.0`',
       'e-2147483648.0-a14-20241108100002-official-FP4.yaml LineageOS v2 updaters cannot read `2147483648.0`',

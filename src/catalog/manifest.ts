@@ -53,8 +53,6 @@ export interface Build {
   at: FieldPositions;
 }
 
-
-
 /** The result of reading one manifest: a build, or the problems that keep it out. */
 export interface ParsedManifest {
   build?: Build;
