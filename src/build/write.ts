@@ -79,7 +79,7 @@ export function stageTree(outDir: string): StagedTree {
  * ({@link linkStagedFile}) must never be written through. Returns the path written.
  */
 export function writeStagedFile(staging: string, file: OutputFile, made: Set<string>): string {
-  return createStagedFile(staging, file, made).path;
+  return writeNew(staging, file, made, false).path;
 }
 
 /** A file a build wrote into its staging tree, with the `lstat` of it taken from its descriptor ({@link createStagedFile}). */
@@ -94,6 +94,11 @@ export interface StagedFile {
  * each file's inode, size and modification time; a second lookup by path would cost as much again).
  */
 export function createStagedFile(staging: string, file: OutputFile, made: Set<string>): StagedFile {
+  return writeNew(staging, file, made, true) as StagedFile;
+}
+
+/** {@link createStagedFile}, with the `lstat` of the file only when `withStat` (nothing without the cache asks for it). */
+function writeNew(staging: string, file: OutputFile, made: Set<string>, withStat: boolean): { path: string; stat?: BigIntStats } {
   const target = stagedPath(staging, file.path, made);
   const bytes = typeof file.contents === 'string' ? Buffer.from(file.contents) : file.contents;
   let fd: number;
@@ -104,7 +109,7 @@ export function createStagedFile(staging: string, file: OutputFile, made: Set<st
   }
   try {
     writeAll(fd, bytes);
-    return { path: target, stat: fstatSync(fd, { bigint: true }) };
+    return withStat ? { path: target, stat: fstatSync(fd, { bigint: true }) } : { path: target };
   } catch (error) {
     throw atPath(error, target);
   } finally {
