@@ -8,14 +8,14 @@
  *
  * A hard link is the same file as the one in `dist/`: something that edits `dist/` in place edits
  * the cache too. Each file is therefore recorded with its inode, size and modification time (in
- * nanoseconds), as git's index records the files it has seen; a file whose `lstat` differs is an
- * entry that does not check out, and the device is compiled again. Replacing `dist/` (a new build,
- * `rm -rf dist`, a deploy tool writing a new file and renaming it) only removes names, never the
- * cache's bytes. Nothing otapress writes ever opens an existing file for writing: new files are
+ * milliseconds with their fraction, as `lstat` gives them), as git's index records the files it
+ * has seen; a file whose `lstat` differs is an entry that does not check out, and the device is
+ * compiled again. Replacing `dist/` (a new build, `rm -rf dist`, a deploy tool writing a new file
+ * and renaming it) only removes names, never the cache's bytes. Nothing otapress writes ever opens an existing file for writing: new files are
  * created exclusively (createStagedFile, the entries) or written beside and renamed over.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, copyFileSync, constants, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, linkSync, type BigIntStats } from 'node:fs';
+import { closeSync, copyFileSync, constants, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, linkSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { DeviceOutput } from './compile-device.js';
 import type { Problem } from '../catalog/problems.js';
@@ -51,10 +51,10 @@ export function readCacheEntry(cacheDir: string, key: string): CacheHit | undefi
     const header = JSON.parse(rest.toString('utf8')) as CacheHeader;
     if (header.format !== CACHE_FORMAT || header.key !== key || header.files.length !== header.counts.files) return undefined;
     const files: CacheHit['files'] = [];
-    for (const [n, [file, size, ino, mtimeNs]] of header.files.entries()) {
+    for (const [n, [file, size, ino, mtimeMs]] of header.files.entries()) {
       const source = path.join(cacheDir, `${key}.${n}`);
-      const stat = lstatSync(source, { bigint: true, throwIfNoEntry: false });
-      if (!stat || !stat.isFile() || stat.size !== BigInt(size) || stat.ino !== BigInt(ino) || stat.mtimeNs !== BigInt(mtimeNs)) return undefined;
+      const stat = lstatSync(source, { throwIfNoEntry: false });
+      if (!stat || !stat.isFile() || stat.size !== size || stat.ino !== ino || stat.mtimeMs !== mtimeMs) return undefined;
       files.push({ path: file, source });
     }
     const output = { device: header.device, problems: header.problems, summary: header.summary, notices: header.notices, counts: header.counts, files: [] };
@@ -85,14 +85,14 @@ export function writeCacheEntry(cacheDir: string, key: string, output: DeviceOut
   const temporary = path.join(cacheDir, `.${key}.${process.pid}.tmp`);
   const entry = path.join(cacheDir, `${key}.bin`);
   try {
-    const files = output.files.map((file, n): [string, number, string, string] => {
+    const files = output.files.map((file, n): [string, number, number, number] => {
       const target = path.join(cacheDir, `${key}.${n}`);
-      let stat: BigIntStats | undefined;
+      let stat: Stats | undefined;
       if (written) stat = linkOrCopy(written[n].path, target) ? written[n].stat : undefined;
       else writeBeside(target, typeof file.contents === 'string' ? Buffer.from(file.contents) : file.contents);
       // A link is the file written into the tree, whose stat the writer took from its descriptor.
-      stat ??= lstatSync(target, { bigint: true });
-      return [file.path, Number(stat.size), String(stat.ino), String(stat.mtimeNs)];
+      stat ??= lstatSync(target);
+      return [file.path, stat.size, stat.ino, stat.mtimeMs];
     });
     const header: CacheHeader = { format: CACHE_FORMAT, key, device: output.device, problems: output.problems, summary: output.summary, notices: output.notices, counts: output.counts, files };
     const text = JSON.stringify(header);
@@ -130,8 +130,13 @@ interface CacheHeader {
   summary: DeviceOutput['summary'];
   notices: Problem[];
   counts: DeviceOutput['counts'];
-  /** Per file: its path in the tree, and the size, inode and modification time (ns) of `<key>.<n>`. */
-  files: [string, number, string, string][];
+  /**
+   * Per file: its path in the tree, and the size, inode and modification time (ms, with its
+   * fraction) of `<key>.<n>`, as numbers: the same doubles a later `lstat` gives for an unchanged
+   * file. Taken as BigInts (exact inode, nanoseconds), the stat of each file written cost a cold
+   * build more than the link (see {@link writeCacheEntry}).
+   */
+  files: [string, number, number, number][];
 }
 
 /**

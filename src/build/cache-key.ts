@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { ManifestFile } from '../catalog/read.js';
 
 /** Part of every key and every entry: a change of the entry's layout makes every old entry unusable. */
-export const CACHE_FORMAT = 'otapress device cache 3\n';
+export const CACHE_FORMAT = 'otapress device cache 4\n';
 
 /** Where a build keeps compiled devices: outside `dist/` and git, where tools keep caches. */
 export function cacheDirOf(root: string): string {

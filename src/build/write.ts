@@ -12,7 +12,7 @@ import {
   renameSync,
   rmSync,
   statSync,
-  type BigIntStats,
+  type Stats,
 } from 'node:fs';
 import path from 'node:path';
 import { outputPathProblem } from '../catalog/path-limits.js';
@@ -85,7 +85,7 @@ export function writeStagedFile(staging: string, file: OutputFile, made: Set<str
 /** A file a build wrote into its staging tree, with the `lstat` of it taken from its descriptor ({@link createStagedFile}). */
 export interface StagedFile {
   path: string;
-  stat: BigIntStats;
+  stat: Stats;
 }
 
 /**
@@ -98,7 +98,7 @@ export function createStagedFile(staging: string, file: OutputFile, made: Set<st
 }
 
 /** {@link createStagedFile}, with the `lstat` of the file only when `withStat` (nothing without the cache asks for it). */
-function writeNew(staging: string, file: OutputFile, made: Set<string>, withStat: boolean): { path: string; stat?: BigIntStats } {
+function writeNew(staging: string, file: OutputFile, made: Set<string>, withStat: boolean): { path: string; stat?: Stats } {
   const target = stagedPath(staging, file.path, made);
   const bytes = typeof file.contents === 'string' ? Buffer.from(file.contents) : file.contents;
   let fd: number;
@@ -109,7 +109,7 @@ function writeNew(staging: string, file: OutputFile, made: Set<string>, withStat
   }
   try {
     writeAll(fd, bytes);
-    return withStat ? { path: target, stat: fstatSync(fd, { bigint: true }) } : { path: target };
+    return withStat ? { path: target, stat: fstatSync(fd) } : { path: target };
   } catch (error) {
     throw atPath(error, target);
   } finally {
