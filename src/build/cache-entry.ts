@@ -11,8 +11,9 @@
  * milliseconds with their fraction, as `lstat` gives them), as git's index records the files it
  * has seen; a file whose `lstat` differs is an entry that does not check out, and the device is
  * compiled again. Replacing `dist/` (a new build, `rm -rf dist`, a deploy tool writing a new file
- * and renaming it) only removes names, never the cache's bytes. Nothing otapress writes ever opens an existing file for writing: new files are
- * created exclusively (createStagedFile, the entries) or written beside and renamed over.
+ * and renaming it) only removes names, never the cache's bytes. Nothing otapress writes ever opens
+ * an existing file for writing: new files are created exclusively (createStagedFile, the entries)
+ * or written beside and renamed over.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, copyFileSync, constants, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, linkSync, type Stats } from 'node:fs';
@@ -133,8 +134,8 @@ interface CacheHeader {
   /**
    * Per file: its path in the tree, and the size, inode and modification time (ms, with its
    * fraction) of `<key>.<n>`, as numbers: the same doubles a later `lstat` gives for an unchanged
-   * file. Taken as BigInts (exact inode, nanoseconds), the stat of each file written cost a cold
-   * build more than the link (see {@link writeCacheEntry}).
+   * file. Taken as BigInts (an exact inode, nanoseconds) and turned into text, they cost a cold
+   * build with the cache of 10,000 manifests 0.4 % of its instructions.
    */
   files: [string, number, number, number][];
 }
