@@ -2,7 +2,8 @@
  * Where a build's fields stand in its manifest (manifest.ts, `Build.at`): for the messages about the
  * whole catalog (duplicates, notices) that point at a field of one build among many.
  */
-import { positionIn, type YamlSource } from './yaml-source.js';
+import { lineColOf } from './problems.js';
+import type { YamlSource } from './yaml-source.js';
 
 /** A 1-based line and column. */
 export interface Position {
@@ -74,21 +75,21 @@ class LazyPositions implements FieldPositions {
     return { line: 1, col: 1 };
   }
   get id(): Position {
-    return positionIn(this.#text, this.#id);
+    return lineColOf(this.#text, this.#id);
   }
   get filename(): Position {
-    return positionIn(this.#text, this.#filename);
+    return lineColOf(this.#text, this.#filename);
   }
   get version(): Position {
-    return positionIn(this.#text, this.#version);
+    return lineColOf(this.#text, this.#version);
   }
   get size(): Position {
-    return positionIn(this.#text, this.#size);
+    return lineColOf(this.#text, this.#size);
   }
   get url(): Position | undefined {
-    return this.#url === -1 ? undefined : positionIn(this.#text, this.#url);
+    return this.#url === -1 ? undefined : lineColOf(this.#text, this.#url);
   }
   get ota_property_files(): Position | undefined {
-    return this.#propertyFiles === -1 ? undefined : positionIn(this.#text, this.#propertyFiles);
+    return this.#propertyFiles === -1 ? undefined : lineColOf(this.#text, this.#propertyFiles);
   }
 }

@@ -12,6 +12,20 @@ export interface Problem {
 }
 
 /**
+ * The 1-based line and column of a character offset in `text`: where a problem points, for every
+ * reader that knows an offset (the flat YAML reader's, a position `JSON.parse` reports).
+ */
+export function lineColOf(text: string, offset: number): { line: number; col: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return { line, col: offset - start + 1 };
+}
+
+/**
  * Formats a problem as `file:line:col  field  message`, the one shape every command prints. Always
  * one line: line breaks and other control or direction characters that a file name, key or value
  * carries are shown escaped (`\n`, `\u202e`), so hostile content cannot forge lines of the report

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { Document, Node } from 'yaml';
 import { yaml } from './libraries.js';
-import type { Problem } from './problems.js';
+import { lineColOf, type Problem } from './problems.js';
 import { readFlatYaml, type FlatYaml } from './yaml-flat.js';
 
 /** One decoder for every file (decoding keeps no state between calls); it drops a leading BOM. */
@@ -30,20 +30,9 @@ export interface YamlSource {
    * Only for a file the flat reader read (yaml-flat.ts): its text, and the offset in it of what
    * `locate([key])` points at (the value of a top-level key, or the start of the mapping for a
    * missing key); `undefined` for a key whose value is a list or a mapping. With both, a position
-   * can be found later, from the text alone ({@link positionIn}), without keeping the source.
+   * can be found later, from the text alone (`lineColOf`, problems.ts), without keeping the source.
    */
   flat?: { text: string; offsetOf(key: string): number | undefined };
-}
-
-/** The 1-based line and column of `offset` in `text`: what `locate` returns for the same offset. */
-export function positionIn(text: string, offset: number): { line: number; col: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { line, col: offset - lineStart + 1 };
 }
 
 /**
@@ -100,12 +89,12 @@ function flatSource(flat: FlatYaml, text: string, file: string): YamlSource {
     value: flat.value,
     problems: [],
     locate(path, options) {
-      if (path.length === 0) return positionIn(text, flat.start);
+      if (path.length === 0) return lineColOf(text, flat.start);
       const offset = path.length === 1 ? offsetOf(path[0] as string, options) : undefined;
-      return offset === undefined ? composed().locate(path, options) : positionIn(text, offset);
+      return offset === undefined ? composed().locate(path, options) : lineColOf(text, offset);
     },
     sourceText: (path) => composed().sourceText(path),
-    flat: { text, offsetOf: (key) => offsetOf(key) },
+    flat: { text, offsetOf },
   };
 }
 

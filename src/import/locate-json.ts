@@ -38,17 +38,6 @@ export function locateJson(text: string, base: readonly string[]): JsonLocator {
   };
 }
 
-/** Line and column of a character offset (for a position `JSON.parse` reports). */
-export function lineColOf(text: string, offset: number): { line: number; col: number } {
-  let line = 1;
-  let start = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    start = i + 1;
-  }
-  return { line, col: offset - start + 1 };
-}
-
 // --- internal ---
 
 function startsOfLines(text: string): number[] {

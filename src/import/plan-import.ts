@@ -7,11 +7,11 @@ import { defaultLists, parseManifest, type Build } from '../catalog/manifest.js'
 import { renderManifestText, type ManifestValues } from '../catalog/manifest-text.js';
 import { yaml } from '../catalog/libraries.js';
 import { firstInvalidUtf8 } from '../catalog/yaml-source.js';
-import { compareStrings, sortProblems, type Problem } from '../catalog/problems.js';
+import { compareStrings, lineColOf, sortProblems, type Problem } from '../catalog/problems.js';
 import type { ManifestFile } from '../catalog/read.js';
 import { renderRecord, type ApiRecord } from '../render/v1.js';
 import type { Site } from '../catalog/site.js';
-import { lineColOf, locateJson } from './locate-json.js';
+import { locateJson } from './locate-json.js';
 import { deviceFileOf, type DeviceField } from './device-file.js';
 import { FILLED, NORMALISED, rawIdentity, readRecord, RECORD_KEYS, sameOrder, type FilledField, type NormalisedKind, type RecordContext } from './read-record.js';
 
