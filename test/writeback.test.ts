@@ -61,12 +61,13 @@ describe.runIf(process.platform === 'linux')('writing back while building', { ti
     process.env.PATH = `${recordingSync(log)}${path.delimiter}${PATH}`;
     const quiet = compile(60_000);
     const eager = compile(0);
-    // One as each staging folder is made, then one after each device written when every device
-    // is due one (they run in the background: wait for them to have run).
+    // One as each staging folder is made, one after each device written when every device is due
+    // one, and one once the last device is taken, due or not (they run in the background: wait for
+    // them to have run).
     const lines = () => logLines(log);
-    expect(await eventually(() => lines().length >= 8, 30_000)).toBe(true);
+    expect(await eventually(() => lines().length >= 10, 30_000)).toBe(true);
     const calls = lines().map((line) => line.split(' '));
-    expect(calls.map(([, ...args]) => args.join(' ')).sort()).toEqual([...Array(7).fill(`-f ${eager}`), `-f ${quiet}`].sort());
+    expect(calls.map(([, ...args]) => args.join(' ')).sort()).toEqual([...Array(8).fill(`-f ${eager}`), ...Array(2).fill(`-f ${quiet}`)].sort());
     // Each folder's syncs are run by one helper process of its own, not started by the build each time.
     const parents = (dir: string) => new Set(calls.filter(([, , at]) => at === dir).map(([pid]) => Number(pid)));
     expect(parents(eager).size).toBe(1);
@@ -74,6 +75,24 @@ describe.runIf(process.platform === 'linux')('writing back while building', { ti
     expect([...parents(eager), ...parents(quiet)]).not.toContain(process.pid);
     expect(new Set([...parents(eager), ...parents(quiet)]).size).toBe(2);
     expect(snapshotTree(eager)).toEqual(snapshotTree(quiet));
+  });
+
+  it('starts writing back when the calling thread has no device left, and again once the workers are done', async () => {
+    const root = tempProject();
+    generateCatalog(root, { devices: 4, builds: 3 });
+    const content = readContent(root);
+    const { site } = compileSettings(content);
+    const log = path.join(tempProject(), 'sync.log');
+    process.env.PATH = `${recordingSync(log)}${path.delimiter}${PATH}`;
+    const tree = stageTree(path.join(tempProject(), 'out'));
+    // No sync is due while compiling: every one in the log is one of the three named.
+    compileDevices(groupByDevice(content), content.site!, site!, { threads: 2, workersFrom: 0, callerCompiles: false, writeTo: tree.staging, writebackEveryMs: 60_000 });
+    const at = (line: string) => line.endsWith(` -f ${tree.staging}`);
+    // As the staging folder is made, as the calling thread finds no device left, once the worker is done.
+    expect(await eventually(() => logLines(log).filter(at).length >= 3, 30_000)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(logLines(log).filter(at)).toHaveLength(3);
+    tree.discard();
   });
 
   it('ends the helper once the tree is committed or discarded', async () => {

@@ -35,7 +35,7 @@ export interface CompileOptions {
   workersFrom?: number;
   /** `false` leaves every device to the workers, when there are any (tests use it to be sure they run). */
   callerCompiles?: boolean;
-  /** How often (ms) to start writing `writeTo` back to disk while compiling (default {@link WRITEBACK_EVERY_MS}). */
+  /** How often (ms) to start writing `writeTo` back to disk while compiling (default {@link WRITEBACK_EVERY_MS}); it is also started once the calling thread has taken the last device, and once every device is in. */
   writebackEveryMs?: number;
   /**
    * Workers started ahead ({@link prestartWorkers}), to be given the job as soon as compiling
@@ -111,7 +111,15 @@ export function compileDevices(sources: readonly (DeviceGroup | DeviceFiles)[], 
       if (!started && workers > 0 && (compiled >= 2 || workersFrom === 0) && left[i + 1] >= Math.max(1, workersFrom)) start();
     }
   }
-  if (started) collect(started, state, done, sources.length);
+  // The calling thread has nothing left to take: what is written starts going to disk while the
+  // last devices compile and the indexes and host files are rendered, and again once every device
+  // is in, instead of all in the flush before the swap. That flush took 51 to 57 ms of a cold 1k
+  // build here, 13 to 24 ms with them (10k: 41 to 55 ms, 27 to 40 ms), measured with strace.
+  if (writeTo !== undefined) startWriteback(writeTo);
+  if (started) {
+    collect(started, state, done, sources.length);
+    if (writeTo !== undefined) startWriteback(writeTo);
+  }
   if (cacheDir && !fresh) pruneCache(cacheDir, new Set(done.map(([key]) => key!)));
   return done.map(([, output]) => output);
 }
