@@ -21,6 +21,13 @@ try {
   }
   // How V8 compiles otapress's code (build/jit.mjs): set once a command is loaded, before it runs.
   process.exitCode = await main(process.argv.slice(2), undefined, { beforeRun: setCommandBudget });
+  // Every command has finished its work when main returns (the preview once it is stopped; what
+  // runs on, the removal of a replaced tree, is a process of its own). Left to end by itself, the
+  // process frees its heaps one by one first: from the summary line to the end of the process,
+  // 20 to 25 ms of a cold build of 1,000 manifests, 70 to 84 ms at 10,000 and 85 ms at 100,000
+  // here; with exit, 9 to 11, 18 and 34 ms. Output still queued (a pipe, where writes to it are
+  // not synchronous: not on Linux) is left to be written and the process to end by itself.
+  if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit();
 } catch (error) {
   // A dependency missing means `npm ci` has not run (or did not finish): say so, not a stack.
   const missing = error?.code === 'ERR_MODULE_NOT_FOUND' && /^Cannot find package '([^']+)'/.exec(error.message);

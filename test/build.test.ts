@@ -5,7 +5,8 @@ import { build } from '../src/build/build.js';
 import { OUTPUT_MARKER } from '../src/build/out-dir.js';
 import { main } from '../src/cli.js';
 import { ContentError, formatProblem } from '../src/catalog/problems.js';
-import { runMain } from './cli-process.js';
+import { generateCatalog } from './bench/catalog.js';
+import { runMain, runOtapress } from './cli-process.js';
 import { eventually, EXAMPLE, oldTreesRemoved, ROOT, snapshotTree, tempProject } from './helpers.js';
 
 const GOLDEN = path.join(ROOT, 'test', 'golden');
@@ -57,6 +58,25 @@ describe('build of the example catalog', () => {
     expect(snapshotTree(path.join(root, 'dist'))).toEqual(built);
     await eventually(() => !existsSync(trash));
     expect(existsSync(trash)).toBe(false);
+  });
+});
+
+describe('the build command as a process', () => {
+  it('prints all of a report longer than a pipe holds, the same as in process, before it ends (real CLI process)', { timeout: 120_000 }, async () => {
+    // The process ends with process.exit once the command is done (bin.mjs): the notices must all
+    // be through the pipe by then, past the 64 KiB it holds until the reader takes them.
+    const processed = tempProject();
+    generateCatalog(processed, { devices: 40, builds: 20 });
+    const inProcess = tempProject();
+    cpSync(path.join(processed, 'content'), path.join(inProcess, 'content'), { recursive: true });
+    const result = runOtapress(['build', '--root', processed]);
+    const expected = await runMain(['build', '--root', inProcess]);
+    expect(result.code).toBe(0);
+    expect(expected.code).toBe(0);
+    expect(result.stderr.length).toBeGreaterThan(65_536);
+    expect(result.stderr.replaceAll(processed, 'ROOT')).toBe(`${expected.err.join('\n')}\n`.replaceAll(inProcess, 'ROOT'));
+    expect(result.stdout.replaceAll(processed, 'ROOT')).toBe(`${expected.out.join('\n')}\n`.replaceAll(inProcess, 'ROOT'));
+    expect(snapshotTree(path.join(processed, 'dist'))).toEqual(snapshotTree(path.join(inProcess, 'dist')));
   });
 });
 
