@@ -96,8 +96,10 @@ export function writeCacheEntry(cacheDir: string, key: string, output: DeviceOut
       return [file.path, stat.size, stat.ino, stat.mtimeMs];
     });
     const header: CacheHeader = { format: CACHE_FORMAT, key, device: output.device, problems: output.problems, summary: output.summary, notices: output.notices, counts: output.counts, files };
-    const text = JSON.stringify(header);
-    const bytes = Buffer.from(`${createHash('sha256').update(text).digest('hex')}\n${text}`);
+    // The text encoded once, for the checksum and the file: hashing the string and writing it out
+    // after its checksum encoded it twice, and copied it once more.
+    const body = Buffer.from(JSON.stringify(header));
+    const bytes = Buffer.concat([Buffer.from(`${createHash('sha256').update(body).digest('hex')}\n`, 'latin1'), body]);
     // Created in place when there is none (one change to the folder instead of three): its checksum
     // makes a partly written entry, of a build killed meanwhile, one that does not check out. One
     // already there (that did not check out) is replaced by a new file renamed over it.
