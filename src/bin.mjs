@@ -8,16 +8,16 @@ import { setCommandBudget } from './build/jit.mjs';
 
 try {
   const built = new URL('./cli.js', import.meta.url);
-  let main;
+  let main, outputWritten;
   if (existsSync(built)) {
-    ({ main } = await import(built.href));
+    ({ main, outputWritten } = await import(built.href));
   } else {
     const { register } = await import('tsx/esm/api');
     register();
     // The libraries catalog/libraries.ts loads only when content needs them (lib/ holds its own
     // copies): missing, they are an install that did not finish, said now, not halfway through a build.
     for (const library of ['yaml', 'zod']) import.meta.resolve(library);
-    ({ main } = await import('./cli.ts'));
+    ({ main, outputWritten } = await import('./cli.ts'));
   }
   // How V8 compiles otapress's code (build/jit.mjs): set once a command is loaded, before it runs.
   process.exitCode = await main(process.argv.slice(2), undefined, { beforeRun: setCommandBudget });
@@ -28,7 +28,9 @@ try {
   // here; with exit, 9 to 11, 18 and 34 ms. It exits once all that was printed is written: into a
   // pipe (`2>&1 | ...`, a CI log) a long report may still be on its way when main returns, and an
   // exit right away cut the notices of a 1k build at 64 KiB.
-  await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((resolve) => stream.write('', resolve))));
+  // outputWritten also keeps the order of what was printed on both streams, and turns an output
+  // that could not be written into exit status 74 (cli.ts).
+  process.exitCode = await outputWritten(process.exitCode);
   process.exit();
 } catch (error) {
   // A dependency missing means `npm ci` has not run (or did not finish): say so, not a stack.

@@ -74,12 +74,90 @@ export async function main(argv: string[], io: Io = CONSOLE, { beforeRun }: Main
 
 // --- internal ---
 
-/** stdout and stderr: a line at a time through the console, many lines in one write. */
+/** stdout and stderr: a line, or many lines, in one write each, through {@link print}. */
 const CONSOLE: Io = {
-  out: (line) => console.log(line),
-  err: (line) => console.error(line),
-  lines: (to, lines) => void (to === 'out' ? process.stdout : process.stderr).write(`${lines.join('\n')}\n`),
+  out: (line) => print(process.stdout, `${line}\n`),
+  err: (line) => print(process.stderr, `${line}\n`),
+  lines: (to, lines) => print(to === 'out' ? process.stdout : process.stderr, `${lines.join('\n')}\n`),
 };
+
+/** A write still waiting for the other stream (see {@link print}); `undefined` when none is. */
+let waiting: Promise<void> | undefined;
+/** The streams that failed, with why: nothing more is written to them. */
+const failed = new Map<NodeJS.WritableStream, NodeJS.ErrnoException>();
+
+/**
+ * Writes `text` to `to` after everything printed before it, on either stream. Node writes into a
+ * pipe without blocking: what does not fit (a pipe holds 64 KiB until its reader takes them) waits
+ * in the stream while the next write to the other stream goes straight through, so where stdout
+ * and stderr are one pipe (`2>&1`, a CI log) a build's summary line landed inside its notices. A
+ * write to one stream therefore waits while the other still holds text. A stream whose reader has
+ * gone (`otapress schema | head`, EPIPE) or that cannot be written (a full disk) takes nothing
+ * more, instead of the process ending on an unhandled error event: see {@link outputWritten}.
+ */
+function print(to: NodeJS.WriteStream, text: string): void {
+  watch(process.stdout);
+  watch(process.stderr);
+  const other = to === process.stdout ? process.stderr : process.stdout;
+  if (waiting === undefined && (other.writableLength === 0 || failed.has(other))) {
+    write(to, text);
+    return;
+  }
+  const turn = (waiting ?? Promise.resolve()).then(() => written(other)).then(() => write(to, text));
+  waiting = turn;
+  void turn.then(() => {
+    if (waiting === turn) waiting = undefined;
+  });
+}
+
+/**
+ * Resolves once everything the CLI printed is written, with the exit status to end with: `code`,
+ * or EX_IOERR (74) for a command that succeeded but whose output could not be written (said on the
+ * other stream when it can be). A reader that stopped reading (EPIPE) is not an error: the command
+ * went on and did its work, as `git log | head` does.
+ */
+export async function outputWritten(code: number): Promise<number> {
+  const drained = async () => {
+    while (waiting !== undefined) await waiting;
+    await Promise.all([written(process.stdout), written(process.stderr)]);
+    // A failed write's error event comes in a later tick than the write.
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  await drained();
+  const lost = [...failed].filter(([, error]) => error.code !== 'EPIPE');
+  if (lost.length === 0) return code;
+  const { describeWriteError } = await import('./build/out-dir.js');
+  for (const [stream, error] of lost) {
+    const name = stream === process.stdout ? 'stdout' : 'stderr';
+    print(stream === process.stdout ? process.stderr : process.stdout, `otapress could not write its output to ${name}: ${describeWriteError(error) ?? error.message}\n`);
+  }
+  await drained();
+  return code === EXIT.ok ? EXIT.io : code;
+}
+
+function write(to: NodeJS.WriteStream, text: string): void {
+  if (!failed.has(to)) to.write(text);
+}
+
+/**
+ * Resolves once `stream` has written what it holds (or has failed). An empty write is queued after
+ * the rest and called back once they are written; only then, since a file (written synchronously)
+ * holds nothing, and on one that takes no byte (/dev/full) even an empty write fails.
+ */
+function written(stream: NodeJS.WriteStream): Promise<void> {
+  if (failed.has(stream) || stream.writableLength === 0) return Promise.resolve();
+  return new Promise((resolve) => stream.write('', () => resolve()));
+}
+
+const watched = new Set<NodeJS.WritableStream>();
+/** Records a stream's failure (its error event), which would otherwise end the process with a stack. */
+function watch(stream: NodeJS.WritableStream): void {
+  if (watched.has(stream)) return;
+  watched.add(stream);
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (!failed.has(stream)) failed.set(stream, error);
+  });
+}
 
 /** Where a command without --root works: the catalog the current folder is in, said when it is not this folder. */
 function projectRoot(io: Io): string {
