@@ -3,6 +3,7 @@
  * codes. Every command lives in commands/ and shares io.ts with this file.
  */
 import { parseArgs } from 'node:util';
+import { oneLine } from './catalog/problems.js';
 import { EXIT, findProjectRoot, otapressVersion, reportProblems, UsageError, type Command, type Io } from './io.js';
 
 /** The commands, each loaded only when it runs (or for the overview). */
@@ -34,7 +35,7 @@ export async function main(argv: string[], io: Io = CONSOLE, { beforeRun }: Main
     return EXIT.ok;
   }
   if (!Object.hasOwn(COMMANDS, name)) {
-    io.err(`unknown command \`${name}\`\n\n${await overview()}`);
+    io.err(`unknown command \`${oneLine(name)}\`\n\n${await overview()}`);
     return EXIT.usage;
   }
   const { command } = await COMMANDS[name]();
@@ -59,7 +60,8 @@ export async function main(argv: string[], io: Io = CONSOLE, { beforeRun }: Main
       return error.reason === 'busy' ? EXIT.busy : error.reason === 'io' ? EXIT.io : EXIT.usage;
     }
     if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
-      io.err(`${(error as Error).message}\n\nusage: ${command.usage}`);
+      // One line, whatever the arguments it quotes hold (a line break, an escape sequence).
+      io.err(`${oneLine((error as Error).message)}\n\nusage: ${command.usage}`);
       return EXIT.usage;
     }
     // A system error of any command (a full disk under `add`, a read-only project under `init`): words, not a stack.
@@ -76,10 +78,21 @@ export async function main(argv: string[], io: Io = CONSOLE, { beforeRun }: Main
 
 /** stdout and stderr: a line, or many lines, in one write each, through {@link print}. */
 const CONSOLE: Io = {
-  out: (line) => print(process.stdout, `${line}\n`),
-  err: (line) => print(process.stderr, `${line}\n`),
-  lines: (to, lines) => print(to === 'out' ? process.stdout : process.stderr, `${lines.join('\n')}\n`),
+  out: (line) => print(process.stdout, `${shown(line)}\n`),
+  err: (line) => print(process.stderr, `${shown(line)}\n`),
+  lines: (to, lines) => print(to === 'out' ? process.stdout : process.stderr, `${shown(lines.join('\n'))}\n`),
 };
+
+/**
+ * Text as a terminal may show it: the control characters but line breaks and tabs (an escape
+ * sequence would recolour the terminal or, OSC 52, set its clipboard; a carriage return overwrite
+ * a line), DEL, C1 and the bidirectional controls are escaped as {@link oneLine} escapes them.
+ * What commands print quotes files and arguments escaped already; this holds for whatever one
+ * forgets.
+ */
+function shown(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, oneLine);
+}
 
 /** A write still waiting for the other stream (see {@link print}); `undefined` when none is. */
 let waiting: Promise<void> | undefined;

@@ -2,14 +2,14 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runMain } from './cli-process.js';
+import { runMain, runOtapress } from './cli-process.js';
 import { ROOT, tempProject } from './helpers.js';
 
 /**
  * Where the CLI's output goes when it cannot all be written (cli.ts, print and outputWritten): a
  * reader that stopped reading (`otapress build | head`) and a device that takes no byte
- * (/dev/full), on the real CLI process. The order of the two streams in one pipe is checked in
- * build.test.ts, with notices longer than a pipe holds.
+ * (/dev/full), on the real CLI process, and arguments that would drive the terminal. The order of
+ * the two streams in one pipe is checked in build.test.ts, with notices longer than a pipe holds.
  */
 const TIMEOUT = 120_000;
 const BIN = path.join(ROOT, 'src', 'bin.mjs');
@@ -64,5 +64,26 @@ describe("the CLI's output", () => {
     const quiet = run(['--version'], 2);
     const { version: own } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
     expect([quiet.status, quiet.stdout, quiet.stderr]).toEqual([0, `${own}\n`, '']);
+  });
+
+  it('arguments a message quotes reach the terminal escaped and on one line: no escape sequence, no forged line (real CLI process)', { timeout: TIMEOUT }, () => {
+    const root = tempProject({ withContent: true });
+    // OSC 52 would set the terminal's clipboard; the line break would start a line of its own.
+    const hostile = 'a\x1b]52;c;aGk=\x07b\nnext line \u202e\r';
+    const shown = 'a\\u001b]52;c;aGk=\\u0007b\\nnext line \\u202e\\r';
+    const cases: [string[], string][] = [
+      [['check', '--root', root, '--format', hostile], `--format is text or github, not ${shown}`],
+      [[hostile], `unknown command \`${shown}\``],
+      // add's messages have lines of their own; each is escaped (a line break in a path starts one).
+      [['add', 'a\x1b]52;c;aGk=\x07b.zip', '--root', root], 'no such file: a\\u001b]52;c;aGk=\\u0007b.zip; pass the path of the OTA zip'],
+      [['import', hostile, '--device', 'FP4', '--list', 'stable', '--root', root], `cannot read ${shown} (ENOENT); pass the saved listing, or - for standard input`],
+      [['build', '--root', root, '--threads', hostile], `--threads is a whole number of at least 1, not ${shown}`],
+    ];
+    for (const [args, first] of cases) {
+      const result = runOtapress(args);
+      expect(result.code).toBe(2);
+      expect(result.stderr.split('\n')[0]).toBe(first);
+      expect(result.stdout + result.stderr).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f\u202e]/);
+    }
   });
 });

@@ -3,7 +3,7 @@ import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { MAX_PROBLEMS, planImport, type ImportPlan } from '../import/plan-import.js';
 import { DEVICE_NAME } from '../catalog/plan.js';
-import { ContentError, formatProblem } from '../catalog/problems.js';
+import { ContentError, formatProblem, oneLine } from '../catalog/problems.js';
 import { readContent } from '../catalog/read.js';
 import { parseSite, SITE_FILE } from '../catalog/site.js';
 import { writeFileReplacing } from '../catalog/write-manifest.js';
@@ -107,7 +107,7 @@ are imported; the exit status is 1 when none is).`,
       });
     } catch (error) {
       if (!(error instanceof ImportUsageError)) throw error;
-      io.err(error.message);
+      io.err(oneLine(error.message)); // One line, whatever the path or name it quotes holds.
       return EXIT.usage;
     }
     for (const note of plan.notes) io.err(formatProblem(note));
