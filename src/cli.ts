@@ -84,11 +84,10 @@ const CONSOLE: Io = {
 };
 
 /**
- * Text as a terminal may show it: the control characters but line breaks and tabs (an escape
- * sequence would recolour the terminal or, OSC 52, set its clipboard; a carriage return overwrite
- * a line), DEL, C1 and the bidirectional controls are escaped as {@link oneLine} escapes them.
- * What commands print quotes files and arguments escaped already; this holds for whatever one
- * forgets.
+ * Text as a terminal may show it: every control character but line breaks and tabs (an escape
+ * sequence would recolour the terminal or, OSC 52, set its clipboard; a carriage return would
+ * overwrite a line), DEL, C1 and the bidirectional controls, escaped as {@link oneLine} escapes
+ * them. Commands escape the files and arguments they quote already; this catches what one forgets.
  */
 function shown(text: string): string {
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, oneLine);
@@ -105,7 +104,7 @@ const failed = new Map<NodeJS.WritableStream, NodeJS.ErrnoException>();
  * in the stream while the next write to the other stream goes straight through, so where stdout
  * and stderr are one pipe (`2>&1`, a CI log) a build's summary line landed inside its notices. A
  * write to one stream therefore waits while the other still holds text. A stream whose reader has
- * gone (`otapress schema | head`, EPIPE) or that cannot be written (a full disk) takes nothing
+ * gone (`otapress check | head -1`, EPIPE) or that cannot be written (a full disk) takes nothing
  * more, instead of the process ending on an unhandled error event: see {@link outputWritten}.
  */
 function print(to: NodeJS.WriteStream, text: string): void {
@@ -153,9 +152,9 @@ function write(to: NodeJS.WriteStream, text: string): void {
 }
 
 /**
- * Resolves once `stream` has written what it holds (or has failed). An empty write is queued after
- * the rest and called back once they are written; only then, since a file (written synchronously)
- * holds nothing, and on one that takes no byte (/dev/full) even an empty write fails.
+ * Resolves once `stream` has written what it holds (or has failed). Where it still holds text, an
+ * empty write queued behind it is called back once all of it is written. One that holds nothing (a
+ * file, written synchronously, always does) is not written to: on /dev/full even an empty write fails.
  */
 function written(stream: NodeJS.WriteStream): Promise<void> {
   if (failed.has(stream) || stream.writableLength === 0) return Promise.resolve();
