@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addBuild } from '../src/ota/add-build.js';
@@ -249,6 +249,13 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
   it('refuses a missing file and a missing argument', async () => {
     const root = tempProject({ withContent: true });
     expect(await runMain(['add', 'nope.zip', '--root', root])).toEqual({ code: 2, out: [], err: ['no such file: nope.zip; pass the path of the OTA zip'] });
+    // A folder and a named pipe (whose reading would wait for a writer) are said to be what they are.
+    const folder = path.join(root, 'builds');
+    mkdirSync(folder);
+    expect(await runMain(['add', folder, '--root', root])).toEqual({ code: 2, out: [], err: [`${folder} is a folder, not a file; pass the path of the OTA zip`] });
+    const fifo = path.join(root, 'pipe.zip');
+    execFileSync('mkfifo', [fifo]);
+    expect(await runMain(['add', fifo, '--root', root])).toEqual({ code: 2, out: [], err: [`${fifo} is not a regular file (a device, pipe or socket); pass the path of the OTA zip`] });
     const none = await runMain(['add', '--root', root]);
     expect(none.code).toBe(2);
     expect(none.err[0]).toBe('name the OTA zip to add');

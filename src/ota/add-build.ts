@@ -77,7 +77,8 @@ export async function addBuild(options: AddOptions): Promise<AddResult> {
 
 async function makeManifest(options: AddOptions, hashing: () => Hashing): Promise<AddResult> {
   const zip = path.resolve(options.zip);
-  if (!existsSync(zip) || !statSync(zip).isFile()) throw new AddUsageError(`no such file: ${options.zip}; pass the path of the OTA zip`);
+  const notZip = notAFile(zip, options.zip);
+  if (notZip) throw new AddUsageError(`${notZip}; pass the path of the OTA zip`);
   if (options.placeholder && options.url !== undefined) {
     throw new AddUsageError('--placeholder announces a build without a package, and --url names its package: pass one of them');
   }
@@ -253,7 +254,20 @@ function usableValues(facts: Parameters<typeof manifestValues>[0], digests: Para
 
 /** A `--file` path must name a file: said before the zip is hashed, not after. */
 function checkFileOption(file: string): void {
-  if (!existsSync(file) || !statSync(file).isFile()) throw new AddUsageError(`no such file: ${file}; --file takes the path of an image or other file of the build`);
+  const problem = notAFile(file, file);
+  if (problem) throw new AddUsageError(`${problem}; --file takes the path of an image or other file of the build`);
+}
+
+/**
+ * Why `file` (given as `given`) cannot be hashed, or `undefined` when it is a regular file: missing,
+ * a folder (`otapress add builds/`), or a device, pipe or socket, which reads may never end.
+ */
+function notAFile(file: string, given: string): string | undefined {
+  const stat = statSync(file, { throwIfNoEntry: false });
+  if (stat === undefined) return `no such file: ${given}`;
+  if (stat.isDirectory()) return `${given} is a folder, not a file`;
+  if (!stat.isFile()) return `${given} is not a regular file (a device, pipe or socket)`;
+  return undefined;
 }
 
 /** What to write after each missing option in the hint: the form of the value, not one ROM's value. */
