@@ -3,7 +3,7 @@
  * codes. Every command lives in commands/ and shares io.ts with this file.
  */
 import { parseArgs } from 'node:util';
-import { oneLine } from './catalog/problems.js';
+import { escapeControls, oneLine } from './catalog/problems.js';
 import { EXIT, findProjectRoot, otapressVersion, reportProblems, UsageError, type Command, type Io } from './io.js';
 
 /** The commands, each loaded only when it runs (or for the overview). */
@@ -76,22 +76,15 @@ export async function main(argv: string[], io: Io = CONSOLE, { beforeRun }: Main
 
 // --- internal ---
 
-/** stdout and stderr: a line, or many lines, in one write each, through {@link print}. */
-const CONSOLE: Io = {
-  out: (line) => print(process.stdout, `${shown(line)}\n`),
-  err: (line) => print(process.stderr, `${shown(line)}\n`),
-  lines: (to, lines) => print(to === 'out' ? process.stdout : process.stderr, `${shown(lines.join('\n'))}\n`),
-};
-
 /**
- * Text as a terminal may show it: every control character but line breaks and tabs (an escape
- * sequence would recolour the terminal or, OSC 52, set its clipboard; a carriage return would
- * overwrite a line), DEL, C1 and the bidirectional controls, escaped as {@link oneLine} escapes
- * them. Commands escape the files and arguments they quote already; this catches what one forgets.
+ * stdout and stderr: a line, or many lines, in one write each, through {@link print}. Commands
+ * escape the files and arguments they quote already; escapeControls catches what one forgets.
  */
-function shown(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, oneLine);
-}
+const CONSOLE: Io = {
+  out: (line) => print(process.stdout, `${escapeControls(line)}\n`),
+  err: (line) => print(process.stderr, `${escapeControls(line)}\n`),
+  lines: (to, lines) => print(to === 'out' ? process.stdout : process.stderr, `${escapeControls(lines.join('\n'))}\n`),
+};
 
 /** A write still waiting for the other stream (see {@link print}); `undefined` when none is. */
 let waiting: Promise<void> | undefined;

@@ -37,9 +37,16 @@ export function formatProblem(p: Problem): string {
 
 /** Escapes control characters (C0, DEL, C1), line and paragraph separators and bidirectional controls. */
 export function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) =>
-    c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return text.replace(UNSHOWN, escaped);
+}
+
+/**
+ * Escapes what {@link oneLine} escapes but line breaks and tabs: text of many lines (a Caddyfile is
+ * indented with tabs) as a terminal may show it, without the escape sequence that would recolour it
+ * or, OSC 52, set its clipboard, or a carriage return that would overwrite a line.
+ */
+export function escapeControls(text: string): string {
+  return text.replace(UNSHOWN, (c) => (c === '\n' || c === '\t' ? c : escaped(c)));
 }
 
 /** Sorts problems by file, then position, then field, so every run prints them in the same order. */
@@ -95,4 +102,11 @@ function editDistance(a: string, b: string): number {
     }
   }
   return row[b.length];
+}
+
+/** What {@link oneLine} and {@link escapeControls} escape. */
+const UNSHOWN = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+function escaped(c: string): string {
+  return c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
