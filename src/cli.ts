@@ -101,8 +101,7 @@ const failed = new Map<NodeJS.WritableStream, NodeJS.ErrnoException>();
  * more, instead of the process ending on an unhandled error event: see {@link outputWritten}.
  */
 function print(to: NodeJS.WriteStream, text: string): void {
-  watch(process.stdout);
-  watch(process.stderr);
+  watchStreams();
   const other = to === process.stdout ? process.stderr : process.stdout;
   if (waiting === undefined && (other.writableLength === 0 || failed.has(other))) {
     write(to, text);
@@ -154,14 +153,19 @@ function written(stream: NodeJS.WriteStream): Promise<void> {
   return new Promise((resolve) => stream.write('', () => resolve()));
 }
 
-const watched = new Set<NodeJS.WritableStream>();
-/** Records a stream's failure (its error event), which would otherwise end the process with a stack. */
-function watch(stream: NodeJS.WritableStream): void {
-  if (watched.has(stream)) return;
-  watched.add(stream);
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (!failed.has(stream)) failed.set(stream, error);
-  });
+let watching = false;
+/**
+ * Records the failure of stdout or stderr (its error event), which would otherwise end the process
+ * with a stack. Once, at the first print: loading cli.ts (as the tests do) leaves the streams alone.
+ */
+function watchStreams(): void {
+  if (watching) return;
+  watching = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (!failed.has(stream)) failed.set(stream, error);
+    });
+  }
 }
 
 /** Where a command without --root works: the catalog the current folder is in, said when it is not this folder. */
