@@ -1,6 +1,9 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statfsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fileSystemName, fileSystemOf } from './bench/file-system.js';
 import { ROOT } from './helpers.js';
 
 // A smoke run of `npm run bench` on a tiny catalog, so the script cannot rot. No timing is checked:
@@ -20,6 +23,25 @@ describe('npm run bench', { timeout: 120_000 }, () => {
     );
     expect(result.stdout).toContain('3 devices x 4 builds = 12 manifests');
     expect(result.stdout).toContain('the build writes 12 builds of 3 devices into 12 listings');
+    // The catalog's folder, and the file system it is on.
+    expect(result.stdout).toMatch(new RegExp(`12 manifests in ${escapeRegExp(tmpdir())}/otapress-bench-\\w+ \\(${escapeRegExp(fileSystemOf(tmpdir()))}\\): generating`));
+  });
+
+  // /dev/shm is a tmpfs on Linux; where it is not (another system, a container without it), there is nothing to run on.
+  it.runIf(isTmpfs('/dev/shm'))('says when the catalog is in memory (TMPDIR on a tmpfs), where no build waits for a disk', () => {
+    const dir = mkdtempSync('/dev/shm/otapress-bench-test-');
+    try {
+      const result = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', path.join(ROOT, 'test', 'bench', 'bench.ts'), '--devices', '2', '--builds', '3', '--runs', '1', '--only', 'build'],
+        { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TMPDIR: dir } },
+      );
+      expect(result.stderr).toBe('');
+      expect(result.status).toBe(0);
+      expect(result.stdout).toMatch(new RegExp(`6 manifests in ${escapeRegExp(dir)}/otapress-bench-\\w+ \\(tmpfs, in memory\\): generating`));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('with --extras, also cold-builds the catalog with device files and changelogs and prints the ratio to the plain one, and with --baseline to the plain build of another checkout', () => {
@@ -43,3 +65,28 @@ describe('npm run bench', { timeout: 120_000 }, () => {
     expect(result.stdout).toMatch(/the same catalog with device files and changelogs \/ without, same code.*target at most 1\.10x/);
   });
 });
+
+describe('the file system a benchmark runs on', () => {
+  it('is named from its statfs type, by the numbers of the kernel, and shown as a number when unknown', () => {
+    expect(fileSystemName(0xef53)).toBe('ext2/3/4');
+    expect(fileSystemName(0x01021994)).toBe('tmpfs, in memory');
+    expect(fileSystemName(0x58465342n)).toBe('xfs');
+    expect(fileSystemName(0x12345678)).toBe('file system type 0x12345678');
+  });
+
+  it('is unknown, not an error, for a folder that cannot be asked', () => {
+    expect(fileSystemOf(path.join(tmpdir(), 'otapress-no-such-folder', 'x'))).toBe('unknown file system');
+  });
+});
+
+function isTmpfs(dir: string): boolean {
+  try {
+    return statfsSync(dir).type === 0x01021994;
+  } catch {
+    return false;
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -11,6 +11,8 @@
 //                                          device and a changelog on every build (issue 21), in the same rounds
 //   npm run bench -- --keep-env            runs every command with NODE_EXTRA_CA_CERTS, when it is set (see
 //                                          childEnv below)
+//   TMPDIR=/dev/shm npm run bench ...      catalogs, outputs and caches on a tmpfs: no time waiting for a disk
+//                                          (each size's first line names the file system, file-system.ts)
 //   npm run bench -- --extras --baseline DIR   also the cold build of the plain catalog by the otapress checked
 //                                          out in DIR (its lib/, built if missing), in the same rounds: issue 21
 //                                          compares the extras build with the build of the time it was filed
@@ -29,6 +31,7 @@ import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { deviceName, generateCatalog } from './catalog.js';
+import { fileSystemOf } from './file-system.js';
 import { compareListings, preparePeers, type Peer, type Command } from './peers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -230,7 +233,8 @@ async function benchCatalog({ devices, builds }: { devices: number; builds: numb
   const reused = values.catalog !== undefined;
   const root = reused ? path.resolve(values.catalog!) : mkdtempSync(path.join(tmpdir(), 'otapress-bench-'));
   try {
-    process.stdout.write(`${devices} devices x ${builds} builds = ${manifests} manifests in ${root}: ${reused ? 'reused' : 'generating'}... `);
+    // The file system too: on tmpfs no build waits for a disk, on a disk the figures include it.
+    process.stdout.write(`${devices} devices x ${builds} builds = ${manifests} manifests in ${root} (${fileSystemOf(root)}): ${reused ? 'reused' : 'generating'}... `);
     if (!reused || !existsSync(path.join(root, 'content'))) generateCatalog(root, { devices, builds });
     // With --extras, the same catalog with a device.yaml on every device and a changelog on every
     // build, in a folder of its own inside the first (the first's builds read only its content/).
