@@ -21,13 +21,15 @@
 // - the build and check commands load lib/build/build-command.js, build.ts and all it imports as
 //   one module, but for the few modules the CLI itself loads (see SHARED): with both bundles,
 //   cold 1k builds took 0.87x the wall time and 0.84x the CPU time.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
 const root = path.resolve(import.meta.dirname, '..');
 const src = path.join(root, 'src');
 const lib = path.join(root, 'lib');
+// Built in a folder beside lib/ first, then moved into lib/ file by file (placeBuilt, at the end).
+const out = path.join(root, `.lib-building-${process.pid}`);
 const sources = readdirSync(src, { recursive: true })
   .filter((f) => /\.(ts|mjs)$/.test(f))
   .sort();
@@ -94,7 +96,9 @@ function zodFunctions() {
   return [...list[1].matchAll(/'([A-Za-z]+)'/g)].map((m) => m[1]);
 }
 
-rmSync(lib, { recursive: true, force: true });
+rmSync(out, { recursive: true, force: true });
+// Whatever stops this build, its half-built folder goes with it.
+process.on('exit', () => rmSync(out, { recursive: true, force: true }));
 // The `yaml` package, and the functions of zod that otapress calls, each as one CommonJS file for
 // libraries.ts to `require`.
 const vendored = [
@@ -105,7 +109,7 @@ const vendorMetafiles = [];
 for (const [name, contents, what] of vendored) {
   const built = await build({
     stdin: { contents, resolveDir: root, sourcefile: name, loader: 'js' },
-    outfile: path.join(lib, 'vendor', name),
+    outfile: path.join(out, 'vendor', name),
     bundle: true,
     banner: { js: `// Built by .ci/build-lib.mjs: ${what}, loaded by catalog/libraries.js when content needs it; the licence is in LICENSES.txt.` },
     format: 'cjs',
@@ -119,7 +123,7 @@ for (const [name, contents, what] of vendored) {
 const { metafile } = await build({
   entryPoints: sources.filter((f) => f.endsWith('.ts')).map((f) => path.join(src, f)),
   outbase: src,
-  outdir: lib,
+  outdir: out,
   bundle: true,
   splitting: true,
   chunkNames: 'vendor/[name]-[hash]',
@@ -133,8 +137,8 @@ const { metafile } = await build({
   logLevel: 'warning',
 });
 for (const file of sources.filter((f) => f.endsWith('.mjs'))) {
-  mkdirSync(path.dirname(path.join(lib, file)), { recursive: true });
-  copyFileSync(path.join(src, file), path.join(lib, file));
+  mkdirSync(path.dirname(path.join(out, file)), { recursive: true });
+  copyFileSync(path.join(src, file), path.join(out, file));
 }
 
 /**
@@ -145,7 +149,7 @@ for (const file of sources.filter((f) => f.endsWith('.mjs'))) {
 async function bundle(entry, name, what, plugins = []) {
   const built = await build({
     entryPoints: [path.join(src, 'build', entry)],
-    outfile: path.join(lib, 'build', name),
+    outfile: path.join(out, 'build', name),
     bundle: true,
     plugins: [...plugins, librariesFromVendor],
     banner: { js: `// Built by .ci/build-lib.mjs: ${what}; the libraries' licences are in ../vendor/LICENSES.txt.\nimport { createRequire as __otapressRequire } from 'node:module';\nconst require = __otapressRequire(import.meta.url);` },
@@ -176,6 +180,45 @@ const notices = packages.map((name) => {
   if (!file) throw new Error(`${name} has no licence file to ship with the code bundled from it`);
   return `${name} ${version} (${license})\n\n${readFileSync(path.join(dir, file), 'utf8').trim()}\n`;
 });
-if (existsSync(path.join(lib, 'vendor'))) {
-  writeFileSync(path.join(lib, 'vendor', 'LICENSES.txt'), `Libraries bundled into this folder, and their licences.\n\n${notices.join('\n---\n\n')}`);
+if (existsSync(path.join(out, 'vendor'))) {
+  writeFileSync(path.join(out, 'vendor', 'LICENSES.txt'), `Libraries bundled into this folder, and their licences.\n\n${notices.join('\n---\n\n')}`);
+}
+
+placeBuilt(out, lib);
+
+/**
+ * Moves the tree built in `from` into `to` file by file, each with one rename over the file it
+ * replaces, then removes from `to` what the build did not make. A process reading lib/ while it
+ * is rebuilt (a test copying it, a build or `otapress serve` running from it, `npm run bench`
+ * rebuilding it beside them) finds each file whole, the old one or the new one. Removing lib/
+ * first, as this script did, left it missing or half-written for the second or two the build
+ * takes: on a machine with more cores, where vitest runs test files side by side, the benchmark's
+ * smoke test rebuilding lib/ could catch the build cache's test copying it.
+ */
+function placeBuilt(from, to) {
+  const made = new Set();
+  const move = (relative) => {
+    const source = path.join(from, relative);
+    const target = path.join(to, relative);
+    const there = lstatSync(target, { throwIfNoEntry: false });
+    if (lstatSync(source).isDirectory()) {
+      if (there && !there.isDirectory()) rmSync(target, { force: true });
+      mkdirSync(target, { recursive: true });
+      for (const name of readdirSync(source).sort()) move(path.join(relative, name));
+    } else {
+      if (there?.isDirectory()) rmSync(target, { recursive: true, force: true });
+      renameSync(source, target);
+    }
+    made.add(relative);
+  };
+  move('');
+  const prune = (relative) => {
+    for (const name of readdirSync(path.join(to, relative))) {
+      const child = path.join(relative, name);
+      if (!made.has(child)) rmSync(path.join(to, child), { recursive: true, force: true });
+      else if (lstatSync(path.join(to, child)).isDirectory()) prune(child);
+    }
+  };
+  prune('');
+  rmSync(from, { recursive: true, force: true });
 }
