@@ -261,6 +261,33 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
     expect(none.err[0]).toBe('name the OTA zip to add');
   });
 
+  it('quotes a path holding a line break within one line of its message, escaped', async () => {
+    const { root } = await project();
+    // A path that does not exist.
+    const missing = path.join(root, 'a\nb.zip');
+    expect(await runMain(['add', missing, '--root', root])).toEqual({ code: 2, out: [], err: [`no such file: ${root}/a\\nb.zip; pass the path of the OTA zip`] });
+    // A real zip, with metadata, in a folder whose name holds a line break and a carriage return
+    // (the zip's own name would be refused before: phones save the download under it): the message
+    // quoting its path is one line, and so is each line of a message of two.
+    const folder = path.join(root, 'in\n\r');
+    mkdirSync(folder);
+    const zip = path.join(folder, `${NAME}.zip`);
+    await writeOtaZip(zip, { metadata: FP4_METADATA });
+    const shown = `${root}/in\\n\\r/${NAME}.zip`;
+    expect(await runMain(['add', zip, '--root', root, '--without-metadata'])).toEqual({
+      code: 2,
+      out: [],
+      err: [`--without-metadata: ${shown} has META-INF/com/android/metadata; leave the option out`],
+    });
+    await writeOtaZip(zip, {});
+    const twoLines = await runMain(['add', zip, '--root', root]);
+    expect(twoLines.code).toBe(2);
+    expect(twoLines.err).toHaveLength(2);
+    expect(twoLines.err[0]).toMatch(new RegExp(`^${escapeRegExp(shown)} has no META-INF/com/android/metadata`));
+    expect(twoLines.err[1]).toContain(`otapress add ${shown} --without-metadata`);
+    expect(readdirSync(path.join(root, 'content', 'FP4')).some((n) => n.startsWith(NAME))).toBe(false);
+  });
+
   it('writes into a new device folder, and the build publishes it', async () => {
     const { root, zip } = await project('lineage-21.0-20241108-official-FP5-signed.zip', { metadata: FP4_METADATA.replace('pre-device=FP4', 'pre-device=FP5') });
     expect((await runMain(['add', zip, '--root', root])).code).toBe(0);
@@ -385,3 +412,7 @@ describe('the progress line', () => {
     expect([formatBytes(1536), formatBytes(1023), formatDuration(61.2), formatDuration(3600)]).toEqual(['1.5 KiB', '1023 B', '1:02', '60:00']);
   });
 });
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

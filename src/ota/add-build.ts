@@ -53,8 +53,16 @@ export interface AddResult {
 
 export { AddRefusal, type AddProblem } from './add-checks.js';
 
-/** A wrong invocation of `add` (missing values, an existing manifest): the CLI exits 2. */
-export class AddUsageError extends Error {}
+/**
+ * A wrong invocation of `add` (missing values, an existing manifest): the CLI exits 2. Each text
+ * given is one line of the message, whatever path or name it quotes (a line break in the zip's
+ * path is shown as `\n`, and starts no line of its own).
+ */
+export class AddUsageError extends Error {
+  constructor(...texts: string[]) {
+    super(lines(...texts));
+  }
+}
 
 /**
  * Makes the manifest of one OTA package: facts from the options, the zip's metadata and its name,
@@ -104,18 +112,14 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
     // package at all, and a guessed build time offers it to the wrong phones (or to none).
     const asked = ['--timestamp', '--incremental', ...derived.missing.filter((o) => o !== '--timestamp' && o !== '--incremental')];
     throw new AddUsageError(
-      lines(
-        `${options.zip} has no META-INF/com/android/metadata, which every OTA package made by ota_from_target_files has: it may be no OTA package at all, and nothing in it tells the exact build time phones compare with their ro.build.date.utc (a build a second older or newer is offered to the wrong phones).`,
-        `if it is the package phones should install, say so and give what it cannot: otapress add ${options.zip} --without-metadata ${asked.map((o) => `${o} ${o === '--timestamp' ? '<ro.build.date.utc of the build>' : o === '--incremental' ? '<ro.build.version.incremental>' : example(o, site)}`).join(' ')}`,
-      ),
+      `${options.zip} has no META-INF/com/android/metadata, which every OTA package made by ota_from_target_files has: it may be no OTA package at all, and nothing in it tells the exact build time phones compare with their ro.build.date.utc (a build a second older or newer is offered to the wrong phones).`,
+      `if it is the package phones should install, say so and give what it cannot: otapress add ${options.zip} --without-metadata ${asked.map((o) => `${o} ${o === '--timestamp' ? '<ro.build.date.utc of the build>' : o === '--incremental' ? '<ro.build.version.incremental>' : example(o, site)}`).join(' ')}`,
     );
   }
   if (derived.missing.length > 0) {
     throw new AddUsageError(
-      lines(
-        `cannot tell ${derived.missing.join(', ')} of ${path.basename(zip)}: ${derived.notes.join('; ')}.`,
-        `pass ${derived.missing.length === 1 ? 'it as an option' : 'them as options'}, e.g. otapress add ${options.zip} ${derived.missing.map((o) => `${o} ${example(o, site)}`).join(' ')}`,
-      ),
+      `cannot tell ${derived.missing.join(', ')} of ${path.basename(zip)}: ${derived.notes.join('; ')}.`,
+      `pass ${derived.missing.length === 1 ? 'it as an option' : 'them as options'}, e.g. otapress add ${options.zip} ${derived.missing.map((o) => `${o} ${example(o, site)}`).join(' ')}`,
     );
   }
   const filenameDiffers = options.filenameDiffers ?? [];
@@ -215,7 +219,7 @@ function fromManifestProblem(problem: Problem, values: ManifestValues, derived: 
   return { where: options.zip, field, message: `${origin ? said(origin, shown) : `${field} is ${shown}`}: ${problem.message}${hint}` };
 }
 
-/** A message of several lines: each one line, whatever the zip's name holds (add.ts escapes what is left). */
+/** A message of several lines ({@link AddUsageError}): each text one line, whatever the zip's name holds. */
 function lines(...texts: string[]): string {
   return texts.map(oneLine).join('\n');
 }
