@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileSystemName, fileSystemOf } from './bench/file-system.js';
+import { targetLine } from './bench/targets.js';
 import { ROOT } from './helpers.js';
 
 // A smoke run of `npm run bench` on a tiny catalog, so the script cannot rot. No timing is checked:
@@ -47,7 +48,7 @@ describe('npm run bench', { timeout: 120_000 }, () => {
   it('with --extras, also cold-builds the catalog with device files and changelogs and prints the ratio to the plain one, and with --baseline to the plain build of another checkout', () => {
     const result = spawnSync(
       process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'test', 'bench', 'bench.ts'), '--devices', '3', '--builds', '4', '--runs', '1', '--only', 'build', '--extras', '--baseline', ROOT],
+      ['--import', 'tsx', path.join(ROOT, 'test', 'bench', 'bench.ts'), '--devices', '3', '--builds', '4', '--runs', '2', '--only', 'build', '--extras', '--baseline', ROOT],
       { cwd: ROOT, encoding: 'utf8' },
     );
     expect(result.stderr).toBe('');
@@ -63,6 +64,32 @@ describe('npm run bench', { timeout: 120_000 }, () => {
     expect(result.stdout).toContain(`(baseline: otapress at ${commit}, ${ROOT})`);
     expect(result.stdout).toMatch(new RegExp(`cold build with device files and changelogs / ${commit}'s plain build \\(issue 21\\).*target at most 1\\.10x`));
     expect(result.stdout).toMatch(/the same catalog with device files and changelogs \/ without, same code.*target at most 1\.10x/);
+    // Two rounds: each ratio's target line ends with its lowest and highest round.
+    expect(result.stdout).toMatch(/cold build with cache \/ --no-cache \(12 manifests\) +\d+\.\d\dx +target at most 1\.05x +(met|MISSED) +\(rounds \d+\.\d\dx to \d+\.\d\dx(: 1 of 2 met it)?\)\n/);
+    expect(result.stdout).toMatch(/peak RSS, cold build \(at 12 manifests, not 100k\) +\d+ MB +target under 300 MB +met\n/);
+  });
+});
+
+describe('the list of targets the benchmark ends with', () => {
+  const ratio = { figure: 'cold / --no-cache', unit: 'x', target: 1.05 };
+  it('shows a median beside its target, met or MISSED, as before', () => {
+    expect(targetLine({ ...ratio, value: 1.03 }, 20)).toBe('  cold / --no-cache         1.03x  target at most 1.05x    met');
+    expect(targetLine({ ...ratio, value: 1.08 }, 20)).toBe('  cold / --no-cache         1.08x  target at most 1.05x    MISSED');
+    expect(targetLine({ figure: 'peak RSS', value: 221.4, unit: 'MB', target: 300, below: true }, 8)).toBe('  peak RSS     221 MB  target under 300 MB   met');
+    expect(targetLine({ figure: 'x', unit: 'x', target: 1 }, 1)).toBe('  x          -  target at most 1.00x    n/a');
+  });
+
+  it('adds the lowest and highest round of a ratio, and how many rounds met the target when they disagree', () => {
+    expect(targetLine({ ...ratio, value: 1.03, rounds: [1.13, 1.07, 1.03, 0.95, 0.85] }, 20)).toBe(
+      '  cold / --no-cache         1.03x  target at most 1.05x    met     (rounds 0.85x to 1.13x: 3 of 5 met it)',
+    );
+    expect(targetLine({ ...ratio, value: 2.53, target: 1.5, rounds: [3.45, 2.53, 2.4, 3.37, 2.21] }, 20)).toBe(
+      '  cold / --no-cache         2.53x  target at most 1.50x    MISSED  (rounds 2.21x to 3.45x)',
+    );
+    // Under a target: a round equal to it does not meet it. One round, or rounds not measured, add nothing.
+    expect(targetLine({ ...ratio, value: 0.9, target: 1, below: true, rounds: [0.8, 1] }, 20)).toBe('  cold / --no-cache         0.90x  target under 1.00x    met     (rounds 0.80x to 1.00x: 1 of 2 met it)');
+    expect(targetLine({ ...ratio, value: 1.03, rounds: [1.03] }, 20)).toBe('  cold / --no-cache         1.03x  target at most 1.05x    met');
+    expect(targetLine({ ...ratio, value: 1.03, rounds: [Number.NaN, 1.03] }, 20)).toBe('  cold / --no-cache         1.03x  target at most 1.05x    met');
   });
 });
 

@@ -33,6 +33,7 @@ import { parseArgs } from 'node:util';
 import { deviceName, generateCatalog } from './catalog.js';
 import { fileSystemOf } from './file-system.js';
 import { compareListings, preparePeers, type Peer, type Command } from './peers.js';
+import { targetLine, type Target } from './targets.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 // What a maintainer runs: the package's JavaScript built ahead of time (lib/), rebuilt from the
@@ -116,8 +117,11 @@ console.log(`load average at start: ${loadAverage()}`);
 console.log(`${describeEnv()}\n`);
 const perManifest: { manifests: number; cold: number; warm: number }[] = [];
 /** The figures of the targets, in the order of the issue's table. */
-const targets: { figure: string; value?: number; unit: string; target: number; below?: boolean }[] = [];
+const targets: Target[] = [];
 const target = (figure: string, value: number | undefined, unit: string, limit: number, below = false) => targets.push({ figure, value, unit, target: limit, below });
+/** A target on the ratio of two measurements: the median of their same-round ratios, and each round's (targets.ts). */
+const ratioTarget = (figure: string, a: Row, b: Row, limit: number, { below = false, of = 'ms' as 'ms' | 'cpu' } = {}) =>
+  targets.push({ figure, value: sameRound(a, b, of), unit: 'x', target: limit, below, rounds: roundRatios(a, b, of) });
 const peers = values.peers && only.has('build') ? preparePeers() : [];
 for (const size of only.has('build') || only.has('preview') ? sizes : []) {
   const manifests = size.devices * size.builds;
@@ -154,8 +158,8 @@ for (const size of only.has('build') || only.has('preview') ? sizes : []) {
     console.log(`  ${''.padEnd(28)}  wall    CPU   (wall, each round)`);
     for (const [name, a, b] of ratios) console.log(`  ${name.padEnd(28)} ${`${sameRound(a, b).toFixed(2)}x`.padStart(6)} ${cpu(a, b).padStart(6)}   (${a.samples.map((x, i) => (x.ms / b.samples[i].ms).toFixed(2)).join(' ')})`);
     console.log('');
-    target(`cold build with cache / --no-cache (${size})`, sameRound(cold, noCache), 'x', 1.05);
-    for (const p of peers) target(`cold build / ${p.name} cold (${size})`, sameRound(cold, row(`${p.name} cold`)!), 'x', 1, true);
+    ratioTarget(`cold build with cache / --no-cache (${size})`, cold, noCache, 1.05);
+    for (const p of peers) ratioTarget(`cold build / ${p.name} cold (${size})`, cold, row(`${p.name} cold`)!, 1, { below: true });
   }
   const extras = row('cold build (extras)');
   if (cold && extras) {
@@ -179,17 +183,17 @@ for (const size of only.has('build') || only.has('preview') ? sizes : []) {
       console.log(`  ${'extras / baseline plain'.padEnd(28)} ${`${sameRound(extras, old).toFixed(2)}x`.padStart(6)} ${(cpuKnown ? `${sameRound(extras, old, 'cpu').toFixed(2)}x` : '-').padStart(6)}   (${each('ms')}; ${cpuKnown ? each('cpu') : '-'})`);
       console.log(`  ${'plain / baseline plain'.padEnd(28)} ${`${sameRound(cold, old).toFixed(2)}x`.padStart(6)} ${(cpuKnown ? `${sameRound(cold, old, 'cpu').toFixed(2)}x` : '-').padStart(6)}`);
       console.log(`  (baseline: otapress at ${baseline!.commit}, ${baseline!.dir})\n`);
-      target(`cold build with device files and changelogs / ${baseline!.commit}'s plain build (issue 21)${at}`, sameRound(extras, old), 'x', 1.1);
-      if (cpuKnown) target(`  the same, CPU time${at}`, sameRound(extras, old, 'cpu'), 'x', 1.1);
+      ratioTarget(`cold build with device files and changelogs / ${baseline!.commit}'s plain build (issue 21)${at}`, extras, old, 1.1);
+      if (cpuKnown) ratioTarget(`  the same, CPU time${at}`, extras, old, 1.1, { of: 'cpu' });
     }
     // What the device files and changelogs cost in today's code: more than issue 21's figure, since
     // today's plain build is faster than the one of then.
-    target(`the same catalog with device files and changelogs / without, same code${at}`, sameRound(extras, cold), 'x', 1.1);
-    if (cpuKnown) target(`  the same, CPU time${at}`, sameRound(extras, cold, 'cpu'), 'x', 1.1);
+    ratioTarget(`the same catalog with device files and changelogs / without, same code${at}`, extras, cold, 1.1);
+    if (cpuKnown) ratioTarget(`  the same, CPU time${at}`, extras, cold, 1.1, { of: 'cpu' });
   }
   if (size === sizes.at(-1)) {
-    if (cold && floor) target(`cold build / I/O floor${at}`, sameRound(cold, floor), 'x', 1.5);
-    if (warm && floor) target(`warm build (1 manifest changed) / floor${at}`, sameRound(warm, floor), 'x', 1.2);
+    if (cold && floor) ratioTarget(`cold build / I/O floor${at}`, cold, floor, 1.5);
+    if (warm && floor) ratioTarget(`warm build (1 manifest changed) / floor${at}`, warm, floor, 1.2);
     if (preview) {
       target(`preview: change -> new listing served${at}`, medianMs(preview), 'ms', 50, true);
       target(`preview server peak RSS${at}`, peakMb(preview), 'MB', 400, true);
@@ -216,11 +220,7 @@ if (hashMb > 0 && only.has('hash')) {
 if (targets.length > 0) {
   console.log('targets (issues 14, 21 and 22), medians of this run (ratios: medians of same-round ratios):');
   const width = Math.max(...targets.map((t) => t.figure.length));
-  for (const t of targets) {
-    const shown = (n: number) => (t.unit === 'x' ? `${n.toFixed(2)}x` : `${n.toFixed(0)} ${t.unit}`);
-    const met = t.value === undefined ? 'n/a' : (t.below ? t.value < t.target : t.value <= t.target) ? 'met' : 'MISSED';
-    console.log(`  ${t.figure.padEnd(width)}  ${(t.value === undefined ? '-' : shown(t.value)).padStart(9)}  target ${t.below ? 'under' : 'at most'} ${shown(t.target).padEnd(7)}  ${met}`);
-  }
+  for (const t of targets) console.log(targetLine(t, width));
   console.log('');
 }
 console.log(`load average at end: ${loadAverage()}`);
@@ -592,7 +592,12 @@ function printTable(rows: Row[]): void {
 
 /** The median over rounds of a's time over b's in the same round. */
 function sameRound(a: Row, b: Row, of: 'ms' | 'cpu' = 'ms'): number {
-  return median(a.samples.slice(0, b.samples.length).map((x, i) => (x[of] ?? NaN) / (b.samples[i][of] ?? NaN)));
+  return median(roundRatios(a, b, of));
+}
+
+/** The ratio of `a` to `b` in each round that measured both. */
+function roundRatios(a: Row, b: Row, of: 'ms' | 'cpu' = 'ms'): number[] {
+  return a.samples.slice(0, b.samples.length).map((x, i) => (x[of] ?? NaN) / (b.samples[i][of] ?? NaN));
 }
 
 function medianMs(row: Row): number {
