@@ -156,7 +156,7 @@ for (const size of only.has('build') || only.has('preview') ? sizes : []) {
     // CPU time (user + system, all threads) is steadier than wall time when other work shares the cores.
     const cpu = (a: Row, b: Row) => (a.samples.every((x) => x.cpu !== undefined) ? `${sameRound(a, b, 'cpu').toFixed(2)}x` : '-');
     console.log(`  ${''.padEnd(28)}  wall    CPU   (wall, each round)`);
-    for (const [name, a, b] of ratios) console.log(`  ${name.padEnd(28)} ${`${sameRound(a, b).toFixed(2)}x`.padStart(6)} ${cpu(a, b).padStart(6)}   (${a.samples.map((x, i) => (x.ms / b.samples[i].ms).toFixed(2)).join(' ')})`);
+    for (const [name, a, b] of ratios) console.log(`  ${name.padEnd(28)} ${`${sameRound(a, b).toFixed(2)}x`.padStart(6)} ${cpu(a, b).padStart(6)}   (${roundRatios(a, b).map((r) => r.toFixed(2)).join(' ')})`);
     console.log('');
     ratioTarget(`cold build with cache / --no-cache (${size})`, cold, noCache, 1.05);
     for (const p of peers) ratioTarget(`cold build / ${p.name} cold (${size})`, cold, row(`${p.name} cold`)!, 1, { below: true });
@@ -170,7 +170,7 @@ for (const size of only.has('build') || only.has('preview') ? sizes : []) {
     const extrasFloor = row('I/O floor (extras)');
     const pairs: [string, Row, Row][] = [['cold build extras / plain', extras, cold], ...(floor && extrasFloor ? [['I/O floor extras / plain', extrasFloor, floor] as [string, Row, Row]] : [])];
     for (const [name, a, b] of pairs) {
-      const each = (of: 'ms' | 'cpu') => a.samples.map((x, i) => ((x[of] ?? NaN) / (b.samples[i][of] ?? NaN)).toFixed(2)).join(' ');
+      const each = (of: 'ms' | 'cpu') => roundRatios(a, b, of).map((r) => r.toFixed(2)).join(' ');
       console.log(`  ${name.padEnd(28)} ${`${sameRound(a, b).toFixed(2)}x`.padStart(6)} ${(cpuKnown ? `${sameRound(a, b, 'cpu').toFixed(2)}x` : '-').padStart(6)}   (${each('ms')}; ${cpuKnown ? each('cpu') : '-'})`);
     }
     console.log('');
@@ -179,7 +179,7 @@ for (const size of only.has('build') || only.has('preview') ? sizes : []) {
       // Issue 21: "a cold 100k build with device files and changelogs stays within 10% of today's",
       // today's being the build of the time the issue was filed, on the catalog of then (no device
       // files, no changelogs).
-      const each = (of: 'ms' | 'cpu') => extras.samples.map((x, i) => ((x[of] ?? NaN) / (old.samples[i][of] ?? NaN)).toFixed(2)).join(' ');
+      const each = (of: 'ms' | 'cpu') => roundRatios(extras, old, of).map((r) => r.toFixed(2)).join(' ');
       console.log(`  ${'extras / baseline plain'.padEnd(28)} ${`${sameRound(extras, old).toFixed(2)}x`.padStart(6)} ${(cpuKnown ? `${sameRound(extras, old, 'cpu').toFixed(2)}x` : '-').padStart(6)}   (${each('ms')}; ${cpuKnown ? each('cpu') : '-'})`);
       console.log(`  ${'plain / baseline plain'.padEnd(28)} ${`${sameRound(cold, old).toFixed(2)}x`.padStart(6)} ${(cpuKnown ? `${sameRound(cold, old, 'cpu').toFixed(2)}x` : '-').padStart(6)}`);
       console.log(`  (baseline: otapress at ${baseline!.commit}, ${baseline!.dir})\n`);
