@@ -57,14 +57,14 @@ For zips whose metadata and name do not tell everything:
     const { startHashing } = await import('../ota/hash.js');
     const { progressBar } = await import('../ota/progress.js');
     const bar = progressBar(process.stderr, 'hashing');
-    // With a handler, Ctrl-C lands between two steps, never inside the final write-and-rename.
-    // Whatever quotes the zip (its name, its metadata) reaches the terminal with control characters escaped.
-    // Usage messages and the --dry-run text are several lines, each made one line where it was written.
-    const err = (text: string) => io.err(text.split('\n').map(oneLine).join('\n'));
+    // Whatever quotes the zip (its name, its metadata) reaches the terminal with control characters
+    // escaped: usage messages are escaped line by line where they are made (AddUsageError), the
+    // --dry-run text, of several lines, here.
     const out = (text: string) => io.out(text.split('\n').map(oneLine).join('\n'));
+    // With a handler, Ctrl-C lands between two steps, never inside the final write-and-rename.
     const interrupted = () => {
       bar.end();
-      err('interrupted; no manifest was written');
+      io.err('interrupted; no manifest was written');
       process.exit(130);
     };
     process.once('SIGINT', interrupted);
@@ -104,12 +104,12 @@ For zips whose metadata and name do not tell everything:
     } catch (error) {
       bar.end();
       if (error instanceof AddUsageError) {
-        err(error.message);
+        io.err(error.message);
         return EXIT.usage;
       }
       if (error instanceof AddRefusal) {
         for (const p of error.problems) io.err(oneLine(`${p.where}  ${p.field}  ${p.message}`));
-        err(`${count(error.problems.length, 'problem')} found; nothing was written.`);
+        io.err(`${count(error.problems.length, 'problem')} found; nothing was written.`);
         return EXIT.invalid;
       }
       throw error;

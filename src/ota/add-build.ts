@@ -60,7 +60,7 @@ export { AddRefusal, type AddProblem } from './add-checks.js';
  */
 export class AddUsageError extends Error {
   constructor(...texts: string[]) {
-    super(lines(...texts));
+    super(texts.map(oneLine).join('\n'));
   }
 }
 
@@ -217,11 +217,6 @@ function fromManifestProblem(problem: Problem, values: ManifestValues, derived: 
   if (origin?.startsWith('--')) return { where: origin, field, message: `${origin} ${shown}: ${problem.message}` };
   const hint = option ? `; pass ${option} with the right value` : '';
   return { where: options.zip, field, message: `${origin ? said(origin, shown) : `${field} is ${shown}`}: ${problem.message}${hint}` };
-}
-
-/** A message of several lines ({@link AddUsageError}): each text one line, whatever the zip's name holds. */
-function lines(...texts: string[]): string {
-  return texts.map(oneLine).join('\n');
 }
 
 /**
