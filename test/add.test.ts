@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { addBuild } from '../src/ota/add-build.js';
 import { formatBytes, formatDuration, formatProgress } from '../src/ota/progress.js';
 import { runMain, runOtapress } from './cli-process.js';
-import { ROOT, tempProject } from './helpers.js';
+import { escapeRegExp, ROOT, tempProject } from './helpers.js';
 import { FP4_METADATA, writeOtaZip, writeSparseOtaZip } from './ota-zip.js';
 
 const NAME = 'e-2.7-a14-20241108446999-official-FP4';
@@ -412,7 +412,3 @@ describe('the progress line', () => {
     expect([formatBytes(1536), formatBytes(1023), formatDuration(61.2), formatDuration(3600)]).toEqual(['1.5 KiB', '1023 B', '1:02', '60:00']);
   });
 });
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statfsSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileSystemName, fileSystemOf } from './bench/file-system.js';
 import { targetLine } from './bench/targets.js';
-import { ROOT } from './helpers.js';
+import { escapeRegExp, ROOT } from './helpers.js';
 
 // A smoke run of `npm run bench` on a tiny catalog, so the script cannot rot. No timing is checked:
 // the figures of a busy test machine mean nothing; the table's shape does.
@@ -29,7 +29,7 @@ describe('npm run bench', { timeout: 120_000 }, () => {
   });
 
   // /dev/shm is a tmpfs on Linux; where it is not (another system, a container without it), there is nothing to run on.
-  it.runIf(isTmpfs('/dev/shm'))('says when the catalog is in memory (TMPDIR on a tmpfs), where no build waits for a disk', () => {
+  it.runIf(fileSystemOf('/dev/shm') === 'tmpfs, in memory')('says when the catalog is in memory (TMPDIR on a tmpfs), where no build waits for a disk', () => {
     const dir = mkdtempSync('/dev/shm/otapress-bench-test-');
     try {
       const result = spawnSync(
@@ -106,14 +106,3 @@ describe('the file system a benchmark runs on', () => {
   });
 });
 
-function isTmpfs(dir: string): boolean {
-  try {
-    return statfsSync(dir).type === 0x01021994;
-  } catch {
-    return false;
-  }
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}

@@ -53,3 +53,8 @@ export async function eventually(done: () => boolean, ms = 60_000): Promise<bool
 export async function oldTreesRemoved(root: string): Promise<void> {
   await eventually(() => !readdirSync(root).some((name) => name.startsWith('.dist.trash-')));
 }
+
+/** `text` matched literally inside a regular expression. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
