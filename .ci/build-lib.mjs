@@ -13,12 +13,12 @@
 //   libraries.ts is built to load those files (see `librariesFromVendor`);
 // - the two .mjs entries are plain JavaScript and are copied as they are: each loads the
 //   compiled module beside it;
-// - a compile worker thread loads one more file, lib/build/compile-worker-bundle.js: all it runs
+// - a compile worker thread loads one more file, lib/pipeline/compile-worker-bundle.js: all it runs
 //   (compile-devices.ts and what it imports, the libraries included) in one module. A worker is a
 //   V8 runtime of its own, which shares no module with the calling thread, and resolving and
 //   linking sixty files was a fixed cost of every worker's start: cold 1k builds took 0.96x the
 //   wall time and 0.94x the CPU time with the bundle (ten interleaved rounds, 2-core AMD EPYC);
-// - the build and check commands load lib/build/build-command.js, build.ts and all it imports as
+// - the build and check commands load lib/pipeline/build-command.js, build.ts and all it imports as
 //   one module, but for the few modules the CLI itself loads (see SHARED): with both bundles,
 //   cold 1k builds took 0.87x the wall time and 0.84x the CPU time.
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,7 +36,7 @@ const sources = readdirSync(src, { recursive: true })
 
 /**
  * Our own imports (`./x.js` from a file of src/) stay imports of the file built beside it; but the
- * build and check commands import build/build.js as the one module build-command.js (see below).
+ * build and check commands import pipeline/build.js as the one module build-command.js (see below).
  */
 const ownModulesStay = {
   name: 'own-modules-stay',
@@ -44,7 +44,7 @@ const ownModulesStay = {
     b.onResolve({ filter: /^\.\.?\// }, (args) => {
       if (args.kind === 'entry-point' || !args.importer.startsWith(src + path.sep)) return undefined;
       const command = path.dirname(args.importer) === path.join(src, 'commands') && ['build.ts', 'check.ts'].includes(path.basename(args.importer));
-      return { path: command && args.path === '../build/build.js' ? '../build/build-command.js' : args.path, external: true };
+      return { path: command && args.path === '../pipeline/build.js' ? '../pipeline/build-command.js' : args.path, external: true };
     });
   },
 };
@@ -55,7 +55,7 @@ const ownModulesStay = {
  * the CLI's `instanceof`; the worker pool started ahead must be the one the build uses): the CLI's
  * own (io, problems, out-dir) and what the build command loads first (worker-pool, cache-key).
  */
-const SHARED = ['io.ts', 'catalog/problems.ts', 'build/out-dir.ts', 'build/worker-pool.ts', 'build/cache-key.ts'].map((f) => path.join(src, f));
+const SHARED = ['io.ts', 'catalog/problems.ts', 'pipeline/out-dir.ts', 'pipeline/worker-pool.ts', 'pipeline/cache-key.ts'].map((f) => path.join(src, f));
 const sharedStay = {
   name: 'shared-stay',
   setup(b) {
@@ -63,8 +63,8 @@ const sharedStay = {
       if (args.kind === 'entry-point') return undefined;
       const target = path.resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
       if (!SHARED.includes(target)) return undefined;
-      // Built into lib/build/: the shared file's path from there.
-      const from = path.relative(path.join(src, 'build'), target).replace(/\.ts$/, '.js');
+      // Built into lib/pipeline/: the shared file's path from there.
+      const from = path.relative(path.join(src, 'pipeline'), target).replace(/\.ts$/, '.js');
       return { path: from.startsWith('.') ? from : `./${from}`, external: true };
     });
   },
@@ -73,7 +73,7 @@ const sharedStay = {
 /**
  * libraries.ts as lib/ needs it: loading each library from its file in lib/vendor/ (built below)
  * instead of from node_modules, which the installed package does not have. Every module it is
- * built into (lib/catalog/libraries.js, and the bundles of lib/build/) is one folder below lib/.
+ * built into (lib/catalog/libraries.js, and the bundles of lib/pipeline/) is one folder below lib/.
  */
 const LIBRARIES = path.join(src, 'catalog', 'libraries.ts');
 const librariesFromVendor = {
@@ -142,14 +142,14 @@ for (const file of sources.filter((f) => f.endsWith('.mjs'))) {
 }
 
 /**
- * One file of lib/build/ holding `entry` and all it imports as one module (`plugins` keep some of
- * them shared), with the note `what` on top. In lib/build/ like the files it bundles, so that the
+ * One file of lib/pipeline/ holding `entry` and all it imports as one module (`plugins` keep some of
+ * them shared), with the note `what` on top. In lib/pipeline/ like the files it bundles, so that the
  * paths their code finds from import.meta (package.json, lib/, the worker's entry) are the same.
  */
 async function bundle(entry, name, what, plugins = []) {
   const built = await build({
-    entryPoints: [path.join(src, 'build', entry)],
-    outfile: path.join(out, 'build', name),
+    entryPoints: [path.join(src, 'pipeline', entry)],
+    outfile: path.join(out, 'pipeline', name),
     bundle: true,
     plugins: [...plugins, librariesFromVendor],
     banner: { js: `// Built by .ci/build-lib.mjs: ${what}; the libraries' licences are in ../vendor/LICENSES.txt.\nimport { createRequire as __otapressRequire } from 'node:module';\nconst require = __otapressRequire(import.meta.url);` },

@@ -4,7 +4,7 @@
 // repository it sits in src/ beside the TypeScript sources and runs them through tsx, so that the
 // npm scripts and the tests always run the current sources.
 import { existsSync } from 'node:fs';
-import { setCommandBudget } from './build/jit.mjs';
+import { setCommandBudget } from './pipeline/jit.mjs';
 
 try {
   const built = new URL('./cli.js', import.meta.url);
@@ -19,7 +19,7 @@ try {
     for (const library of ['yaml', 'zod']) import.meta.resolve(library);
     ({ main, outputWritten } = await import('./cli.ts'));
   }
-  // How V8 compiles otapress's code (build/jit.mjs): set once a command is loaded, before it runs.
+  // How V8 compiles otapress's code (pipeline/jit.mjs): set once a command is loaded, before it runs.
   process.exitCode = await main(process.argv.slice(2), undefined, { beforeRun: setCommandBudget });
   // Every command has finished its work when main returns (the preview once it is stopped; what
   // runs on, the removal of a replaced tree, is a process of its own). Left to end by itself, the

@@ -54,7 +54,7 @@ export async function main(argv: string[], io: Io = CONSOLE, { beforeRun }: Main
       reportProblems(error.problems, io, 'text', command.readOnly);
       return EXIT.invalid;
     }
-    const { describeWriteError, OutputError } = await import('./build/out-dir.js');
+    const { describeWriteError, OutputError } = await import('./pipeline/out-dir.js');
     if (error instanceof OutputError) {
       io.err(error.message);
       return error.reason === 'busy' ? EXIT.busy : error.reason === 'io' ? EXIT.io : EXIT.usage;
@@ -130,7 +130,7 @@ export async function outputWritten(code: number): Promise<number> {
   await drained();
   const lost = [...failed].filter(([, error]) => error.code !== 'EPIPE');
   if (lost.length === 0) return code;
-  const { describeWriteError } = await import('./build/out-dir.js');
+  const { describeWriteError } = await import('./pipeline/out-dir.js');
   for (const [stream, error] of lost) {
     const name = stream === process.stdout ? 'stdout' : 'stderr';
     print(stream === process.stdout ? process.stderr : process.stdout, `otapress could not write its output to ${name}: ${describeWriteError(error) ?? error.message}\n`);

@@ -47,7 +47,7 @@ export interface Command {
   readOnly?: true;
   /**
    * Set by commands that set V8's interrupt budget themselves, once their work starts (build and
-   * check: see build/jit.mjs); bin.mjs sets it for the others before they run.
+   * check: see pipeline/jit.mjs); bin.mjs sets it for the others before they run.
    */
   setsJitBudget?: true;
 }

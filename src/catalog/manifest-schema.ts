@@ -106,7 +106,7 @@ export type ManifestFields = Z.infer<ReturnType<typeof manifestSchema>>;
 /**
  * Every key a manifest may hold, in the order the reference documents them: the keys of
  * {@link manifestSchema}, written out so that plain manifests are read without building it
- * (test/manifest-fields.test.ts holds the two together).
+ * (test/catalog/manifest-fields.test.ts holds the two together).
  */
 export const MANIFEST_KEYS = [
   'filename',
@@ -150,7 +150,7 @@ const seconds = (v: unknown) => (plausibleSeconds(v) ? v : UNSURE);
 /**
  * Each field's value as {@link manifestSchema} reads it, for the values it takes: the same tests
  * (the same patterns and predicates), without zod's per-field machinery. Fields left out here
- * (`filename_differs`, `files`) always go to zod. test/manifest-fields.test.ts holds this table to
+ * (`filename_differs`, `files`) always go to zod. test/catalog/manifest-fields.test.ts holds this table to
  * the schema: whatever it takes, zod takes too, with the same result.
  */
 const PLAIN: Partial<Record<string, PlainCheck>> = {

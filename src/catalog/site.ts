@@ -134,7 +134,7 @@ const names = (v: unknown, allowed: (name: string) => boolean) => (Array.isArray
 
 /**
  * Each setting's value as {@link siteSchema} reads it, for the values it takes, with the same
- * patterns. test/site.test.ts holds this table to the schema: whatever it takes, zod takes too,
+ * patterns. test/catalog/site.test.ts holds this table to the schema: whatever it takes, zod takes too,
  * with the same result.
  */
 const PLAIN_SETTINGS: Record<string, PlainCheck> = {

@@ -14,7 +14,7 @@ import { yaml } from './libraries.js';
  * parses with `yaml`. Plain scalars are typed by the `yaml` package's own core-schema tags, so
  * `2.10`, `1e5`, `0x1f`, `~` and `True` mean what they mean to `yaml`; words and whole numbers, the
  * scalars of a plain manifest, are typed here as those tags type them, so that such a manifest is
- * read without loading `yaml` at all (libraries.ts). test/yaml-flat.test.ts compares both readers
+ * read without loading `yaml` at all (libraries.ts). test/catalog/yaml-flat.test.ts compares both readers
  * on every manifest shape.
  */
 export interface FlatYaml {
@@ -265,7 +265,7 @@ const CORE_WORDS = new Map<string, null | boolean>([
 function resolvePlain(text: string): unknown {
   // Most values of a manifest start with a letter (file names, channels, incrementals, hashes that
   // do): in the core schema such a scalar is text unless it is a null or bool word, so it needs
-  // none of the tags' tests. test/yaml-flat.test.ts compares the result with `yaml` on such words.
+  // none of the tags' tests. test/catalog/yaml-flat.test.ts compares the result with `yaml` on such words.
   const first = text.charCodeAt(0);
   if ((first >= 0x41 && first <= 0x5a) || (first >= 0x61 && first <= 0x7a)) {
     const word = CORE_WORDS.get(text);

@@ -37,11 +37,11 @@ One build at a time writes an output folder: a second one waits up to --wait sec
     if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1)) throw new UsageError(`--threads is a whole number of at least 1, not ${values.threads}`);
     const cache = !values['no-cache'];
     // A cold build's workers start before the rest of otapress is loaded here: they load it meanwhile.
-    const { prestartForBuild } = await import('../build/worker-pool.js');
+    const { prestartForBuild } = await import('../pipeline/worker-pool.js');
     const pool = prestartForBuild(root, { cache, threads });
     let built;
     try {
-      const { build } = await import('../build/build.js');
+      const { build } = await import('../pipeline/build.js');
       built = build({
         root,
         outDir: values.out ? path.resolve(String(values.out)) : undefined,

@@ -15,7 +15,7 @@ on the line it is about.`,
     const format = String(values.format);
     if (format !== 'text' && format !== 'github') throw new UsageError(`--format is text or github, not ${format}`);
     const path = await import('node:path');
-    const { check } = await import('../build/build.js');
+    const { check } = await import('../pipeline/build.js');
     const { problems, builds, notices } = check({ root: path.resolve(String(values.root)) });
     if (problems.length === 0) {
       reportNotices(notices, io, format);

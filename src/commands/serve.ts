@@ -16,7 +16,7 @@ started it (npx, npm run).`,
     const port = Number(values.port);
     if (!/^\d+$/.test(String(values.port)) || port > 65535) throw new UsageError(`--port is a number from 0 to 65535, not ${values.port}`);
     const path = await import('node:path');
-    const { startPreview } = await import('../build/preview.js');
+    const { startPreview } = await import('../pipeline/preview.js');
     const preview = await startPreview({ root: path.resolve(String(values.root)), port, io }).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') throw new UsageError(`port ${port} is already in use on 127.0.0.1; pick another with --port N (0 picks a free one)`);
       throw error;

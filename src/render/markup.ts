@@ -80,7 +80,7 @@ export function humanSize(bytes: number): string {
  * from 1970 to 9999 (every build time) are converted by arithmetic, the date by Howard Hinnant's
  * `civil_from_days` (howardhinnant.github.io/date_algorithms.html), four times as fast as a `Date`
  * and its `toISOString`, and called several times per build (the last answer is kept); anything
- * else goes through `Date`. test/markup.test.ts compares both on fixed days and random times.
+ * else goes through `Date`. test/render/markup.test.ts compares both on fixed days and random times.
  */
 export function isoTime(seconds: number): string {
   // Pages and feeds ask for the same build's time several times in a row (machine and readable forms).

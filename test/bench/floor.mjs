@@ -17,7 +17,7 @@ const walk = (dir) => {
 walk(path.join(root, 'content'));
 
 // The previous output goes out of the way and is removed by an `rm -rf` nobody waits for, as
-// otapress removes the tree a build replaced (src/build/disk.ts): removing a tree waits on the disk
+// otapress removes the tree a build replaced (src/pipeline/disk.ts): removing a tree waits on the disk
 // (seconds at 100k), and no build has to wait for it.
 if (existsSync(outDir)) {
   const trash = `${outDir}.trash-${process.pid}`;

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../src/build/build.js';
-import { startPreview } from '../../src/build/preview.js';
-import { EXAMPLE, ROOT, tempProject } from '../helpers.js';
+import { build } from '../../src/pipeline/build.js';
+import { startPreview } from '../../src/pipeline/preview.js';
+import { EXAMPLE, ROOT, tempProject } from '../helpers/helpers.js';
 
 /** The project's preview server on a free port: it answers as the hosts do (rewrites, folders, 404s). */
 interface Server {

@@ -4,9 +4,9 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../src/build/build.js';
+import { build } from '../../src/pipeline/build.js';
 import { main } from '../../src/cli.js';
-import { EXAMPLE } from '../helpers.js';
+import { EXAMPLE } from '../helpers/helpers.js';
 import { serverProgram, tempFolder } from './servers.js';
 
 async function run(argv: string[]) {

@@ -6,15 +6,15 @@ import { request } from 'node:http';
 import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, compileSite } from '../../src/build/build.js';
+import { build, compileSite } from '../../src/pipeline/build.js';
 import { readContent } from '../../src/catalog/read.js';
 import { main } from '../../src/cli.js';
 import { renderApacheConfig } from '../../src/hosts/apache.js';
 import { CONTENT_TYPES } from '../../src/hosts/routes.js';
-import { EXAMPLE } from '../helpers.js';
-import { compileWith, describeProbe, expectedAnswer, hostTable, LISTING_CACHE_CONTROL, observe, optionsProbes, REQUEST_PATHS_YAML, type Seen } from '../host-table.js';
+import { EXAMPLE } from '../helpers/helpers.js';
+import { compileWith, describeProbe, expectedAnswer, hostTable, LISTING_CACHE_CONTROL, observe, optionsProbes, REQUEST_PATHS_YAML, type Seen } from '../helpers/host-table.js';
 import { startServer, tempFolder, type RunningServer, type ServerKind } from './servers.js';
-import { freePort } from '../process-group.js';
+import { freePort } from '../helpers/process-group.js';
 
 // The example with site.yaml's request paths: the table then holds the example's rows and theirs.
 const EXTRA = `\napache_htaccess: true\n${REQUEST_PATHS_YAML}`;

@@ -5,7 +5,7 @@
 import { accessSync, chmodSync, constants, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startGroupServer, type GroupServer } from '../process-group.js';
+import { startGroupServer, type GroupServer } from '../helpers/process-group.js';
 
 export type ServerKind = 'nginx' | 'caddy' | 'apache';
 

@@ -7,14 +7,14 @@ import { request } from 'node:http';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, compileSite } from '../../src/build/build.js';
+import { build, compileSite } from '../../src/pipeline/build.js';
 import { readContent } from '../../src/catalog/read.js';
 import type { Site } from '../../src/catalog/site.js';
 import { renderApacheConfig, renderApacheRules } from '../../src/hosts/apache.js';
 import { renderCaddyfile } from '../../src/hosts/caddy.js';
 import { renderNginxConfig } from '../../src/hosts/nginx.js';
-import { EXAMPLE } from '../helpers.js';
-import { freePort } from '../process-group.js';
+import { EXAMPLE } from '../helpers/helpers.js';
+import { freePort } from '../helpers/process-group.js';
 import { startServer, tempFolder, type ServerKind } from './servers.js';
 
 const SECRET = 'otapress-secret-of-the-server-environment';

@@ -1,0 +1,315 @@
+/**
+ * Wing `pipeline/`: compiling devices (on worker threads, through the cache), assembling the site,
+ * writing dist/ atomically under a lock, and the preview's incremental rebuild and server. The
+ * disk, threads and sockets live here. Imports `hosts/`, `render/` and `catalog/`; never `ota/`,
+ * `import/` or the commands.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type { Build } from '../catalog/manifest.js';
+import { checkCatalog, type Listing } from '../catalog/plan.js';
+import { compareStrings, ContentError, sortProblems, type Problem } from '../catalog/problems.js';
+import { listContent, readContent, type Content, type ContentListing } from '../catalog/read.js';
+import { placeholderHostNotice, type Site } from '../catalog/site.js';
+import { renderHostFiles, type Host } from '../hosts/host-files.js';
+import { cloudflareRuleProblems, renderNetlifyToml } from '../hosts/routes.js';
+import { renderIndexes } from '../render/device-index.js';
+import type { OutputFile } from '../render/output.js';
+import type { DeviceSummary } from '../render/summary.js';
+import { compileDevice, compileSettings, filesByDevice, groupByDevice, type DeviceOutput } from './compile-device.js';
+import { cacheDirOf } from './cache-key.js';
+import { compileDevices } from './compile-devices.js';
+import { isColdBuild, prestartFor, workersFor, type WorkerPool } from './worker-pool.js';
+import { jitFlagsFor } from './jit.mjs';
+import { checkOutDir, OUTPUT_MARKER_FILE, writeFailure } from './out-dir.js';
+import { recoverTree, stageTree, withOutputLock, writeFileAtomic, writeStagedFile } from './write.js';
+
+/** The outcome of compiling the content: the output tree, or every problem that prevents it. */
+export interface CompiledSite {
+  site?: Site;
+  builds: Build[];
+  listings: Listing[];
+  /** Files of `dist/`, sorted by path. Empty when there are problems. */
+  files: OutputFile[];
+  /** The project's `netlify.toml`, generated from the same routes as `dist/_redirects`; none when `hosts` has no netlify. */
+  netlifyToml?: string;
+  problems: Problem[];
+  /** Worth saying but not wrong: e.g. builds a v2 answer leaves out. They never stop a build. */
+  notices: Problem[];
+}
+
+/** Validates and renders the whole site from content already read. Pure: no disk, no clock. */
+export function compileSite(content: Content, host: Host = 'all'): CompiledSite {
+  const { site, problems } = compileSettings(content);
+  if (!site) return { builds: [], listings: [], files: [], problems, notices: [] };
+
+  const devices = groupByDevice(content).map(({ device, manifests }) => compileDevice(device, manifests, site));
+  const assembled = assembleSite(content, site, devices, hostOf(site, host), problems);
+  const builds = devices.flatMap((d) => d.builds).sort((a, b) => compareStrings(a.source, b.source));
+  if (assembled.problems.length > 0) return { site, builds, listings: [], files: [], problems: assembled.problems, notices: [] };
+  const files = assembled.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const listings = devices.flatMap((d) => d.listings);
+  return { site, builds, listings, files, problems: [], notices: assembled.notices, netlifyToml: netlifyTomlOf(site, content.devices) };
+}
+
+/**
+ * Joins compiled devices into the site: the checks between devices, the indexes, the host files
+ * (`hostFiles` and `indexFiles` let the preview reuse them while the devices stay the same), and every problem in
+ * one sorted list, so the result does not depend on which thread or cache compiled which device.
+ * The files come in no particular order: {@link compileSite} sorts them.
+ */
+export function assembleSite(
+  content: Pick<Content, 'devices'>,
+  site: Site,
+  devices: readonly DeviceOutput[],
+  host: Host,
+  problems: Problem[],
+  hostFiles: () => OutputFile[] = () => renderHostFiles(site, content.devices, host),
+  indexFiles: (summaries: DeviceSummary[]) => OutputFile[] = renderIndexes,
+): { files: OutputFile[]; problems: Problem[]; notices: Problem[] } {
+  const all = [
+    ...problems,
+    ...devices.flatMap((d) => d.problems),
+    ...checkCatalog([], content.devices),
+    ...(host === 'all' ? cloudflareRuleProblems(site, content.devices) : []),
+  ];
+  if (all.length > 0) return { files: [], problems: sortProblems(all), notices: [] };
+  const files: OutputFile[] = [...devices.flatMap((d) => d.files), ...indexFiles(devices.map((d) => d.summary!)), ...hostFiles(), OUTPUT_MARKER_FILE];
+  // Sorted when asked for: the preview, which rebuilds on every change, never asks.
+  return {
+    files,
+    problems: [],
+    get notices() {
+      // The newest download of each list is what phones are offered: on init's placeholder host, it leads nowhere.
+      const offered = devices.flatMap((d) => d.summary?.lists.flatMap((l) => (l.newest ? [l.newest.url] : [])) ?? []);
+      const placeholderHost = placeholderHostNotice(site, offered);
+      return sortProblems([...devices.flatMap((d) => d.notices), ...(placeholderHost ? [placeholderHost] : [])]);
+    },
+  };
+}
+
+/** Options of {@link build}; paths default to the conventional layout under `root`. */
+export interface BuildOptions {
+  root: string;
+  outDir?: string;
+  /** `netlify` leaves out Cloudflare's `_redirects` and `_headers`, which Netlify would also read. */
+  host?: Host;
+  /** Keep compiled devices in `node_modules/.cache/otapress` to reuse unchanged ones (default true). */
+  cache?: boolean;
+  /** Threads to compile on; default: every core (one for small catalogs). The output is the same. */
+  threads?: number;
+  /**
+   * Workers the caller started ahead for this build ({@link prestartForBuild}, as the build command
+   * does before loading the rest of otapress); the caller closes the pool. Without it, a cold build,
+   * or a warm one of many manifests ({@link prestartFor}), starts its own once `content/` is listed.
+   */
+  pool?: WorkerPool;
+  /** How long to wait for another build writing the same folder (ms); then refuse. */
+  waitMs?: number;
+  /** Told once when another build holds the output folder and this one waits for it. */
+  onWait?(holder: number): void;
+  /** Replace `outDir` even when it holds files no build wrote (they are deleted). */
+  overwrite?: boolean;
+}
+
+/** What a build wrote: counts for the summary line, and the notices to print. */
+export interface BuildSummary {
+  notices: Problem[];
+  builds: number;
+  devices: number;
+  listings: number;
+  records: number;
+  files: number;
+}
+
+/** Where {@link build} keeps compiled devices (cache-key.ts). */
+export { cacheDirOf };
+
+/**
+ * Reads `content/`, and writes `dist/` and `netlify.toml` only if everything is valid. The output is
+ * that of {@link compileSite}, byte for byte; devices come from the cache or are compiled on every core.
+ */
+export function build(options: BuildOptions): BuildSummary {
+  const outDir = options.outDir ?? path.join(options.root, 'dist');
+  try {
+    return buildInto(outDir, options);
+  } catch (error) {
+    // A full disk, a read-only or forbidden folder: said in words, with the path (the tree is untouched).
+    throw writeFailure(error, outDir) ?? error;
+  }
+}
+
+/** Validates like {@link build} and writes nothing; returns every problem. */
+export function check({ root }: { root: string }): CompiledSite {
+  const content = readContent(root);
+  // On the calling thread alone, with the budget set once otapress is loaded (check's `setsJitBudget`).
+  const compiled = withJitBudget(content.manifests.length, () => compileSite(content));
+  const stale = staleNetlifyToml(root, compiled.netlifyToml);
+  return stale ? { ...compiled, problems: [...compiled.problems, stale] } : compiled;
+}
+
+// --- internal ---
+
+function buildInto(outDir: string, { root, host = 'all', cache = true, threads, waitMs, onWait, overwrite, pool: given }: BuildOptions): BuildSummary {
+  checkOutDir(outDir, root, { overwrite });
+  // Only listed here: each thread reads a device's manifests when it takes the device, and drops
+  // them once it is compiled, so that memory does not grow with the catalog.
+  const content = listContent(root);
+  const cacheDir = cache ? cacheDirOf(root) : undefined;
+  const cold = isColdBuild(cacheDir);
+  // Without workers started by the caller, a build worth sharing out (prestartFor: cold, or warm and
+  // large) starts its own now, as soon as it knows how many manifests there are: they load otapress
+  // while this thread reads the settings, takes the lock and stages the tree, instead of after its
+  // first two compiled devices (or never, in a warm build).
+  const pool = given ?? prestartFor(cacheDir, threads, () => ({ devices: content.devices.length, manifests: content.files.length }));
+  try {
+    // A cold build's calling thread has its heap collected at once, so that its next limit is set
+    // by the tight growing percentage (see collectNow). Not a warm one's: its heap holds the cached
+    // devices' summaries, and more collections with less room cost it more than they save (100k,
+    // one manifest changed: 5.2 s and 150 MB with, 4.3 to 4.6 s and 177 MB without).
+    const perThread = content.files.length / (workersFor(content.devices.length, threads) + 1);
+    return withJitBudget(perThread, () =>
+      withTightHeap(content.files.length, () => buildListed(outDir, content, { root, host, cache, threads, waitMs, onWait }, pool), { collectFirst: cold }),
+    );
+  } finally {
+    if (!given) void pool?.close();
+  }
+}
+
+function buildListed(outDir: string, content: ContentListing, { root, host = 'all', cache = true, threads, waitMs, onWait }: BuildOptions, pool?: WorkerPool): BuildSummary {
+  // One build at a time writes a folder (its devices go into the staging folder as they compile);
+  // a tree a killed build had moved aside is put back even when this one fails.
+  return withOutputLock(
+    outDir,
+    () => {
+      recoverTree(outDir);
+      const { site, problems } = compileSettings(content);
+      if (!site) throw new ContentError(problems);
+      const tree = stageTree(outDir);
+      try {
+        // Each valid device's files go into the staging folder as soon as they are ready; the tree
+        // only replaces dist/ once every device and the host files are in.
+        const devices = compileDevices(filesByDevice(content), content.site!, site, {
+          cacheDir: cache ? cacheDirOf(root) : undefined,
+          threads,
+          writeTo: tree.staging,
+          root,
+          pool,
+        });
+        const compiled = assembleSite(content, site, devices, hostOf(site, host), problems);
+        if (compiled.problems.length > 0) throw new ContentError(compiled.problems);
+        const made = new Set<string>();
+        for (const file of compiled.files) writeStagedFile(tree.staging, file, made);
+        // Before the tree: a netlify.toml that cannot be written fails the build with dist/ as it was.
+        const toml = netlifyTomlOf(site, content.devices);
+        if (toml !== undefined) writeIfChanged(path.join(root, 'netlify.toml'), toml);
+        tree.commit();
+        const sum = (key: keyof DeviceOutput['counts']) => devices.reduce((n, d) => n + d.counts[key], 0);
+        return {
+          notices: compiled.notices,
+          builds: sum('builds'),
+          devices: devices.filter((d) => d.counts.builds > 0).length,
+          listings: sum('listings'),
+          records: sum('records'),
+          files: compiled.files.length + sum('files'),
+        };
+      } catch (error) {
+        tree.discard();
+        throw error;
+      }
+    },
+    { waitMs, onWait },
+  );
+}
+
+/**
+ * Netlify takes its routes from the committed `netlify.toml`: one that lags behind the content
+ * (a device added in a pull request without running the build) would answer the new device's
+ * listings with the JSON 404. Only a file that exists is compared, and only when `hosts` has
+ * netlify (`expected` is undefined otherwise).
+ */
+function staleNetlifyToml(root: string, expected: string | undefined): Problem | undefined {
+  const file = path.join(root, 'netlify.toml');
+  if (expected === undefined || !existsSync(file) || readFileSync(file, 'utf8') === expected) return undefined;
+  return {
+    file: 'netlify.toml',
+    line: 1,
+    col: 1,
+    field: '(file)',
+    message: 'out of date with content/: Netlify would not route the devices or lists added since; run `npm run build` and commit netlify.toml',
+  };
+}
+
+/** A site whose `hosts` has no cloudflare gets no Cloudflare rule files, as with `--host netlify`. */
+function hostOf(site: Site, host: Host): Host {
+  return site.hosts.includes('cloudflare') ? host : 'netlify';
+}
+
+/** `netlify.toml`, for a site whose `hosts` has netlify. */
+function netlifyTomlOf(site: Site, devices: readonly string[]): string | undefined {
+  return site.hosts.includes('netlify') ? renderNetlifyToml(site, devices) : undefined;
+}
+
+/**
+ * Runs `work` with V8's interrupt budget (and for a huge build its inlining: see jit.mjs) set for
+ * `perThread` manifests compiled on each thread, and leaves those of every other command after it.
+ * The flags are the process's: the workers, which allocate their functions' budgets as the
+ * functions start running, compile with them too. The build and check commands leave the budget
+ * to this (`setsJitBudget`), so that their loading and the workers' start run with V8's default
+ * (jit.mjs).
+ */
+function withJitBudget<T>(perThread: number, work: () => T): T {
+  const { flags, back } = jitFlagsFor(perThread);
+  return withV8Flag(flags, back, work);
+}
+
+/** From this many manifests on, {@link withTightHeap} holds the heaps down; below, memory is no concern and collecting less often is faster. */
+export const TIGHT_HEAP_FROM = 20_000;
+
+/**
+ * Runs `work` with V8 letting its heaps grow by 30 % over what survives a full collection, instead
+ * of its default of up to 4x, when there are at least {@link TIGHT_HEAP_FROM} manifests to compile.
+ * Compiling a device leaves garbage behind it, little of it survives, and by default the heaps of
+ * every thread swell to several times the live data before V8 collects it: at 100,000 manifests
+ * that was 100 MB more peak memory, against ~10 % more CPU time for the extra collections. At
+ * 1,000 manifests the extra collections were a fifth of the garbage collector's time for no memory
+ * worth saving. The setting is the process's (every thread's), and put back afterwards.
+ */
+export function withTightHeap<T>(manifests: number, work: () => T, { collectFirst = false } = {}): T {
+  if (manifests < TIGHT_HEAP_FROM) return work();
+  return withV8Flag('--heap-growing-percent=30', '--heap-growing-percent=0', () => {
+    if (collectFirst) collectNow();
+    return work();
+  });
+}
+
+/** Runs `work` with a flag of the process's V8 set, and `back` set after it, however it ends. */
+function withV8Flag<T>(flag: string, back: string, work: () => T): T {
+  setFlagsFromString(flag);
+  try {
+    return work();
+  } finally {
+    setFlagsFromString(back);
+  }
+}
+
+/**
+ * A full collection of this thread's heap, now. V8 sets the next old-generation limit only at a full
+ * collection, from the growing percentage of that time: the calling thread's first one came while
+ * it loaded and listed (at 25 MB live, before the setting above), and its limit, set 4x above that,
+ * lasted the whole build, 35 MB more peak memory at 100k than when the first came a little later.
+ * `gc` is a function of contexts made once V8 exposes it. One full collection at about 25 MB: 20 to
+ * 30 ms here. Not for the preview's rebuilds ({@link withTightHeap} without `collectFirst`), whose
+ * heap is large and whose every millisecond shows.
+ */
+function collectNow(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
+function writeIfChanged(file: string, contents: string): void {
+  if (existsSync(file) && readFileSync(file, 'utf8') === contents) return;
+  writeFileAtomic(file, contents);
+}

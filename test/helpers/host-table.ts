@@ -1,0 +1,205 @@
+// The table of requests every host must answer the same way (Cloudflare's runtime, Netlify's rule
+// engine, the preview server, nginx, Caddy, Apache). It is generated from the route table in
+// src/hosts/routes.ts (endpoints(site), with site.yaml's request paths, and notFoundScopes) and the
+// compiled example catalog, so a new endpoint is probed without editing
+// the tests: every device × list × request shape answers 200 with its file; unknown devices answer
+// the endpoint's `unknownDevice` file with 200 where it has one (v2 builds: `[]`), else, like
+// unknown lists and too-deep paths, the JSON 404 of the nearest scope; other misses, HTML. Every
+// JSON answer, 404s included, carries `Access-Control-Allow-Origin: *`.
+import { compileSite, type CompiledSite } from '../../src/pipeline/build.js';
+import type { Content } from '../../src/catalog/read.js';
+import { endpoints, notFoundScopes } from '../../src/hosts/routes.js';
+import { fill } from '../../src/render/urls.js';
+
+/** One request and what every host must answer. */
+export interface Probe {
+  method: 'GET' | 'HEAD';
+  /** Path and query as sent. */
+  path: string;
+  /** What the row is about, for test names. */
+  what: string;
+  status: 200 | 404;
+  /** `json`: the API headers apply; `html`: the site's HTML 404 page. */
+  kind: 'json' | 'html';
+  /** The dist file (relative, Cloudflare layout) whose bytes are the body. */
+  file: string;
+  /** For JSON 404s: the scope folder whose message answers (Netlify serves `<folder>404.json`). */
+  scope?: string;
+}
+
+/** The headers every JSON answer carries, as a phone sees them (the example catalog's settings). */
+export const API_HEADERS = { 'content-type': 'application/json', allow: 'GET, OPTIONS', vary: 'Accept', 'access-control-allow-origin': '*' } as const;
+export const LISTING_CACHE_CONTROL = 'public, max-age=300';
+
+/**
+ * Extra request paths for site.yaml (issue 15): a placeholder beside fixed text (one static rule
+ * per device and list on Cloudflare), a path without {list} that answers one list, and a path of
+ * whole segments (one placeholder rule on Cloudflare). Appended to the example's site.yaml by the
+ * suites that run the table with them.
+ */
+export const REQUEST_PATHS_YAML = `
+request_paths:
+  - /api/v1/{device}_{list}
+  - path: /api/v1/{device}.json
+    list: stable
+  - /api/v1/legacy/{device}/{list}/{incremental}
+`;
+
+export function hostTable(compiled: CompiledSite): Probe[] {
+  const site = compiled.site!;
+  const devices = [...new Set(compiled.listings.map((l) => l.device))];
+  const lists = site.lists.map((l) => l.name);
+  const scopes = notFoundScopes(site, devices).sort((a, b) => b.folder.length - a.folder.length);
+  const probes = new Map<string, Probe>();
+  const add = (probe: Probe) => probes.set(`${probe.method} ${probe.path}`, probe);
+
+  // What a phone appends: a real incremental from the listing (or the device), else a timestamp.
+  const incremental = (device: string, list?: string) =>
+    compiled.listings.find((l) => l.device === device && l.list === list)?.builds.find((b) => b.incremental)?.incremental ??
+    compiled.builds.find((b) => b.device === device && b.incremental)?.incremental ??
+    '1731067200';
+  const fillAll = (pattern: string, params: Record<string, string>) =>
+    fill(fill(pattern, params), { [freeName(pattern)]: incremental(params.device, params.list) });
+
+  const table = endpoints(site);
+  for (const endpoint of table) {
+    for (const params of expansions(endpoint.file, devices, lists)) {
+      const file = fill(endpoint.file, params).slice(1);
+      for (const shape of endpoint.paths) {
+        const path = fillAll(shape, params);
+        for (const sent of shape.endsWith('/') ? [path, `${path}?format=api`] : [path]) {
+          for (const method of ['GET', 'HEAD'] as const) add({ method, path: sent, what: `${endpoint.name} ${shape}`, status: 200, kind: 'json', file });
+        }
+      }
+    }
+  }
+
+  // The download portal pages through /api/v2/changes with ?page=N (issue 21): a static site answers
+  // every page with its one array, so the query must pass by the rewrite on every host.
+  for (const method of ['GET', 'HEAD'] as const) {
+    add({ method, path: '/api/v2/changes?page=2', what: 'v2 changes as the portal asks', status: 200, kind: 'json', file: 'api/v2/changes.json' });
+  }
+
+  const notFound = (path: string, what: string) => {
+    const scope = scopes.find((s) => path.startsWith(s.folder));
+    add(scope
+      ? { method: 'GET', path, what, status: 404, kind: 'json', file: `${scope.folder.slice(1)}404.html`, scope: scope.folder }
+      : { method: 'GET', path, what, status: 404, kind: 'html', file: '404.html' });
+  };
+  const known = { device: devices[0], list: lists[0] };
+  const builtIn = new Set(endpoints({ ...site, requestPaths: [] }));
+  for (const endpoint of table) {
+    for (const shape of endpoint.paths) {
+      if (shape.includes(':device')) {
+        const path = fillAll(shape, { ...known, device: 'no-such-device' });
+        if (endpoint.unknownDevice) {
+          for (const method of ['GET', 'HEAD'] as const) add({ method, path, what: `${endpoint.name}: unknown device`, status: 200, kind: 'json', file: endpoint.unknownDevice.slice(1) });
+        } else notFound(path, `${endpoint.name}: unknown device`);
+      }
+      // An unknown list on a request path of whole segments answers a JSON 404 whose message
+      // differs by host (Cloudflare looks up from the listing it rewrote to, Netlify from the path
+      // asked); beside fixed text the list is part of the rule and every host agrees.
+      const listRow = builtIn.has(endpoint) || endpoint.perDevice;
+      if (shape.includes(':list') && listRow) notFound(fillAll(shape, { ...known, list: 'no-such-list' }), `${endpoint.name}: unknown list`);
+    }
+    const depth = (shape: string) => shape.split('/').filter(Boolean).length;
+    const deepest = endpoint.paths.reduce((a, b) => (depth(b) > depth(a) ? b : a));
+    notFound(`${fillAll(deepest, known).replace(/\/$/, '')}/one/more`, `${endpoint.name}: deeper than a phone asks`);
+  }
+  for (const scope of scopes) notFound(`${scope.folder}no/such/path`, `miss under ${scope.folder}`);
+  notFound('/no-such-page', 'miss outside the API');
+  notFound('/no/such/page.html', 'miss outside the API');
+  return [...probes.values()];
+}
+
+/** The example catalog compiled with `extraYaml` appended to its site.yaml (as the suites do on disk). */
+export function compileWith(content: Content, extraYaml: string): CompiledSite {
+  return compileSite({ ...content, site: Buffer.concat([content.site!, Buffer.from(extraYaml)]) });
+}
+
+/** A row's name in test output. */
+export function describeProbe(p: Probe): string {
+  return `${p.method} ${p.path} → ${p.status} (${p.what})`;
+}
+
+// --- internal ---
+
+function expansions(file: string, devices: readonly string[], lists: readonly string[]): Record<string, string>[] {
+  if (file.includes(':list')) return devices.flatMap((device) => lists.map((list) => ({ device, list })));
+  if (file.includes(':device')) return devices.map((device) => ({ device }));
+  return [{}];
+}
+
+/** The name of the one free placeholder of a path (not :device or :list), if any. */
+function freeName(pattern: string): string {
+  return [...pattern.matchAll(/:([a-z]+)/g)].map((m) => m[1]).find((n) => n !== 'device' && n !== 'list') ?? '-';
+}
+
+/** What a test compares for one answer: status, the headers a phone depends on, and the body. */
+export interface Seen {
+  status: number;
+  contentType: string | null;
+  allow: string | null;
+  vary: string | null;
+  cacheControl: string | null;
+  /** `Access-Control-Allow-Origin`: web clients on other origins (the download portal) read the API. */
+  allowOrigin: string | null;
+  location: string | null;
+  body: string;
+}
+
+/** `Cache-Control` of 404 answers differs by host: Cloudflare forces `no-store`, Netlify sends its header rules. */
+export interface NotFoundCaching {
+  json: string | null;
+  html: string | null;
+}
+
+/**
+ * `Access-Control-Allow-Origin` outside the API differs by host: Cloudflare Pages sends `*` on every
+ * static asset by default (measured with wrangler; the preview does the same), the others nothing.
+ */
+export const CLOUDFLARE_PAGE_ALLOW_ORIGIN = '*';
+
+/** What every host must answer for `probe`, given the body file's text; `pageAllowOrigin`: see {@link CLOUDFLARE_PAGE_ALLOW_ORIGIN}. */
+export function expectedAnswer(probe: Probe, fileText: string, notFound: NotFoundCaching, pageAllowOrigin: string | null = null): Seen {
+  const body = probe.method === 'HEAD' ? '' : fileText;
+  if (probe.kind === 'html') {
+    return { status: 404, contentType: 'text/html; charset=utf-8', allow: null, vary: null, cacheControl: notFound.html, allowOrigin: pageAllowOrigin, location: null, body };
+  }
+  return {
+    status: probe.status,
+    contentType: API_HEADERS['content-type'],
+    allow: API_HEADERS.allow,
+    vary: API_HEADERS.vary,
+    cacheControl: probe.status === 200 ? LISTING_CACHE_CONTROL : notFound.json,
+    allowOrigin: API_HEADERS['access-control-allow-origin'],
+    location: null,
+    body,
+  };
+}
+
+/** Sends `probe` without following redirects and records what came back. */
+export async function observe(baseUrl: string, method: string, path: string): Promise<Seen> {
+  const response = await fetch(new URL(path, baseUrl), { method, redirect: 'manual', headers: { Accept: 'application/json' } });
+  const get = (name: string) => response.headers.get(name);
+  return {
+    status: response.status,
+    contentType: get('content-type'),
+    allow: get('allow'),
+    vary: get('vary'),
+    cacheControl: get('cache-control'),
+    allowOrigin: get('access-control-allow-origin'),
+    location: get('location'),
+    body: await response.text(),
+  };
+}
+
+/**
+ * OPTIONS requests: one per request shape of the first device and list, and one outside the API.
+ * Without `options_handler` Cloudflare answers 405 (measured); with it, 204 and the API headers.
+ */
+export function optionsProbes(compiled: CompiledSite): { path: string; api: boolean }[] {
+  const rows = hostTable(compiled).filter((p) => p.method === 'GET' && p.status === 200);
+  const firstFile = rows[0].file;
+  return [...rows.filter((p) => p.file === firstFile).map((p) => ({ path: p.path, api: true })), { path: '/', api: false }];
+}

@@ -1,0 +1,39 @@
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { deviceFileOf, type DeviceField } from '../../src/import/device-file.js';
+
+const fields = (entries: Record<string, unknown>) => new Map<string, DeviceField>(Object.entries(entries).map(([k, value]) => [k, { value, record: 0 }]));
+
+describe('device.yaml from a crDroid listing', () => {
+  it('quotes every value, so no value can add a key or a line', () => {
+    const made = deviceFileOf(fields({ device: 'Pixel "8a"\nname: evil', oem: 'x: y # z', maintainer: '- a' }), 'akita.json');
+    expect(made.leftOut).toEqual(['device (holds control or direction characters)']);
+    expect(parse(made.text!)).toEqual({ oem: 'x: y # z', maintainers: [{ name: '- a' }] });
+  });
+
+  it.each([
+    ['http://t.me/x', 'not an https address of URL characters'],
+    ['javascript:alert(1)', 'not an https address of URL characters'],
+    ['https://t.me/a b', 'not an https address of URL characters'],
+    ['https://t.me/\u202eexe', 'holds control or direction characters'],
+    ['', 'empty'],
+    [42, 'not text but number'],
+  ])('leaves out a link %j: %s', (value, why) => {
+    expect(deviceFileOf(fields({ telegram: value }), 'x.json')).toEqual({ kept: [], leftOut: [`telegram (${why})`] });
+  });
+
+  it('keeps the first of two keys for one place and names the other', () => {
+    const made = deviceFileOf(fields({ paypal: 'https://paypal.me/a', donate_url: 'https://ko-fi.com/b' }), 'x.json');
+    expect(made.kept).toEqual(['paypal → links.donate']);
+    expect(made.leftOut).toEqual(['donate_url (device.yaml links.donate already holds paypal)']);
+  });
+
+  it('gives keys named like Object.prototype members no place', () => {
+    const made = deviceFileOf(new Map<string, DeviceField>([['__proto__', { value: 'x', record: 0 }], ['constructor', { value: 'x', record: 0 }], ['toString', { value: 'x', record: 0 }]]), 'x.json');
+    expect(made).toEqual({ kept: [], leftOut: ['__proto__ (no place in device.yaml)', 'constructor (no place in device.yaml)', 'toString (no place in device.yaml)'] });
+  });
+
+  it('writes a maintainer url only with a maintainer name', () => {
+    expect(deviceFileOf(fields({ maintainer_url: 'https://github.com/a' }), 'x.json')).toEqual({ kept: [], leftOut: ['maintainer_url (no maintainer name to go with it)'] });
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it, vi } from 'vitest';
+import { tempProject } from '../helpers/helpers.js';
+
+// When V8's interrupt budget is set (src/pipeline/jit.mjs): bin.mjs sets it once a command is loaded,
+// before it runs, but build and check set it only when they start compiling, so that loading
+// otapress and starting the compile workers run with V8's default. Every flag set is recorded here, with
+// the function that set it, and passed on to V8.
+const flags = vi.hoisted(() => [] as { flag: string; by: string }[]);
+vi.mock('node:v8', async (original) => {
+  const v8 = await original<typeof import('node:v8')>();
+  const setFlagsFromString = (flag: string) => {
+    const by = /withJitBudget|setCommandBudget/.exec(new Error().stack ?? '')?.[0] ?? 'other';
+    flags.push({ flag, by });
+    v8.setFlagsFromString(flag);
+  };
+  return { ...v8, default: { ...v8, setFlagsFromString }, setFlagsFromString };
+});
+const { main } = await import('../../src/cli.js');
+const { INTERRUPT_BUDGET, JIT_FLAGS, setCommandBudget } = await import('../../src/pipeline/jit.mjs');
+
+const quiet = { out: () => {}, err: () => {} };
+const budgets = () => flags.filter(({ flag }) => flag.startsWith('--interrupt-budget='));
+
+describe('the interrupt budget of a command', () => {
+  it.each([['build', '--threads', '1'], ['check']])('is set by %s around its compiling, not before the command runs', async (...args) => {
+    const root = tempProject({ withContent: true });
+    flags.length = 0;
+    expect(await main([...args, '--root', root], quiet, { beforeRun: setCommandBudget })).toBe(0);
+    expect(budgets()).toEqual([
+      { flag: `--interrupt-budget=${INTERRUPT_BUDGET}`, by: 'withJitBudget' },
+      { flag: `--interrupt-budget=${INTERRUPT_BUDGET}`, by: 'withJitBudget' },
+    ]);
+  });
+
+  it('is set for any other command once it is loaded, before it runs', async () => {
+    const root = tempProject({ withContent: true });
+    flags.length = 0;
+    expect(await main(['schema', '--check', '--root', root], quiet, { beforeRun: setCommandBudget })).toBe(0);
+    expect(budgets()).toEqual([{ flag: JIT_FLAGS, by: 'setCommandBudget' }]);
+  });
+
+  it('is not set for what runs no command', async () => {
+    flags.length = 0;
+    expect(await main(['--version'], quiet, { beforeRun: setCommandBudget })).toBe(0);
+    expect(await main(['build', '--help'], quiet, { beforeRun: setCommandBudget })).toBe(0);
+    expect(budgets()).toEqual([]);
+  });
+});
