@@ -3,7 +3,7 @@ import { parseChangelog, type ChangelogBlock } from './changelog.js';
 import { PLAIN_FILENAME } from './filename.js';
 import { lazily, zod } from './libraries.js';
 
-// What a manifest may say about a build beyond its zip (issue 21): the zip's SHA-1, the build's
+// What a manifest may say about a build beyond its zip: the zip's SHA-1, the build's
 // other files (recovery and boot images, firmware) and its changelog. manifest.ts reads them with
 // the rest of the manifest; the schemas and the rules that check them live here.
 

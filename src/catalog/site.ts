@@ -10,10 +10,10 @@ import { requestPathProblem, type RequestPath } from './request-paths.js';
 /** Where the site settings live, relative to the project root. */
 export const SITE_FILE = 'content/site.yaml';
 
-/** The channel values of interface.md, used when `site.yaml` names none. */
+/** The channel values of the /e/ OTA server, used when `site.yaml` names none. */
 export const DEFAULT_CHANNELS = ['stable', 'official', 'dev', 'community'] as const;
 
-/** The request lists of interface.md and the channels each collects (list ← channels). */
+/** The request lists of the /e/ OTA server and the channels each collects (list ← channels). */
 export const DEFAULT_LISTS: Record<string, string[]> = {
   stable: ['stable', 'official'],
   official: ['official'],

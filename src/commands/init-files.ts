@@ -93,7 +93,7 @@ export function exampleManifest(): ScaffoldFile {
   };
 }
 
-/** The sample device's device.yaml of `--example` (issue 21): what the pages and the v2 directory show of it. */
+/** The sample device's device.yaml of `--example`: what the pages and the v2 directory show of it. */
 export function exampleDeviceFile(): ScaffoldFile {
   return {
     file: `content/FP4/${DEVICE_FILE}`,

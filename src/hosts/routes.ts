@@ -30,7 +30,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     paths: ['/api/v2/devices/:device/builds', '/api/v2/devices/:device/builds/'],
     file: API_FILES.v2Builds,
     // api_common.py `get_device_builds`: a device it has no builds for answers `200 []`, which
-    // phones show as "no updates"; a 404 would be "update check failed" (issue 20 point 5).
+    // phones show as "no updates"; a 404 would be "update check failed".
     unknownDevice: API_FILES.v2UnknownDeviceBuilds,
   },
   {
@@ -43,7 +43,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     paths: ['/api/v2/oems', '/api/v2/oems/'],
     file: API_FILES.v2Oems,
   },
-  // The changes of every build's changelog, site-wide (issue 21). The portal asks `?page=N`; every
+  // The changes of every build's changelog, site-wide. The portal asks `?page=N`; every
   // host passes the query by, so each page answers the same array (the portal merges by `url`).
   {
     name: 'v2 changes',

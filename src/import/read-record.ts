@@ -9,7 +9,7 @@ import type { ManifestValues } from '../catalog/manifest-text.js';
 import type { Site } from '../catalog/site.js';
 import { androidVersionOfCrDroidName, isCrDroidRecord, mapCrDroidRecord } from './other-formats.js';
 
-/** The keys of a v1 record in the order of interface.md (and of every listing otapress writes). */
+/** The keys of a v1 record in the order the /e/ OTA server writes them (and every listing otapress writes). */
 export const RECORD_KEYS = [
   'incremental',
   'api_level',
@@ -77,7 +77,7 @@ export const FILLED = {
   timestamp: 'set to datetime (the build time phones compare)',
   channel: 'set to the list imported into (the download folder of the default address)',
   channel_from_name: 'set to the channel the file name states (the download folder of the default address)',
-  android_version: "derived from api_level by interface.md's pairing",
+  android_version: 'derived from api_level by the pairing of the v1 interface (README, The v1 interface)',
   android_version_from_name: 'derived from the file name',
   android_version_given: 'set to --android-version',
   api_level: 'derived from android_version by the same pairing, as the build does',
@@ -319,7 +319,7 @@ function fillMissing(r: Record<string, unknown>, placeholder: boolean, c: Record
     } else {
       const pairs = Object.entries(API_LEVELS).map(([v, l]) => `${l} → ${v}`).join(', ');
       const level = r.api_level === undefined || r.api_level === '' ? 'an api_level' : `api_level ${JSON.stringify(r.api_level)}`;
-      c.problem('android_version', `missing \`android_version\`, and neither ${level} (interface.md pairs ${pairs}) nor the file name tells it; pass --android-version N (phones do not read it; the /e/ updater shows it)`);
+      c.problem('android_version', `missing \`android_version\`, and neither ${level} (the v1 interface pairs ${pairs}) nor the file name tells it; pass --android-version N (phones do not read it; the /e/ updater shows it)`);
     }
   }
   // The build derives api_level from android_version; "" is what a placeholder shows without it.

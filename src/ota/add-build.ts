@@ -242,7 +242,7 @@ async function hashFiles(paths: readonly string[]): Promise<{ filename: string; 
 
 /**
  * The manifest's values, holding only what the zip holds: an `ota_property_files` a phone cannot
- * read, or one past the zip's end, is left out (issue 20 point 1) and returned as `unusable`.
+ * read, or one past the zip's end, is left out and returned as `unusable`.
  */
 function usableValues(facts: Parameters<typeof manifestValues>[0], digests: Parameters<typeof manifestValues>[1], options: AddOptions) {
   const values = manifestValues(facts, digests, options);

@@ -8,17 +8,16 @@
 //   npm run bench -- --only preview        build, preview or hash (comma-separated); --catalog DIR reuses a catalog
 //   npm run bench -- --peers --curve       also Hugo and Eleventy building the same v1 listings (test/bench/peers/)
 //   npm run bench -- --extras --only build also a cold build of the same catalog with a device.yaml on every
-//                                          device and a changelog on every build (issue 21), in the same rounds
+//                                          device and a changelog on every build, in the same rounds
 //   npm run bench -- --keep-env            runs every command with NODE_EXTRA_CA_CERTS, when it is set (see
 //                                          childEnv below)
 //   TMPDIR=/dev/shm npm run bench ...      catalogs, outputs and caches on a tmpfs: no time waiting for a disk
 //                                          (each size's first line names the file system, file-system.ts)
 //   npm run bench -- --extras --baseline DIR   also the cold build of the plain catalog by the otapress checked
-//                                          out in DIR (its lib/, built if missing), in the same rounds: issue 21
-//                                          compares the extras build with the build of the time it was filed
-//                                          (git worktree add DIR 198504c)
+//                                          out in DIR (its lib/, built if missing), in the same rounds: the extras
+//                                          build against an older otapress's plain build (git worktree add DIR <commit>)
 //
-// It ends with every figure of the targets (issue 14) beside its target.
+// It ends with every figure of the targets beside its target.
 //
 // Every measurement is a child process (node startup included, as a maintainer sees it), timed by
 // the wall clock, with its CPU time (user + system, all threads) and peak memory read by
@@ -103,7 +102,7 @@ if (values.quick) {
 }
 const only = new Set(values.only.split(','));
 const runs = Number(values.runs);
-// The sizes of issue 22's comparison: 1k (50 devices), 10k (200 devices), 100k (500 devices).
+// The sizes of the comparison with the peers: 1k (50 devices), 10k (200 devices), 100k (500 devices).
 const sizes = values.curve
   ? [
       { devices: 50, builds: 20 },
@@ -176,18 +175,16 @@ for (const size of only.has('build') || only.has('preview') ? sizes : []) {
     console.log('');
     const old = row('baseline cold build');
     if (old) {
-      // Issue 21: "a cold 100k build with device files and changelogs stays within 10% of today's",
-      // today's being the build of the time the issue was filed, on the catalog of then (no device
-      // files, no changelogs).
+      // A cold 100k build with device files and changelogs stays within 10% of the baseline
+      // otapress's build of the plain catalog (no device files, no changelogs).
       const each = (of: 'ms' | 'cpu') => roundRatios(extras, old, of).map((r) => r.toFixed(2)).join(' ');
       console.log(`  ${'extras / baseline plain'.padEnd(28)} ${`${sameRound(extras, old).toFixed(2)}x`.padStart(6)} ${(cpuKnown ? `${sameRound(extras, old, 'cpu').toFixed(2)}x` : '-').padStart(6)}   (${each('ms')}; ${cpuKnown ? each('cpu') : '-'})`);
       console.log(`  ${'plain / baseline plain'.padEnd(28)} ${`${sameRound(cold, old).toFixed(2)}x`.padStart(6)} ${(cpuKnown ? `${sameRound(cold, old, 'cpu').toFixed(2)}x` : '-').padStart(6)}`);
       console.log(`  (baseline: otapress at ${baseline!.commit}, ${baseline!.dir})\n`);
-      ratioTarget(`cold build with device files and changelogs / ${baseline!.commit}'s plain build (issue 21)${at}`, extras, old, 1.1);
+      ratioTarget(`cold build with device files and changelogs / ${baseline!.commit}'s plain build${at}`, extras, old, 1.1);
       if (cpuKnown) ratioTarget(`  the same, CPU time${at}`, extras, old, 1.1, { of: 'cpu' });
     }
-    // What the device files and changelogs cost in today's code: more than issue 21's figure, since
-    // today's plain build is faster than the one of then.
+    // What the device files and changelogs cost with the same code, both catalogs built alike.
     ratioTarget(`the same catalog with device files and changelogs / without, same code${at}`, extras, cold, 1.1);
     if (cpuKnown) ratioTarget(`  the same, CPU time${at}`, extras, cold, 1.1, { of: 'cpu' });
   }
@@ -218,7 +215,7 @@ if (hashMb > 0 && only.has('hash')) {
   console.log(`otapress add / bare node doing only the hashing: ${add.samples.length ? (medianMs(add) / medianMs(bare)).toFixed(2) : '-'}x; bare node / md5sum: ${(medianMs(bare) / medianMs(md5)).toFixed(2)}x\n`);
 }
 if (targets.length > 0) {
-  console.log('targets (issues 14, 21 and 22), medians of this run (ratios: medians of same-round ratios):');
+  console.log('targets, medians of this run (ratios: medians of same-round ratios):');
   const width = Math.max(...targets.map((t) => t.figure.length));
   for (const t of targets) console.log(targetLine(t, width));
   console.log('');

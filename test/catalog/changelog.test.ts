@@ -13,7 +13,7 @@ import { URLS } from '../../src/render/urls.js';
 import { VALID_MANIFEST } from '../helpers/arbitraries.js';
 import { catalogProject, hex } from '../helpers/catalog.js';
 
-// Issue 21 part 3: a changelog per build (the manifest's `changelog:` field), rendered safely into
+// A changelog per build (the manifest's `changelog:` field), rendered safely into
 // the device page, the changelog page, the Atom entry and /api/v2/changes.
 
 const html = (text: string, prefix?: string) => String(renderChangelog(parseChangelog(text).blocks, prefix));

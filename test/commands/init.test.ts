@@ -69,7 +69,7 @@ describe('otapress init', { timeout: 30_000 }, () => {
       const dist = Object.keys(snapshotTree(path.join(root, 'dist')));
       expect(dist).toEqual(expect.arrayContaining(['index.html', '404.html', '_redirects', '_headers', 'api/devices.json', 'api/v1/404.json']));
       if (example) expect(dist).toEqual(expect.arrayContaining(['api/v1/FP4/stable/index.json', 'api/v2/devices/FP4/builds.json', 'devices/FP4/index.html']));
-      // The example's device.yaml reaches the v2 directory (issue 21).
+      // The example's device.yaml reaches the v2 directory.
       if (example) expect(JSON.parse(readFileSync(path.join(root, 'dist', 'api', 'v2', 'oems.json'), 'utf8'))).toEqual([{ name: 'Fairphone', devices: [{ model: 'FP4', name: 'Fairphone 4' }] }]);
     }
   });

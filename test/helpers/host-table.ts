@@ -32,7 +32,7 @@ export const API_HEADERS = { 'content-type': 'application/json', allow: 'GET, OP
 export const LISTING_CACHE_CONTROL = 'public, max-age=300';
 
 /**
- * Extra request paths for site.yaml (issue 15): a placeholder beside fixed text (one static rule
+ * Extra request paths for site.yaml: a placeholder beside fixed text (one static rule
  * per device and list on Cloudflare), a path without {list} that answers one list, and a path of
  * whole segments (one placeholder rule on Cloudflare). Appended to the example's site.yaml by the
  * suites that run the table with them.
@@ -74,7 +74,7 @@ export function hostTable(compiled: CompiledSite): Probe[] {
     }
   }
 
-  // The download portal pages through /api/v2/changes with ?page=N (issue 21): a static site answers
+  // The download portal pages through /api/v2/changes with ?page=N: a static site answers
   // every page with its one array, so the query must pass by the rewrite on every host.
   for (const method of ['GET', 'HEAD'] as const) {
     add({ method, path: '/api/v2/changes?page=2', what: 'v2 changes as the portal asks', status: 200, kind: 'json', file: 'api/v2/changes.json' });

@@ -6,9 +6,9 @@ import { runMain } from '../helpers/cli-process.js';
 import { phoneView } from '../helpers/clients.js';
 import { snapshotTree, tempProject } from '../helpers/helpers.js';
 
-// import takes every record a LineageOS v1 phone reads, as org.json reads it (issue 18 point 1), and
+// import takes every record a LineageOS v1 phone reads, as org.json reads it, and
 // refuses exactly the records a phone drops, at the field and with why. Also its input limits
-// (issue 19 points 5 and 12).
+//.
 
 const SITE = 'download_base_url: https://dl.example.org/builds\nchannels: [unofficial, nightly]\nlists:\n  unofficial: [unofficial]\n  nightly: [nightly]\n';
 
@@ -107,7 +107,7 @@ url: https://github.com/x/ota/releases/download/20240626/lineage-21.0-20240626-U
   });
 });
 
-describe('import: keys of other formats in a v1 record (issue 18 point 6)', () => {
+describe('import: keys of other formats in a v1 record', () => {
   it('names what md5, sha256, download and buildtype are, and what v1 calls them', async () => {
     const root = project();
     const [first] = LISTING.response;
@@ -122,7 +122,7 @@ describe('import: keys of other formats in a v1 record (issue 18 point 6)', () =
   });
 });
 
-describe('import: the bytes of a listing (issue 19 point 12)', () => {
+describe('import: the bytes of a listing', () => {
   it('accepts a UTF-8 byte order mark, as manifests do', async () => {
     const root = project();
     const { code } = await importText(root, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(LISTING))]));
@@ -142,7 +142,7 @@ describe('import: the bytes of a listing (issue 19 point 12)', () => {
   });
 });
 
-describe('import: a listing of millions of empty records (issue 19 point 5)', () => {
+describe('import: a listing of millions of empty records', () => {
   it(`shows the first ${MAX_PROBLEMS} problems and counts the others, at the 4 MiB limit`, { timeout: 300_000 }, async () => {
     const root = project();
     const count = Math.floor((4 * 1024 * 1024 - '{"response":[]}'.length + 1) / 3);
@@ -157,7 +157,7 @@ describe('import: a listing of millions of empty records (issue 19 point 5)', ()
     expect(shown).toHaveLength(MAX_PROBLEMS);
     const missing = (k: string) => `listing.json:1:14  response.0.${k}  record 0: missing; LineageOS phones drop a record without ${k}`;
     expect(shown.slice(0, perRecord)).toEqual([
-      'listing.json:1:14  response.0.android_version  record 0: missing `android_version`, and neither an api_level (interface.md pairs 25 → 7, 28 → 9, 29 → 10, 30 → 11, 32 → 12, 33 → 13, 34 → 14, 35 → 15, 36 → 16) nor the file name tells it; pass --android-version N (phones do not read it; the /e/ updater shows it)',
+      'listing.json:1:14  response.0.android_version  record 0: missing `android_version`, and neither an api_level (the v1 interface pairs 25 → 7, 28 → 9, 29 → 10, 30 → 11, 32 → 12, 33 → 13, 34 → 14, 35 → 15, 36 → 16) nor the file name tells it; pass --android-version N (phones do not read it; the /e/ updater shows it)',
       missing('datetime'),
       'listing.json:1:14  response.0.display_version  record 0: missing `display_version`, which names a placeholder (it has no file name to derive it from); add it',
       ...['filename', 'id', 'romtype', 'size'].map(missing),

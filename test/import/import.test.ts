@@ -159,7 +159,7 @@ describe('otapress import: records with only what a LineageOS phone reads', () =
   it.each([
     ['timestamp', 'set to datetime (the build time phones compare)', {}],
     ['channel', 'set to the channel the file name states (the download folder of the default address)', {}],
-    ['android_version', "derived from api_level by interface.md's pairing (35 → 15, 36 → 16)", {}],
+    ['android_version', "derived from api_level by the pairing of the v1 interface (README, The v1 interface) (35 → 15, 36 → 16)", {}],
     ['api_level', 'derived from android_version by the same pairing, as the build does', {}],
     ['display_version', 'derived from the file name, as the build does', {}],
     ['incremental', 'published as ""', { incremental: '' }],
@@ -225,7 +225,7 @@ describe('otapress import: malformed sources', () => {
     ['a missing key', change(1, {}, ['version']), ['listing.json:23:5  response.1.version  record 1: missing; LineageOS phones drop a record without version']],
     ['a missing url', change(1, {}, ['url']), ['listing.json:23:5  response.1.url  record 1: missing (only a placeholder, with filename, id and size "", has no url); LineageOS phones drop a record without url']],
     ['an android_version nothing tells', change(0, { filename: 'PixelOS_FP4-16.0-20250610.zip', api_level: '37' }, ['android_version']), [
-      'listing.json:4:5  response.0.android_version  record 0: missing `android_version`, and neither api_level "37" (interface.md pairs 25 → 7, 28 → 9, 29 → 10, 30 → 11, 32 → 12, 33 → 13, 34 → 14, 35 → 15, 36 → 16) nor the file name tells it; pass --android-version N (phones do not read it; the /e/ updater shows it)',
+      'listing.json:4:5  response.0.android_version  record 0: missing `android_version`, and neither api_level "37" (the v1 interface pairs 25 → 7, 28 → 9, 29 → 10, 30 → 11, 32 → 12, 33 → 13, 34 → 14, 35 → 15, 36 → 16) nor the file name tells it; pass --android-version N (phones do not read it; the /e/ updater shows it)',
     ]],
     ['a date as text', change(0, { timestamp: '2024-12-05T10:00:00Z', datetime: '2024-12-05T10:00:00Z' }), [
       'listing.json:8:20  response.0.timestamp  record 0: expected Unix seconds, like datetime, found the text "2024-12-05T10:00:00Z"',

@@ -1,4 +1,4 @@
-// Output amplification (issue 19 point 6): a site.yaml of a few hundred kilobytes used to make
+// Output amplification: a site.yaml of a few hundred kilobytes used to make
 // hundreds of thousands of files and a netlify.toml of tens of megabytes. The hosts' limits
 // (src/hosts/limits.ts) are checked from site.yaml and the device folders before anything is
 // compiled or written; check and build name the list or device folder that passes them.

@@ -1,4 +1,4 @@
-// site.yaml values that reach the hosts' files (issue 19 point 2): cache_control has the grammar
+// site.yaml values that reach the hosts' files: cache_control has the grammar
 // of RFC 9111's response directives; every emitter also escapes for its own syntax, so a value
 // that its grammar lets through (a `$` or `%` in a field name) reaches the phone literally.
 import { readFileSync } from 'node:fs';
