@@ -61,7 +61,7 @@ ${lists.join('\n')}
 # v1_withdrawn: list
 
 # Your own Apache on shared hosting, where only .htaccess is allowed: write dist/.htaccess with the
-# rules of \`otapress hosting apache\` (README, Deploy, "Your own server").
+# rules of \`otapress hosting apache\` (README, "Your own server: nginx, Caddy, Apache").
 # apache_htaccess: false
 
 # Extra request paths that answer a listing, for phones built to ask another server's paths

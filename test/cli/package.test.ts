@@ -99,7 +99,7 @@ describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
 
   it('finds the catalog from a folder inside it, and says which (check, import, schema)', () => {
     const result = run(path.join(site, 'node_modules', '.bin', 'otapress'), ['check'], path.join(site, 'content', 'FP4'));
-    // init's placeholder download host is still in site.yaml: check says so (issue 18 point 6), and passes.
+    // init's placeholder download host is still in site.yaml: check says so, and passes.
     expect(result.stderr).toBe(
       `using the catalog in ${site} (the nearest folder above this one with content/site.yaml)\n` +
         `content/site.yaml:6:20  download_base_url  \`downloads.example.org\` is the placeholder host \`otapress init\` writes: a listed download leads nowhere (https://downloads.example.org/builds/official/FP4/${ZIP_NAME}); set download_base_url to the address your zips are uploaded to\n` +
