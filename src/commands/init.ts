@@ -1,5 +1,5 @@
 /** `otapress init`: turn a folder into a catalog repository, never overwriting a file (the texts are in init-files.ts). */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEVICE_SCHEMA_FILE, renderDeviceJsonSchema } from '../catalog/device.js';
@@ -7,7 +7,7 @@ import { renderJsonSchema, SCHEMA_FILE } from '../catalog/json-schema.js';
 import { readContent } from '../catalog/read.js';
 import { parseSite, SITE_FILE } from '../catalog/site.js';
 import { writeFileReplacing } from '../catalog/write-manifest.js';
-import { renderNetlifyToml } from '../hosts/routes.js';
+import { NETLIFY_TOML, NETLIFY_TOML_HEADER } from '../hosts/netlify.js';
 import { type Command, EXIT, type Io, otapressVersion, UsageError } from '../io.js';
 import { dependencyPlan, installedFromRegistry, packTarball, vendoredTarball } from './init-package.js';
 import { exampleDeviceFile, exampleManifest, GITIGNORE, maintainerReadme, packageJson, SCAFFOLD_SCRIPTS, siteYaml, workflows, type ScaffoldFile } from './init-files.js';
@@ -48,13 +48,18 @@ export function initCatalog(
   if (example) create(exampleManifest());
   if (example) create(exampleDeviceFile());
   updatePackageJson(root, version, vendorFrom, result);
-  // Generated from the catalog as it now is, as the build would write it, so that check finds it up to date.
+  // The same for every catalog (the build writes the routes into dist/), so it never needs rewriting.
   const content = readContent(root);
   const { site } = content.site ? parseSite(content.site) : {};
-  if (site?.hosts.includes('netlify')) create({ file: 'netlify.toml', text: renderNetlifyToml(site, content.devices) });
-  else if (existsSync(path.join(root, 'netlify.toml'))) result.kept.push('netlify.toml');
-  else if (site) result.notes.push(`netlify.toml was not written: the hosts in ${SITE_FILE} do not include netlify`);
-  else result.notes.push(`netlify.toml was not written: ${SITE_FILE} has problems (npm run check shows them); npm run build writes it`);
+  if (!site || site.hosts.includes('netlify')) {
+    create({ file: 'netlify.toml', text: NETLIFY_TOML });
+    if (!readableText(path.join(root, 'netlify.toml'))?.startsWith(NETLIFY_TOML_HEADER)) {
+      result.notes.push(
+        'netlify.toml is yours and stays as it is: no otapress command changes it. For Netlify to answer the listings, its build must run `npm run build -- --host netlify` (which writes dist/_redirects and dist/_headers) and publish dist',
+      );
+    }
+  } else if (existsSync(path.join(root, 'netlify.toml'))) result.kept.push('netlify.toml');
+  else result.notes.push(`netlify.toml was not written: the hosts in ${SITE_FILE} do not include netlify`);
   for (const workflow of workflows()) create(workflow);
   create({ file: '.gitignore', text: GITIGNORE });
   create({ file: 'README.md', text: maintainerReadme(path.basename(root)) });
@@ -106,6 +111,15 @@ function channelsOption(text: string): string[] {
   const twice = channels.find((c, i) => channels.indexOf(c) !== i);
   if (twice) throw new UsageError(`--channels names \`${twice}\` twice`);
   return channels;
+}
+
+/**
+ * The text of `file` when it is a regular file; undefined for anything else. Never opens a named
+ * pipe or a device, whose read would wait for a writer forever.
+ */
+function readableText(file: string): string | undefined {
+  const stat = lstatSync(file, { throwIfNoEntry: false });
+  return stat?.isFile() ? readFileSync(file, 'utf8') : undefined;
 }
 
 /** Creates `file` with `text` unless something is already at that path; true when it wrote. */
