@@ -232,14 +232,14 @@ package-lock.json included.
 
 /**
  * The package.json of a catalog repository: the given one with the npm scripts and the otapress
- * dependency `otapress` (a spec) added where missing (nothing it has is changed, except an
+ * dependency `otapress` (a spec; undefined leaves it as it is) added where missing (nothing it has is changed, except an
  * otapress dependency that `replace` names: a path outside the catalog), or a new one. `undefined`
  * text when nothing is missing.
  */
 export function packageJson(
   existing: Record<string, unknown> | undefined,
   name: string,
-  otapress: string,
+  otapress: string | undefined,
   { indent = '  ', replace = false }: { indent?: string; replace?: boolean } = {},
 ): { text?: string; added: string[]; kept: string[] } {
   const pkg: Record<string, unknown> = existing ? { ...existing } : { name, version: '1.0.0', private: true };
@@ -256,7 +256,9 @@ export function packageJson(
   }
   pkg.scripts = scripts;
   const has = ['dependencies', 'devDependencies'].find((field) => Object.hasOwn((pkg[field] ?? {}) as object, 'otapress'));
-  if (has && replace) {
+  if (otapress === undefined) {
+    // Left as it is, present or not (init says why).
+  } else if (has && replace) {
     const dependencies = pkg[has] as Record<string, string>;
     added.push(`${has}.otapress ${dependencies.otapress} → ${otapress}`);
     pkg[has] = { ...dependencies, otapress };

@@ -150,7 +150,14 @@ function updatePackageJson(root: string, version: string, vendorFrom: string | u
   const file = path.join(root, 'package.json');
   let existing: Record<string, unknown> | undefined;
   let indent = '  ';
-  if (existsSync(file)) {
+  const stat = lstatSync(file, { throwIfNoEntry: false });
+  if (stat && !stat.isFile()) {
+    // A named pipe would make the read wait forever; a link could lead out of the catalog.
+    result.kept.push('package.json (not a regular file)');
+    result.notes.push('package.json is not a regular file (a link, a named pipe or a folder), so it was not read: make it a file, or add the scripts and the otapress dependency by hand');
+    return;
+  }
+  if (stat) {
     const text = readFileSync(file, 'utf8');
     try {
       existing = JSON.parse(text) as Record<string, unknown>;
@@ -188,7 +195,7 @@ function otapressDependency(
   existing: Record<string, unknown> | undefined,
   vendorFrom: string | undefined,
   result: InitResult,
-): { spec: string; replace: boolean } {
+): { spec: string | undefined; replace: boolean } {
   const field = ['dependencies', 'devDependencies'].find((f) => Object.hasOwn((existing?.[f] ?? {}) as object, 'otapress'));
   const current = field === undefined ? undefined : String((existing![field] as Record<string, unknown>).otapress);
   const range = { spec: `^${version}`, replace: false };
@@ -202,7 +209,12 @@ function otapressDependency(
   const file = vendoredTarball(version);
   if (createFile(root, file, tarball)) result.written.push(`${file} (otapress ${version}, kept inside the catalog: ${plan.why})`);
   else if (!readFileSync(path.join(root, file)).equals(tarball)) {
-    result.kept.push(`${file} (differs from this otapress ${version}; remove it and run init again to replace it)`);
+    // A package this otapress did not make, with install scripts of its own: never installed on init's word.
+    result.kept.push(`${file} (differs from this otapress ${version})`);
+    result.notes.push(
+      `${file} is not the package of this otapress ${version}, so package.json's otapress dependency was left as it was; see where that file came from, remove it, and run init again to keep this otapress there`,
+    );
+    return { spec: undefined, replace: false };
   } else result.kept.push(file);
   return { spec: `file:${file}`, replace: current !== undefined };
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync, readlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
@@ -185,6 +185,15 @@ describe('otapress init', { timeout: 30_000 }, () => {
     expect(readFileSync(path.join(root, 'package.json'), 'utf8')).toBe('{ "name": ');
     expect(result.kept).toContain('package.json (not valid JSON)');
     expect(result.notes).toEqual([expect.stringMatching(/^package.json is not valid JSON \(.+\): add the scripts build, check, serve and the otapress dependency by hand$/)]);
+  });
+
+  it('leaves a package.json that is a named pipe alone, without opening it, and finishes', () => {
+    const root = tempProject();
+    expect(spawnSync('mkfifo', [path.join(root, 'package.json')]).status).toBe(0);
+    const result = initCatalog(root, { version: VERSION });
+    expect(result.kept).toContain('package.json (not a regular file)');
+    expect(result.notes).toContain('package.json is not a regular file (a link, a named pipe or a folder), so it was not read: make it a file, or add the scripts and the otapress dependency by hand');
+    expect(lstatSync(path.join(root, 'package.json')).isFIFO()).toBe(true);
   });
 
   it('writes the netlify.toml of every catalog beside a kept site.yaml with problems: it depends on nothing in it', () => {
