@@ -6,7 +6,7 @@ import { DEVICE_SCHEMA_FILE, renderDeviceJsonSchema } from '../catalog/device.js
 import { renderJsonSchema, SCHEMA_FILE } from '../catalog/json-schema.js';
 import { readContent } from '../catalog/read.js';
 import { parseSite, SITE_FILE } from '../catalog/site.js';
-import { writeFileReplacing } from '../catalog/write-manifest.js';
+import { linkedFolder, writeFileReplacing } from '../catalog/write-manifest.js';
 import { NETLIFY_TOML, NETLIFY_TOML_HEADER } from '../hosts/netlify.js';
 import { type Command, EXIT, type Io, otapressVersion, UsageError } from '../io.js';
 import { dependencyPlan, installedFromRegistry, packTarball, vendoredTarball } from './init-package.js';
@@ -36,9 +36,9 @@ export function initCatalog(
 ): InitResult {
   const result: InitResult = { written: [], kept: [], notes: [], dependencyChanged: false };
   mkdirSync(root, { recursive: true });
-  const create = ({ file, text }: ScaffoldFile) => (createFile(root, file, text) ? result.written : result.kept).push(file);
+  const create = ({ file, text }: ScaffoldFile) => (createFile(root, file, text, result.notes) ? result.written : result.kept).push(file);
 
-  if (createFile(root, SITE_FILE, siteYaml(channels))) result.written.push(SITE_FILE);
+  if (createFile(root, SITE_FILE, siteYaml(channels), result.notes)) result.written.push(SITE_FILE);
   else {
     result.kept.push(SITE_FILE);
     if (channels) result.notes.push(`--channels was not applied: ${SITE_FILE} was already there; add ${channels.join(', ')} to its \`channels\` (and \`lists\`) by hand`);
@@ -122,8 +122,16 @@ function readableText(file: string): string | undefined {
   return stat?.isFile() ? readFileSync(file, 'utf8') : undefined;
 }
 
-/** Creates `file` with `text` unless something is already at that path; true when it wrote. */
-function createFile(root: string, file: string, text: string | Buffer): boolean {
+/**
+ * Creates `file` with `text` unless something is already at that path, or a folder on the way is a
+ * symbolic link (it can point outside the catalog: `notes` then says so); true when it wrote.
+ */
+function createFile(root: string, file: string, text: string | Buffer, notes?: string[]): boolean {
+  const linked = linkedFolder(root, file);
+  if (linked !== undefined) {
+    notes?.push(`${file} was not written: ${linked}/ is a symbolic link (it can point outside the catalog), and init writes through none; make it a folder and run init again`);
+    return false;
+  }
   const target = path.join(root, file);
   mkdirSync(path.dirname(target), { recursive: true });
   let fd: number;
@@ -207,6 +215,11 @@ function otapressDependency(
     return range;
   }
   const file = vendoredTarball(version);
+  const linked = linkedFolder(root, file);
+  if (linked !== undefined) {
+    result.notes.push(`${file} was not written and package.json's otapress dependency was left as it was: ${linked}/ is a symbolic link (it can point outside the catalog); make it a folder and run init again`);
+    return { spec: undefined, replace: false };
+  }
   if (createFile(root, file, tarball)) result.written.push(`${file} (otapress ${version}, kept inside the catalog: ${plan.why})`);
   else if (!readFileSync(path.join(root, file)).equals(tarball)) {
     // A package this otapress did not make, with install scripts of its own: never installed on init's word.

@@ -3,7 +3,7 @@
  * directory, metadata.ts derives the facts), hashing it with progress, and this file, the flow from
  * a zip to a manifest for `otapress add`. Imports `render/` and `catalog/`; only `commands/` imports it.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { displayVersionOf } from '../catalog/filename.js';
 import { startHashing, type HashProgress, type Hashing } from './hash.js';
@@ -18,7 +18,9 @@ import { readOtaMetadataText, ZipReadError } from './zip.js';
 import { ContentError, oneLine, type Problem } from '../catalog/problems.js';
 import { readContent } from '../catalog/read.js';
 import { parseSite, SITE_FILE, type Site } from '../catalog/site.js';
-import { writeFileReplacing } from '../catalog/write-manifest.js';
+import { linkedFolder, linkedFolderProblem, writeFileReplacing } from '../catalog/write-manifest.js';
+import { manifestFileName } from '../catalog/device.js';
+import { yaml } from '../catalog/libraries.js';
 
 /** What `otapress add` is asked to do. */
 export interface AddOptions extends FactOptions {
@@ -127,15 +129,19 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   if (checked.length > 0) throw new AddRefusal(checked);
   const facts = derived.facts as Required<typeof derived.facts>;
 
-  const file = `content/${facts.device}/${facts.filename.replace(/\.zip$/, '')}.yaml`;
+  const file = `content/${facts.device}/${manifestFileName(facts.filename.replace(/\.zip$/, ''))}`;
   const target = path.join(options.root, file);
   if (existsSync(target) && !options.force && !options.dryRun) {
-    throw new AddUsageError(`${file} exists already; pass --force to replace it, or --dry-run to see the new manifest`);
+    throw new AddUsageError(
+      `${file} exists already; pass --force to write it again from the zip (what a zip cannot tell, such as lists, changelog, url and files, is kept from it), or --dry-run to see the new manifest`,
+    );
   }
+  refuseFolder(options.root, facts.device, file);
+  const kept = options.force && existsSync(target) ? keptFields(target, file, options) : {};
   // Everything else is checked before a byte is hashed: the manifest as it will be, with stand-in digests.
   const others = otherBuilds(facts.device, content, site, file);
   const standIn = { md5: '0'.repeat(32), sha1: '0'.repeat(40), sha256: '0'.repeat(64), size: statSync(zip).size };
-  validate(usableValues(facts, standIn, options).values, file, facts.device, site, derived, options, others);
+  validate(withKept(usableValues(facts, standIn, options).values, kept), file, facts.device, site, derived, options, others);
   for (const other of options.files ?? []) checkFileOption(other);
 
   const digests = await hashing().digests.catch((error: Error) => {
@@ -146,7 +152,7 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   const files = await hashFiles(options.files ?? []);
   const usable = usableValues(facts, digests, options);
   const unusable = usable.unusable;
-  const values = { ...usable.values, ...(files.length > 0 && { files }) };
+  const values = withKept({ ...usable.values, ...(files.length > 0 && { files }) }, kept);
   const text = validate(values, file, facts.device, site, derived, options, others);
   const twin = others.find((b) => !b.placeholder && !options.placeholder && b.id === digests.sha256);
   if (twin) {
@@ -175,6 +181,7 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   if (options.lists) report.push(['lists', options.lists.join(', '), '--lists']);
   for (const f of files) report.push(['files', `${f.filename} ${f.size} bytes, SHA-256 ${f.sha256}, SHA-1 ${f.sha1}`, '--file']);
   if (options.url) report.push(['url', options.url, '--url']);
+  for (const [field, value] of Object.entries(kept)) if (values[field as keyof ManifestValues] === value) report.push([field, summary(value), `kept from ${file}`]);
   const order = ['device', ...MANIFEST_ORDER] as string[];
   // Stable: the files stay in the order given.
   report.sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0]));
@@ -249,6 +256,57 @@ function usableValues(facts: Parameters<typeof manifestValues>[0], digests: Para
   const unusable = facts.ota_property_files === undefined ? undefined : propertyFilesProblem(facts.ota_property_files, digests.size);
   if (unusable) delete values.ota_property_files;
   return { values, unusable };
+}
+
+/**
+ * What a zip cannot tell, from the manifest `add --force` replaces: the lists, the changelog, the
+ * download address and other files, the texts written by hand. An option given for one replaces it.
+ */
+const KEPT_ON_FORCE = ['display_version', 'changes', 'pre_version', 'is_upgrade_supported', 'lists', 'url', 'files', 'changelog'] as const;
+
+function keptFields(target: string, file: string, options: AddOptions): ManifestValues {
+  let raw: unknown;
+  try {
+    raw = yaml().parse(readFileSync(target, 'utf8'));
+  } catch (error) {
+    throw new AddUsageError(`${file} cannot be read as YAML (${(error as Error).message.split('\n')[0]}), so what the zip cannot tell (lists, changelog, url, files) cannot be kept from it; fix it, or remove it and add the zip again`);
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return {};
+  const given: Partial<Record<(typeof KEPT_ON_FORCE)[number], unknown>> = { lists: options.lists, url: options.url, files: options.files };
+  const kept: ManifestValues = {};
+  for (const field of KEPT_ON_FORCE) {
+    const value = (raw as Record<string, unknown>)[field];
+    if (value !== undefined && value !== null && given[field] === undefined) kept[field] = value as ManifestValues[typeof field];
+  }
+  return kept;
+}
+
+/** `values` with each kept field that they leave unset. */
+function withKept(values: ManifestValues, kept: ManifestValues): ManifestValues {
+  const out = { ...values };
+  for (const [field, value] of Object.entries(kept) as [keyof ManifestValues, ManifestValues[keyof ManifestValues]][]) if (out[field] === undefined) out[field] = value;
+  return out;
+}
+
+/** A kept value on one line of the report. */
+function summary(value: ManifestValues[keyof ManifestValues]): string {
+  if (Array.isArray(value)) return value.map((v) => (typeof v === 'object' ? String(v.filename ?? JSON.stringify(v)) : v)).join(', ');
+  const text = String(value);
+  return text.includes('\n') ? `${text.split('\n')[0]} … (${text.split('\n').length} lines)` : text;
+}
+
+/**
+ * Refuses, before a byte is hashed, a device folder whose name differs from another's only by case
+ * (phones ask with the exact name, and a case-insensitive disk would write into the other), and a
+ * folder on the way to the manifest that is a symbolic link (it can point outside the repository).
+ */
+function refuseFolder(root: string, device: string, file: string): void {
+  const twin = readdirSync(path.join(root, 'content')).find((name) => name !== device && name.toLowerCase() === device.toLowerCase());
+  if (twin !== undefined) {
+    throw new AddUsageError(`content/${twin} is a device folder whose name differs from ${device} only by case; phones ask with the exact name, so a device has one folder: pass --device ${twin} if that is this device, or rename the folder`);
+  }
+  const linked = linkedFolder(root, file);
+  if (linked !== undefined) throw new ContentError([linkedFolderProblem(linked)]);
 }
 
 /** A `--file` path must name a file: said before the zip is hashed, not after. */
