@@ -3,7 +3,7 @@
  * directory, metadata.ts derives the facts), hashing it with progress, and this file, the flow from
  * a zip to a manifest for `otapress add`. Imports `render/` and `catalog/`; only `commands/` imports it.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { displayVersionOf } from '../catalog/filename.js';
 import { startHashing, type HashProgress, type Hashing } from './hash.js';
@@ -12,15 +12,15 @@ import { NAME_PARTS } from '../catalog/filename-checks.js';
 import { parseManifest, type Build } from '../catalog/manifest.js';
 import { propertyFilesProblem } from '../catalog/property-files.js';
 import { MANIFEST_ORDER, renderManifestText, type ManifestValues } from '../catalog/manifest-text.js';
-import { AddRefusal, checkFacts, filenameProblem, said, type AddProblem } from './add-checks.js';
+import { AddRefusal, AddUsageError, checkFacts, filenameProblem, said, type AddProblem } from './add-checks.js';
+import { keptFields, refuseFolder, refuseSharedAddress, summary, withKept } from './add-existing.js';
 import { deriveBuildFacts, FACT_OPTIONS, parseOtaMetadata, type DerivedFacts, type FactOptions } from './metadata.js';
 import { readOtaMetadataText, ZipReadError } from './zip.js';
-import { ContentError, oneLine, type Problem } from '../catalog/problems.js';
+import { ContentError, type Problem } from '../catalog/problems.js';
 import { readContent } from '../catalog/read.js';
 import { parseSite, SITE_FILE, type Site } from '../catalog/site.js';
-import { linkedFolder, linkedFolderProblem, writeFileReplacing } from '../catalog/write-manifest.js';
+import { writeFileReplacing } from '../catalog/write-manifest.js';
 import { manifestFileName } from '../catalog/device.js';
-import { yaml } from '../catalog/libraries.js';
 
 /** What `otapress add` is asked to do. */
 export interface AddOptions extends FactOptions {
@@ -53,18 +53,8 @@ export interface AddResult {
   written: boolean;
 }
 
-export { AddRefusal, type AddProblem } from './add-checks.js';
+export { AddRefusal, AddUsageError, type AddProblem } from './add-checks.js';
 
-/**
- * A wrong invocation of `add` (missing values, an existing manifest): the CLI exits 2. Each text
- * given is one line of the message, whatever path or name it quotes (a line break in the zip's
- * path is shown as `\n`, and starts no line of its own).
- */
-export class AddUsageError extends Error {
-  constructor(...texts: string[]) {
-    super(texts.map(oneLine).join('\n'));
-  }
-}
 
 /**
  * Makes the manifest of one OTA package: facts from the options, the zip's metadata and its name,
@@ -154,6 +144,7 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   const unusable = usable.unusable;
   const values = withKept({ ...usable.values, ...(files.length > 0 && { files }) }, kept);
   const text = validate(values, file, facts.device, site, derived, options, others);
+  refuseSharedAddress(parseManifest(text, file, facts.device, site).build, others, options.zip);
   const twin = others.find((b) => !b.placeholder && !options.placeholder && b.id === digests.sha256);
   if (twin) {
     throw new AddRefusal([
@@ -256,57 +247,6 @@ function usableValues(facts: Parameters<typeof manifestValues>[0], digests: Para
   const unusable = facts.ota_property_files === undefined ? undefined : propertyFilesProblem(facts.ota_property_files, digests.size);
   if (unusable) delete values.ota_property_files;
   return { values, unusable };
-}
-
-/**
- * What a zip cannot tell, from the manifest `add --force` replaces: the lists, the changelog, the
- * download address and other files, the texts written by hand. An option given for one replaces it.
- */
-const KEPT_ON_FORCE = ['display_version', 'changes', 'pre_version', 'is_upgrade_supported', 'lists', 'url', 'files', 'changelog'] as const;
-
-function keptFields(target: string, file: string, options: AddOptions): ManifestValues {
-  let raw: unknown;
-  try {
-    raw = yaml().parse(readFileSync(target, 'utf8'));
-  } catch (error) {
-    throw new AddUsageError(`${file} cannot be read as YAML (${(error as Error).message.split('\n')[0]}), so what the zip cannot tell (lists, changelog, url, files) cannot be kept from it; fix it, or remove it and add the zip again`);
-  }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return {};
-  const given: Partial<Record<(typeof KEPT_ON_FORCE)[number], unknown>> = { lists: options.lists, url: options.url, files: options.files };
-  const kept: ManifestValues = {};
-  for (const field of KEPT_ON_FORCE) {
-    const value = (raw as Record<string, unknown>)[field];
-    if (value !== undefined && value !== null && given[field] === undefined) kept[field] = value as ManifestValues[typeof field];
-  }
-  return kept;
-}
-
-/** `values` with each kept field that they leave unset. */
-function withKept(values: ManifestValues, kept: ManifestValues): ManifestValues {
-  const out = { ...values };
-  for (const [field, value] of Object.entries(kept) as [keyof ManifestValues, ManifestValues[keyof ManifestValues]][]) if (out[field] === undefined) out[field] = value;
-  return out;
-}
-
-/** A kept value on one line of the report. */
-function summary(value: ManifestValues[keyof ManifestValues]): string {
-  if (Array.isArray(value)) return value.map((v) => (typeof v === 'object' ? String(v.filename ?? JSON.stringify(v)) : v)).join(', ');
-  const text = String(value);
-  return text.includes('\n') ? `${text.split('\n')[0]} … (${text.split('\n').length} lines)` : text;
-}
-
-/**
- * Refuses, before a byte is hashed, a device folder whose name differs from another's only by case
- * (phones ask with the exact name, and a case-insensitive disk would write into the other), and a
- * folder on the way to the manifest that is a symbolic link (it can point outside the repository).
- */
-function refuseFolder(root: string, device: string, file: string): void {
-  const twin = readdirSync(path.join(root, 'content')).find((name) => name !== device && name.toLowerCase() === device.toLowerCase());
-  if (twin !== undefined) {
-    throw new AddUsageError(`content/${twin} is a device folder whose name differs from ${device} only by case; phones ask with the exact name, so a device has one folder: pass --device ${twin} if that is this device, or rename the folder`);
-  }
-  const linked = linkedFolder(root, file);
-  if (linked !== undefined) throw new ContentError([linkedFolderProblem(linked)]);
 }
 
 /** A `--file` path must name a file: said before the zip is hashed, not after. */
