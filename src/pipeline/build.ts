@@ -207,7 +207,8 @@ function buildListed(outDir: string, content: ContentListing, { root, host = 'al
         return {
           notices: old ? sortProblems([...compiled.notices, old]) : compiled.notices,
           builds: sum('builds'),
-          devices: devices.filter((d) => d.counts.builds > 0).length,
+          // Every device the site publishes, one with a device.yaml and no build yet included.
+          devices: devices.length,
           listings: sum('listings'),
           records: sum('records'),
           files: compiled.files.length + sum('files'),

@@ -1,7 +1,7 @@
 // What add and import must never do to a maintainer's files: write a manifest over device.yaml,
 // write through a linked folder to outside the repository, start a second folder for a device
 // whose folder differs by case, or drop on --force what a zip cannot tell.
-import { existsSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { initCatalog } from '../../src/commands/init.js';
@@ -110,5 +110,24 @@ describe('add --force keeps what a zip cannot tell', { timeout: 60_000 }, () => 
     expect((await runMain(['add', zip, '--root', root, '--force', '--lists', 'stable,official'])).code).toBe(0);
     expect(readFileSync(file, 'utf8')).toContain('\nlists: [stable, official]\n');
     expect(readFileSync(file, 'utf8')).toMatch(/Fixed the camera/);
+  });
+});
+
+describe('what build and check say of device files', { timeout: 60_000 }, () => {
+  it('counts a device with only a device.yaml among the devices built', async () => {
+    const root = tempProject({ withContent: true });
+    mkdirSync(path.join(root, 'content/FP5'));
+    writeFileSync(path.join(root, 'content/FP5/device.yaml'), 'name: Fairphone 5\noem: Fairphone\n');
+    const { code, out } = await runMain(['build', '--root', root]);
+    expect(code).toBe(0);
+    expect(out.at(-1)).toMatch(/^built \d+ builds of 4 devices /);
+  });
+
+  it('says a device file too large is one, not a manifest', async () => {
+    const root = tempProject({ withContent: true });
+    writeFileSync(path.join(root, 'content/FP4/device.yaml'), `name: Fairphone 4\n${'# padding\n'.repeat(7000)}`);
+    const { code, err } = await runMain(['check', '--root', root]);
+    expect(code).toBe(1);
+    expect(err[0]).toBe('content/FP4/device.yaml:1:1  (file)  the file is 70018 bytes (0.1 MiB), over the 65536-byte limit for one file; a device file describes one device in a few lines');
   });
 });
