@@ -40,6 +40,19 @@ describe('add and import never name a manifest device.yaml', { timeout: 60_000 }
   });
 });
 
+describe('import never names a manifest device.yaml either', { timeout: 60_000 }, () => {
+  it('a record of device.zip becomes device.build.yaml beside the device file', async () => {
+    const root = tempProject({ withContent: true });
+    const deviceFile = readFileSync(path.join(root, 'content/FP4/device.yaml'), 'utf8');
+    const file = listing('FP4');
+    writeFileSync(file, readFileSync(file, 'utf8').replaceAll('e-2.7-a14-20241108446999-official-FP4.zip', 'device.zip'));
+    const { code, out, err } = await runMain(['import', file, '--device', 'FP4', '--list', 'stable', '--root', root]);
+    expect({ code, err }).toMatchObject({ code: 0 });
+    expect(out).toContain('created content/FP4/device.build.yaml');
+    expect(readFileSync(path.join(root, 'content/FP4/device.yaml'), 'utf8')).toBe(deviceFile);
+  });
+});
+
 describe('no command writes through a folder that is a symbolic link', { timeout: 60_000 }, () => {
   it('add refuses a linked device folder before hashing, and writes nothing outside', async () => {
     const { root, zip } = await project();
