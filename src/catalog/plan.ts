@@ -105,7 +105,9 @@ export function addressClash(entry: DownloadEntry, earlier: DownloadEntry): Prob
     file: entry.source,
     ...entry.at,
     field: entry.field,
-    message: `${entry.url} is also the address of ${earlier.what} of ${earlier.source}, with another SHA-256 or size; one address holds one file, and the second upload would replace the first: give ${entry.what.replace(/^the (zip|file) /, '')} another name (e.g. recovery-<version>.img), or its own \`url:\``,
+    message: `${entry.url} is also the address of ${earlier.what} of ${earlier.source}, with another SHA-256 or size; one address holds one file, and the second upload would replace the first: ${
+      entry.field.startsWith('files.') ? `give ${entry.what.replace(/^the file /, '')} another name (e.g. recovery-<version>.img), or its own \`url:\`` : "correct this build's `url`, or the other file's name or address"
+    }`,
   };
 }
 
