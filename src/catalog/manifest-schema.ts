@@ -9,7 +9,7 @@ import { NAME_PARTS } from './filename-checks.js';
 import { lazily, zod } from './libraries.js';
 import { flag, readPlain, UNSURE, type PlainCheck } from './plain.js';
 import { downloadKey, isDownloadKey } from './loose.js';
-import { directionControlProblem, refuseDirectionControls } from './manifest-text.js';
+import { refuseUnpublishableText, textProblem } from './manifest-text.js';
 import { PROPERTY_FILES_FORMAT } from './property-files.js';
 
 /** Oldest and newest build time we accept (2009-01-01 and 2100-01-01, Unix seconds). */
@@ -84,9 +84,9 @@ export const manifestSchema = lazily(() => {
       .int({ error: 'expected the zip size in bytes as a whole number (stat -c %s FILE)' })
       .nonnegative({ error: 'a size cannot be negative; expected the zip size in bytes (stat -c %s FILE)' }),
     url: downloadUrl(),
-    display_version: z.string({ error: 'expected text, e.g. 2.5-t-20241108446322-official-FP4' }).min(1).superRefine(refuseDirectionControls),
-    changes: z.string({ error: 'expected text (shown to users as the change log)' }).superRefine(refuseDirectionControls),
-    pre_version: z.string({ error: 'expected text' }).superRefine(refuseDirectionControls),
+    display_version: z.string({ error: 'expected text, e.g. 2.5-t-20241108446322-official-FP4' }).min(1).superRefine(refuseUnpublishableText),
+    changes: z.string({ error: 'expected text (shown to users as the change log)' }).superRefine(refuseUnpublishableText),
+    pre_version: z.string({ error: 'expected text' }).superRefine(refuseUnpublishableText),
     is_upgrade_supported: z.boolean({ error: 'expected true or false' }),
     lists: z.array(z.string({ error: 'expected a request list name' }), { error: 'expected a list of request lists, e.g. [stable, official]' }),
     placeholder: z.boolean({ error: 'expected true or false' }),
@@ -139,7 +139,7 @@ export const MANIFEST_KEYS = [
 // The value checks of {@link PLAIN}: a value one cannot vouch for (UNSURE) sends the manifest to
 // zod, which says what is wrong with it (or takes it, in the shapes this table leaves to it).
 const text = (v: unknown) => (typeof v === 'string' ? v : UNSURE);
-const shownText = (v: unknown) => (typeof v === 'string' && directionControlProblem(v) === undefined ? v : UNSURE);
+const shownText = (v: unknown) => (typeof v === 'string' && textProblem(v) === undefined ? v : UNSURE);
 const matching = (pattern: RegExp) => (v: unknown) => (typeof v === 'string' && pattern.test(v) ? v : UNSURE);
 const digitsText = (pattern: RegExp) => (v: unknown) => {
   const t = wholeNumberAsText(v);
@@ -176,7 +176,7 @@ const PLAIN: Partial<Record<string, PlainCheck>> = {
   ota_property_files: matching(PROPERTY_FILES_FORMAT),
   ota_type: (v) => (v === 'AB' || v === 'BLOCK' ? v : UNSURE),
   sha1: (v) => (typeof v === 'string' && lowerHex(40).test(v) ? v : UNSURE),
-  changelog: text,
+  changelog: shownText,
 };
 
 /**

@@ -167,7 +167,7 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
   if (f.sha1 !== undefined) build.sha1 = f.sha1;
   if (f.files !== undefined) build.files = buildFiles(f.files, `${site.downloadBaseUrl}/${f.channel}/${device}`, site.downloadBaseUrl);
   if (changelog !== undefined) build.changelog = changelog;
-  build.at = positionsOf(source, f.url !== undefined, f.ota_property_files !== undefined);
+  build.at = positionsOf(source, f.url !== undefined, f.ota_property_files !== undefined, f.files);
   return { build, problems };
 }
 

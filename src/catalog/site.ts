@@ -87,6 +87,11 @@ export const siteSchema = lazily(() => {
       // RFC 3986 characters only (a space is reported by the check above): quotes, <, > and non-ASCII must be percent-encoded.
       .regex(URL_CHARACTERS, {
         error: 'the address holds characters that must be percent-encoded (quotes, <, >, \\, control or non-ASCII characters); write them as %XX, e.g. %22 for " and %C3%A4 for ä',
+      })
+      // What passes the patterns but no URL parser reads (a port past 65535, `[x]` as a host) would
+      // stop every build that makes a download address from it.
+      .refine((v) => URL.canParse(v), {
+        error: 'the host or port of this address cannot be read (a port is a number from 0 to 65535, an IPv6 host is written [2001:db8::1]); e.g. https://images.example.org/builds',
       }),
     channels: z
       .array(z.string().regex(segment, { error: segmentMessage }), { error: 'expected a list of channel names' })
@@ -138,7 +143,7 @@ const names = (v: unknown, allowed: (name: string) => boolean) => (Array.isArray
  * with the same result.
  */
 const PLAIN_SETTINGS: Record<string, PlainCheck> = {
-  download_base_url: (v) => (typeof v === 'string' && DOWNLOAD_BASE_URL.test(v) && URL_CHARACTERS.test(v) ? v : UNSURE),
+  download_base_url: (v) => (typeof v === 'string' && DOWNLOAD_BASE_URL.test(v) && URL_CHARACTERS.test(v) && URL.canParse(v) ? v : UNSURE),
   channels: (v) => names(v, (name) => segment.test(name)),
   lists: plainLists,
   cache_control: (v) => (typeof v === 'string' ? v : UNSURE),

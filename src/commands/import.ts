@@ -1,12 +1,12 @@
 /** `otapress import`: a saved v1 listing into manifests (the planning is in import/). */
-import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { MAX_PROBLEMS, planImport, type ImportPlan } from '../import/plan-import.js';
 import { DEVICE_NAME } from '../catalog/plan.js';
 import { ContentError, formatProblem, oneLine } from '../catalog/problems.js';
 import { readContent } from '../catalog/read.js';
 import { parseSite, SITE_FILE } from '../catalog/site.js';
-import { writeFileReplacing } from '../catalog/write-manifest.js';
+import { linkedFolder, linkedFolderProblem, writeFileReplacing } from '../catalog/write-manifest.js';
 import { EXIT, reportProblems, UsageError, COMMON_OPTIONS, type Command } from '../io.js';
 
 /** What `otapress import` is asked to do. */
@@ -44,6 +44,12 @@ export function importListing(options: ImportOptions): ImportPlan {
     }
     throw new ImportUsageError(`cannot read ${sourceName} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); pass the saved listing, or - for standard input`);
   }
+  const twin = existsSync(path.join(options.root, 'content'))
+    ? readdirSync(path.join(options.root, 'content')).find((name) => name !== options.device && name.toLowerCase() === options.device.toLowerCase())
+    : undefined;
+  if (twin !== undefined) {
+    throw new ImportUsageError(`content/${twin} is a device folder whose name differs from ${options.device} only by case; phones ask with the exact name, so a device has one folder: pass --device ${twin} if that is this device, or rename the folder`);
+  }
   const content = readContent(options.root);
   const { site, problems } = content.site ? parseSite(content.site) : { site: undefined, problems: content.problems.filter((p) => p.file === SITE_FILE) };
   if (!site) {
@@ -62,6 +68,9 @@ export function importListing(options: ImportOptions): ImportPlan {
     androidVersion: options.androidVersion,
     deviceFileExists: existsSync(path.join(options.root, 'content', options.device, 'device.yaml')),
   });
+  // Nothing is written when one of the files would go through a linked folder.
+  const linked = [...new Set(plan.writes.flatMap((write) => linkedFolder(options.root, write.file) ?? []))];
+  if (linked.length > 0) throw new ContentError(linked.map(linkedFolderProblem));
   for (const write of plan.writes) writeFileReplacing(options.root, write.file, write.text);
   return plan;
 }

@@ -13,6 +13,7 @@ import { renderRecord, type ApiRecord } from '../render/v1.js';
 import type { Site } from '../catalog/site.js';
 import { locateJson } from './locate-json.js';
 import { deviceFileOf, type DeviceField } from './device-file.js';
+import { manifestFileName } from '../catalog/device.js';
 import { FILLED, NORMALISED, rawIdentity, readRecord, RECORD_KEYS, sameOrder, type FilledField, type NormalisedKind, type RecordContext } from './read-record.js';
 
 /** What `import` is given: a saved listing, the device and request list it is, and the current content. */
@@ -196,7 +197,7 @@ export function planImport(input: ImportInput): ImportPlan {
     };
     // Validate exactly as the build will, before anything is compared or written.
     // With the list it is imported into: a channel that no list collects by default is fine then.
-    const draft = parseManifest(renderManifestText({ ...values, lists: orderLists(site, [list]) }), `content/${device}/${manifestName(values)}.yaml`, device, site);
+    const draft = parseManifest(renderManifestText({ ...values, lists: orderLists(site, [list]) }), `content/${device}/${manifestFileName(manifestName(values))}`, device, site);
     if (!draft.build) {
       for (const p of draft.problems) report(p.field === '(file)' ? undefined : p.field.split('.')[0], p.message);
       continue;
@@ -226,10 +227,10 @@ export function planImport(input: ImportInput): ImportPlan {
       continue;
     }
 
-    let file = `content/${device}/${manifestName(values)}.yaml`;
+    let file = `content/${device}/${manifestFileName(manifestName(values))}`;
     const taken = (name: string) => targets.has(name) || input.existing.some((m) => m.file === name);
     // Placeholder names come from display_version, whose other characters become `_`: number the later ones.
-    for (let n = 2; values.placeholder && taken(file); n++) file = `content/${device}/${manifestName(values)}-${n}.yaml`;
+    for (let n = 2; values.placeholder && taken(file); n++) file = `content/${device}/${manifestFileName(`${manifestName(values)}-${n}`)}`;
     const holder = parsedExisting.find((e) => e.manifest.file === file) ?? input.existing.find((m) => m.file === file);
     if (holder || targets.has(file)) {
       report(undefined, `its manifest would be ${file}, which ${targets.has(file) ? `record ${targets.get(file)} writes` : 'holds another build'}; rename one of them`);

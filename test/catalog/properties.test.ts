@@ -93,7 +93,6 @@ describe('for any valid catalog', () => {
         expect(compiled.problems.map(formatProblem)).toEqual([]);
         const reordered = compileSite(contentOf(catalog, shuffled));
         expect(reordered.files.map(bytesOf)).toEqual(compiled.files.map(bytesOf));
-        expect(reordered.netlifyToml).toBe(compiled.netlifyToml);
         const dist = path.resolve('/srv/site/dist');
         for (const file of compiled.files) {
           expect(path.posix.normalize(file.path)).toBe(file.path);

@@ -102,6 +102,27 @@ describe('the tarball init keeps in vendor/', () => {
     expect(second.dependencyChanged).toBe(false);
   });
 
+  it('found in vendor/ but not the package of this otapress: neither the dependency nor npm install points at it', () => {
+    const from = fakePackage();
+    const root = tempProject();
+    const pkg = '{\n  "name": "ota",\n  "dependencies": {\n    "otapress": "file:../otapress-9.8.7.tgz"\n  }\n}\n';
+    writeFileSync(path.join(root, 'package.json'), pkg);
+    mkdirSync(path.join(root, 'vendor'));
+    writeFileSync(path.join(root, 'vendor', 'otapress-9.8.7.tgz'), 'a tarball from somewhere else');
+    const result = initCatalog(root, { version: '9.8.7', vendorFrom: from });
+    expect(readFileSync(path.join(root, 'vendor', 'otapress-9.8.7.tgz'), 'utf8')).toBe('a tarball from somewhere else');
+    expect(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).dependencies).toEqual({ otapress: 'file:../otapress-9.8.7.tgz' });
+    expect(result.dependencyChanged).toBe(false);
+    expect(result.kept).toContain('vendor/otapress-9.8.7.tgz (differs from this otapress 9.8.7)');
+    expect(result.notes).toContain(
+      "vendor/otapress-9.8.7.tgz is not the package of this otapress 9.8.7, so package.json's otapress dependency was left as it was; see where that file came from, remove it, and run init again to keep this otapress there",
+    );
+    // Without a dependency at all, none is added either.
+    writeFileSync(path.join(root, 'package.json'), '{\n  "name": "ota"\n}\n');
+    expect(initCatalog(root, { version: '9.8.7', vendorFrom: from }).dependencyChanged).toBe(false);
+    expect(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).dependencies).toBeUndefined();
+  });
+
   it('is not made from sources without a built lib/', () => {
     const root = tempProject();
     writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'otapress', version: '1.0.0', files: ['lib/'] }));
