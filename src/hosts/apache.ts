@@ -104,6 +104,15 @@ export function renderApacheRules(site: Site): string {
   ];
   for (const rewrite of rules.rewrites) {
     const file = fillGroups(rewrite.file, rewrite.groups, (n) => `$${n}`);
+    // A page after the first of a paged answer: a 404, whose error page below is its past-the-end file.
+    if (rewrite.paging) {
+      out.push(
+        `# ${rewrite.name}: ${rewrite.shape}, a page after the first`,
+        'RewriteCond %{ENV:REDIRECT_STATUS} ^$',
+        `RewriteCond %{QUERY_STRING} ${rewrite.paging.query}`,
+        `RewriteRule ${relative(rewrite.regex)} - [R=404,L]`,
+      );
+    }
     out.push(
       `# ${rewrite.name}: ${rewrite.shape}`,
       'RewriteCond %{ENV:REDIRECT_STATUS} ^$',
@@ -138,6 +147,14 @@ export function renderApacheRules(site: Site): string {
     '# asked for again (REDIRECT_STATUS 404), and THE_REQUEST still holds the path the phone sent.',
     `ErrorDocument 404 ${rules.notFoundPage}`,
   );
+  for (const rewrite of rules.rewrites.filter((r) => r.paging)) {
+    const { param, past } = rewrite.paging!;
+    out.push(
+      'RewriteCond %{ENV:REDIRECT_STATUS} =404',
+      `RewriteCond %{THE_REQUEST} ${requestLine(rewrite.regex.replace(/\$$/, ''))}\\?(\\S*&)?${param}=(&|\\s|[^0&\\s]|0[^&\\s])`,
+      `RewriteRule ^${rules.notFoundPage.slice(1).replace(/\./g, '\\.')}$ ${past.slice(1)} [L]`,
+    );
+  }
   for (const scope of rules.notFound) {
     const file = fillGroups(`${scope.folder}404.json`, scope.groups, (n) => `%${n}`);
     out.push(

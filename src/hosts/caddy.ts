@@ -47,6 +47,26 @@ export function renderCaddyfile(site: Site, { dist, listen, prefix, serverName }
         ]
       : [],
   );
+  // A page after the first of a paged answer: its past-the-end file with 404. After the rewrites
+  // (`route` runs after them), so the path and query matched are those asked for.
+  const pastEnd = rules.rewrites.flatMap((rewrite, i) =>
+    rewrite.paging
+      ? [
+          `# ${rewrite.name}: ${rewrite.shape}, a page after the first`,
+          `@route${i + 1}_past {`,
+          '\tmethod GET HEAD',
+          `\texpression \`{http.request.orig_uri.path}.matches(r"${rewrite.regex}") && {http.request.orig_uri.query}.matches(r"${rewrite.paging.query}")\``,
+          '}',
+          `route @route${i + 1}_past {`,
+          `\trewrite * ${quote(rewrite.paging.past)}`,
+          `\theader Cache-Control ${quote(rules.notFoundCacheControl)}`,
+          '\tfile_server {',
+          '\t\tstatus 404',
+          '\t}',
+          '}',
+        ]
+      : [],
+  );
   const variables = rules.notFound.map((_, i) => `{otapress_404_${i + 1}}`);
   // One map per folder: a path under several folders must find each one's 404.json.
   const maps = rules.notFound.flatMap((scope, i) => [
@@ -77,6 +97,7 @@ export function renderCaddyfile(site: Site, { dist, listen, prefix, serverName }
       '# The request shapes of the route table; the first that matches wins.',
       ...rewrites,
       ...fallbacks,
+      ...pastEnd,
       '',
       '@options {',
       '\tmethod OPTIONS',

@@ -4,7 +4,8 @@
  */
 import { renderApacheRules } from './apache.js';
 import { renderNetlifyHeaders, renderNetlifyRedirects } from './netlify.js';
-import { headerRules, notFoundScopes, renderCloudflareHeaders, renderCloudflareRedirects, renderCloudflareWorker, renderCloudflareWorkerRoutes } from './routes.js';
+import { endpoints, headerRules, notFoundScopes, renderCloudflareHeaders, renderCloudflareRedirects } from './routes.js';
+import { needsCloudflareWorker, renderCloudflareWorker, renderCloudflareWorkerRoutes } from './cloudflare-worker.js';
 import { renderEnvelope } from '../render/v1.js';
 import type { Site } from '../catalog/site.js';
 import type { OutputFile } from '../render/output.js';
@@ -19,7 +20,8 @@ export type Host = 'all' | 'netlify';
  * as a single-page app. Both hosts read `_redirects` and `_headers` from the publish folder, in
  * different dialects: Cloudflare's placeholder rules would hide Netlify's JSON 404s, so a Netlify
  * build writes Netlify's (netlify.ts) in their place, for a site whose `hosts` has netlify.
- * `apache_htaccess: true` adds `.htaccess` with the Apache rules.
+ * `apache_htaccess: true` adds `.htaccess` with the Apache rules. A paged endpoint's past-the-end
+ * answer is here too (a JSON 404 body), and Cloudflare's `_worker.js`, which serves it.
  */
 export function renderHostFiles(site: Site, devices: readonly string[], host: Host = 'all'): OutputFile[] {
   const files: OutputFile[] = [{ path: '404.html', contents: NOT_FOUND_PAGE }];
@@ -28,12 +30,15 @@ export function renderHostFiles(site: Site, devices: readonly string[], host: Ho
     files.push({ path: `${scope.folder.slice(1)}404.html`, contents: body });
     files.push({ path: `${scope.folder.slice(1)}404.json`, contents: body });
   }
+  for (const { paging, paths } of endpoints(site)) {
+    if (paging) files.push({ path: paging.past.slice(1), contents: renderEnvelope([], `past the last page: ${paths[0]} answers all it has on its first page (no ${paging.param}, or ${paging.param}=0)`) });
+  }
   // Apache never serves `.ht*` files; other hosts would serve it like any file (it holds only rules).
   if (site.apacheHtaccess) files.push({ path: '.htaccess', contents: renderApacheRules(site) });
   if (host === 'all') {
     files.push({ path: '_redirects', contents: renderCloudflareRedirects(site, devices) });
     files.push({ path: '_headers', contents: checkedHeaders(site, renderCloudflareHeaders) });
-    if (site.optionsHandler) {
+    if (needsCloudflareWorker(site)) {
       files.push({ path: '_worker.js', contents: renderCloudflareWorker(site) });
       files.push({ path: '_routes.json', contents: renderCloudflareWorkerRoutes(site) });
     }

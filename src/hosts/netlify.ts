@@ -27,12 +27,13 @@ publish = "dist"
 NODE_VERSION = "20"
 `;
 
-/** One Netlify redirect rule: `status` 200 rewrites (forced when `force`), 404 serves `to` with status 404. */
+/** One Netlify redirect rule: `status` 200 rewrites (forced when `force`), 404 serves `to` with status 404; `query` matches one query parameter by value, or any value as `:name`. */
 export interface NetlifyRule {
   from: string;
   to: string;
   status: 200 | 404;
   force: boolean;
+  query?: [string, string];
 }
 
 /**
@@ -48,7 +49,18 @@ export function netlifyRules(site: Site, devices: readonly string[]): NetlifyRul
   const lists = site.lists.map((l) => l.name);
   const table = endpoints(site);
   const unslashed = (endpoint: Endpoint) => endpoint.paths.filter((p) => !p.endsWith('/'));
-  for (const endpoint of table.filter((e) => !e.paths[0].includes(':device'))) for (const p of unslashed(endpoint)) rewrite(p, endpoint.file);
+  for (const endpoint of table.filter((e) => !e.paths[0].includes(':device'))) {
+    for (const p of unslashed(endpoint)) {
+      // A paged endpoint: its first page (no parameter, or `0`) answers everything, every other
+      // value the past-the-end 404 that ends a client paging until an answer fails.
+      if (endpoint.paging) {
+        const { param, past } = endpoint.paging;
+        out.push({ from: p, to: endpoint.file, status: 200, force: true, query: [param, '0'] });
+        out.push({ from: p, to: past, status: 404, force: true, query: [param, `:${param}`] });
+      }
+      rewrite(p, endpoint.file);
+    }
+  }
   for (const device of devices) {
     for (const endpoint of table.filter((e) => e.paths[0].includes(':device'))) {
       const expansions = endpoint.paths[0].includes(':list') ? lists.map((list) => ({ device, list })) : [{ device }];
@@ -72,7 +84,9 @@ export function renderNetlifyRedirects(site: Site, devices: readonly string[]): 
     for (const value of [rule.from, rule.to]) {
       if (!/^\/[\x21-\x7e]*$/.test(value) || value.includes('#')) throw new Error(`cannot be written as one field of _redirects (white space, a control character or #): ${JSON.stringify(value)}`);
     }
-    lines.push(`${rule.from}  ${rule.to}  ${rule.status}${rule.force ? '!' : ''}`);
+    const query = rule.query ? `  ${rule.query[0]}=${rule.query[1]}` : '';
+    if (rule.query && !/^[A-Za-z0-9_]+=:?[A-Za-z0-9_]+$/.test(rule.query.join('='))) throw new Error(`cannot be written as a query match of _redirects: ${JSON.stringify(rule.query)}`);
+    lines.push(`${rule.from}${query}  ${rule.to}  ${rule.status}${rule.force ? '!' : ''}`);
   }
   return `${lines.join('\n')}\n`;
 }

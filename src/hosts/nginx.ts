@@ -47,11 +47,19 @@ export function renderNginxConfig(site: Site, { dist, listen = { port: 80 }, pre
   });
 
   const locations: string[] = [];
-  for (const rewrite of rules.rewrites) {
+  const pastEnd: string[] = [];
+  for (const [i, rewrite] of rules.rewrites.entries()) {
+    // A page after the first: 418 (a code nothing else here uses) turned into a 404 with the
+    // past-the-end answer's body and the JSON 404's headers.
+    const paging = rewrite.paging
+      ? [`error_page 418 =404 @otapress_past_end_${i + 1};`, `if ($args ~ ${quote(rewrite.paging.query)}) {`, '    return 418;', '}']
+      : [];
+    if (rewrite.paging) pastEnd.push('', `location @otapress_past_end_${i + 1} {`, '    types { }', `    default_type ${quote(rules.apiHeaders['Content-Type'])};`, ...indent(apiHeaders(rules.notFoundCacheControl, true), 1), `    try_files ${quote(rewrite.paging.past)} =404;`, '}');
     locations.push(
       `# ${rewrite.name}: ${rewrite.shape}`,
       `location ~ ${quote(rewrite.regex)} {`,
       ...indent(options, 1),
+      ...indent(paging, 1),
       // With a fallback, a device the catalog does not have answers it (200) instead of the 404.
       `    try_files ${quote(fillGroups(rewrite.file, rewrite.groups, (n) => `$${n}`))}${rewrite.fallback ? ` ${quote(rewrite.fallback)}` : ''} =404;`,
       '}',
@@ -120,6 +128,7 @@ export function renderNginxConfig(site: Site, { dist, listen = { port: 80 }, pre
     ...indent(apiHeaders(rules.notFoundCacheControl, true), 3),
     `            try_files ${candidates.join(' ')} =404;`,
     '        }',
+    ...indent(pastEnd, 2),
     '    }',
     '}',
   ];

@@ -1,6 +1,6 @@
 import { fill } from '../render/urls.js';
 import { renderEnvelope } from '../render/v1.js';
-import { CONTENT_TYPES, endpoints, headerRules, optionsAnswers, type HeaderRule } from './routes.js';
+import { CONTENT_TYPES, endpoints, headerRules, matches, optionsAnswers, pastFirstPage, type HeaderRule, type Paging } from './routes.js';
 import { toRegex } from './server-rules.js';
 import type { Site } from '../catalog/site.js';
 import type { OutputFile } from '../render/output.js';
@@ -58,11 +58,14 @@ export function respond(tree: ServedTree, method: string, url: string): Answer {
     const answer = optionsAnswers(tree.site).find((a) => matches(a.for, requested));
     if (answer) return { status: 204, headers: { ...answer.headers }, body: '' };
   }
-  let pathname = rewrite(tree, requested) ?? requested;
+  const rewritten = rewrite(tree, requested, search);
+  let pathname = rewritten?.target ?? requested;
   if (method !== 'GET' && method !== 'HEAD') return finish(405, '');
   pathname = safeDecode(pathname);
 
   const file = (p: string) => tree.files.get(p);
+  // A page after the first of a paged answer (Cloudflare's worker): its past-the-end file, with 404.
+  if (rewritten?.past && file(rewritten.past) !== undefined) return finish(404, file(rewritten.past)!, contentType(rewritten.past));
   const serve = (p: string) => finish(200, file(p)!, contentType(p));
   const notFound = (): Answer => {
     for (let dir = pathname; dir; ) {
@@ -138,7 +141,7 @@ function rewrites(site: Site): Rewrite[] {
       endpoint.paths.map((path) => {
         // Cloudflare has a static rule per device and list for these: only list names match.
         const { regex, groups } = toRegex(path, true, endpoint.perDevice ? lists : undefined);
-        return { pattern: new RegExp(regex), names: groups, file: endpoint.file, perDevice: endpoint.perDevice ?? false, unknownDevice: endpoint.unknownDevice };
+        return { pattern: new RegExp(regex), names: groups, file: endpoint.file, perDevice: endpoint.perDevice ?? false, unknownDevice: endpoint.unknownDevice, paging: endpoint.paging };
       }),
     );
     REWRITES.set(site, cached);
@@ -152,20 +155,22 @@ interface Rewrite {
   file: string;
   perDevice: boolean;
   unknownDevice?: string;
+  paging?: Paging;
 }
 
 const REWRITES = new WeakMap<Site, Rewrite[]>();
 
-function rewrite(tree: ServedTree, pathname: string): string | undefined {
-  for (const { pattern, names, file, perDevice, unknownDevice } of rewrites(tree.site)) {
+/** The file a request path is rewritten to, and for a page past the first of a paged answer, the file that answers it with 404. */
+function rewrite(tree: ServedTree, pathname: string, search: string): { target: string; past?: string } | undefined {
+  for (const { pattern, names, file, perDevice, unknownDevice, paging } of rewrites(tree.site)) {
     const match = pattern.exec(pathname);
     if (!match) continue;
     const target = fill(file, Object.fromEntries(names.map((name, i) => [name, match[i + 1]])));
     // A static rule exists only for the devices that have the listing.
     if (perDevice && !tree.files.has(target)) continue;
     // Cloudflare has a static rule per device before the one that answers the others.
-    if (unknownDevice && !tree.files.has(target)) return unknownDevice;
-    return target;
+    if (unknownDevice && !tree.files.has(target)) return { target: unknownDevice };
+    return { target, ...(paging && pastFirstPage(paging, search) && { past: paging.past }) };
   }
   return undefined;
 }
@@ -173,11 +178,6 @@ function rewrite(tree: ServedTree, pathname: string): string | undefined {
 /** `_headers` semantics: every rule whose pattern matches the requested path, later ones winning. */
 function headersFor(rules: readonly HeaderRule[], pathname: string): Record<string, string> {
   return Object.assign({}, ...rules.filter((rule) => matches(rule.for, pathname)).map((rule) => rule.values));
-}
-
-/** A `_headers`/`_routes.json` pattern: exact, or a prefix when it ends in `*`. */
-function matches(pattern: string, pathname: string): boolean {
-  return pattern.endsWith('*') ? pathname.startsWith(pattern.slice(0, -1)) : pathname === pattern;
 }
 
 function safeDecode(pathname: string): string {

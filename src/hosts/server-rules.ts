@@ -4,7 +4,7 @@
  * 404, and the headers. The rules are generic: a pattern for every device and list, so a new
  * device needs no new configuration. Pure.
  */
-import { endpoints, NOT_FOUND_FOLDERS, apiHeaders, CONTENT_TYPES } from './routes.js';
+import { endpoints, NOT_FOUND_FOLDERS, apiHeaders, CONTENT_TYPES, pastFirstPageRegex } from './routes.js';
 import type { Site } from '../catalog/site.js';
 
 /** A request shape: the path as an anchored regular expression, and the file that answers it. */
@@ -21,6 +21,8 @@ export interface ServerRewrite {
   file: string;
   /** The file that answers when `file` does not exist (a device the catalog does not have), instead of a 404. */
   fallback?: string;
+  /** A paged answer: a query that matches `query` (the raw query string, without `?`) is answered by `past`, with 404. */
+  paging?: { param: string; query: string; past: string };
 }
 
 /** A folder whose misses answer its `404.json`: `/api/v1/:device/` as `^/api/v1/([^/]+)/`. */
@@ -62,6 +64,7 @@ export function serverRules(site: Site): ServerRules {
         ...toRegex(shape, true, endpoint.perDevice ? lists : undefined),
         file: endpoint.file,
         ...(endpoint.unknownDevice && { fallback: endpoint.unknownDevice }),
+        ...(endpoint.paging && { paging: { param: endpoint.paging.param, query: pastFirstPageRegex(endpoint.paging), past: endpoint.paging.past } }),
       })),
     ),
     notFound: NOT_FOUND_FOLDERS.map((folder) => ({ folder, ...toRegex(folder, false) })),

@@ -19,6 +19,7 @@ import { cloudflareRuleProblems } from '../hosts/routes.js';
 import { renderIndexes } from '../render/device-index.js';
 import type { OutputFile } from '../render/output.js';
 import type { DeviceSummary } from '../render/summary.js';
+import { infoUrlNotice } from '../render/v2-directory.js';
 import { compileDevice, compileSettings, filesByDevice, groupByDevice, type DeviceOutput } from './compile-device.js';
 import { cacheDirOf } from './cache-key.js';
 import { compileDevices } from './compile-devices.js';
@@ -84,7 +85,8 @@ export function assembleSite(
       // The newest download of each list is what phones are offered: on init's placeholder host, it leads nowhere.
       const offered = devices.flatMap((d) => d.summary?.lists.flatMap((l) => (l.newest ? [l.newest.url] : [])) ?? []);
       const placeholderHost = placeholderHostNotice(site, offered);
-      return sortProblems([...devices.flatMap((d) => d.notices), ...(placeholderHost ? [placeholderHost] : [])]);
+      const infoUrls = infoUrlNotice(site, devices.flatMap((d) => (d.summary ? [d.summary] : [])));
+      return sortProblems([...devices.flatMap((d) => d.notices), ...(placeholderHost ? [placeholderHost] : []), ...(infoUrls ? [infoUrls] : [])]);
     },
   };
 }

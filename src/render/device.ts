@@ -34,10 +34,10 @@ export interface RenderedDevice {
  */
 export function renderDevice(device: string, listings: readonly Listing[], site: Site, info?: DeviceInfo): RenderedDevice {
   const v2 = renderV2(device, listings);
-  const v2Device = renderV2Device(device, info ?? NO_DEVICE_INFO, v2.versions);
+  const v2Device = renderV2Device(device, info ?? NO_DEVICE_INFO, v2.versions, site);
   const builds = listings.flatMap((l) => l.builds);
   const changelogPage = renderChangelogPage(device, builds);
-  const changes = deviceChanges(device, builds, site);
+  const changes = deviceChanges(device, builds, site, info);
   return {
     files: [v2.file, v2Device, renderDevicePage(device, listings, info), ...(changelogPage ? [changelogPage] : []), ...renderFeeds(listings, site, info)],
     notices: [...v1Notices(device, listings), ...v2.notices],

@@ -37,6 +37,8 @@ export const API_FILES = {
   /** The v2 builds of a device the catalog does not have: `[]`, as the official server answers. */
   v2UnknownDeviceBuilds: '/api/v2/unknown-device-builds.json',
   v2Changes: '/api/v2/changes.json',
+  /** What `/api/v2/changes` answers, with 404, for any page but the first: the download portal pages until an answer is not 2xx. */
+  v2ChangesPastEnd: '/api/v2/changes-past-end.json',
 } as const;
 
 /** Fills `:device`, `:list` and the like into a path pattern; other placeholders stay. */

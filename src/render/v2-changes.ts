@@ -3,6 +3,8 @@ import type { Site } from '../catalog/site.js';
 import { buildsWithChangelog, changelogAnchor, changeTexts } from './changelog.js';
 import type { OutputFile } from './output.js';
 import { API_FILES, URLS } from './urls.js';
+import { changesRepository } from './v2-directory.js';
+import type { DeviceInfo } from '../catalog/device.js';
 
 /**
  * One change of `/api/v2/changes`, with the keys of the official server (lineageos-infra/updater,
@@ -15,7 +17,7 @@ export interface V2Change {
   /** The build's version: the portal keeps a change for a device when `branch` contains one of its versions, and under the build with that version. */
   branch: string;
   project: string;
-  /** `android_device_<device>`: the portal shows a "device specific" change only for devices whose `dependencies` name it, and only when it starts with `android_`. */
+  /** The device's {@link changesRepository}, one of its `dependencies` in `/api/v2/devices/<device>`: the portal shows a "device specific" change only there. */
   repository: string;
   /** The item as plain text (the portal shows it as text). */
   subject: string;
@@ -33,8 +35,8 @@ export const V2_CHANGES_MAX = 1000;
 
 /**
  * The changes of one device's builds as its summary carries them to {@link renderV2Changes}, or
- * `undefined` when its changelogs list none: lines of JSON, the first the changelog page's address
- * up to its `#`, then one per build with changes, newest first: `[submitted, branch, anchor,
+ * `undefined` when its changelogs list none: lines of JSON, the first `[the changelog page's address
+ * up to its #, the repository its changes are filed under]`, then one per build with changes, newest first: `[submitted, branch, anchor,
  * subject, ...]` (placeholders' changes are the portal's "next build" changes); at most the
  * device's newest {@link V2_CHANGES_MAX} changes (no more of them can be in the answer). Text, not
  * {@link V2Change} objects: every device's summary stays in memory until the indexes are written,
@@ -43,8 +45,8 @@ export const V2_CHANGES_MAX = 1000;
  * 270 MB and the collector's time. A line per build, so that the answer parses only the builds it
  * reaches: parsed whole, every device's changes cost the end of the build a quarter of a second.
  */
-export function deviceChanges(device: string, builds: Iterable<Build>, site: Site): string | undefined {
-  const lines = [JSON.stringify(`${site.siteUrl ?? ''}${URLS.changelogPage(device)}#`)];
+export function deviceChanges(device: string, builds: Iterable<Build>, site: Site, info?: DeviceInfo): string | undefined {
+  const lines = [JSON.stringify([`${site.siteUrl ?? ''}${URLS.changelogPage(device)}#`, changesRepository(device, info)])];
   let count = 0;
   for (const build of buildsWithChangelog(builds)) {
     if (count >= V2_CHANGES_MAX) break;
@@ -63,10 +65,11 @@ export function deviceChanges(device: string, builds: Iterable<Build>, site: Sit
  * it has none (the portal fails on an error answer).
  */
 export function renderV2Changes(devices: readonly { device: string; changes?: string }[]): OutputFile {
-  const heads = devices.flatMap(({ device, changes }) => {
+  const heads = devices.flatMap(({ changes }) => {
     if (changes === undefined) return [];
     const pageEnd = changes.indexOf('\n');
-    const head: Head = { device, page: JSON.parse(changes.slice(0, pageEnd)) as string, text: changes, next: pageEnd + 1 };
+    const [page, repository] = JSON.parse(changes.slice(0, pageEnd)) as [string, string];
+    const head: Head = { page, repository, text: changes, next: pageEnd + 1 };
     advance(head);
     return [head];
   });
@@ -80,7 +83,7 @@ export function renderV2Changes(devices: readonly { device: string; changes?: st
     if (newest === undefined) break;
     const [submitted, branch, anchor, ...subjects] = newest.build!;
     advance(newest);
-    const repository = `android_device_${newest.device}`;
+    const { repository } = newest;
     for (const [i, subject] of subjects.slice(0, V2_CHANGES_MAX - all.length).entries()) {
       all.push({ branch, project: repository, repository, subject, submitted, type: 'device specific', updated: submitted, url: `${newest.page}${anchor}-${i + 1}` });
     }
@@ -92,8 +95,8 @@ export function renderV2Changes(devices: readonly { device: string; changes?: st
 
 /** Where the merge is in one device's changes: its build to take next, parsed only once it is next. */
 interface Head {
-  device: string;
   page: string;
+  repository: string;
   text: string;
   /** Where the line after `build` starts. */
   next: number;

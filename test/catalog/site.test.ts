@@ -121,7 +121,7 @@ describe('the lists of a site that names none', () => {
   });
 
   it('channels: [nightly, unofficial] alone builds a listing per channel for every device', () => {
-    const root = catalogProject([{ channel: 'nightly' }, { channel: 'unofficial' }], `${BASE}channels: [nightly, unofficial]\n`);
+    const root = catalogProject([{ channel: 'nightly' }, { channel: 'unofficial' }], `${BASE}site_url: https://updates.example.org\nchannels: [nightly, unofficial]\n`);
     expect(build({ root })).toMatchObject({ builds: 2, listings: 2, records: 2, notices: [] });
     expect(readdirSync(path.join(root, 'dist/api/v1/FP4')).sort()).toEqual(['404.html', '404.json', 'nightly', 'unofficial']);
   });

@@ -21,7 +21,7 @@ export interface BuildSpec {
  * A temporary project whose content/ holds `specs` as real manifest files, each with a unique
  * file name, id and md5 derived from its position. Returns the project root.
  */
-export function catalogProject(specs: BuildSpec[], site = 'download_base_url: https://dl.example.org/builds\n'): string {
+export function catalogProject(specs: BuildSpec[], site = 'download_base_url: https://dl.example.org/builds\nsite_url: https://updates.example.org\n'): string {
   const root = tempProject();
   mkdirSync(path.join(root, 'content'), { recursive: true });
   writeFileSync(path.join(root, 'content', 'site.yaml'), site);

@@ -23,7 +23,7 @@ export interface Probe {
   kind: 'json' | 'html';
   /** The dist file (relative, Cloudflare layout) whose bytes are the body. */
   file: string;
-  /** For JSON 404s: the scope folder whose message answers (Netlify serves `<folder>404.json`). */
+  /** For JSON 404s: the scope folder whose message answers (Netlify serves `<folder>404.json`); none for a page past a paged answer's first. */
   scope?: string;
 }
 
@@ -74,10 +74,17 @@ export function hostTable(compiled: CompiledSite): Probe[] {
     }
   }
 
-  // The download portal pages through /api/v2/changes with ?page=N: a static site answers
-  // every page with its one array, so the query must pass by the rewrite on every host.
-  for (const method of ['GET', 'HEAD'] as const) {
-    add({ method, path: '/api/v2/changes?page=2', what: 'v2 changes as the portal asks', status: 200, kind: 'json', file: 'api/v2/changes.json' });
+  // The download portal pages through /api/v2/changes with ?page=0, 1, ... until an answer is not
+  // 2xx: a paged endpoint answers its file for the first page (no parameter, or 0) and its
+  // past-the-end file with 404 for any other value, a number or not.
+  for (const endpoint of table.filter((e) => e.paging)) {
+    const { param, past } = endpoint.paging!;
+    for (const shape of endpoint.paths) {
+      for (const method of ['GET', 'HEAD'] as const) {
+        add({ method, path: `${shape}?${param}=0`, what: `${endpoint.name}: the first page`, status: 200, kind: 'json', file: endpoint.file.slice(1) });
+        for (const value of ['1', 'x']) add({ method, path: `${shape}?${param}=${value}`, what: `${endpoint.name}: past the first page`, status: 404, kind: 'json', file: past.slice(1) });
+      }
+    }
   }
 
   const notFound = (path: string, what: string) => {

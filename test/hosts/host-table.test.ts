@@ -38,6 +38,15 @@ describe('the host table', () => {
     }
   });
 
+  it('answers the first page of /api/v2/changes with the changes, every later page and a page that is not a number with the 404 that stops the portal', () => {
+    for (const shape of ['/api/v2/changes', '/api/v2/changes/']) {
+      for (const method of ['GET', 'HEAD']) {
+        for (const path of [shape, `${shape}?page=0`]) expect(row(method, path), `${method} ${path}`).toMatchObject({ status: 200, kind: 'json', file: 'api/v2/changes.json' });
+        for (const path of [`${shape}?page=1`, `${shape}?page=x`]) expect(row(method, path), `${method} ${path}`).toMatchObject({ status: 404, kind: 'json', file: 'api/v2/changes-past-end.json' });
+      }
+    }
+  });
+
   it('answers v2 builds of an unknown device with 200 [], its description and v1 with JSON 404s', () => {
     for (const path of ['/api/v2/devices/no-such-device/builds', '/api/v2/devices/no-such-device/builds/']) {
       for (const method of ['GET', 'HEAD']) expect(row(method, path), `${method} ${path}`).toMatchObject({ status: 200, kind: 'json', file: 'api/v2/unknown-device-builds.json' });

@@ -63,6 +63,8 @@ describe.each(Object.keys(TOMLS) as Which[])('Netlify rule engine, dist/ with %s
     // The rule that fires, and its target in dist/.
     if (probe.status === 200) {
       expect(answer.rule).toMatchObject({ to: `/${probe.file}`, status: 200, force: true });
+    } else if (probe.kind === 'json' && !probe.scope) {
+      expect(answer.rule).toMatchObject({ to: `/${probe.file}`, status: 404, force: true });
     } else if (probe.kind === 'json') {
       expect(answer.rule).toMatchObject({ from: `${probe.scope}*`, to: `${probe.scope}404.json`, status: 404 });
     } else {

@@ -8,11 +8,11 @@ import { ContentError, formatProblem } from '../../src/catalog/problems.js';
 import { tempProject } from '../helpers/helpers.js';
 
 describe('options_handler', () => {
-  it('is off by default: no worker, no function calls', () => {
+  it('is off by default: the worker runs only for /api/v2/changes, whose later pages _redirects cannot tell apart', () => {
     const root = tempProject({ withContent: true });
     build({ root });
-    expect(existsSync(path.join(root, 'dist', '_worker.js'))).toBe(false);
-    expect(existsSync(path.join(root, 'dist', '_routes.json'))).toBe(false);
+    expect(JSON.parse(readFileSync(path.join(root, 'dist', '_routes.json'), 'utf8'))).toEqual({ version: 1, include: ['/api/v2/changes', '/api/v2/changes/'], exclude: [] });
+    expect(readFileSync(path.join(root, 'dist', '_worker.js'), 'utf8')).toContain('const ANSWERS = [];');
   });
 
   it('adds _worker.js and a _routes.json that limits it to /api/*', () => {
@@ -42,6 +42,6 @@ describe('options_handler', () => {
     } catch (e) {
       error = e;
     }
-    expect((error as ContentError).problems.map(formatProblem)).toEqual(['content/site.yaml:16:1  options_handler  expected true or false']);
+    expect((error as ContentError).problems.map(formatProblem)).toEqual(['content/site.yaml:19:1  options_handler  expected true or false']);
   });
 });

@@ -8,7 +8,7 @@ import { tempProject } from '../helpers/helpers.js';
 // another download key than the zip's SHA-256, and no md5sum. The build publishes them, with one
 // notice per kind and device, and never calls the key a SHA-256.
 
-const SITE = 'download_base_url: https://dl.example.org/builds\nchannels: [unofficial]\nlists:\n  unofficial: [unofficial]\n';
+const SITE = 'download_base_url: https://dl.example.org/builds\nsite_url: https://updates.example.org\nchannels: [unofficial]\nlists:\n  unofficial: [unofficial]\n';
 const manifest = (name: string, id: string, timestamp: number) => `filename: ${name}
 version: "21.0"
 channel: unofficial
