@@ -8,14 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, compileSite } from '../../src/pipeline/build.js';
 import { readContent } from '../../src/catalog/read.js';
 import { EXAMPLE } from '../helpers/helpers.js';
-import { compileWith, describeProbe, expectedAnswer, hostTable, LISTING_CACHE_CONTROL, REQUEST_PATHS_YAML, type Probe, type Seen } from '../helpers/host-table.js';
+import { compileWith, describeProbe, expectedAnswer, hostTable, LISTING_CACHE_CONTROL, REQUEST_PATHS_YAML, FORMATS_YAML, type Probe, type Seen } from '../helpers/host-table.js';
 import { loadNetlifySite, netlifyAnswer, type NetlifySite } from '../helpers/netlify-engine.js';
 
 const content = readContent(EXAMPLE);
 // The committed netlify.toml is the example's; the generated one adds site.yaml's request paths.
 const tables: Record<string, Probe[]> = {
   committed: hostTable(compileSite(content)),
-  generated: hostTable(compileWith(content, REQUEST_PATHS_YAML)),
+  generated: hostTable(compileWith(content, `${REQUEST_PATHS_YAML}${FORMATS_YAML}`)),
 };
 
 let root: string;
@@ -26,7 +26,7 @@ beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'otapress-netlify-'));
   cpSync(path.join(EXAMPLE, 'content'), path.join(root, 'content'), { recursive: true });
   // The Cloudflare-only option must not leak into a Netlify deploy either.
-  appendFileSync(path.join(root, 'content', 'site.yaml'), `\noptions_handler: true\n${REQUEST_PATHS_YAML}`);
+  appendFileSync(path.join(root, 'content', 'site.yaml'), `\noptions_handler: true\n${REQUEST_PATHS_YAML}${FORMATS_YAML}`);
   build({ root, host: 'netlify' });
   sites.committed = await loadNetlifySite(path.join(EXAMPLE, 'netlify.toml'), dist());
   sites.generated = await loadNetlifySite(path.join(root, 'netlify.toml'), dist());
@@ -51,7 +51,10 @@ describe.each(['committed', 'generated'])('Netlify rule engine, %s netlify.toml'
   it.each(tables[which].map((probe) => ({ probe, name: describeProbe(probe) })))('$name', ({ probe }) => {
     const answer = netlifyAnswer(sites[which], probe.path, probe.method);
     // The rule that fires, and its target in dist/.
-    if (probe.status === 200) {
+    if (probe.atItsPath) {
+      // The file at the path asked is served: the JSON 404 rule under /api/ is not forced, so it yields to it.
+      expect(answer.rule === null || answer.rule.force === false).toBe(true);
+    } else if (probe.status === 200) {
       expect(answer.rule).toMatchObject({ to: `/${probe.file}`, status: 200, force: true });
     } else if (probe.kind === 'json') {
       expect(answer.rule).toMatchObject({ from: `${probe.scope}*`, to: `${probe.scope}404.json`, status: 404 });
