@@ -61,6 +61,7 @@ export function importListing(options: ImportOptions): ImportPlan {
     skipInvalid: options.skipInvalid,
     androidVersion: options.androidVersion,
     deviceFileExists: existsSync(path.join(options.root, 'content', options.device, 'device.yaml')),
+    siteText: content.site,
   });
   for (const write of plan.writes) writeFileReplacing(options.root, write.file, write.text);
   return plan;
