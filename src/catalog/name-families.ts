@@ -45,7 +45,8 @@ export const NAME_FAMILIES: { family: string; example: string; read: (name: stri
     family: 'Evolution X',
     example: 'EvolutionX-14.0-20240315-akita-9.0-Official.zip',
     read: (name) => {
-      const m = /^EvolutionX-(\d{1,2})(?:\.\d+)?-\d{8}-([A-Za-z0-9_.-]+?)-v?(\d+(?:\.\d+){0,2})-([A-Za-z]+)\.zip$/.exec(name);
+      // A variant may stand before the release type: EvolutionX-16.0-20260802-Pong-11.9-Vanilla-Official.zip.
+      const m = /^EvolutionX-(\d{1,2})(?:\.\d+)?-\d{8}-([A-Za-z0-9_.-]+?)-v?(\d+(?:\.\d+){0,2})(?:-[A-Za-z]+)*-([A-Za-z]+)\.zip$/.exec(name);
       return m && { family: 'Evolution X', androidVersion: m[1], version: m[3], releaseType: m[4].toLowerCase(), device: m[2] };
     },
   },

@@ -53,6 +53,8 @@ export interface ImportPlan {
   writes: ManifestWrite[];
   /** Normalisations, one per changed value, located in the source: what the build will publish differently. */
   notes: Problem[];
+  /** The notes of {@link notes} about fields a record lacks and the import fills in, one per field. */
+  filled: ReadonlySet<Problem>;
   problems: Problem[];
   /** Problems found past the first {@link MAX_PROBLEMS}, counted but not kept. */
   unshown: number;
@@ -73,6 +75,7 @@ export interface ImportPlan {
 export function planImport(input: ImportInput): ImportPlan {
   const { sourceName, device, list, site } = input;
   const notes: Problem[] = [];
+  const filledNotes = new Set<Problem>();
   const problems: Problem[] = [];
   let locator: (path: (string | number)[]) => { line: number; col: number } = () => ({ line: 1, col: 1 });
   let unshown = 0;
@@ -80,7 +83,7 @@ export function planImport(input: ImportInput): ImportPlan {
     if (into === problems && problems.length >= MAX_PROBLEMS) unshown++;
     else into.push({ file: sourceName, ...locator(path), field: path.join('.') || '(file)', message });
   };
-  const finish = (plan: Omit<ImportPlan, 'notes' | 'problems' | 'unshown'>): ImportPlan => ({ ...plan, notes: sortProblems(notes), problems: sortProblems(problems), unshown });
+  const finish = (plan: Omit<ImportPlan, 'notes' | 'problems' | 'unshown' | 'filled'>): ImportPlan => ({ ...plan, notes: sortProblems(notes), filled: filledNotes, problems: sortProblems(problems), unshown });
   const empty = () => finish({ writes: [], records: 0, skipped: 0 });
 
   const decoded = decodeListing(input.text);
@@ -193,7 +196,9 @@ export function planImport(input: ImportInput): ImportPlan {
     const name = field.replace(/_from_name$|_given$|_unknown$/, '');
     const lack = count < records.length ? `${count} of ${records.length} records lack` : count === 1 ? 'the record lacks' : `all ${count} records lack`;
     const reader = name === 'romtype' ? 'which phones compare with their release type' : 'which only the /e/ updater reads';
-    notes.push({ file: sourceName, ...locator(path), field: name, message: `${lack} \`${name}\`, ${reader}: ${FILLED[field]}${shown(details)}` });
+    const note = { file: sourceName, ...locator(path), field: name, message: `${lack} \`${name}\`, ${reader}: ${FILLED[field]}${shown(details)}` };
+    notes.push(note);
+    filledNotes.add(note);
   }
   for (const { kind, field, count, path, details } of normalised.values()) {
     notes.push({ file: sourceName, ...locator(path), field, message: `\`${field}\` ${NORMALISED[kind].replace('{count}', counted(count, 'record'))}${shown(details)}` });

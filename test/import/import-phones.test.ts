@@ -34,7 +34,7 @@ const LISTING = { response: [record('20240626', '1719422942', '5eb63bbbe01eeed09
 async function importText(root: string, text: string | Buffer, ...args: string[]) {
   const file = path.join(root, 'listing.json');
   writeFileSync(file, text);
-  const result = await runMain(['import', file, '--device', 'beyond1lte', '--list', 'unofficial', '--root', root, ...args]);
+  const result = await runMain(['import', file, '--device', 'beyond1lte', '--list', 'unofficial', '--root', root, '--verbose', ...args]);
   return { ...result, err: result.err.map((l) => l.replace(`${root}/`, '')) };
 }
 

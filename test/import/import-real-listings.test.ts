@@ -32,7 +32,7 @@ const built = (root: string, device: string, list: string) =>
 
 
 async function importFixture(root: string, name: string, device: string, list: string, ...args: string[]) {
-  return runMain(['import', path.join(FIXTURES, name), '--device', device, '--list', list, '--root', root, ...args]);
+  return runMain(['import', path.join(FIXTURES, name), '--device', device, '--list', list, '--root', root, '--verbose', ...args]);
 }
 
 describe('LineageOS listings phones read: numbers as text, keys that are not SHA-256, no md5sum', () => {

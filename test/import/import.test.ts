@@ -179,7 +179,7 @@ describe('otapress import: records with only what a LineageOS phone reads', () =
   it("takes android_version from the file name's platform part when no api_level tells it", async () => {
     const root = emptyProject();
     const listing = writeListing(root, without('android_version', 'api_level'));
-    const { code, err } = await runMain(['import', listing, '--device', 'FP4', '--list', 'dev', '--root', root]);
+    const { code, err } = await runMain(['import', listing, '--device', 'FP4', '--list', 'dev', '--root', root, '--verbose']);
     expect(code).toBe(0);
     expect(err).toEqual([
       `${listing}:4:5  android_version  ${lack('android_version', "derived from the file name (e-2.6-a15-20241205452210-community-FP4.zip → 15, e-3.0-a16-20250610500001-dev-FP4.zip → 16)")}`,
