@@ -55,7 +55,8 @@ export const NAME_FAMILIES: { family: string; example: string; read: (name: stri
     example: 'PixelOS_akita-14.0-20240315-0820.zip',
     read: (name) => {
       const m = /^PixelOS_([A-Za-z0-9_.-]+?)-(\d{1,2})\.\d+-\d{8}-\d{4}\.zip$/.exec(name);
-      return m && { family: 'PixelOS', androidVersion: m[2], device: m[1] };
+      // PixelOS's updater compares `version` with org.pixelexperience.version, the branch's name.
+      return m && { family: 'PixelOS', androidVersion: m[2], ...(BRANCH_NAMES[m[2]] !== undefined && { version: BRANCH_NAMES[m[2]] }), device: m[1] };
     },
   },
   {
@@ -76,6 +77,13 @@ export const NAME_FAMILIES: { family: string; example: string; read: (name: stri
     },
   },
 ];
+
+/**
+ * PixelOS's branch of each Android version, the `version` its phones compare (PixelOS-AOSP/
+ * official_devices, API/updater/G.json at 2e94a20a3ecfd995e91e2c666de7fc66ea924643: `fourteen` for
+ * PixelOS_G-14.0-...).
+ */
+const BRANCH_NAMES: Record<string, string> = { '13': 'thirteen', '14': 'fourteen', '15': 'fifteen', '16': 'sixteen' };
 
 /** The facts of a name of one of {@link NAME_FAMILIES}, or `undefined`. */
 export function readNameFamily(name: string): NameFamilyFacts | undefined {
