@@ -51,7 +51,8 @@ export interface FormatProblem {
 export function readFormats(value: unknown, lists: readonly string[]): { formats: OutputFormat[]; problems: FormatProblem[] } {
   const problems: FormatProblem[] = [];
   const formats: OutputFormat[] = [];
-  if (value === undefined) return { formats, problems };
+  // `formats:` with nothing under it names no format yet.
+  if (value === undefined || value === null) return { formats, problems };
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     problems.push({ path: [], message: `expected a mapping of updater family → settings, e.g. crdroid: { lists: [stable] }; families: ${FORMAT_FAMILIES.join(', ')}` });
     return { formats, problems };

@@ -9,6 +9,7 @@ import type { Build } from '../../src/catalog/manifest.js';
 import { EXAMPLE } from '../helpers/helpers.js';
 import { compileWith, FORMATS_YAML } from '../helpers/host-table.js';
 import { crDroidOffers, decodeCrDroid, decodePixelExperience, pixelExperienceOffers } from '../helpers/format-clients.js';
+import { outputFloor } from '../../src/hosts/limits.js';
 
 const content = readContent(EXAMPLE);
 const compiled = compileWith(content, FORMATS_YAML);
@@ -87,6 +88,13 @@ describe('the PixelExperience-family answer', () => {
 describe('formats in site.yaml', () => {
   const base = 'download_base_url: https://images.example.org/builds\n';
   const problemsOf = (yaml: string) => parseSite(base + yaml).problems.map((p) => `${p.line}:${p.col} ${p.field} ${p.message}`);
+
+  it('counts the crDroid-family files in the host limits: one per device and list it publishes', () => {
+    const plain = parseSite(base).site!;
+    const withFormats = parseSite(`${base}formats:\n  crdroid:\n  pixelexperience:\n`).site!;
+    expect(outputFloor(withFormats, 1000).files - outputFloor(plain, 1000).files).toBe(1000 * 4);
+    expect(parseSite(`${base}formats:\n`).site!.formats).toEqual([]);
+  });
 
   it('takes the defaults: every list, each in its own folder', () => {
     expect(parseSite(`${base}formats:\n  crdroid:\n  pixelexperience: { lists: [stable] }\n`).site!.formats).toEqual([
