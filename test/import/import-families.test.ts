@@ -59,13 +59,16 @@ describe('the PixelExperience family', () => {
 });
 
 describe('the crDroid family', () => {
-  it('imports crDroid akita.json and publishes it back: what the updater reads is equal', { timeout: 60_000 }, async () => {
-    const root = project('formats:\n  crdroid:\n    lists: [weekly]\n    path: /api/ota/{device}.json\n');
-    expect((await importFile(root, path.join(FIXTURES, 'crdroid-akita.json'), 'akita', 'weekly')).code).toBe(0);
+  it.each([
+    ['crdroid-akita.json', 'akita', 'weekly'],
+    ['evolutionx-alioth.json', 'alioth', 'official'],
+  ])('imports %s and publishes it back: what the updater reads is equal', { timeout: 60_000 }, async (name, device, list) => {
+    const root = project(`formats:\n  crdroid:\n    lists: [${list}]\n    path: /api/ota/{device}.json\n`);
+    expect((await importFile(root, path.join(FIXTURES, name), device, list)).code).toBe(0);
     expect((await runMain(['build', '--root', root])).code).toBe(0);
-    const source = decodeCrDroid(fixture('crdroid-akita.json'))!;
-    const published = decodeCrDroid(readFileSync(path.join(root, 'dist/api/ota/akita.json'), 'utf8'))!;
-    // buildtype (`Weekly`) becomes the list the build is in; the updater only shows it.
+    const source = decodeCrDroid(fixture(name))!;
+    const published = decodeCrDroid(readFileSync(path.join(root, `dist/api/ota/${device}.json`), 'utf8'))!;
+    // buildtype (`Weekly`, `Release`) becomes the list the build is in; the updater only shows it.
     // os_sdk_level, which the updater decodes and does not use, is the API level of the name's Android 14.
     expect(published.updates).toEqual(source.updates.map((u) => ({ ...u, type: null, osSdkLevel: 34 })));
     expect(published.metadata).toEqual(source.metadata);
