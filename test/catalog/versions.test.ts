@@ -64,6 +64,11 @@ describe('the Android version', () => {
     const records = recordsOf(String(listing.contents));
     expect(records.map((r) => r.filename)).toEqual(['RisingOS_Revived-8.1.1-251201-0524-GAPPS-OFFICIAL-akita-ota.zip', 'RisingOS_Revived-8.0-251101-0524-GAPPS-OFFICIAL-akita-ota.zip']);
     expect(records.map((r) => [r.android_version, r.api_level])).toEqual([['', ''], ['', '']]);
+    // Pages and feeds say nothing of an Android version they do not know.
+    const page = String(compiled.files.find((f) => f.path === 'devices/akita/index.html')!.contents);
+    expect(page).toContain('not stated');
+    expect(page).not.toMatch(/Android \(|Android ,/);
+    expect(String(compiled.files.find((f) => f.path === 'devices/akita/stable.xml')!.contents)).not.toContain('for Android ,');
     expect(records.filter((r) => v1Lists(r, { releaseType: 'stable', buildDate: 0, version: '8.0-Arete', allowMajorUpgrades: false })).map((r) => r.version)).toEqual(['8.1.1-Arete', '8.0-Arete']);
   });
 
