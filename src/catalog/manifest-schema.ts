@@ -18,7 +18,13 @@ export const TIMESTAMP_RANGE = [1230768000, 4102444800] as const;
 /** A whole number written without quotes where text is expected (`android_version: 14`), read as its digits. */
 const wholeNumberAsText = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? String(v) : v);
 const SHORT_NUMBER = /^\d{1,3}$/;
-const RELEASE_NUMBER = /^\d+\.\d+(\.\d+)?$/;
+/**
+ * A version as the updaters read it: LineageOS v1 and the crDroid and PixelExperience families
+ * compare or show it as text (`2.5`, `8.1.1-Arete`, `15`, `fourteen`); v2 leaves out a build whose
+ * version it cannot read (render/v2.ts). Characters every output carries unchanged: URL
+ * unreserved ones, starting with a letter or digit.
+ */
+const VERSION_TEXT = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,63}$/;
 const INCREMENTAL = /^[A-Za-z0-9._-]*$/;
 const PATCH_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -64,7 +70,7 @@ export const manifestSchema = lazily(() => {
     }),
     version: z
       .string({ error: 'expected the release number as text, e.g. "2.5"' })
-      .regex(RELEASE_NUMBER, { error: 'expected a dotted release number with two or three parts, e.g. "2.5" or "2.6.3"' }),
+      .regex(VERSION_TEXT, { error: 'expected the version as phones show it, e.g. "2.5", "8.1.1-Arete" or "fourteen": at most 64 letters, digits, `.`, `-`, `_` and `~`, starting with a letter or digit' }),
     channel: z.string({ error: 'expected the channel name, e.g. official' }),
     timestamp: unixSeconds,
     datetime: unixSeconds.optional(),
@@ -155,7 +161,7 @@ const seconds = (v: unknown) => (plausibleSeconds(v) ? v : UNSURE);
  */
 const PLAIN: Partial<Record<string, PlainCheck>> = {
   filename: text,
-  version: matching(RELEASE_NUMBER),
+  version: matching(VERSION_TEXT),
   channel: text,
   timestamp: seconds,
   datetime: seconds,

@@ -6,6 +6,7 @@ import { readYamlSource } from './yaml-source.js';
 import { cacheControlProblem } from './cache-control.js';
 import { nameLengthProblem } from './path-limits.js';
 import { requestPathProblem, type RequestPath } from './request-paths.js';
+import { readFormats, type OutputFormat } from './formats.js';
 
 /** Where the site settings live, relative to the project root. */
 export const SITE_FILE = 'content/site.yaml';
@@ -65,6 +66,8 @@ export interface Site {
   siteUrl?: string;
   /** What v1 `changes` holds: `""` as the interface shows (default), or the build's changelog page address (as LineageOTA does). */
   v1Changes: 'empty' | 'changelog_url';
+  /** The other updater families' files the site publishes (formats.ts); none by default. */
+  formats: OutputFormat[];
 }
 
 const segment = /^[a-z0-9][a-z0-9_-]*$/;
@@ -126,11 +129,13 @@ export const siteSchema = lazily(() => {
     v1_changes: z.enum(['empty', 'changelog_url'], { error: 'expected empty (the default: v1 `changes` is "") or changelog_url (the build\'s changelog page address)' }).optional(),
     // Checked below, where the lists are known.
     request_paths: z.array(z.unknown(), { error: 'expected a list of request paths, e.g. - /api/v1/{device}_{list}' }).optional(),
+    // Checked below (formats.ts), where the lists are known.
+    formats: z.unknown().optional(),
   });
 });
 
 /** The settings keys (those of {@link siteSchema}), for "did you mean" hints. */
-export const SITE_KEYS = ['download_base_url', 'channels', 'lists', 'cache_control', 'options_handler', 'hosts', 'apache_htaccess', 'v1_withdrawn', 'site_url', 'v1_changes', 'request_paths'];
+export const SITE_KEYS = ['download_base_url', 'channels', 'lists', 'cache_control', 'options_handler', 'hosts', 'apache_htaccess', 'v1_withdrawn', 'site_url', 'v1_changes', 'request_paths', 'formats'];
 
 /** The settings as {@link siteSchema} reads them. */
 export type SiteSettings = Z.infer<ReturnType<typeof siteSchema>>;
@@ -154,6 +159,7 @@ const PLAIN_SETTINGS: Record<string, PlainCheck> = {
   site_url: (v) => (typeof v === 'string' && SITE_URL.test(v) ? v : UNSURE),
   v1_changes: (v) => (v === 'empty' || v === 'changelog_url' ? v : UNSURE),
   request_paths: (v) => (Array.isArray(v) ? [...(v as unknown[])] : UNSURE),
+  formats: (v) => v,
 };
 
 /** `lists`: a plain mapping of list names to lists of channel names, copied as zod's record copies it. */
@@ -269,6 +275,8 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
   if (settings.v1_changes === 'changelog_url' && settings.site_url === undefined) {
     report(['v1_changes'], 'v1 `changes` must be an absolute address, and otapress does not know where the site is served; add `site_url: https://...`');
   }
+  const formats = readFormats(settings.formats, lists.map((l) => l.name));
+  for (const problem of formats.problems) report(['formats', ...problem.path], problem.message, problem.key);
   if (problems.length > 0) return { problems };
   return {
     site: {
@@ -284,6 +292,7 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
       downloadBaseUrlAt: source.locate(['download_base_url']),
       ...(settings.site_url !== undefined && { siteUrl: settings.site_url.replace(/\/+$/, '') }),
       v1Changes: settings.v1_changes ?? 'empty',
+      formats: formats.formats,
     },
     problems,
   };

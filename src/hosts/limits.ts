@@ -32,7 +32,7 @@ export const HOST_LIMITS = {
 /**
  * The files a build writes at least, and the Netlify rules it writes, for `site` and
  * `devices` device folders (with its first `lists` lists): every device gets, per list, its listing and its feed, and besides its v1 404s
- * (`404.json`, `404.html`), its v2 builds and its page.
+ * (`404.json`, `404.html`), its v2 builds and its page, and the files of its crDroid-family formats.
  */
 export function outputFloor(
   site: Site,
@@ -40,7 +40,9 @@ export function outputFloor(
   lists = site.lists.length,
   requestPaths = site.requestPaths.length,
 ): { files: number; perDevice: number; rules: number; rulesPerDevice: number; dynamicRedirects: number } {
-  const perDevice = 2 * lists + 4;
+  // A crDroid-family format writes a file per device and list, empty lists included.
+  const formatFilesPerDevice = site.formats.filter((f) => f.family === 'crdroid').reduce((n, f) => n + f.lists.length, 0);
+  const perDevice = 2 * lists + 4 + formatFilesPerDevice;
   // The site with its first `requestPaths` request paths only.
   const trimmed: Site = { ...site, requestPaths: site.requestPaths.slice(0, requestPaths) };
   const used = endpoints(trimmed);

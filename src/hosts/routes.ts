@@ -9,6 +9,7 @@ import type { Site } from '../catalog/site.js';
 import { BUILT_IN_V1_PATHS, hasInSegmentPlaceholder } from '../catalog/request-paths.js';
 import { SITE_FILE } from '../catalog/site.js';
 import type { Problem } from '../catalog/problems.js';
+import { formatPath } from '../catalog/formats.js';
 
 
 /**
@@ -115,6 +116,16 @@ export function endpoints(site: Site): Endpoint[] {
       ...(hasInSegmentPlaceholder(requestPath.pattern) && { perDevice: true }),
     })),
   ];
+}
+
+/**
+ * The files of the site's other updater formats (`formats` in site.yaml), as patterns (`:device`,
+ * `:list` filled in where the format has one list): each is served at its own path, so no host
+ * needs a rewrite for it; being under `/api/`, it gets the API headers, and a device without a
+ * file answers the JSON 404 of `/api/`. The host table probes them on every engine.
+ */
+export function formatFiles(site: Site): { name: string; path: string; list: string }[] {
+  return site.formats.flatMap((format) => format.lists.map((list) => ({ name: `${format.family} format, list ${list}`, path: formatPath(format, ':device', list), list })));
 }
 
 /**

@@ -32,6 +32,7 @@ const PLACES: Record<string, { key: string; url?: true }> = {
   telegram: { key: 'links.support', url: true },
   paypal: { key: 'links.donate', url: true },
   donate_url: { key: 'links.donate', url: true },
+  website_url: { key: 'links.info', url: true },
   dt: { key: 'links.source', url: true },
 };
 

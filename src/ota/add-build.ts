@@ -93,7 +93,7 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
     if (error instanceof ZipReadError) throw new AddUsageError(error.message);
     throw error;
   }
-  const derived = deriveBuildFacts(path.basename(zip), metadataText === undefined ? undefined : parseOtaMetadata(metadataText), options);
+  const derived = deriveBuildFacts(path.basename(zip), metadataText === undefined ? undefined : parseOtaMetadata(metadataText), options, site.channels[0]);
   const badName = options.placeholder ? undefined : filenameProblem(derived, options.zip);
   if (badName) throw new AddRefusal([badName]);
   if (metadataText !== undefined && options.withoutMetadata) {

@@ -200,7 +200,7 @@ describe('parseManifest: every problem, located', () => {
       'content/FP4/build.yaml:7:1  size  a placeholder has no package, so it must not have `size` (a phone would offer it for download); remove it, or remove `placeholder: true`',
       'content/FP4/build.yaml:8:1  url  a placeholder has no package, so it must not have `url` (a phone would offer it for download); remove it, or remove `placeholder: true`',
     ]],
-    ['a placeholder without display_version', 'placeholder: true\nversion: "3.1"\nchannel: official\ntimestamp: 1751364000\nandroid_version: "16"\n', ['content/FP4/build.yaml:1:1  (file)  missing `display_version` (a placeholder needs version, channel, timestamp, android_version and display_version); add it']],
+    ['a placeholder without display_version', 'placeholder: true\nversion: "3.1"\nchannel: official\ntimestamp: 1751364000\nandroid_version: "16"\n', ['content/FP4/build.yaml:1:1  (file)  missing `display_version` (a placeholder needs version, channel, timestamp and display_version); add it']],
     ['an empty file', '', ['content/FP4/build.yaml:1:1  (file)  the file is empty; a manifest is a mapping of fields (filename, version, channel, ...), see the README']],
     ['a YAML list', '- a\n- b\n', ['content/FP4/build.yaml:1:1  (file)  expected a mapping of fields (filename: ..., version: ...), found a list']],
     ['a scalar', 'hello\n', ['content/FP4/build.yaml:1:1  (file)  expected a mapping of fields (filename: ..., version: ...), found a single value']],

@@ -22,7 +22,7 @@ describe('otapress check --format github', () => {
     expect(result.stdout.split('\n')).toEqual([
       '::error file=content/FP4/e-2.5-a14-20241108446322-official-FP4.yaml,line=3,col=10,title=version::YAML reads 2.50 as the number 2.5, not text; quote it: version: "2.50"',
       '::error file=content/FP4/e-2.5-a14-20241108446322-official-FP4.yaml,line=8,col=9,title=md5sum::write the 32 hex characters in lowercase: 75d230308d36383a21994e175cb1d0b7',
-      '::error file=content/FP4/notes%2C 100%25.yaml,line=1,col=1,title=(file)::missing `display_version` (a placeholder needs version, channel, timestamp, android_version and display_version); add it',
+      '::error file=content/FP4/notes%2C 100%25.yaml,line=1,col=1,title=(file)::missing `display_version` (a placeholder needs version, channel, timestamp and display_version); add it',
       '::error file=content/FP4/notes%2C 100%25.yaml,line=3,col=10,title=channel::`oficial` is not a channel of this site; did you mean `official`? (channels: stable, official, dev, community, set in content/site.yaml)',
       '',
     ]);

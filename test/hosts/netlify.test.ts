@@ -10,11 +10,11 @@ import { build } from '../../src/pipeline/build.js';
 import { readContent } from '../../src/catalog/read.js';
 import { NETLIFY_TOML } from '../../src/hosts/netlify.js';
 import { EXAMPLE, ROOT } from '../helpers/helpers.js';
-import { compileWith, describeProbe, expectedAnswer, hostTable, LISTING_CACHE_CONTROL, REQUEST_PATHS_YAML, type Probe, type Seen } from '../helpers/host-table.js';
+import { compileWith, describeProbe, expectedAnswer, hostTable, LISTING_CACHE_CONTROL, REQUEST_PATHS_YAML, FORMATS_YAML, type Probe, type Seen } from '../helpers/host-table.js';
 import { loadNetlifySite, netlifyAnswer, type NetlifySite } from '../helpers/netlify-engine.js';
 
-// The table has site.yaml's request paths: the build writes their rules into dist/_redirects.
-const table: Probe[] = hostTable(compileWith(readContent(EXAMPLE), REQUEST_PATHS_YAML));
+// The table has site.yaml's request paths and the other updaters' formats: the build writes their rules into dist/_redirects.
+const table: Probe[] = hostTable(compileWith(readContent(EXAMPLE), `${REQUEST_PATHS_YAML}${FORMATS_YAML}`));
 const TOMLS = {
   'init\'s': path.join(EXAMPLE, 'netlify.toml'),
   'an earlier build\'s': path.join(ROOT, 'test', 'fixtures', 'netlify-toml', 'written-by-earlier-build.toml'),
@@ -29,7 +29,7 @@ beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'otapress-netlify-'));
   cpSync(path.join(EXAMPLE, 'content'), path.join(root, 'content'), { recursive: true });
   // The Cloudflare-only option must not leak into a Netlify deploy either.
-  appendFileSync(path.join(root, 'content', 'site.yaml'), `\noptions_handler: true\n${REQUEST_PATHS_YAML}`);
+  appendFileSync(path.join(root, 'content', 'site.yaml'), `\noptions_handler: true\n${REQUEST_PATHS_YAML}${FORMATS_YAML}`);
   build({ root, host: 'netlify' });
   for (const [which, toml] of Object.entries(TOMLS)) sites[which as Which] = await loadNetlifySite(toml, dist());
 });
@@ -61,7 +61,10 @@ describe.each(Object.keys(TOMLS) as Which[])('Netlify rule engine, dist/ with %s
   it.each(table.map((probe) => ({ probe, name: describeProbe(probe) })))('$name', ({ probe }) => {
     const answer = netlifyAnswer(sites[which], probe.path, probe.method);
     // The rule that fires, and its target in dist/.
-    if (probe.status === 200) {
+    if (probe.atItsPath) {
+      // The file at the path asked is served: the JSON 404 rule under /api/ is not forced, so it yields to it.
+      expect(answer.rule === null || answer.rule.force === false).toBe(true);
+    } else if (probe.status === 200) {
       expect(answer.rule).toMatchObject({ to: `/${probe.file}`, status: 200, force: true });
     } else if (probe.kind === 'json' && !probe.scope) {
       expect(answer.rule).toMatchObject({ to: `/${probe.file}`, status: 404, force: true });

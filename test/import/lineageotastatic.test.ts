@@ -36,7 +36,7 @@ async function importAll() {
   mkdirSync(path.join(root, 'content'));
   writeFileSync(path.join(root, 'content/site.yaml'), SITE);
   const runs = [];
-  for (const device of DEVICES) runs.push(await runMain(['import', path.join(SOURCE, `${device}_${LIST}`), '--device', device, '--list', LIST, '--root', root]));
+  for (const device of DEVICES) runs.push(await runMain(['import', path.join(SOURCE, `${device}_${LIST}`), '--device', device, '--list', LIST, '--root', root, '--verbose']));
   return { root, runs };
 }
 
