@@ -18,6 +18,7 @@ interface GivenOptions {
   lists?: string[];
   url?: string;
   files?: string[];
+  placeholder?: boolean;
 }
 
 /**
@@ -38,7 +39,9 @@ export function keptFields(target: string, file: string, options: GivenOptions):
   const kept: ManifestValues = {};
   for (const field of KEPT_ON_FORCE) {
     const value = (raw as Record<string, unknown>)[field];
-    if (value !== undefined && value !== null && given[field] === undefined) kept[field] = value as ManifestValues[typeof field];
+    // A placeholder has no package: no address and no other files to keep.
+    const packageOnly = options.placeholder === true && (field === 'url' || field === 'files');
+    if (value !== undefined && value !== null && given[field] === undefined && !packageOnly) kept[field] = value as ManifestValues[typeof field];
   }
   return kept;
 }
