@@ -22,7 +22,7 @@ export const DEFAULT_LISTS: Record<string, string[]> = {
   community: ['community'],
 };
 
-/** The hosts otapress writes rule files for: Cloudflare Pages (`_redirects`, `_headers`) and Netlify (`netlify.toml`). */
+/** The hosts otapress writes rule files for: `dist/_redirects` and `dist/_headers`, in Cloudflare Pages' dialect or (with `--host netlify`) Netlify's. */
 export const HOSTS = ['cloudflare', 'netlify'] as const;
 
 /** A host of {@link HOSTS}. */
@@ -49,7 +49,7 @@ export interface Site {
    * `_worker.js` (a static asset answers 405). Off by default: each request it covers is billed.
    */
   optionsHandler: boolean;
-  /** The hosts the site deploys to: only their rule files are written (and `netlify.toml` checked). */
+  /** The hosts the site deploys to: only their rule files are written (and `netlify.toml` by init). */
   hosts: SiteHost[];
   /** Write `dist/.htaccess` with the Apache rules, for shared hosting where only `.htaccess` is allowed. */
   apacheHtaccess: boolean;

@@ -7,7 +7,7 @@ import { renderJsonSchema, SCHEMA_FILE } from '../catalog/json-schema.js';
 import { readContent } from '../catalog/read.js';
 import { parseSite, SITE_FILE } from '../catalog/site.js';
 import { linkedFolder, writeFileReplacing } from '../catalog/write-manifest.js';
-import { NETLIFY_TOML, NETLIFY_TOML_HEADER } from '../hosts/netlify.js';
+import { NETLIFY_TOML, NETLIFY_TOML_HEADER, oldNetlifyTomlNotice } from '../hosts/netlify.js';
 import { type Command, EXIT, type Io, otapressVersion, UsageError } from '../io.js';
 import { dependencyPlan, installedFromRegistry, packTarball, vendoredTarball } from './init-package.js';
 import { exampleDeviceFile, exampleManifest, GITIGNORE, maintainerReadme, packageJson, SCAFFOLD_SCRIPTS, siteYaml, workflows, type ScaffoldFile } from './init-files.js';
@@ -53,9 +53,12 @@ export function initCatalog(
   const { site } = content.site ? parseSite(content.site) : {};
   if (!site || site.hosts.includes('netlify')) {
     create({ file: 'netlify.toml', text: NETLIFY_TOML });
-    if (!readableText(path.join(root, 'netlify.toml'))?.startsWith(NETLIFY_TOML_HEADER)) {
+    const kept = readableText(path.join(root, 'netlify.toml'));
+    const old = kept === undefined ? undefined : oldNetlifyTomlNotice(kept);
+    if (old) result.notes.push(`netlify.toml:${old.line}: ${old.message}`);
+    else if (!kept?.startsWith(NETLIFY_TOML_HEADER)) {
       result.notes.push(
-        'netlify.toml is yours and stays as it is: no otapress command changes it. For Netlify to answer the listings, its build must run `npm run build -- --host netlify` (which writes dist/_redirects and dist/_headers) and publish dist',
+        'netlify.toml is yours and stays as it is: no otapress command changes it. For Netlify to answer the listings, its build must run `npm run build` (where Netlify runs it, otapress writes dist/_redirects and dist/_headers for Netlify) and publish dist',
       );
     }
   } else if (existsSync(path.join(root, 'netlify.toml'))) result.kept.push('netlify.toml');

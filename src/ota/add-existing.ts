@@ -3,7 +3,7 @@
  * tell when `--force` writes a manifest again, device folders that are links or differ by case, and
  * download addresses another build holds with other contents.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { yaml } from '../catalog/libraries.js';
 import type { Build } from '../catalog/manifest.js';
@@ -18,6 +18,7 @@ interface GivenOptions {
   lists?: string[];
   url?: string;
   files?: string[];
+  placeholder?: boolean;
 }
 
 /**
@@ -27,6 +28,8 @@ interface GivenOptions {
 const KEPT_ON_FORCE = ['display_version', 'changes', 'pre_version', 'is_upgrade_supported', 'lists', 'url', 'files', 'changelog'] as const;
 
 export function keptFields(target: string, file: string, options: GivenOptions): ManifestValues {
+  // A pipe would never end its read, a link could lead out of the repository.
+  if (!lstatSync(target).isFile()) throw new AddUsageError(`${file} is not a regular file (a link, a named pipe or a folder); remove it, then add the zip again`);
   let raw: unknown;
   try {
     raw = yaml().parse(readFileSync(target, 'utf8'));
@@ -38,7 +41,9 @@ export function keptFields(target: string, file: string, options: GivenOptions):
   const kept: ManifestValues = {};
   for (const field of KEPT_ON_FORCE) {
     const value = (raw as Record<string, unknown>)[field];
-    if (value !== undefined && value !== null && given[field] === undefined) kept[field] = value as ManifestValues[typeof field];
+    // A placeholder has no package: no address and no other files to keep.
+    const packageOnly = options.placeholder === true && (field === 'url' || field === 'files');
+    if (value !== undefined && value !== null && given[field] === undefined && !packageOnly) kept[field] = value as ManifestValues[typeof field];
   }
   return kept;
 }

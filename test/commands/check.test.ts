@@ -96,7 +96,7 @@ describe('netlify.toml: build settings only, never rewritten', { timeout: 60_000
     writeFileSync(path.join(root, 'netlify.toml'), own);
     const init = await runMain(['init', root]);
     expect(init.out).toContain('kept  netlify.toml: already there, left as it is');
-    expect(init.err).toContain('netlify.toml is yours and stays as it is: no otapress command changes it. For Netlify to answer the listings, its build must run `npm run build -- --host netlify` (which writes dist/_redirects and dist/_headers) and publish dist');
+    expect(init.err).toContain('netlify.toml is yours and stays as it is: no otapress command changes it. For Netlify to answer the listings, its build must run `npm run build` (where Netlify runs it, otapress writes dist/_redirects and dist/_headers for Netlify) and publish dist');
     expect(await run(['check', '--root', root])).toMatchObject({ code: 0, lines: [] });
     for (const host of [[], ['--host', 'netlify']]) {
       expect(await run(['build', '--root', root, ...host])).toMatchObject({ code: 0, lines: [] });
@@ -136,6 +136,10 @@ describe('netlify.toml: build settings only, never rewritten', { timeout: 60_000
       'netlify.toml:9:1  (file)  written by an earlier otapress with the routes of the catalog as it was then; the build now writes them into dist/_redirects and dist/_headers (with --host netlify) and never changes netlify.toml: delete every [[redirects]] and [[headers]] table from here on, keep [build] and [build.environment], and commit it (its headers would win over a changed cache_control)';
     expect(await run(['check', '--root', root])).toMatchObject({ code: 0, lines: [notice] });
     expect(await run(['build', '--root', root, '--host', 'netlify'])).toMatchObject({ code: 0, lines: [notice] });
+    expect(readFileSync(path.join(root, 'netlify.toml'), 'utf8')).toBe(old);
+    // init keeps it and says the same.
+    const init = await runMain(['init', root]);
+    expect(init.err).toContain(`netlify.toml:9: ${notice.split('  (file)  ')[1]}`);
     expect(readFileSync(path.join(root, 'netlify.toml'), 'utf8')).toBe(old);
     // Its header and build settings alone: nothing to say.
     writeFileSync(path.join(root, 'netlify.toml'), old.slice(0, old.indexOf('\n[[redirects]]') + 1));

@@ -2,6 +2,7 @@
 // write through a linked folder to outside the repository, start a second folder for a device
 // whose folder differs by case, or drop on --force what a zip cannot tell.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { initCatalog } from '../../src/commands/init.js';
@@ -123,6 +124,16 @@ describe('add --force keeps what a zip cannot tell', { timeout: 60_000 }, () => 
     expect((await runMain(['add', zip, '--root', root, '--force', '--lists', 'stable,official'])).code).toBe(0);
     expect(readFileSync(file, 'utf8')).toContain('\nlists: [stable, official]\n');
     expect(readFileSync(file, 'utf8')).toMatch(/Fixed the camera/);
+  });
+});
+
+describe('add --force over what is not a manifest file', { timeout: 60_000 }, () => {
+  it('a named pipe where the manifest goes is refused without opening it', async () => {
+    const { root, zip } = await project();
+    expect(spawnSync('mkfifo', [path.join(root, `content/FP4/${NAME}.yaml`)]).status).toBe(0);
+    const { code, err } = await runMain(['add', zip, '--root', root, '--force']);
+    expect(code).toBe(2);
+    expect(err[0]).toBe(`content/FP4/${NAME}.yaml is not a regular file (a link, a named pipe or a folder); remove it, then add the zip again`);
   });
 });
 
