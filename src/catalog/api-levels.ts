@@ -1,4 +1,4 @@
-/** Platform API level for each Android major version, as observed in interface.md. */
+/** Platform API level for each Android major version, as the /e/ OTA server publishes them (README, The v1 interface). */
 export const API_LEVELS: Record<string, string> = {
   '7': '25',
   '9': '28',

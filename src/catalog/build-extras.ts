@@ -2,8 +2,9 @@ import type * as Z from 'zod';
 import { parseChangelog, type ChangelogBlock } from './changelog.js';
 import { PLAIN_FILENAME } from './filename.js';
 import { lazily, zod } from './libraries.js';
+import { refuseUnpublishableText } from './manifest-text.js';
 
-// What a manifest may say about a build beyond its zip (issue 21): the zip's SHA-1, the build's
+// What a manifest may say about a build beyond its zip: the zip's SHA-1, the build's
 // other files (recovery and boot images, firmware) and its changelog. manifest.ts reads them with
 // the rest of the manifest; the schemas and the rules that check them live here.
 
@@ -82,7 +83,7 @@ export const extraFields = lazily(() => {
       }).partial({ url: true }),
       { error: 'expected a list of files, each with filename, size, sha256 and sha1 (otapress add ZIP --file recovery.img writes them)' },
     ),
-    changelog: z.string({ error: 'expected the changelog as Markdown text; write it as a block: `changelog: |` and the lines indented below' }),
+    changelog: z.string({ error: 'expected the changelog as Markdown text; write it as a block: `changelog: |` and the lines indented below' }).superRefine(refuseUnpublishableText),
   };
 });
 

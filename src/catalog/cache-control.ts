@@ -1,6 +1,6 @@
 /**
  * `cache_control` of site.yaml: a response `Cache-Control` value that is written into every host's
- * syntax (`_headers`, netlify.toml, nginx, Caddy, Apache, `.htaccess`). It must be what RFC 9111
+ * syntax (both hosts' `_headers`, nginx, Caddy, Apache, `.htaccess`). It must be what RFC 9111
  * §5.2 describes, with the response directives of the IANA registry only: anything else would be
  * sent to every phone as is, or read by a host as its own syntax (`{env.X}` in Caddy, `$x` in nginx,
  * `%x` and `expr=` in Apache). The emitters escape for their syntax besides. Pure.

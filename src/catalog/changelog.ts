@@ -86,9 +86,15 @@ export function plainText(text: readonly Inline[]): string {
   return text.map((piece) => piece.text).join('');
 }
 
-/** The anchor of a build on its device's changelog page: one per build, whatever lists it is in. */
+/**
+ * The anchor of a build on its device's changelog page: one per build, whatever lists it is in.
+ * The first 16 characters of a SHA-256; all of a download key that is not one (an MD5, a version
+ * name), which may share its first characters with another build's, as the device page's anchors
+ * do (render/pages.ts, anchorTail). The portal merges changes by their `url`, which ends in it.
+ */
 export function changelogAnchor(build: { placeholder: boolean; version: string; timestamp: number; id: string }): string {
-  return build.placeholder ? `placeholder-${build.version}-${build.timestamp}` : `build-${build.id.slice(0, 16)}`;
+  if (build.placeholder) return `placeholder-${build.version}-${build.timestamp}`;
+  return `build-${/^[0-9a-f]{64}$/.test(build.id) ? build.id.slice(0, 16) : build.id}`;
 }
 
 // --- internal ---

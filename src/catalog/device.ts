@@ -23,6 +23,15 @@ export const DEVICE_SCHEMA_COMMENT = '# yaml-language-server: $schema=../device.
  */
 export const UNKNOWN_OEM = 'Unknown vendor';
 
+/**
+ * The file name of the manifest of a package (or placeholder) named `stem` (`e-2.5-...-FP4` for
+ * `e-2.5-...-FP4.zip`): `<stem>.yaml`, except where that is the name of the device file, in any case
+ * (a case-insensitive disk takes `Device.yaml` for it): a package `device.zip` gets `device.build.yaml`.
+ */
+export function manifestFileName(stem: string): string {
+  return `${stem}.yaml`.toLowerCase() === DEVICE_FILE ? `${stem}.build.yaml` : `${stem}.yaml`;
+}
+
 /** Is this content path (`content/FP4/device.yaml`) a device file rather than a build manifest? */
 export function isDeviceFile(file: string): boolean {
   return file.slice(file.lastIndexOf('/') + 1) === DEVICE_FILE;

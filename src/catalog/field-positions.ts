@@ -21,6 +21,8 @@ export interface FieldPositions {
   file: Position;
   url?: Position;
   ota_property_files?: Position;
+  /** Of each `files:` entry: where its `url` stands when written, else its `filename`. */
+  files?: Position[];
 }
 
 /**
@@ -34,9 +36,10 @@ export interface FieldPositions {
  * cut from anyway, and a number per field: keeping the source itself (its value and offsets) held
  * `otapress check` of 100,000 manifests at 890 MB instead of 745.
  */
-export function positionsOf(source: YamlSource, hasUrl: boolean, hasPropertyFiles: boolean): FieldPositions {
+export function positionsOf(source: YamlSource, hasUrl: boolean, hasPropertyFiles: boolean, files: readonly { url?: string }[] = []): FieldPositions {
   const flat = source.flat;
-  if (flat) {
+  // A build with other files is rare: its positions are all found as it is read.
+  if (flat && files.length === 0) {
     const id = flat.offsetOf('id');
     const filename = flat.offsetOf('filename');
     const version = flat.offsetOf('version');
@@ -50,6 +53,7 @@ export function positionsOf(source: YamlSource, hasUrl: boolean, hasPropertyFile
   const at: FieldPositions = { id: source.locate(['id']), filename: source.locate(['filename']), version: source.locate(['version']), size: source.locate(['size']), file: { line: 1, col: 1 } };
   if (hasUrl) at.url = source.locate(['url']);
   if (hasPropertyFiles) at.ota_property_files = source.locate(['ota_property_files']);
+  if (files.length > 0) at.files = files.map((file, i) => source.locate(['files', i, file.url === undefined ? 'filename' : 'url']));
   return at;
 }
 

@@ -96,7 +96,7 @@ export function parseBuildFilename(name: string): FilenameFacts | undefined {
 
 /**
  * The `display_version` a file name implies: `<version>-<platform>-<date+number>-<channel>-<device>`
- * for /e/ names, the name without `.disabled.zip` for withdrawn ones (interface.md), and the name
+ * for /e/ names, the name without `.disabled.zip` for withdrawn ones (as the /e/ OTA server publishes them), and the name
  * without `lineage-` and `.zip` for LineageOS names, and the name without `.zip` for any other ROM's
  * (never empty for a {@link PLAIN_FILENAME}, which the /e/ updater shows as the build's name).
  */

@@ -75,11 +75,11 @@ export function renderJsonSchema(): string {
 const DESCRIPTIONS: Record<string, string> = {
   filename: 'Package file name, one plain name of letters, digits, -, ., _ and ~. The forms e-<version>-<platform>-<yyyymmdd><build number>-<channel>-<device>.zip (or .disabled.zip) and lineage-<version>-<yyyymmdd>-<type>-<device>[-signed].zip are checked against version, channel and the device folder.',
   filename_differs: 'Parts (device, version, channel, android_version) in which a file name already published differs from the folder and the fields; they are then not refused.',
-  version: 'Release number with 2 or 3 parts. Quote it: YAML reads 2.10 as the number 2.1.',
+  version: 'The version as phones show it: "2.5", "2.6.3", "8.1.1-Arete", "fourteen". LineageOS v2 phones read only major.minor numbers; other versions are left out of that answer. Quote it: YAML reads 2.10 as the number 2.1.',
   channel: "The build's channel (its download folder): one of the site's channels.",
   timestamp: 'Build time in Unix seconds (post-timestamp of the zip).',
   datetime: 'Always equal to timestamp; better left out.',
-  android_version: 'Platform major version, e.g. "14".',
+  android_version: 'Platform major version, e.g. "14"; derived from the file name or api_level when left out.',
   api_level: 'Platform API level; derived from android_version when left out.',
   incremental: 'eng.root.<yyyymmdd>.<hhmmss>, a Unix-seconds string, or "".',
   md5sum: 'MD5 of the zip: 32 lowercase hex characters. Optional: LineageOS phones never read it (published as "" when left out).',

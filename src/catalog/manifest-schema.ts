@@ -9,7 +9,7 @@ import { NAME_PARTS } from './filename-checks.js';
 import { lazily, zod } from './libraries.js';
 import { flag, readPlain, UNSURE, type PlainCheck } from './plain.js';
 import { downloadKey, isDownloadKey } from './loose.js';
-import { directionControlProblem, refuseDirectionControls } from './manifest-text.js';
+import { refuseUnpublishableText, textProblem } from './manifest-text.js';
 import { PROPERTY_FILES_FORMAT } from './property-files.js';
 
 /** Oldest and newest build time we accept (2009-01-01 and 2100-01-01, Unix seconds). */
@@ -18,7 +18,13 @@ export const TIMESTAMP_RANGE = [1230768000, 4102444800] as const;
 /** A whole number written without quotes where text is expected (`android_version: 14`), read as its digits. */
 const wholeNumberAsText = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? String(v) : v);
 const SHORT_NUMBER = /^\d{1,3}$/;
-const RELEASE_NUMBER = /^\d+\.\d+(\.\d+)?$/;
+/**
+ * A version as the updaters read it: LineageOS v1 and the crDroid and PixelExperience families
+ * compare or show it as text (`2.5`, `8.1.1-Arete`, `15`, `fourteen`); v2 leaves out a build whose
+ * version it cannot read (render/v2.ts). Characters every output carries unchanged: URL
+ * unreserved ones, starting with a letter or digit.
+ */
+const VERSION_TEXT = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,63}$/;
 const INCREMENTAL = /^[A-Za-z0-9._-]*$/;
 const PATCH_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -64,7 +70,7 @@ export const manifestSchema = lazily(() => {
     }),
     version: z
       .string({ error: 'expected the release number as text, e.g. "2.5"' })
-      .regex(RELEASE_NUMBER, { error: 'expected a dotted release number with two or three parts, e.g. "2.5" or "2.6.3"' }),
+      .regex(VERSION_TEXT, { error: 'expected the version as phones show it, e.g. "2.5", "8.1.1-Arete" or "fourteen": at most 64 letters, digits, `.`, `-`, `_` and `~`, starting with a letter or digit' }),
     channel: z.string({ error: 'expected the channel name, e.g. official' }),
     timestamp: unixSeconds,
     datetime: unixSeconds.optional(),
@@ -84,9 +90,9 @@ export const manifestSchema = lazily(() => {
       .int({ error: 'expected the zip size in bytes as a whole number (stat -c %s FILE)' })
       .nonnegative({ error: 'a size cannot be negative; expected the zip size in bytes (stat -c %s FILE)' }),
     url: downloadUrl(),
-    display_version: z.string({ error: 'expected text, e.g. 2.5-t-20241108446322-official-FP4' }).min(1).superRefine(refuseDirectionControls),
-    changes: z.string({ error: 'expected text (shown to users as the change log)' }).superRefine(refuseDirectionControls),
-    pre_version: z.string({ error: 'expected text' }).superRefine(refuseDirectionControls),
+    display_version: z.string({ error: 'expected text, e.g. 2.5-t-20241108446322-official-FP4' }).min(1).superRefine(refuseUnpublishableText),
+    changes: z.string({ error: 'expected text (shown to users as the change log)' }).superRefine(refuseUnpublishableText),
+    pre_version: z.string({ error: 'expected text' }).superRefine(refuseUnpublishableText),
     is_upgrade_supported: z.boolean({ error: 'expected true or false' }),
     lists: z.array(z.string({ error: 'expected a request list name' }), { error: 'expected a list of request lists, e.g. [stable, official]' }),
     placeholder: z.boolean({ error: 'expected true or false' }),
@@ -139,7 +145,7 @@ export const MANIFEST_KEYS = [
 // The value checks of {@link PLAIN}: a value one cannot vouch for (UNSURE) sends the manifest to
 // zod, which says what is wrong with it (or takes it, in the shapes this table leaves to it).
 const text = (v: unknown) => (typeof v === 'string' ? v : UNSURE);
-const shownText = (v: unknown) => (typeof v === 'string' && directionControlProblem(v) === undefined ? v : UNSURE);
+const shownText = (v: unknown) => (typeof v === 'string' && textProblem(v) === undefined ? v : UNSURE);
 const matching = (pattern: RegExp) => (v: unknown) => (typeof v === 'string' && pattern.test(v) ? v : UNSURE);
 const digitsText = (pattern: RegExp) => (v: unknown) => {
   const t = wholeNumberAsText(v);
@@ -155,7 +161,7 @@ const seconds = (v: unknown) => (plausibleSeconds(v) ? v : UNSURE);
  */
 const PLAIN: Partial<Record<string, PlainCheck>> = {
   filename: text,
-  version: matching(RELEASE_NUMBER),
+  version: matching(VERSION_TEXT),
   channel: text,
   timestamp: seconds,
   datetime: seconds,
@@ -176,7 +182,7 @@ const PLAIN: Partial<Record<string, PlainCheck>> = {
   ota_property_files: matching(PROPERTY_FILES_FORMAT),
   ota_type: (v) => (v === 'AB' || v === 'BLOCK' ? v : UNSURE),
   sha1: (v) => (typeof v === 'string' && lowerHex(40).test(v) ? v : UNSURE),
-  changelog: text,
+  changelog: shownText,
 };
 
 /**

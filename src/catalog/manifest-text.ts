@@ -99,9 +99,32 @@ export function directionControlProblem(text: string): string | undefined {
   return `holds ${named.join(', ')}: an invisible direction control makes the text display in another order than it is written, so a name can pass for another; remove ${found.size === 1 ? 'it' : 'them'}`;
 }
 
-/** A zod refinement for text that pages and listings show: refuses {@link directionControlProblem}. */
-export function refuseDirectionControls(text: string, ctx: Z.RefinementCtx): void {
-  const problem = directionControlProblem(text);
+/**
+ * Characters no published text carries: controls (C0 but tab and line feed, DEL, C1), Unicode's
+ * noncharacters (U+FFFE, U+FDD0...) and halves of a character (a lone surrogate, as the YAML escape
+ * `\uD800` writes one), which strict JSON decoders refuse and pages cannot show.
+ */
+const UNPUBLISHABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]|\p{Noncharacter_Code_Point}|\p{Cs}/u;
+
+/**
+ * Why a text that pages, feeds and listings show cannot be published as written: a direction
+ * control ({@link directionControlProblem}), or another character of {@link UNPUBLISHABLE}, named
+ * with its position; `undefined` when it holds none. The rule of every free text field of a manifest.
+ */
+export function textProblem(text: string): string | undefined {
+  const direction = directionControlProblem(text);
+  if (direction) return direction;
+  const found = UNPUBLISHABLE.exec(text);
+  if (!found) return undefined;
+  const code = `U+${found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  const at = [...text.slice(0, found.index)].length + 1;
+  const kind = /\p{Cs}/u.test(found[0]) ? 'half of a character (a lone surrogate), which strict JSON decoders refuse' : /\p{Noncharacter_Code_Point}/u.test(found[0]) ? 'a noncharacter, which is not text' : 'a control character, which pages and feeds cannot show';
+  return `holds ${code} (character ${at}), ${kind}; remove it`;
+}
+
+/** A zod refinement for text that pages and listings show: refuses {@link textProblem}. */
+export function refuseUnpublishableText(text: string, ctx: Z.RefinementCtx): void {
+  const problem = textProblem(text);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 }
 

@@ -5,6 +5,7 @@ import { changelogAnchor, type ChangelogBlock } from './changelog.js';
 import { positionsOf, type FieldPositions } from './field-positions.js';
 import { filenameProblems } from './filename-checks.js';
 import { displayVersionOf } from './filename.js';
+import { deriveAndroidVersion } from './name-families.js';
 import { suggestKey } from './loose.js';
 import { MANIFEST_KEYS, manifestSchema, plainFields, type ManifestFields } from './manifest-schema.js';
 import { nearest, sortProblems, type Problem } from './problems.js';
@@ -64,8 +65,8 @@ export interface ParsedManifest {
  * Keys a package manifest must have, and those a placeholder must have. `md5sum` is not among them:
  * LineageOS phones never read it and many listings have none (a build without one gets a notice).
  */
-export const REQUIRED = ['filename', 'version', 'channel', 'timestamp', 'android_version', 'incremental', 'id', 'size'] as const;
-export const REQUIRED_PLACEHOLDER = ['version', 'channel', 'timestamp', 'android_version', 'display_version'] as const;
+export const REQUIRED = ['filename', 'version', 'channel', 'timestamp', 'incremental', 'id', 'size'] as const;
+export const REQUIRED_PLACEHOLDER = ['version', 'channel', 'timestamp', 'display_version'] as const;
 /** Keys a placeholder must leave out (or leave empty): the ones that would make a phone offer it. */
 const PACKAGE_ONLY = ['filename', 'id', 'size', 'url', 'sha1'] as const;
 
@@ -138,6 +139,9 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
   const url = placeholder ? undefined : (f.url ?? `${site.downloadBaseUrl}/${f.channel}/${device}/${f.filename}`);
   // Made field by field in the order below, not as one literal with conditional spreads: each
   // spread, and every field after the first, went through V8's generic (runtime) object building.
+  // No phone needs it to offer a build: derived from the file name or the API level when the
+  // manifest does not state it, else "" (render/v1-notices.ts says how the answers show that).
+  const androidVersion = f.android_version ?? deriveAndroidVersion(f.filename, f.api_level) ?? '';
   const build = {
     source: file,
     device,
@@ -146,8 +150,8 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
     version: f.version,
     channel: f.channel,
     timestamp: f.timestamp,
-    android_version: f.android_version,
-    api_level: f.api_level ?? (placeholder ? '' : API_LEVELS[f.android_version]),
+    android_version: androidVersion,
+    api_level: f.api_level ?? (placeholder ? '' : (API_LEVELS[androidVersion] ?? '')),
     incremental: f.incremental ?? '',
     md5sum: f.md5sum ?? '',
     id: placeholder ? '' : f.id,
@@ -167,7 +171,7 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
   if (f.sha1 !== undefined) build.sha1 = f.sha1;
   if (f.files !== undefined) build.files = buildFiles(f.files, `${site.downloadBaseUrl}/${f.channel}/${device}`, site.downloadBaseUrl);
   if (changelog !== undefined) build.changelog = changelog;
-  build.at = positionsOf(source, f.url !== undefined, f.ota_property_files !== undefined);
+  build.at = positionsOf(source, f.url !== undefined, f.ota_property_files !== undefined, f.files);
   return { build, problems };
 }
 
@@ -214,7 +218,7 @@ const requiredFields: Rule = ({ raw, bad, placeholder, report }) => {
   const misspelt = new Set(unknown.map((key) => suggestKey(key, MANIFEST_KEYS)?.key));
   for (const key of missing) {
     if (!misspelt.has(key)) {
-      report('', `missing \`${key}\`${placeholder ? ' (a placeholder needs version, channel, timestamp, android_version and display_version)' : ''}; add it${key === 'filename' ? ' or mark the build `placeholder: true`' : ''}`);
+      report('', `missing \`${key}\`${placeholder ? ' (a placeholder needs version, channel, timestamp and display_version)' : ''}; add it${key === 'filename' ? ' or mark the build `placeholder: true`' : ''}`);
     }
   }
 };

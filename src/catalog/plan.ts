@@ -51,7 +51,64 @@ export function checkCatalog(builds: readonly Build[], devices: readonly string[
       });
     }
   }
+  problems.push(...sharedAddresses(builds));
   return problems;
+}
+
+/**
+ * One download address, two contents: the zips and other files (`files:`) of a device's builds
+ * whose addresses are the same but whose SHA-256 or size differ. Uploading the second "beside the
+ * zip" would replace the first, and phones of the first build would download the wrong file. The
+ * same file shared by two builds (same SHA-256 and size) is fine.
+ */
+function sharedAddresses(builds: readonly Build[]): Problem[] {
+  const problems: Problem[] = [];
+  const first = new Map<string, DownloadEntry>();
+  for (const build of [...builds].sort((a, b) => compareStrings(a.source, b.source))) {
+    for (const entry of downloadEntries(build)) {
+      const earlier = first.get(entry.url);
+      if (earlier === undefined) first.set(entry.url, entry);
+      // Two zips at their derived address have the same file name, which checkCatalog reports.
+      else if (entry.field === 'filename' && earlier.field === 'filename') continue;
+      else if (earlier.sha256 !== entry.sha256 || earlier.size !== entry.size) problems.push(addressClash(entry, earlier));
+    }
+  }
+  return problems;
+}
+
+/** A download address of a build: its zip's or one of its other files', with what it holds and where the manifest says it. */
+export interface DownloadEntry {
+  url: string;
+  source: string;
+  /** `the zip NAME` or `the file NAME`. */
+  what: string;
+  /** `filename` or `url` for the zip; `files.N` for another file. */
+  field: string;
+  at: { line: number; col: number };
+  sha256: string;
+  size: number | '';
+}
+
+/** The download addresses of a build (none for a placeholder). */
+export function downloadEntries(build: Build): DownloadEntry[] {
+  if (build.placeholder || build.url === undefined) return [];
+  const zip: DownloadEntry = { url: build.url, source: build.source, what: `the zip ${build.filename}`, field: build.at.url ? 'url' : 'filename', at: build.at.url ?? build.at.filename, sha256: build.id, size: build.size };
+  return [
+    zip,
+    ...(build.files ?? []).map((file, i) => ({ url: file.url, source: build.source, what: `the file ${file.filename}`, field: `files.${i}`, at: build.at.files?.[i] ?? build.at.file, sha256: file.sha256, size: file.size })),
+  ];
+}
+
+/** The problem of `entry`, whose address `earlier` already holds with other contents. */
+export function addressClash(entry: DownloadEntry, earlier: DownloadEntry): Problem {
+  return {
+    file: entry.source,
+    ...entry.at,
+    field: entry.field,
+    message: `${entry.url} is also the address of ${earlier.what} of ${earlier.source}, with another SHA-256 or size; one address holds one file, and the second upload would replace the first: ${
+      entry.field.startsWith('files.') ? `give ${entry.what.replace(/^the file /, '')} another name (e.g. recovery-<version>.img), or its own \`url:\`` : "correct this build's `url`, or the other file's name or address"
+    }`,
+  };
 }
 
 /**

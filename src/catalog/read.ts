@@ -10,7 +10,7 @@ import { nameLengthProblem } from './path-limits.js';
 import { DEVICE_NAME } from './plan.js';
 import { compareStrings, type Problem } from './problems.js';
 import { SITE_FILE } from './site.js';
-import { MAX_SOURCE_BYTES } from './yaml-source.js';
+import { MAX_SOURCE_BYTES, whatItHolds } from './yaml-source.js';
 
 /** One manifest file as found on disk, not yet parsed. */
 export interface ManifestFile {
@@ -245,7 +245,7 @@ function readLimited(absolute: string, file: string, problem: (file: string, fie
       if (failure !== undefined) throw failure;
       if (stat.size > MAX_SOURCE_BYTES || read > MAX_SOURCE_BYTES) {
         const size = Math.max(stat.size, read);
-        problem(file, '(file)', `the file is ${size} bytes (${(size / 1048576).toFixed(1)} MiB), over the ${MAX_SOURCE_BYTES}-byte limit for one file; a manifest describes one build in a few lines`);
+        problem(file, '(file)', `the file is ${size} bytes (${(size / 1048576).toFixed(1)} MiB), over the ${MAX_SOURCE_BYTES}-byte limit for one file; ${whatItHolds(file)}`);
         return undefined;
       }
     }

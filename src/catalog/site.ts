@@ -6,14 +6,15 @@ import { readYamlSource } from './yaml-source.js';
 import { cacheControlProblem } from './cache-control.js';
 import { nameLengthProblem } from './path-limits.js';
 import { requestPathProblem, type RequestPath } from './request-paths.js';
+import { readFormats, type OutputFormat } from './formats.js';
 
 /** Where the site settings live, relative to the project root. */
 export const SITE_FILE = 'content/site.yaml';
 
-/** The channel values of interface.md, used when `site.yaml` names none. */
+/** The channel values of the /e/ OTA server, used when `site.yaml` names none. */
 export const DEFAULT_CHANNELS = ['stable', 'official', 'dev', 'community'] as const;
 
-/** The request lists of interface.md and the channels each collects (list ← channels). */
+/** The request lists of the /e/ OTA server and the channels each collects (list ← channels). */
 export const DEFAULT_LISTS: Record<string, string[]> = {
   stable: ['stable', 'official'],
   official: ['official'],
@@ -21,7 +22,7 @@ export const DEFAULT_LISTS: Record<string, string[]> = {
   community: ['community'],
 };
 
-/** The hosts otapress writes rule files for: Cloudflare Pages (`_redirects`, `_headers`) and Netlify (`netlify.toml`). */
+/** The hosts otapress writes rule files for: `dist/_redirects` and `dist/_headers`, in Cloudflare Pages' dialect or (with `--host netlify`) Netlify's. */
 export const HOSTS = ['cloudflare', 'netlify'] as const;
 
 /** A host of {@link HOSTS}. */
@@ -48,7 +49,7 @@ export interface Site {
    * `_worker.js` (a static asset answers 405). Off by default: each request it covers is billed.
    */
   optionsHandler: boolean;
-  /** The hosts the site deploys to: only their rule files are written (and `netlify.toml` checked). */
+  /** The hosts the site deploys to: only their rule files are written (and `netlify.toml` by init). */
   hosts: SiteHost[];
   /** Write `dist/.htaccess` with the Apache rules, for shared hosting where only `.htaccess` is allowed. */
   apacheHtaccess: boolean;
@@ -67,6 +68,8 @@ export interface Site {
   siteUrl?: string;
   /** What v1 `changes` holds: `""` as the interface shows (default), or the build's changelog page address (as LineageOTA does). */
   v1Changes: 'empty' | 'changelog_url';
+  /** The other updater families' files the site publishes (formats.ts); none by default. */
+  formats: OutputFormat[];
 }
 
 const segment = /^[a-z0-9][a-z0-9_-]*$/;
@@ -89,6 +92,11 @@ export const siteSchema = lazily(() => {
       // RFC 3986 characters only (a space is reported by the check above): quotes, <, > and non-ASCII must be percent-encoded.
       .regex(URL_CHARACTERS, {
         error: 'the address holds characters that must be percent-encoded (quotes, <, >, \\, control or non-ASCII characters); write them as %XX, e.g. %22 for " and %C3%A4 for ä',
+      })
+      // What passes the patterns but no URL parser reads (a port past 65535, `[x]` as a host) would
+      // stop every build that makes a download address from it.
+      .refine((v) => URL.canParse(v), {
+        error: 'the host or port of this address cannot be read (a port is a number from 0 to 65535, an IPv6 host is written [2001:db8::1]); e.g. https://images.example.org/builds',
       }),
     channels: z
       .array(z.string().regex(segment, { error: segmentMessage }), { error: 'expected a list of channel names' })
@@ -123,11 +131,13 @@ export const siteSchema = lazily(() => {
     v1_changes: z.enum(['empty', 'changelog_url'], { error: 'expected empty (the default: v1 `changes` is "") or changelog_url (the build\'s changelog page address)' }).optional(),
     // Checked below, where the lists are known.
     request_paths: z.array(z.unknown(), { error: 'expected a list of request paths, e.g. - /api/v1/{device}_{list}' }).optional(),
+    // Checked below (formats.ts), where the lists are known.
+    formats: z.unknown().optional(),
   });
 });
 
 /** The settings keys (those of {@link siteSchema}), for "did you mean" hints. */
-export const SITE_KEYS = ['download_base_url', 'channels', 'lists', 'cache_control', 'options_handler', 'hosts', 'apache_htaccess', 'v1_withdrawn', 'site_url', 'v1_changes', 'request_paths'];
+export const SITE_KEYS = ['download_base_url', 'channels', 'lists', 'cache_control', 'options_handler', 'hosts', 'apache_htaccess', 'v1_withdrawn', 'site_url', 'v1_changes', 'request_paths', 'formats'];
 
 /** The settings as {@link siteSchema} reads them. */
 export type SiteSettings = Z.infer<ReturnType<typeof siteSchema>>;
@@ -140,7 +150,7 @@ const names = (v: unknown, allowed: (name: string) => boolean) => (Array.isArray
  * with the same result.
  */
 const PLAIN_SETTINGS: Record<string, PlainCheck> = {
-  download_base_url: (v) => (typeof v === 'string' && DOWNLOAD_BASE_URL.test(v) && URL_CHARACTERS.test(v) ? v : UNSURE),
+  download_base_url: (v) => (typeof v === 'string' && DOWNLOAD_BASE_URL.test(v) && URL_CHARACTERS.test(v) && URL.canParse(v) ? v : UNSURE),
   channels: (v) => names(v, (name) => segment.test(name)),
   lists: plainLists,
   cache_control: (v) => (typeof v === 'string' ? v : UNSURE),
@@ -151,6 +161,7 @@ const PLAIN_SETTINGS: Record<string, PlainCheck> = {
   site_url: (v) => (typeof v === 'string' && SITE_URL.test(v) ? v : UNSURE),
   v1_changes: (v) => (v === 'empty' || v === 'changelog_url' ? v : UNSURE),
   request_paths: (v) => (Array.isArray(v) ? [...(v as unknown[])] : UNSURE),
+  formats: (v) => v,
 };
 
 /** `lists`: a plain mapping of list names to lists of channel names, copied as zod's record copies it. */
@@ -266,6 +277,8 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
   if (settings.v1_changes === 'changelog_url' && settings.site_url === undefined) {
     report(['v1_changes'], 'v1 `changes` must be an absolute address, and otapress does not know where the site is served; add `site_url: https://...`');
   }
+  const formats = readFormats(settings.formats, lists.map((l) => l.name));
+  for (const problem of formats.problems) report(['formats', ...problem.path], problem.message, problem.key);
   if (problems.length > 0) return { problems };
   return {
     site: {
@@ -281,6 +294,7 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
       downloadBaseUrlAt: source.locate(['download_base_url']),
       ...(settings.site_url !== undefined && { siteUrl: settings.site_url.replace(/\/+$/, '') }),
       v1Changes: settings.v1_changes ?? 'empty',
+      formats: formats.formats,
     },
     problems,
   };

@@ -51,7 +51,7 @@ export function readYamlSource(input: string | Uint8Array, file: string): YamlSo
   const byteLength = typeof input === 'string' ? Buffer.byteLength(input) : input.byteLength;
   if (byteLength > MAX_SOURCE_BYTES) {
     return unreadable(
-      `the file is ${byteLength} bytes, over the ${MAX_SOURCE_BYTES}-byte limit for one file; a manifest describes one build in a few lines`,
+      `the file is ${byteLength} bytes, over the ${MAX_SOURCE_BYTES}-byte limit for one file; ${whatItHolds(file)}`,
     );
   }
   let text: string;
@@ -264,6 +264,13 @@ function countCollectionAliases(stack: { node: unknown }[], doc: Document.Parsed
     else if (isSeq(node)) rest.push(...node.items);
   }
   return count;
+}
+
+/** What a file of `content/` holds, for the messages about one too large or too deep: each kind in its own words. */
+export function whatItHolds(file: string): string {
+  if (file.endsWith('/device.yaml')) return 'a device file describes one device in a few lines';
+  if (file === 'content/site.yaml') return 'site.yaml holds the settings of the site in a few lines';
+  return 'a manifest describes one build in a few lines';
 }
 
 /** The message for a parser that gave up; a stack overflow means nesting no manifest needs. */

@@ -1,8 +1,8 @@
-/** `otapress build`: validate content/ and write dist/ and netlify.toml. */
+/** `otapress build`: validate content/ and write dist/. */
 import { type Command, COMMON_OPTIONS, count, EXIT, reportNotices, UsageError } from '../io.js';
 
 export const command: Command = {
-  summary: 'validate content/ and write the static site to dist/ (and netlify.toml)',
+  summary: 'validate content/ and write the static site to dist/',
   usage: `otapress build [--root DIR] [--out DIR [--overwrite]] [--host all|netlify] [--wait SECONDS]
 
 Reads content/site.yaml and every content/<device>/*.yaml, and writes dist/ only if all of them
@@ -14,8 +14,10 @@ output of an earlier build (it holds the .otapress-output file every build write
 holds anything else is refused with exit status 2, since replacing it would delete those files.
 --overwrite replaces it anyway.
 
---host netlify leaves out dist/_redirects and dist/_headers (Cloudflare's rule files), because
-Netlify would read them before netlify.toml; netlify.toml's build command passes it.
+dist/_redirects and dist/_headers are Cloudflare's rule files; --host netlify writes Netlify's in
+their place (Netlify reads both files, in a dialect of its own). netlify.toml's build command
+passes it, and it is the default where Netlify runs the build (its environment sets NETLIFY=true).
+No command changes netlify.toml.
 
 Devices whose manifests did not change since the last build come from the cache in
 node_modules/.cache/otapress (--no-cache compiles everything); the others compile on every core
@@ -23,12 +25,13 @@ node_modules/.cache/otapress (--no-cache compiles everything); the others compil
 
 One build at a time writes an output folder: a second one waits up to --wait seconds (default
 300) for the first to finish, then gives up with exit status 75 and writes nothing.`,
-  options: { ...COMMON_OPTIONS, out: { type: 'string' }, overwrite: { type: 'boolean' }, host: { type: 'string', default: 'all' }, threads: { type: 'string' }, 'no-cache': { type: 'boolean' }, wait: { type: 'string', default: '300' } },
+  options: { ...COMMON_OPTIONS, out: { type: 'string' }, overwrite: { type: 'boolean' }, host: { type: 'string' }, threads: { type: 'string' }, 'no-cache': { type: 'boolean' }, wait: { type: 'string', default: '300' } },
   // Not while it loads and its workers start: only around the compiling (build.ts, withJitBudget).
   setsJitBudget: true,
   async run({ values }, io) {
     const path = await import('node:path');
-    const host = String(values.host);
+    // Netlify's build environment sets NETLIFY=true (docs.netlify.com/configure-builds/environment-variables).
+    const host = String(values.host ?? (process.env.NETLIFY === 'true' ? 'netlify' : 'all'));
     if (host !== 'all' && host !== 'netlify') throw new UsageError(`--host is all or netlify, not ${host}`);
     const wait = Number(values.wait);
     if (!/^\d+(\.\d+)?$/.test(String(values.wait)) || !Number.isFinite(wait)) throw new UsageError(`--wait is a number of seconds, not ${values.wait}`);

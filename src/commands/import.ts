@@ -1,12 +1,13 @@
 /** `otapress import`: a saved v1 listing into manifests (the planning is in import/). */
-import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { MAX_PROBLEMS, planImport, type ImportPlan } from '../import/plan-import.js';
+import { summarizeNotes } from '../import/note-summary.js';
 import { DEVICE_NAME } from '../catalog/plan.js';
 import { ContentError, formatProblem, oneLine } from '../catalog/problems.js';
 import { readContent } from '../catalog/read.js';
 import { parseSite, SITE_FILE } from '../catalog/site.js';
-import { writeFileReplacing } from '../catalog/write-manifest.js';
+import { linkedFolder, linkedFolderProblem, writeFileReplacing } from '../catalog/write-manifest.js';
 import { EXIT, reportProblems, UsageError, COMMON_OPTIONS, type Command } from '../io.js';
 
 /** What `otapress import` is asked to do. */
@@ -44,6 +45,12 @@ export function importListing(options: ImportOptions): ImportPlan {
     }
     throw new ImportUsageError(`cannot read ${sourceName} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); pass the saved listing, or - for standard input`);
   }
+  const twin = existsSync(path.join(options.root, 'content'))
+    ? readdirSync(path.join(options.root, 'content')).find((name) => name !== options.device && name.toLowerCase() === options.device.toLowerCase())
+    : undefined;
+  if (twin !== undefined) {
+    throw new ImportUsageError(`content/${twin} is a device folder whose name differs from ${options.device} only by case; phones ask with the exact name, so a device has one folder: pass --device ${twin} if that is this device, or rename the folder`);
+  }
   const content = readContent(options.root);
   const { site, problems } = content.site ? parseSite(content.site) : { site: undefined, problems: content.problems.filter((p) => p.file === SITE_FILE) };
   if (!site) {
@@ -61,7 +68,11 @@ export function importListing(options: ImportOptions): ImportPlan {
     skipInvalid: options.skipInvalid,
     androidVersion: options.androidVersion,
     deviceFileExists: existsSync(path.join(options.root, 'content', options.device, 'device.yaml')),
+    siteText: content.site,
   });
+  // Nothing is written when one of the files would go through a linked folder.
+  const linked = [...new Set(plan.writes.flatMap((write) => linkedFolder(options.root, write.file) ?? []))];
+  if (linked.length > 0) throw new ContentError(linked.map(linkedFolderProblem));
   for (const write of plan.writes) writeFileReplacing(options.root, write.file, write.text);
   return plan;
 }
@@ -71,7 +82,7 @@ export const MAX_LISTING_BYTES = 4 * 1024 * 1024;
 
 export const command: Command = {
   summary: 'migrate a saved v1 listing into manifests, merging builds seen in several lists',
-  usage: `otapress import <listing.json|-> --device D --list L [--android-version N] [--skip-invalid] [--root DIR]
+  usage: `otapress import <listing.json|-> --device D --list L [--android-version N] [--skip-invalid] [--verbose] [--root DIR]
 
 Reads a v1 listing saved from a running server ({"id":null,"response":[...],"error":null}, from
 a file or from standard input with -; no network) that answers GET /api/v1/<D>/<L>/, and writes one
@@ -80,18 +91,21 @@ placeholder) gets <L> added to its lists, so importing each list of a device in 
 manifest per physical build; a manifest in <L> that the listing lacks leaves <L>. Building again
 reproduces every record, except the normalisations the import reports one by one.
 
-A record needs what a LineageOS phone reads (datetime, filename, id, romtype, size, url, version),
-as the phone reads it: datetime and size may be numbers written as text, id any download key (a
-SHA-256, an MD5, ...). Fields only the /e/ updater reads are filled in when missing (md5sum "",
-android_version from api_level, from the file name (lineage-21.0 is Android 14) or from
---android-version, display_version from the file name, the rest empty or false), each reported
-once for the listing. A crDroid / Evolution X device file (download, timestamp, sha256, md5,
+A record needs what a LineageOS phone reads (datetime, filename, id, size, url, version; romtype
+is the list's when missing), as the phone reads it: datetime and size may be numbers written as
+text, id any download key (a SHA-256, an MD5, ...), version any text. Fields only the /e/ updater
+reads are filled in when missing (md5sum "", android_version from api_level, from the file name
+(lineage-21.0 is Android 14, crDroidAndroid-14.0 is 14) or from --android-version, else left out;
+display_version from the file name, the rest empty or false), each reported once for the listing.
+A PixelExperience-family answer (one object: filename, datetime, size, url, filehash, id, version,
+maintainers, ...) is read as one record; its maintainer and links go to device.yaml as below. A crDroid / Evolution X device file (download, timestamp, sha256, md5,
 buildtype, ...) is read too: its device fields (device, oem, maintainer, forum, telegram, paypal,
 dt) go into content/<D>/device.yaml when there is none, and the command lists what it left out.
+The notes come one line per kind, with how many records it is about (--verbose: each one).
 Problems past the first ${MAX_PROBLEMS} are counted, not shown. Every problem is reported at its record and field;
 nothing is written unless all records are valid, or --skip-invalid is given (then the valid ones
 are imported; the exit status is 1 when none is).`,
-  options: { ...COMMON_OPTIONS, device: { type: 'string' }, list: { type: 'string' }, 'android-version': { type: 'string' }, 'skip-invalid': { type: 'boolean' } },
+  options: { ...COMMON_OPTIONS, device: { type: 'string' }, list: { type: 'string' }, 'android-version': { type: 'string' }, 'skip-invalid': { type: 'boolean' }, verbose: { type: 'boolean' } },
   async run({ values, positionals }, io) {
     if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'name the saved listing to import, or - for standard input' : `import takes one listing, not ${positionals.length}`);
     if (values.device === undefined || values.list === undefined) throw new UsageError(`pass the device and the request list the listing is for, e.g. --device FP4 --list stable`);
@@ -110,8 +124,12 @@ are imported; the exit status is 1 when none is).`,
       io.err(oneLine(error.message)); // One line, whatever the path or name it quotes holds.
       return EXIT.usage;
     }
-    for (const note of plan.notes) io.err(formatProblem(note));
-    if (plan.notes.length > 0) io.err(`${plan.notes.length} note${plan.notes.length === 1 ? '' : 's'} above: the build publishes these values as they say`);
+    const shown = values.verbose === true ? plan.notes : summarizeNotes(plan.notes, plan.filled);
+    for (const note of shown) io.err(formatProblem(note));
+    if (plan.notes.length > 0) {
+      const more = shown.length < plan.notes.length ? ` (${plan.notes.length} in all; --verbose shows each)` : '';
+      io.err(`${shown.length} note${shown.length === 1 ? '' : 's'} above${more}: the build publishes these values as they say`);
+    }
     if (plan.problems.length > 0 && !values['skip-invalid'] && plan.unshown === 0) {
       reportProblems(plan.problems, io, 'text');
       return EXIT.invalid;

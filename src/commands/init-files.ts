@@ -44,8 +44,8 @@ channels: [${(channels ?? DEFAULT_CHANNELS).join(', ')}]
 lists:
 ${lists.join('\n')}
 
-# The hosts the site deploys to: only their rule files are written (Cloudflare Pages:
-# dist/_redirects and dist/_headers; Netlify: netlify.toml, which the build keeps up to date).
+# The hosts the site deploys to: only their rule files are written (dist/_redirects and
+# dist/_headers: Cloudflare's, or Netlify's with build --host netlify, as netlify.toml asks).
 # hosts: [${HOSTS.join(', ')}]
 
 # Cache-Control of every listing.
@@ -66,7 +66,7 @@ ${channels === undefined || defaultV1Withdrawn(channels) === 'list'
 v1_withdrawn: omit`}
 
 # Your own Apache on shared hosting, where only .htaccess is allowed: write dist/.htaccess with the
-# rules of \`otapress hosting apache\` (README, Deploy, "Your own server").
+# rules of \`otapress hosting apache\` (README, "Your own server: nginx, Caddy, Apache").
 # apache_htaccess: false
 
 # Extra request paths that answer a listing, for phones built to ask another server's paths
@@ -98,7 +98,7 @@ export function exampleManifest(): ScaffoldFile {
   };
 }
 
-/** The sample device's device.yaml of `--example` (issue 21): what the pages and the v2 directory show of it. */
+/** The sample device's device.yaml of `--example`: what the pages and the v2 directory show of it. */
 export function exampleDeviceFile(): ScaffoldFile {
   return {
     file: `content/FP4/${DEVICE_FILE}`,
@@ -162,8 +162,6 @@ jobs:
 ${setup}
       - name: Build dist/
         run: npx otapress build
-      - name: netlify.toml is committed as generated
-        run: git diff --exit-code -- netlify.toml
       - uses: actions/upload-artifact@v4
         with:
           name: dist
@@ -182,7 +180,6 @@ export const GITIGNORE = `node_modules/
 .dist.previous-*/
 .dist.trash-*/
 .dist.lock*
-.netlify.toml.*.tmp
 `;
 
 /** The maintainer's README: adding a build, deploying, and the address phones must ask. */
@@ -203,8 +200,8 @@ The update server of our Android builds: a static site published with
    npx otapress add path/to/e-3.0-a15-20250610500001-official-FP4.zip
    \`\`\`
 
-3. \`npm run build\`, then commit the manifest and \`netlify.toml\` (the build updates it when a
-   device or list is new). Open a pull request: the \`check\` workflow annotates any problem.
+3. \`npm run check\`, then commit the manifest. Open a pull request: the \`check\` workflow
+   annotates any problem. The hosts build the site themselves; nothing else needs a commit.
 
 \`npm run check\` validates without writing; \`npm run serve\` previews the site at
 http://127.0.0.1:8788/ and rebuilds on every change.
@@ -240,14 +237,14 @@ package-lock.json included.
 
 /**
  * The package.json of a catalog repository: the given one with the npm scripts and the otapress
- * dependency `otapress` (a spec) added where missing (nothing it has is changed, except an
+ * dependency `otapress` (a spec; undefined leaves it as it is) added where missing (nothing it has is changed, except an
  * otapress dependency that `replace` names: a path outside the catalog), or a new one. `undefined`
  * text when nothing is missing.
  */
 export function packageJson(
   existing: Record<string, unknown> | undefined,
   name: string,
-  otapress: string,
+  otapress: string | undefined,
   { indent = '  ', replace = false }: { indent?: string; replace?: boolean } = {},
 ): { text?: string; added: string[]; kept: string[] } {
   const pkg: Record<string, unknown> = existing ? { ...existing } : { name, version: '1.0.0', private: true };
@@ -264,7 +261,9 @@ export function packageJson(
   }
   pkg.scripts = scripts;
   const has = ['dependencies', 'devDependencies'].find((field) => Object.hasOwn((pkg[field] ?? {}) as object, 'otapress'));
-  if (has && replace) {
+  if (otapress === undefined) {
+    // Left as it is, present or not (init says why).
+  } else if (has && replace) {
     const dependencies = pkg[has] as Record<string, string>;
     added.push(`${has}.otapress ${dependencies.otapress} → ${otapress}`);
     pkg[has] = { ...dependencies, otapress };

@@ -1,13 +1,13 @@
 /** `otapress init`: turn a folder into a catalog repository, never overwriting a file (the texts are in init-files.ts). */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEVICE_SCHEMA_FILE, renderDeviceJsonSchema } from '../catalog/device.js';
 import { renderJsonSchema, SCHEMA_FILE } from '../catalog/json-schema.js';
 import { readContent } from '../catalog/read.js';
 import { parseSite, SITE_FILE } from '../catalog/site.js';
-import { writeFileReplacing } from '../catalog/write-manifest.js';
-import { renderNetlifyToml } from '../hosts/routes.js';
+import { linkedFolder, writeFileReplacing } from '../catalog/write-manifest.js';
+import { NETLIFY_TOML, NETLIFY_TOML_HEADER, oldNetlifyTomlNotice } from '../hosts/netlify.js';
 import { type Command, EXIT, type Io, otapressVersion, UsageError } from '../io.js';
 import { dependencyPlan, installedFromRegistry, packTarball, vendoredTarball } from './init-package.js';
 import { exampleDeviceFile, exampleManifest, GITIGNORE, maintainerReadme, packageJson, SCAFFOLD_SCRIPTS, siteYaml, workflows, type ScaffoldFile } from './init-files.js';
@@ -36,9 +36,9 @@ export function initCatalog(
 ): InitResult {
   const result: InitResult = { written: [], kept: [], notes: [], dependencyChanged: false };
   mkdirSync(root, { recursive: true });
-  const create = ({ file, text }: ScaffoldFile) => (createFile(root, file, text) ? result.written : result.kept).push(file);
+  const create = ({ file, text }: ScaffoldFile) => (createFile(root, file, text, result.notes) ? result.written : result.kept).push(file);
 
-  if (createFile(root, SITE_FILE, siteYaml(channels))) result.written.push(SITE_FILE);
+  if (createFile(root, SITE_FILE, siteYaml(channels), result.notes)) result.written.push(SITE_FILE);
   else {
     result.kept.push(SITE_FILE);
     if (channels) result.notes.push(`--channels was not applied: ${SITE_FILE} was already there; add ${channels.join(', ')} to its \`channels\` (and \`lists\`) by hand`);
@@ -48,13 +48,21 @@ export function initCatalog(
   if (example) create(exampleManifest());
   if (example) create(exampleDeviceFile());
   updatePackageJson(root, version, vendorFrom, result);
-  // Generated from the catalog as it now is, as the build would write it, so that check finds it up to date.
+  // The same for every catalog (the build writes the routes into dist/), so it never needs rewriting.
   const content = readContent(root);
   const { site } = content.site ? parseSite(content.site) : {};
-  if (site?.hosts.includes('netlify')) create({ file: 'netlify.toml', text: renderNetlifyToml(site, content.devices) });
-  else if (existsSync(path.join(root, 'netlify.toml'))) result.kept.push('netlify.toml');
-  else if (site) result.notes.push(`netlify.toml was not written: the hosts in ${SITE_FILE} do not include netlify`);
-  else result.notes.push(`netlify.toml was not written: ${SITE_FILE} has problems (npm run check shows them); npm run build writes it`);
+  if (!site || site.hosts.includes('netlify')) {
+    create({ file: 'netlify.toml', text: NETLIFY_TOML });
+    const kept = readableText(path.join(root, 'netlify.toml'));
+    const old = kept === undefined ? undefined : oldNetlifyTomlNotice(kept);
+    if (old) result.notes.push(`netlify.toml:${old.line}: ${old.message}`);
+    else if (!kept?.startsWith(NETLIFY_TOML_HEADER)) {
+      result.notes.push(
+        'netlify.toml is yours and stays as it is: no otapress command changes it. For Netlify to answer the listings, its build must run `npm run build` (where Netlify runs it, otapress writes dist/_redirects and dist/_headers for Netlify) and publish dist',
+      );
+    }
+  } else if (existsSync(path.join(root, 'netlify.toml'))) result.kept.push('netlify.toml');
+  else result.notes.push(`netlify.toml was not written: the hosts in ${SITE_FILE} do not include netlify`);
   for (const workflow of workflows()) create(workflow);
   create({ file: '.gitignore', text: GITIGNORE });
   create({ file: 'README.md', text: maintainerReadme(path.basename(root)) });
@@ -108,8 +116,25 @@ function channelsOption(text: string): string[] {
   return channels;
 }
 
-/** Creates `file` with `text` unless something is already at that path; true when it wrote. */
-function createFile(root: string, file: string, text: string | Buffer): boolean {
+/**
+ * The text of `file` when it is a regular file; undefined for anything else. Never opens a named
+ * pipe or a device, whose read would wait for a writer forever.
+ */
+function readableText(file: string): string | undefined {
+  const stat = lstatSync(file, { throwIfNoEntry: false });
+  return stat?.isFile() ? readFileSync(file, 'utf8') : undefined;
+}
+
+/**
+ * Creates `file` with `text` unless something is already at that path, or a folder on the way is a
+ * symbolic link (it can point outside the catalog: `notes` then says so); true when it wrote.
+ */
+function createFile(root: string, file: string, text: string | Buffer, notes?: string[]): boolean {
+  const linked = linkedFolder(root, file);
+  if (linked !== undefined) {
+    notes?.push(`${file} was not written: ${linked}/ is a symbolic link (it can point outside the catalog), and init writes through none; make it a folder and run init again`);
+    return false;
+  }
   const target = path.join(root, file);
   mkdirSync(path.dirname(target), { recursive: true });
   let fd: number;
@@ -136,7 +161,14 @@ function updatePackageJson(root: string, version: string, vendorFrom: string | u
   const file = path.join(root, 'package.json');
   let existing: Record<string, unknown> | undefined;
   let indent = '  ';
-  if (existsSync(file)) {
+  const stat = lstatSync(file, { throwIfNoEntry: false });
+  if (stat && !stat.isFile()) {
+    // A named pipe would make the read wait forever; a link could lead out of the catalog.
+    result.kept.push('package.json (not a regular file)');
+    result.notes.push('package.json is not a regular file (a link, a named pipe or a folder), so it was not read: make it a file, or add the scripts and the otapress dependency by hand');
+    return;
+  }
+  if (stat) {
     const text = readFileSync(file, 'utf8');
     try {
       existing = JSON.parse(text) as Record<string, unknown>;
@@ -174,7 +206,7 @@ function otapressDependency(
   existing: Record<string, unknown> | undefined,
   vendorFrom: string | undefined,
   result: InitResult,
-): { spec: string; replace: boolean } {
+): { spec: string | undefined; replace: boolean } {
   const field = ['dependencies', 'devDependencies'].find((f) => Object.hasOwn((existing?.[f] ?? {}) as object, 'otapress'));
   const current = field === undefined ? undefined : String((existing![field] as Record<string, unknown>).otapress);
   const range = { spec: `^${version}`, replace: false };
@@ -186,9 +218,19 @@ function otapressDependency(
     return range;
   }
   const file = vendoredTarball(version);
+  const linked = linkedFolder(root, file);
+  if (linked !== undefined) {
+    result.notes.push(`${file} was not written and package.json's otapress dependency was left as it was: ${linked}/ is a symbolic link (it can point outside the catalog); make it a folder and run init again`);
+    return { spec: undefined, replace: false };
+  }
   if (createFile(root, file, tarball)) result.written.push(`${file} (otapress ${version}, kept inside the catalog: ${plan.why})`);
   else if (!readFileSync(path.join(root, file)).equals(tarball)) {
-    result.kept.push(`${file} (differs from this otapress ${version}; remove it and run init again to replace it)`);
+    // A package this otapress did not make, with install scripts of its own: never installed on init's word.
+    result.kept.push(`${file} (differs from this otapress ${version})`);
+    result.notes.push(
+      `${file} is not the package of this otapress ${version}, so package.json's otapress dependency was left as it was; see where that file came from, remove it, and run init again to keep this otapress there`,
+    );
+    return { spec: undefined, replace: false };
   } else result.kept.push(file);
   return { spec: `file:${file}`, replace: current !== undefined };
 }

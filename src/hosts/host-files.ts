@@ -3,24 +3,25 @@
  * route table (routes.ts) and the Apache rules (apache.ts). Pure.
  */
 import { renderApacheRules } from './apache.js';
+import { renderNetlifyHeaders, renderNetlifyRedirects } from './netlify.js';
 import { endpoints, headerRules, notFoundScopes, renderCloudflareHeaders, renderCloudflareRedirects } from './routes.js';
 import { needsCloudflareWorker, renderCloudflareWorker, renderCloudflareWorkerRoutes } from './cloudflare-worker.js';
 import { renderEnvelope } from '../render/v1.js';
 import type { Site } from '../catalog/site.js';
 import type { OutputFile } from '../render/output.js';
 
-/** Which host a build is for: `all` writes Cloudflare's rule files too; Netlify must not see them. */
+/** Which host a build is for: `all` writes Cloudflare's rule files; `netlify` writes Netlify's in their place. */
 export type Host = 'all' | 'netlify';
 
 /**
- * The files besides the listings: Cloudflare's `_redirects` and `_headers`, the JSON 404 bodies
+ * The files besides the listings: the hosts' `_redirects` and `_headers`, the JSON 404 bodies
  * (`404.html` for Cloudflare, which serves the nearest one; `404.json` for Netlify's 404 rules),
  * and the HTML `404.html` at the root, whose presence also stops Cloudflare from treating the site
- * as a single-page app. Netlify reads `_redirects`/`_headers` from the publish folder before
- * `netlify.toml`, and Cloudflare's placeholder rules would hide its JSON 404s, so a Netlify build
- * leaves them out. `apache_htaccess: true` adds `.htaccess` with the Apache rules. A paged
- * endpoint's past-the-end answer is here too (a JSON 404 body), and Cloudflare's `_worker.js`, which
- * serves it.
+ * as a single-page app. Both hosts read `_redirects` and `_headers` from the publish folder, in
+ * different dialects: Cloudflare's placeholder rules would hide Netlify's JSON 404s, so a Netlify
+ * build writes Netlify's (netlify.ts) in their place, for a site whose `hosts` has netlify.
+ * `apache_htaccess: true` adds `.htaccess` with the Apache rules. A paged endpoint's past-the-end
+ * answer is here too (a JSON 404 body), and Cloudflare's `_worker.js`, which serves it.
  */
 export function renderHostFiles(site: Site, devices: readonly string[], host: Host = 'all'): OutputFile[] {
   const files: OutputFile[] = [{ path: '404.html', contents: NOT_FOUND_PAGE }];
@@ -36,11 +37,14 @@ export function renderHostFiles(site: Site, devices: readonly string[], host: Ho
   if (site.apacheHtaccess) files.push({ path: '.htaccess', contents: renderApacheRules(site) });
   if (host === 'all') {
     files.push({ path: '_redirects', contents: renderCloudflareRedirects(site, devices) });
-    files.push({ path: '_headers', contents: cloudflareHeaders(site) });
+    files.push({ path: '_headers', contents: checkedHeaders(site, renderCloudflareHeaders) });
     if (needsCloudflareWorker(site)) {
       files.push({ path: '_worker.js', contents: renderCloudflareWorker(site) });
       files.push({ path: '_routes.json', contents: renderCloudflareWorkerRoutes(site) });
     }
+  } else if (site.hosts.includes('netlify')) {
+    files.push({ path: '_redirects', contents: renderNetlifyRedirects(site, devices) });
+    files.push({ path: '_headers', contents: checkedHeaders(site, renderNetlifyHeaders) });
   }
   return files;
 }
@@ -48,11 +52,11 @@ export function renderHostFiles(site: Site, devices: readonly string[], host: Ho
 // --- internal ---
 
 /**
- * `_headers`, whose values have no escapes: a line break would start rules of its own, and
- * Cloudflare fills `:splat` and `:name` in a value from the matched path. site.yaml's grammar never
- * lets either through; a value with one is refused here rather than written.
+ * `_headers` (either host's), whose values have no escapes: a line break would start rules of its
+ * own, and Cloudflare fills `:splat` and `:name` in a value from the matched path. site.yaml's
+ * grammar never lets either through; a value with one is refused here rather than written.
  */
-function cloudflareHeaders(site: Site): string {
+function checkedHeaders(site: Site, render: (site: Site) => string): string {
   for (const rule of headerRules(site)) {
     for (const [name, value] of Object.entries(rule.values)) {
       if (!/^[A-Za-z0-9-]+$/.test(name) || !/^[\x20-\x7e]*$/.test(value) || /:[A-Za-z]/.test(value)) {
@@ -60,7 +64,7 @@ function cloudflareHeaders(site: Site): string {
       }
     }
   }
-  return renderCloudflareHeaders(site);
+  return render(site);
 }
 
 const NOT_FOUND_PAGE = `<!doctype html>

@@ -1,6 +1,6 @@
 /**
  * What the hosts take in one deploy, against what a site would make of its content: the build
- * multiplies (every device gets a listing and a feed per request list, and netlify.toml a rule per
+ * multiplies (every device gets a listing and a feed per request list, and Netlify's _redirects a rule per
  * device, list and request shape), so a few hundred bytes of site.yaml could make hundreds of
  * thousands of files. Checked from the settings and the device folders alone, before anything is
  * compiled or written; the problem names the list or device folder that passes the limit. Pure.
@@ -17,7 +17,7 @@ import { cloudflareRules, endpoints, NOT_FOUND_FOLDERS } from './routes.js';
  * - Netlify: no limit on files per deploy, but 54,000 files per folder
  *   (docs.netlify.com/site-deploys/overview, "Files per directory limit"); redirect rules are
  *   serialized for the deploy, which "might fail" when that is too large, and from 10,000 rules
- *   on Netlify asks for placeholders instead (docs.netlify.com/routing/redirects). netlify.toml
+ *   on Netlify asks for placeholders instead (docs.netlify.com/routing/redirects). Its _redirects
  *   takes one rule per device and list: past 10,000 rules, lists beyond the interface's four are
  *   refused (they multiply the rules); devices are not (each adds its ten).
  */
@@ -30,9 +30,9 @@ export const HOST_LIMITS = {
 } as const;
 
 /**
- * The files a build writes at least, and the netlify.toml rules it writes, for `site` and
+ * The files a build writes at least, and the Netlify rules it writes, for `site` and
  * `devices` device folders (with its first `lists` lists): every device gets, per list, its listing and its feed, and besides its v1 404s
- * (`404.json`, `404.html`), its v2 builds and its page.
+ * (`404.json`, `404.html`), its v2 builds and its page, and the files of its crDroid-family formats.
  */
 export function outputFloor(
   site: Site,
@@ -40,13 +40,15 @@ export function outputFloor(
   lists = site.lists.length,
   requestPaths = site.requestPaths.length,
 ): { files: number; perDevice: number; rules: number; rulesPerDevice: number; dynamicRedirects: number } {
-  const perDevice = 2 * lists + 4;
+  // A crDroid-family format writes a file per device and list, empty lists included.
+  const formatFilesPerDevice = site.formats.filter((f) => f.family === 'crdroid').reduce((n, f) => n + f.lists.length, 0);
+  const perDevice = 2 * lists + 4 + formatFilesPerDevice;
   // The site with its first `requestPaths` request paths only.
   const trimmed: Site = { ...site, requestPaths: site.requestPaths.slice(0, requestPaths) };
   const used = endpoints(trimmed);
-  // netlify.toml: a rule per unslashed path of each endpoint, per device (and list) where the
+  // Netlify's _redirects: a rule per unslashed path of each endpoint, per device (and list) where the
   // endpoint names them, once for a site-wide one; one for an endpoint's unknown-device answer; one
-  // per JSON 404 folder, per device where the folder names one (renderNetlifyToml).
+  // per JSON 404 folder, per device where the folder names one (netlifyRules).
   const unslashed = (endpoint: (typeof used)[number]) => endpoint.paths.filter((p) => !p.endsWith('/')).length;
   const perDeviceEndpoints = used.filter((endpoint) => endpoint.paths[0].includes(':device'));
   const rulesPerDevice =
@@ -137,7 +139,7 @@ export function outputLimitProblems(site: Site, devices: readonly string[], loca
     check(
       (lists, count, requestPaths) => outputFloor(site, count, lists, requestPaths).rules,
       HOST_LIMITS.netlifyRules,
-      'netlify.toml redirect rules',
+      'Netlify redirect rules',
       `Netlify asks for placeholders instead of ${thousands(HOST_LIMITS.netlifyRules)} rules or more, and may fail a deploy whose rules are too large; use fewer lists or request paths (content/site.yaml), or remove netlify from \`hosts\``,
       // A rule per device is what keeps an unknown device on the JSON 404 there: the devices alone
       // (10 rules each with the interface's lists) may pass the advice, the lists may not multiply them.

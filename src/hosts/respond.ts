@@ -98,7 +98,7 @@ export function respond(tree: ServedTree, method: string, url: string): Answer {
 /**
  * An error answer of the preview itself: `status` with the JSON envelope the API's errors have,
  * `message` as its `error`, never cached. A request target that is not a path answers 400
- * through it: nothing a client sends may stop the preview (issue 19).
+ * through it: nothing a client sends may stop the preview.
  */
 export function errorAnswer(status: number, method: string, message: string): Answer {
   return { status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }, body: method === 'HEAD' ? '' : renderEnvelope([], message) };

@@ -3,6 +3,7 @@
  * agreed in the contracts: name, oem, models, maintainers, links, dependencies; every key optional).
  * Pure: the fields in, the file's text and what was kept and left out.
  */
+import { parseDeviceFile } from '../catalog/device.js';
 
 /** A device field as the listing has it: its value and the record it was read from. */
 export interface DeviceField {
@@ -31,6 +32,7 @@ const PLACES: Record<string, { key: string; url?: true }> = {
   telegram: { key: 'links.support', url: true },
   paypal: { key: 'links.donate', url: true },
   donate_url: { key: 'links.donate', url: true },
+  website_url: { key: 'links.info', url: true },
   dt: { key: 'links.source', url: true },
 };
 
@@ -55,7 +57,33 @@ export function deviceFileOf(fields: ReadonlyMap<string, DeviceField>, source: s
     kept.splice(kept.findIndex((k) => k.endsWith('→ maintainers.url')), 1);
     leftOut.push('maintainer_url (no maintainer name to go with it)');
   }
-  if (values.size === 0) return { kept, leftOut: leftOut.sort() };
+  // What device.yaml's own rules refuse (a name too long, an address no URL parser reads) is left
+  // out too, with its words, so that the next check accepts the file import writes.
+  for (let text = render(values, source); text !== undefined; text = render(values, source)) {
+    const refused = parseDeviceFile(text, 'device.yaml').problems.map((p) => ({ place: p.field.replace(/\.\d+(?=\.|$)/g, ''), message: p.message }));
+    const known = refused.filter((r) => values.has(r.place));
+    if (known.length === 0) break;
+    for (const { place, message } of known) {
+      values.delete(place);
+      const key = keyFor(fields, place);
+      kept.splice(kept.indexOf(`${key} → ${place}`), 1);
+      leftOut.push(`${key} (device.yaml ${place}: ${message})`);
+    }
+    if (values.has('maintainers.url') && !values.has('maintainers.name')) {
+      values.delete('maintainers.url');
+      kept.splice(kept.findIndex((k) => k.endsWith('→ maintainers.url')), 1);
+      leftOut.push('maintainer_url (no maintainer name to go with it)');
+    }
+  }
+  const text = render(values, source);
+  return text === undefined ? { kept, leftOut: leftOut.sort() } : { text, kept, leftOut: leftOut.sort() };
+}
+
+// --- internal ---
+
+/** device.yaml's text for `values` (keys in the contract's order, every value quoted); undefined for none. */
+function render(values: ReadonlyMap<string, string>, source: string): string | undefined {
+  if (values.size === 0) return undefined;
   const q = (key: string) => JSON.stringify(values.get(key));
   const lines = [`# The device fields of ${source} (otapress import); see the README for the other keys.`];
   if (values.has('name')) lines.push(`name: ${q('name')}`);
@@ -66,10 +94,8 @@ export function deviceFileOf(fields: ReadonlyMap<string, DeviceField>, source: s
   }
   const links = ['info', 'forum', 'support', 'donate', 'source'].filter((k) => values.has(`links.${k}`));
   if (links.length > 0) lines.push('links:', ...links.map((k) => `  ${k}: ${q(`links.${k}`)}`));
-  return { text: `${lines.join('\n')}\n`, kept, leftOut: leftOut.sort() };
+  return `${lines.join('\n')}\n`;
 }
-
-// --- internal ---
 
 /** Why a value cannot go into device.yaml, or `undefined` when it can. */
 function unusable(value: unknown, url: boolean): string | undefined {

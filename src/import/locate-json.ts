@@ -1,8 +1,8 @@
 /**
  * Positions in a saved listing's JSON text, so that every problem names its line and column. The
  * text has already passed `JSON.parse`; this scans it without building a second tree, so a listing
- * of a million records costs one offset per record (issue 19 point 5: a YAML document of every
- * node, as before, took gigabytes for a 4 MiB `[{},{},...]`).
+ * of a million records costs one offset per record (a YAML document of every node
+ * took gigabytes for a 4 MiB `[{},{},...]`).
  */
 
 /** Line and column (1-based) of a JSON path such as `['response', 3, 'size']`: the value's first character, else its nearest existing parent's. */

@@ -46,3 +46,36 @@ export function mapCrDroidRecord(r: Record<string, unknown>): Map<string, string
 export function androidVersionOfCrDroidName(filename: string): string | undefined {
   return /^crDroidAndroid-(\d{1,2})(?:\.\d+)?-\d{8}-/.exec(filename)?.[1];
 }
+
+/**
+ * Whether a record is the PixelExperience family's single object (PixelExperience, PixelOS up to
+ * 14, Project Elixir; read by PixelExperience/packages_apps_Updates, misc/Utils.java
+ * `parseJsonUpdate` at 0c6f8d923ca08fac095f5e0f4954002e30e647fc): the v1 build keys but `filehash`
+ * for the MD5, with `maintainers` and links beside them, and `error: false` around them.
+ */
+export function isPixelExperienceRecord(r: Record<string, unknown>): boolean {
+  return r.filehash !== undefined || Array.isArray(r.maintainers) || typeof r.error === 'boolean';
+}
+
+/**
+ * Renames a PixelExperience object's build keys to the v1 ones, in place (`filehash` → `md5sum`),
+ * hands its first maintainer to `deviceField` as crDroid's `maintainer` (and their GitHub page as
+ * `maintainer_url`) and drops the envelope's `error`; returns the renamed keys (v1 key → theirs).
+ */
+export function mapPixelExperienceRecord(r: Record<string, unknown>, deviceField: (key: string, value: unknown) => void): Map<string, string> {
+  const renamed = new Map<string, string>();
+  if (r.filehash !== undefined && r.md5sum === undefined) {
+    r.md5sum = r.filehash;
+    renamed.set('md5sum', 'filehash');
+  }
+  delete r.filehash;
+  delete r.error;
+  const maintainers = Array.isArray(r.maintainers) ? r.maintainers : [];
+  const first = maintainers.find((m): m is Record<string, unknown> => m !== null && typeof m === 'object' && typeof (m as { name?: unknown }).name === 'string');
+  if (first) {
+    deviceField('maintainer', first.name);
+    if (typeof first.github_username === 'string' && /^[A-Za-z0-9-]{1,39}$/.test(first.github_username)) deviceField('maintainer_url', `https://github.com/${first.github_username}`);
+  }
+  delete r.maintainers;
+  return renamed;
+}

@@ -12,7 +12,9 @@ import type { ManifestFile } from '../catalog/read.js';
 import { renderRecord, type ApiRecord } from '../render/v1.js';
 import type { Site } from '../catalog/site.js';
 import { locateJson } from './locate-json.js';
+import { isSingleBuild, missingListMessage, whatTheFileIs } from './source-shapes.js';
 import { deviceFileOf, type DeviceField } from './device-file.js';
+import { manifestFileName } from '../catalog/device.js';
 import { FILLED, NORMALISED, rawIdentity, readRecord, RECORD_KEYS, sameOrder, type FilledField, type NormalisedKind, type RecordContext } from './read-record.js';
 
 /** What `import` is given: a saved listing, the device and request list it is, and the current content. */
@@ -32,6 +34,8 @@ export interface ImportInput {
   androidVersion?: string;
   /** Whether content/<device>/device.yaml exists (the import writes it only when it does not). */
   deviceFileExists?: boolean;
+  /** The text of content/site.yaml, to name the line to edit when `list` is not one of its lists. */
+  siteText?: Uint8Array;
 }
 
 /** Problems kept in full; past it they are only counted (a 4 MiB listing of empty records has millions). */
@@ -50,6 +54,8 @@ export interface ImportPlan {
   writes: ManifestWrite[];
   /** Normalisations, one per changed value, located in the source: what the build will publish differently. */
   notes: Problem[];
+  /** The notes of {@link notes} about fields a record lacks and the import fills in, one per field. */
+  filled: ReadonlySet<Problem>;
   problems: Problem[];
   /** Problems found past the first {@link MAX_PROBLEMS}, counted but not kept. */
   unshown: number;
@@ -70,6 +76,7 @@ export interface ImportPlan {
 export function planImport(input: ImportInput): ImportPlan {
   const { sourceName, device, list, site } = input;
   const notes: Problem[] = [];
+  const filledNotes = new Set<Problem>();
   const problems: Problem[] = [];
   let locator: (path: (string | number)[]) => { line: number; col: number } = () => ({ line: 1, col: 1 });
   let unshown = 0;
@@ -77,7 +84,7 @@ export function planImport(input: ImportInput): ImportPlan {
     if (into === problems && problems.length >= MAX_PROBLEMS) unshown++;
     else into.push({ file: sourceName, ...locator(path), field: path.join('.') || '(file)', message });
   };
-  const finish = (plan: Omit<ImportPlan, 'notes' | 'problems' | 'unshown'>): ImportPlan => ({ ...plan, notes: sortProblems(notes), problems: sortProblems(problems), unshown });
+  const finish = (plan: Omit<ImportPlan, 'notes' | 'problems' | 'unshown' | 'filled'>): ImportPlan => ({ ...plan, notes: sortProblems(notes), filled: filledNotes, problems: sortProblems(problems), unshown });
   const empty = () => finish({ writes: [], records: 0, skipped: 0 });
 
   const decoded = decodeListing(input.text);
@@ -103,18 +110,23 @@ export function planImport(input: ImportInput): ImportPlan {
   }
   let records: unknown[];
   let base: string[];
+  // The PixelExperience family's answer is one build, the object itself: its record's path is the file's.
+  let single = false;
   if (Array.isArray(json)) [records, base] = [json, []];
   else if (json !== null && typeof json === 'object' && Array.isArray((json as { response?: unknown }).response)) {
     [records, base] = [(json as { response: unknown[] }).response, ['response']];
+  } else if (isSingleBuild(json)) {
+    [records, base, single] = [[json], [], true];
   } else {
-    at([], 'expected a v1 listing: {"id": null, "response": [records...], "error": null}, or an array of records', problems);
+    at([], whatTheFileIs(json), problems);
     return empty();
   }
   locator = locateJson(text, base);
   if (!site.lists.some((l) => l.name === list)) {
-    problems.push({ file: sourceName, line: 1, col: 1, field: '--list', message: `\`${list}\` is not a request list of this site (lists: ${site.lists.map((l) => l.name).join(', ')})` });
+    problems.push({ file: sourceName, line: 1, col: 1, field: '--list', message: missingListMessage(list, site, input.siteText) });
     return empty();
   }
+  const recordPath = (i: number) => (single ? base : [...base, i]);
 
   // 1. Each record on its own: shape, types, normalisations.
   const candidates: Candidate[] = [];
@@ -136,17 +148,34 @@ export function planImport(input: ImportInput): ImportPlan {
     device,
     list,
     androidVersion: input.androidVersion,
-    problem: (field, message) => at(field ? [...path, field] : path, `record ${index}: ${message}`, problems),
+    problem: (field, message) => {
+      reportedFields.add(field ?? '');
+      at(field ? [...path, field] : path, `record ${index}: ${message}`, problems);
+    },
     note: (field, message) => at(field ? [...path, field] : path, `record ${index}: ${message}`, notes),
     filled: (field, detail) => tally(filled, field, () => ({ count: 0, path, details: new Set() }), detail),
     normalised: (kind, field, detail) => tally(normalised, `${kind}:${field}`, () => ({ kind, field, count: 0, path: [...path, field], details: new Set() }), detail),
     deviceField: (key, value) => {
       if (!deviceFields.has(key)) deviceFields.set(key, { value, record: index });
     },
+    // A record with problems is checked as the build will check it too, so that one run says all.
+    partial: (values) => {
+      // Past the problems shown, a check would only be counted: a listing of a million broken records is not parsed twice.
+      if (problems.length >= MAX_PROBLEMS) return;
+      const draft = parseManifest(renderManifestText({ ...values, lists: orderLists(site, [list]) }), `content/${device}/record.yaml`, device, site);
+      for (const p of draft.problems) {
+        const field = p.field === '(file)' ? '' : p.field.split('.')[0];
+        if (reportedFields.has(field) || p.message.startsWith('missing')) continue;
+        reportedFields.add(field);
+        at(field ? [...path, field] : path, `record ${index}: ${p.message}`, problems);
+      }
+    },
   };
+  let reportedFields = new Set<string>();
   for (; index < records.length; index++) {
     const record = records[index];
-    path = [...base, index];
+    path = recordPath(index);
+    reportedFields = new Set();
     const before = problems.length + unshown;
     const values = readRecord(record, context);
     // Only a record with every field of the interface can be in its order (LineageOS ones are alphabetical).
@@ -165,9 +194,12 @@ export function planImport(input: ImportInput): ImportPlan {
     return sorted.length === 0 ? '' : ` (${sorted.slice(0, 5).join(', ')}${sorted.length > 5 ? `, and ${sorted.length - 5} more` : ''})`;
   };
   for (const [field, { count, path, details }] of filled) {
-    const name = field.replace(/_from_name$|_given$/, '');
+    const name = field.replace(/_from_name$|_given$|_unknown$/, '');
     const lack = count < records.length ? `${count} of ${records.length} records lack` : count === 1 ? 'the record lacks' : `all ${count} records lack`;
-    notes.push({ file: sourceName, ...locator(path), field: name, message: `${lack} \`${name}\`, which only the /e/ updater reads: ${FILLED[field]}${shown(details)}` });
+    const reader = name === 'romtype' ? 'which phones compare with their release type' : 'which only the /e/ updater reads';
+    const note = { file: sourceName, ...locator(path), field: name, message: `${lack} \`${name}\`, ${reader}: ${FILLED[field]}${shown(details)}` };
+    notes.push(note);
+    filledNotes.add(note);
   }
   for (const { kind, field, count, path, details } of normalised.values()) {
     notes.push({ file: sourceName, ...locator(path), field, message: `\`${field}\` ${NORMALISED[kind].replace('{count}', counted(count, 'record'))}${shown(details)}` });
@@ -189,14 +221,14 @@ export function planImport(input: ImportInput): ImportPlan {
   for (const candidate of candidates) {
     if (candidate.invalid) continue;
     const { index, values } = candidate;
-    const path = [...base, index];
+    const path = recordPath(index);
     const report = (field: string | undefined, message: string) => {
       at(field ? [...path, field] : path, `record ${index}: ${message}`, problems);
       candidate.invalid = true;
     };
     // Validate exactly as the build will, before anything is compared or written.
     // With the list it is imported into: a channel that no list collects by default is fine then.
-    const draft = parseManifest(renderManifestText({ ...values, lists: orderLists(site, [list]) }), `content/${device}/${manifestName(values)}.yaml`, device, site);
+    const draft = parseManifest(renderManifestText({ ...values, lists: orderLists(site, [list]) }), `content/${device}/${manifestFileName(manifestName(values))}`, device, site);
     if (!draft.build) {
       for (const p of draft.problems) report(p.field === '(file)' ? undefined : p.field.split('.')[0], p.message);
       continue;
@@ -226,10 +258,10 @@ export function planImport(input: ImportInput): ImportPlan {
       continue;
     }
 
-    let file = `content/${device}/${manifestName(values)}.yaml`;
+    let file = `content/${device}/${manifestFileName(manifestName(values))}`;
     const taken = (name: string) => targets.has(name) || input.existing.some((m) => m.file === name);
     // Placeholder names come from display_version, whose other characters become `_`: number the later ones.
-    for (let n = 2; values.placeholder && taken(file); n++) file = `content/${device}/${manifestName(values)}-${n}.yaml`;
+    for (let n = 2; values.placeholder && taken(file); n++) file = `content/${device}/${manifestFileName(`${manifestName(values)}-${n}`)}`;
     const holder = parsedExisting.find((e) => e.manifest.file === file) ?? input.existing.find((m) => m.file === file);
     if (holder || targets.has(file)) {
       report(undefined, `its manifest would be ${file}, which ${targets.has(file) ? `record ${targets.get(file)} writes` : 'holds another build'}; rename one of them`);

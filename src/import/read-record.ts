@@ -7,9 +7,10 @@ import { androidVersionOf, API_LEVELS } from '../catalog/api-levels.js';
 import { DOWNLOAD_KEY, foreignKey, SHA256 } from '../catalog/loose.js';
 import type { ManifestValues } from '../catalog/manifest-text.js';
 import type { Site } from '../catalog/site.js';
-import { androidVersionOfCrDroidName, isCrDroidRecord, mapCrDroidRecord } from './other-formats.js';
+import { deriveAndroidVersion } from '../catalog/name-families.js';
+import { isCrDroidRecord, isPixelExperienceRecord, mapCrDroidRecord, mapPixelExperienceRecord } from './other-formats.js';
 
-/** The keys of a v1 record in the order of interface.md (and of every listing otapress writes). */
+/** The keys of a v1 record in the order the /e/ OTA server writes them (and every listing otapress writes). */
 export const RECORD_KEYS = [
   'incremental',
   'api_level',
@@ -57,6 +58,11 @@ export interface RecordContext {
   normalised(kind: NormalisedKind, field: string, detail: string): void;
   /** A key of the record that describes the device, not the build (crDroid's shape): the caller keeps the first value. */
   deviceField(key: string, value: unknown): void;
+  /**
+   * The values of a record that has problems, as far as they could be read: the caller checks them
+   * as the build would, so that one run reports every problem of the record.
+   */
+  partial?(values: ManifestValues & { placeholder?: true }): void;
 }
 
 /** The forms of a value the import publishes differently, reported once per listing. */
@@ -67,6 +73,7 @@ export const NORMALISED = {
   id_key: "is not a SHA-256 in {count}; phones use it only as the download key, so it is published as written (pages and feeds do not call it a SHA-256)",
   romtype_list: 'is not the list imported into in {count}; published as the list, which phones compare with their release type (ignoring case)',
   crdroid: 'is read as the v1 key in {count} (crDroid / Evolution X listing)',
+  pixelexperience: 'is read as the v1 key in {count} (PixelExperience / PixelOS / Project Elixir answer)',
 } as const;
 
 /** A kind of {@link NORMALISED} value. */
@@ -77,9 +84,11 @@ export const FILLED = {
   timestamp: 'set to datetime (the build time phones compare)',
   channel: 'set to the list imported into (the download folder of the default address)',
   channel_from_name: 'set to the channel the file name states (the download folder of the default address)',
-  android_version: "derived from api_level by interface.md's pairing",
+  android_version: 'derived from api_level by the pairing of the v1 interface (README, The v1 interface)',
   android_version_from_name: 'derived from the file name',
   android_version_given: 'set to --android-version',
+  android_version_unknown: 'left out: neither api_level nor the file name tells it, and no phone needs it to offer the build (the build notes how each answer shows it; --android-version N sets it)',
+  romtype: 'set to the list imported into',
   api_level: 'derived from android_version by the same pairing, as the build does',
   display_version: 'derived from the file name, as the build does',
   incremental: 'published as ""',
@@ -107,6 +116,19 @@ export function readRecord(record: unknown, c: RecordContext): (ManifestValues &
   const renamed = crDroid ? mapCrDroidRecord(r) : new Map<string, string>();
   for (const [ours, theirs] of renamed) c.normalised('crdroid', theirs, `${theirs} → ${ours}`);
   if (crDroid && r.romtype === undefined) r.romtype = c.list;
+  // PixelExperience's single object: its build keys become the v1 ones, the others describe the device.
+  const pixelExperience = !crDroid && isPixelExperienceRecord(r);
+  if (pixelExperience) {
+    for (const [ours, theirs] of mapPixelExperienceRecord(r, c.deviceField)) {
+      renamed.set(ours, theirs);
+      c.normalised('pixelexperience', theirs, `${theirs} → ${ours}`);
+    }
+  }
+  // Importing into a list gives every record its romtype: the list's.
+  if (r.romtype === undefined) {
+    r.romtype = c.list;
+    c.filled('romtype');
+  }
   // Messages name the key the file has (`sha256`, not `id`).
   if (renamed.size > 0) {
     const c0 = c;
@@ -115,7 +137,7 @@ export function readRecord(record: unknown, c: RecordContext): (ManifestValues &
   const placeholder = r.url === undefined && r.filename === '';
   for (const key of Object.keys(r)) {
     if ((RECORD_KEYS as readonly string[]).includes(key)) continue;
-    if (crDroid) c.deviceField(key, r[key]);
+    if (crDroid || pixelExperience) c.deviceField(key, r[key]);
     else {
       const foreign = foreignKey(key);
       c.note(key, `\`${key}\` is not a field of the v1 interface; it is left out${foreign ? ` (${key} is ${foreign.what}; v1 calls it \`${foreign.ours === 'channel' ? 'romtype' : foreign.ours}\`)` : ''}`);
@@ -237,7 +259,10 @@ export function readRecord(record: unknown, c: RecordContext): (ManifestValues &
   } else if (r.url !== undefined && r.filename === '') {
     c.problem('filename', 'a record with a url needs its file name; a placeholder has neither');
   }
-  if (Object.values(values).some((v) => v === undefined) || size === undefined || upgrade === undefined || (!placeholder && url === undefined)) return undefined;
+  if (Object.values(values).some((v) => v === undefined) || size === undefined || upgrade === undefined || (!placeholder && url === undefined)) {
+    c.partial?.({ ...values, android_version: values.android_version || undefined, api_level: values.api_level || undefined, md5sum: values.md5sum || undefined, size: size === '' ? undefined : size, url, ...(placeholder && { placeholder: true }) });
+    return undefined;
+  }
   const v = values as { [K in keyof typeof values]-?: NonNullable<(typeof values)[K]> };
   // Keep only what the build would not derive by itself, as a maintainer would write it.
   if (placeholder) {
@@ -246,7 +271,7 @@ export function readRecord(record: unknown, c: RecordContext): (ManifestValues &
       version: v.version,
       channel: v.channel,
       timestamp: v.timestamp,
-      android_version: v.android_version,
+      android_version: v.android_version || undefined,
       api_level: v.api_level || undefined,
       incremental: v.incremental || undefined,
       md5sum: v.md5sum || undefined,
@@ -262,8 +287,8 @@ export function readRecord(record: unknown, c: RecordContext): (ManifestValues &
     version: v.version,
     channel: v.channel,
     timestamp: v.timestamp,
-    android_version: v.android_version,
-    api_level: v.api_level === API_LEVELS[v.android_version] ? undefined : v.api_level,
+    android_version: v.android_version || undefined,
+    api_level: v.api_level === API_LEVELS[v.android_version] || (v.api_level === '' && v.android_version === '') ? undefined : v.api_level,
     incremental: v.incremental,
     md5sum: v.md5sum || undefined,
     id: v.id,
@@ -308,7 +333,7 @@ function fillMissing(r: Record<string, unknown>, placeholder: boolean, c: Record
   } else if (r.channel === undefined) fill('channel', c.list);
   if (r.android_version === undefined) {
     const fromLevel = androidVersionOf(typeof r.api_level === 'number' ? String(r.api_level) : (r.api_level as string | undefined));
-    const fromName = named?.androidVersion ?? (typeof r.filename === 'string' ? androidVersionOfCrDroidName(r.filename) : undefined);
+    const fromName = typeof r.filename === 'string' ? deriveAndroidVersion(r.filename, undefined) : undefined;
     if (fromLevel !== undefined) fill('android_version', fromLevel, `${String(r.api_level)} → ${fromLevel}`);
     else if (fromName !== undefined) {
       r.android_version = fromName;
@@ -317,9 +342,8 @@ function fillMissing(r: Record<string, unknown>, placeholder: boolean, c: Record
       r.android_version = c.androidVersion;
       c.filled('android_version_given', c.androidVersion);
     } else {
-      const pairs = Object.entries(API_LEVELS).map(([v, l]) => `${l} → ${v}`).join(', ');
-      const level = r.api_level === undefined || r.api_level === '' ? 'an api_level' : `api_level ${JSON.stringify(r.api_level)}`;
-      c.problem('android_version', `missing \`android_version\`, and neither ${level} (interface.md pairs ${pairs}) nor the file name tells it; pass --android-version N (phones do not read it; the /e/ updater shows it)`);
+      r.android_version = '';
+      c.filled('android_version_unknown', typeof r.filename === 'string' ? r.filename : undefined);
     }
   }
   // The build derives api_level from android_version; "" is what a placeholder shows without it.

@@ -12,13 +12,15 @@ import { NAME_PARTS } from '../catalog/filename-checks.js';
 import { parseManifest, type Build } from '../catalog/manifest.js';
 import { propertyFilesProblem } from '../catalog/property-files.js';
 import { MANIFEST_ORDER, renderManifestText, type ManifestValues } from '../catalog/manifest-text.js';
-import { AddRefusal, checkFacts, filenameProblem, said, type AddProblem } from './add-checks.js';
+import { AddRefusal, AddUsageError, checkFacts, filenameProblem, said, type AddProblem } from './add-checks.js';
+import { keptFields, refuseFolder, refuseSharedAddress, summary, withKept } from './add-existing.js';
 import { deriveBuildFacts, FACT_OPTIONS, parseOtaMetadata, type DerivedFacts, type FactOptions } from './metadata.js';
 import { readOtaMetadataText, ZipReadError } from './zip.js';
-import { ContentError, oneLine, type Problem } from '../catalog/problems.js';
+import { ContentError, type Problem } from '../catalog/problems.js';
 import { readContent } from '../catalog/read.js';
 import { parseSite, SITE_FILE, type Site } from '../catalog/site.js';
 import { writeFileReplacing } from '../catalog/write-manifest.js';
+import { manifestFileName } from '../catalog/device.js';
 
 /** What `otapress add` is asked to do. */
 export interface AddOptions extends FactOptions {
@@ -51,18 +53,8 @@ export interface AddResult {
   written: boolean;
 }
 
-export { AddRefusal, type AddProblem } from './add-checks.js';
+export { AddRefusal, AddUsageError, type AddProblem } from './add-checks.js';
 
-/**
- * A wrong invocation of `add` (missing values, an existing manifest): the CLI exits 2. Each text
- * given is one line of the message, whatever path or name it quotes (a line break in the zip's
- * path is shown as `\n`, and starts no line of its own).
- */
-export class AddUsageError extends Error {
-  constructor(...texts: string[]) {
-    super(texts.map(oneLine).join('\n'));
-  }
-}
 
 /**
  * Makes the manifest of one OTA package: facts from the options, the zip's metadata and its name,
@@ -101,7 +93,7 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
     if (error instanceof ZipReadError) throw new AddUsageError(error.message);
     throw error;
   }
-  const derived = deriveBuildFacts(path.basename(zip), metadataText === undefined ? undefined : parseOtaMetadata(metadataText), options);
+  const derived = deriveBuildFacts(path.basename(zip), metadataText === undefined ? undefined : parseOtaMetadata(metadataText), options, site.channels[0]);
   const badName = options.placeholder ? undefined : filenameProblem(derived, options.zip);
   if (badName) throw new AddRefusal([badName]);
   if (metadataText !== undefined && options.withoutMetadata) {
@@ -127,15 +119,19 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   if (checked.length > 0) throw new AddRefusal(checked);
   const facts = derived.facts as Required<typeof derived.facts>;
 
-  const file = `content/${facts.device}/${facts.filename.replace(/\.zip$/, '')}.yaml`;
+  const file = `content/${facts.device}/${manifestFileName(facts.filename.replace(/\.zip$/, ''))}`;
   const target = path.join(options.root, file);
   if (existsSync(target) && !options.force && !options.dryRun) {
-    throw new AddUsageError(`${file} exists already; pass --force to replace it, or --dry-run to see the new manifest`);
+    throw new AddUsageError(
+      `${file} exists already; pass --force to write it again from the zip (what a zip cannot tell, such as lists, changelog, url and files, is kept from it), or --dry-run to see the new manifest`,
+    );
   }
+  refuseFolder(options.root, facts.device, file);
+  const kept = options.force && existsSync(target) ? keptFields(target, file, options) : {};
   // Everything else is checked before a byte is hashed: the manifest as it will be, with stand-in digests.
   const others = otherBuilds(facts.device, content, site, file);
   const standIn = { md5: '0'.repeat(32), sha1: '0'.repeat(40), sha256: '0'.repeat(64), size: statSync(zip).size };
-  validate(usableValues(facts, standIn, options).values, file, facts.device, site, derived, options, others);
+  validate(withKept(usableValues(facts, standIn, options).values, kept), file, facts.device, site, derived, options, others);
   for (const other of options.files ?? []) checkFileOption(other);
 
   const digests = await hashing().digests.catch((error: Error) => {
@@ -146,8 +142,9 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   const files = await hashFiles(options.files ?? []);
   const usable = usableValues(facts, digests, options);
   const unusable = usable.unusable;
-  const values = { ...usable.values, ...(files.length > 0 && { files }) };
+  const values = withKept({ ...usable.values, ...(files.length > 0 && { files }) }, kept);
   const text = validate(values, file, facts.device, site, derived, options, others);
+  refuseSharedAddress(parseManifest(text, file, facts.device, site).build, others, options.zip);
   const twin = others.find((b) => !b.placeholder && !options.placeholder && b.id === digests.sha256);
   if (twin) {
     throw new AddRefusal([
@@ -175,6 +172,7 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   if (options.lists) report.push(['lists', options.lists.join(', '), '--lists']);
   for (const f of files) report.push(['files', `${f.filename} ${f.size} bytes, SHA-256 ${f.sha256}, SHA-1 ${f.sha1}`, '--file']);
   if (options.url) report.push(['url', options.url, '--url']);
+  for (const [field, value] of Object.entries(kept)) if (values[field as keyof ManifestValues] === value) report.push([field, summary(value), `kept from ${file}`]);
   const order = ['device', ...MANIFEST_ORDER] as string[];
   // Stable: the files stay in the order given.
   report.sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0]));
@@ -242,7 +240,7 @@ async function hashFiles(paths: readonly string[]): Promise<{ filename: string; 
 
 /**
  * The manifest's values, holding only what the zip holds: an `ota_property_files` a phone cannot
- * read, or one past the zip's end, is left out (issue 20 point 1) and returned as `unusable`.
+ * read, or one past the zip's end, is left out and returned as `unusable`.
  */
 function usableValues(facts: Parameters<typeof manifestValues>[0], digests: Parameters<typeof manifestValues>[1], options: AddOptions) {
   const values = manifestValues(facts, digests, options);

@@ -8,7 +8,7 @@ import { nameFitsDevice, PLAIN_FILENAME } from '../catalog/filename.js';
 import { NAME_PARTS } from '../catalog/filename-checks.js';
 import { TIMESTAMP_RANGE } from '../catalog/manifest-schema.js';
 import { DEVICE_NAME } from '../catalog/plan.js';
-import { nearest } from '../catalog/problems.js';
+import { nearest, oneLine } from '../catalog/problems.js';
 import { SITE_FILE, type Site } from '../catalog/site.js';
 import { readYamlSource } from '../catalog/yaml-source.js';
 import type { DerivedFacts } from './metadata.js';
@@ -25,6 +25,17 @@ export class AddRefusal extends Error {
   constructor(readonly problems: AddProblem[]) {
     super(`${problems.length} problem${problems.length === 1 ? '' : 's'} with the zip`);
     this.name = 'AddRefusal';
+  }
+}
+
+/**
+ * A wrong invocation of `add` (missing values, an existing manifest): the CLI exits 2. Each text
+ * given is one line of the message, whatever path or name it quotes (a line break in the zip's
+ * path is shown as `\n`, and starts no line of its own).
+ */
+export class AddUsageError extends Error {
+  constructor(...texts: string[]) {
+    super(texts.map(oneLine).join('\n'));
   }
 }
 

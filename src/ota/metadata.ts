@@ -1,5 +1,6 @@
 import { FILENAME_FORMS, nameFitsDevice, parseBuildFilename, type FilenameFacts } from '../catalog/filename.js';
 import { androidVersionOf } from '../catalog/api-levels.js';
+import { NAME_FAMILIES, readNameFamily } from '../catalog/name-families.js';
 
 /** The build facts `add` needs, as manifest field values. */
 export interface BuildFacts {
@@ -61,7 +62,7 @@ export const FACT_OPTIONS: Record<keyof FactOptions, string> = {
  * Combines the command-line options, the zip's metadata and its file name into the build facts,
  * in that order of precedence, and records where each value came from. Pure.
  */
-export function deriveBuildFacts(zipName: string, metadata: Map<string, string> | undefined, options: FactOptions): DerivedFacts {
+export function deriveBuildFacts(zipName: string, metadata: Map<string, string> | undefined, options: FactOptions, defaultChannel?: string): DerivedFacts {
   const facts: BuildFacts = {};
   const origins: DerivedFacts['origins'] = [];
   const notes: string[] = [];
@@ -78,8 +79,11 @@ export function deriveBuildFacts(zipName: string, metadata: Map<string, string> 
   const filename = options.filename ?? zipName;
   set('filename', filename, options.filename !== undefined ? '--filename' : 'the zip');
   const name: FilenameFacts | undefined = parseBuildFilename(filename);
-  // Any ROM's name may be published; only these two forms tell version, channel and device.
-  if (!name) notes.push(`\`${filename}\` is in neither the /e/OS nor the LineageOS form, so it tells nothing (${FILENAME_FORMS})`);
+  // Any ROM's name may be published; these forms and families tell version, device and more.
+  const family = name ? undefined : readNameFamily(filename);
+  if (!name && !family) {
+    notes.push(`\`${filename}\` is in none of the name forms otapress reads, so it tells nothing (${FILENAME_FORMS}; or as ${NAME_FAMILIES.map((f) => f.example).join(', ')})`);
+  }
   if (metadata === undefined) notes.push('the zip has no META-INF/com/android/metadata');
 
   for (const key of ['device', 'version', 'channel', 'timestamp', 'android_version', 'api_level', 'incremental'] as const) set(key, options[key], FACT_OPTIONS[key]);
@@ -106,8 +110,17 @@ export function deriveBuildFacts(zipName: string, metadata: Map<string, string> 
     set('channel', name.channel, 'the file name');
     set('android_version', name.androidVersion, 'the file name');
   }
+  if (family) {
+    set('device', family.device, 'the file name');
+    set('version', family.version, 'the file name');
+    set('channel', family.releaseType, 'the file name');
+    set('android_version', family.androidVersion, 'the file name');
+    // crDroid's and PixelOS's updaters ask for no release type, and their names state none.
+    set('channel', defaultChannel, `the site's first channel (a ${family.family} name states no release type)`);
+  }
 
-  const missing = (['device', 'version', 'channel', 'timestamp', 'android_version', 'incremental'] as const)
+  // The Android version is no phone's need: derived when something tells it, else left out.
+  const missing = (['device', 'version', 'channel', 'timestamp', 'incremental'] as const)
     .filter((key) => facts[key] === undefined)
     .map((key) => FACT_OPTIONS[key]);
   if (missing.includes('--timestamp') && metadata !== undefined) {

@@ -4,7 +4,7 @@
  * disk, threads and sockets live here. Imports `hosts/`, `render/` and `catalog/`; never `ota/`,
  * `import/` or the commands.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -14,7 +14,8 @@ import { compareStrings, ContentError, sortProblems, type Problem } from '../cat
 import { listContent, readContent, type Content, type ContentListing } from '../catalog/read.js';
 import { placeholderHostNotice, type Site } from '../catalog/site.js';
 import { renderHostFiles, type Host } from '../hosts/host-files.js';
-import { cloudflareRuleProblems, renderNetlifyToml } from '../hosts/routes.js';
+import { oldNetlifyTomlNotice } from '../hosts/netlify.js';
+import { cloudflareRuleProblems } from '../hosts/routes.js';
 import { renderIndexes } from '../render/device-index.js';
 import type { OutputFile } from '../render/output.js';
 import type { DeviceSummary } from '../render/summary.js';
@@ -25,7 +26,7 @@ import { compileDevices } from './compile-devices.js';
 import { isColdBuild, prestartFor, workersFor, type WorkerPool } from './worker-pool.js';
 import { jitFlagsFor } from './jit.mjs';
 import { checkOutDir, OUTPUT_MARKER_FILE, writeFailure } from './out-dir.js';
-import { recoverTree, stageTree, withOutputLock, writeFileAtomic, writeStagedFile } from './write.js';
+import { recoverTree, stageTree, withOutputLock, writeStagedFile } from './write.js';
 
 /** The outcome of compiling the content: the output tree, or every problem that prevents it. */
 export interface CompiledSite {
@@ -34,8 +35,6 @@ export interface CompiledSite {
   listings: Listing[];
   /** Files of `dist/`, sorted by path. Empty when there are problems. */
   files: OutputFile[];
-  /** The project's `netlify.toml`, generated from the same routes as `dist/_redirects`; none when `hosts` has no netlify. */
-  netlifyToml?: string;
   problems: Problem[];
   /** Worth saying but not wrong: e.g. builds a v2 answer leaves out. They never stop a build. */
   notices: Problem[];
@@ -52,7 +51,7 @@ export function compileSite(content: Content, host: Host = 'all'): CompiledSite 
   if (assembled.problems.length > 0) return { site, builds, listings: [], files: [], problems: assembled.problems, notices: [] };
   const files = assembled.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const listings = devices.flatMap((d) => d.listings);
-  return { site, builds, listings, files, problems: [], notices: assembled.notices, netlifyToml: netlifyTomlOf(site, content.devices) };
+  return { site, builds, listings, files, problems: [], notices: assembled.notices };
 }
 
 /**
@@ -96,7 +95,7 @@ export function assembleSite(
 export interface BuildOptions {
   root: string;
   outDir?: string;
-  /** `netlify` leaves out Cloudflare's `_redirects` and `_headers`, which Netlify would also read. */
+  /** `netlify` writes Netlify's `_redirects` and `_headers` in place of Cloudflare's, which Netlify would also read. */
   host?: Host;
   /** Keep compiled devices in `node_modules/.cache/otapress` to reuse unchanged ones (default true). */
   cache?: boolean;
@@ -130,7 +129,7 @@ export interface BuildSummary {
 export { cacheDirOf };
 
 /**
- * Reads `content/`, and writes `dist/` and `netlify.toml` only if everything is valid. The output is
+ * Reads `content/`, and writes `dist/` only if everything is valid (never `netlify.toml`). The output is
  * that of {@link compileSite}, byte for byte; devices come from the cache or are compiled on every core.
  */
 export function build(options: BuildOptions): BuildSummary {
@@ -148,8 +147,8 @@ export function check({ root }: { root: string }): CompiledSite {
   const content = readContent(root);
   // On the calling thread alone, with the budget set once otapress is loaded (check's `setsJitBudget`).
   const compiled = withJitBudget(content.manifests.length, () => compileSite(content));
-  const stale = staleNetlifyToml(root, compiled.netlifyToml);
-  return stale ? { ...compiled, problems: [...compiled.problems, stale] } : compiled;
+  const old = compiled.site && oldNetlifyToml(root, compiled.site);
+  return old ? { ...compiled, notices: sortProblems([...compiled.notices, old]) } : compiled;
 }
 
 // --- internal ---
@@ -204,15 +203,14 @@ function buildListed(outDir: string, content: ContentListing, { root, host = 'al
         if (compiled.problems.length > 0) throw new ContentError(compiled.problems);
         const made = new Set<string>();
         for (const file of compiled.files) writeStagedFile(tree.staging, file, made);
-        // Before the tree: a netlify.toml that cannot be written fails the build with dist/ as it was.
-        const toml = netlifyTomlOf(site, content.devices);
-        if (toml !== undefined) writeIfChanged(path.join(root, 'netlify.toml'), toml);
         tree.commit();
+        const old = oldNetlifyToml(root, site);
         const sum = (key: keyof DeviceOutput['counts']) => devices.reduce((n, d) => n + d.counts[key], 0);
         return {
-          notices: compiled.notices,
+          notices: old ? sortProblems([...compiled.notices, old]) : compiled.notices,
           builds: sum('builds'),
-          devices: devices.filter((d) => d.counts.builds > 0).length,
+          // Every device the site publishes, one with a device.yaml and no build yet included.
+          devices: devices.length,
           listings: sum('listings'),
           records: sum('records'),
           files: compiled.files.length + sum('files'),
@@ -227,31 +225,18 @@ function buildListed(outDir: string, content: ContentListing, { root, host = 'al
 }
 
 /**
- * Netlify takes its routes from the committed `netlify.toml`: one that lags behind the content
- * (a device added in a pull request without running the build) would answer the new device's
- * listings with the JSON 404. Only a file that exists is compared, and only when `hosts` has
- * netlify (`expected` is undefined otherwise).
+ * The notice for a `netlify.toml` that an earlier otapress build wrote with the catalog's routes
+ * (netlify.ts), for a site whose `hosts` has netlify. The file is only read: no command rewrites it.
  */
-function staleNetlifyToml(root: string, expected: string | undefined): Problem | undefined {
+function oldNetlifyToml(root: string, site: Site): Problem | undefined {
   const file = path.join(root, 'netlify.toml');
-  if (expected === undefined || !existsSync(file) || readFileSync(file, 'utf8') === expected) return undefined;
-  return {
-    file: 'netlify.toml',
-    line: 1,
-    col: 1,
-    field: '(file)',
-    message: 'out of date with content/: Netlify would not route the devices or lists added since; run `npm run build` and commit netlify.toml',
-  };
+  if (!site.hosts.includes('netlify') || !existsSync(file) || !statSync(file).isFile()) return undefined;
+  return oldNetlifyTomlNotice(readFileSync(file, 'utf8'));
 }
 
 /** A site whose `hosts` has no cloudflare gets no Cloudflare rule files, as with `--host netlify`. */
 function hostOf(site: Site, host: Host): Host {
   return site.hosts.includes('cloudflare') ? host : 'netlify';
-}
-
-/** `netlify.toml`, for a site whose `hosts` has netlify. */
-function netlifyTomlOf(site: Site, devices: readonly string[]): string | undefined {
-  return site.hosts.includes('netlify') ? renderNetlifyToml(site, devices) : undefined;
 }
 
 /**
@@ -309,9 +294,4 @@ function withV8Flag<T>(flag: string, back: string, work: () => T): T {
 function collectNow(): void {
   setFlagsFromString('--expose-gc');
   (runInNewContext('gc') as () => void)();
-}
-
-function writeIfChanged(file: string, contents: string): void {
-  if (existsSync(file) && readFileSync(file, 'utf8') === contents) return;
-  writeFileAtomic(file, contents);
 }

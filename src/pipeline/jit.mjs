@@ -58,7 +58,7 @@ export function setCommandBudget(command) {
 export const LARGE_BUILD_INTERRUPT_BUDGET = 131072;
 
 // From 40,000 manifests a thread, sooner still: 64 KiB, about V8's default (67,584 bytes in Node
-// 20). Whole cold builds with --no-cache on two threads, under callgrind (stop 37), against 128
+// 20). Whole cold builds with --no-cache on two threads, under callgrind, against 128
 // KiB: 100,000 manifests (50,000 a thread) 40.73 to 38.95 billion instructions (0.956x); 80,000
 // (40,000 a thread) 33.30 to 32.18 billion (0.966x); 50,000 (25,000 a thread) 23.45 to 24.00
 // billion (1.023x, so 128 KiB stays below 40,000). 32 KiB at 100,000: 38.95 billion, as 64 KiB.

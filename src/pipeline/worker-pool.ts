@@ -141,8 +141,8 @@ const WORKER_ENTRY = new URL('./compile-worker.mjs', import.meta.url);
  * and 18.73 with 16 MB (0.936x); whole cold `--no-cache` 100k builds on two threads 35.81 and 36.02
  * billion against 36.72, 37.28 and 37.77 (0.96x), and 10k builds the same (6.79 and 6.80 against
  * 6.77 to 6.89). It costs about 10 MB of the cold 100k build's peak (about 230 MB) and 18 MB of a
- * warm one's (188 against 170 MB). (16 MB was chosen in stop 25 by CPU time, and kept in stop 37 by
- * two-thread counts without --single-threaded, which moved by 15 % from one run to the next.)
+ * warm one's (188 against 170 MB). Two-thread counts without
+ * --single-threaded move by 15 % from one run to the next, too much to choose by.
  */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 32 };
 

@@ -24,7 +24,7 @@ export function renderChangelogPage(device: string, builds: Iterable<Build>): Ou
     const anchor = changelogAnchor(build);
     body.push(html`${i > 0 ? '\n' : ''}<article class="build" id="${anchor}">
 <h2>${build.display_version}</h2>
-<p class="meta">Version ${build.version} · Android ${build.android_version} · <time datetime="${isoTime(build.timestamp)}">${readableTime(build.timestamp)}</time>${build.placeholder ? ' · announced, no package yet' : ''}</p>
+<p class="meta">Version ${build.version}${build.android_version === '' ? '' : ` · Android ${build.android_version}`} · <time datetime="${isoTime(build.timestamp)}">${readableTime(build.timestamp)}</time>${build.placeholder ? ' · announced, no package yet' : ''}</p>
 <div class="changelog">
 ${renderChangelog(build.changelog!, anchor)}
 </div>

@@ -13,12 +13,13 @@ import { renderV2 } from './v2.js';
 import { renderV2Device } from './v2-directory.js';
 import { renderChangelogPage } from './changelog-page.js';
 import { deviceChanges } from './v2-changes.js';
+import { renderFormats } from './formats.js';
 import type { Site } from '../catalog/site.js';
 import type { OutputFile } from './output.js';
 
 /** Everything a device publishes beside its v1 listings, and what the site-wide indexes need of it. */
 export interface RenderedDevice {
-  /** The v2 answers (builds, device), the device page and the feeds of its lists. */
+  /** The v2 answers (builds, device), the device page, the feeds of its lists and its files of the site's other formats. */
   files: OutputFile[];
   /** What v1 phones will do that the maintainer may not expect, and the builds the v2 answer leaves out, and why. */
   notices: Problem[];
@@ -38,9 +39,10 @@ export function renderDevice(device: string, listings: readonly Listing[], site:
   const builds = listings.flatMap((l) => l.builds);
   const changelogPage = renderChangelogPage(device, builds);
   const changes = deviceChanges(device, builds, site, info);
+  const formats = site.formats.length > 0 ? renderFormats(device, listings, site, info ?? NO_DEVICE_INFO) : { files: [], notices: [] };
   return {
-    files: [v2.file, v2Device, renderDevicePage(device, listings, info), ...(changelogPage ? [changelogPage] : []), ...renderFeeds(listings, site, info)],
-    notices: [...v1Notices(device, listings), ...v2.notices],
+    files: [v2.file, v2Device, renderDevicePage(device, listings, info), ...(changelogPage ? [changelogPage] : []), ...renderFeeds(listings, site, info), ...formats.files],
+    notices: [...v1Notices(device, listings), ...v2.notices, ...formats.notices],
     problems: v2.problems,
     summary: { ...summarizeDevice(device, listings, info), ...(changes !== undefined && { changes }) },
   };

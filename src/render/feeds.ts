@@ -108,7 +108,7 @@ function entryPartsOf(build: Build): EntryParts {
   // Escaped part by part (escaping is character by character, so the parts' escapes are the
   // whole's): the times, sizes and a SHA-256 have no character to escape, and are not scanned.
   // Plain concatenation: made as arrays of lines joined, the feeds took 1.2 times the instructions.
-  let summary = `Version ${e(build.version)} for Android ${e(build.android_version)}, built ${readableTime(build.timestamp)}; ${humanSize(build.size as number)} (${build.size} bytes); ${sha256Of(build) ? `SHA-256 ${build.id}` : `download id ${e(build.id)}`}`;
+  let summary = `Version ${e(build.version)}${build.android_version === '' ? '' : ` for Android ${e(build.android_version)}`}, built ${readableTime(build.timestamp)}; ${humanSize(build.size as number)} (${build.size} bytes); ${sha256Of(build) ? `SHA-256 ${build.id}` : `download id ${e(build.id)}`}`;
   if (build.md5sum) summary += `; MD5 ${e(build.md5sum)}`;
   if (withdrawn) summary += '; withdrawn: the file is disabled';
   const before =

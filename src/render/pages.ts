@@ -64,7 +64,7 @@ export function renderHomePage(summaries: readonly DeviceSummary[]): string {
       .sort((a, b) => b.datetime - a.datetime || compareStrings(a.filename, b.filename))[0];
     const counts = lists.map((l) => html`${l.list} ${l.count}`);
     return html`<li><a href="${URLS.devicePage(device)}">${deviceLabel(device, info)}</a>
-<span class="meta">${newest ? html`newest ${newest.version} (Android ${newest.android_version}), ${readableTime(newest.datetime).slice(0, 10)}` : 'no downloadable build yet'}</span>
+<span class="meta">${newest ? html`newest ${newest.version}${newest.android_version === '' ? '' : html` (Android ${newest.android_version})`}, ${readableTime(newest.datetime).slice(0, 10)}` : 'no downloadable build yet'}</span>
 <span class="meta">builds per list: ${join(counts, ' · ')}</span></li>`;
   };
   // Grouped by vendor once device.yaml names one; a catalog without device files keeps one list.
@@ -144,7 +144,7 @@ function buildBody(build: Build, e: (value: string) => string): string {
   const time = build.timestamp;
   let rows =
     `${row('Version', e(build.version))}\n` +
-    `${row('Android', `${e(build.android_version)}${build.api_level ? ` <span class="meta">(API ${e(build.api_level)})</span>` : ''}`)}\n` +
+    `${row('Android', `${build.android_version === '' ? 'not stated' : e(build.android_version)}${build.api_level ? ` <span class="meta">(API ${e(build.api_level)})</span>` : ''}`)}\n` +
     row('Date', `<time datetime="${isoTime(time)}">${readableTime(time)}</time>`);
   const size = build.placeholder ? '' : humanSize(build.size as number);
   if (!build.placeholder) {

@@ -60,6 +60,19 @@ export function v1Notices(device: string, listings: readonly Listing[]): Problem
       message: `the v1 lists of ${device} offer ${cleartext.size === 1 ? 'a build' : `${cleartext.size} builds`} downloaded over http (${newest.url}${more > 0 ? ` and ${more} more` : ''}): LineageOS updaters permit no cleartext traffic, so phones list ${more > 0 ? 'them' : 'it'} and fail the download; serve ${more > 0 ? 'them' : 'it'} over https (\`url\`, or download_base_url in content/site.yaml)`,
     });
   }
+
+  // One notice per device: nothing stated or implied the Android version of these builds.
+  const unknownAndroid = [...new Set(listings.flatMap((l) => l.builds))].filter((b) => b.android_version === '');
+  if (unknownAndroid.length > 0) {
+    const newest = newestOf(unknownAndroid);
+    const more = unknownAndroid.length - 1;
+    notices.push({
+      file: newest.source,
+      ...newest.at.file,
+      field: 'android_version',
+      message: `${more > 0 ? `${unknownAndroid.length} builds of ${device} (the newest here) have` : 'this build has'} no Android version: the manifest states none, and neither the file name nor api_level implies one; no updater needs it to offer a build, so every answer publishes ${more > 0 ? 'them' : 'it'}: v1 with \`android_version\` and \`api_level\` "" (the /e/ updater shows them blank), sorted after the builds of a known version, v2 without \`os_sdk_level\`; add \`android_version: "NN"\` to show it`,
+    });
+  }
   return notices;
 }
 

@@ -3,7 +3,7 @@ import type { Listing } from '../catalog/plan.js';
 import { writtenAsIs } from './as-is.js';
 import { flatten } from './markup.js';
 
-/** A record exactly as a v1 phone reads it, keys in the order of interface.md's Build table. */
+/** A record exactly as a v1 phone reads it, keys in the order the /e/ OTA server writes them. */
 export interface ApiRecord {
   incremental: string;
   api_level: string;

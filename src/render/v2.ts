@@ -350,11 +350,18 @@ function emptyBuild(files: NonNullable<Build['files']>): Build {
  */
 function tooLargeProblem(build: Build, list: string, size: number): Problem {
   const props = build.ota_property_files !== undefined && build.ota_property_files.length * 2 > size ? build.at.ota_property_files : undefined;
+  // The other files (`files:`) when they are the larger part: their entries, not the zip's address.
+  const files = !props && build.files?.length && (v2Bytes(build) - v2Bytes({ ...build, files: undefined })) * 2 > size ? (build.at.files?.[0] ?? build.at.file) : undefined;
+  const fix = props
+    ? "write the ota-property-files of the zip's META-INF/com/android/metadata (a few entries), or remove `ota_property_files` (phones then download the whole zip)"
+    : files
+      ? `list fewer of the build's other files (${build.files!.length} in \`files\`) or give them shorter addresses; phones read only the zip`
+      : 'shorten the download address (`url`) or what else the entry carries';
   return {
     file: build.source,
-    ...(props ?? build.at.file),
-    field: props ? 'ota_property_files' : '(file)',
-    message: `the v2 entry of this build (list \`${list}\`) is ${size} bytes, and a v2 answer may hold at most ${V2_MAX_BYTES} with its brackets: no v2 phone could ever be offered it; ${props ? 'write the ota-property-files of the zip\'s META-INF/com/android/metadata (a few entries), or remove `ota_property_files` (phones then download the whole zip)' : 'shorten the download address (`url`) or what else the entry carries'}`,
+    ...(props ?? files ?? build.at.file),
+    field: props ? 'ota_property_files' : files ? 'files' : '(file)',
+    message: `the v2 entry of this build (list \`${list}\`) is ${size} bytes, and a v2 answer may hold at most ${V2_MAX_BYTES} with its brackets: no v2 phone could ever be offered it; ${fix}`,
   };
 }
 

@@ -8,17 +8,18 @@
 //   npm run bench -- --only preview        build, preview or hash (comma-separated); --catalog DIR reuses a catalog
 //   npm run bench -- --peers --curve       also Hugo and Eleventy building the same v1 listings (test/bench/peers/)
 //   npm run bench -- --extras --only build also a cold build of the same catalog with a device.yaml on every
-//                                          device and a changelog on every build (issue 21), in the same rounds
+//                                          device and a changelog on every build, in the same rounds
+//   npm run bench -- --formats --only build  the same, with the plain catalog and both other updater families'
+//                                          formats in site.yaml (crdroid, pixelexperience) as the second catalog
 //   npm run bench -- --keep-env            runs every command with NODE_EXTRA_CA_CERTS, when it is set (see
 //                                          childEnv below)
 //   TMPDIR=/dev/shm npm run bench ...      catalogs, outputs and caches on a tmpfs: no time waiting for a disk
 //                                          (each size's first line names the file system, file-system.ts)
 //   npm run bench -- --extras --baseline DIR   also the cold build of the plain catalog by the otapress checked
-//                                          out in DIR (its lib/, built if missing), in the same rounds: issue 21
-//                                          compares the extras build with the build of the time it was filed
-//                                          (git worktree add DIR 198504c)
+//                                          out in DIR (its lib/, built if missing), in the same rounds: the extras
+//                                          build against an older otapress's plain build (git worktree add DIR <commit>)
 //
-// It ends with every figure of the targets (issue 14) beside its target.
+// It ends with every figure of the targets beside its target.
 //
 // Every measurement is a child process (node startup included, as a maintainer sees it), timed by
 // the wall clock, with its CPU time (user + system, all threads) and peak memory read by
@@ -26,7 +27,7 @@
 // are interleaved, so that load from other processes spreads over all of them, and the median is
 // reported.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -36,6 +37,8 @@ import { compareListings, preparePeers, type Peer, type Command } from './peers.
 import { targetLine, type Target } from './targets.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
+/** What the second catalog of --extras or --formats adds to the plain one, for the ratio lines. */
+const SECOND_OF = { extras: 'device files and changelogs', formats: 'the crDroid-family and PixelExperience-family formats' };
 // What a maintainer runs: the package's JavaScript built ahead of time (lib/), rebuilt from the
 // current src/ first so that the figures are never those of a stale build.
 const BIN = path.join(ROOT, 'lib', 'bin.mjs');
@@ -56,13 +59,14 @@ const { values } = parseArgs({
     catalog: { type: 'string' },
     peers: { type: 'boolean', default: false },
     extras: { type: 'boolean', default: false },
+    formats: { type: 'boolean', default: false },
     baseline: { type: 'string' },
     'keep-env': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
 });
 if (values.help) {
-  console.log('usage: npm run bench -- [--quick] [--devices N] [--builds N] [--runs N] [--curve] [--peers] [--extras [--baseline DIR]] [--hash-mb MB] [--only build,preview,hash] [--catalog DIR] [--keep] [--keep-env]');
+  console.log('usage: npm run bench -- [--quick] [--devices N] [--builds N] [--runs N] [--curve] [--peers] [--extras [--baseline DIR]] [--formats] [--hash-mb MB] [--only build,preview,hash] [--catalog DIR] [--keep] [--keep-env]');
   process.exit(0);
 }
 if (spawnSync(process.execPath, [path.join(ROOT, '.ci', 'build-lib.mjs')], { stdio: 'inherit' }).status !== 0) throw new Error('could not build lib/ (npm run prepare)');
@@ -103,7 +107,8 @@ if (values.quick) {
 }
 const only = new Set(values.only.split(','));
 const runs = Number(values.runs);
-// The sizes of issue 22's comparison: 1k (50 devices), 10k (200 devices), 100k (500 devices).
+const SECOND = values.formats ? SECOND_OF.formats : SECOND_OF.extras;
+// The sizes of the comparison with the peers: 1k (50 devices), 10k (200 devices), 100k (500 devices).
 const sizes = values.curve
   ? [
       { devices: 50, builds: 20 },
@@ -165,7 +170,7 @@ for (const size of only.has('build') || only.has('preview') ? sizes : []) {
   if (cold && extras) {
     // The two catalogs differ only by the device files and changelogs, and are built in the same rounds.
     const cpuKnown = [...cold.samples, ...extras.samples].every((x) => x.cpu !== undefined);
-    console.log(`same-round ratio, ${manifests} manifests with and without device files and changelogs (median over ${extras.samples.length} rounds):`);
+    console.log(`same-round ratio, ${manifests} manifests with and without ${SECOND} (median over ${extras.samples.length} rounds):`);
     console.log(`  ${''.padEnd(28)}  wall    CPU   (wall, each round; CPU, each round)`);
     const extrasFloor = row('I/O floor (extras)');
     const pairs: [string, Row, Row][] = [['cold build extras / plain', extras, cold], ...(floor && extrasFloor ? [['I/O floor extras / plain', extrasFloor, floor] as [string, Row, Row]] : [])];
@@ -176,19 +181,17 @@ for (const size of only.has('build') || only.has('preview') ? sizes : []) {
     console.log('');
     const old = row('baseline cold build');
     if (old) {
-      // Issue 21: "a cold 100k build with device files and changelogs stays within 10% of today's",
-      // today's being the build of the time the issue was filed, on the catalog of then (no device
-      // files, no changelogs).
+      // A cold 100k build with device files and changelogs stays within 10% of the baseline
+      // otapress's build of the plain catalog (no device files, no changelogs).
       const each = (of: 'ms' | 'cpu') => roundRatios(extras, old, of).map((r) => r.toFixed(2)).join(' ');
       console.log(`  ${'extras / baseline plain'.padEnd(28)} ${`${sameRound(extras, old).toFixed(2)}x`.padStart(6)} ${(cpuKnown ? `${sameRound(extras, old, 'cpu').toFixed(2)}x` : '-').padStart(6)}   (${each('ms')}; ${cpuKnown ? each('cpu') : '-'})`);
       console.log(`  ${'plain / baseline plain'.padEnd(28)} ${`${sameRound(cold, old).toFixed(2)}x`.padStart(6)} ${(cpuKnown ? `${sameRound(cold, old, 'cpu').toFixed(2)}x` : '-').padStart(6)}`);
       console.log(`  (baseline: otapress at ${baseline!.commit}, ${baseline!.dir})\n`);
-      ratioTarget(`cold build with device files and changelogs / ${baseline!.commit}'s plain build (issue 21)${at}`, extras, old, 1.1);
+      ratioTarget(`cold build with device files and changelogs / ${baseline!.commit}'s plain build${at}`, extras, old, 1.1);
       if (cpuKnown) ratioTarget(`  the same, CPU time${at}`, extras, old, 1.1, { of: 'cpu' });
     }
-    // What the device files and changelogs cost in today's code: more than issue 21's figure, since
-    // today's plain build is faster than the one of then.
-    ratioTarget(`the same catalog with device files and changelogs / without, same code${at}`, extras, cold, 1.1);
+    // What the second catalog's additions cost with the same code, both catalogs built alike.
+    ratioTarget(`the same catalog with ${SECOND} / without, same code${at}`, extras, cold, 1.1);
     if (cpuKnown) ratioTarget(`  the same, CPU time${at}`, extras, cold, 1.1, { of: 'cpu' });
   }
   if (size === sizes.at(-1)) {
@@ -218,7 +221,7 @@ if (hashMb > 0 && only.has('hash')) {
   console.log(`otapress add / bare node doing only the hashing: ${add.samples.length ? (medianMs(add) / medianMs(bare)).toFixed(2) : '-'}x; bare node / md5sum: ${(medianMs(bare) / medianMs(md5)).toFixed(2)}x\n`);
 }
 if (targets.length > 0) {
-  console.log('targets (issues 14, 21 and 22), medians of this run (ratios: medians of same-round ratios):');
+  console.log('targets, medians of this run (ratios: medians of same-round ratios):');
   const width = Math.max(...targets.map((t) => t.figure.length));
   for (const t of targets) console.log(targetLine(t, width));
   console.log('');
@@ -238,8 +241,12 @@ async function benchCatalog({ devices, builds }: { devices: number; builds: numb
     if (!reused || !existsSync(path.join(root, 'content'))) generateCatalog(root, { devices, builds });
     // With --extras, the same catalog with a device.yaml on every device and a changelog on every
     // build, in a folder of its own inside the first (the first's builds read only its content/).
-    const extrasRoot = values.extras ? path.join(root, 'extras') : undefined;
-    if (extrasRoot && (!reused || !existsSync(path.join(extrasRoot, 'content')))) generateCatalog(extrasRoot, { devices, builds, extras: true });
+    // With --formats, the second catalog is the plain one with both other families' formats in site.yaml.
+    const extrasRoot = values.extras || values.formats ? path.join(root, values.formats ? 'formats' : 'extras') : undefined;
+    if (extrasRoot && (!reused || !existsSync(path.join(extrasRoot, 'content')))) {
+      generateCatalog(extrasRoot, { devices, builds, extras: !values.formats });
+      if (values.formats) appendFileSync(path.join(extrasRoot, 'content', 'site.yaml'), '\nformats:\n  crdroid: {}\n  pixelexperience: {}\n');
+    }
     const cache = path.join(root, 'node_modules', '.cache', 'otapress');
     const build = (at = root) => run(['node', BIN, 'build', '--root', at]);
     // The floor writes what the build writes: same number of files, same sizes, same folders.
@@ -249,7 +256,7 @@ async function benchCatalog({ devices, builds }: { devices: number; builds: numb
     console.log(`done; the build writes ${first.note}`);
     const extrasShape = path.join(root, 'shape-extras.json');
     if (extrasRoot) {
-      console.log(`  with device files and changelogs (${extrasRoot}), it writes ${build(extrasRoot).note}`);
+      console.log(`  with ${SECOND} (${extrasRoot}), it writes ${build(extrasRoot).note}`);
       writeFileSync(extrasShape, JSON.stringify(treeShape(path.join(extrasRoot, 'dist'))));
     }
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 export interface CatalogSize {
   devices: number;
   builds: number;
-  /** Also a device.yaml for every device and a changelog for every build (issue 21's files); the manifests are otherwise the same. */
+  /** Also a device.yaml for every device and a changelog for every build ; the manifests are otherwise the same. */
   extras?: boolean;
 }
 
@@ -110,7 +110,7 @@ export function generateCatalog(root: string, { devices, builds, extras = false 
   return devices * builds;
 }
 
-// --- extras: device files and changelogs (issue 21) ---
+// --- extras: device files and changelogs ---
 
 /** Display name, vendor, the vendor's name in repository names, and the SoC of each code name, in the order of CODE_NAMES. */
 const DEVICES: Record<string, [name: string, oem: string, vendor: string, soc: string]> = {

@@ -16,7 +16,7 @@ export interface Target {
 /**
  * One line of the list, the figure padded to `width`. With two rounds or more it ends with the
  * lowest and highest round, and with how many rounds met the target when they disagree: on a
- * shared machine a ratio's rounds spread by more than a 5 % target (0.85x to 1.22x in stop 45), and
+ * shared machine a ratio's rounds spread by more than a 5 % target (0.85x to 1.22x on a 2-core VM), and
  * a median on one side of it says little when the rounds fall on both.
  */
 export function targetLine(t: Target, width: number): string {

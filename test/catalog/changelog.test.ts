@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../../src/pipeline/build.js';
@@ -13,7 +13,7 @@ import { URLS } from '../../src/render/urls.js';
 import { VALID_MANIFEST } from '../helpers/arbitraries.js';
 import { catalogProject, hex } from '../helpers/catalog.js';
 
-// Issue 21 part 3: a changelog per build (the manifest's `changelog:` field), rendered safely into
+// A changelog per build (the manifest's `changelog:` field), rendered safely into
 // the device page, the changelog page, the Atom entry and /api/v2/changes.
 
 const html = (text: string, prefix?: string) => String(renderChangelog(parseChangelog(text).blocks, prefix));
@@ -202,5 +202,30 @@ describe('/api/v2/changes from many devices', () => {
     const summaries = devices.map(({ device, builds: of }) => ({ device, changes: deviceChanges(device, of, site!) }));
     expect(String(renderV2Changes(summaries).contents)).toBe(JSON.stringify(expected));
     expect(expected).toHaveLength(V2_CHANGES_MAX);
+  });
+});
+
+describe('changelog anchors of download keys that are not a SHA-256', () => {
+  it('are the whole key: two MD5 keys sharing their first 16 characters get their own url in /api/v2/changes and their own anchors', () => {
+    const shared = '0123456789abcdef';
+    const ids = [`${shared}0000000000000001`, `${shared}0000000000000002`];
+    const root = catalogProject(
+      [
+        { extra: [`changelog: "- first"`] },
+        { version: '2.6', extra: [`changelog: "- second"`] },
+      ],
+      'download_base_url: https://dl.example.org/builds\nsite_url: https://updates.example.org\n',
+    );
+    // The catalog's own ids replaced by MD5-length download keys that share 16 characters.
+    const folder = path.join(root, 'content/FP4');
+    readdirSync(folder).sort().forEach((name, i) => {
+      const file = path.join(folder, name);
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/^id: .*$/m, `id: ${ids[i]}`));
+    });
+    build({ root });
+    const changes = JSON.parse(readFileSync(path.join(root, 'dist/api/v2/changes.json'), 'utf8')) as { url: string }[];
+    expect(changes.map((c) => c.url)).toEqual(ids.reverse().map((id) => `https://updates.example.org/devices/FP4/changelog/#build-${id}-1`));
+    const page = readFileSync(path.join(root, 'dist/devices/FP4/changelog/index.html'), 'utf8');
+    for (const c of changes) expect(page.split(` id="${c.url.split('#')[1]}"`)).toHaveLength(2);
   });
 });

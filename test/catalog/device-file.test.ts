@@ -1,4 +1,4 @@
-// content/<device>/device.yaml (issue 21 part 1): read like a manifest, every problem located at
+// content/<device>/device.yaml: read like a manifest, every problem located at
 // its line and column with the field path, unknown keys with suggestions.
 import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';

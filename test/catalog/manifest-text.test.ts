@@ -1,6 +1,9 @@
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { DIRECTION_CONTROLS, directionControlProblem, renderManifestText } from '../../src/catalog/manifest-text.js';
+import { DIRECTION_CONTROLS, directionControlProblem, renderManifestText, textProblem } from '../../src/catalog/manifest-text.js';
+import { parseManifest } from '../../src/catalog/manifest.js';
+import { formatProblem } from '../../src/catalog/problems.js';
+import { parseSite } from '../../src/catalog/site.js';
 import { runMain } from '../helpers/cli-process.js';
 
 describe('renderManifestText', () => {
@@ -36,7 +39,7 @@ describe('renderManifestText', () => {
 describe('--help of the maintainer commands', () => {
   it.each([
     ['add', 'otapress add <path/to/ota.zip> [options]'],
-    ['import', 'otapress import <listing.json|-> --device D --list L [--android-version N] [--skip-invalid] [--root DIR]'],
+    ['import', 'otapress import <listing.json|-> --device D --list L [--android-version N] [--skip-invalid] [--verbose] [--root DIR]'],
     ['schema', 'otapress schema [--root DIR] [--check]'],
     ['check', 'otapress check [--root DIR] [--format text|github]'],
   ])('%s --help prints its usage', async (command, first) => {
@@ -56,5 +59,31 @@ describe('directionControlProblem', () => {
   it('accepts right-to-left text without controls, and every other character', () => {
     expect(directionControlProblem('תיקוני מצלמה – إصلاحات الكاميرا – 2.5 ✓ \u200b\u00a0')).toBeUndefined();
     expect(Object.keys(DIRECTION_CONTROLS).sort()).toEqual(['\u061c', '\u200e', '\u200f', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069']);
+  });
+});
+
+describe('one rule for every free text field of a manifest (textProblem)', () => {
+  const site = parseSite('download_base_url: https://dl.example.org/builds\n').site!;
+  const manifest = (line: string) =>
+    `filename: e-2.5-a14-20241108100000-official-FP4.zip\nversion: "2.5"\nchannel: official\ntimestamp: 1731067200\nandroid_version: "14"\nincremental: "1"\nmd5sum: ${'a'.repeat(32)}\nid: ${'b'.repeat(64)}\nsize: 100\n${line}\n`;
+  const cases = [
+    ['\\u202E', 'U+202E RIGHT-TO-LEFT OVERRIDE'],
+    ['\\0', 'U+0000 (character 4), a control character, which pages and feeds cannot show; remove it'],
+    ['\\uFFFE', 'U+FFFE (character 4), a noncharacter, which is not text; remove it'],
+    ['\\uD800', 'U+D800 (character 4), half of a character (a lone surrogate), which strict JSON decoders refuse; remove it'],
+  ] as const;
+  it.each(['display_version', 'changes', 'pre_version', 'changelog'].flatMap((field) => cases.map(([escape, said]) => ({ field, escape, said }))))(
+    '$field with $escape is refused',
+    ({ field, escape, said }) => {
+      const { problems, build } = parseManifest(manifest(`${field}: "- a${escape}b"`), 'content/FP4/x.yaml', 'FP4', site);
+      expect(build).toBeUndefined();
+      expect(problems.map(formatProblem)).toEqual([expect.stringContaining(`  ${field}  holds ${said}`)]);
+    },
+  );
+
+  it('takes tabs, line breaks, right-to-left text and characters outside the BMP', () => {
+    expect(textProblem('- fixed\tthe camera\n- תיקוני מצלמה 😀 \u200b\u00a0')).toBeUndefined();
+    const { problems } = parseManifest(manifest('changelog: |\n  - fixed\tthe camera 😀\n  - second'), 'content/FP4/x.yaml', 'FP4', site);
+    expect(problems).toEqual([]);
   });
 });

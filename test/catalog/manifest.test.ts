@@ -59,7 +59,7 @@ describe('parseManifest: derived values', () => {
     // display_version is what the /e/ updater shows: never empty, so a prefix of no form stays.
     ['a name that only starts like an /e/OS one', edit('filename', 'filename: e-.zip'), { display_version: 'e-' }],
     ['a name that only starts like a LineageOS one', edit('filename', 'filename: lineage-.zip'), { display_version: 'lineage-' }],
-    // Names published under another convention (issue 18): the folder's code name as whole parts of the name's device part.
+    // Names published under another convention: the folder's code name as whole parts of the name's device part.
     ['a maintainer prefix before the device', edit('filename', 'filename: lineage-2.5-20241108-official-Linux4-FP4.zip'), { display_version: '2.5-20241108-official-Linux4-FP4' }],
     ['a variant suffix after the device', edit('filename', 'filename: e-2.5-a14-20241108446322-official-FP4-KSU.zip'), { display_version: '2.5-a14-20241108446322-official-FP4-KSU' }],
     ['a published name whose device and channel differ, said in filename_differs', edit('filename', 'filename: lineage-2.5-20241108-UNOFFICIAL-Linux4-beyond1lte.zip\nfilename_differs: [device, channel]'), {
@@ -200,7 +200,7 @@ describe('parseManifest: every problem, located', () => {
       'content/FP4/build.yaml:7:1  size  a placeholder has no package, so it must not have `size` (a phone would offer it for download); remove it, or remove `placeholder: true`',
       'content/FP4/build.yaml:8:1  url  a placeholder has no package, so it must not have `url` (a phone would offer it for download); remove it, or remove `placeholder: true`',
     ]],
-    ['a placeholder without display_version', 'placeholder: true\nversion: "3.1"\nchannel: official\ntimestamp: 1751364000\nandroid_version: "16"\n', ['content/FP4/build.yaml:1:1  (file)  missing `display_version` (a placeholder needs version, channel, timestamp, android_version and display_version); add it']],
+    ['a placeholder without display_version', 'placeholder: true\nversion: "3.1"\nchannel: official\ntimestamp: 1751364000\nandroid_version: "16"\n', ['content/FP4/build.yaml:1:1  (file)  missing `display_version` (a placeholder needs version, channel, timestamp and display_version); add it']],
     ['an empty file', '', ['content/FP4/build.yaml:1:1  (file)  the file is empty; a manifest is a mapping of fields (filename, version, channel, ...), see the README']],
     ['a YAML list', '- a\n- b\n', ['content/FP4/build.yaml:1:1  (file)  expected a mapping of fields (filename: ..., version: ...), found a list']],
     ['a scalar', 'hello\n', ['content/FP4/build.yaml:1:1  (file)  expected a mapping of fields (filename: ..., version: ...), found a single value']],

@@ -149,7 +149,7 @@ describe('checkCatalog', () => {
 });
 
 describe('render', () => {
-  it('renders a record with the keys in the order of interface.md and romtype = the list', () => {
+  it('renders a record with the keys in the /e/ server order and romtype = the list', () => {
     const record = renderRecord(build({ filename: 'e.zip', channel: 'official' }), 'stable');
     expect(Object.keys(record)).toEqual([
       'incremental', 'api_level', 'url', 'timestamp', 'md5sum', 'changes', 'channel', 'filename', 'romtype', 'datetime',

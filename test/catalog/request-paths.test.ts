@@ -1,4 +1,4 @@
-// site.yaml's request_paths (issue 15, point 3): what is refused, with its line and column, and
+// site.yaml's request_paths: what is refused, with its line and column, and
 // what each host file gets for the paths that are accepted. That every host answers them is the
 // host table's part (REQUEST_PATHS_YAML in test/helpers/host-table.ts, on every engine).
 import { describe, expect, it } from 'vitest';

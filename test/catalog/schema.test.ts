@@ -64,7 +64,7 @@ describe('the manifest JSON Schema', () => {
     ['a placeholder', PLACEHOLDER],
     ['a placeholder with the empty fields of a listing', PLACEHOLDER + 'filename: ""\nid: ""\nsize: ""\nmd5sum: ""\nincremental: ""\napi_level: ""\n'],
     ['a placeholder that keeps md5sum and api_level', PLACEHOLDER + 'md5sum: 0123456789abcdef0123456789abcdef\napi_level: "36"\n'],
-    // Phones read these (issue 18): an id that is another download key, no md5sum.
+    // Phones read these: an id that is another download key, no md5sum.
     ['an MD5 as the download key', set(VALID, 'id', 'id: 5eb63bbbe01eeed093cb22bb8f5acdc3')],
     ['a random download key', set(VALID, 'id', 'id: c21ay6mf6uz6ruhkryd8udtii10bvvo5')],
     ['a missing md5sum', set(VALID, 'md5sum', null)],

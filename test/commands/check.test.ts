@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -6,8 +6,9 @@ import { compileSite } from '../../src/pipeline/build.js';
 import { MAX_NAME_LENGTH, outputPathProblem } from '../../src/catalog/path-limits.js';
 import { readContent } from '../../src/catalog/read.js';
 import { main } from '../../src/cli.js';
-import { runOtapress } from '../helpers/cli-process.js';
-import { EXAMPLE, ROOT, tempProject } from '../helpers/helpers.js';
+import { runMain, runOtapress } from '../helpers/cli-process.js';
+import { FP4_METADATA, writeOtaZip } from '../helpers/ota-zip.js';
+import { ROOT, tempProject } from '../helpers/helpers.js';
 
 describe('otapress check --format github', () => {
   it('prints one annotation per problem, escaped as GitHub reads them (real CLI process)', { timeout: 60_000 }, () => {
@@ -21,7 +22,7 @@ describe('otapress check --format github', () => {
     expect(result.stdout.split('\n')).toEqual([
       '::error file=content/FP4/e-2.5-a14-20241108446322-official-FP4.yaml,line=3,col=10,title=version::YAML reads 2.50 as the number 2.5, not text; quote it: version: "2.50"',
       '::error file=content/FP4/e-2.5-a14-20241108446322-official-FP4.yaml,line=8,col=9,title=md5sum::write the 32 hex characters in lowercase: 75d230308d36383a21994e175cb1d0b7',
-      '::error file=content/FP4/notes%2C 100%25.yaml,line=1,col=1,title=(file)::missing `display_version` (a placeholder needs version, channel, timestamp, android_version and display_version); add it',
+      '::error file=content/FP4/notes%2C 100%25.yaml,line=1,col=1,title=(file)::missing `display_version` (a placeholder needs version, channel, timestamp and display_version); add it',
       '::error file=content/FP4/notes%2C 100%25.yaml,line=3,col=10,title=channel::`oficial` is not a channel of this site; did you mean `official`? (channels: stable, official, dev, community, set in content/site.yaml)',
       '',
     ]);
@@ -63,34 +64,86 @@ describe('the GitHub workflows', () => {
     expect(commands(check)).toEqual(['npm ci', 'npx otapress check --format github', 'npx otapress schema --check', 'npm test']);
     const build = workflow('build.yml');
     expect(build.on).toEqual({ push: { branches: ['main'] } });
-    expect(commands(build)).toEqual(['npm ci', 'npm test', 'npm run build', 'git diff --exit-code netlify.toml']);
+    expect(commands(build)).toEqual(['npm ci', 'npm test', 'npm run build']);
   });
 });
 
-describe('otapress check and a committed netlify.toml', () => {
-  const run = async (root: string) => {
-    const err: string[] = [];
-    const code = await main(['check', '--root', root], { out: () => {}, err: (l) => err.push(l) });
+describe('netlify.toml: build settings only, never rewritten', { timeout: 60_000 }, () => {
+  const run = async (args: string[]) => {
+    const { code, out, err } = await runMain(args);
     // The example's notices (v2 leave-outs, what v1 phones do) are not what these tests look at.
-    return { code, problems: err.filter((l) => !/^\d+ (problem|notice)/.test(l) && !/  (left out of \/api\/v2\/|list `\w+` of \w+: LineageOS v1|the v1 lists of )/.test(l)) };
+    return { code, out, lines: [...out, ...err].filter((l) => l.includes('netlify.toml')) };
   };
 
-  it('accepts the netlify.toml the build generates, and a project without one', async () => {
-    const root = tempProject({ withContent: true });
-    expect(await run(root)).toEqual({ code: 0, problems: [] });
-    copyFileSync(path.join(EXAMPLE, 'netlify.toml'), path.join(root, 'netlify.toml'));
-    expect(await run(root)).toEqual({ code: 0, problems: [] });
+  it('on a fresh init catalog, add of a zip for a new device passes check without a build', async () => {
+    const root = path.join(tempProject(), 'ota');
+    expect((await runMain(['init', root])).code).toBe(0);
+    const toml = readFileSync(path.join(root, 'netlify.toml'), 'utf8');
+    const zip = path.join(tempProject(), 'e-2.7-a14-20241108446999-official-FP4.zip');
+    await writeOtaZip(zip, { metadata: FP4_METADATA });
+    expect((await runMain(['add', zip, '--root', root])).code).toBe(0);
+    expect(await run(['check', '--root', root])).toMatchObject({ code: 0, lines: [] });
+    expect(readFileSync(path.join(root, 'netlify.toml'), 'utf8')).toBe(toml);
+    // And the Netlify build routes the new device from dist/, with that netlify.toml unchanged.
+    expect((await runMain(['build', '--root', root, '--host', 'netlify'])).code).toBe(0);
+    expect(readFileSync(path.join(root, 'netlify.toml'), 'utf8')).toBe(toml);
+    expect(readFileSync(path.join(root, 'dist/_redirects'), 'utf8')).toContain('\n/api/v1/FP4/official  /api/v1/FP4/official/index.json  200!\n');
   });
 
-  it('reports a netlify.toml that lags behind a device added to content/', async () => {
+  it("a folder's own netlify.toml (plugins, contexts, environment) is kept by init and left byte for byte by check and every build", async () => {
     const root = tempProject({ withContent: true });
-    copyFileSync(path.join(EXAMPLE, 'netlify.toml'), path.join(root, 'netlify.toml'));
-    mkdirSync(path.join(root, 'content/FP5'));
+    const own = `[build]\ncommand = "npm run build"\npublish = "dist"\n\n[build.environment]\nSECRET_NAME = "x"\n\n[context.production]\ncommand = "npm run build -- --host netlify"\n\n[[plugins]]\npackage = "@netlify/plugin-lighthouse"\n\n[[redirects]]\nfrom = "/old"\nto = "/"\n`;
+    writeFileSync(path.join(root, 'netlify.toml'), own);
+    const init = await runMain(['init', root]);
+    expect(init.out).toContain('kept  netlify.toml: already there, left as it is');
+    expect(init.err).toContain('netlify.toml is yours and stays as it is: no otapress command changes it. For Netlify to answer the listings, its build must run `npm run build` (where Netlify runs it, otapress writes dist/_redirects and dist/_headers for Netlify) and publish dist');
+    expect(await run(['check', '--root', root])).toMatchObject({ code: 0, lines: [] });
+    for (const host of [[], ['--host', 'netlify']]) {
+      expect(await run(['build', '--root', root, ...host])).toMatchObject({ code: 0, lines: [] });
+      expect(readFileSync(path.join(root, 'netlify.toml'), 'utf8')).toBe(own);
+    }
+    // A device added later: still nothing to change there.
+    cpSync(path.join(root, 'content/FP4'), path.join(root, 'content/FP5'), { recursive: true });
+    rmSync(path.join(root, 'content/FP5/device.yaml'), { force: true });
+    for (const file of readdirSync(path.join(root, 'content/FP5'))) rmSync(path.join(root, 'content/FP5', file));
     writeFileSync(path.join(root, 'content/FP5/announced.yaml'), 'placeholder: true\nversion: "3.2"\nchannel: official\ntimestamp: 1751364000\nandroid_version: "16"\ndisplay_version: 3.2-a16-20250701-official-FP5\n');
-    expect(await run(root)).toEqual({
-      code: 1,
-      problems: ['netlify.toml:1:1  (file)  out of date with content/: Netlify would not route the devices or lists added since; run `npm run build` and commit netlify.toml'],
-    });
+    expect(await run(['check', '--root', root])).toMatchObject({ code: 0, lines: [] });
+    expect(await run(['build', '--root', root])).toMatchObject({ code: 0, lines: [] });
+    expect(readFileSync(path.join(root, 'netlify.toml'), 'utf8')).toBe(own);
+  });
+
+  it("where Netlify runs the build (NETLIFY=true), a plain `npm run build` writes Netlify's rule files", async () => {
+    const root = tempProject({ withContent: true });
+    const before = process.env.NETLIFY;
+    process.env.NETLIFY = 'true';
+    try {
+      expect((await runMain(['build', '--root', root])).code).toBe(0);
+    } finally {
+      if (before === undefined) delete process.env.NETLIFY;
+      else process.env.NETLIFY = before;
+    }
+    expect(readFileSync(path.join(root, 'dist/_redirects'), 'utf8')).toMatch(/^# Generated by otapress from its route table for Netlify;/);
+    // Elsewhere Cloudflare's are the default.
+    expect((await runMain(['build', '--root', root])).code).toBe(0);
+    expect(readFileSync(path.join(root, 'dist/_redirects'), 'utf8')).toMatch(/^# Generated by otapress from its route table; /);
+  });
+
+  it('a netlify.toml an earlier build wrote with the routes gets one notice, at its first rule, and is not changed', async () => {
+    const root = tempProject({ withContent: true });
+    const old = readFileSync(path.join(ROOT, 'test/fixtures/netlify-toml/written-by-earlier-build.toml'), 'utf8');
+    writeFileSync(path.join(root, 'netlify.toml'), old);
+    const notice =
+      'netlify.toml:9:1  (file)  written by an earlier otapress with the routes of the catalog as it was then; the build now writes them into dist/_redirects and dist/_headers (with --host netlify) and never changes netlify.toml: delete every [[redirects]] and [[headers]] table from here on, keep [build] and [build.environment], and commit it (its headers would win over a changed cache_control)';
+    expect(await run(['check', '--root', root])).toMatchObject({ code: 0, lines: [notice] });
+    expect(await run(['build', '--root', root, '--host', 'netlify'])).toMatchObject({ code: 0, lines: [notice] });
+    expect(readFileSync(path.join(root, 'netlify.toml'), 'utf8')).toBe(old);
+    // init keeps it and says the same.
+    const init = await runMain(['init', root]);
+    expect(init.err).toContain(`netlify.toml:9: ${notice.split('  (file)  ')[1]}`);
+    expect(readFileSync(path.join(root, 'netlify.toml'), 'utf8')).toBe(old);
+    // Its header and build settings alone: nothing to say.
+    writeFileSync(path.join(root, 'netlify.toml'), old.slice(0, old.indexOf('\n[[redirects]]') + 1));
+    expect(await run(['check', '--root', root])).toMatchObject({ code: 0, lines: [] });
   });
 });
 

@@ -95,7 +95,7 @@ describe('otapress import of hostile JSON', { timeout: 60_000 }, () => {
       '1 problem found; nothing was written.',
     ]],
     ['a `__proto__` key in place of the envelope', '{"__proto__":{"response":[]},"id":null}', 1, [
-      '<listing>:1:1  (file)  expected a v1 listing: {"id": null, "response": [records...], "error": null}, or an array of records',
+      '<listing>:1:1  (file)  expected a v1 listing ({"id": null, "response": [records...], "error": null}), an array of records, a crDroid-family device file ({"response": [...]}) or a PixelExperience-family answer ({"error": false, "filename": ..., "url": ..., ...})',
       '1 problem found; nothing was written.',
     ]],
     ['a size of 1e400 (Infinity)', listing(record().replace('"size":1000', '"size":1e400')), 1, [

@@ -2,7 +2,7 @@
 // need it, how a registry install is told apart, and the tarball it writes, unpacked by the
 // system's own tar and installed by npm.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { initCatalog } from '../../src/commands/init.js';
@@ -100,6 +100,41 @@ describe('the tarball init keeps in vendor/', () => {
     expect(second.written).toEqual([]);
     expect(second.kept).toContain('package.json dependencies.otapress ("file:vendor/otapress-9.8.7.tgz")');
     expect(second.dependencyChanged).toBe(false);
+  });
+
+  it('found in vendor/ but not the package of this otapress: neither the dependency nor npm install points at it', () => {
+    const from = fakePackage();
+    const root = tempProject();
+    const pkg = '{\n  "name": "ota",\n  "dependencies": {\n    "otapress": "file:../otapress-9.8.7.tgz"\n  }\n}\n';
+    writeFileSync(path.join(root, 'package.json'), pkg);
+    mkdirSync(path.join(root, 'vendor'));
+    writeFileSync(path.join(root, 'vendor', 'otapress-9.8.7.tgz'), 'a tarball from somewhere else');
+    const result = initCatalog(root, { version: '9.8.7', vendorFrom: from });
+    expect(readFileSync(path.join(root, 'vendor', 'otapress-9.8.7.tgz'), 'utf8')).toBe('a tarball from somewhere else');
+    expect(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).dependencies).toEqual({ otapress: 'file:../otapress-9.8.7.tgz' });
+    expect(result.dependencyChanged).toBe(false);
+    expect(result.kept).toContain('vendor/otapress-9.8.7.tgz (differs from this otapress 9.8.7)');
+    expect(result.notes).toContain(
+      "vendor/otapress-9.8.7.tgz is not the package of this otapress 9.8.7, so package.json's otapress dependency was left as it was; see where that file came from, remove it, and run init again to keep this otapress there",
+    );
+    // Without a dependency at all, none is added either.
+    writeFileSync(path.join(root, 'package.json'), '{\n  "name": "ota"\n}\n');
+    expect(initCatalog(root, { version: '9.8.7', vendorFrom: from }).dependencyChanged).toBe(false);
+    expect(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).dependencies).toBeUndefined();
+  });
+
+  it('is never written through a vendor/ that is a symbolic link, and the dependency is left as it was', () => {
+    const from = fakePackage();
+    const root = tempProject();
+    const outside = tempProject();
+    symlinkSync(outside, path.join(root, 'vendor'));
+    writeFileSync(path.join(root, 'package.json'), '{\n  "name": "ota",\n  "dependencies": {\n    "otapress": "file:../otapress-9.8.7.tgz"\n  }\n}\n');
+    const result = initCatalog(root, { version: '9.8.7', vendorFrom: from });
+    expect(readdirSync(outside)).toEqual([]);
+    expect(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).dependencies).toEqual({ otapress: 'file:../otapress-9.8.7.tgz' });
+    expect(result.notes).toContain(
+      "vendor/otapress-9.8.7.tgz was not written and package.json's otapress dependency was left as it was: vendor/ is a symbolic link (it can point outside the catalog); make it a folder and run init again",
+    );
   });
 
   it('is not made from sources without a built lib/', () => {

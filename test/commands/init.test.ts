@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync, readlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
@@ -8,6 +8,7 @@ import { formatProblem } from '../../src/catalog/problems.js';
 import { parseSite, DEFAULT_CHANNELS, DEFAULT_LISTS } from '../../src/catalog/site.js';
 import { build, check } from '../../src/pipeline/build.js';
 import { initCatalog } from '../../src/commands/init.js';
+import { NETLIFY_TOML } from '../../src/hosts/netlify.js';
 import { SCAFFOLD_SCRIPTS, siteYaml, workflows } from '../../src/commands/init-files.js';
 import { runMain } from '../helpers/cli-process.js';
 import { ROOT, snapshotTree, tempProject } from '../helpers/helpers.js';
@@ -34,7 +35,7 @@ describe('otapress init', { timeout: 30_000 }, () => {
     const root = path.join(tempProject(), 'my-ota');
     initCatalog(root, { example: false, version: VERSION });
     // What write.ts and disk.ts leave beside dist/ while a build runs, after it, or when it was killed.
-    const left = ['dist/index.html', '.dist.staging-41/index.html', '.dist.previous-41/index.html', '.dist.trash-41-1795724151435/api/v1/404.json', '.dist.lock', '.dist.lock.41', '.netlify.toml.41.tmp', 'node_modules/otapress/package.json'];
+    const left = ['dist/index.html', '.dist.staging-41/index.html', '.dist.previous-41/index.html', '.dist.trash-41-1795724151435/api/v1/404.json', '.dist.lock', '.dist.lock.41', 'node_modules/otapress/package.json'];
     for (const file of left) {
       mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
       writeFileSync(path.join(root, file), '');
@@ -60,7 +61,7 @@ describe('otapress init', { timeout: 30_000 }, () => {
         scripts: { build: 'otapress build', check: 'otapress check', serve: 'otapress serve' },
         dependencies: { otapress: `^${VERSION}` },
       });
-      // netlify.toml is what the build writes for this catalog, so check finds it current.
+      // netlify.toml holds the build settings alone: no build changes it.
       expect(check({ root }).problems).toEqual([]);
       const before = readFileSync(path.join(root, 'netlify.toml'), 'utf8');
       const built = build({ root, cache: false });
@@ -69,7 +70,7 @@ describe('otapress init', { timeout: 30_000 }, () => {
       const dist = Object.keys(snapshotTree(path.join(root, 'dist')));
       expect(dist).toEqual(expect.arrayContaining(['index.html', '404.html', '_redirects', '_headers', 'api/devices.json', 'api/v1/404.json']));
       if (example) expect(dist).toEqual(expect.arrayContaining(['api/v1/FP4/stable/index.json', 'api/v2/devices/FP4/builds.json', 'devices/FP4/index.html']));
-      // The example's device.yaml reaches the v2 directory (issue 21).
+      // The example's device.yaml reaches the v2 directory.
       if (example) expect(JSON.parse(readFileSync(path.join(root, 'dist', 'api', 'v2', 'oems.json'), 'utf8'))).toEqual([{ name: 'Fairphone', devices: [{ model: 'FP4', name: 'Fairphone 4' }] }]);
     }
   });
@@ -189,14 +190,23 @@ describe('otapress init', { timeout: 30_000 }, () => {
     expect(result.notes).toEqual([expect.stringMatching(/^package.json is not valid JSON \(.+\): add the scripts build, check, serve and the otapress dependency by hand$/)]);
   });
 
-  it('writes no netlify.toml for a kept site.yaml with problems, and says why', () => {
+  it('leaves a package.json that is a named pipe alone, without opening it, and finishes', () => {
+    const root = tempProject();
+    expect(spawnSync('mkfifo', [path.join(root, 'package.json')]).status).toBe(0);
+    const result = initCatalog(root, { version: VERSION });
+    expect(result.kept).toContain('package.json (not a regular file)');
+    expect(result.notes).toContain('package.json is not a regular file (a link, a named pipe or a folder), so it was not read: make it a file, or add the scripts and the otapress dependency by hand');
+    expect(lstatSync(path.join(root, 'package.json')).isFIFO()).toBe(true);
+  });
+
+  it('writes the netlify.toml of every catalog beside a kept site.yaml with problems: it depends on nothing in it', () => {
     const root = tempProject();
     mkdirSync(path.join(root, 'content'));
     writeFileSync(path.join(root, 'content', 'site.yaml'), 'download_base_url: ftp://x\n');
     const result = initCatalog(root, { version: VERSION });
-    expect(existsSync(path.join(root, 'netlify.toml'))).toBe(false);
+    expect(readFileSync(path.join(root, 'netlify.toml'), 'utf8')).toBe(NETLIFY_TOML);
     expect(result.kept).toContain('content/site.yaml');
-    expect(result.notes).toEqual(['netlify.toml was not written: content/site.yaml has problems (npm run check shows them); npm run build writes it']);
+    expect(result.notes).toEqual([]);
   });
 
   it('writes no netlify.toml for a site that does not deploy to Netlify', () => {
@@ -261,7 +271,7 @@ describe('the scaffolded workflows', () => {
   it('name only commands and options otapress has, and scripts the scaffolded package.json has', async () => {
     const steps = workflows().flatMap((w) => Object.values((parse(w.text) as { jobs: Record<string, { steps: { run?: string }[] }> }).jobs).flatMap((job) => job.steps));
     const runs = steps.flatMap((s) => (s.run ? [s.run] : []));
-    expect(runs).toEqual(['npm ci', 'npx otapress check --format github', 'npx otapress schema --check', 'npm ci', 'npx otapress build', 'git diff --exit-code -- netlify.toml']);
+    expect(runs).toEqual(['npm ci', 'npx otapress check --format github', 'npx otapress schema --check', 'npm ci', 'npx otapress build']);
     for (const run of runs.filter((r) => r.startsWith('npx otapress '))) {
       // --help after the real arguments: exit 0 only if the command exists and takes every option given.
       const { code } = await runMain([...run.split(' ').slice(2), '--help']);

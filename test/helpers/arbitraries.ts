@@ -136,7 +136,8 @@ function buildArbitrary(device: string, channels: string[], listNames: string[])
         md5sum: f.md5sum,
         id: f.id,
         size: f.size,
-        url: f.url,
+        // One address, one file: each build's own (the two shapes kept, named after its id).
+        url: f.url?.replace(/\/(%20)?a(?=\.zip|\?)/, (_, space = '') => `/${space}${f.id.slice(0, 12)}`),
         display_version: f.display_version,
         changes: f.changes,
         is_upgrade_supported: f.is_upgrade_supported,

@@ -1,6 +1,6 @@
 /**
- * The update clients' rules, written from their documented behaviour (/work/shared/REFERENCE.md and
- * issue 13: the LineageOS updater's own code run on otapress output), never from otapress's code.
+ * The update clients' rules, written from their documented behaviour (their public sources, and the
+ * LineageOS updater's own code run on otapress output), never from otapress's code.
  * Tests use them as the oracle: what a real phone would offer from an answer.
  */
 

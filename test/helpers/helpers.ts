@@ -7,8 +7,8 @@ import { afterEach } from 'vitest';
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
 /**
- * The example catalog the tests read: a project root holding `content/` and the `netlify.toml` its
- * build writes. A copy, so that replacing the repository's own content/ breaks no test.
+ * The example catalog the tests read: a project root holding `content/` and the `netlify.toml`
+ * `otapress init` writes. A copy, so that replacing the repository's own content/ breaks no test.
  */
 export const EXAMPLE = path.join(ROOT, 'test', 'example');
 

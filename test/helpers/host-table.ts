@@ -8,7 +8,7 @@
 // JSON answer, 404s included, carries `Access-Control-Allow-Origin: *`.
 import { compileSite, type CompiledSite } from '../../src/pipeline/build.js';
 import type { Content } from '../../src/catalog/read.js';
-import { endpoints, notFoundScopes } from '../../src/hosts/routes.js';
+import { endpoints, formatFiles, notFoundScopes } from '../../src/hosts/routes.js';
 import { fill } from '../../src/render/urls.js';
 
 /** One request and what every host must answer. */
@@ -25,6 +25,8 @@ export interface Probe {
   file: string;
   /** For JSON 404s: the scope folder whose message answers (Netlify serves `<folder>404.json`); none for a page past a paged answer's first. */
   scope?: string;
+  /** The file is served at the path asked, by no rewrite rule (the formats' files). */
+  atItsPath?: true;
 }
 
 /** The headers every JSON answer carries, as a phone sees them (the example catalog's settings). */
@@ -32,7 +34,7 @@ export const API_HEADERS = { 'content-type': 'application/json', allow: 'GET, OP
 export const LISTING_CACHE_CONTROL = 'public, max-age=300';
 
 /**
- * Extra request paths for site.yaml (issue 15): a placeholder beside fixed text (one static rule
+ * Extra request paths for site.yaml: a placeholder beside fixed text (one static rule
  * per device and list on Cloudflare), a path without {list} that answers one list, and a path of
  * whole segments (one placeholder rule on Cloudflare). Appended to the example's site.yaml by the
  * suites that run the table with them.
@@ -43,6 +45,19 @@ request_paths:
   - path: /api/v1/{device}.json
     list: stable
   - /api/v1/legacy/{device}/{list}/{incremental}
+`;
+
+/**
+ * The other updater families' files (site.yaml `formats`): the crDroid family's at its default
+ * path, one per list, and the PixelExperience family's for one list at a path of its own.
+ * Appended to the example's site.yaml by the suites that run the table with request paths.
+ */
+export const FORMATS_YAML = `
+formats:
+  crdroid: {}
+  pixelexperience:
+    lists: [stable]
+    path: /api/updater/{device}.json
 `;
 
 export function hostTable(compiled: CompiledSite): Probe[] {
@@ -112,6 +127,17 @@ export function hostTable(compiled: CompiledSite): Probe[] {
     const depth = (shape: string) => shape.split('/').filter(Boolean).length;
     const deepest = endpoint.paths.reduce((a, b) => (depth(b) > depth(a) ? b : a));
     notFound(`${fillAll(deepest, known).replace(/\/$/, '')}/one/more`, `${endpoint.name}: deeper than a phone asks`);
+  }
+  // The formats' files are served at their own paths; a device without one (an unknown device, or a
+  // PixelExperience-family list with no build to offer) answers the JSON 404 of its scope.
+  const written = new Set(compiled.files.map((f) => f.path));
+  for (const format of formatFiles(site)) {
+    for (const device of devices) {
+      const path = fill(format.path, { device });
+      if (written.has(path.slice(1))) for (const method of ['GET', 'HEAD'] as const) add({ method, path, what: format.name, status: 200, kind: 'json', file: path.slice(1), atItsPath: true });
+      else notFound(path, `${format.name}: no build to offer`);
+    }
+    notFound(fill(format.path, { device: 'no-such-device' }), `${format.name}: unknown device`);
   }
   for (const scope of scopes) notFound(`${scope.folder}no/such/path`, `miss under ${scope.folder}`);
   notFound('/no-such-page', 'miss outside the API');

@@ -9,7 +9,7 @@ import { build, compileSite } from '../../src/pipeline/build.js';
 import { readContent } from '../../src/catalog/read.js';
 import { respond, servedTree } from '../../src/hosts/respond.js';
 import { EXAMPLE } from '../helpers/helpers.js';
-import { CLOUDFLARE_PAGE_ALLOW_ORIGIN, compileWith, describeProbe, expectedAnswer, hostTable, observe, optionsProbes, REQUEST_PATHS_YAML, type Seen } from '../helpers/host-table.js';
+import { CLOUDFLARE_PAGE_ALLOW_ORIGIN, compileWith, describeProbe, expectedAnswer, hostTable, observe, optionsProbes, REQUEST_PATHS_YAML, FORMATS_YAML, type Seen } from '../helpers/host-table.js';
 import { startWrangler, type Wrangler } from '../helpers/wrangler.js';
 
 const content = readContent(EXAMPLE);
@@ -18,7 +18,7 @@ const content = readContent(EXAMPLE);
 // fewer, and neither setting changes what the other answers.
 describe.each([
   { optionsHandler: false, extra: '', setting: 'without options_handler (static assets only)' },
-  { optionsHandler: true, extra: `\noptions_handler: true\n${REQUEST_PATHS_YAML}`, setting: 'with options_handler: true (_worker.js) and request_paths' },
+  { optionsHandler: true, extra: `\noptions_handler: true\n${REQUEST_PATHS_YAML}${FORMATS_YAML}`, setting: 'with options_handler: true (_worker.js), request_paths and formats' },
 ])('Cloudflare Pages runtime (wrangler pages dev), $setting', ({ optionsHandler, extra }) => {
   const compiled = compileWith(content, extra);
   const table = hostTable(compiled);

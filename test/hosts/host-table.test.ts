@@ -27,7 +27,7 @@ describe('the host table', () => {
     expect(row('GET', '/no-such-page')).toMatchObject({ status: 404, kind: 'html', file: '404.html' });
   });
 
-  // Issue 21 part 2: the v2 directory, in both slash forms (the official server has strict_slashes off).
+  // The v2 directory, in both slash forms (the official server has strict_slashes off).
   it.each(['/api/v2/oems', '/api/v2/oems/'])('asks for the v2 vendor list at %s', (path) => {
     for (const method of ['GET', 'HEAD']) expect(row(method, path), `${method} ${path}`).toMatchObject({ status: 200, kind: 'json', file: 'api/v2/oems.json' });
   });
@@ -47,7 +47,7 @@ describe('the host table', () => {
     }
   });
 
-  it('answers v2 builds of an unknown device with 200 [] (issue 20 point 5), its description and v1 with JSON 404s', () => {
+  it('answers v2 builds of an unknown device with 200 [], its description and v1 with JSON 404s', () => {
     for (const path of ['/api/v2/devices/no-such-device/builds', '/api/v2/devices/no-such-device/builds/']) {
       for (const method of ['GET', 'HEAD']) expect(row(method, path), `${method} ${path}`).toMatchObject({ status: 200, kind: 'json', file: 'api/v2/unknown-device-builds.json' });
     }

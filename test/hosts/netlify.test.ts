@@ -1,45 +1,55 @@
-// Netlify, its own rule engine: the committed netlify.toml and the one a `--host netlify` build
-// writes, over the `--host netlify` dist/, against the host table. For each row: the rule that
-// fires, that its target exists in dist/, the status, the headers that apply and the body.
+// Netlify, its own rule engine: the `--host netlify` dist/ (its _redirects and _headers, which
+// Netlify reads before netlify.toml) beside the netlify.toml init writes, and beside the one an
+// earlier otapress build wrote with every route in it, against the host table. For each row: the
+// rule that fires, that its target exists in dist/, the status, the headers that apply and the body.
 import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, compileSite } from '../../src/pipeline/build.js';
+import { build } from '../../src/pipeline/build.js';
 import { readContent } from '../../src/catalog/read.js';
-import { EXAMPLE } from '../helpers/helpers.js';
-import { compileWith, describeProbe, expectedAnswer, hostTable, LISTING_CACHE_CONTROL, REQUEST_PATHS_YAML, type Probe, type Seen } from '../helpers/host-table.js';
+import { NETLIFY_TOML } from '../../src/hosts/netlify.js';
+import { EXAMPLE, ROOT } from '../helpers/helpers.js';
+import { compileWith, describeProbe, expectedAnswer, hostTable, LISTING_CACHE_CONTROL, REQUEST_PATHS_YAML, FORMATS_YAML, type Probe, type Seen } from '../helpers/host-table.js';
 import { loadNetlifySite, netlifyAnswer, type NetlifySite } from '../helpers/netlify-engine.js';
 
-const content = readContent(EXAMPLE);
-// The committed netlify.toml is the example's; the generated one adds site.yaml's request paths.
-const tables: Record<string, Probe[]> = {
-  committed: hostTable(compileSite(content)),
-  generated: hostTable(compileWith(content, REQUEST_PATHS_YAML)),
+// The table has site.yaml's request paths and the other updaters' formats: the build writes their rules into dist/_redirects.
+const table: Probe[] = hostTable(compileWith(readContent(EXAMPLE), `${REQUEST_PATHS_YAML}${FORMATS_YAML}`));
+const TOMLS = {
+  'init\'s': path.join(EXAMPLE, 'netlify.toml'),
+  'an earlier build\'s': path.join(ROOT, 'test', 'fixtures', 'netlify-toml', 'written-by-earlier-build.toml'),
 };
+type Which = keyof typeof TOMLS;
 
 let root: string;
 const dist = () => path.join(root, 'dist');
-const sites: Record<string, NetlifySite> = {};
+const sites = {} as Record<Which, NetlifySite>;
 
 beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'otapress-netlify-'));
   cpSync(path.join(EXAMPLE, 'content'), path.join(root, 'content'), { recursive: true });
   // The Cloudflare-only option must not leak into a Netlify deploy either.
-  appendFileSync(path.join(root, 'content', 'site.yaml'), `\noptions_handler: true\n${REQUEST_PATHS_YAML}`);
+  appendFileSync(path.join(root, 'content', 'site.yaml'), `\noptions_handler: true\n${REQUEST_PATHS_YAML}${FORMATS_YAML}`);
   build({ root, host: 'netlify' });
-  sites.committed = await loadNetlifySite(path.join(EXAMPLE, 'netlify.toml'), dist());
-  sites.generated = await loadNetlifySite(path.join(root, 'netlify.toml'), dist());
+  for (const [which, toml] of Object.entries(TOMLS)) sites[which as Which] = await loadNetlifySite(toml, dist());
 });
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('a --host netlify build', () => {
-  it('has none of Cloudflare\'s files, which Netlify would read before netlify.toml', () => {
-    for (const name of ['_redirects', '_headers', '_worker.js', '_routes.json']) expect(existsSync(path.join(dist(), name)), name).toBe(false);
+  it("has Netlify's rule files, none of Cloudflare's, and writes no netlify.toml", () => {
+    for (const name of ['_worker.js', '_routes.json', 'netlify.toml']) expect(existsSync(path.join(dist(), name)), name).toBe(false);
+    expect(existsSync(path.join(root, 'netlify.toml'))).toBe(false);
+    expect(readFileSync(path.join(dist(), '_redirects'), 'utf8')).toMatch(/^\/api\/v1\/FP4\/stable {2}\/api\/v1\/FP4\/stable\/index\.json {2}200!$/m);
   });
 
-  it.each(['committed', 'generated'])('%s netlify.toml parses without errors, every 200 rule forced', (which) => {
+  it("the example's netlify.toml is the one init writes: build settings only, nothing a device or list changes", () => {
+    expect(readFileSync(TOMLS["init's"], 'utf8')).toBe(NETLIFY_TOML);
+    expect(NETLIFY_TOML).not.toMatch(/\[\[(redirects|headers)\]\]|FP4|stable/);
+    expect(sites["init's"].redirects.every((r) => r.from.startsWith('/api/'))).toBe(true);
+  });
+
+  it.each(Object.keys(TOMLS) as Which[])('with %s netlify.toml, the rules parse without errors, every 200 rule forced', (which) => {
     const site = sites[which];
     expect(site.errors).toEqual([]);
     // A rewrite that is not forced loses to any file at the requested path.
@@ -47,11 +57,14 @@ describe('a --host netlify build', () => {
   });
 });
 
-describe.each(['committed', 'generated'])('Netlify rule engine, %s netlify.toml', (which) => {
-  it.each(tables[which].map((probe) => ({ probe, name: describeProbe(probe) })))('$name', ({ probe }) => {
+describe.each(Object.keys(TOMLS) as Which[])('Netlify rule engine, dist/ with %s netlify.toml', (which) => {
+  it.each(table.map((probe) => ({ probe, name: describeProbe(probe) })))('$name', ({ probe }) => {
     const answer = netlifyAnswer(sites[which], probe.path, probe.method);
     // The rule that fires, and its target in dist/.
-    if (probe.status === 200) {
+    if (probe.atItsPath) {
+      // The file at the path asked is served: the JSON 404 rule under /api/ is not forced, so it yields to it.
+      expect(answer.rule === null || answer.rule.force === false).toBe(true);
+    } else if (probe.status === 200) {
       expect(answer.rule).toMatchObject({ to: `/${probe.file}`, status: 200, force: true });
     } else if (probe.kind === 'json' && !probe.scope) {
       expect(answer.rule).toMatchObject({ to: `/${probe.file}`, status: 404, force: true });

@@ -42,6 +42,6 @@ describe('options_handler', () => {
     } catch (e) {
       error = e;
     }
-    expect((error as ContentError).problems.map(formatProblem)).toEqual(['content/site.yaml:16:1  options_handler  expected true or false']);
+    expect((error as ContentError).problems.map(formatProblem)).toEqual(['content/site.yaml:19:1  options_handler  expected true or false']);
   });
 });

@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { compileSite, type CompiledSite } from '../../src/pipeline/build.js';
 import type { ManifestFile } from '../../src/catalog/read.js';
 import { formatProblem } from '../../src/catalog/problems.js';
+import { NETLIFY_TOML } from '../../src/hosts/netlify.js';
 import { cloudflareRules } from '../../src/hosts/routes.js';
 import { EXAMPLE, tempProject } from '../helpers/helpers.js';
 import { loadNetlifySite } from '../helpers/netlify-engine.js';
@@ -86,14 +87,16 @@ describe(`rules for ${DEVICES} devices × 4 lists`, () => {
     expect(rules.length).toBeLessThanOrEqual(100);
   });
 
-  it('netlify.toml: at most 11 rules per device, all parsed by Netlify', async () => {
-    // A --host netlify publish folder has no _redirects/_headers: netlify.toml's rules are all there is.
+  it('Netlify _redirects: at most 11 rules per device, all parsed by Netlify', async () => {
+    // A --host netlify publish folder's _redirects and _headers, beside the netlify.toml init writes (no rules).
+    const netlify = compileSite({ site: readFileSync(path.join(EXAMPLE, 'content', 'site.yaml')), ...content, problems: [] }, 'netlify');
     const root = tempProject();
     mkdirSync(path.join(root, 'dist'));
-    writeFileSync(path.join(root, 'netlify.toml'), compiled.netlifyToml!);
+    for (const name of ['_redirects', '_headers']) writeFileSync(path.join(root, 'dist', name), String(netlify.files.find((f) => f.path === name)!.contents));
+    writeFileSync(path.join(root, 'netlify.toml'), NETLIFY_TOML);
     const site = await loadNetlifySite(path.join(root, 'netlify.toml'), path.join(root, 'dist'));
     expect(site.errors).toEqual([]);
-    console.info(`netlify.toml for ${DEVICES} devices × 4 lists: ${site.redirects.length} redirect rules, ${site.headers.length} header rules`);
+    console.info(`Netlify _redirects for ${DEVICES} devices × 4 lists: ${site.redirects.length} redirect rules, ${site.headers.length} header rules`);
     // Today: 2 per device × list, 1 per device for v1 misses, 1 per device for its v2 builds and 1
     // for its v2 description, 8 for the whole API (v2 vendors, the v2 builds of unknown devices,
     // /api/v2/changes with its first page and the pages after it, 3 JSON 404 folders): 11,008 here.

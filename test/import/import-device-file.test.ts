@@ -1,6 +1,7 @@
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { deviceFileOf, type DeviceField } from '../../src/import/device-file.js';
+import { parseDeviceFile } from '../../src/catalog/device.js';
 
 const fields = (entries: Record<string, unknown>) => new Map<string, DeviceField>(Object.entries(entries).map(([k, value]) => [k, { value, record: 0 }]));
 
@@ -35,5 +36,19 @@ describe('device.yaml from a crDroid listing', () => {
 
   it('writes a maintainer url only with a maintainer name', () => {
     expect(deviceFileOf(fields({ maintainer_url: 'https://github.com/a' }), 'x.json')).toEqual({ kept: [], leftOut: ['maintainer_url (no maintainer name to go with it)'] });
+  });
+});
+
+describe('device.yaml from a listing holds only what device.yaml accepts', () => {
+  it('leaves out a 150-character maintainer and an address no URL parser reads, with device.yaml\'s own words, and check accepts the rest', () => {
+    const made = deviceFileOf(fields({ device: 'Pixel 8a', maintainer: 'm'.repeat(150), maintainer_url: 'https://github.com/m', forum: 'https:///forum', telegram: 'https://t.me/x' }), 'akita.json');
+    expect(made.kept).toEqual(['device → name', 'telegram → links.support']);
+    expect(made.leftOut).toEqual([
+      expect.stringMatching(/^forum \(device\.yaml links\.forum: .+\)$/),
+      expect.stringMatching(/^maintainer \(device\.yaml maintainers\.name: .+\)$/),
+      'maintainer_url (no maintainer name to go with it)',
+    ]);
+    expect(parseDeviceFile(made.text!, 'content/akita/device.yaml').problems).toEqual([]);
+    expect(parse(made.text!)).toEqual({ name: 'Pixel 8a', links: { support: 'https://t.me/x' } });
   });
 });

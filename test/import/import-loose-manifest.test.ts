@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runMain } from '../helpers/cli-process.js';
 import { tempProject } from '../helpers/helpers.js';
 
-// What an imported listing leaves in a manifest and phones accept (issue 18 point 1): an id that is
+// What an imported listing leaves in a manifest and phones accept: an id that is
 // another download key than the zip's SHA-256, and no md5sum. The build publishes them, with one
 // notice per kind and device, and never calls the key a SHA-256.
 

@@ -19,7 +19,7 @@ lists:
   ${LIST}: [${LIST}]
 `;
 
-/** The fields of interface.md a LineageOS listing lacks: the only ones the round trip may add. */
+/** The fields of the /e/ v1 record a LineageOS listing lacks: the only ones the round trip may add. */
 const ADDED_BY_E = ['pre_version', 'display_version', 'android_version', 'is_upgrade_supported'];
 
 /**
@@ -36,7 +36,7 @@ async function importAll() {
   mkdirSync(path.join(root, 'content'));
   writeFileSync(path.join(root, 'content/site.yaml'), SITE);
   const runs = [];
-  for (const device of DEVICES) runs.push(await runMain(['import', path.join(SOURCE, `${device}_${LIST}`), '--device', device, '--list', LIST, '--root', root]));
+  for (const device of DEVICES) runs.push(await runMain(['import', path.join(SOURCE, `${device}_${LIST}`), '--device', device, '--list', LIST, '--root', root, '--verbose']));
   return { root, runs };
 }
 
@@ -48,7 +48,7 @@ describe('the LineageOTAstatic listings', () => {
       expect(code).toBe(0);
       expect(out.filter((l) => !l.startsWith(`created content/${DEVICES[i]}/lineage-`))).toEqual([`imported 30 of 30 records into ${DEVICES[i]}/${LIST}: 30 manifests written`]);
       expect(err).toEqual([
-        `${file}:3:9  android_version  all 30 records lack \`android_version\`, which only the /e/ updater reads: derived from api_level by interface.md's pairing (29 → 10, 30 → 11, 32 → 12)`,
+        `${file}:3:9  android_version  all 30 records lack \`android_version\`, which only the /e/ updater reads: derived from api_level by the pairing of the v1 interface (README, The v1 interface) (29 → 10, 30 → 11, 32 → 12)`,
         `${file}:3:9  display_version  all 30 records lack \`display_version\`, which only the /e/ updater reads: derived from the file name, as the build does`,
         `${file}:3:9  is_upgrade_supported  all 30 records lack \`is_upgrade_supported\`, which only the /e/ updater reads: published as false`,
         `${file}:3:9  pre_version  all 30 records lack \`pre_version\`, which only the /e/ updater reads: published as ""`,

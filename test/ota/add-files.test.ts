@@ -7,7 +7,7 @@ import { runMain } from '../helpers/cli-process.js';
 import { tempProject } from '../helpers/helpers.js';
 import { FP4_METADATA, writeOtaZip } from '../helpers/ota-zip.js';
 
-// Issue 21: `add` writes the zip's SHA-1 beside MD5 and SHA-256 from the same read, and
+// `add` writes the zip's SHA-1 beside MD5 and SHA-256 from the same read, and
 // `--file` hashes a build's other files (images, firmware) the same way into `files:`.
 
 const NAME = 'e-2.7-a14-20241108446999-official-FP4';
@@ -60,7 +60,7 @@ describe('otapress add --file', () => {
     });
     const twice = await runMain(['add', zip, '--root', root, '--file', zip]);
     expect(twice.code).toBe(1);
-    // Said of the option that named it, not of a manifest that was never written (issue 18 point 5).
+    // Said of the option that named it, not of a manifest that was never written.
     expect(twice.err[0]).toBe(`--file  files  --file ${NAME}.zip: \`${NAME}.zip\` is the build's zip; list only its other files (images, firmware) here`);
     expect(existsSync(path.join(root, `content/FP4/${NAME}.yaml`))).toBe(false);
   });

@@ -1,4 +1,4 @@
-// `otapress add` with the zips of the wider world (issues 18 and 19): LineageOS-family zips on a
+// `otapress add` with the zips of the wider world: LineageOS-family zips on a
 // fresh catalog, names published under another convention, and metadata that lies or attacks.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,7 +26,7 @@ async function freshCatalog(name: string, metadata: string | undefined, channels
 
 const manifestsOf = (root: string, device: string) => (existsSync(path.join(root, 'content', device)) ? readdirSync(path.join(root, 'content', device)) : []);
 
-describe('a LineageOS zip on a fresh catalog (issue 18 point 5)', { timeout: 60_000 }, () => {
+describe('a LineageOS zip on a fresh catalog', { timeout: 60_000 }, () => {
   it('publishes at once on a catalog made with init --channels nightly', async () => {
     const { root, zip } = await freshCatalog(NIGHTLY, LINEAGE_METADATA, ['nightly']);
     const added = await runMain(['add', zip, '--root', root]);
@@ -93,7 +93,7 @@ describe('a LineageOS zip on a fresh catalog (issue 18 point 5)', { timeout: 60_
   });
 });
 
-describe('names published under another convention (issue 18 point 4)', { timeout: 60_000 }, () => {
+describe('names published under another convention', { timeout: 60_000 }, () => {
   const beyond = FP4_METADATA.replace('pre-device=FP4', 'pre-device=beyond1lte');
 
   it('adds a name with a maintainer prefix before the device to the device its metadata names', async () => {
@@ -134,7 +134,7 @@ describe('names published under another convention (issue 18 point 4)', { timeou
   });
 });
 
-describe('what add prints of a hostile zip (issue 19 point 8)', { timeout: 60_000 }, () => {
+describe('what add prints of a hostile zip', { timeout: 60_000 }, () => {
   const NAME = 'e-2.7-a14-20241108446999-official-FP4';
 
   async function hostile(metadata: string, name = `${NAME}.zip`) {

@@ -136,7 +136,7 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
     const { code, err } = await runMain(['add', zip, '--root', root, '--without-metadata']);
     expect(code).toBe(2);
     expect(err[0]).toBe(
-      'cannot tell --device, --version, --channel, --timestamp, --android-version, --incremental of update-signed.zip: `update-signed.zip` is in neither the /e/OS nor the LineageOS form, so it tells nothing (e-<version>-<platform letter or a+level>-<yyyymmdd><build number>-<channel>-<device>.zip (or .disabled.zip), or lineage-<version>-<yyyymmdd>-<type>-<device>[-signed].zip); the zip has no META-INF/com/android/metadata.',
+      'cannot tell --device, --version, --channel, --timestamp, --incremental of update-signed.zip: `update-signed.zip` is in none of the name forms otapress reads, so it tells nothing (e-<version>-<platform letter or a+level>-<yyyymmdd><build number>-<channel>-<device>.zip (or .disabled.zip), or lineage-<version>-<yyyymmdd>-<type>-<device>[-signed].zip; or as lineage-21.0-20240409_164757-UNOFFICIAL-m20lte.zip, crDroidAndroid-14.0-20240315-akita-v10.3.zip, EvolutionX-14.0-20240315-akita-9.0-Official.zip, PixelOS_akita-14.0-20240315-0820.zip, ProjectElixir_4.1_alioth-14.0-20240226-2058-OFFICIAL.zip, RisingOS_Revived-8.1.1-251201-0524-GAPPS-OFFICIAL-akita-ota.zip); the zip has no META-INF/com/android/metadata.',
     );
     const named = await addBuild({
       zip,
@@ -211,7 +211,7 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
     expect((await runMain(['add', zip, '--root', root])).code).toBe(0);
     writeFileSync(target, '# edited by hand\n');
     const refused = await runMain(['add', zip, '--root', root]);
-    expect(refused).toMatchObject({ code: 2, err: [`content/FP4/${NAME}.yaml exists already; pass --force to replace it, or --dry-run to see the new manifest`] });
+    expect(refused).toMatchObject({ code: 2, err: [`content/FP4/${NAME}.yaml exists already; pass --force to write it again from the zip (what a zip cannot tell, such as lists, changelog, url and files, is kept from it), or --dry-run to see the new manifest`] });
     expect(read(root, `content/FP4/${NAME}.yaml`)).toBe('# edited by hand\n');
     const dry = await runMain(['add', zip, '--root', root, '--dry-run']);
     expect(dry.code).toBe(0);
@@ -330,13 +330,13 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
     });
   });
 
-  it("publishes another ROM's zip under its own name, from the values given as options", async () => {
+  it("publishes a crDroid zip under its own name: its name tells device, version and Android version; the rest from options", async () => {
     const name = 'crDroidAndroid-14.0-20250101-FP4-v10.10.zip';
     const { root, zip } = await project(name, {});
     const asked = await runMain(['add', zip, '--root', root, '--without-metadata']);
     expect(asked.code).toBe(2);
     expect(asked.err[1]).toBe(
-      `pass them as options, e.g. otapress add ${zip} --device CODENAME --version X.Y --channel <stable|official|dev|community> --timestamp 1731067200 --android-version 14 --incremental eng.root.20241108.123456`,
+      `pass them as options, e.g. otapress add ${zip} --timestamp 1731067200 --incremental eng.root.20241108.123456`,
     );
     const options = ['--without-metadata', '--device', 'FP4', '--version', '10.10', '--channel', 'community', '--timestamp', '1735732800', '--android-version', '14', '--incremental', 'eng.crdroid.20250101'];
     expect((await runMain(['add', zip, '--root', root, ...options])).code).toBe(0);

@@ -208,7 +208,7 @@ describe("the key of otapress's own code", { timeout: 180_000 }, () => {
   });
 });
 
-describe('pruning the build cache (issue 19 point 14)', { timeout: 120_000 }, () => {
+describe('pruning the build cache', { timeout: 120_000 }, () => {
   it("removes the temporary files of a killed build, and keeps those of a build still running", async () => {
     const root = catalog();
     build({ root });

@@ -8,7 +8,7 @@ import { parseSite } from '../../src/catalog/site.js';
 import { VALID_MANIFEST } from '../helpers/arbitraries.js';
 import { catalogProject, hex } from '../helpers/catalog.js';
 
-// Issue 21 parts 2 and 4: a build's sha1 and its other files, in the manifest and the v2 answer.
+// A build's sha1 and its other files, in the manifest and the v2 answer.
 
 const { site } = parseSite('download_base_url: https://dl.example.org/builds\n');
 const FILE = 'content/FP4/build.yaml';

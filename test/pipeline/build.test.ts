@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../../src/pipeline/build.js';
 import { OUTPUT_MARKER } from '../../src/pipeline/out-dir.js';
+import { NETLIFY_TOML } from '../../src/hosts/netlify.js';
 import { main } from '../../src/cli.js';
 import { ContentError, formatProblem } from '../../src/catalog/problems.js';
 import { generateCatalog } from '../bench/catalog.js';
@@ -13,17 +14,35 @@ import { eventually, EXAMPLE, oldTreesRemoved, ROOT, snapshotTree, tempProject }
 const GOLDEN = path.join(ROOT, 'test', 'golden');
 
 describe('build of the example catalog', () => {
-  it('writes exactly the committed golden tree, and netlify.toml as committed', () => {
+  it('writes exactly the committed golden tree, and no netlify.toml', () => {
     const root = tempProject({ withContent: true });
     build({ root });
     const tree = snapshotTree(path.join(root, 'dist'));
     if (process.env.UPDATE_GOLDEN) {
       rmSync(path.join(GOLDEN, 'dist'), { recursive: true, force: true });
       cpSync(path.join(root, 'dist'), path.join(GOLDEN, 'dist'), { recursive: true });
-      cpSync(path.join(root, 'netlify.toml'), path.join(EXAMPLE, 'netlify.toml'));
+      writeFileSync(path.join(EXAMPLE, 'netlify.toml'), NETLIFY_TOML);
     }
     expect(tree).toEqual(snapshotTree(path.join(GOLDEN, 'dist')));
-    expect(readFileSync(path.join(root, 'netlify.toml'), 'utf8')).toBe(readFileSync(path.join(EXAMPLE, 'netlify.toml'), 'utf8'));
+    expect(existsSync(path.join(root, 'netlify.toml'))).toBe(false);
+  });
+
+  it("with --host netlify, writes the golden tree with Netlify's _redirects and _headers in place of Cloudflare's", () => {
+    const root = tempProject({ withContent: true });
+    build({ root, host: 'netlify' });
+    const tree = snapshotTree(path.join(root, 'dist'));
+    const netlify = path.join(GOLDEN, 'netlify');
+    if (process.env.UPDATE_GOLDEN) {
+      rmSync(netlify, { recursive: true, force: true });
+      mkdirSync(netlify);
+      for (const name of ['_redirects', '_headers']) cpSync(path.join(root, 'dist', name), path.join(netlify, name));
+    }
+    // Cloudflare's worker (the changes' later pages, OPTIONS) is Cloudflare's alone.
+    const { '_worker.js': worker, '_routes.json': routes, ...cloudflareless } = snapshotTree(path.join(GOLDEN, 'dist'));
+    expect(worker).toBeDefined();
+    expect(routes).toBeDefined();
+    expect(tree).toEqual({ ...cloudflareless, ...snapshotTree(netlify) });
+    expect(existsSync(path.join(root, 'netlify.toml'))).toBe(false);
   });
 
   it('is byte-identical across runs', () => {
@@ -41,7 +60,7 @@ describe('build of the example catalog', () => {
     // The first tree, renamed out of the way, is removed by an `rm -rf` that runs on after the build.
     await oldTreesRemoved(root);
     // node_modules/.cache/otapress is the build cache, where tools keep theirs (git ignores node_modules).
-    expect(readdirSync(root).sort()).toEqual(['content', 'dist', 'netlify.toml', 'node_modules']);
+    expect(readdirSync(root).sort()).toEqual(['content', 'dist', 'node_modules']);
     expect(readdirSync(path.join(root, 'node_modules', '.cache'))).toEqual(['otapress']);
   });
 
@@ -98,7 +117,6 @@ describe('a failed build', () => {
     const root = tempProject({ withContent: true });
     build({ root });
     const before = snapshotTree(path.join(root, 'dist'));
-    const tomlBefore = readFileSync(path.join(root, 'netlify.toml'), 'utf8');
 
     const fp4 = path.join(root, 'content', 'FP4');
     const target = path.join(fp4, 'e-2.5-a14-20241108446322-official-FP4.yaml');
@@ -119,7 +137,6 @@ describe('a failed build', () => {
       'content/fp4:1:1  (folder)  device folders `FP4` and `fp4` differ only by case; phones ask with the exact name, keep one folder',
     ]);
     expect(snapshotTree(path.join(root, 'dist'))).toEqual(before);
-    expect(readFileSync(path.join(root, 'netlify.toml'), 'utf8')).toBe(tomlBefore);
 
     const lines: string[] = [];
     const code = await main(['build', '--root', root], { out: (l) => lines.push(l), err: (l) => lines.push(l) });

@@ -199,7 +199,7 @@ describe('two builds at once on the same folder', { timeout: 60_000 }, () => {
     async () => {
       const root = tempProject();
       writeCatalog(root, 1);
-      // Different trees: a Netlify build leaves out _redirects and _headers.
+      // Different trees: a Netlify build writes its own _redirects and _headers.
       const all = expectedTree(1);
       const netlify = expectedTree(1, 'netlify');
       const [a, b] = await Promise.all([runBuild(root), runBuild(root, ['--host', 'netlify'])]);

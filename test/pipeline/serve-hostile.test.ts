@@ -1,4 +1,4 @@
-// Hostile requests to a real `otapress serve` process over raw sockets (issue 19 points 1 and 10):
+// Hostile requests to a real `otapress serve` process over raw sockets:
 // request targets that `new URL(target, base)` could not parse used to throw in the request
 // handler and end the process; each now gets an answer, and the preview keeps serving.
 import { appendFileSync, cpSync, renameSync, rmSync } from 'node:fs';

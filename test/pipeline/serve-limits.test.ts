@@ -1,5 +1,5 @@
-// Output amplification (issue 19 point 6): a site.yaml of a few hundred kilobytes used to make
-// hundreds of thousands of files and a netlify.toml of tens of megabytes. The hosts' limits
+// Output amplification: a site.yaml of a few hundred kilobytes used to make
+// hundreds of thousands of files and Netlify rule files of tens of megabytes. The hosts' limits
 // (src/hosts/limits.ts) are checked from site.yaml and the device folders before anything is
 // compiled or written; check and build name the list or device folder that passes them.
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -10,7 +10,8 @@ import { ContentError, formatProblem } from '../../src/catalog/problems.js';
 import { parseSite } from '../../src/catalog/site.js';
 import { main } from '../../src/cli.js';
 import { outputFloor } from '../../src/hosts/limits.js';
-import { renderCloudflareRedirects, renderNetlifyToml } from '../../src/hosts/routes.js';
+import { netlifyRules } from '../../src/hosts/netlify.js';
+import { renderCloudflareRedirects } from '../../src/hosts/routes.js';
 import { catalogProject } from '../helpers/catalog.js';
 
 const BASE = 'download_base_url: https://dl.example.org\n';
@@ -40,7 +41,7 @@ describe('the hosts\' limits on what one deploy holds', () => {
     const started = performance.now();
     const expected = [
       // 40 devices × (2 rules per list + 2) + 3: the 124th list passes 10,000.
-      `content/site.yaml:${lists.at(123)}  lists.l123  with this list, 40 devices and 5000 lists make 400,126 netlify.toml redirect rules, past 10,000 (from this list on, each list adds 80); Netlify asks for placeholders instead of 10,000 rules or more, and may fail a deploy whose rules are too large; use fewer lists or request paths (content/site.yaml), or remove netlify from \`hosts\``,
+      `content/site.yaml:${lists.at(123)}  lists.l123  with this list, 40 devices and 5000 lists make 400,126 Netlify redirect rules, past 10,000 (from this list on, each list adds 80); Netlify asks for placeholders instead of 10,000 rules or more, and may fail a deploy whose rules are too large; use fewer lists or request paths (content/site.yaml), or remove netlify from \`hosts\``,
       // 40 devices × (2 files per list + 4): the 249th list passes 20,000.
       `content/site.yaml:${lists.at(248)}  lists.l248  with this list, 40 devices and 5000 lists make 400,160 files at least, past 20,000 (from this list on, each list adds 80); Cloudflare Pages takes 20,000 files per deploy on its Free plan (100,000 on paid plans); use fewer lists (content/site.yaml), split the devices over several sites, or remove cloudflare from \`hosts\``,
     ];
@@ -79,14 +80,14 @@ describe('the hosts\' limits on what one deploy holds', () => {
     const root = catalogProject(devices(40, 'stable'), `${BASE}request_paths:\n${paths}`);
     expect(check({ root }).problems.map(formatProblem).map((line) => line.slice(0, line.indexOf(';')))).toEqual([
       // 40 devices × 11 + 6 = 446 rules, and 40 × 4 more for each path: the 60th passes 10,000.
-      'content/site.yaml:62:5  request_paths.59  with this request path, 40 devices, 4 lists and 100 request paths make 16,446 netlify.toml redirect rules, past 10,000',
+      'content/site.yaml:62:5  request_paths.59  with this request path, 40 devices, 4 lists and 100 request paths make 16,446 Netlify redirect rules, past 10,000',
       // 7 built-in rules with placeholders (v1, v2 builds and its [] answer, v2 device) and one for each path: the 94th is the 101st.
       'content/site.yaml:96:5  request_paths.93  with this request path, 40 devices, 4 lists and 100 request paths make 107 _redirects rules with placeholders, past 100',
     ]);
   });
 });
 
-describe('the rule count the limits use is the count netlify.toml has', () => {
+describe('the rule count the limits use is the count of Netlify\'s _redirects', () => {
   it.each([
     ['the interface lists', 'channels: [stable, official, dev, community]\n', 3],
     ['six lists and request paths', 'channels: [s]\nlists: {a: [s], b: [s], c: [s], d: [s], e: [s], f: [s]}\nrequest_paths:\n  - /api/v1/{device}_{list}\n  - /api/v1/legacy/{device}/{list}/{incremental}\n', 5],
@@ -94,8 +95,7 @@ describe('the rule count the limits use is the count netlify.toml has', () => {
     const root = catalogProject(devices(deviceCount, settings.includes('[s]') ? 's' : 'stable'), `${BASE}${settings}`);
     const { site } = parseSite(readFileSync(path.join(root, 'content/site.yaml'), 'utf8'));
     const names = Array.from({ length: deviceCount }, (_, i) => `dev${String(i).padStart(5, '0')}`);
-    const toml = renderNetlifyToml(site!, names);
-    expect(outputFloor(site!, deviceCount).rules).toBe(toml.split('\n').filter((l) => l === '[[redirects]]').length);
+    expect(outputFloor(site!, deviceCount).rules).toBe(netlifyRules(site!, names).length);
     const redirects = renderCloudflareRedirects(site!, names).split('\n').filter((l) => l.startsWith('/'));
     expect(outputFloor(site!, deviceCount).dynamicRedirects).toBe(redirects.filter((l) => /[:*]/.test(l.split(' ')[0])).length);
   });

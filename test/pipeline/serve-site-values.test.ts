@@ -1,14 +1,14 @@
-// site.yaml values that reach the hosts' files (issue 19 point 2): cache_control has the grammar
+// site.yaml values that reach the hosts' files: cache_control has the grammar
 // of RFC 9111's response directives; every emitter also escapes for its own syntax, so a value
 // that its grammar lets through (a `$` or `%` in a field name) reaches the phone literally.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../../src/pipeline/build.js';
 import { formatProblem } from '../../src/catalog/problems.js';
 import { parseSite } from '../../src/catalog/site.js';
 import { renderHostFiles } from '../../src/hosts/host-files.js';
-import { renderNetlifyToml } from '../../src/hosts/routes.js';
+import { NETLIFY_TOML, renderNetlifyRedirects } from '../../src/hosts/netlify.js';
 import { catalogProject } from '../helpers/catalog.js';
 import { loadNetlifySite } from '../helpers/netlify-engine.js';
 
@@ -66,10 +66,12 @@ describe('cache_control: response directives of RFC 9111 only', () => {
 describe('cache_control in the Cloudflare and Netlify rule files', () => {
   const value = 'no-cache="$document_root, %z, $host", max-age=60';
 
-  it('a value with `$` and `%` reaches _headers and, through Netlify\'s own parser, netlify.toml literally', async () => {
+  it('a value with `$` and `%` reaches both hosts\' _headers literally, through Netlify\'s own parser too', async () => {
     const root = catalogProject([{}], `${BASE}cache_control: '${value}'\n`);
     build({ root });
     expect(readFileSync(path.join(root, 'dist', '_headers'), 'utf8')).toContain(`\n  Cache-Control: ${value}\n`);
+    build({ root, host: 'netlify' });
+    writeFileSync(path.join(root, 'netlify.toml'), NETLIFY_TOML);
     const site = await loadNetlifySite(path.join(root, 'netlify.toml'), path.join(root, 'dist'));
     expect(site.errors).toEqual([]);
     expect(site.headers.find((h) => h.for === '/api/*')?.values['Cache-Control']).toBe(value);
@@ -78,14 +80,18 @@ describe('cache_control in the Cloudflare and Netlify rule files', () => {
   it.each([
     ['a Cloudflare placeholder', 'no-cache=":splat"'],
     ['a line break', 'max-age=1\n/*\n  X-Evil: 1'],
-  ])('_headers refuses %s that got past the grammar, rather than write it', (_, cacheControl) => {
+  ])('_headers refuses %s that got past the grammar, rather than write it, for either host', (_, cacheControl) => {
     const { site } = parseSite(BASE);
     expect(() => renderHostFiles({ ...site!, cacheControl }, ['FP4'])).toThrow(/cannot be written literally in _headers/);
+    expect(() => renderHostFiles({ ...site!, cacheControl }, ['FP4'], 'netlify')).toThrow(/cannot be written literally in _headers/);
   });
 
-  it('netlify.toml escapes what TOML would not take raw', () => {
-    const { site } = parseSite(BASE);
-    const toml = renderNetlifyToml({ ...site!, cacheControl: 'a"b\\c\x7fd' }, ['FP4']);
-    expect(toml).toContain('Cache-Control = "a\\"b\\\\c\\u007Fd"\n');
-  });
+  it.each(['/api/v1/a b/{device}/{list}', '/api/v1/#x/{device}/{list}', '/api/v1/\x7f/{device}/{list}'])(
+    'Netlify\'s _redirects refuses a path that would not be one field (%j) rather than write it',
+    (pattern) => {
+      const { site } = parseSite(BASE);
+      const requestPaths = [{ pattern, line: 1, col: 1 }];
+      expect(() => renderNetlifyRedirects({ ...site!, requestPaths }, ['FP4'])).toThrow(/cannot be written as one field of _redirects/);
+    },
+  );
 });

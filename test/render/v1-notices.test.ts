@@ -87,7 +87,7 @@ describe('the example catalog through otapress build: what LineageOS v1 phones d
   });
 });
 
-describe('v1 downloads over http (issue 20 point 2)', { timeout: 60_000 }, () => {
+describe('v1 downloads over http', { timeout: 60_000 }, () => {
   it('stay listed (phones list them) with one notice per device: the app refuses the download', async () => {
     const root = catalogProject([{ version: '2.5', extra: ['url: http://mirror.example.net/FP4/a.zip'] }, { version: '2.6' }]);
     const { code, err } = await runMain(['build', '--root', root]);

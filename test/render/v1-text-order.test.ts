@@ -7,12 +7,11 @@ import { releaseKey, v1Notices } from '../../src/render/v1-notices.js';
 import { SEED } from '../helpers/arbitraries.js';
 
 /**
- * The text-order notice as it was found up to stop 31 (src/render/v1.ts at 717ccef): versions
- * placed once per list, compared as BigInt parts. The notice of v1Notices, which places each
- * version once per device, orders releases by a key and finds the pairs per phone version in
- * release order (stop 38), must say the same, word for word. The rest (every pair collected, then
- * sorted by both releases; the message) is stop 31's, kept here whole, so that the oracle does not
- * depend on the code it checks.
+ * The text-order notice written the plain way (src/render/v1.ts at 717ccef): versions placed once
+ * per list, compared as BigInt parts, every pair collected, then sorted by both releases. The
+ * notice of v1Notices, which places each version once per device, orders releases by a key and
+ * finds the pairs per phone version in release order, must say the same, word for word. Kept here
+ * whole, so that the oracle does not depend on the code it checks.
  */
 function oracle(device: string, listing: Listing): string | undefined {
   const releaseParts = (version: string) => version.split('.').map((p) => BigInt(/^\d+$/.test(p) ? p : '0'));
@@ -96,7 +95,7 @@ const listingBuilds = fc.array(fc.record({ version, timestamp: fc.integer({ min:
 );
 
 describe('the v1 text-order notice', () => {
-  it('says, word for word and at the same build, what sorting every pair in release order said (the code up to stop 31)', () => {
+  it('says, word for word and at the same build, what sorting every pair in release order said (the plain way)', () => {
     let noticed = 0;
     fc.assert(
       fc.property(fc.array(listingBuilds, { minLength: 1, maxLength: 3 }), (lists) => {

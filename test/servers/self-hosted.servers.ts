@@ -12,12 +12,12 @@ import { main } from '../../src/cli.js';
 import { renderApacheConfig } from '../../src/hosts/apache.js';
 import { CONTENT_TYPES } from '../../src/hosts/routes.js';
 import { EXAMPLE } from '../helpers/helpers.js';
-import { compileWith, describeProbe, expectedAnswer, hostTable, LISTING_CACHE_CONTROL, observe, optionsProbes, REQUEST_PATHS_YAML, type Seen } from '../helpers/host-table.js';
+import { compileWith, describeProbe, expectedAnswer, hostTable, LISTING_CACHE_CONTROL, observe, optionsProbes, REQUEST_PATHS_YAML, FORMATS_YAML, type Seen } from '../helpers/host-table.js';
 import { startServer, tempFolder, type RunningServer, type ServerKind } from './servers.js';
 import { freePort } from '../helpers/process-group.js';
 
 // The example with site.yaml's request paths: the table then holds the example's rows and theirs.
-const EXTRA = `\napache_htaccess: true\n${REQUEST_PATHS_YAML}`;
+const EXTRA = `\napache_htaccess: true\n${REQUEST_PATHS_YAML}${FORMATS_YAML}`;
 const compiled = compileWith(readContent(EXAMPLE), EXTRA);
 const table = hostTable(compiled);
 const SECRET = 'otapress-test-secret-outside-dist';

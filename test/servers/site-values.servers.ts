@@ -1,4 +1,4 @@
-// site.yaml's cache_control on the real nginx, Caddy and Apache (issue 19 point 2). A value the
+// site.yaml's cache_control on the real nginx, Caddy and Apache. A value the
 // grammar accepts but a server would read as its own syntax (`$document_root` for nginx, `%z` for
 // Apache's mod_headers) arrives at the phone literally; a value only the grammar stands in front
 // of (`{env.X}` for Caddy) is escaped too, as a second line of defence; and what a syntax cannot

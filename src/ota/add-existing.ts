@@ -1,0 +1,88 @@
+/**
+ * What `add` keeps from, and refuses about, what the catalog already holds: the fields a zip cannot
+ * tell when `--force` writes a manifest again, device folders that are links or differ by case, and
+ * download addresses another build holds with other contents.
+ */
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { yaml } from '../catalog/libraries.js';
+import type { Build } from '../catalog/manifest.js';
+import type { ManifestValues } from '../catalog/manifest-text.js';
+import { addressClash, downloadEntries } from '../catalog/plan.js';
+import { ContentError } from '../catalog/problems.js';
+import { linkedFolder, linkedFolderProblem } from '../catalog/write-manifest.js';
+import { AddRefusal, AddUsageError } from './add-checks.js';
+
+/** The options of `add` these rules read. */
+interface GivenOptions {
+  lists?: string[];
+  url?: string;
+  files?: string[];
+  placeholder?: boolean;
+}
+
+/**
+ * What a zip cannot tell, from the manifest `add --force` replaces: the lists, the changelog, the
+ * download address and other files, the texts written by hand. An option given for one replaces it.
+ */
+const KEPT_ON_FORCE = ['display_version', 'changes', 'pre_version', 'is_upgrade_supported', 'lists', 'url', 'files', 'changelog'] as const;
+
+export function keptFields(target: string, file: string, options: GivenOptions): ManifestValues {
+  // A pipe would never end its read, a link could lead out of the repository.
+  if (!lstatSync(target).isFile()) throw new AddUsageError(`${file} is not a regular file (a link, a named pipe or a folder); remove it, then add the zip again`);
+  let raw: unknown;
+  try {
+    raw = yaml().parse(readFileSync(target, 'utf8'));
+  } catch (error) {
+    throw new AddUsageError(`${file} cannot be read as YAML (${(error as Error).message.split('\n')[0]}), so what the zip cannot tell (lists, changelog, url, files) cannot be kept from it; fix it, or remove it and add the zip again`);
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return {};
+  const given: Partial<Record<(typeof KEPT_ON_FORCE)[number], unknown>> = { lists: options.lists, url: options.url, files: options.files };
+  const kept: ManifestValues = {};
+  for (const field of KEPT_ON_FORCE) {
+    const value = (raw as Record<string, unknown>)[field];
+    // A placeholder has no package: no address and no other files to keep.
+    const packageOnly = options.placeholder === true && (field === 'url' || field === 'files');
+    if (value !== undefined && value !== null && given[field] === undefined && !packageOnly) kept[field] = value as ManifestValues[typeof field];
+  }
+  return kept;
+}
+
+/** `values` with each kept field that they leave unset. */
+export function withKept(values: ManifestValues, kept: ManifestValues): ManifestValues {
+  const out = { ...values };
+  for (const [field, value] of Object.entries(kept) as [keyof ManifestValues, ManifestValues[keyof ManifestValues]][]) if (out[field] === undefined) out[field] = value;
+  return out;
+}
+
+/** A kept value on one line of the report. */
+export function summary(value: ManifestValues[keyof ManifestValues]): string {
+  if (Array.isArray(value)) return value.map((v) => (typeof v === 'object' ? String(v.filename ?? JSON.stringify(v)) : v)).join(', ');
+  const text = String(value);
+  return text.includes('\n') ? `${text.split('\n')[0]} … (${text.split('\n').length} lines)` : text;
+}
+
+/**
+ * Refuses, before a byte is hashed, a device folder whose name differs from another's only by case
+ * (phones ask with the exact name, and a case-insensitive disk would write into the other), and a
+ * folder on the way to the manifest that is a symbolic link (it can point outside the repository).
+ */
+export function refuseFolder(root: string, device: string, file: string): void {
+  const twin = readdirSync(path.join(root, 'content')).find((name) => name !== device && name.toLowerCase() === device.toLowerCase());
+  if (twin !== undefined) {
+    throw new AddUsageError(`content/${twin} is a device folder whose name differs from ${device} only by case; phones ask with the exact name, so a device has one folder: pass --device ${twin} if that is this device, or rename the folder`);
+  }
+  const linked = linkedFolder(root, file);
+  if (linked !== undefined) throw new ContentError([linkedFolderProblem(linked)]);
+}
+
+/** Refuses a zip or `--file` whose download address another build of the device holds with other contents. */
+export function refuseSharedAddress(build: Build | undefined, others: readonly Build[], zip: string): void {
+  if (build === undefined) return;
+  const taken = new Map(others.flatMap(downloadEntries).map((e) => [e.url, e]));
+  const clashes = downloadEntries(build).flatMap((entry) => {
+    const earlier = taken.get(entry.url);
+    return earlier && (earlier.sha256 !== entry.sha256 || earlier.size !== entry.size) ? [addressClash(entry, earlier)] : [];
+  });
+  if (clashes.length > 0) throw new AddRefusal(clashes.map((p) => ({ where: p.field.startsWith('files.') ? '--file' : zip, field: p.field.split('.')[0], message: p.message })));
+}
