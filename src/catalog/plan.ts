@@ -114,11 +114,12 @@ export function addressClash(entry: DownloadEntry, earlier: DownloadEntry): Prob
 /**
  * Applies the membership rules and the listing order. Every device gets every list of the site,
  * empty ones included, so a phone on any channel gets a well-formed answer. With `v1_withdrawn:
- * omit`, withdrawn (`.disabled.zip`) builds are in no listing (nor in what is made of them).
+ * omit`, withdrawn (`.disabled.zip`) builds and packages of size 0 are in no listing (nor in what
+ * is made of them).
  */
 export function planListings(builds: readonly Build[], devices: readonly string[], site: Site): Listing[] {
   const byDevice = new Map<string, Build[]>(devices.map((d) => [d, []]));
-  for (const build of builds) if (site.v1Withdrawn === 'list' || !isWithdrawn(build)) byDevice.get(build.device)?.push(build);
+  for (const build of builds) if (site.v1Withdrawn === 'list' || !(isWithdrawn(build) || build.size === 0)) byDevice.get(build.device)?.push(build);
   const listings: Listing[] = [];
   for (const device of [...byDevice.keys()].sort(compareStrings)) {
     const ordered = byDevice.get(device)!.sort(compareBuilds);

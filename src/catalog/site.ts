@@ -56,8 +56,10 @@ export interface Site {
   /** Extra request paths that answer a listing, for phones built to ask another server's paths. */
   requestPaths: RequestPath[];
   /**
-   * `list` (the default, as the interface): withdrawn (`.disabled.zip`) builds stay in the v1 lists.
-   * `omit`: they are left out of every listing, for phones whose (LineageOS) updater cannot tell them apart.
+   * `list`: withdrawn (`.disabled.zip`) and size-0 builds stay in the v1 lists, as the interface
+   * has them; the default of a site whose channels are all the interface's ({@link DEFAULT_CHANNELS}).
+   * `omit`: they are left out of every listing, for phones whose (LineageOS) updater cannot tell a
+   * withdrawn build and offers a size-0 one; the default of any other site (`channels: [nightly]`).
    */
   v1Withdrawn: 'list' | 'omit';
   /** Where `download_base_url` stands in site.yaml, for notices about it. */
@@ -120,7 +122,7 @@ export const siteSchema = lazily(() => {
       .optional(),
     apache_htaccess: z.boolean({ error: 'expected true or false' }).optional(),
     v1_withdrawn: z
-      .enum(['list', 'omit'], { error: 'expected `list` (withdrawn .disabled.zip builds stay in the v1 lists, the default) or `omit` (left out, for phones running the LineageOS updater)' })
+      .enum(['list', 'omit'], { error: 'expected `list` (withdrawn .disabled.zip and size-0 builds stay in the v1 lists, the default for the /e/ channels) or `omit` (left out, for phones running the LineageOS updater; the default for other channels)' })
       .optional(),
     site_url: z
       .string({ error: 'expected the https:// address this site is served at, e.g. https://updates.example.org' })
@@ -288,7 +290,7 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
       hosts,
       apacheHtaccess: settings.apache_htaccess ?? false,
       requestPaths,
-      v1Withdrawn: settings.v1_withdrawn ?? 'list',
+      v1Withdrawn: settings.v1_withdrawn ?? defaultV1Withdrawn(channels),
       downloadBaseUrlAt: source.locate(['download_base_url']),
       ...(settings.site_url !== undefined && { siteUrl: settings.site_url.replace(/\/+$/, '') }),
       v1Changes: settings.v1_changes ?? 'empty',
@@ -296,6 +298,16 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
     },
     problems,
   };
+}
+
+/**
+ * `v1_withdrawn` when site.yaml does not say: `list` for an /e/ catalog (only the interface's
+ * channels, whose /e/ updater reads the interface's records as they are), `omit` for any other,
+ * whose phones run the LineageOS updater or a fork of it: it offers a `.disabled.zip` build for
+ * install and a build of size 0, whose download can never match its size.
+ */
+export function defaultV1Withdrawn(channels: readonly string[]): 'list' | 'omit' {
+  return channels.every((channel) => (DEFAULT_CHANNELS as readonly string[]).includes(channel)) ? 'list' : 'omit';
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { DEVICE_FILE, DEVICE_SCHEMA_COMMENT } from '../catalog/device.js';
 import { renderManifestText } from '../catalog/manifest-text.js';
-import { DEFAULT_CACHE_CONTROL, DEFAULT_CHANNELS, DEFAULT_LISTS, HOSTS, parseSite } from '../catalog/site.js';
+import { DEFAULT_CACHE_CONTROL, DEFAULT_CHANNELS, DEFAULT_LISTS, defaultV1Withdrawn, HOSTS, parseSite } from '../catalog/site.js';
 
 /** One file to scaffold, at its path relative to the catalog repository. */
 export interface ScaffoldFile {
@@ -56,9 +56,14 @@ ${lists.join('\n')}
 # apps only send GET.
 # options_handler: false
 
-# LineageOS updaters cannot tell a withdrawn (.disabled.zip) build from any other and offer it for
-# install: omit leaves withdrawn builds out of the listings (README, Site settings).
-# v1_withdrawn: list
+${channels === undefined || defaultV1Withdrawn(channels) === 'list'
+    ? `# LineageOS updaters cannot tell a withdrawn (.disabled.zip) build from any other and offer it for
+# install, and offer a build of size 0: omit leaves both out of the listings (README, Site settings).
+# v1_withdrawn: list`
+    : `# LineageOS updaters cannot tell a withdrawn (.disabled.zip) build from any other and offer it for
+# install, and offer a build of size 0: omit (the default for these channels) leaves both out of the
+# listings; list keeps them, as the /e/ interface does (README, Site settings).
+v1_withdrawn: omit`}
 
 # Your own Apache on shared hosting, where only .htaccess is allowed: write dist/.htaccess with the
 # rules of \`otapress hosting apache\` (README, "Your own server: nginx, Caddy, Apache").

@@ -88,7 +88,7 @@ export interface Paging {
   past: string;
 }
 
-/** Does the query `search` (`?page=1`) ask for a page after the first? {@link PAST_FIRST_PAGE} as code. */
+/** Does the query `search` (`?page=1`) ask for a page after the first? The code form of {@link pastFirstPageRegex}. */
 export function pastFirstPage(paging: Paging, search: string): boolean {
   return new URLSearchParams(search).getAll(paging.param).some((value) => value !== '0');
 }

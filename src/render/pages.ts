@@ -1,5 +1,5 @@
 import type { DeviceInfo } from '../catalog/device.js';
-import { isWithdrawn } from '../catalog/filename.js';
+import { displayVersionOf, isWithdrawn } from '../catalog/filename.js';
 import { sha256Of } from '../catalog/loose.js';
 import { DEVICE_FACTS_STYLE, deviceFacts, deviceHeading, deviceLabel, groupByVendor } from './device-facts.js';
 import type { ChangelogBlock } from '../catalog/changelog.js';
@@ -153,14 +153,14 @@ function buildBody(build: Build, e: (value: string) => string): string {
   }
   if (build.md5sum) rows += `\n${row('MD5', hash(e(build.md5sum)))}`;
   if (!build.placeholder && sha256Of(build)) rows += `\n${row('SHA-256', hash(build.id))}`;
-  else if (!build.placeholder) rows += `\n${row('Download id', `<code>${e(build.id)}</code>`)}`;
+  else if (!build.placeholder) rows += `\n${row('Download id', `<code>${e(build.id)}</code> <span class="meta">${DOWNLOAD_ID_NOTE}</span>`)}`;
   if (build.sha1) rows += `\n${row('SHA-1', hash(e(build.sha1)))}`;
-  rows += `\n${row('Upgrade', build.is_upgrade_supported ? 'yes' : 'no')}`;
+  rows += `\n${row('Android upgrade', build.is_upgrade_supported ? 'Yes: marked as an upgrade from an earlier Android version' : 'No: not marked as an upgrade from an earlier Android version')}`;
   const download = build.placeholder
     ? '<p class="meta">No download: this build has no package yet.</p>'
     : `<p><a class="download" href="${e(build.url ?? '')}">Download${withdrawn ? ' (withdrawn file)' : ''}</a> <span class="meta">${size}</span></p>`;
   return `
-<h3>${e(build.display_version)}</h3>
+<h3>${e(buildTitle(build))}</h3>
 ${badges.length > 0 ? `<p>${badges.join(' ')}</p>` : ''}
 <dl>
 ${rows}
@@ -168,6 +168,25 @@ ${rows}
 ${download}${build.files ? renderFiles(build).text : ''}${hasChangelog(build) ? changelogSection(build).text : ''}
 </article>`;
 }
+
+/**
+ * A build's title as its users know it: the file name without `.zip` (`lineage-21.0-20240315-nightly-akita-signed`,
+ * `e-2.5-a14-20241108446322-official-FP4`), which names the ROM, where `display_version` is the
+ * one derived from it, which drops the ROM's name; a `display_version` the manifest writes itself,
+ * and a placeholder's, as written.
+ */
+export function buildTitle(build: Pick<Build, 'placeholder' | 'filename' | 'display_version'>): string {
+  if (build.placeholder || build.display_version !== displayVersionOf(build.filename)) return build.display_version;
+  return build.filename.replace(/(\.disabled)?\.zip$/, '');
+}
+
+/**
+ * Beside a download id that is not a SHA-256: the v2 answer carries it as `sha256` (LineageOS
+ * phones key downloads by that field), which the download portal (lineageos-infra/updater-client,
+ * DownloadableItem.vue and DownloadableDetail.vue at 469a0e707f63ebbaf2fc3daf05aa4dc7e8d9f3aa)
+ * shows as the file's SHA256 and compares with the SHA-256 of a file the user picks.
+ */
+const DOWNLOAD_ID_NOTE = 'not a SHA-256: the LineageOS download portal shows it as the SHA256, and its Compare reports a mismatch even for the right file';
 
 /** The changelog section of a build's article. */
 function changelogSection(build: Build & { changelog: ChangelogBlock[] }): Markup {

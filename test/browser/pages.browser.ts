@@ -122,12 +122,13 @@ describe('the pages of the example catalog', () => {
 
     const official = page.locator('section#official article');
     expect(await official.locator('h3').allTextContents()).toEqual([
+      // A placeholder by its display_version; a package by its file name, which names the ROM.
       '3.1-a16-20250701-official-FP4',
-      '2.6.3-a15-20241220455570-official-FP4',
-      '2.6.3-a14-20241220455571-official-FP4',
-      '2.5-a14-20241108446322-official-FP4',
+      'e-2.6.3-a15-20241220455570-official-FP4',
+      'e-2.6.3-a14-20241220455571-official-FP4',
+      'e-2.5-a14-20241108446322-official-FP4',
       'e-2.4-a14-20241001430000-official-FP4',
-      '1.21-t-20240325389105-official-FP4',
+      'e-1.21-t-20240325389105-official-FP4',
     ]);
     const placeholder = official.nth(0);
     expect(await placeholder.locator('.badge').allTextContents()).toEqual(['Placeholder: announced, no package yet']);
@@ -137,7 +138,7 @@ describe('the pages of the example catalog', () => {
     const upgrade = official.nth(1);
     expect(await upgrade.locator('.badge').allTextContents()).toEqual(['Upgrade supported']);
     expect(await upgrade.locator('dl').innerText()).toMatch(
-      /^Version\s+2\.6\.3\s+Android\s+15 \(API 35\)\s+Date\s+2024-12-20 10:00 UTC\s+Size\s+1\.40 GiB \(1501339648 bytes\)\s+File\s+e-2\.6\.3-a15-20241220455570-official-FP4\.zip\s+MD5\s+8e816e8e754bd4012845686a16fa8abe\s+Copy\s+SHA-256\s+9bab33c87b0e6c298856e36286ae5a6c2d1ba74e5497b2b9260607689b4fbdeb\s+Copy\s+SHA-1\s+06f60d2d439ccebde4b1c5aa5c0e1801e190d9d1\s+Copy\s+Upgrade\s+yes$/,
+      /^Version\s+2\.6\.3\s+Android\s+15 \(API 35\)\s+Date\s+2024-12-20 10:00 UTC\s+Size\s+1\.40 GiB \(1501339648 bytes\)\s+File\s+e-2\.6\.3-a15-20241220455570-official-FP4\.zip\s+MD5\s+8e816e8e754bd4012845686a16fa8abe\s+Copy\s+SHA-256\s+9bab33c87b0e6c298856e36286ae5a6c2d1ba74e5497b2b9260607689b4fbdeb\s+Copy\s+SHA-1\s+06f60d2d439ccebde4b1c5aa5c0e1801e190d9d1\s+Copy\s+Android upgrade\s+Yes: marked as an upgrade from an earlier Android version$/,
     );
     expect(await upgrade.locator('a.download').getAttribute('href')).toBe(
       'https://images.example.org/builds/full/official/FP4/e-2.6.3-a15-20241220455570-official-FP4.zip',
@@ -146,7 +147,7 @@ describe('the pages of the example catalog', () => {
     const withdrawn = official.nth(4);
     expect(await withdrawn.locator('.badge').allTextContents()).toEqual(['Disabled: withdrawn, do not install']);
     expect(await withdrawn.locator('a.download').textContent()).toBe('Download (withdrawn file)');
-    expect(await official.nth(3).locator('dd').last().textContent()).toBe('no');
+    expect(await official.nth(3).locator('dd').last().textContent()).toBe('No: not marked as an upgrade from an earlier Android version');
 
     expect(errors).toEqual([]);
     expect(foreign).toEqual([]);
@@ -236,13 +237,13 @@ describe('the pages of the example catalog', () => {
   it('the copy button puts the SHA-256 on the clipboard', async () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
     const { page, errors } = await open(server, '/devices/FP4/');
-    const article = page.locator('article', { has: page.locator('h3', { hasText: '2.5-a14-20241108446322-official-FP4' }) }).first();
-    const button = article.getByRole('button', { name: 'Copy SHA-256 of 2.5-a14-20241108446322-official-FP4' });
+    const article = page.locator('article', { has: page.locator('h3', { hasText: 'e-2.5-a14-20241108446322-official-FP4' }) }).first();
+    const button = article.getByRole('button', { name: 'Copy SHA-256 of e-2.5-a14-20241108446322-official-FP4' });
     // The page's script gives every hash its button (the markup has none: without script they could not copy).
     expect(readFileSync(path.join(dist, 'devices/FP4/index.html'), 'utf8')).not.toContain('<button');
     expect(await page.locator('button.copy').count()).toBe(await page.locator('code.hash').count());
     expect(await page.locator('code.hash').count()).toBeGreaterThan(10);
-    expect(await article.getByRole('button', { name: 'Copy MD5 of 2.5-a14-20241108446322-official-FP4' }).count()).toBe(1);
+    expect(await article.getByRole('button', { name: 'Copy MD5 of e-2.5-a14-20241108446322-official-FP4' }).count()).toBe(1);
     await button.click();
     await expect.poll(() => button.textContent()).toBe('Copied');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { renderEnvelope, renderListings, renderRecord } from '../../src/render/v1.js';
 import { SEED } from '../helpers/arbitraries.js';
 import { parseSite } from '../../src/catalog/site.js';
+import { v1CanInstall, v1Lists, type V1Record } from '../helpers/clients.js';
 
 const { site } = parseSite('download_base_url: https://dl.example.org\n');
 
@@ -64,6 +65,29 @@ describe('planListings: membership', () => {
     const { site: omitting } = parseSite('download_base_url: https://dl.example.org\nv1_withdrawn: omit\n');
     expect(omitting!.v1Withdrawn).toBe('omit');
     expect(planListings(withWithdrawn, ['FP4'], omitting!).map((l) => names(l.builds))).toEqual(listings.map((l) => names(l.builds)));
+  });
+
+  it('leaves withdrawn and size-0 builds out of v1 by default beside other channels than the /e/ ones, so no LineageOS phone is offered them', () => {
+    const { site: lineage } = parseSite('download_base_url: https://dl.example.org\nchannels: [nightly]\n');
+    expect(lineage!.v1Withdrawn).toBe('omit');
+    expect(parseSite('download_base_url: https://dl.example.org\nchannels: [stable, dev]\n').site!.v1Withdrawn).toBe('list');
+    expect(parseSite('download_base_url: https://dl.example.org\nchannels: [nightly]\nv1_withdrawn: list\n').site!.v1Withdrawn).toBe('list');
+    const nightly = (over: Partial<Build>) => build({ channel: 'nightly', lists: ['nightly'], version: '21.0', url: `https://dl.example.org/${over.filename}`, ...over });
+    const all = [
+      nightly({ filename: 'lineage-21.0-20240301-nightly-FP4-signed.zip', timestamp: 1709251200, id: 'a'.repeat(64) }),
+      nightly({ filename: 'lineage-21.0-20240308-nightly-FP4-signed.disabled.zip', timestamp: 1709856000, id: 'b'.repeat(64) }),
+      nightly({ filename: 'lineage-21.0-20240315-nightly-FP4-signed.zip', timestamp: 1710460800, id: 'c'.repeat(64), size: 0 }),
+    ];
+    const [listing] = planListings(all, ['FP4'], lineage!);
+    expect(names(listing.builds)).toEqual(['lineage-21.0-20240301-nightly-FP4-signed.zip']);
+    // The phone's own reading of the answer (test/helpers/clients.ts): on 21.0, built before all three.
+    const phone = { releaseType: 'nightly', buildDate: 1709251199, version: '21.0', allowMajorUpgrades: false };
+    const records = JSON.parse(renderEnvelope(listing.builds.map((b) => renderRecord(b, 'nightly')), null)).response as (V1Record & { filename: string })[];
+    expect(records.filter((r) => v1Lists(r, phone) && v1CanInstall(r, phone)).map((r) => r.filename)).toEqual(['lineage-21.0-20240301-nightly-FP4-signed.zip']);
+    // The same builds under list: the phone would be offered the withdrawn one and the empty one too.
+    const [listed] = planListings(all, ['FP4'], { ...lineage!, v1Withdrawn: 'list' });
+    const offered = JSON.parse(renderEnvelope(listed.builds.map((b) => renderRecord(b, 'nightly')), null)).response as (V1Record & { filename: string })[];
+    expect(offered.filter((r) => v1Lists(r, phone) && v1CanInstall(r, phone))).toHaveLength(3);
   });
 
   it('gives every device every list of the site, empty ones included, devices sorted', () => {

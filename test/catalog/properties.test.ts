@@ -126,8 +126,10 @@ describe('for any valid catalog', () => {
             expect(record.version).toMatch(/^\d+\.\d+(\.\d+)?$/);
           }
         }
-        // Every build is in exactly the lists it asked for (or its channel's lists), once each.
-        const expected = compiled.builds.reduce((n, b) => n + b.lists.length, 0);
+        // Every build is in exactly the lists it asked for (or its channel's lists), once each; with
+        // v1_withdrawn: omit (the default beside other channels than the /e/ ones), withdrawn and size-0 builds in none.
+        const omitted = compiled.site!.v1Withdrawn === 'omit';
+        const expected = compiled.builds.filter((b) => !(omitted && (b.filename.endsWith('.disabled.zip') || b.size === 0))).reduce((n, b) => n + b.lists.length, 0);
         expect(records).toBe(expected);
       }),
       options(CATALOG_RUNS),
@@ -211,7 +213,11 @@ describe('for any valid catalog, what a LineageOS v2 phone is offered', () => {
           }
 
           // Every leave-out is said: each unreadable version, and once per device the withdrawn builds and those of size 0.
-          const listed = builds.filter(({ build }) => !build.placeholder && listsOf(catalog, build).length > 0);
+          // With v1_withdrawn: omit (the default of a site with other channels than the /e/ ones), withdrawn and size-0 builds are in no list.
+          const omitted = parseSite(catalog.siteText).site!.v1Withdrawn === 'omit';
+          const listed = builds.filter(
+            ({ build }) => !build.placeholder && listsOf(catalog, build).length > 0 && !(omitted && (String(build.fields.filename).endsWith('.disabled.zip') || build.fields.size === 0)),
+          );
           const newest = (some: typeof listed) =>
             [...some].sort((a, b) => Number(b.build.fields.timestamp) - Number(a.build.fields.timestamp) || (String(a.build.fields.filename) < String(b.build.fields.filename) ? -1 : 1))[0];
           const withdrawn = listed.filter(({ build }) => String(build.fields.filename).endsWith('.disabled.zip'));

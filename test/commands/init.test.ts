@@ -97,6 +97,9 @@ describe('otapress init', { timeout: 30_000 }, () => {
     const { site, problems } = parseSite(text);
     expect(problems).toEqual([]);
     expect(site!.lists).toEqual([{ name: 'nightly', channels: ['nightly'] }, { name: 'unofficial', channels: ['unofficial'] }]);
+    // Phones of these channels run the LineageOS updater: the setting that keeps withdrawn and size-0 builds from them is written out.
+    expect(text).toContain('\nv1_withdrawn: omit\n');
+    expect(site!.v1Withdrawn).toBe('omit');
     expect(check({ root }).problems).toEqual([]);
     for (const [option, message] of [
       ['UNOFFICIAL', '--channels: write `unofficial`, not `UNOFFICIAL`: phones lower-case their release type when they ask'],

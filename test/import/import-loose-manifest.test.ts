@@ -35,7 +35,7 @@ describe('a manifest with another download key and no md5sum', () => {
     expect(code).toBe(0);
     expect(err).toEqual([
       'content/beyond1lte/new.yaml:1:1  md5sum  no md5sum (and 1 older build of beyond1lte): published as "" (LineageOS phones never read it; the /e/ updater shows it); `md5sum FILE` gives it, `otapress add` writes it',
-      "content/beyond1lte/new.yaml:7:5  id  id is 32 hex characters (an MD5?), not a SHA-256 (and 1 older build of beyond1lte): phones use it only as the download key, so v1 `id` and v2 `sha256` publish it as written; pages and feeds do not show it as a SHA-256 (`otapress add` writes the zip's SHA-256)",
+      "content/beyond1lte/new.yaml:7:5  id  id is 32 hex characters (an MD5?), not a SHA-256 (and 1 older build of beyond1lte): phones use it only as the download key, so v1 `id` and v2 `sha256` publish it as written; pages and feeds do not show it as a SHA-256, but the LineageOS download portal shows v2 `sha256` as one, and its Compare reports a mismatch even for the right file (`otapress add` writes the zip's SHA-256)",
       '2 notices (not errors: the site builds; each says what phones will do, and what to change).',
     ]);
   });
@@ -56,8 +56,13 @@ describe('a manifest with another download key and no md5sum', () => {
     const root = project();
     expect((await runMain(['build', '--root', root])).code).toBe(0);
     const page = readFileSync(path.join(root, 'dist/devices/beyond1lte/index.html'), 'utf8');
-    expect(page).not.toContain('SHA-256');
-    expect(page).toContain('<dt>Download id</dt><dd><code>5eb63bbbe01eeed093cb22bb8f5acdc3</code></dd>');
+    expect(page).not.toContain('<dt>SHA-256</dt>');
+    // What the download portal, which reads the same key from v2 `sha256`, will do with it.
+    expect(page).toContain(
+      '<dt>Download id</dt><dd><code>5eb63bbbe01eeed093cb22bb8f5acdc3</code> <span class="meta">not a SHA-256: the LineageOS download portal shows it as the SHA256, and its Compare reports a mismatch even for the right file</span></dd>',
+    );
+    // Titled by the file name, which names the ROM, not by the display version derived from it.
+    expect(page).toContain('<h3>lineage-21.0-20240626-UNOFFICIAL-beyond1lte</h3>');
     expect(page).toContain('id="unofficial-c21ay6mf6uz6ruhkryd8udtii10bvvo5"');
     const feed = readFileSync(path.join(root, 'dist/devices/beyond1lte/unofficial.xml'), 'utf8');
     expect(feed).not.toContain('sha-256');

@@ -46,18 +46,28 @@ describe('v2 listing of the example catalog', () => {
         '"sha1":"88283314defdeb8d816dc529942a420b6417359c","sha256":"6b926f090f7c3abd5c73dffe5d64809030746b4790a8da5e91f22eac71d64d91","size":1612349440,' +
         '"type":"dev","url":"https://images.example.org/builds/full/dev/FP4/e-3.0-a16-20250610500001-dev-FP4.zip"},',
     )).toBe(true);
-    // A hand-written manifest without sha1: the zip's entry has no sha1 key.
+    // A manifest without the zip's metadata: no os_patch_level or ota_property_files key.
     expect(fp4[5].files[0]).toEqual({
       date: '2024-12-05',
       datetime: 1733392800,
       filename: 'e-2.6-a15-20241205452210-community-FP4.zip',
       filepath: '/community/FP4/e-2.6-a15-20241205452210-community-FP4.zip',
       os_sdk_level: 35,
+      sha1: '3141da37efc3c5e1d7005fe6ff51ae31a68f1c01',
       sha256: '1aa3a4ac60267b2f58024a7e9fb99ffa074bcb9b1b158f860f12735b899605c7',
       size: 1498912768,
       type: 'dev',
       url: 'https://images.example.org/builds/full/community/FP4/e-2.6-a15-20241205452210-community-FP4.zip',
     });
+    // The example carries sha1 on every file, which the download portal keys its file lists by.
+    for (const entry of [...fp4, ...starlte]) for (const file of entry.files) expect(file.sha1, file.filename).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  it('writes no sha1 key for a hand-written manifest without one', () => {
+    const root = catalogProject([{}]);
+    build({ root });
+    const [entry] = JSON.parse(readFileSync(path.join(root, 'dist/api/v2/devices/FP4/builds.json'), 'utf8')) as V2Entry[];
+    expect(entry.files[0]).not.toHaveProperty('sha1');
   });
 
   it('leaves out the builds of size 0: starlte keeps its three sized builds', () => {

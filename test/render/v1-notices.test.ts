@@ -59,7 +59,7 @@ describe('the example catalog through otapress build: what LineageOS v1 phones d
     expect(v1CanInstall(withdrawn, { releaseType: 'STABLE', buildDate: withdrawn.datetime - 1, version: '2.4', allowMajorUpgrades: false })).toBe(true);
   });
 
-  it('with v1_withdrawn: omit, no listing holds a withdrawn build, no phone is offered one, and nothing is said about them', async () => {
+  it('with v1_withdrawn: omit, no listing holds a withdrawn or size-0 build, no phone is offered one, and nothing is said about them', async () => {
     const plain = tempProject({ withContent: true });
     await runMain(['build', '--root', plain]);
     const root = tempProject({ withContent: true });
@@ -70,17 +70,18 @@ describe('the example catalog through otapress build: what LineageOS v1 phones d
     for (const device of readdirSync(path.join(root, 'dist/api/v1')).filter((d) => !d.includes('.'))) {
       for (const list of ['stable', 'official', 'dev', 'community']) {
         const records = listing(root, device, list);
-        expect(records.filter((r) => r.filename.endsWith('.disabled.zip'))).toEqual([]);
+        expect(records.filter((r) => r.filename.endsWith('.disabled.zip') || r.size === 0)).toEqual([]);
         // Everything else as before.
-        expect(records).toEqual(listing(plain, device, list).filter((r) => !r.filename.endsWith('.disabled.zip')));
+        expect(records).toEqual(listing(plain, device, list).filter((r) => !r.filename.endsWith('.disabled.zip') && r.size !== 0));
       }
     }
     expect(listing(plain, 'FP4', 'official').some((r) => r.filename.endsWith('.disabled.zip'))).toBe(true);
+    expect(listing(plain, 'starlte', 'stable').some((r) => r.size === 0)).toBe(true);
   });
 
   it.each([
-    ['v1_withdrawn: yes', 'content/site.yaml:2:15  v1_withdrawn  expected `list` (withdrawn .disabled.zip builds stay in the v1 lists, the default) or `omit` (left out, for phones running the LineageOS updater)'],
-    ['v1_withdrawn: false', 'content/site.yaml:2:15  v1_withdrawn  expected `list` (withdrawn .disabled.zip builds stay in the v1 lists, the default) or `omit` (left out, for phones running the LineageOS updater)'],
+    ['v1_withdrawn: yes', 'content/site.yaml:2:15  v1_withdrawn  expected `list` (withdrawn .disabled.zip and size-0 builds stay in the v1 lists, the default for the /e/ channels) or `omit` (left out, for phones running the LineageOS updater; the default for other channels)'],
+    ['v1_withdrawn: false', 'content/site.yaml:2:15  v1_withdrawn  expected `list` (withdrawn .disabled.zip and size-0 builds stay in the v1 lists, the default for the /e/ channels) or `omit` (left out, for phones running the LineageOS updater; the default for other channels)'],
   ])('site.yaml %j is a problem at its line', (line, message) => {
     expect(parseSite(`download_base_url: https://dl.example.org\n${line}\n`).problems.map(formatProblem)).toEqual([message]);
   });
