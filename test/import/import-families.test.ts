@@ -75,6 +75,30 @@ describe('the crDroid family', () => {
   });
 });
 
+describe('the crDroid family: the build facts beyond the v1 record', () => {
+  it('keeps os_patch_level, os_sdk_level and ota_property_files, and publishes them back', { timeout: 60_000 }, async () => {
+    const root = project('formats:\n  crdroid:\n    lists: [weekly]\n');
+    const record = {
+      filename: 'crDroidAndroid-15.0-20250301-akita-v11.2.zip',
+      download: 'https://dl.example.org/builds/weekly/akita/crDroidAndroid-15.0-20250301-akita-v11.2.zip',
+      timestamp: 1740787200,
+      sha256: 'cd'.repeat(32),
+      size: 1681167996,
+      version: '11.2',
+      os_patch_level: '2025-02-05',
+      os_sdk_level: 35,
+      ota_property_files: 'payload.bin:1577:1681000000,payload_properties.txt:1681001577:154',
+    };
+    const source = JSON.stringify({ response: [record] });
+    const file = writeSource(root, JSON.parse(source));
+    expect((await importFile(root, file, 'akita', 'weekly')).code).toBe(0);
+    expect((await runMain(['build', '--root', root])).code).toBe(0);
+    const published = decodeCrDroid(readFileSync(path.join(root, 'dist/api/crdroid/akita.json'), 'utf8'))!;
+    expect(published.updates).toEqual(decodeCrDroid(source)!.updates);
+    expect(readFileSync(path.join(root, 'dist/api/crdroid/akita.json'), 'utf8')).toContain(`"ota_property_files":"${record.ota_property_files}"`);
+  });
+});
+
 describe('what import says', () => {
   const record = {
     datetime: 1731067200,
