@@ -3,7 +3,8 @@
  * `{"response":[{filename, download, timestamp, md5, sha256, size, version, buildtype, maintainer,
  * oem, device, forum, telegram, paypal, firmware, recovery, ...}]}`, read in
  * crdroidandroid/android_vendor_crDroidOTA (akita.json at 06ed3a27c0ca27e17c7c56d27c32425d81d46c95).
- * Its build fields map onto the v1 record's; the rest describes the device, not the build.
+ * Its build fields map onto the v1 record's; the rest describes the device, not the build. And the
+ * PixelExperience family's single object (below), whose build keys are the v1 ones but `filehash`.
  */
 
 /** crDroid's build keys and the v1 keys that carry the same value. */
@@ -37,14 +38,6 @@ export function mapCrDroidRecord(r: Record<string, unknown>): Map<string, string
     renamed.set(ours, theirs);
   }
   return renamed;
-}
-
-/**
- * The Android major version a crDroid file name states: `crDroidAndroid-16.0-20260313-akita-v12.8.zip`
- * is Android 16 (the version after the ROM name is the Android one, the `v12.8` at the end crDroid's).
- */
-export function androidVersionOfCrDroidName(filename: string): string | undefined {
-  return /^crDroidAndroid-(\d{1,2})(?:\.\d+)?-\d{8}-/.exec(filename)?.[1];
 }
 
 /**

@@ -124,6 +124,18 @@ export function readRecord(record: unknown, c: RecordContext): (ManifestValues &
       c.normalised('pixelexperience', theirs, `${theirs} → ${ours}`);
     }
   }
+  // Build facts of the crDroid family beyond the v1 record, which manifests hold too (checked there).
+  const buildExtras: Pick<ManifestValues, 'os_patch_level' | 'ota_property_files'> = {};
+  for (const key of ['os_patch_level', 'ota_property_files'] as const) {
+    if (typeof r[key] === 'string' && r[key] !== '') buildExtras[key] = r[key] as string;
+    if (r[key] !== undefined && buildExtras[key] === undefined) c.note(key, `\`${key}\` is ${JSON.stringify(r[key])}, not text the build can publish; it is left out`);
+    delete r[key];
+  }
+  if (r.os_sdk_level !== undefined && r.api_level === undefined && typeof r.os_sdk_level === 'number' && Number.isSafeInteger(r.os_sdk_level)) {
+    r.api_level = String(r.os_sdk_level);
+    c.normalised(pixelExperience ? 'pixelexperience' : 'crdroid', 'os_sdk_level', 'os_sdk_level → api_level');
+  }
+  delete r.os_sdk_level;
   // Importing into a list gives every record its romtype: the list's.
   if (r.romtype === undefined) {
     r.romtype = c.list;
@@ -298,6 +310,7 @@ export function readRecord(record: unknown, c: RecordContext): (ManifestValues &
     changes: v.changes || undefined,
     pre_version: v.pre_version || undefined,
     is_upgrade_supported: upgrade === true ? true : undefined,
+    ...buildExtras,
   };
 }
 

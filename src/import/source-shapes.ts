@@ -25,7 +25,9 @@ export function whatTheFileIs(json: unknown): string {
     if (entries.length > 0 && entries.every(([, v]) => Array.isArray(v) && v.length > 0 && v.every(isServerRecord))) {
       const names = entries.map(([k]) => k);
       const shown = names.slice(0, 3).join(', ') + (names.length > 3 ? `, and ${names.length - 3} more` : '');
-      return `this is server data keyed by device (${names.length} device${names.length === 1 ? '' : 's'}: ${shown}), as ArrowOS's OTA repository keeps it, not one device's listing; import each device's array on its own, e.g. jq '.["${names[0]}"]' FILE | otapress import - --device ${names[0]} --list <list>`;
+      // ArrowOS/arrow_ota (arrow-13.0_vanilla_builds_community_unofficial.json at 45f94d24b340b394aad0d1d7e12f2d270cedf2d9):
+      // `filepath` under its download server and `datetime` as a day ("20230309"); its server makes the answers phones read.
+      return `this is server data keyed by device (${names.length} device${names.length === 1 ? '' : 's'}: ${shown}), as ArrowOS's OTA repository keeps it, not a listing phones read: its records name the file under the download server (filepath) and often only the build day, not the download address and exact build time phones compare; add each build with otapress add <zip> (the zip's metadata has the build time), or import the listing its server answers for one device`;
     }
   }
   return `expected ${shapes}`;

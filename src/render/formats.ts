@@ -71,6 +71,7 @@ export interface PixelExperienceAnswer {
 export function renderFormats(device: string, listings: readonly Listing[], site: Site, info: DeviceInfo): { files: OutputFile[]; notices: Problem[] } {
   const files: OutputFile[] = [];
   const notices: Problem[] = [];
+  let deviceFields: CrDroidDevice | undefined;
   for (const format of site.formats) {
     for (const list of format.lists) {
       const listing = listings.find((l) => l.list === list);
@@ -78,7 +79,8 @@ export function renderFormats(device: string, listings: readonly Listing[], site
       const { offered, notices: left } = offeredBuilds(format, listing?.builds ?? [], path);
       notices.push(...left);
       if (format.family === 'crdroid') {
-        files.push({ path: path.slice(1), contents: JSON.stringify({ response: offered.map((b) => crDroidRecord(b, info)) }) });
+        const fields = (deviceFields ??= crDroidDevice(info));
+        files.push({ path: path.slice(1), contents: JSON.stringify({ response: offered.map((b) => crDroidRecordOf(b, fields)) }) });
       } else if (offered.length > 0) {
         files.push({ path: path.slice(1), contents: JSON.stringify(pixelExperienceAnswer(offered[0], info)) });
       }
@@ -89,26 +91,7 @@ export function renderFormats(device: string, listings: readonly Listing[], site
 
 /** A build as the crDroid family's updater reads it, with the device fields it shows. */
 export function crDroidRecord(build: Build, info: DeviceInfo): CrDroidRecord {
-  const telegram = info.links.support !== undefined && /^https:\/\/(t\.me|telegram\.me)\//.test(info.links.support) ? info.links.support : undefined;
-  const sdk = /^\d{1,9}$/.test(build.api_level) ? Number(build.api_level) : undefined;
-  return {
-    ...(info.maintainers.length > 0 && { maintainer: info.maintainers.map((m) => m.name).join(', ') }),
-    ...(info.oem !== undefined && { oem: info.oem }),
-    ...(info.name !== undefined && { device: info.name }),
-    filename: build.filename,
-    download: build.url!,
-    timestamp: build.timestamp,
-    ...(build.md5sum !== '' && { md5: build.md5sum }),
-    sha256: build.id,
-    size: build.size as number,
-    version: build.version,
-    ...(info.links.forum !== undefined && { forum: info.links.forum }),
-    ...(info.links.donate !== undefined && { paypal: info.links.donate }),
-    ...(telegram !== undefined && { telegram }),
-    ...(build.os_patch_level !== undefined && { os_patch_level: build.os_patch_level }),
-    ...(sdk !== undefined && { os_sdk_level: sdk }),
-    ...(build.ota_property_files !== undefined && { ota_property_files: build.ota_property_files }),
-  };
+  return crDroidRecordOf(build, crDroidDevice(info));
 }
 
 /** The newest build of a list as the PixelExperience family's updater reads it, with the maintainers and links it shows. */
@@ -133,6 +116,54 @@ export function pixelExperienceAnswer(build: Build, info: DeviceInfo): PixelExpe
 }
 
 // --- internal ---
+
+/** The device fields of a crDroid-family record, the same for every build of the device. */
+interface CrDroidDevice {
+  maintainer?: string;
+  oem?: string;
+  device?: string;
+  forum?: string;
+  paypal?: string;
+  telegram?: string;
+}
+
+function crDroidDevice(info: DeviceInfo): CrDroidDevice {
+  const support = info.links.support;
+  return {
+    maintainer: info.maintainers.length > 0 ? info.maintainers.map((m) => m.name).join(', ') : undefined,
+    oem: info.oem,
+    device: info.name,
+    forum: info.links.forum,
+    paypal: info.links.donate,
+    telegram: support !== undefined && /^https:\/\/(t\.me|telegram\.me)\//.test(support) ? support : undefined,
+  };
+}
+
+/**
+ * The record, keys in the order crDroid's OTA repository writes them, each optional one only when
+ * it has a value. Built key by key: a record per build and list of a big catalog, and objects made
+ * of conditional spreads went through V8's slow generic object building.
+ */
+function crDroidRecordOf(build: Build, d: CrDroidDevice): CrDroidRecord {
+  const r = {} as CrDroidRecord;
+  if (d.maintainer !== undefined) r.maintainer = d.maintainer;
+  if (d.oem !== undefined) r.oem = d.oem;
+  if (d.device !== undefined) r.device = d.device;
+  r.filename = build.filename;
+  r.download = build.url!;
+  r.timestamp = build.timestamp;
+  if (build.md5sum !== '') r.md5 = build.md5sum;
+  r.sha256 = build.id;
+  r.size = build.size as number;
+  r.version = build.version;
+  if (d.forum !== undefined) r.forum = d.forum;
+  if (d.paypal !== undefined) r.paypal = d.paypal;
+  if (d.telegram !== undefined) r.telegram = d.telegram;
+  if (build.os_patch_level !== undefined) r.os_patch_level = build.os_patch_level;
+  if (/^\d{1,9}$/.test(build.api_level)) r.os_sdk_level = Number(build.api_level);
+  if (build.ota_property_files !== undefined) r.ota_property_files = build.ota_property_files;
+  return r;
+}
 
 /**
  * The builds of a list the format can offer, newest first, and one notice per reason a build is
