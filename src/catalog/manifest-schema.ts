@@ -21,6 +21,14 @@ const SHORT_NUMBER = /^\d{1,3}$/;
 const RELEASE_NUMBER = /^\d+\.\d+(\.\d+)?$/;
 const INCREMENTAL = /^[A-Za-z0-9._-]*$/;
 const PATCH_DATE = /^\d{4}-\d{2}-\d{2}$/;
+/**
+ * The phone's `ro.build.version.incremental` an incremental package applies on: one path segment
+ * of the phone's request, and the name of its answer file (`<incremental>.json` beside the list's
+ * `index.json`, so never `index`, `.` or `..`).
+ */
+export const SOURCE_INCREMENTAL = /^(?!\.{1,2}$)(?!index$)[A-Za-z0-9._-]{1,128}$/;
+/** A build fingerprint as `pre-build` writes it: printable ASCII, no spaces. */
+const FINGERPRINT = /^[\x21-\x7e]{1,256}$/;
 
 const digits = (what: string, example: string) =>
   zod().preprocess(
@@ -76,6 +84,15 @@ export const manifestSchema = lazily(() => {
         .string({ error: 'expected the build incremental as text, e.g. eng.root.20241108.123456' })
         .regex(INCREMENTAL, { error: 'expected letters, digits, `.`, `-` and `_` only, e.g. eng.root.20241108.123456' }),
     ),
+    source_incremental: z.preprocess(
+      wholeNumberAsText,
+      z
+        .string({ error: 'expected the incremental of the build the package applies on (pre-build-incremental of its metadata), e.g. eng.build.20250110' })
+        .regex(SOURCE_INCREMENTAL, { error: 'expected letters, digits, `.`, `-` and `_` only (at most 128, not `index`), as pre-build-incremental of the package metadata, e.g. eng.build.20250110' }),
+    ),
+    source_build: z
+      .string({ error: 'expected the fingerprint of the build the package applies on (pre-build of its metadata)' })
+      .regex(FINGERPRINT, { error: 'expected a build fingerprint (pre-build of the package metadata): printable characters without spaces' }),
     md5sum: hex(32, 'the MD5 of the zip'),
     id: downloadKey(),
     size: z
@@ -118,6 +135,8 @@ export const MANIFEST_KEYS = [
   'android_version',
   'api_level',
   'incremental',
+  'source_incremental',
+  'source_build',
   'md5sum',
   'id',
   'size',
@@ -162,6 +181,8 @@ const PLAIN: Partial<Record<string, PlainCheck>> = {
   android_version: digitsText(SHORT_NUMBER),
   api_level: digitsText(SHORT_NUMBER),
   incremental: digitsText(INCREMENTAL),
+  source_incremental: digitsText(SOURCE_INCREMENTAL),
+  source_build: matching(FINGERPRINT),
   md5sum: (v) => (typeof v === 'string' && lowerHex(32).test(v) ? v : UNSURE),
   id: (v) => (typeof v === 'string' && isDownloadKey(v) ? v : UNSURE),
   size: (v) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : UNSURE),

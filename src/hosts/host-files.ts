@@ -3,7 +3,7 @@
  * route table (routes.ts) and the Apache rules (apache.ts). Pure.
  */
 import { renderApacheRules } from './apache.js';
-import { headerRules, notFoundScopes, renderCloudflareHeaders, renderCloudflareRedirects, renderCloudflareWorker, renderCloudflareWorkerRoutes } from './routes.js';
+import { type IncrementalAnswer, headerRules, notFoundScopes, renderCloudflareHeaders, renderCloudflareRedirects, renderCloudflareWorker, renderCloudflareWorkerRoutes } from './routes.js';
 import { renderEnvelope } from '../render/v1.js';
 import type { Site } from '../catalog/site.js';
 import type { OutputFile } from '../render/output.js';
@@ -19,7 +19,7 @@ export type Host = 'all' | 'netlify';
  * `netlify.toml`, and Cloudflare's placeholder rules would hide its JSON 404s, so a Netlify build
  * leaves them out. `apache_htaccess: true` adds `.htaccess` with the Apache rules.
  */
-export function renderHostFiles(site: Site, devices: readonly string[], host: Host = 'all'): OutputFile[] {
+export function renderHostFiles(site: Site, devices: readonly string[], host: Host = 'all', incrementals: readonly IncrementalAnswer[] = []): OutputFile[] {
   const files: OutputFile[] = [{ path: '404.html', contents: NOT_FOUND_PAGE }];
   for (const scope of notFoundScopes(site, devices)) {
     const body = renderEnvelope([], scope.message);
@@ -29,7 +29,7 @@ export function renderHostFiles(site: Site, devices: readonly string[], host: Ho
   // Apache never serves `.ht*` files; other hosts would serve it like any file (it holds only rules).
   if (site.apacheHtaccess) files.push({ path: '.htaccess', contents: renderApacheRules(site) });
   if (host === 'all') {
-    files.push({ path: '_redirects', contents: renderCloudflareRedirects(site, devices) });
+    files.push({ path: '_redirects', contents: renderCloudflareRedirects(site, devices, incrementals) });
     files.push({ path: '_headers', contents: cloudflareHeaders(site) });
     if (site.optionsHandler) {
       files.push({ path: '_worker.js', contents: renderCloudflareWorker(site) });

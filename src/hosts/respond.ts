@@ -138,7 +138,9 @@ function rewrites(site: Site): Rewrite[] {
       endpoint.paths.map((path) => {
         // Cloudflare has a static rule per device and list for these: only list names match.
         const { regex, groups } = toRegex(path, true, endpoint.perDevice ? lists : undefined);
-        return { pattern: new RegExp(regex), names: groups, file: endpoint.file, perDevice: endpoint.perDevice ?? false, unknownDevice: endpoint.unknownDevice };
+        const forBuild = endpoint.incrementalFile !== undefined && path.includes(':incremental');
+        const file = forBuild ? endpoint.incrementalFile! : endpoint.file;
+        return { pattern: new RegExp(regex), names: groups, file, perDevice: endpoint.perDevice ?? false, unknownDevice: endpoint.unknownDevice, ...(forBuild && { fallback: endpoint.file }) };
       }),
     );
     REWRITES.set(site, cached);
@@ -152,15 +154,19 @@ interface Rewrite {
   file: string;
   perDevice: boolean;
   unknownDevice?: string;
+  fallback?: string;
 }
 
 const REWRITES = new WeakMap<Site, Rewrite[]>();
 
 function rewrite(tree: ServedTree, pathname: string): string | undefined {
-  for (const { pattern, names, file, perDevice, unknownDevice } of rewrites(tree.site)) {
+  for (const { pattern, names, file, perDevice, unknownDevice, fallback } of rewrites(tree.site)) {
     const match = pattern.exec(pathname);
     if (!match) continue;
-    const target = fill(file, Object.fromEntries(names.map((name, i) => [name, match[i + 1]])));
+    const params = Object.fromEntries(names.map((name, i) => [name, match[i + 1]]));
+    const target = fill(file, params);
+    // Cloudflare has a static rule for each answer of one build before the rule to the listing.
+    if (fallback && !tree.files.has(target)) return fill(fallback, params);
     // A static rule exists only for the devices that have the listing.
     if (perDevice && !tree.files.has(target)) continue;
     // Cloudflare has a static rule per device before the one that answers the others.

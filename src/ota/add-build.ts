@@ -15,6 +15,7 @@ import { MANIFEST_ORDER, renderManifestText, type ManifestValues } from '../cata
 import { AddRefusal, checkFacts, filenameProblem, said, type AddProblem } from './add-checks.js';
 import { deriveBuildFacts, FACT_OPTIONS, parseOtaMetadata, type DerivedFacts, type FactOptions } from './metadata.js';
 import { readOtaMetadataText, ZipReadError } from './zip.js';
+import { sourceBuildOf, targetProblem, type SourceBuild } from './incremental.js';
 import { ContentError, oneLine, type Problem } from '../catalog/problems.js';
 import { readContent } from '../catalog/read.js';
 import { parseSite, SITE_FILE, type Site } from '../catalog/site.js';
@@ -101,7 +102,10 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
     if (error instanceof ZipReadError) throw new AddUsageError(error.message);
     throw error;
   }
-  const derived = deriveBuildFacts(path.basename(zip), metadataText === undefined ? undefined : parseOtaMetadata(metadataText), options);
+  const metadata = metadataText === undefined ? undefined : parseOtaMetadata(metadataText);
+  const derived = deriveBuildFacts(path.basename(zip), metadata, options);
+  const source = sourceBuildOf(metadata, options.zip);
+  if (source && 'message' in source) throw new AddRefusal([source]);
   const badName = options.placeholder ? undefined : filenameProblem(derived, options.zip);
   if (badName) throw new AddRefusal([badName]);
   if (metadataText !== undefined && options.withoutMetadata) {
@@ -135,7 +139,9 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   // Everything else is checked before a byte is hashed: the manifest as it will be, with stand-in digests.
   const others = otherBuilds(facts.device, content, site, file);
   const standIn = { md5: '0'.repeat(32), sha1: '0'.repeat(40), sha256: '0'.repeat(64), size: statSync(zip).size };
-  validate(usableValues(facts, standIn, options).values, file, facts.device, site, derived, options, others);
+  const noTarget = source && !options.placeholder ? targetProblem(facts, others, options.zip) : undefined;
+  if (noTarget) throw new AddRefusal([noTarget]);
+  validate({ ...usableValues(facts, standIn, options).values, ...sourceValues(source) }, file, facts.device, site, derived, options, others);
   for (const other of options.files ?? []) checkFileOption(other);
 
   const digests = await hashing().digests.catch((error: Error) => {
@@ -146,7 +152,7 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   const files = await hashFiles(options.files ?? []);
   const usable = usableValues(facts, digests, options);
   const unusable = usable.unusable;
-  const values = { ...usable.values, ...(files.length > 0 && { files }) };
+  const values = { ...usable.values, ...sourceValues(source), ...(files.length > 0 && { files }) };
   const text = validate(values, file, facts.device, site, derived, options, others);
   const twin = others.find((b) => !b.placeholder && !options.placeholder && b.id === digests.sha256);
   if (twin) {
@@ -165,6 +171,7 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
     o.field === 'api_level' && values.api_level === undefined && !options.placeholder ? `${o.from} (implied by Android ${facts.android_version}, not written)`
       : o.field === 'ota_property_files' && unusable ? `${o.from} (not written: ${unusable.message.split(';')[0]})` : o.from,
   ]);
+  for (const o of source?.origins ?? []) report.push([o.field, o.value, o.from]);
   report.push(['md5sum', digests.md5, 'MD5 of the zip']);
   if (options.placeholder) {
     // A placeholder names no package: its file name only gives the display_version.
@@ -306,6 +313,11 @@ function manifestValues(
   }
   const differs = options.filenameDiffers?.length ? NAME_PARTS.filter((p) => options.filenameDiffers!.includes(p)) : undefined;
   return { filename: facts.filename, filename_differs: differs, ...common, api_level: apiLevel, sha1: digests.sha1, id: digests.sha256, size: digests.size, url: options.url };
+}
+
+/** The manifest fields of an incremental package's source build (none for a full package). */
+function sourceValues(source: SourceBuild | undefined): ManifestValues {
+  return source ? { source_incremental: source.source_incremental, source_build: source.source_build } : {};
 }
 
 /** The other builds of the device (the manifest being replaced excepted), for the id and file name each must not share. */

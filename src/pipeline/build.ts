@@ -14,7 +14,7 @@ import { compareStrings, ContentError, sortProblems, type Problem } from '../cat
 import { listContent, readContent, type Content, type ContentListing } from '../catalog/read.js';
 import { placeholderHostNotice, type Site } from '../catalog/site.js';
 import { renderHostFiles, type Host } from '../hosts/host-files.js';
-import { cloudflareRuleProblems, renderNetlifyToml } from '../hosts/routes.js';
+import { cloudflareRuleProblems, renderNetlifyToml, type IncrementalAnswer } from '../hosts/routes.js';
 import { renderIndexes } from '../render/device-index.js';
 import type { OutputFile } from '../render/output.js';
 import type { DeviceSummary } from '../render/summary.js';
@@ -51,7 +51,7 @@ export function compileSite(content: Content, host: Host = 'all'): CompiledSite 
   if (assembled.problems.length > 0) return { site, builds, listings: [], files: [], problems: assembled.problems, notices: [] };
   const files = assembled.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const listings = devices.flatMap((d) => d.listings);
-  return { site, builds, listings, files, problems: [], notices: assembled.notices, netlifyToml: netlifyTomlOf(site, content.devices) };
+  return { site, builds, listings, files, problems: [], notices: assembled.notices, netlifyToml: netlifyTomlOf(site, content.devices, incrementalAnswers(devices)) };
 }
 
 /**
@@ -66,14 +66,14 @@ export function assembleSite(
   devices: readonly DeviceOutput[],
   host: Host,
   problems: Problem[],
-  hostFiles: () => OutputFile[] = () => renderHostFiles(site, content.devices, host),
+  hostFiles: () => OutputFile[] = () => renderHostFiles(site, content.devices, host, incrementalAnswers(devices)),
   indexFiles: (summaries: DeviceSummary[]) => OutputFile[] = renderIndexes,
 ): { files: OutputFile[]; problems: Problem[]; notices: Problem[] } {
   const all = [
     ...problems,
     ...devices.flatMap((d) => d.problems),
     ...checkCatalog([], content.devices),
-    ...(host === 'all' ? cloudflareRuleProblems(site, content.devices) : []),
+    ...(host === 'all' ? cloudflareRuleProblems(site, content.devices, incrementalAnswers(devices)) : []),
   ];
   if (all.length > 0) return { files: [], problems: sortProblems(all), notices: [] };
   const files: OutputFile[] = [...devices.flatMap((d) => d.files), ...indexFiles(devices.map((d) => d.summary!)), ...hostFiles(), OUTPUT_MARKER_FILE];
@@ -88,6 +88,11 @@ export function assembleSite(
       return sortProblems([...devices.flatMap((d) => d.notices), ...(placeholderHost ? [placeholderHost] : [])]);
     },
   };
+}
+
+/** The answers for phones on one build that the compiled devices have, for the hosts' rules (in device order). */
+export function incrementalAnswers(devices: readonly Pick<DeviceOutput, 'device' | 'summary'>[]): IncrementalAnswer[] {
+  return devices.flatMap((d) => (d.summary?.incrementals ?? []).map(({ list, incremental }) => ({ device: d.device, list, incremental })));
 }
 
 /** Options of {@link build}; paths default to the conventional layout under `root`. */
@@ -203,7 +208,7 @@ function buildListed(outDir: string, content: ContentListing, { root, host = 'al
         const made = new Set<string>();
         for (const file of compiled.files) writeStagedFile(tree.staging, file, made);
         // Before the tree: a netlify.toml that cannot be written fails the build with dist/ as it was.
-        const toml = netlifyTomlOf(site, content.devices);
+        const toml = netlifyTomlOf(site, content.devices, incrementalAnswers(devices));
         if (toml !== undefined) writeIfChanged(path.join(root, 'netlify.toml'), toml);
         tree.commit();
         const sum = (key: keyof DeviceOutput['counts']) => devices.reduce((n, d) => n + d.counts[key], 0);
@@ -248,8 +253,8 @@ function hostOf(site: Site, host: Host): Host {
 }
 
 /** `netlify.toml`, for a site whose `hosts` has netlify. */
-function netlifyTomlOf(site: Site, devices: readonly string[]): string | undefined {
-  return site.hosts.includes('netlify') ? renderNetlifyToml(site, devices) : undefined;
+function netlifyTomlOf(site: Site, devices: readonly string[], incrementals: readonly IncrementalAnswer[]): string | undefined {
+  return site.hosts.includes('netlify') ? renderNetlifyToml(site, devices, incrementals) : undefined;
 }
 
 /**

@@ -30,6 +30,11 @@ export function fileOf(url: string): string {
  */
 export const API_FILES = {
   listing: '/api/v1/:device/:list/index.json',
+  /**
+   * The listing for phones on one build (`/api/v1/<device>/<list>/<their incremental>`) when an
+   * incremental package applies on it; other phones get `listing` (catalog/incremental.ts).
+   */
+  v1Incremental: '/api/v1/:device/:list/:incremental.json',
   v2Builds: '/api/v2/devices/:device/builds.json',
   /** `/api/v2/devices/<device>`: in the device's folder, so no device name can clash with it. */
   v2Device: '/api/v2/devices/:device/index.json',
