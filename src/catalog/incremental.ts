@@ -28,8 +28,9 @@ export function splitIncrementals(builds: readonly Build[]): { full: Build[]; in
  * is the package's (its post-build-incremental). Problems for a package whose target is not
  * published as a full package, whose build time differs from the target's (the package was made
  * for another build of the same name), and for two packages from the same source to the same target.
+ * `allRead`: every manifest of the device could be read (else a missing target is not reported).
  */
-export function incrementalTargets(full: readonly Build[], incremental: readonly Build[]): { targets: Map<Build, Build>; problems: Problem[] } {
+export function incrementalTargets(full: readonly Build[], incremental: readonly Build[], allRead = true): { targets: Map<Build, Build>; problems: Problem[] } {
   const byIncremental = new Map<string, Build[]>();
   for (const build of full) {
     if (build.placeholder || build.incremental === '') continue;
@@ -45,6 +46,8 @@ export function incrementalTargets(full: readonly Build[], incremental: readonly
     const candidates = byIncremental.get(pkg.incremental) ?? [];
     const target = candidates.find((b) => b.timestamp === pkg.timestamp);
     if (!target) {
+      // With a manifest of the device unread, the target may be that one: its own problems say enough.
+      if (!allRead && candidates.length === 0) continue;
       problems.push({
         ...at('incremental'),
         message: candidates.length === 0

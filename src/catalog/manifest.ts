@@ -297,7 +297,7 @@ const propertyFilesReadable: Rule = ({ fields, bad, placeholder, report }) => {
 
 const incrementalPackage: Rule = ({ fields, raw, bad, placeholder, report }) => {
   if (fields.source_incremental === undefined) {
-    if (raw.source_build !== undefined && !bad.has('source_build')) report('source_build', 'only an incremental package names the build it applies on; add `source_incremental` (pre-build-incremental of its metadata), or remove `source_build`', { key: true });
+    if (raw.source_build !== undefined && raw.source_incremental === undefined && !bad.has('source_build')) report('source_build', 'only an incremental package names the build it applies on; add `source_incremental` (pre-build-incremental of its metadata), or remove `source_build`', { key: true });
     return;
   }
   if (placeholder) {

@@ -60,10 +60,12 @@ export function compileDevice(device: string, manifests: readonly ManifestFile[]
     problems.push(...parsed.problems);
     if (parsed.build) builds.push(parsed.build);
   }
+  // A manifest that could not be read may be the full package an incremental one installs.
+  const allRead = problems.length === 0;
   problems.push(...checkCatalog(builds, []));
   // Incremental packages are in no listing of their own: only in the answers for their source build.
   const { full, incremental } = splitIncrementals(builds);
-  const { targets, problems: incrementalProblems } = incremental.length > 0 ? incrementalTargets(full, incremental) : { targets: new Map<Build, Build>(), problems: [] };
+  const { targets, problems: incrementalProblems } = incremental.length > 0 ? incrementalTargets(full, incremental, allRead) : { targets: new Map<Build, Build>(), problems: [] };
   problems.push(...incrementalProblems);
   const counts = { builds: builds.length, listings: 0, records: 0, files: 0 };
   if (problems.length > 0) return { device, builds, listings: [], files: [], problems, notices: [], counts };

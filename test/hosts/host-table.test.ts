@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { compileSite } from '../../src/pipeline/build.js';
 import { readContent } from '../../src/catalog/read.js';
 import { EXAMPLE } from '../helpers/helpers.js';
-import { hostTable } from '../helpers/host-table.js';
+import { compileWith, hostTable, INCREMENTAL_EXAMPLE, REQUEST_PATHS_YAML } from '../helpers/host-table.js';
 
 const compiled = compileSite(readContent(EXAMPLE));
 const table = hostTable(compiled);
@@ -46,5 +46,25 @@ describe('the host table', () => {
     expect(row('GET', '/api/v2/devices/FP3/builds/one/more')).toMatchObject({ status: 404, kind: 'json', file: 'api/v2/devices/404.html' });
     expect(row('GET', '/api/v2/oems/one/more')).toMatchObject({ status: 404, kind: 'json', file: 'api/404.html' });
     expect(row('GET', '/api/v1/no-such-device/stable/')).toMatchObject({ status: 404, kind: 'json' });
+  });
+});
+
+describe('the host table of a catalog with an incremental package', () => {
+  const withIncremental = hostTable(compileWith(readContent(EXAMPLE), REQUEST_PATHS_YAML, INCREMENTAL_EXAMPLE));
+  const at = (path: string) => withIncremental.filter((p) => p.path === path).map((p) => `${p.method} ${p.status} ${p.file}`);
+
+  it('asks for the answer of its source build on every request shape with {incremental}, in each list of its target', () => {
+    for (const list of ['stable', 'official']) {
+      for (const path of [`/api/v1/FP4/${list}/eng.root.20241108.123456`, `/api/v1/legacy/FP4/${list}/eng.root.20241108.123456`]) {
+        expect(at(path)).toEqual([`GET 200 api/v1/FP4/${list}/eng.root.20241108.123456.json`, `HEAD 200 api/v1/FP4/${list}/eng.root.20241108.123456.json`]);
+      }
+    }
+    // The target is in no other list, so no other list has an answer for the source build.
+    expect(withIncremental.filter((p) => p.file.endsWith('.json') && !/\/(index|404)\.json$|^api\/v2\//.test(p.file) && !p.file.endsWith('eng.root.20241108.123456.json')).map((p) => p.file)).toEqual([]);
+  });
+
+  it('asks the shapes with {incremental} with a build no package applies on too, answered by the listing', () => {
+    const rows = withIncremental.filter((p) => /^\/api\/v1\/FP4\/stable\/[^/?]+$/.test(p.path) && p.method === 'GET');
+    expect(rows.map((p) => p.file).sort()).toEqual(['api/v1/FP4/stable/eng.root.20241108.123456.json', 'api/v1/FP4/stable/index.json']);
   });
 });

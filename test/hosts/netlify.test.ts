@@ -8,14 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, compileSite } from '../../src/pipeline/build.js';
 import { readContent } from '../../src/catalog/read.js';
 import { EXAMPLE } from '../helpers/helpers.js';
-import { compileWith, describeProbe, expectedAnswer, hostTable, LISTING_CACHE_CONTROL, REQUEST_PATHS_YAML, type Probe, type Seen } from '../helpers/host-table.js';
+import { compileWith, describeProbe, expectedAnswer, hostTable, INCREMENTAL_EXAMPLE, LISTING_CACHE_CONTROL, REQUEST_PATHS_YAML, writeManifests, type Probe, type Seen } from '../helpers/host-table.js';
 import { loadNetlifySite, netlifyAnswer, type NetlifySite } from '../helpers/netlify-engine.js';
 
 const content = readContent(EXAMPLE);
-// The committed netlify.toml is the example's; the generated one adds site.yaml's request paths.
+// The committed netlify.toml is the example's; the generated one adds site.yaml's request paths and
+// an incremental package.
 const tables: Record<string, Probe[]> = {
   committed: hostTable(compileSite(content)),
-  generated: hostTable(compileWith(content, REQUEST_PATHS_YAML)),
+  generated: hostTable(compileWith(content, REQUEST_PATHS_YAML, INCREMENTAL_EXAMPLE)),
 };
 
 let root: string;
@@ -27,6 +28,8 @@ beforeAll(async () => {
   cpSync(path.join(EXAMPLE, 'content'), path.join(root, 'content'), { recursive: true });
   // The Cloudflare-only option must not leak into a Netlify deploy either.
   appendFileSync(path.join(root, 'content', 'site.yaml'), `\noptions_handler: true\n${REQUEST_PATHS_YAML}`);
+  // The answers for phones on one build take rules of their own in the generated netlify.toml.
+  writeManifests(root, INCREMENTAL_EXAMPLE);
   build({ root, host: 'netlify' });
   sites.committed = await loadNetlifySite(path.join(EXAMPLE, 'netlify.toml'), dist());
   sites.generated = await loadNetlifySite(path.join(root, 'netlify.toml'), dist());
