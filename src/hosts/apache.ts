@@ -4,7 +4,7 @@
  * rules as `dist/.htaccess`. The rules are written for a directory context, so one text serves
  * both: the configuration puts them in `<Directory DIST>`. Pure.
  */
-import { fillGroups, formatListen, serverRules } from './server-rules.js';
+import { fillGroups, toRegex, formatListen, serverRules } from './server-rules.js';
 import type { ServerConfigOptions } from './nginx.js';
 import type { Site } from '../catalog/site.js';
 
@@ -122,6 +122,8 @@ export function renderApacheRules(site: Site): string {
       'RewriteCond %{ENV:REDIRECT_STATUS} =200',
       'RewriteCond %{REQUEST_FILENAME} !-f',
       `RewriteCond %{THE_REQUEST} ${requestLine(rewrite.regex.replace(/\$$/, ''))}(\\?|\\s)`,
+      // The fallback itself may have the file's shape (a listing missing too): no second round.
+      `RewriteCond %{REQUEST_URI} !${toRegex(rewrite.fallback!, true).regex.slice(1)}`,
       `RewriteRule ^${target.slice(1)}$ ${fillGroups(rewrite.fallback!, rewrite.fileGroups, (n) => `$${n}`).slice(1)} [L]`,
     );
   }
