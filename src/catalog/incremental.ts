@@ -8,6 +8,7 @@
 import type { Build } from './manifest.js';
 import type { Listing } from './plan.js';
 import { compareStrings, type Problem } from './problems.js';
+import { installableOver } from './signing.js';
 
 /** One device's listing for phones on one source build: what `GET /api/v1/<device>/<list>/<incremental>` answers. */
 export interface IncrementalListing extends Listing {
@@ -71,10 +72,11 @@ export function incrementalTargets(full: readonly Build[], incremental: readonly
 /**
  * The answers for phones on each source build, per list: the list's builds with each target
  * replaced by the incremental package from that source (its file name, address, size, id and
- * digests; the target's version, build time and the rest stay). A list without the target has no
- * answer for that source. Ordered by list, then source incremental.
+ * digests; the target's version, build time and the rest stay), less the builds that phones on
+ * the source build (its full package among `full`) cannot install. A list without the target has
+ * no answer for that source. Ordered by list, then source incremental.
  */
-export function planIncrementalListings(listings: readonly Listing[], targets: ReadonlyMap<Build, Build>): IncrementalListing[] {
+export function planIncrementalListings(listings: readonly Listing[], targets: ReadonlyMap<Build, Build>, full: readonly Build[] = []): IncrementalListing[] {
   const bySource = new Map<string, Map<Build, Build>>();
   for (const [pkg, target] of targets) {
     let offered = bySource.get(pkg.appliesOn!.incremental);
@@ -87,7 +89,13 @@ export function planIncrementalListings(listings: readonly Listing[], targets: R
     for (const incremental of sources) {
       const offered = bySource.get(incremental)!;
       if (!listing.builds.some((b) => offered.has(b))) continue;
-      const builds = listing.builds.map((b) => (offered.has(b) ? asOffered(b, offered.get(b)!) : b));
+      // What phones on the source build cannot install (signed with a key their build does not
+      // trust) is left out of their answer: they would download it and fail.
+      const source = full.find((b) => !b.placeholder && b.incremental === incremental);
+      const builds = listing.builds.flatMap((b) => {
+        const pkg = offered.get(b);
+        return installableOver(pkg ?? b, source) ? [pkg ? asOffered(b, pkg) : b] : [];
+      });
       answers.push({ device: listing.device, list: listing.list, incremental, builds });
     }
   }

@@ -114,6 +114,9 @@ export const manifestSchema = lazily(() => {
       .string({ error: 'expected the ota-property-files value of the zip metadata' })
       .regex(PROPERTY_FILES_FORMAT, { error: 'expected name:offset:size entries separated by commas, as in META-INF/com/android/metadata' }),
     ota_type: z.enum(['AB', 'BLOCK'], { error: 'expected AB or BLOCK' }),
+    signer: hex(64, "the SHA-256 of the signer's certificate (what otapress add writes)"),
+    otacert: z.array(hex(64, 'the SHA-256 of a certificate of META-INF/com/android/otacert (what otapress add writes)'), { error: 'expected a list of certificate SHA-256s, e.g. [0123...]' }),
+    test_build: z.boolean({ error: 'expected true or false' }),
     ...extraFields(),
   }).partial();
 });
@@ -150,6 +153,9 @@ export const MANIFEST_KEYS = [
   'os_patch_level',
   'ota_property_files',
   'ota_type',
+  'signer',
+  'otacert',
+  'test_build',
   'sha1',
   'files',
   'changelog',
@@ -196,6 +202,9 @@ const PLAIN: Partial<Record<string, PlainCheck>> = {
   os_patch_level: matching(PATCH_DATE),
   ota_property_files: matching(PROPERTY_FILES_FORMAT),
   ota_type: (v) => (v === 'AB' || v === 'BLOCK' ? v : UNSURE),
+  signer: (v) => (typeof v === 'string' && lowerHex(64).test(v) ? v : UNSURE),
+  otacert: (v) => (Array.isArray(v) && v.every((f) => typeof f === 'string' && lowerHex(64).test(f)) ? [...(v as string[])] : UNSURE),
+  test_build: flag,
   sha1: (v) => (typeof v === 'string' && lowerHex(40).test(v) ? v : UNSURE),
   changelog: text,
 };

@@ -40,6 +40,9 @@ export const MANIFEST_ORDER = [
   'os_patch_level',
   'ota_type',
   'ota_property_files',
+  'signer',
+  'otacert',
+  'test_build',
   'files',
   'changelog',
 ] as const;

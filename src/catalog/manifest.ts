@@ -6,6 +6,7 @@ import { positionsOf, type FieldPositions, type Position } from './field-positio
 import { filenameProblems } from './filename-checks.js';
 import { displayVersionOf } from './filename.js';
 import { suggestKey } from './loose.js';
+import { testKeyProblems } from './test-keys.js';
 import { MANIFEST_KEYS, manifestSchema, plainFields, type ManifestFields } from './manifest-schema.js';
 import { nearest, sortProblems, type Problem } from './problems.js';
 import { propertyFilesProblem } from './property-files.js';
@@ -51,6 +52,11 @@ export interface Build {
   changelog?: ChangelogBlock[];
   /** Where fields stand in the manifest (`url` and `ota_property_files` when written), for messages about the whole catalog. */
   at: FieldPositions;
+  /** SHA-256 of the signer's certificate, and of each certificate the build trusts for its next update (signing.ts). */
+  signer?: string;
+  otacert?: string[];
+  /** Signed with a key the build before it does not trust (signing.ts `keyChanges`): phones need a clean install. */
+  cleanInstall?: boolean;
   /** An incremental package: the build it applies on (incremental.ts); a full package has none. */
   appliesOn?: IncrementalSource;
 }
@@ -180,6 +186,8 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
   if (f.files !== undefined) build.files = buildFiles(f.files, `${site.downloadBaseUrl}/${f.channel}/${device}`, site.downloadBaseUrl);
   if (changelog !== undefined) build.changelog = changelog;
   build.at = positionsOf(source, f.url !== undefined, f.ota_property_files !== undefined);
+  if (f.signer !== undefined) build.signer = f.signer;
+  if (f.otacert !== undefined) build.otacert = f.otacert;
   if (f.source_incremental !== undefined) {
     build.appliesOn = { incremental: f.source_incremental, at: source.locate(['source_incremental']), installsAt: source.locate(['incremental']) };
     if (f.source_build !== undefined) build.appliesOn.fingerprint = f.source_build;
@@ -307,7 +315,12 @@ const incrementalPackage: Rule = ({ fields, raw, bad, placeholder, report }) => 
   }
 };
 
-const RULES: Rule[] = [requiredFields, incrementalPackage, placeholderHasNoPackage, channelKnown, listsKnown, reachesAList, filenameAgrees, apiLevelKnown, datetimeIsTimestamp, propertyFilesReadable];
+const noTestKey: Rule = ({ fields, bad, report }) => {
+  if (bad.has('signer') || bad.has('otacert') || bad.has('test_build')) return;
+  for (const p of testKeyProblems(fields)) report(p.field, p.message);
+};
+
+const RULES: Rule[] = [requiredFields, incrementalPackage, noTestKey, placeholderHasNoPackage, channelKnown, listsKnown, reachesAList, filenameAgrees, apiLevelKnown, datetimeIsTimestamp, propertyFilesReadable];
 
 /** Where a changelog's text starts; a block scalar's (`|`) on the line after its indicator, at its indentation. */
 function changelogStart(source: YamlSource): { line: number; col: number; block: boolean } {

@@ -14,7 +14,8 @@ import { propertyFilesProblem } from '../catalog/property-files.js';
 import { MANIFEST_ORDER, renderManifestText, type ManifestValues } from '../catalog/manifest-text.js';
 import { AddRefusal, checkFacts, filenameProblem, said, type AddProblem } from './add-checks.js';
 import { deriveBuildFacts, FACT_OPTIONS, parseOtaMetadata, type DerivedFacts, type FactOptions } from './metadata.js';
-import { readOtaMetadataText, ZipReadError } from './zip.js';
+import { readOtaEntries, ZipReadError } from './zip.js';
+import { readZipSigning, SignatureError, signingFacts } from './signature.js';
 import { sourceBuildOf, targetProblem, type SourceBuild } from './incremental.js';
 import { ContentError, oneLine, type Problem } from '../catalog/problems.js';
 import { readContent } from '../catalog/read.js';
@@ -40,6 +41,8 @@ export interface AddOptions extends FactOptions {
   filenameDiffers?: string[];
   /** The build's other files (`--file`: recovery.img, boot.img, firmware), hashed one after the other, each in one read. */
   files?: string[];
+  /** The zip is a test build: signed with, or trusting, a public AOSP test key knowingly (`--test-build`). */
+  testBuild?: boolean;
 }
 
 /** The manifest `add` made, and where each value came from. */
@@ -50,6 +53,8 @@ export interface AddResult {
   /** `field  value  origin` lines, for the maintainer to review. */
   report: string[];
   written: boolean;
+  /** What the maintainer should know that does not stop the manifest (an unsigned zip). */
+  notices: string[];
 }
 
 export { AddRefusal, type AddProblem } from './add-checks.js';
@@ -96,12 +101,17 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   if (!site) throw new ContentError(siteProblems);
 
   let metadataText: string | undefined;
+  let signing: ReturnType<typeof signingFacts>;
   try {
-    metadataText = await readOtaMetadataText(zip);
+    const entries = await readOtaEntries(zip);
+    metadataText = entries.metadata;
+    signing = signingFacts(readZipSigning(zip, entries.otacert), options.testBuild === true, options.zip);
   } catch (error) {
     if (error instanceof ZipReadError) throw new AddUsageError(error.message);
+    if (error instanceof SignatureError) throw new AddRefusal([{ where: options.zip, field: 'signer', message: `${error.message}; sign the zip again (signapk -w), or download it again` }]);
     throw error;
   }
+  if (signing.problems.length > 0) throw new AddRefusal(signing.problems);
   const metadata = metadataText === undefined ? undefined : parseOtaMetadata(metadataText);
   const derived = deriveBuildFacts(path.basename(zip), metadata, options);
   const source = sourceBuildOf(metadata, options.zip);
@@ -141,7 +151,7 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   const standIn = { md5: '0'.repeat(32), sha1: '0'.repeat(40), sha256: '0'.repeat(64), size: statSync(zip).size };
   const noTarget = source && !options.placeholder ? targetProblem(facts, others, options.zip) : undefined;
   if (noTarget) throw new AddRefusal([noTarget]);
-  validate({ ...usableValues(facts, standIn, options).values, ...sourceValues(source) }, file, facts.device, site, derived, options, others);
+  validate({ ...usableValues(facts, standIn, options).values, ...sourceValues(source), ...signing.values }, file, facts.device, site, derived, options, others);
   for (const other of options.files ?? []) checkFileOption(other);
 
   const digests = await hashing().digests.catch((error: Error) => {
@@ -152,7 +162,7 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   const files = await hashFiles(options.files ?? []);
   const usable = usableValues(facts, digests, options);
   const unusable = usable.unusable;
-  const values = { ...usable.values, ...sourceValues(source), ...(files.length > 0 && { files }) };
+  const values = { ...usable.values, ...sourceValues(source), ...signing.values, ...(files.length > 0 && { files }) };
   const text = validate(values, file, facts.device, site, derived, options, others);
   const twin = others.find((b) => !b.placeholder && !options.placeholder && b.id === digests.sha256);
   if (twin) {
@@ -172,6 +182,7 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
       : o.field === 'ota_property_files' && unusable ? `${o.from} (not written: ${unusable.message.split(';')[0]})` : o.from,
   ]);
   for (const o of source?.origins ?? []) report.push([o.field, o.value, o.from]);
+  report.push(...signing.report);
   report.push(['md5sum', digests.md5, 'MD5 of the zip']);
   if (options.placeholder) {
     // A placeholder names no package: its file name only gives the display_version.
@@ -187,7 +198,7 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   report.sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0]));
   const width = Math.max(...report.map((r) => r[0].length));
   const fromWidth = Math.max(...report.map((r) => r[2].length));
-  const result: AddResult = { file, text, report: report.map(([f, v, o]) => `  ${f.padEnd(width)}  ${o.padEnd(fromWidth)}  ${v}`), written: false };
+  const result: AddResult = { file, text, report: report.map(([f, v, o]) => `  ${f.padEnd(width)}  ${o.padEnd(fromWidth)}  ${v}`), written: false, notices: signing.notices };
   if (options.dryRun) return result;
 
   writeFileReplacing(options.root, file, text);

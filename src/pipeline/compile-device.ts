@@ -7,6 +7,7 @@ import { isDeviceFile, parseDeviceFile, type DeviceInfo } from '../catalog/devic
 import { parseManifest, type Build } from '../catalog/manifest.js';
 import { checkCatalog, planListings, type Listing } from '../catalog/plan.js';
 import { incrementalTargets, planIncrementalListings, splitIncrementals } from '../catalog/incremental.js';
+import { keyChangeNotices, keyChanges } from '../catalog/signing.js';
 import { sortProblems, type Problem } from '../catalog/problems.js';
 import type { Content, ContentListing, ManifestFile } from '../catalog/read.js';
 import { listLocation, parseSite, type Site } from '../catalog/site.js';
@@ -70,7 +71,10 @@ export function compileDevice(device: string, manifests: readonly ManifestFile[]
   const counts = { builds: builds.length, listings: 0, records: 0, files: 0 };
   if (problems.length > 0) return { device, builds, listings: [], files: [], problems, notices: [], counts };
   const listings = planListings(full, [device], site);
-  const answers = targets.size > 0 ? planIncrementalListings(listings, targets) : [];
+  const answers = targets.size > 0 ? planIncrementalListings(listings, targets, full) : [];
+  // A build the one before it does not trust: its page says so, and check tells.
+  const changes = keyChanges(full);
+  for (const { build } of changes) build.cleanInstall = true;
   const rendered = renderDevice(device, listings, site, info, answers);
   if (rendered.problems.length > 0) return { device, builds, listings: [], files: [], problems: rendered.problems, notices: [], counts };
   const bodies = renderListings([...listings, ...answers]);
@@ -82,7 +86,7 @@ export function compileDevice(device: string, manifests: readonly ManifestFile[]
   counts.listings = listings.length;
   counts.records = listings.reduce((n, l) => n + l.builds.length, 0);
   counts.files = files.length;
-  return { device, builds, listings, files, problems, notices: [...looseNotices(builds), ...rendered.notices], summary: rendered.summary, counts };
+  return { device, builds, listings, files, problems, notices: [...looseNotices(builds), ...rendered.notices, ...keyChangeNotices(changes)], summary: rendered.summary, counts };
 }
 
 /**

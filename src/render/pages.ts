@@ -141,6 +141,7 @@ function buildBody(build: Build, e: (value: string) => string): string {
   if (build.placeholder) badges.push('<span class="badge placeholder">Placeholder: announced, no package yet</span>');
   if (withdrawn) badges.push('<span class="badge disabled">Disabled: withdrawn, do not install</span>');
   if (build.is_upgrade_supported) badges.push('<span class="badge upgrade">Upgrade supported</span>');
+  if (build.cleanInstall) badges.push('<span class="badge clean-install">Clean install required: signed with another key than the build before it trusts, so phones cannot update to it over the air</span>');
   const time = build.timestamp;
   let rows =
     `${row('Version', e(build.version))}\n` +
@@ -155,6 +156,7 @@ function buildBody(build: Build, e: (value: string) => string): string {
   if (!build.placeholder && sha256Of(build)) rows += `\n${row('SHA-256', hash(build.id))}`;
   else if (!build.placeholder) rows += `\n${row('Download id', `<code>${e(build.id)}</code>`)}`;
   if (build.sha1) rows += `\n${row('SHA-1', hash(e(build.sha1)))}`;
+  if (build.signer) rows += `\n${row('Signer', `${hash(build.signer)} <span class="meta">(SHA-256 of the signing certificate)</span>`)}`;
   rows += `\n${row('Upgrade', build.is_upgrade_supported ? 'yes' : 'no')}`;
   const download = build.placeholder
     ? '<p class="meta">No download: this build has no package yet.</p>'

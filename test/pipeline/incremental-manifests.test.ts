@@ -86,3 +86,17 @@ describe('an incremental package manifest', () => {
     expect(problemsOf(manifests)).toEqual(expected);
   });
 });
+
+describe("a manifest's signer", () => {
+  const TESTKEY = 'a40da80a59d170caa950cf15c18c454d47a39b26989d8b640ecd745ba71bf5dc';
+  const PLATFORM = 'c8a2e9bccf597c2fb6dc66bee293fc13f2fc47ec77bc6b2b0d52c11f51192ab8';
+  const withSigning = (lines: string) => ({ ...FULL, 'lineage-22.1-20250110-nightly-akita-signed.yaml': `${FULL['lineage-22.1-20250110-nightly-akita-signed.yaml']}${lines}` });
+
+  it('is refused when it is a public AOSP test key, or the build trusts one, unless the manifest says test_build: true', () => {
+    expect(problemsOf(withSigning(`signer: ${TESTKEY}\notacert: [${'ab'.repeat(32)}, ${PLATFORM}]\n`))).toEqual([
+      'content/akita/lineage-22.1-20250110-nightly-akita-signed.yaml:9:9  signer  the build is signed with the public AOSP test key `testkey` (build/make/target/product/security/testkey.x509.pem), whose private key anyone has; sign it with your release keys, or add `test_build: true` if it is a test build',
+      'content/akita/lineage-22.1-20250110-nightly-akita-signed.yaml:10:77  otacert.1  the build trusts the public AOSP test key `platform` (build/make/target/product/security/platform.x509.pem) for its next update, so it installs updates signed by anyone; build it with your release keys, or add `test_build: true` if it is a test build',
+    ]);
+    expect(problemsOf(withSigning(`signer: ${TESTKEY}\notacert: [${PLATFORM}]\ntest_build: true\n`))).toEqual([]);
+  });
+});
