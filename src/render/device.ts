@@ -7,6 +7,7 @@ import type { Listing } from '../catalog/plan.js';
 import type { IncrementalListing } from '../catalog/incremental.js';
 import type { Problem } from '../catalog/problems.js';
 import { renderFeeds } from './feeds.js';
+import { renderChecksums } from './checksums.js';
 import { summarizeDevice, type DeviceSummary } from './summary.js';
 import { renderDevicePage } from './pages.js';
 import { v1Notices } from './v1-notices.js';
@@ -39,8 +40,9 @@ export function renderDevice(device: string, listings: readonly Listing[], site:
   const builds = listings.flatMap((l) => l.builds);
   const changelogPage = renderChangelogPage(device, builds);
   const changes = deviceChanges(device, builds, site);
+  const checksums = renderChecksums(device, [...listings, ...answers]);
   return {
-    files: [v2.file, v2Device, renderDevicePage(device, listings, info), ...(changelogPage ? [changelogPage] : []), ...renderFeeds(listings, site, info)],
+    files: [v2.file, v2Device, renderDevicePage(device, listings, info, checksums !== undefined), ...(checksums ? [checksums] : []), ...(changelogPage ? [changelogPage] : []), ...renderFeeds(listings, site, info)],
     notices: [...v1Notices(device, listings), ...v2.notices],
     problems: v2.problems,
     summary: {

@@ -18,7 +18,7 @@ import { utf8Of, type OutputFile } from './output.js';
 // no request to another site. Every manifest value goes through the escaping `html` template.
 
 /** The page of one device: what device.yaml says of it, and its builds per list, with everything needed to pick and check one. */
-export function renderDevicePage(device: string, lists: readonly Listing[], info?: DeviceInfo): OutputFile {
+export function renderDevicePage(device: string, lists: readonly Listing[], info?: DeviceInfo, checksums = false): OutputFile {
   const nav = lists.map((l) => html`<li><a href="#${l.list}">${l.list}</a> <span class="meta">(${l.builds.length})</span></li>`);
   const withChangelog = lists.some((l) => l.builds.some(hasChangelog));
   const hasFiles = lists.some((l) => l.builds.some((b) => b.files !== undefined));
@@ -30,7 +30,8 @@ export function renderDevicePage(device: string, lists: readonly Listing[], info
 ${deviceHeading(device, info)}
 ${info ? html`${deviceFacts(info)}\n` : ''}${withChangelog ? html`<p><a href="${URLS.changelogPage(device)}">Changelog</a> of every build</p>
 ` : ''}<p>Phones ask <code>${URLS.listing(device, '<list>')}</code>; LineageOS 23.2 and later ask <a href="${URLS.v2Builds(device)}"><code>${URLS.v2Builds(device)}</code></a>.</p>
-<nav aria-label="Lists"><ul class="lists">${join(nav, '\n')}</ul></nav>
+${checksums ? html`<p><a href="${URLS.checksums(device)}">SHA256SUMS</a> of every download: in the folder of the files you downloaded, <code>sha256sum -c --ignore-missing SHA256SUMS</code></p>
+` : ''}<nav aria-label="Lists"><ul class="lists">${join(nav, '\n')}</ul></nav>
 `,
   ];
   for (const [i, listing] of lists.entries()) {

@@ -14,6 +14,8 @@ export const URLS = {
   v2Device: (device: string) => `/api/v2/devices/${device}`,
   v2Oems: '/api/v2/oems',
   devicePage: (device: string) => `/devices/${device}/`,
+  /** `sha256sum -c` input of the device's downloads, beside its page. */
+  checksums: (device: string) => `/devices/${device}/SHA256SUMS`,
   feed: (device: string, list: string) => `/devices/${device}/${list}.xml`,
   changelogPage: (device: string) => `/devices/${device}/changelog/`,
   v2Changes: '/api/v2/changes',

@@ -1,7 +1,8 @@
 // Incremental packages on a fresh `init --channels nightly` catalog: `add` recognises one by its
 // metadata and records the build it applies on; the build answers phones on that build with it and
 // every other phone with the full packages, as the LineageOS updater asks and reads the answer.
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -113,10 +114,10 @@ describe('incremental packages on a fresh init --channels nightly catalog', { ti
     expect(offered(phoneOn(NEW))).toEqual([]);
   });
 
-  it('keeps the incremental package out of every answer but the per-build one: listings, v2, pages, feeds', () => {
+  it('keeps the incremental package out of every answer but the per-build one (and SHA256SUMS): listings, v2, pages, feeds', () => {
     const compiled = compileSite(readContent(root));
     const holding = compiled.files.filter((f) => String(f.contents).includes(INCREMENTAL)).map((f) => f.path);
-    expect(holding).toEqual([`api/v1/akita/nightly/${OLD.incremental}.json`]);
+    expect(holding).toEqual([`api/v1/akita/nightly/${OLD.incremental}.json`, 'devices/akita/SHA256SUMS']);
     const answer = JSON.parse(String(compiled.files.find((f) => f.path === `api/v1/akita/nightly/${OLD.incremental}.json`)!.contents)) as { response: Record<string, unknown>[] };
     const listing = JSON.parse(String(compiled.files.find((f) => f.path === 'api/v1/akita/nightly/index.json')!.contents)) as { response: Record<string, unknown>[] };
     // The same records but for the download of the newer build; its version and build time stay.
@@ -129,5 +130,16 @@ describe('incremental packages on a fresh init --channels nightly catalog', { ti
     expect(md5sum).toBe(createHash('md5').update(readFileSync(zip(INCREMENTAL))).digest('hex'));
     expect(size).not.toBe(listing.response[0].size);
     expect(id).not.toBe(listing.response[0].id);
+  });
+
+  it('publishes SHA256SUMS of the device\'s downloads, incremental package included, which sha256sum -c verifies against the zips', () => {
+    const compiled = compileSite(readContent(root));
+    const sums = String(compiled.files.find((f) => f.path === 'devices/akita/SHA256SUMS')!.contents);
+    expect(sums.split('\n').map((l) => l.split('  ')[1])).toEqual([FULL_OLD, INCREMENTAL, FULL_NEW, undefined]);
+    writeFileSync(path.join(root, 'SHA256SUMS'), sums);
+    // GNU coreutils, as people downloading by hand run it, in the folder of the downloads.
+    expect(execFileSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: root, encoding: 'utf8' })).toBe(`${FULL_OLD}: OK\n${INCREMENTAL}: OK\n${FULL_NEW}: OK\n`);
+    const page = String(compiled.files.find((f) => f.path === 'devices/akita/index.html')!.contents);
+    expect(page).toContain('<a href="/devices/akita/SHA256SUMS">SHA256SUMS</a>');
   });
 });
