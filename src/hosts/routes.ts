@@ -237,7 +237,7 @@ export function cloudflareRuleProblems(site: Site, devices: readonly string[], i
         line: 1,
         col: 1,
         field: '(incremental packages)',
-        message: `the answers for phones on one build (${incrementals.length}, one per list and build an incremental package applies on) take one _redirects rule each on Cloudflare Pages: ${counts.static} static rules, over its limit of ${CLOUDFLARE_REDIRECT_LIMITS.static}; remove the manifests of incremental packages from builds few phones still run`,
+        message: `the answers for phones on one build (${incrementals.length}, one per list and build an incremental package applies on) take one _redirects rule each on Cloudflare Pages: ${counts.static} static rules (with the site-wide ones), over its limit of ${CLOUDFLARE_REDIRECT_LIMITS.static}; remove the manifests of incremental packages from builds few phones still run`,
       },
     ];
   }
