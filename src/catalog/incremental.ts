@@ -72,8 +72,9 @@ export function incrementalTargets(full: readonly Build[], incremental: readonly
 /**
  * The answers for phones on each source build, per list: the list's builds with each target
  * replaced by the incremental package from that source (its file name, address, size, id and
- * digests; the target's version, build time and the rest stay), less the builds that phones on
- * the source build (its full package among `full`) cannot install. A list without the target has
+ * digests; the target's version, build time and the rest stay), less what phones on the source
+ * build (its full package among `full`, when published) would never offer (builds not newer than
+ * it) or cannot install (signed with a key it does not trust). A list without the target has
  * no answer for that source. Ordered by list, then source incremental.
  */
 export function planIncrementalListings(listings: readonly Listing[], targets: ReadonlyMap<Build, Build>, full: readonly Build[] = []): IncrementalListing[] {
@@ -92,7 +93,12 @@ export function planIncrementalListings(listings: readonly Listing[], targets: R
       // What phones on the source build cannot install (signed with a key their build does not
       // trust) is left out of their answer: they would download it and fail.
       const source = full.find((b) => !b.placeholder && b.incremental === incremental);
+      // Only what is newer than the source build: a phone on it offers nothing older (its
+      // ro.build.date.utc is the source's build time), and an answer per source build with every
+      // older record too made the v1 output of a catalog with many incremental packages several
+      // times as large.
       const builds = listing.builds.flatMap((b) => {
+        if (source && b.timestamp <= source.timestamp) return [];
         const pkg = offered.get(b);
         return installableOver(pkg ?? b, source) ? [pkg ? asOffered(b, pkg) : b] : [];
       });

@@ -8,8 +8,13 @@ export interface CatalogSize {
   builds: number;
   /** Also a device.yaml for every device and a changelog for every build (issue 21's files); the manifests are otherwise the same. */
   extras?: boolean;
-  /** Also, for one build in ten, an incremental package from the build before it; the site then deploys to Netlify only (see incrementalManifest). */
-  incrementals?: boolean;
+  /**
+   * Also, for one build in ten, an incremental package from the build before it (see
+   * incrementalManifest): `newest`, the newest tenth of each device's builds, as ROMs keep them for
+   * the builds phones still run; `spread`, a tenth spread over the whole history (the worst case:
+   * the answer for phones on an old build holds every newer build).
+   */
+  incrementals?: 'newest' | 'spread';
 }
 
 /** Real device code names, suffixed with a number to reach any count while looking like a catalog. */
@@ -96,7 +101,7 @@ lists:
 `;
 
 /** Writes `content/` for a catalog of the given size under `root`; returns the manifest count. */
-export function generateCatalog(root: string, { devices, builds, extras = false, incrementals = false }: CatalogSize): number {
+export function generateCatalog(root: string, { devices, builds, extras = false, incrementals }: CatalogSize): number {
   const content = path.join(root, 'content');
   mkdirSync(content, { recursive: true });
   writeFileSync(path.join(content, 'site.yaml'), SITE);
@@ -108,7 +113,7 @@ export function generateCatalog(root: string, { devices, builds, extras = false,
     for (let b = 0; b < builds; b++) {
       const { name, text } = manifest(d, b, builds, { extras });
       writeFileSync(path.join(dir, name), text);
-      const incremental = incrementals && b > 0 ? incrementalManifest(d, b, builds) : undefined;
+      const incremental = incrementals && b > 0 ? incrementalManifest(d, b, builds, incrementals) : undefined;
       if (incremental) {
         writeFileSync(path.join(dir, incremental.name), incremental.text);
         added++;
@@ -120,16 +125,17 @@ export function generateCatalog(root: string, { devices, builds, extras = false,
 
 /**
  * The incremental package from build `b - 1` to build `b` of device `d`, for one build in ten
- * (both packages, neither withdrawn): the target's fields, its own file name, digests and size, and
- * the source's incremental. Undefined for the other builds.
+ * placed as `placement` says (both packages, neither withdrawn): the target's fields, its own file
+ * name, digests and size, and the source's incremental. Undefined for the other builds.
  */
-export function incrementalManifest(d: number, b: number, builds: number): { name: string; text: string } | undefined {
+export function incrementalManifest(d: number, b: number, builds: number, placement: 'newest' | 'spread'): { name: string; text: string } | undefined {
   const target = manifest(d, b, builds).text;
   const source = manifest(d, b - 1, builds).text;
   const field = (text: string, key: string) => new RegExp(`^${key}: (.*)$`, 'm').exec(text)?.[1];
   const filename = field(target, 'filename');
   const from = field(source, 'incremental');
-  if (!filename || !from || field(source, 'filename') === undefined || filename.endsWith('.disabled.zip') || parseInt(field(target, 'id')!.slice(0, 4), 16) % 10 !== 0) return undefined;
+  const chosen = placement === 'newest' ? b >= builds - Math.ceil(builds / 10) : parseInt(field(target, 'id')!.slice(0, 4), 16) % 10 === 0;
+  if (!chosen || !filename || !from || field(source, 'filename') === undefined || filename.endsWith('.disabled.zip')) return undefined;
   const digest = (what: string) => createHash('sha256').update(`incremental/${what}/${d}/${b}`).digest('hex');
   const stem = `${filename.replace(/\.zip$/, '')}-incremental-${b - 1}`;
   const text = target

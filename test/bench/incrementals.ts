@@ -1,6 +1,6 @@
 // `npm run bench -- --incrementals`: what incremental packages cost a cold build. Two catalogs of
 // the same builds, one with an incremental package for one build in ten (test/bench/catalog.ts,
-// incrementalManifest), built cold (`--no-cache`) by lib/ in alternating rounds; the median of
+// incrementalManifest: each device's newest tenth, or with --spread a tenth over the whole history), built cold (`--no-cache`) by lib/ in alternating rounds; the median of
 // each, wall and CPU time (/usr/bin/time), and their ratio. Both deploy to Netlify only: the
 // answers for phones on one build take a static rule each on Cloudflare Pages, and ten thousand of
 // them pass its limit of 2,000 (a build says so and stops).
@@ -29,17 +29,17 @@ function coldBuild(root: string): { ms: number; cpu?: number } {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Generates both catalogs, builds each `runs` times, alternating, and prints the figures. */
-export function benchIncrementals({ devices, builds, runs }: { devices: number; builds: number; runs: number }): void {
+export function benchIncrementals({ devices, builds, runs, placement }: { devices: number; builds: number; runs: number; placement: 'newest' | 'spread' }): void {
   const base = mkdtempSync(path.join(tmpdir(), 'otapress-bench-incrementals-'));
   try {
     const plain = path.join(base, 'plain');
     const withIncrementals = path.join(base, 'incrementals');
     const counts = {
       plain: generateCatalog(plain, { devices, builds }),
-      incrementals: generateCatalog(withIncrementals, { devices, builds, incrementals: true }),
+      incrementals: generateCatalog(withIncrementals, { devices, builds, incrementals: placement }),
     };
     for (const root of [plain, withIncrementals]) appendFileSync(path.join(root, 'content', 'site.yaml'), 'hosts: [netlify]\n');
-    console.log(`incremental packages: ${counts.plain} manifests, and the same with ${counts.incrementals - counts.plain} incremental packages (one build in ten), cold builds (--no-cache), ${runs} alternating rounds`);
+    console.log(`incremental packages: ${counts.plain} manifests, and the same with ${counts.incrementals - counts.plain} incremental packages (one build in ten, ${placement === 'newest' ? "each device's newest tenth" : 'spread over the history'}), cold builds (--no-cache), ${runs} alternating rounds`);
     const samples = { plain: [] as { ms: number; cpu?: number }[], incrementals: [] as { ms: number; cpu?: number }[] };
     for (let i = 0; i < runs; i++) {
       // Alternated, so that load from other processes falls on both.

@@ -120,9 +120,10 @@ describe('incremental packages on a fresh init --channels nightly catalog', { ti
     expect(holding).toEqual([`api/v1/akita/nightly/${OLD.incremental}.json`, 'devices/akita/SHA256SUMS']);
     const answer = JSON.parse(String(compiled.files.find((f) => f.path === `api/v1/akita/nightly/${OLD.incremental}.json`)!.contents)) as { response: Record<string, unknown>[] };
     const listing = JSON.parse(String(compiled.files.find((f) => f.path === 'api/v1/akita/nightly/index.json')!.contents)) as { response: Record<string, unknown>[] };
-    // The same records but for the download of the newer build; its version and build time stay.
-    expect(answer.response.map((r) => r.datetime)).toEqual(listing.response.map((r) => r.datetime));
-    expect(answer.response[1]).toEqual(listing.response[1]);
+    // The builds newer than the source (a phone on it offers nothing older), the newer build's
+    // record with the incremental package's download; its version and build time stay.
+    expect(listing.response.map((r) => r.datetime)).toEqual([NEW.timestamp, OLD.timestamp]);
+    expect(answer.response.map((r) => r.datetime)).toEqual([NEW.timestamp]);
     const { filename, url, size, id, md5sum, ...rest } = answer.response[0];
     const { filename: _f, url: _u, size: _s, id: _i, md5sum: _m, ...restListed } = listing.response[0];
     expect(rest).toEqual(restListed);
