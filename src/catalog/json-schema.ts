@@ -39,6 +39,7 @@ export function manifestJsonSchema(): JsonSchema {
     datetime: unixSeconds,
     android_version: digitsOrNumber(properties.android_version, 999),
     incremental: digitsOrNumber(properties.incremental),
+    source_incremental: digitsOrNumber(properties.source_incremental),
     // A placeholder may leave these empty (""), as listings show them; a package may not (see `else`).
     md5sum: { anyOf: [exact.md5sum, empty] },
     id: { anyOf: [exact.id, empty] },
@@ -82,6 +83,8 @@ const DESCRIPTIONS: Record<string, string> = {
   android_version: 'Platform major version, e.g. "14"; derived from the file name or api_level when left out.',
   api_level: 'Platform API level; derived from android_version when left out.',
   incremental: 'eng.root.<yyyymmdd>.<hhmmss>, a Unix-seconds string, or "".',
+  source_incremental: 'An incremental package: the ro.build.version.incremental of the build it applies on (pre-build-incremental of its metadata). Phones on that build are offered it instead of the full package of the build with the same incremental field.',
+  source_build: 'The fingerprint of the build an incremental package applies on (pre-build of its metadata).',
   md5sum: 'MD5 of the zip: 32 lowercase hex characters. Optional: LineageOS phones never read it (published as "" when left out).',
   id: 'SHA-256 of the zip: 64 lowercase hex characters (what otapress add writes). Phones use it only as the download key, so a key an existing listing gave its phones (an MD5, a SHA-1, ...) may stay: letters, digits and . _ ~ - + = : / (at most 255).',
   size: 'Zip size in bytes.',
@@ -93,4 +96,7 @@ const DESCRIPTIONS: Record<string, string> = {
   os_patch_level: 'Security patch level, yyyy-mm-dd (post-security-patch-level).',
   ota_property_files: 'ota-property-files of the zip metadata: name:offset:size entries, comma separated.',
   ota_type: 'AB or BLOCK (ota-type of the zip metadata).',
+  signer: "SHA-256 of the certificate in the zip's whole-file signature (otapress add reads it from the end of the zip).",
+  otacert: 'SHA-256 of each certificate of META-INF/com/android/otacert: the keys this build accepts its next update from.',
+  test_build: 'true for a build signed with, or trusting, a public AOSP test key, published knowingly.',
 };

@@ -27,6 +27,14 @@ const SHORT_NUMBER = /^\d{1,3}$/;
 const VERSION_TEXT = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,63}$/;
 const INCREMENTAL = /^[A-Za-z0-9._-]*$/;
 const PATCH_DATE = /^\d{4}-\d{2}-\d{2}$/;
+/**
+ * The phone's `ro.build.version.incremental` an incremental package applies on: one path segment
+ * of the phone's request, and the name of its answer file (`<incremental>.json` beside the list's
+ * `index.json`, so never `index`, `.` or `..`).
+ */
+export const SOURCE_INCREMENTAL = /^(?!\.{1,2}$)(?!index$)[A-Za-z0-9._-]{1,128}$/;
+/** A build fingerprint as `pre-build` writes it: printable ASCII, no spaces. */
+const FINGERPRINT = /^[\x21-\x7e]{1,256}$/;
 
 const digits = (what: string, example: string) =>
   zod().preprocess(
@@ -82,6 +90,15 @@ export const manifestSchema = lazily(() => {
         .string({ error: 'expected the build incremental as text, e.g. eng.root.20241108.123456' })
         .regex(INCREMENTAL, { error: 'expected letters, digits, `.`, `-` and `_` only, e.g. eng.root.20241108.123456' }),
     ),
+    source_incremental: z.preprocess(
+      wholeNumberAsText,
+      z
+        .string({ error: 'expected the incremental of the build the package applies on (pre-build-incremental of its metadata), e.g. eng.build.20250110' })
+        .regex(SOURCE_INCREMENTAL, { error: 'expected letters, digits, `.`, `-` and `_` only (at most 128, not `index`), as pre-build-incremental of the package metadata, e.g. eng.build.20250110' }),
+    ),
+    source_build: z
+      .string({ error: 'expected the fingerprint of the build the package applies on (pre-build of its metadata)' })
+      .regex(FINGERPRINT, { error: 'expected a build fingerprint (pre-build of the package metadata): printable characters without spaces' }),
     md5sum: hex(32, 'the MD5 of the zip'),
     id: downloadKey(),
     size: z
@@ -103,6 +120,9 @@ export const manifestSchema = lazily(() => {
       .string({ error: 'expected the ota-property-files value of the zip metadata' })
       .regex(PROPERTY_FILES_FORMAT, { error: 'expected name:offset:size entries separated by commas, as in META-INF/com/android/metadata' }),
     ota_type: z.enum(['AB', 'BLOCK'], { error: 'expected AB or BLOCK' }),
+    signer: hex(64, "the SHA-256 of the signer's certificate (what otapress add writes)"),
+    otacert: z.array(hex(64, 'the SHA-256 of a certificate of META-INF/com/android/otacert (what otapress add writes)'), { error: 'expected a list of certificate SHA-256s, e.g. [0123...]' }),
+    test_build: z.boolean({ error: 'expected true or false' }),
     ...extraFields(),
   }).partial();
 });
@@ -124,6 +144,8 @@ export const MANIFEST_KEYS = [
   'android_version',
   'api_level',
   'incremental',
+  'source_incremental',
+  'source_build',
   'md5sum',
   'id',
   'size',
@@ -137,6 +159,9 @@ export const MANIFEST_KEYS = [
   'os_patch_level',
   'ota_property_files',
   'ota_type',
+  'signer',
+  'otacert',
+  'test_build',
   'sha1',
   'files',
   'changelog',
@@ -168,6 +193,8 @@ const PLAIN: Partial<Record<string, PlainCheck>> = {
   android_version: digitsText(SHORT_NUMBER),
   api_level: digitsText(SHORT_NUMBER),
   incremental: digitsText(INCREMENTAL),
+  source_incremental: digitsText(SOURCE_INCREMENTAL),
+  source_build: matching(FINGERPRINT),
   md5sum: (v) => (typeof v === 'string' && lowerHex(32).test(v) ? v : UNSURE),
   id: (v) => (typeof v === 'string' && isDownloadKey(v) ? v : UNSURE),
   size: (v) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : UNSURE),
@@ -181,6 +208,9 @@ const PLAIN: Partial<Record<string, PlainCheck>> = {
   os_patch_level: matching(PATCH_DATE),
   ota_property_files: matching(PROPERTY_FILES_FORMAT),
   ota_type: (v) => (v === 'AB' || v === 'BLOCK' ? v : UNSURE),
+  signer: (v) => (typeof v === 'string' && lowerHex(64).test(v) ? v : UNSURE),
+  otacert: (v) => (Array.isArray(v) && v.every((f) => typeof f === 'string' && lowerHex(64).test(f)) ? [...(v as string[])] : UNSURE),
+  test_build: flag,
   sha1: (v) => (typeof v === 'string' && lowerHex(40).test(v) ? v : UNSURE),
   changelog: shownText,
 };

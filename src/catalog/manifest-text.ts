@@ -25,6 +25,8 @@ export const MANIFEST_ORDER = [
   'android_version',
   'api_level',
   'incremental',
+  'source_incremental',
+  'source_build',
   'md5sum',
   'sha1',
   'id',
@@ -38,12 +40,15 @@ export const MANIFEST_ORDER = [
   'os_patch_level',
   'ota_type',
   'ota_property_files',
+  'signer',
+  'otacert',
+  'test_build',
   'files',
   'changelog',
 ] as const;
 
 /** Text fields that hand-written manifests always quote, so YAML can never read them as numbers. */
-const ALWAYS_QUOTED = new Set(['version', 'android_version', 'api_level', 'incremental', 'os_patch_level']);
+const ALWAYS_QUOTED = new Set(['version', 'android_version', 'api_level', 'incremental', 'source_incremental', 'os_patch_level']);
 
 /**
  * Writes a manifest's fields as YAML text in the canonical layout: the schema line, optional

@@ -2,11 +2,12 @@ import type * as Z from 'zod';
 import { API_LEVELS } from './api-levels.js';
 import { buildFiles, checkExtras, filepathOf, type BuildFile } from './build-extras.js';
 import { changelogAnchor, type ChangelogBlock } from './changelog.js';
-import { positionsOf, type FieldPositions } from './field-positions.js';
+import { positionsOf, type FieldPositions, type Position } from './field-positions.js';
 import { filenameProblems } from './filename-checks.js';
 import { displayVersionOf } from './filename.js';
 import { deriveAndroidVersion } from './name-families.js';
 import { suggestKey } from './loose.js';
+import { testKeyProblems } from './test-keys.js';
 import { MANIFEST_KEYS, manifestSchema, plainFields, type ManifestFields } from './manifest-schema.js';
 import { nearest, sortProblems, type Problem } from './problems.js';
 import { propertyFilesProblem } from './property-files.js';
@@ -52,6 +53,23 @@ export interface Build {
   changelog?: ChangelogBlock[];
   /** Where fields stand in the manifest (`url` and `ota_property_files` when written), for messages about the whole catalog. */
   at: FieldPositions;
+  /** SHA-256 of the signer's certificate, and of each certificate the build trusts for its next update (signing.ts). */
+  signer?: string;
+  otacert?: string[];
+  /** Signed with a key the build before it does not trust (signing.ts `keyChanges`): phones need a clean install. */
+  cleanInstall?: boolean;
+  /** An incremental package: the build it applies on (incremental.ts); a full package has none. */
+  appliesOn?: IncrementalSource;
+}
+
+/** The build an incremental package applies on, as its manifest says (`source_incremental`, `source_build`). */
+export interface IncrementalSource {
+  incremental: string;
+  fingerprint?: string;
+  /** Where `source_incremental` stands, for messages about the package among the device's builds. */
+  at: Position;
+  /** Where `incremental` (the build it installs) stands. */
+  installsAt: Position;
 }
 
 /** The result of reading one manifest: a build, or the problems that keep it out. */
@@ -172,6 +190,22 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
   if (f.files !== undefined) build.files = buildFiles(f.files, `${site.downloadBaseUrl}/${f.channel}/${device}`, site.downloadBaseUrl);
   if (changelog !== undefined) build.changelog = changelog;
   build.at = positionsOf(source, f.url !== undefined, f.ota_property_files !== undefined, f.files);
+  if (f.signer !== undefined) build.signer = f.signer;
+  if (f.otacert !== undefined) build.otacert = f.otacert;
+  if (f.source_incremental !== undefined) {
+    // Positions found when a message asks for them: locating reads the YAML syntax tree, which a
+    // flat manifest never needs otherwise (a tenth of a cold build's time, with yaml loaded for it).
+    build.appliesOn = {
+      incremental: f.source_incremental,
+      get at() {
+        return source.locate(['source_incremental']);
+      },
+      get installsAt() {
+        return source.locate(['incremental']);
+      },
+    };
+    if (f.source_build !== undefined) build.appliesOn.fingerprint = f.source_build;
+  }
   return { build, problems };
 }
 
@@ -283,7 +317,24 @@ const propertyFilesReadable: Rule = ({ fields, bad, placeholder, report }) => {
   if (problem) report('ota_property_files', problem.message, { within: { value: fields.ota_property_files.trim(), index: problem.index ?? 0 } });
 };
 
-const RULES: Rule[] = [requiredFields, placeholderHasNoPackage, channelKnown, listsKnown, reachesAList, filenameAgrees, apiLevelKnown, datetimeIsTimestamp, propertyFilesReadable];
+const incrementalPackage: Rule = ({ fields, raw, bad, placeholder, report }) => {
+  if (fields.source_incremental === undefined) {
+    if (raw.source_build !== undefined && raw.source_incremental === undefined && !bad.has('source_build')) report('source_build', 'only an incremental package names the build it applies on; add `source_incremental` (pre-build-incremental of its metadata), or remove `source_build`', { key: true });
+    return;
+  }
+  if (placeholder) {
+    report('source_incremental', 'a placeholder has no package, so it applies on no build; remove `source_incremental`, or remove `placeholder: true`', { key: true });
+  } else if (fields.incremental !== undefined && fields.incremental === fields.source_incremental) {
+    report('source_incremental', `the package would apply on the build it makes (both are ${fields.incremental}); \`incremental\` is the build it installs (post-build-incremental), \`source_incremental\` the one it applies on (pre-build-incremental)`);
+  }
+};
+
+const noTestKey: Rule = ({ fields, bad, report }) => {
+  if (bad.has('signer') || bad.has('otacert') || bad.has('test_build')) return;
+  for (const p of testKeyProblems(fields)) report(p.field, p.message);
+};
+
+const RULES: Rule[] = [requiredFields, incrementalPackage, noTestKey, placeholderHasNoPackage, channelKnown, listsKnown, reachesAList, filenameAgrees, apiLevelKnown, datetimeIsTimestamp, propertyFilesReadable];
 
 /** Where a changelog's text starts; a block scalar's (`|`) on the line after its indicator, at its indentation. */
 function changelogStart(source: YamlSource): { line: number; col: number; block: boolean } {

@@ -19,6 +19,8 @@ came from. A progress bar shows on a terminal only; Ctrl-C leaves nothing behind
                           in one read like the zip and listed under files: (repeat for each);
                           its address is derived like the zip's: upload it beside the zip
   --placeholder           announce the build without a package (no filename, id, size, url)
+  --test-build            publish a build signed with, or trusting, a public AOSP test key
+                          (refused otherwise: such a build installs updates signed by anyone)
   --force                 replace an existing manifest
   --dry-run               print the manifest instead of writing it
   --root DIR              project folder holding content/ (default: this folder, or the
@@ -49,6 +51,7 @@ For zips whose metadata and name do not tell everything:
     filename: { type: 'string' },
     'without-metadata': { type: 'boolean' },
     'filename-differs': { type: 'string' },
+    'test-build': { type: 'boolean' },
   },
   async run({ values, positionals }, io) {
     if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'name the OTA zip to add' : `add takes one zip, not ${positionals.length}`);
@@ -93,11 +96,13 @@ For zips whose metadata and name do not tell everything:
         withoutMetadata: values['without-metadata'] === true,
         filenameDiffers: str('filename-differs')?.split(',').map((p) => p.trim()).filter(Boolean),
         files: values.file as string[] | undefined,
+        testBuild: values['test-build'] === true,
         hashing,
       });
       bar.end();
       io.err(oneLine(`${result.file}:`));
       for (const line of result.report) io.err(oneLine(line));
+      for (const notice of result.notices) io.err(oneLine(notice));
       if (result.written) io.out(oneLine(`wrote ${result.file}`));
       else out(result.text.trimEnd());
       return EXIT.ok;

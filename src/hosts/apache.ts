@@ -4,7 +4,7 @@
  * rules as `dist/.htaccess`. The rules are written for a directory context, so one text serves
  * both: the configuration puts them in `<Directory DIST>`. Pure.
  */
-import { fillGroups, formatListen, serverRules } from './server-rules.js';
+import { fillGroups, toRegex, formatListen, serverRules } from './server-rules.js';
 import type { ServerConfigOptions } from './nginx.js';
 import type { Site } from '../catalog/site.js';
 
@@ -124,13 +124,16 @@ export function renderApacheRules(site: Site): string {
   // request line says it was asked in that shape. REQUEST_FILENAME, not DOCUMENT_ROOT, which a
   // shared host may set to another folder than the one with .htaccess (and then every device would answer []).
   for (const rewrite of rules.rewrites.filter((r) => r.fallback)) {
-    const target = fillGroups(rewrite.file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), rewrite.groups, () => '[^/]+');
+    // The rewritten path: its parts fill the fallback's placeholders.
+    const target = rewrite.fileRegex.replace(/^\^|\$$/g, '');
     out.push(
       `# ${rewrite.name}: ${rewrite.shape}, for a device without the file`,
       'RewriteCond %{ENV:REDIRECT_STATUS} =200',
       'RewriteCond %{REQUEST_FILENAME} !-f',
       `RewriteCond %{THE_REQUEST} ${requestLine(rewrite.regex.replace(/\$$/, ''))}(\\?|\\s)`,
-      `RewriteRule ^${target.slice(1)}$ ${rewrite.fallback!.slice(1)} [L]`,
+      // The fallback itself may have the file's shape (a listing missing too): no second round.
+      `RewriteCond %{REQUEST_URI} !${toRegex(rewrite.fallback!, true).regex.slice(1)}`,
+      `RewriteRule ^${target.slice(1)}$ ${fillGroups(rewrite.fallback!, rewrite.fileGroups, (n) => `$${n}`).slice(1)} [L]`,
     );
   }
   out.push(

@@ -39,10 +39,12 @@ export function renderCaddyfile(site: Site, { dist, listen, prefix, serverName }
           `# ${rewrite.name}: ${rewrite.shape}, for a device without the file`,
           `@route${i + 1}_fallback {`,
           `\texpression \`{http.request.orig_uri.path}.matches(r"${rewrite.regex}")\``,
+          // The rewritten path, whose parts fill the fallback's placeholders.
+          `\tpath_regexp fallback${i + 1} ${quote(rewrite.fileRegex)}`,
           '\tnot file',
           '}',
           `route @route${i + 1}_fallback {`,
-          `\trewrite * ${quote(rewrite.fallback)}`,
+          `\trewrite * ${quote(fillGroups(rewrite.fallback, rewrite.fileGroups, (n) => `{re.fallback${i + 1}.${n}}`))}`,
           '}',
         ]
       : [],

@@ -4,7 +4,7 @@
  */
 import { renderApacheRules } from './apache.js';
 import { renderNetlifyHeaders, renderNetlifyRedirects } from './netlify.js';
-import { endpoints, headerRules, notFoundScopes, renderCloudflareHeaders, renderCloudflareRedirects } from './routes.js';
+import { endpoints, headerRules, notFoundScopes, renderCloudflareHeaders, renderCloudflareRedirects, type IncrementalAnswer } from './routes.js';
 import { needsCloudflareWorker, renderCloudflareWorker, renderCloudflareWorkerRoutes } from './cloudflare-worker.js';
 import { renderEnvelope } from '../render/v1.js';
 import type { Site } from '../catalog/site.js';
@@ -23,7 +23,7 @@ export type Host = 'all' | 'netlify';
  * `apache_htaccess: true` adds `.htaccess` with the Apache rules. A paged endpoint's past-the-end
  * answer is here too (a JSON 404 body), and Cloudflare's `_worker.js`, which serves it.
  */
-export function renderHostFiles(site: Site, devices: readonly string[], host: Host = 'all'): OutputFile[] {
+export function renderHostFiles(site: Site, devices: readonly string[], host: Host = 'all', incrementals: readonly IncrementalAnswer[] = []): OutputFile[] {
   const files: OutputFile[] = [{ path: '404.html', contents: NOT_FOUND_PAGE }];
   for (const scope of notFoundScopes(site, devices)) {
     const body = renderEnvelope([], scope.message);
@@ -36,14 +36,14 @@ export function renderHostFiles(site: Site, devices: readonly string[], host: Ho
   // Apache never serves `.ht*` files; other hosts would serve it like any file (it holds only rules).
   if (site.apacheHtaccess) files.push({ path: '.htaccess', contents: renderApacheRules(site) });
   if (host === 'all') {
-    files.push({ path: '_redirects', contents: renderCloudflareRedirects(site, devices) });
+    files.push({ path: '_redirects', contents: renderCloudflareRedirects(site, devices, incrementals) });
     files.push({ path: '_headers', contents: checkedHeaders(site, renderCloudflareHeaders) });
     if (needsCloudflareWorker(site)) {
       files.push({ path: '_worker.js', contents: renderCloudflareWorker(site) });
       files.push({ path: '_routes.json', contents: renderCloudflareWorkerRoutes(site) });
     }
   } else if (site.hosts.includes('netlify')) {
-    files.push({ path: '_redirects', contents: renderNetlifyRedirects(site, devices) });
+    files.push({ path: '_redirects', contents: renderNetlifyRedirects(site, devices, incrementals) });
     files.push({ path: '_headers', contents: checkedHeaders(site, renderNetlifyHeaders) });
   }
   return files;

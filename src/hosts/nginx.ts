@@ -60,8 +60,8 @@ export function renderNginxConfig(site: Site, { dist, listen = { port: 80 }, pre
       `location ~ ${quote(rewrite.regex)} {`,
       ...indent(options, 1),
       ...indent(paging, 1),
-      // With a fallback, a device the catalog does not have answers it (200) instead of the 404.
-      `    try_files ${quote(fillGroups(rewrite.file, rewrite.groups, (n) => `$${n}`))}${rewrite.fallback ? ` ${quote(rewrite.fallback)}` : ''} =404;`,
+      // With a fallback, a device the catalog does not have, or a build without its own answer, answers it (200) instead of the 404.
+      `    try_files ${quote(fillGroups(rewrite.file, rewrite.groups, (n) => `$${n}`))}${rewrite.fallback ? ` ${quote(fillGroups(rewrite.fallback, rewrite.groups, (n) => `$${n}`))}` : ''} =404;`,
       '}',
     );
   }

@@ -141,7 +141,9 @@ function rewrites(site: Site): Rewrite[] {
       endpoint.paths.map((path) => {
         // Cloudflare has a static rule per device and list for these: only list names match.
         const { regex, groups } = toRegex(path, true, endpoint.perDevice ? lists : undefined);
-        return { pattern: new RegExp(regex), names: groups, file: endpoint.file, perDevice: endpoint.perDevice ?? false, unknownDevice: endpoint.unknownDevice, paging: endpoint.paging };
+        const forBuild = endpoint.incrementalFile !== undefined && path.includes(':incremental');
+        const file = forBuild ? endpoint.incrementalFile! : endpoint.file;
+        return { pattern: new RegExp(regex), names: groups, file, perDevice: endpoint.perDevice ?? false, unknownDevice: endpoint.unknownDevice, paging: endpoint.paging, ...(forBuild && { fallback: endpoint.file }) };
       }),
     );
     REWRITES.set(site, cached);
@@ -156,16 +158,20 @@ interface Rewrite {
   perDevice: boolean;
   unknownDevice?: string;
   paging?: Paging;
+  fallback?: string;
 }
 
 const REWRITES = new WeakMap<Site, Rewrite[]>();
 
 /** The file a request path is rewritten to, and for a page past the first of a paged answer, the file that answers it with 404. */
 function rewrite(tree: ServedTree, pathname: string, search: string): { target: string; past?: string } | undefined {
-  for (const { pattern, names, file, perDevice, unknownDevice, paging } of rewrites(tree.site)) {
+  for (const { pattern, names, file, perDevice, unknownDevice, paging, fallback } of rewrites(tree.site)) {
     const match = pattern.exec(pathname);
     if (!match) continue;
-    const target = fill(file, Object.fromEntries(names.map((name, i) => [name, match[i + 1]])));
+    const params = Object.fromEntries(names.map((name, i) => [name, match[i + 1]]));
+    const target = fill(file, params);
+    // Cloudflare has a static rule for each answer of one build before the rule to the listing.
+    if (fallback && !tree.files.has(target)) return { target: fill(fallback, params) };
     // A static rule exists only for the devices that have the listing.
     if (perDevice && !tree.files.has(target)) continue;
     // Cloudflare has a static rule per device before the one that answers the others.

@@ -4,7 +4,7 @@
  * 404, and the headers. The rules are generic: a pattern for every device and list, so a new
  * device needs no new configuration. Pure.
  */
-import { endpoints, NOT_FOUND_FOLDERS, apiHeaders, CONTENT_TYPES, pastFirstPageRegex } from './routes.js';
+import { endpoints, NOT_FOUND_FOLDERS, apiHeaders, CONTENT_TYPES, pastFirstPageRegex, type Endpoint } from './routes.js';
 import type { Site } from '../catalog/site.js';
 
 /** A request shape: the path as an anchored regular expression, and the file that answers it. */
@@ -19,10 +19,17 @@ export interface ServerRewrite {
   groups: string[];
   /** The answering file with its placeholders (`/api/v1/:device/:list/index.json`). */
   file: string;
-  /** The file that answers when `file` does not exist (a device the catalog does not have), instead of a 404. */
+  /**
+   * The file that answers when `file` does not exist, instead of a 404: for a device the catalog
+   * does not have, or for phones on a build no incremental package applies on (the listing). Its
+   * placeholders are those of `file`.
+   */
   fallback?: string;
   /** A paged answer: a query that matches `query` (the raw query string, without `?`) is answered by `past`, with 404. */
   paging?: { param: string; query: string; past: string };
+  /** `file` as an anchored regular expression, one group per placeholder (`fileGroups`), to fill `fallback` from the rewritten path. */
+  fileRegex: string;
+  fileGroups: string[];
 }
 
 /** A folder whose misses answer its `404.json`: `/api/v1/:device/` as `^/api/v1/([^/]+)/`. */
@@ -62,8 +69,7 @@ export function serverRules(site: Site): ServerRules {
         name: endpoint.name,
         shape,
         ...toRegex(shape, true, endpoint.perDevice ? lists : undefined),
-        file: endpoint.file,
-        ...(endpoint.unknownDevice && { fallback: endpoint.unknownDevice }),
+        ...answering(endpoint, shape),
         ...(endpoint.paging && { paging: { param: endpoint.paging.param, query: pastFirstPageRegex(endpoint.paging), past: endpoint.paging.past } }),
       })),
     ),
@@ -75,6 +81,15 @@ export function serverRules(site: Site): ServerRules {
     notFoundPage: '/404.html',
     types: CONTENT_TYPES,
   };
+}
+
+/** The file that answers `shape` of `endpoint`, and the one that answers when it does not exist. */
+function answering(endpoint: Endpoint, shape: string): Pick<ServerRewrite, 'file' | 'fallback' | 'fileRegex' | 'fileGroups'> {
+  const forBuild = endpoint.incrementalFile !== undefined && shape.includes(':incremental');
+  const file = forBuild ? endpoint.incrementalFile! : endpoint.file;
+  const fallback = forBuild ? endpoint.file : endpoint.unknownDevice;
+  const { regex, groups } = toRegex(file, true);
+  return { file, ...(fallback && { fallback }), fileRegex: regex, fileGroups: groups };
 }
 
 /** Fills `:name` placeholders with what `reference(i, name)` gives for group `i` (1-based). */

@@ -15,7 +15,9 @@ import { MANIFEST_ORDER, renderManifestText, type ManifestValues } from '../cata
 import { AddRefusal, AddUsageError, checkFacts, filenameProblem, said, type AddProblem } from './add-checks.js';
 import { keptFields, refuseFolder, refuseSharedAddress, summary, withKept } from './add-existing.js';
 import { deriveBuildFacts, FACT_OPTIONS, parseOtaMetadata, type DerivedFacts, type FactOptions } from './metadata.js';
-import { readOtaMetadataText, ZipReadError } from './zip.js';
+import { readOtaEntries, ZipReadError } from './zip.js';
+import { readZipSigning, SignatureError, signingFacts } from './signature.js';
+import { sourceBuildOf, targetProblem, type SourceBuild } from './incremental.js';
 import { ContentError, type Problem } from '../catalog/problems.js';
 import { readContent } from '../catalog/read.js';
 import { parseSite, SITE_FILE, type Site } from '../catalog/site.js';
@@ -41,6 +43,8 @@ export interface AddOptions extends FactOptions {
   filenameDiffers?: string[];
   /** The build's other files (`--file`: recovery.img, boot.img, firmware), hashed one after the other, each in one read. */
   files?: string[];
+  /** The zip is a test build: signed with, or trusting, a public AOSP test key knowingly (`--test-build`). */
+  testBuild?: boolean;
 }
 
 /** The manifest `add` made, and where each value came from. */
@@ -51,6 +55,8 @@ export interface AddResult {
   /** `field  value  origin` lines, for the maintainer to review. */
   report: string[];
   written: boolean;
+  /** What the maintainer should know that does not stop the manifest (an unsigned zip). */
+  notices: string[];
 }
 
 export { AddRefusal, AddUsageError, type AddProblem } from './add-checks.js';
@@ -87,13 +93,21 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   if (!site) throw new ContentError(siteProblems);
 
   let metadataText: string | undefined;
+  let signing: ReturnType<typeof signingFacts>;
   try {
-    metadataText = await readOtaMetadataText(zip);
+    const entries = await readOtaEntries(zip);
+    metadataText = entries.metadata;
+    signing = signingFacts(readZipSigning(zip, entries.otacert), options.testBuild === true, options.zip);
   } catch (error) {
     if (error instanceof ZipReadError) throw new AddUsageError(error.message);
+    if (error instanceof SignatureError) throw new AddRefusal([{ where: options.zip, field: 'signer', message: `${error.message}; sign the zip again (signapk -w), or download it again` }]);
     throw error;
   }
-  const derived = deriveBuildFacts(path.basename(zip), metadataText === undefined ? undefined : parseOtaMetadata(metadataText), options, site.channels[0]);
+  if (signing.problems.length > 0) throw new AddRefusal(signing.problems);
+  const metadata = metadataText === undefined ? undefined : parseOtaMetadata(metadataText);
+  const derived = deriveBuildFacts(path.basename(zip), metadata, options, site.channels[0]);
+  const source = sourceBuildOf(metadata, options.zip);
+  if (source && 'message' in source) throw new AddRefusal([source]);
   const badName = options.placeholder ? undefined : filenameProblem(derived, options.zip);
   if (badName) throw new AddRefusal([badName]);
   if (metadataText !== undefined && options.withoutMetadata) {
@@ -131,7 +145,9 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   // Everything else is checked before a byte is hashed: the manifest as it will be, with stand-in digests.
   const others = otherBuilds(facts.device, content, site, file);
   const standIn = { md5: '0'.repeat(32), sha1: '0'.repeat(40), sha256: '0'.repeat(64), size: statSync(zip).size };
-  validate(withKept(usableValues(facts, standIn, options).values, kept), file, facts.device, site, derived, options, others);
+  const noTarget = source && !options.placeholder ? targetProblem(facts, others, options.zip) : undefined;
+  if (noTarget) throw new AddRefusal([noTarget]);
+  validate(withKept({ ...usableValues(facts, standIn, options).values, ...sourceValues(source), ...signing.values }, kept), file, facts.device, site, derived, options, others);
   for (const other of options.files ?? []) checkFileOption(other);
 
   const digests = await hashing().digests.catch((error: Error) => {
@@ -142,7 +158,7 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   const files = await hashFiles(options.files ?? []);
   const usable = usableValues(facts, digests, options);
   const unusable = usable.unusable;
-  const values = withKept({ ...usable.values, ...(files.length > 0 && { files }) }, kept);
+  const values = withKept({ ...usable.values, ...sourceValues(source), ...signing.values, ...(files.length > 0 && { files }) }, kept);
   const text = validate(values, file, facts.device, site, derived, options, others);
   refuseSharedAddress(parseManifest(text, file, facts.device, site).build, others, options.zip);
   const twin = others.find((b) => !b.placeholder && !options.placeholder && b.id === digests.sha256);
@@ -162,6 +178,8 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
     o.field === 'api_level' && values.api_level === undefined && !options.placeholder ? `${o.from} (implied by Android ${facts.android_version}, not written)`
       : o.field === 'ota_property_files' && unusable ? `${o.from} (not written: ${unusable.message.split(';')[0]})` : o.from,
   ]);
+  for (const o of source?.origins ?? []) report.push([o.field, o.value, o.from]);
+  report.push(...signing.report);
   report.push(['md5sum', digests.md5, 'MD5 of the zip']);
   if (options.placeholder) {
     // A placeholder names no package: its file name only gives the display_version.
@@ -178,7 +196,7 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   report.sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0]));
   const width = Math.max(...report.map((r) => r[0].length));
   const fromWidth = Math.max(...report.map((r) => r[2].length));
-  const result: AddResult = { file, text, report: report.map(([f, v, o]) => `  ${f.padEnd(width)}  ${o.padEnd(fromWidth)}  ${v}`), written: false };
+  const result: AddResult = { file, text, report: report.map(([f, v, o]) => `  ${f.padEnd(width)}  ${o.padEnd(fromWidth)}  ${v}`), written: false, notices: signing.notices };
   if (options.dryRun) return result;
 
   writeFileReplacing(options.root, file, text);
@@ -304,6 +322,11 @@ function manifestValues(
   }
   const differs = options.filenameDiffers?.length ? NAME_PARTS.filter((p) => options.filenameDiffers!.includes(p)) : undefined;
   return { filename: facts.filename, filename_differs: differs, ...common, api_level: apiLevel, sha1: digests.sha1, id: digests.sha256, size: digests.size, url: options.url };
+}
+
+/** The manifest fields of an incremental package's source build (none for a full package). */
+function sourceValues(source: SourceBuild | undefined): ManifestValues {
+  return source ? { source_incremental: source.source_incremental, source_build: source.source_build } : {};
 }
 
 /** The other builds of the device (the manifest being replaced excepted), for the id and file name each must not share. */

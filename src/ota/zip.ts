@@ -3,6 +3,9 @@ import yauzl from 'yauzl';
 /** Where a full OTA package keeps its build facts, as `key=value` lines. */
 export const METADATA_ENTRY = 'META-INF/com/android/metadata';
 
+/** The certificates a build accepts its next update from (`signapk -w` adds the signer's). */
+export const OTACERT_ENTRY = 'META-INF/com/android/otacert';
+
 /** Largest metadata entry we read; real ones are under 2 KiB. */
 const MAX_METADATA_BYTES = 64 * 1024;
 
@@ -13,6 +16,11 @@ const MAX_METADATA_BYTES = 64 * 1024;
  * has no such entry. Rejects with a readable message when the file is not a zip.
  */
 export async function readOtaMetadataText(zipPath: string): Promise<string | undefined> {
+  return (await readOtaEntries(zipPath)).metadata;
+}
+
+/** {@link readOtaMetadataText}, with the bytes of `META-INF/com/android/otacert` (same size limit) when the zip has it. */
+export async function readOtaEntries(zipPath: string): Promise<{ metadata?: string; otacert?: Buffer }> {
   let zip: yauzl.ZipFile;
   try {
     zip = await yauzl.openPromise(zipPath, { lazyEntries: true, autoClose: false, strictFileNames: false });
@@ -21,22 +29,25 @@ export async function readOtaMetadataText(zipPath: string): Promise<string | und
   }
   try {
     let text: string | undefined;
+    let otacert: Buffer | undefined;
     // Every entry of the central directory is read (a few kilobytes), not only up to the metadata:
     // a damaged directory, or an entry that reaches past the end of a truncated file, is refused.
     for (;;) {
       const entry = await nextEntry(zip);
-      if (entry === undefined) return text;
+      if (entry === undefined) return { ...(text !== undefined && { metadata: text }), ...(otacert && { otacert }) };
       if (entry.relativeOffsetOfLocalHeader + 30 + entry.fileName.length + entry.compressedSize > zip.fileSize) {
         throw new ZipReadError(`${zipPath} is a damaged or truncated zip (${entry.fileName} reaches past the end of the file); download it again`);
       }
-      if (entry.fileName !== METADATA_ENTRY || text !== undefined) continue;
+      const wanted = (entry.fileName === METADATA_ENTRY && text === undefined) || (entry.fileName === OTACERT_ENTRY && otacert === undefined);
+      if (!wanted) continue;
       if (entry.uncompressedSize > MAX_METADATA_BYTES) {
-        throw new ZipReadError(`${METADATA_ENTRY} in ${zipPath} is ${entry.uncompressedSize} bytes, far more than build metadata; is this an OTA package?`);
+        throw new ZipReadError(`${entry.fileName} in ${zipPath} is ${entry.uncompressedSize} bytes, far more than ${entry.fileName === METADATA_ENTRY ? 'build metadata' : 'a few certificates'}; is this an OTA package?`);
       }
       const stream = await zip.openReadStreamPromise(entry);
       const chunks: Buffer[] = [];
       for await (const chunk of stream) chunks.push(chunk as Buffer);
-      text = Buffer.concat(chunks).toString('utf8');
+      if (entry.fileName === METADATA_ENTRY) text = Buffer.concat(chunks).toString('utf8');
+      else otacert = Buffer.concat(chunks);
     }
   } catch (error) {
     if (error instanceof ZipReadError) throw error;

@@ -15,7 +15,7 @@ import { listContent, readContent, type Content, type ContentListing } from '../
 import { placeholderHostNotice, type Site } from '../catalog/site.js';
 import { renderHostFiles, type Host } from '../hosts/host-files.js';
 import { oldNetlifyTomlNotice } from '../hosts/netlify.js';
-import { cloudflareRuleProblems } from '../hosts/routes.js';
+import { cloudflareRuleProblems, type IncrementalAnswer } from '../hosts/routes.js';
 import { renderIndexes } from '../render/device-index.js';
 import type { OutputFile } from '../render/output.js';
 import type { DeviceSummary } from '../render/summary.js';
@@ -66,14 +66,14 @@ export function assembleSite(
   devices: readonly DeviceOutput[],
   host: Host,
   problems: Problem[],
-  hostFiles: () => OutputFile[] = () => renderHostFiles(site, content.devices, host),
+  hostFiles: () => OutputFile[] = () => renderHostFiles(site, content.devices, host, incrementalAnswers(devices)),
   indexFiles: (summaries: DeviceSummary[]) => OutputFile[] = renderIndexes,
 ): { files: OutputFile[]; problems: Problem[]; notices: Problem[] } {
   const all = [
     ...problems,
     ...devices.flatMap((d) => d.problems),
     ...checkCatalog([], content.devices),
-    ...(host === 'all' ? cloudflareRuleProblems(site, content.devices) : []),
+    ...(host === 'all' ? cloudflareRuleProblems(site, content.devices, incrementalAnswers(devices)) : []),
   ];
   if (all.length > 0) return { files: [], problems: sortProblems(all), notices: [] };
   const files: OutputFile[] = [...devices.flatMap((d) => d.files), ...indexFiles(devices.map((d) => d.summary!)), ...hostFiles(), OUTPUT_MARKER_FILE];
@@ -89,6 +89,11 @@ export function assembleSite(
       return sortProblems([...devices.flatMap((d) => d.notices), ...(placeholderHost ? [placeholderHost] : []), ...(infoUrls ? [infoUrls] : [])]);
     },
   };
+}
+
+/** The answers for phones on one build that the compiled devices have, for the hosts' rules (in device order). */
+export function incrementalAnswers(devices: readonly Pick<DeviceOutput, 'device' | 'summary'>[]): IncrementalAnswer[] {
+  return devices.flatMap((d) => (d.summary?.incrementals ?? []).map(({ list, incremental }) => ({ device: d.device, list, incremental })));
 }
 
 /** Options of {@link build}; paths default to the conventional layout under `root`. */

@@ -6,6 +6,8 @@ import { looseNotices } from '../catalog/loose.js';
 import { isDeviceFile, parseDeviceFile, type DeviceInfo } from '../catalog/device.js';
 import { parseManifest, type Build } from '../catalog/manifest.js';
 import { checkCatalog, planListings, type Listing } from '../catalog/plan.js';
+import { incrementalTargets, planIncrementalListings, splitIncrementals } from '../catalog/incremental.js';
+import { keyChangeNotices, keyChanges } from '../catalog/signing.js';
 import { sortProblems, type Problem } from '../catalog/problems.js';
 import type { Content, ContentListing, ManifestFile } from '../catalog/read.js';
 import { listLocation, parseSite, type Site } from '../catalog/site.js';
@@ -59,18 +61,32 @@ export function compileDevice(device: string, manifests: readonly ManifestFile[]
     problems.push(...parsed.problems);
     if (parsed.build) builds.push(parsed.build);
   }
+  // A manifest that could not be read may be the full package an incremental one installs.
+  const allRead = problems.length === 0;
   problems.push(...checkCatalog(builds, []));
+  // Incremental packages are in no listing of their own: only in the answers for their source build.
+  const { full, incremental } = splitIncrementals(builds);
+  const { targets, problems: incrementalProblems } = incremental.length > 0 ? incrementalTargets(full, incremental, allRead) : { targets: new Map<Build, Build>(), problems: [] };
+  problems.push(...incrementalProblems);
   const counts = { builds: builds.length, listings: 0, records: 0, files: 0 };
   if (problems.length > 0) return { device, builds, listings: [], files: [], problems, notices: [], counts };
-  const listings = planListings(builds, [device], site);
-  const rendered = renderDevice(device, listings, site, info);
+  const listings = planListings(full, [device], site);
+  const answers = targets.size > 0 ? planIncrementalListings(listings, targets, full) : [];
+  // A build the one before it does not trust: its page says so, and check tells.
+  const changes = keyChanges(full);
+  for (const { build } of changes) build.cleanInstall = true;
+  const rendered = renderDevice(device, listings, site, info, answers);
   if (rendered.problems.length > 0) return { device, builds, listings: [], files: [], problems: rendered.problems, notices: [], counts };
-  const bodies = renderListings(listings);
-  const files = [...listings.map((l, i) => ({ path: fill(API_FILES.listing, { device: l.device, list: l.list }).slice(1), contents: bodies[i] })), ...rendered.files];
+  const bodies = renderListings([...listings, ...answers]);
+  const files = [
+    ...listings.map((l, i) => ({ path: fill(API_FILES.listing, { device: l.device, list: l.list }).slice(1), contents: bodies[i] })),
+    ...answers.map((a, i) => ({ path: fill(API_FILES.v1Incremental, { device: a.device, list: a.list, incremental: a.incremental }).slice(1), contents: bodies[listings.length + i] })),
+    ...rendered.files,
+  ];
   counts.listings = listings.length;
   counts.records = listings.reduce((n, l) => n + l.builds.length, 0);
   counts.files = files.length;
-  return { device, builds, listings, files, problems, notices: [...looseNotices(builds), ...rendered.notices], summary: rendered.summary, counts };
+  return { device, builds, listings, files, problems, notices: [...looseNotices(builds), ...rendered.notices, ...keyChangeNotices(changes)], summary: rendered.summary, counts };
 }
 
 /**

@@ -4,8 +4,10 @@
  */
 import { NO_DEVICE_INFO, type DeviceInfo } from '../catalog/device.js';
 import type { Listing } from '../catalog/plan.js';
+import type { IncrementalListing } from '../catalog/incremental.js';
 import type { Problem } from '../catalog/problems.js';
 import { renderFeeds } from './feeds.js';
+import { renderChecksums } from './checksums.js';
 import { summarizeDevice, type DeviceSummary } from './summary.js';
 import { renderDevicePage } from './pages.js';
 import { v1Notices } from './v1-notices.js';
@@ -33,17 +35,22 @@ export interface RenderedDevice {
  * rendered independently; the site-wide indexes need only the summaries (see `renderIndexes`).
  * `info` is the device's device.yaml, when it has one.
  */
-export function renderDevice(device: string, listings: readonly Listing[], site: Site, info?: DeviceInfo): RenderedDevice {
+export function renderDevice(device: string, listings: readonly Listing[], site: Site, info?: DeviceInfo, answers: readonly IncrementalListing[] = []): RenderedDevice {
   const v2 = renderV2(device, listings);
   const v2Device = renderV2Device(device, info ?? NO_DEVICE_INFO, v2.versions, site);
   const builds = listings.flatMap((l) => l.builds);
   const changelogPage = renderChangelogPage(device, builds);
   const changes = deviceChanges(device, builds, site, info);
   const formats = site.formats.length > 0 ? renderFormats(device, listings, site, info ?? NO_DEVICE_INFO) : { files: [], notices: [] };
+  const checksums = renderChecksums(device, [...listings, ...answers]);
   return {
-    files: [v2.file, v2Device, renderDevicePage(device, listings, info), ...(changelogPage ? [changelogPage] : []), ...renderFeeds(listings, site, info), ...formats.files],
+    files: [v2.file, v2Device, renderDevicePage(device, listings, info, checksums !== undefined), ...(checksums ? [checksums] : []), ...(changelogPage ? [changelogPage] : []), ...renderFeeds(listings, site, info), ...formats.files],
     notices: [...v1Notices(device, listings), ...v2.notices, ...formats.notices],
     problems: v2.problems,
-    summary: { ...summarizeDevice(device, listings, info), ...(changes !== undefined && { changes }) },
+    summary: {
+      ...summarizeDevice(device, listings, info),
+      ...(changes !== undefined && { changes }),
+      ...(answers.length > 0 && { incrementals: answers.map((a) => ({ list: a.list, incremental: a.incremental })) }),
+    },
   };
 }

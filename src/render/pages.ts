@@ -18,7 +18,7 @@ import { utf8Of, type OutputFile } from './output.js';
 // no request to another site. Every manifest value goes through the escaping `html` template.
 
 /** The page of one device: what device.yaml says of it, and its builds per list, with everything needed to pick and check one. */
-export function renderDevicePage(device: string, lists: readonly Listing[], info?: DeviceInfo): OutputFile {
+export function renderDevicePage(device: string, lists: readonly Listing[], info?: DeviceInfo, checksums = false): OutputFile {
   const nav = lists.map((l) => html`<li><a href="#${l.list}">${l.list}</a> <span class="meta">(${l.builds.length})</span></li>`);
   const withChangelog = lists.some((l) => l.builds.some(hasChangelog));
   const hasFiles = lists.some((l) => l.builds.some((b) => b.files !== undefined));
@@ -30,7 +30,8 @@ export function renderDevicePage(device: string, lists: readonly Listing[], info
 ${deviceHeading(device, info)}
 ${info ? html`${deviceFacts(info)}\n` : ''}${withChangelog ? html`<p><a href="${URLS.changelogPage(device)}">Changelog</a> of every build</p>
 ` : ''}<p>Phones ask <code>${URLS.listing(device, '<list>')}</code>; LineageOS 23.2 and later ask <a href="${URLS.v2Builds(device)}"><code>${URLS.v2Builds(device)}</code></a>.</p>
-<nav aria-label="Lists"><ul class="lists">${join(nav, '\n')}</ul></nav>
+${checksums ? html`<p><a href="${URLS.checksums(device)}">SHA256SUMS</a> of every download: in the folder of the files you downloaded, <code>sha256sum -c --ignore-missing SHA256SUMS</code></p>
+` : ''}<nav aria-label="Lists"><ul class="lists">${join(nav, '\n')}</ul></nav>
 `,
   ];
   for (const [i, listing] of lists.entries()) {
@@ -141,6 +142,7 @@ function buildBody(build: Build, e: (value: string) => string): string {
   if (build.placeholder) badges.push('<span class="badge placeholder">Placeholder: announced, no package yet</span>');
   if (withdrawn) badges.push('<span class="badge disabled">Disabled: withdrawn, do not install</span>');
   if (build.is_upgrade_supported) badges.push('<span class="badge upgrade">Upgrade supported</span>');
+  if (build.cleanInstall) badges.push('<span class="badge clean-install">Clean install required: signed with another key than the build before it trusts, so phones cannot update to it over the air</span>');
   const time = build.timestamp;
   let rows =
     `${row('Version', e(build.version))}\n` +
@@ -155,6 +157,7 @@ function buildBody(build: Build, e: (value: string) => string): string {
   if (!build.placeholder && sha256Of(build)) rows += `\n${row('SHA-256', hash(build.id))}`;
   else if (!build.placeholder) rows += `\n${row('Download id', `<code>${e(build.id)}</code> <span class="meta">${DOWNLOAD_ID_NOTE}</span>`)}`;
   if (build.sha1) rows += `\n${row('SHA-1', hash(e(build.sha1)))}`;
+  if (build.signer) rows += `\n${row('Signer', `${hash(build.signer)} <span class="meta">(SHA-256 of the signing certificate)</span>`)}`;
   rows += `\n${row('Android upgrade', build.is_upgrade_supported ? 'Yes: marked as an upgrade from an earlier Android version' : 'No: not marked as an upgrade from an earlier Android version')}`;
   const download = build.placeholder
     ? '<p class="meta">No download: this build has no package yet.</p>'

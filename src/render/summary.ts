@@ -20,6 +20,8 @@ export interface DeviceSummary {
   }[];
   /** The device's entries of `/api/v2/changes` in the compact form of `deviceChanges`, when a changelog lists any (left out otherwise, so summaries stay as they were). */
   changes?: string;
+  /** The listings for phones on one build (`/api/v1/<device>/<list>/<incremental>`), for the hosts' rules; left out when there are none. */
+  incrementals?: { list: string; incremental: string }[];
 }
 
 /** The facts about a list's newest build that dashboards show. */

@@ -14,6 +14,8 @@ export const URLS = {
   v2Device: (device: string) => `/api/v2/devices/${device}`,
   v2Oems: '/api/v2/oems',
   devicePage: (device: string) => `/devices/${device}/`,
+  /** `sha256sum -c` input of the device's downloads, beside its page. */
+  checksums: (device: string) => `/devices/${device}/SHA256SUMS`,
   feed: (device: string, list: string) => `/devices/${device}/${list}.xml`,
   changelogPage: (device: string) => `/devices/${device}/changelog/`,
   v2Changes: '/api/v2/changes',
@@ -30,6 +32,11 @@ export function fileOf(url: string): string {
  */
 export const API_FILES = {
   listing: '/api/v1/:device/:list/index.json',
+  /**
+   * The listing for phones on one build (`/api/v1/<device>/<list>/<their incremental>`) when an
+   * incremental package applies on it; other phones get `listing` (catalog/incremental.ts).
+   */
+  v1Incremental: '/api/v1/:device/:list/:incremental.json',
   v2Builds: '/api/v2/devices/:device/builds.json',
   /** `/api/v2/devices/<device>`: in the device's folder, so no device name can clash with it. */
   v2Device: '/api/v2/devices/:device/index.json',

@@ -11,6 +11,9 @@
 //                                          device and a changelog on every build, in the same rounds
 //   npm run bench -- --formats --only build  the same, with the plain catalog and both other updater families'
 //                                          formats in site.yaml (crdroid, pixelexperience) as the second catalog
+//   npm run bench -- --incrementals        a cold build of the catalog with an incremental package for each
+//                                          device's newest tenth of builds against the same catalog without
+//                                          (incrementals.ts), alone; --spread: a tenth spread over the history
 //   npm run bench -- --keep-env            runs every command with NODE_EXTRA_CA_CERTS, when it is set (see
 //                                          childEnv below)
 //   TMPDIR=/dev/shm npm run bench ...      catalogs, outputs and caches on a tmpfs: no time waiting for a disk
@@ -60,16 +63,24 @@ const { values } = parseArgs({
     peers: { type: 'boolean', default: false },
     extras: { type: 'boolean', default: false },
     formats: { type: 'boolean', default: false },
+    incrementals: { type: 'boolean', default: false },
+    spread: { type: 'boolean', default: false },
     baseline: { type: 'string' },
     'keep-env': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
 });
 if (values.help) {
-  console.log('usage: npm run bench -- [--quick] [--devices N] [--builds N] [--runs N] [--curve] [--peers] [--extras [--baseline DIR]] [--formats] [--hash-mb MB] [--only build,preview,hash] [--catalog DIR] [--keep] [--keep-env]');
+  console.log('usage: npm run bench -- [--quick] [--devices N] [--builds N] [--runs N] [--curve] [--peers] [--extras [--baseline DIR]] [--formats] [--incrementals [--spread]] [--hash-mb MB] [--only build,preview,hash] [--catalog DIR] [--keep] [--keep-env]');
   process.exit(0);
 }
 if (spawnSync(process.execPath, [path.join(ROOT, '.ci', 'build-lib.mjs')], { stdio: 'inherit' }).status !== 0) throw new Error('could not build lib/ (npm run prepare)');
+if (values.incrementals) {
+  // A figure of its own (test/bench/incrementals.ts): the same catalog with and without incremental packages.
+  const { benchIncrementals } = await import('./incrementals.js');
+  benchIncrementals({ devices: Number(values.devices), builds: Number(values.builds), runs: Number(values.runs), placement: values.spread ? 'spread' : 'newest' });
+  process.exit(0);
+}
 const baseline = values.baseline === undefined ? undefined : prepareBaseline(path.resolve(values.baseline));
 
 /**

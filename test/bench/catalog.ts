@@ -8,6 +8,13 @@ export interface CatalogSize {
   builds: number;
   /** Also a device.yaml for every device and a changelog for every build ; the manifests are otherwise the same. */
   extras?: boolean;
+  /**
+   * Also, for one build in ten, an incremental package from the build before it (see
+   * incrementalManifest): `newest`, the newest tenth of each device's builds, as ROMs keep them for
+   * the builds phones still run; `spread`, a tenth spread over the whole history (the worst case:
+   * the answer for phones on an old build holds every newer build).
+   */
+  incrementals?: 'newest' | 'spread';
 }
 
 /** Real device code names, suffixed with a number to reach any count while looking like a catalog. */
@@ -94,10 +101,11 @@ lists:
 `;
 
 /** Writes `content/` for a catalog of the given size under `root`; returns the manifest count. */
-export function generateCatalog(root: string, { devices, builds, extras = false }: CatalogSize): number {
+export function generateCatalog(root: string, { devices, builds, extras = false, incrementals }: CatalogSize): number {
   const content = path.join(root, 'content');
   mkdirSync(content, { recursive: true });
   writeFileSync(path.join(content, 'site.yaml'), SITE);
+  let added = 0;
   for (let d = 0; d < devices; d++) {
     const dir = path.join(content, deviceName(d));
     mkdirSync(dir, { recursive: true });
@@ -105,9 +113,38 @@ export function generateCatalog(root: string, { devices, builds, extras = false 
     for (let b = 0; b < builds; b++) {
       const { name, text } = manifest(d, b, builds, { extras });
       writeFileSync(path.join(dir, name), text);
+      const incremental = incrementals && b > 0 ? incrementalManifest(d, b, builds, incrementals) : undefined;
+      if (incremental) {
+        writeFileSync(path.join(dir, incremental.name), incremental.text);
+        added++;
+      }
     }
   }
-  return devices * builds;
+  return devices * builds + added;
+}
+
+/**
+ * The incremental package from build `b - 1` to build `b` of device `d`, for one build in ten
+ * placed as `placement` says (both packages, neither withdrawn): the target's fields, its own file
+ * name, digests and size, and the source's incremental. Undefined for the other builds.
+ */
+export function incrementalManifest(d: number, b: number, builds: number, placement: 'newest' | 'spread'): { name: string; text: string } | undefined {
+  const target = manifest(d, b, builds).text;
+  const source = manifest(d, b - 1, builds).text;
+  const field = (text: string, key: string) => new RegExp(`^${key}: (.*)$`, 'm').exec(text)?.[1];
+  const filename = field(target, 'filename');
+  const from = field(source, 'incremental');
+  const chosen = placement === 'newest' ? b >= builds - Math.ceil(builds / 10) : parseInt(field(target, 'id')!.slice(0, 4), 16) % 10 === 0;
+  if (!chosen || !filename || !from || field(source, 'filename') === undefined || filename.endsWith('.disabled.zip')) return undefined;
+  const digest = (what: string) => createHash('sha256').update(`incremental/${what}/${d}/${b}`).digest('hex');
+  const stem = `${filename.replace(/\.zip$/, '')}-incremental-${b - 1}`;
+  const text = target
+    .replace(/^filename: .*$/m, `filename: ${stem}.zip`)
+    .replace(/^(incremental: .*)$/m, `$1\nsource_incremental: ${from}`)
+    .replace(/^md5sum: .*$/m, `md5sum: ${digest('md5').slice(0, 32)}`)
+    .replace(/^id: .*$/m, `id: ${digest('sha256')}`)
+    .replace(/^size: .*$/m, `size: ${50_000_000 + (parseInt(digest('size').slice(0, 6), 16) % 50_000_000)}`);
+  return { name: `${stem}.yaml`, text };
 }
 
 // --- extras: device files and changelogs ---

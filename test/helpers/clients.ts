@@ -180,3 +180,27 @@ export function phoneView(r: Record<string, unknown>) {
     version: String(r.version),
   };
 }
+
+/** The system properties the LineageOS v1 updater builds its request URL from. */
+export interface PhoneProperties {
+  /** `ro.updater.next_device`, else `ro.lineage.device`. */
+  device: string;
+  /** `ro.lineage.releasetype`, in any case. */
+  releaseType: string;
+  /** `ro.build.version.incremental`: the build the phone runs. */
+  incremental: string;
+}
+
+/**
+ * The URL a LineageOS v1 phone asks (`Utils.getServerURL`, LineageOS/android_packages_apps_Updater
+ * at commit c0b27434ff29b5065317f3466f66e2853c9fc2c0, app/src/main/java/org/lineageos/updater/misc/Utils.java):
+ * the template of `lineage.updater.uri` (or the built-in `updater_server_url`) with `{device}`,
+ * `{type}` lower-cased (`Locale.ROOT`) and `{incr}` replaced, each first occurrence and every other,
+ * as Java's `String.replace` does.
+ */
+export function v1RequestUrl(template: string, phone: PhoneProperties): string {
+  return template.replaceAll('{device}', phone.device).replaceAll('{type}', phone.releaseType.toLowerCase()).replaceAll('{incr}', phone.incremental);
+}
+
+/** The built-in v1 template of the LineageOS updater (`updater_server_url`), with the site's host. */
+export const LINEAGE_V1_TEMPLATE = 'https://download.example.org/api/v1/{device}/{type}/{incr}';

@@ -6,6 +6,8 @@
 // the endpoint's `unknownDevice` file with 200 where it has one (v2 builds: `[]`), else, like
 // unknown lists and too-deep paths, the JSON 404 of the nearest scope; other misses, HTML. Every
 // JSON answer, 404s included, carries `Access-Control-Allow-Origin: *`.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { compileSite, type CompiledSite } from '../../src/pipeline/build.js';
 import type { Content } from '../../src/catalog/read.js';
 import { endpoints, formatFiles, notFoundScopes } from '../../src/hosts/routes.js';
@@ -68,10 +70,17 @@ export function hostTable(compiled: CompiledSite): Probe[] {
   const probes = new Map<string, Probe>();
   const add = (probe: Probe) => probes.set(`${probe.method} ${probe.path}`, probe);
 
-  // What a phone appends: a real incremental from the listing (or the device), else a timestamp.
+  // The answers for phones on one build (an incremental package applies on it): their files.
+  const answers = compiled.files.flatMap((f) => {
+    const m = /^api\/v1\/([^/]+)\/([^/]+)\/([^/]+)\.json$/.exec(f.path);
+    return m && m[3] !== 'index' ? [{ device: m[1], list: m[2], incremental: m[3] }] : [];
+  });
+  const hasAnswer = (device: string, incremental: string) => answers.some((a) => a.device === device && a.incremental === incremental);
+  // What a phone appends: a real incremental from the listing (or the device) that no incremental
+  // package applies on, else a timestamp.
   const incremental = (device: string, list?: string) =>
-    compiled.listings.find((l) => l.device === device && l.list === list)?.builds.find((b) => b.incremental)?.incremental ??
-    compiled.builds.find((b) => b.device === device && b.incremental)?.incremental ??
+    compiled.listings.find((l) => l.device === device && l.list === list)?.builds.find((b) => b.incremental && !hasAnswer(device, b.incremental))?.incremental ??
+    compiled.builds.find((b) => b.device === device && b.incremental && !hasAnswer(device, b.incremental))?.incremental ??
     '1731067200';
   const fillAll = (pattern: string, params: Record<string, string>) =>
     fill(fill(pattern, params), { [freeName(pattern)]: incremental(params.device, params.list) });
@@ -85,6 +94,18 @@ export function hostTable(compiled: CompiledSite): Probe[] {
         for (const sent of shape.endsWith('/') ? [path, `${path}?format=api`] : [path]) {
           for (const method of ['GET', 'HEAD'] as const) add({ method, path: sent, what: `${endpoint.name} ${shape}`, status: 200, kind: 'json', file });
         }
+      }
+    }
+  }
+
+  // A phone on a build an incremental package applies on asks with its incremental and gets its
+  // own answer, on every request shape that carries {incremental}.
+  for (const endpoint of table.filter((e) => e.incrementalFile)) {
+    for (const answer of answers) {
+      const file = fill(endpoint.incrementalFile!, answer).slice(1);
+      if (file !== `api/v1/${answer.device}/${answer.list}/${answer.incremental}.json`) continue;
+      for (const shape of endpoint.paths.filter((p) => p.includes(':incremental'))) {
+        for (const method of ['GET', 'HEAD'] as const) add({ method, path: fill(shape, answer), what: `${endpoint.name} ${shape} on a build an incremental package applies on`, status: 200, kind: 'json', file });
       }
     }
   }
@@ -145,9 +166,40 @@ export function hostTable(compiled: CompiledSite): Probe[] {
   return [...probes.values()];
 }
 
-/** The example catalog compiled with `extraYaml` appended to its site.yaml (as the suites do on disk). */
-export function compileWith(content: Content, extraYaml: string): CompiledSite {
-  return compileSite({ ...content, site: Buffer.concat([content.site!, Buffer.from(extraYaml)]) });
+/** The example catalog compiled with `extraYaml` appended to its site.yaml (as the suites do on disk), and `manifests` added. */
+export function compileWith(content: Content, extraYaml: string, manifests: Record<string, string> = {}): CompiledSite {
+  return compileSite(withManifests({ ...content, site: Buffer.concat([content.site!, Buffer.from(extraYaml)]) }, manifests));
+}
+
+/**
+ * An incremental package of the example catalog: FP4's 2.6.3 (Android 14) for phones on its 2.5,
+ * as `content/`-relative path and text. The suites add it to run the host table over the answers
+ * for phones on one build; the golden tree is the example without it.
+ */
+export const INCREMENTAL_EXAMPLE: Record<string, string> = {
+  'FP4/e-2.6.3-a14-20241220455571-official-FP4-incremental-20241108.yaml': `filename: e-2.6.3-a14-20241220455571-official-FP4-incremental-20241108.zip
+version: "2.6.3"
+channel: official
+timestamp: 1734692400
+android_version: "14"
+incremental: "eng.root.20241220.110000"
+source_incremental: "eng.root.20241108.123456"
+md5sum: 0f1e2d3c4b5a69788796a5b4c3d2e1f0
+id: 5a3c1e9b7d5f3a1c9e7b5d3f1a9c7e5b3d1f9a7c5e3b1d9f7a5c3e1b9d7f5a3c
+size: 73400320
+`,
+};
+
+/** `content` with `manifests` (`content/`-relative paths) added, as readContent would read them. */
+export function withManifests(content: Content, manifests: Record<string, string>): Content {
+  const added = Object.entries(manifests).map(([file, text]) => ({ file: `content/${file}`, device: file.split('/')[0], bytes: Buffer.from(text) }));
+  if (added.length === 0) return content;
+  return { ...content, manifests: [...content.manifests, ...added].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)) };
+}
+
+/** Writes `manifests` into the catalog at `root` (the suites' copies of the example). */
+export function writeManifests(root: string, manifests: Record<string, string>): void {
+  for (const [file, text] of Object.entries(manifests)) writeFileSync(path.join(root, 'content', file), text);
 }
 
 /** A row's name in test output. */

@@ -39,7 +39,7 @@ const payloads = new Map<string, Buffer>();
  */
 export async function writeOtaZip(
   file: string,
-  { metadata, payloadSize = 3 * 1024 * 1024, zip64 = false, metadataLast = false }: { metadata?: string; payloadSize?: number; zip64?: boolean; metadataLast?: boolean } = {},
+  { metadata, payloadSize = 3 * 1024 * 1024, zip64 = false, metadataLast = false, entries = {} }: { metadata?: string; payloadSize?: number; zip64?: boolean; metadataLast?: boolean; entries?: Record<string, Buffer> } = {},
 ): Promise<void> {
   const zip = new yazl.ZipFile();
   const mtime = new Date('2024-11-08T12:34:56Z');
@@ -52,6 +52,8 @@ export async function writeOtaZip(
   add('apex_info.pb', Buffer.alloc(4096, 2), false);
   add('care_map.pb', Buffer.alloc(4096, 1), true);
   if (metadata !== undefined && metadataLast) add('META-INF/com/android/metadata', Buffer.from(metadata), true);
+  // Further entries (META-INF/com/android/otacert), stored, as signapk writes its own.
+  for (const [name, data] of Object.entries(entries)) add(name, data, false);
   zip.end({ forceZip64Format: zip64 } as yazl.EndOptions);
   await finished(zip.outputStream.pipe(createWriteStream(file)));
 }

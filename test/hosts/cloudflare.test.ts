@@ -9,7 +9,7 @@ import { build, compileSite } from '../../src/pipeline/build.js';
 import { readContent } from '../../src/catalog/read.js';
 import { respond, servedTree } from '../../src/hosts/respond.js';
 import { EXAMPLE } from '../helpers/helpers.js';
-import { CLOUDFLARE_PAGE_ALLOW_ORIGIN, compileWith, describeProbe, expectedAnswer, hostTable, observe, optionsProbes, REQUEST_PATHS_YAML, FORMATS_YAML, type Seen } from '../helpers/host-table.js';
+import { CLOUDFLARE_PAGE_ALLOW_ORIGIN, compileWith, describeProbe, expectedAnswer, hostTable, INCREMENTAL_EXAMPLE, observe, optionsProbes, REQUEST_PATHS_YAML, FORMATS_YAML, writeManifests, type Seen } from '../helpers/host-table.js';
 import { startWrangler, type Wrangler } from '../helpers/wrangler.js';
 
 const content = readContent(EXAMPLE);
@@ -17,10 +17,10 @@ const content = readContent(EXAMPLE);
 // The second run adds site.yaml's request paths too (their rows join the table): one wrangler
 // fewer, and neither setting changes what the other answers.
 describe.each([
-  { optionsHandler: false, extra: '', setting: 'without options_handler (static assets only)' },
-  { optionsHandler: true, extra: `\noptions_handler: true\n${REQUEST_PATHS_YAML}${FORMATS_YAML}`, setting: 'with options_handler: true (_worker.js), request_paths and formats' },
-])('Cloudflare Pages runtime (wrangler pages dev), $setting', ({ optionsHandler, extra }) => {
-  const compiled = compileWith(content, extra);
+  { optionsHandler: false, extra: '', manifests: {}, setting: 'without options_handler (static assets only)' },
+  { optionsHandler: true, extra: `\noptions_handler: true\n${REQUEST_PATHS_YAML}${FORMATS_YAML}`, manifests: INCREMENTAL_EXAMPLE, setting: 'with options_handler: true (_worker.js), request_paths, formats and an incremental package' },
+])('Cloudflare Pages runtime (wrangler pages dev), $setting', ({ optionsHandler, extra, manifests }) => {
+  const compiled = compileWith(content, extra, manifests);
   const table = hostTable(compiled);
   let root: string;
   let wrangler: Wrangler | undefined;
@@ -30,6 +30,7 @@ describe.each([
     root = mkdtempSync(path.join(tmpdir(), 'otapress-cf-'));
     cpSync(path.join(EXAMPLE, 'content'), path.join(root, 'content'), { recursive: true });
     appendFileSync(path.join(root, 'content', 'site.yaml'), extra);
+    writeManifests(root, manifests);
     build({ root });
     wrangler = await startWrangler(dist());
   }, 120_000);

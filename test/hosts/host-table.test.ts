@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { compileSite } from '../../src/pipeline/build.js';
 import { readContent } from '../../src/catalog/read.js';
 import { EXAMPLE } from '../helpers/helpers.js';
-import { hostTable } from '../helpers/host-table.js';
+import { cloudflareRuleProblems, cloudflareRules } from '../../src/hosts/routes.js';
+import { compileWith, hostTable, INCREMENTAL_EXAMPLE, REQUEST_PATHS_YAML } from '../helpers/host-table.js';
 
 const compiled = compileSite(readContent(EXAMPLE));
 const table = hostTable(compiled);
@@ -55,5 +56,47 @@ describe('the host table', () => {
     expect(row('GET', '/api/v2/devices/FP3/builds/one/more')).toMatchObject({ status: 404, kind: 'json', file: 'api/v2/devices/404.html' });
     expect(row('GET', '/api/v2/oems/one/more')).toMatchObject({ status: 404, kind: 'json', file: 'api/404.html' });
     expect(row('GET', '/api/v1/no-such-device/stable/')).toMatchObject({ status: 404, kind: 'json' });
+  });
+});
+
+describe('the host table of a catalog with an incremental package', () => {
+  const withIncremental = hostTable(compileWith(readContent(EXAMPLE), REQUEST_PATHS_YAML, INCREMENTAL_EXAMPLE));
+  const at = (path: string) => withIncremental.filter((p) => p.path === path).map((p) => `${p.method} ${p.status} ${p.file}`);
+
+  it('asks for the answer of its source build on every request shape with {incremental}, in each list of its target', () => {
+    for (const list of ['stable', 'official']) {
+      for (const path of [`/api/v1/FP4/${list}/eng.root.20241108.123456`, `/api/v1/legacy/FP4/${list}/eng.root.20241108.123456`]) {
+        expect(at(path)).toEqual([`GET 200 api/v1/FP4/${list}/eng.root.20241108.123456.json`, `HEAD 200 api/v1/FP4/${list}/eng.root.20241108.123456.json`]);
+      }
+    }
+    // The target is in no other list, so no other list has an answer for the source build.
+    expect(withIncremental.filter((p) => p.file.endsWith('.json') && !/\/(index|404)\.json$|^api\/v2\//.test(p.file) && !p.file.endsWith('eng.root.20241108.123456.json')).map((p) => p.file)).toEqual([]);
+  });
+
+  it('asks the shapes with {incremental} with a build no package applies on too, answered by the listing', () => {
+    const rows = withIncremental.filter((p) => /^\/api\/v1\/FP4\/stable\/[^/?]+$/.test(p.path) && p.method === 'GET');
+    expect(rows.map((p) => p.file).sort()).toEqual(['api/v1/FP4/stable/eng.root.20241108.123456.json', 'api/v1/FP4/stable/index.json']);
+  });
+});
+
+describe("Cloudflare's limit on the answers for phones on one build", () => {
+  const site = compileSite(readContent(EXAMPLE)).site!;
+  const answers = (n: number) => Array.from({ length: n }, (_, i) => ({ device: 'FP4', list: 'stable', incremental: `eng.root.${i}` }));
+
+  it('writes one static rule per answer, before the rule for every other build', () => {
+    const rules = cloudflareRules(site, ['FP4'], answers(2));
+    const at = rules.findIndex(([from]) => from === '/api/v1/:device/:list/:incremental');
+    expect(rules.slice(at - 2, at + 1)).toEqual([
+      ['/api/v1/FP4/stable/eng.root.0', '/api/v1/FP4/stable/eng.root.0.json'],
+      ['/api/v1/FP4/stable/eng.root.1', '/api/v1/FP4/stable/eng.root.1.json'],
+      ['/api/v1/:device/:list/:incremental', '/api/v1/:device/:list/index.json'],
+    ]);
+  });
+
+  it('refuses more answers than the rules Cloudflare takes, saying what to do', () => {
+    expect(cloudflareRuleProblems(site, ['FP4'], answers(1900))).toEqual([]);
+    expect(cloudflareRuleProblems(site, ['FP4'], answers(2001)).map((p) => `${p.file}:${p.line}:${p.col}  ${p.field}  ${p.message}`)).toEqual([
+      'content/site.yaml:1:1  (incremental packages)  the answers for phones on one build (2001, one per list and build an incremental package applies on) take one _redirects rule each on Cloudflare Pages: 2005 static rules (with the site-wide ones), over its limit of 2000; remove the manifests of incremental packages from builds few phones still run',
+    ]);
   });
 });

@@ -10,11 +10,11 @@ import { build } from '../../src/pipeline/build.js';
 import { readContent } from '../../src/catalog/read.js';
 import { NETLIFY_TOML } from '../../src/hosts/netlify.js';
 import { EXAMPLE, ROOT } from '../helpers/helpers.js';
-import { compileWith, describeProbe, expectedAnswer, hostTable, LISTING_CACHE_CONTROL, REQUEST_PATHS_YAML, FORMATS_YAML, type Probe, type Seen } from '../helpers/host-table.js';
+import { compileWith, describeProbe, expectedAnswer, hostTable, INCREMENTAL_EXAMPLE, LISTING_CACHE_CONTROL, REQUEST_PATHS_YAML, FORMATS_YAML, writeManifests, type Probe, type Seen } from '../helpers/host-table.js';
 import { loadNetlifySite, netlifyAnswer, type NetlifySite } from '../helpers/netlify-engine.js';
 
-// The table has site.yaml's request paths and the other updaters' formats: the build writes their rules into dist/_redirects.
-const table: Probe[] = hostTable(compileWith(readContent(EXAMPLE), `${REQUEST_PATHS_YAML}${FORMATS_YAML}`));
+// The table has site.yaml's request paths, the other updaters' formats and an incremental package: the build writes their rules into dist/_redirects.
+const table: Probe[] = hostTable(compileWith(readContent(EXAMPLE), `${REQUEST_PATHS_YAML}${FORMATS_YAML}`, INCREMENTAL_EXAMPLE));
 const TOMLS = {
   'init\'s': path.join(EXAMPLE, 'netlify.toml'),
   'an earlier build\'s': path.join(ROOT, 'test', 'fixtures', 'netlify-toml', 'written-by-earlier-build.toml'),
@@ -30,6 +30,8 @@ beforeAll(async () => {
   cpSync(path.join(EXAMPLE, 'content'), path.join(root, 'content'), { recursive: true });
   // The Cloudflare-only option must not leak into a Netlify deploy either.
   appendFileSync(path.join(root, 'content', 'site.yaml'), `\noptions_handler: true\n${REQUEST_PATHS_YAML}${FORMATS_YAML}`);
+  // The answers for phones on one build take rules of their own in dist/_redirects.
+  writeManifests(root, INCREMENTAL_EXAMPLE);
   build({ root, host: 'netlify' });
   for (const [which, toml] of Object.entries(TOMLS)) sites[which as Which] = await loadNetlifySite(toml, dist());
 });

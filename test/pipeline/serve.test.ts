@@ -12,7 +12,7 @@ import { readContent } from '../../src/catalog/read.js';
 import { respond, servedTree } from '../../src/hosts/respond.js';
 import { startPreview, type Preview } from '../../src/pipeline/preview.js';
 import { EXAMPLE, ROOT, tempProject } from '../helpers/helpers.js';
-import { CLOUDFLARE_PAGE_ALLOW_ORIGIN, compileWith, describeProbe, expectedAnswer, hostTable, observe, optionsProbes, REQUEST_PATHS_YAML, FORMATS_YAML, type Seen } from '../helpers/host-table.js';
+import { CLOUDFLARE_PAGE_ALLOW_ORIGIN, compileWith, describeProbe, expectedAnswer, hostTable, INCREMENTAL_EXAMPLE, observe, optionsProbes, REQUEST_PATHS_YAML, FORMATS_YAML, writeManifests, type Seen } from '../helpers/host-table.js';
 
 const compiled = compileSite(readContent(EXAMPLE));
 const fileText = (file: string) => String(compiled.files.find((f) => f.path === file)!.contents);
@@ -39,10 +39,10 @@ async function eventually(check: () => Promise<boolean> | boolean, what: string)
 }
 
 describe.each([
-  { extra: '', setting: 'the example' },
-  { extra: `${REQUEST_PATHS_YAML}${FORMATS_YAML}`, setting: 'with request_paths and formats' },
-])('otapress serve answers the host table like the hosts, $setting', ({ extra }) => {
-  const compiled = compileWith(readContent(EXAMPLE), extra);
+  { extra: '', manifests: {}, setting: 'the example' },
+  { extra: `${REQUEST_PATHS_YAML}${FORMATS_YAML}`, manifests: INCREMENTAL_EXAMPLE, setting: 'with request_paths, formats and an incremental package' },
+])('otapress serve answers the host table like the hosts, $setting', ({ extra, manifests }) => {
+  const compiled = compileWith(readContent(EXAMPLE), extra, manifests);
   const table = hostTable(compiled);
   const fileText = (file: string) => String(compiled.files.find((f) => f.path === file)!.contents);
   let root: string;
@@ -50,6 +50,7 @@ describe.each([
   beforeAll(async () => {
     root = projectForSuite();
     appendFileSync(path.join(root, 'content', 'site.yaml'), extra);
+    writeManifests(root, manifests);
     preview = await startPreview({ root, port: 0, io: collectingIo().io });
   });
   afterAll(async () => {

@@ -12,13 +12,13 @@ import { main } from '../../src/cli.js';
 import { renderApacheConfig } from '../../src/hosts/apache.js';
 import { CONTENT_TYPES } from '../../src/hosts/routes.js';
 import { EXAMPLE } from '../helpers/helpers.js';
-import { compileWith, describeProbe, expectedAnswer, hostTable, LISTING_CACHE_CONTROL, observe, optionsProbes, REQUEST_PATHS_YAML, FORMATS_YAML, type Seen } from '../helpers/host-table.js';
+import { compileWith, describeProbe, expectedAnswer, hostTable, INCREMENTAL_EXAMPLE, LISTING_CACHE_CONTROL, observe, optionsProbes, REQUEST_PATHS_YAML, FORMATS_YAML, writeManifests, type Seen } from '../helpers/host-table.js';
 import { startServer, tempFolder, type RunningServer, type ServerKind } from './servers.js';
 import { freePort } from '../helpers/process-group.js';
 
 // The example with site.yaml's request paths: the table then holds the example's rows and theirs.
 const EXTRA = `\napache_htaccess: true\n${REQUEST_PATHS_YAML}${FORMATS_YAML}`;
-const compiled = compileWith(readContent(EXAMPLE), EXTRA);
+const compiled = compileWith(readContent(EXAMPLE), EXTRA, INCREMENTAL_EXAMPLE);
 const table = hostTable(compiled);
 const SECRET = 'otapress-test-secret-outside-dist';
 
@@ -62,6 +62,7 @@ describe.each(SERVERS)('$name', ({ kind, htaccess }) => {
     root = tempFolder('otapress-self-hosted-');
     cpSync(path.join(EXAMPLE, 'content'), path.join(root, 'content'), { recursive: true });
     appendFileSync(path.join(root, 'content', 'site.yaml'), EXTRA);
+    writeManifests(root, INCREMENTAL_EXAMPLE);
     build({ root });
     // Beside dist/, never to be served.
     writeFileSync(path.join(root, 'secret.txt'), SECRET);

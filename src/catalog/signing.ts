@@ -1,0 +1,47 @@
+/**
+ * Who signed a build, and whom it trusts for the next one: the manifest's `signer` (SHA-256 of the
+ * certificate in the zip's whole-file signature) and `otacert` (SHA-256 of each certificate in
+ * `META-INF/com/android/otacert`), and the rules built on them. Pure.
+ */
+import type { Build } from './manifest.js';
+import { compareStrings, type Problem } from './problems.js';
+
+export { AOSP_TEST_KEYS, testKeyName, colonFingerprint, testKeyProblems } from './test-keys.js';
+import { colonFingerprint } from './test-keys.js';
+
+/** A build of a device whose signer the build before it (by build time) does not trust: phones on that build cannot install it over the air. */
+export interface KeyChange {
+  build: Build;
+  previous: Build;
+}
+
+/**
+ * The key changes among a device's full packages: consecutive builds by build time where the
+ * earlier one records its `otacert` and the later one's `signer` is not among it. Builds that
+ * record neither are not compared (nothing tells).
+ */
+export function keyChanges(builds: readonly Build[]): KeyChange[] {
+  const signed = builds.filter((b) => !b.placeholder && b.appliesOn === undefined && (b.signer !== undefined || b.otacert !== undefined));
+  const ordered = [...signed].sort((a, b) => a.timestamp - b.timestamp || compareStrings(a.source, b.source));
+  const changes: KeyChange[] = [];
+  for (let i = 1; i < ordered.length; i++) {
+    const [previous, build] = [ordered[i - 1], ordered[i]];
+    if (previous.otacert && build.signer && !previous.otacert.includes(build.signer)) changes.push({ build, previous });
+  }
+  return changes;
+}
+
+/** Whether phones on `installed` can install `offered` over the air: its signer is in `installed`'s otacert (or either does not say). */
+export function installableOver(offered: Pick<Build, 'signer'>, installed: Pick<Build, 'otacert'> | undefined): boolean {
+  return installed?.otacert === undefined || offered.signer === undefined || installed.otacert.includes(offered.signer);
+}
+
+/** The notices of a device's key changes: at the later build's `signer`. */
+export function keyChangeNotices(changes: readonly KeyChange[]): Problem[] {
+  return changes.map(({ build, previous }) => ({
+    file: build.source,
+    ...build.at.file,
+    field: 'signer',
+    message: `signed with another key (${colonFingerprint(build.signer!).slice(0, 23)}…) than ${previous.filename} trusts (its otacert): phones on that build cannot install ${build.filename} over the air; its page says a clean install is required`,
+  }));
+}
