@@ -48,8 +48,9 @@ export function outputFloor(
   const used = endpoints(trimmed);
   // Netlify's _redirects: a rule per unslashed path of each endpoint, per device (and list) where the
   // endpoint names them, once for a site-wide one; one for an endpoint's unknown-device answer; one
-  // per JSON 404 folder, per device where the folder names one (netlifyRules).
-  const unslashed = (endpoint: (typeof used)[number]) => endpoint.paths.filter((p) => !p.endsWith('/')).length;
+  // per JSON 404 folder, per device where the folder names one; two more per path of a paged
+  // endpoint, for its first page and the pages after it (netlifyRules).
+  const unslashed = (endpoint: (typeof used)[number]) => endpoint.paths.filter((p) => !p.endsWith('/')).length * (endpoint.paging ? 3 : 1);
   const perDeviceEndpoints = used.filter((endpoint) => endpoint.paths[0].includes(':device'));
   const rulesPerDevice =
     perDeviceEndpoints.reduce((n, endpoint) => n + (endpoint.paths[0].includes(':list') ? lists : 1) * unslashed(endpoint), 0) +

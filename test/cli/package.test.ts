@@ -104,8 +104,9 @@ describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
     // init's placeholder download host is still in site.yaml: check says so, and passes.
     expect(result.stderr).toBe(
       `using the catalog in ${site} (the nearest folder above this one with content/site.yaml)\n` +
+        'content/site.yaml:1:1  site_url  FP4 has no links.info in device.yaml and the site no site_url: v2 `info_url` is then a path on this site (/devices/FP4/), which the LineageOS download portal opens on its own site; set site_url to the address this site is published at, or links.info in content/FP4/device.yaml\n' +
         `content/site.yaml:6:20  download_base_url  \`downloads.example.org\` is the placeholder host \`otapress init\` writes: a listed download leads nowhere (https://downloads.example.org/builds/official/FP4/${ZIP_NAME}); set download_base_url to the address your zips are uploaded to\n` +
-        '1 notice (not errors: the site builds; each says what phones will do, and what to change).\n',
+        '2 notices (not errors: the site builds; each says what phones will do, and what to change).\n',
     );
     expect(result.stdout).toBe('1 manifest is valid\n');
     // import and schema too: the listing just built, imported again, changes no manifest.
