@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 import { DEVICE_KEYS, deviceJsonSchema, deviceSchema, isDeviceFile, LINK_KINDS, parseDeviceFile } from '../../src/catalog/device.js';
 import { formatProblem } from '../../src/catalog/problems.js';
 import { textProblem } from '../../src/catalog/manifest-text.js';
+import { MAX_SOURCE_BYTES } from '../../src/catalog/yaml-source.js';
 
 const FILE = 'content/FP4/device.yaml';
 const messages = (text: string) => parseDeviceFile(text, FILE).problems.map(formatProblem);
@@ -117,6 +118,26 @@ describe('parseDeviceFile', () => {
 
   it('takes right-to-left text, other scripts and characters outside the BMP in its names', () => {
     expect(messages('name: "תיקוני 😀 Fair\u00a0phone"\noem: إصلاحات\nmodels: ["FP4 \u200b5G"]\nmaintainers:\n  - name: Jürgen 🐧\n')).toEqual([]);
+  });
+
+  // What the YAML reader says about a file's shape, before any field is read, in a device file's words.
+  it.each([
+    ['several documents', 'name: A\n---\nname: B\n', ['content/FP4/device.yaml:2:1  (file)  the file holds several YAML documents (a `---` line); write the device\'s fields in one document']],
+    [
+      'nesting deeper than any device file',
+      `maintainers:\n${Array.from({ length: 20 }, (_, i) => `${' '.repeat(2 * i + 2)}- a:`).join('\n')}\n`,
+      ['content/FP4/device.yaml:10:19  maintainers.0.a.0.a.0.a.0.a.0.a.0.a.0.a.0.a  nested more than 16 levels deep; a device file is a mapping of a few fields, its lists and links one level below'],
+    ],
+    [
+      'nesting too deep for the parser',
+      `name: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`,
+      ['content/FP4/device.yaml:1:1  (file)  the YAML is nested too deeply to read (Maximum call stack size exceeded); a device file is a mapping of a few fields, its lists and links one level below'],
+    ],
+    ['a file over the size limit', `# ${'x'.repeat(MAX_SOURCE_BYTES)}\n`, [`content/FP4/device.yaml:1:1  (file)  the file is ${MAX_SOURCE_BYTES + 3} bytes, over the ${MAX_SOURCE_BYTES}-byte limit for one file; a device file describes one device in a few lines`]],
+    ['a single value', 'Fairphone 4\n', ['content/FP4/device.yaml:1:1  (file)  expected a mapping of keys (name: ..., oem: ...), found a single value; see the README, "Device files"']],
+  ])('speaks of a device file, not a build, for %s', (_, text, expected) => {
+    expect(messages(text)).toEqual(expected);
+    expect(messages(text).join('\n')).not.toMatch(/manifest|build/);
   });
 
   it('reports every problem of a file at once', () => {
