@@ -83,6 +83,7 @@ export function listContent(root: string, { devices: only }: { devices?: readonl
       const file = `content/${entry.name}`;
       if (refused(entry.dirent, contentDir, file, problem) || !/\.ya?ml$/i.test(entry.name)) continue;
       if (entry.name === 'site.yaml') content.site = readLimited(path.join(contentDir, entry.name), file, problem);
+      else if (entry.name === DEVICE_FILE) problem(file, '(file)', `a device file describes one device and goes in its folder: move it to content/<device>/${DEVICE_FILE}`);
       else problem(file, '(file)', 'manifests go in a device folder: move it to content/<device>/');
       continue;
     }

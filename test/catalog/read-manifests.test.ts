@@ -36,6 +36,19 @@ describe('listContent', () => {
   });
 });
 
+describe('listContent, of a device file directly in content/', () => {
+  it('says where a device file goes, not where a manifest goes', () => {
+    const { root } = project({});
+    writeFileSync(path.join(root, 'content', 'site.yaml'), 'download_base_url: https://dl.example.org/builds\n');
+    writeFileSync(path.join(root, 'content', 'device.yaml'), 'name: Fairphone 4\n');
+    writeFileSync(path.join(root, 'content', 'stray.yaml'), 'filename: a.zip\n');
+    expect(listContent(root).problems).toEqual([
+      { file: 'content/device.yaml', line: 1, col: 1, field: '(file)', message: 'a device file describes one device and goes in its folder: move it to content/<device>/device.yaml' },
+      { file: 'content/stray.yaml', line: 1, col: 1, field: '(file)', message: 'manifests go in a device folder: move it to content/<device>/' },
+    ]);
+  });
+});
+
 describe('readManifests', () => {
   it('reads plain files whole, up to the limit, and an empty one as empty', () => {
     const full = `#${'x'.repeat(MAX_SOURCE_BYTES - 2)}\n`;
