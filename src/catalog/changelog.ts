@@ -5,6 +5,7 @@
  * items, headings (`#` to `###`), fenced code blocks, inline `code` and links `[text](https://…)`.
  * Anything else (HTML, emphasis, images) stays text and is shown as written, escaped. Pure.
  */
+import { compareStrings } from './problems.js';
 
 /** One block of a changelog. */
 export type ChangelogBlock =
@@ -86,15 +87,62 @@ export function plainText(text: readonly Inline[]): string {
   return text.map((piece) => piece.text).join('');
 }
 
+/** What {@link changelogAnchor} reads of a build. */
+export interface AnchorFacts {
+  placeholder: boolean;
+  version: string;
+  timestamp: number;
+  id: string;
+  /** The anchor {@link uniqueChangelogAnchors} settled, where the build would share its own with another. */
+  anchor?: string;
+}
+
 /**
  * The anchor of a build on its device's changelog page: one per build, whatever lists it is in.
  * The first 16 characters of a SHA-256; all of a download key that is not one (an MD5, a version
  * name), which may share its first characters with another build's, as the device page's anchors
  * do (render/pages.ts, anchorTail). The portal merges changes by their `url`, which ends in it.
+ * Where two builds of a device would share one, the anchor {@link uniqueChangelogAnchors} settled.
  */
-export function changelogAnchor(build: { placeholder: boolean; version: string; timestamp: number; id: string }): string {
+export function changelogAnchor(build: AnchorFacts): string {
+  if (build.anchor !== undefined) return build.anchor;
   if (build.placeholder) return `placeholder-${build.version}-${build.timestamp}`;
   return `build-${/^[0-9a-f]{64}$/.test(build.id) ? build.id.slice(0, 16) : build.id}`;
+}
+
+/** The address of a build's changelog on its device's changelog page (v1 `changes`, site.yaml `v1_changes: changelog_url`). */
+export function changelogUrl(siteUrl: string | undefined, device: string, anchor: string): string {
+  return `${siteUrl}/devices/${device}/changelog/#${anchor}`;
+}
+
+/**
+ * The anchors that keep one device's builds apart where {@link changelogAnchor} gives two the same
+ * (ids that are SHA-256s sharing their first 16 characters, or with a download key of those 16
+ * characters; placeholders of one version and time), keyed by build; a build not in the map keeps
+ * its own. Among builds sharing an anchor, each SHA-256 build takes its whole id (unique on a
+ * device, and no other download key is 64 lowercase hex digits); of the placeholders, the first by
+ * manifest path keeps it and the others take `~2`, `~3`, ... after it: `~` never ends a placeholder's
+ * anchor (its timestamp does), nor a paragraph's id on the page (`<anchor>-<n>`).
+ */
+export function uniqueChangelogAnchors<B extends AnchorFacts & { source: string }>(builds: readonly B[]): Map<B, string> {
+  const byAnchor = new Map<string, B[]>();
+  for (const build of builds) {
+    const anchor = changelogAnchor(build);
+    const sharing = byAnchor.get(anchor);
+    if (sharing) sharing.push(build);
+    else byAnchor.set(anchor, [build]);
+  }
+  const settled = new Map<B, string>();
+  for (const [anchor, sharing] of byAnchor) {
+    if (sharing.length === 1) continue;
+    let placeholders = 0;
+    for (const build of [...sharing].sort((a, b) => compareStrings(a.source, b.source))) {
+      if (build.placeholder) {
+        if (++placeholders > 1) settled.set(build, `${anchor}~${placeholders}`);
+      } else if (/^[0-9a-f]{64}$/.test(build.id)) settled.set(build, `build-${build.id}`);
+    }
+  }
+  return settled;
 }
 
 // --- internal ---

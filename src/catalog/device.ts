@@ -6,6 +6,7 @@
  */
 import { nearest, sortProblems, type Problem } from './problems.js';
 import { lazily, zod } from './libraries.js';
+import { refuseUnpublishableText } from './manifest-text.js';
 import { readYamlSource } from './yaml-source.js';
 
 /** The device file's name inside a device folder; the catalog never reads it as a build manifest. */
@@ -67,10 +68,10 @@ const oneLine = (what: string, example: string) =>
     .trim()
     .min(1, { error: `expected ${what}, e.g. ${example}; leave the key out instead of leaving it empty` })
     .max(100, { error: `expected ${what} of at most 100 characters` })
-    // Pages, feeds and terminals show it: no line breaks, control or direction characters.
-    .regex(/^[^\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]*$/, {
-      error: `expected ${what} on one line, without control or text-direction characters`,
-    });
+    // Pages, feeds, listings and terminals show it on one line: no tabs or line breaks of any kind.
+    .regex(/^[^\t\n\v\f\r\u0085\u2028\u2029]*$/, { error: `expected ${what} on one line, without tabs or line breaks` })
+    // And, as every text a manifest publishes, no other control, direction control, noncharacter or lone surrogate.
+    .superRefine(refuseUnpublishableText);
 
 const httpsUrlSchema = () =>
   zod()

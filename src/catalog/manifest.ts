@@ -1,7 +1,7 @@
 import type * as Z from 'zod';
 import { API_LEVELS } from './api-levels.js';
 import { buildFiles, checkExtras, filepathOf, type BuildFile } from './build-extras.js';
-import { changelogAnchor, type ChangelogBlock } from './changelog.js';
+import { changelogAnchor, changelogUrl, type ChangelogBlock } from './changelog.js';
 import { positionsOf, type FieldPositions, type Position } from './field-positions.js';
 import { filenameProblems } from './filename-checks.js';
 import { displayVersionOf } from './filename.js';
@@ -51,6 +51,8 @@ export interface Build {
   sha1?: string;
   files?: BuildFile[];
   changelog?: ChangelogBlock[];
+  /** Its anchor on the device's pages, where the one of its id (or version and time) is another build's too: set when the device is compiled (changelog.ts, uniqueChangelogAnchors). */
+  anchor?: string;
   /** Where fields stand in the manifest (`url` and `ota_property_files` when written), for messages about the whole catalog. */
   at: FieldPositions;
   /** SHA-256 of the signer's certificate, and of each certificate the build trusts for its next update (signing.ts). */
@@ -179,7 +181,7 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
   if (url !== undefined) build.filepath = filepathOf(url, site.downloadBaseUrl);
   build.display_version = f.display_version ?? displayVersionOf(f.filename);
   // Opt-in (site.yaml `v1_changes`): the interface shows `changes` always empty.
-  build.changes = f.changes ?? (site.v1Changes === 'changelog_url' && changelog?.length ? `${site.siteUrl}/devices/${device}/changelog/#${changelogAnchor({ placeholder, version: f.version, timestamp: f.timestamp, id: f.id ?? '' })}` : '');
+  build.changes = f.changes ?? (site.v1Changes === 'changelog_url' && changelog?.length ? changelogUrl(site.siteUrl, device, changelogAnchor({ placeholder, version: f.version, timestamp: f.timestamp, id: f.id ?? '' })) : '');
   build.pre_version = f.pre_version ?? '';
   build.is_upgrade_supported = f.is_upgrade_supported ?? false;
   build.lists = f.lists ? site.lists.map((l) => l.name).filter((name) => f.lists.includes(name)) : defaultLists(site, f.channel);

@@ -6,6 +6,7 @@
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
+import { DEVICE_FILE } from './device.js';
 import { nameLengthProblem } from './path-limits.js';
 import { DEVICE_NAME } from './plan.js';
 import { compareStrings, type Problem } from './problems.js';
@@ -82,6 +83,7 @@ export function listContent(root: string, { devices: only }: { devices?: readonl
       const file = `content/${entry.name}`;
       if (refused(entry.dirent, contentDir, file, problem) || !/\.ya?ml$/i.test(entry.name)) continue;
       if (entry.name === 'site.yaml') content.site = readLimited(path.join(contentDir, entry.name), file, problem);
+      else if (entry.name === DEVICE_FILE) problem(file, '(file)', `a device file describes one device and goes in its folder: move it to content/<device>/${DEVICE_FILE}`);
       else problem(file, '(file)', 'manifests go in a device folder: move it to content/<device>/');
       continue;
     }
@@ -114,6 +116,12 @@ export function listContent(root: string, { devices: only }: { devices?: readonl
         if (unusable) problem(`content/${device}`, '(folder)', unusable);
       }
       if (unusable) return false;
+      if (child.name !== DEVICE_FILE && /^device\.ya?ml$/i.test(child.name)) {
+        // Read as a manifest, it would be refused field by field for what a device file holds; on a
+        // case-insensitive disk it is the device file, on another it is not: one name everywhere.
+        problem(file, '(file)', `read as neither the device file nor a manifest: the device file is named ${DEVICE_FILE} exactly (lower case, .yaml); rename it so, or name a build's manifest after its zip`);
+        return false;
+      }
       if (!child.name.endsWith('.yaml')) {
         problem(file, '(file)', `manifests end in .yaml; rename it to ${child.name.replace(/\.ya?ml$/i, '.yaml')}`);
         return false;

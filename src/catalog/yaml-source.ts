@@ -116,7 +116,7 @@ export function composeYamlSource(text: string, file: string, problems: Problem[
     // Duplicate keys are found below, with a message that names the key and its first line.
     doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, strict: true });
   } catch (error) {
-    return unreadable(parserFailure(error));
+    return unreadable(parserFailure(error, file));
   }
   const pos = (offset: number) => {
     const { line, col } = lineCounter.linePos(offset);
@@ -124,12 +124,12 @@ export function composeYamlSource(text: string, file: string, problems: Problem[
   };
   for (const error of doc.errors) {
     // The parser turns its own stack overflow into an error at a position that depends on the stack size.
-    if (/call stack/i.test(error.message)) return unreadable(parserFailure(new RangeError(error.message)));
+    if (/call stack/i.test(error.message)) return unreadable(parserFailure(new RangeError(error.message), file));
     const { line, col } = pos(error.pos[0]);
-    at(line, col, '(file)', yamlErrorMessage(error.code, error.message));
+    at(line, col, '(file)', yamlErrorMessage(error.code, error.message, file));
   }
   if (doc.errors.length === 0) {
-    for (const { offset, field, message } of structureProblems(doc, text, pos)) {
+    for (const { offset, field, message } of structureProblems(doc, text, file, pos)) {
       const { line, col } = pos(offset);
       at(line, col, field, message);
     }
@@ -140,7 +140,7 @@ export function composeYamlSource(text: string, file: string, problems: Problem[
     try {
       value = doc.toJS({ maxAliasCount: 50 });
     } catch (error) {
-      at(1, 1, '(file)', error instanceof RangeError ? parserFailure(error) : `${(error as Error).message}; write the values out instead of using YAML aliases`);
+      at(1, 1, '(file)', error instanceof RangeError ? parserFailure(error, file) : `${(error as Error).message}; write the values out instead of using YAML aliases`);
     }
   }
 
@@ -188,6 +188,7 @@ export function composeYamlSource(text: string, file: string, problems: Problem[
 function structureProblems(
   doc: Document.Parsed,
   text: string,
+  file: string,
   pos: (offset: number) => { line: number; col: number },
 ): { offset: number; field: string; message: string }[] {
   const { isAlias, isMap, isNode, isPair, isScalar, isSeq } = yaml();
@@ -212,7 +213,7 @@ function structureProblems(
       continue;
     }
     if (path.length > MAX_DEPTH) {
-      found.push({ offset: start, field, message: `nested more than ${MAX_DEPTH} levels deep; a manifest is a flat list of fields` });
+      found.push({ offset: start, field, message: `nested more than ${MAX_DEPTH} levels deep; ${kindOf(file).shape}` });
       break;
     }
     if (node.tag !== undefined && !PLAIN_TAGS.has(node.tag)) {
@@ -266,25 +267,49 @@ function countCollectionAliases(stack: { node: unknown }[], doc: Document.Parsed
   return count;
 }
 
-/** What a file of `content/` holds, for the messages about one too large or too deep: each kind in its own words. */
+/** The kinds of YAML file in `content/`, each described in its own words in the messages about its shape. */
+const KINDS = {
+  device: {
+    holds: 'a device file describes one device in a few lines',
+    shape: 'a device file is a mapping of a few fields, its lists and links one level below',
+    documents: 'write the device\'s fields in one document',
+  },
+  site: {
+    holds: 'site.yaml holds the settings of the site in a few lines',
+    shape: 'site.yaml is a mapping of settings, its lists a level or two below',
+    documents: 'write the settings in one document',
+  },
+  manifest: {
+    holds: 'a manifest describes one build in a few lines',
+    shape: 'a manifest is a flat list of fields',
+    documents: 'write one build per file',
+  },
+} as const;
+
+/** Which kind of file `file` is, by its path: a device file (`…/device.yaml`), site.yaml, or a manifest. */
+function kindOf(file: string): (typeof KINDS)[keyof typeof KINDS] {
+  if (file.slice(file.lastIndexOf('/') + 1) === 'device.yaml') return KINDS.device;
+  if (file === 'content/site.yaml') return KINDS.site;
+  return KINDS.manifest;
+}
+
+/** What a file of `content/` holds, for the messages about one too large: each kind in its own words. */
 export function whatItHolds(file: string): string {
-  if (file.endsWith('/device.yaml')) return 'a device file describes one device in a few lines';
-  if (file === 'content/site.yaml') return 'site.yaml holds the settings of the site in a few lines';
-  return 'a manifest describes one build in a few lines';
+  return kindOf(file).holds;
 }
 
 /** The message for a parser that gave up; a stack overflow means nesting no manifest needs. */
-function parserFailure(error: unknown): string {
+function parserFailure(error: unknown, file: string): string {
   return error instanceof RangeError
-    ? `the YAML is nested too deeply to read (${error.message}); a manifest is a flat list of fields`
+    ? `the YAML is nested too deeply to read (${error.message}); ${kindOf(file).shape}`
     : `the YAML parser failed: ${(error as Error).message}`;
 }
 
-function yamlErrorMessage(code: string, message: string): string {
+function yamlErrorMessage(code: string, message: string, file: string): string {
   const first = message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
   switch (code) {
     case 'MULTIPLE_DOCS':
-      return 'the file holds several YAML documents (a `---` line); write one build per file';
+      return `the file holds several YAML documents (a \`---\` line); ${kindOf(file).documents}`;
     case 'TAB_AS_INDENT':
       return `${first}; indent with spaces`;
     default:

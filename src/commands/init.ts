@@ -245,8 +245,10 @@ function report(result: InitResult, root: string, io: Io): void {
     ...(existsSync(path.join(root, 'node_modules', 'otapress')) && !result.dependencyChanged ? [] : ['npm install']),
     `edit download_base_url in ${SITE_FILE}`,
     'npx otapress add path/to/ota.zip',
-    'npm run build',
-    'commit everything, package-lock.json included (the workflows install from it)',
+    'npm run check (npm run serve previews the site at http://127.0.0.1:8788/)',
+    // Netlify and Cloudflare Pages run the build on every push, and Netlify's rules are files the
+    // build writes into dist/: nothing built here needs a commit.
+    'commit everything, package-lock.json included (the workflows install from it), and push: Netlify and Cloudflare Pages build the site themselves; for a server of your own, npm run build and upload dist/',
   ];
   io.out(`\nnext:\n${next.map((line) => `  ${line}`).join('\n')}`);
 }

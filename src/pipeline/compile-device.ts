@@ -2,6 +2,7 @@
  * Compiling one device: its manifests and the site settings in, its files, summary, notices and
  * problems out. Below both the build and the thread pool (compile-devices.ts), which call it.
  */
+import { changelogAnchor, changelogUrl, uniqueChangelogAnchors } from '../catalog/changelog.js';
 import { looseNotices } from '../catalog/loose.js';
 import { isDeviceFile, parseDeviceFile, type DeviceInfo } from '../catalog/device.js';
 import { parseManifest, type Build } from '../catalog/manifest.js';
@@ -70,6 +71,12 @@ export function compileDevice(device: string, manifests: readonly ManifestFile[]
   problems.push(...incrementalProblems);
   const counts = { builds: builds.length, listings: 0, records: 0, files: 0 };
   if (problems.length > 0) return { device, builds, listings: [], files: [], problems, notices: [], counts };
+  // Builds whose anchors would be the same (placeholders of one version and time, ids sharing
+  // their first characters) each get one of their own, on the pages, in the feeds and answers.
+  for (const [build, anchor] of uniqueChangelogAnchors(builds)) {
+    if (site.v1Changes === 'changelog_url' && build.changes === changelogUrl(site.siteUrl, device, changelogAnchor(build))) build.changes = changelogUrl(site.siteUrl, device, anchor);
+    build.anchor = anchor;
+  }
   const listings = planListings(full, [device], site);
   const answers = targets.size > 0 ? planIncrementalListings(listings, targets, full) : [];
   // A build the one before it does not trust: its page says so, and check tells.

@@ -91,6 +91,8 @@ ${devices}`;
  * to): this is the tail, the same in every list, so that the page and the feeds make it once.
  */
 export function anchorTail(build: Build): string {
+  // Where the tail below would be another build's too, the anchor the device's compilation settled (changelog.ts).
+  if (build.anchor !== undefined) return build.placeholder ? build.anchor : build.anchor.slice('build-'.length);
   // A download key that is not a SHA-256 may share its first characters with another: all of it then.
   if (build.placeholder) return `placeholder-${build.version}-${build.timestamp}`;
   return sha256Of(build) === undefined ? build.id : build.id.slice(0, 16);

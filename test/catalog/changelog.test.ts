@@ -229,3 +229,55 @@ describe('changelog anchors of download keys that are not a SHA-256', () => {
     for (const c of changes) expect(page.split(` id="${c.url.split('#')[1]}"`)).toHaveLength(2);
   });
 });
+
+describe('changelog anchors are unique per build in every case', () => {
+  const SITE = 'download_base_url: https://dl.example.org/builds\nsite_url: https://updates.example.org\nv1_changes: changelog_url\n';
+  /** Builds the catalog and reads what carries the anchors: the pages' ids, the changes' urls, the v1 `changes`. */
+  function built(root: string) {
+    build({ root });
+    const read = (file: string) => readFileSync(path.join(root, 'dist', file), 'utf8');
+    const ids = (page: string) => [...page.matchAll(/ id="([^"]*)"/g)].map((m) => m[1]);
+    const changelogPage = read('devices/FP4/changelog/index.html');
+    const urls = (JSON.parse(read('api/v2/changes.json')) as { url: string }[]).map((c) => c.url);
+    const v1 = ['official', 'dev'].flatMap((list) => (existsSync(path.join(root, 'dist/api/v1/FP4', list, 'index.json')) ? (JSON.parse(read(`api/v1/FP4/${list}/index.json`)) as { response: { changes: string }[] }).response.map((r) => r.changes) : []));
+    return { changelogIds: ids(changelogPage), deviceIds: ids(read('devices/FP4/index.html')), urls, v1 };
+  }
+  const unique = (values: string[]) => expect(values.filter((v, i) => values.indexOf(v) !== i)).toEqual([]);
+
+  it('two placeholders of one version and time: the first keeps its anchor, the second takes ~2, on every page, in /api/v2/changes and in v1 changes', () => {
+    const root = catalogProject(
+      [
+        { version: '3.1', placeholder: true, timestamp: 1751364000, extra: ['changelog: "- coming to official"'] },
+        { version: '3.1', placeholder: true, channel: 'dev', timestamp: 1751364000, extra: ['changelog: "- coming to dev"'] },
+      ],
+      SITE,
+    );
+    const { changelogIds, deviceIds, urls, v1 } = built(root);
+    unique(changelogIds);
+    unique(deviceIds);
+    unique(urls);
+    const page = 'https://updates.example.org/devices/FP4/changelog/#';
+    expect(urls.sort()).toEqual([`${page}placeholder-3.1-1751364000-1`, `${page}placeholder-3.1-1751364000~2-1`]);
+    expect(changelogIds).toEqual(expect.arrayContaining(['placeholder-3.1-1751364000', 'placeholder-3.1-1751364000~2']));
+    expect(deviceIds).toEqual(expect.arrayContaining(['official-placeholder-3.1-1751364000', 'dev-placeholder-3.1-1751364000~2']));
+    for (const url of urls) expect(changelogIds).toContain(url.split('#')[1]);
+    expect(v1.sort()).toEqual([`${page}placeholder-3.1-1751364000`, `${page}placeholder-3.1-1751364000~2`]);
+  });
+
+  it('two SHA-256 ids sharing their first 16 characters: each build takes its whole id', () => {
+    const root = catalogProject([{ extra: ['changelog: "- first"'] }, { version: '2.6', extra: ['changelog: "- second"'] }], SITE);
+    const ids = ['0123456789abcdef'.padEnd(64, '1'), '0123456789abcdef'.padEnd(64, '2')];
+    const folder = path.join(root, 'content/FP4');
+    readdirSync(folder).sort().forEach((name, i) => {
+      const file = path.join(folder, name);
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/^id: .*$/m, `id: ${ids[i]}`));
+    });
+    const { changelogIds, deviceIds, urls, v1 } = built(root);
+    unique(changelogIds);
+    unique(deviceIds);
+    const page = 'https://updates.example.org/devices/FP4/changelog/#';
+    expect(urls).toEqual([`${page}build-${ids[1]}-1`, `${page}build-${ids[0]}-1`]);
+    expect(deviceIds).toEqual(expect.arrayContaining(ids.map((id) => `official-${id}`)));
+    expect(v1.sort()).toEqual(ids.map((id) => `${page}build-${id}`));
+  });
+});

@@ -183,3 +183,16 @@ describe('a download_base_url that passes the patterns but no URL parser', () =>
     expect(existsSync(path.join(root, 'dist'))).toBe(false);
   });
 });
+
+describe("the YAML reader's messages about site.yaml's shape", () => {
+  it.each([
+    ['several documents', 'download_base_url: https://a.org/\n---\nchannels: [x]\n', ['content/site.yaml:2:1  (file)  the file holds several YAML documents (a `---` line); write the settings in one document']],
+    [
+      'nesting deeper than any settings',
+      `lists:\n${Array.from({ length: 20 }, (_, i) => `${' '.repeat(2 * i + 2)}a:`).join('\n')} 1\n`,
+      ['content/site.yaml:18:35  lists.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a  nested more than 16 levels deep; site.yaml is a mapping of settings, its lists a level or two below'],
+    ],
+  ])('speak of settings, not of a build, for %s', (_, text, expected) => {
+    expect(parseSite(text).problems.map(formatProblem)).toEqual(expected);
+  });
+});

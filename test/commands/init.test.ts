@@ -243,8 +243,8 @@ describe('otapress init', { timeout: 30_000 }, () => {
       '  npm install',
       '  edit download_base_url in content/site.yaml',
       '  npx otapress add path/to/ota.zip',
-      '  npm run build',
-      '  commit everything, package-lock.json included (the workflows install from it)',
+      '  npm run check (npm run serve previews the site at http://127.0.0.1:8788/)',
+      '  commit everything, package-lock.json included (the workflows install from it), and push: Netlify and Cloudflare Pages build the site themselves; for a server of your own, npm run build and upload dist/',
     ]);
     expect((await runMain(['init', root, root])).code).toBe(2);
   });

@@ -51,4 +51,15 @@ describe('device.yaml from a listing holds only what device.yaml accepts', () =>
     expect(parseDeviceFile(made.text!, 'content/akita/device.yaml').problems).toEqual([]);
     expect(parse(made.text!)).toEqual({ name: 'Pixel 8a', links: { support: 'https://t.me/x' } });
   });
+
+  it('leaves out a name with a direction mark, a noncharacter or a lone surrogate, as device.yaml refuses them, and check accepts the rest', () => {
+    const made = deviceFileOf(fields({ device: 'Pixel\u061c 8a', maintainer: 'a\ufffeb', oem: 'x\ud800', telegram: 'https://t.me/x' }), 'x.json');
+    expect(made.kept).toEqual(['telegram → links.support']);
+    expect(made.leftOut).toEqual([
+      'device (device.yaml name: holds U+061C ARABIC LETTER MARK (character 6): an invisible direction control makes the text display in another order than it is written, so a name can pass for another; remove it)',
+      'maintainer (device.yaml maintainers.name: holds U+FFFE (character 2), a noncharacter, which is not text; remove it)',
+      'oem (device.yaml oem: holds U+D800 (character 2), half of a character (a lone surrogate), which strict JSON decoders refuse; remove it)',
+    ]);
+    expect(parseDeviceFile(made.text!, 'content/x/device.yaml').problems).toEqual([]);
+  });
 });
