@@ -12,6 +12,7 @@ interface Build {
   device: string;
   placeholder: boolean;
   id: string;
+  sha256?: string;
   md5sum: string;
   timestamp: number;
   at: { id: { line: number; col: number }; file: { line: number; col: number } };
@@ -56,8 +57,22 @@ export function isDownloadKey(value: string): boolean {
   return DOWNLOAD_KEY.test(value) && !(value.length === 64 && /^[0-9a-fA-F]{64}$/.test(value) && /[A-F]/.test(value));
 }
 
-/** The SHA-256 of a build's package, when its `id` is one; `undefined` for another download key. */
-export function sha256Of(build: Pick<Build, 'id'>): string | undefined {
+/**
+ * The SHA-256 of a build's package: its `id` when that is one, else the `sha256` its manifest
+ * writes beside another download key; `undefined` when the manifest has neither.
+ */
+export function sha256Of(build: Pick<Build, 'id' | 'sha256'>): string | undefined {
+  // A build has `sha256` only beside an id that is not a SHA-256 (manifest.ts): then it is the one.
+  if (build.sha256 !== undefined) return build.sha256;
+  return idIsSha256(build) ? build.id : undefined;
+}
+
+/**
+ * Whether a build's `id` is a SHA-256: what its page anchor and feed entry id are made of, which
+ * stay those of the download key whether or not the manifest adds `sha256` (links and feed readers
+ * keep them).
+ */
+export function idIsSha256(build: Pick<Build, 'id'>): boolean {
   // Asked three or four times per build (the unkeyed packages, its article's anchor and rows, each
   // feed entry, its lists interleaved with other builds): the test is made once per build object.
   // A 64-character test took 0.75 us here, 2 % of a cold 100k build's CPU when made on every call.
@@ -66,10 +81,10 @@ export function sha256Of(build: Pick<Build, 'id'>): string | undefined {
     sha256 = SHA256.test(build.id);
     IS_SHA256.set(build, sha256);
   }
-  return sha256 ? build.id : undefined;
+  return sha256;
 }
 
-/** Whether each build's `id` is a SHA-256, by build (see sha256Of); a build's `id` never changes. */
+/** Whether each build's `id` is a SHA-256, by build (see idIsSha256); a build's `id` never changes. */
 const IS_SHA256 = new WeakMap<Pick<Build, 'id'>, boolean>();
 
 /** What an id that is not a SHA-256 looks like, for messages: `32 hex characters (an MD5?)`. */
@@ -107,6 +122,8 @@ export function foreignKey(key: string): { ours: string; what: string } | undefi
  * else the nearest of `keys` by spelling. `undefined` when nothing is close.
  */
 export function suggestKey(key: string, keys: readonly string[]): { key: string; why?: string } | undefined {
+  // A known key in capitals (`SHA256`) is that key, before any other format's meaning of it.
+  if (keys.includes(key.toLowerCase())) return { key: key.toLowerCase() };
   const foreign = foreignKey(key.toLowerCase());
   if (foreign && keys.includes(foreign.ours)) return { key: foreign.ours, why: `\`${key}\` is ${foreign.what}` };
   const near = nearest(key, keys);
