@@ -147,7 +147,7 @@ export function looseNotices(builds: readonly Build[]): Problem[] {
       file: newest.source,
       ...newest.at.id,
       field: 'id',
-      message: `id is ${describeId(newest.id)}, not a SHA-256${others(keyed.length - 1)}: phones use it only as the download key, so v1 \`id\` and v2 \`sha256\` publish it as written; pages and feeds do not show it as a SHA-256, but the LineageOS download portal shows v2 \`sha256\` as one, and its Compare reports a mismatch even for the right file (\`otapress add\` writes the zip's SHA-256)`,
+      message: `id is ${describeId(newest.id)}, not a SHA-256, with no \`sha256\` beside it${others(keyed.length - 1)}: phones use id only as the download key, so v1 \`id\` and v2 \`sha256\` publish it as written; pages and feeds do not show it as a SHA-256, but the LineageOS download portal shows v2 \`sha256\` as one, and its Compare reports a mismatch even for the right file: write the zip's SHA-256 in \`sha256\` (\`otapress add --force ZIP\` keeps the id and writes it)`,
     });
   }
   const unhashed = packages.filter((b) => b.md5sum === '').sort(newestFirst);
