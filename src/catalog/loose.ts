@@ -87,6 +87,20 @@ export function idIsSha256(build: Pick<Build, 'id'>): boolean {
 /** Whether each build's `id` is a SHA-256, by build (see idIsSha256); a build's `id` never changes. */
 const IS_SHA256 = new WeakMap<Pick<Build, 'id'>, boolean>();
 
+/**
+ * Why a manifest's `sha256` cannot stand beside its `id`, or `undefined` when it can. `sha256` is
+ * the zip's SHA-256 beside an `id` that is another download key (an imported one phones already
+ * know); beside an `id` that is itself a SHA-256 and another, the manifest states two SHA-256s for
+ * one zip, and the outputs could not tell which the zip has.
+ */
+export function sha256Problem(id: string, sha256: string): string | undefined {
+  if (!SHA256.test(id) || sha256 === id) return undefined;
+  return "id is a SHA-256 already, and `sha256` says another: two SHA-256s for one zip; `sha256` is only for a build whose id is another download key (an MD5, a random key): remove it, and keep in `id` the zip's SHA-256 (sha256sum FILE)";
+}
+
+/** A manifest with `sha256` and no `id`: crDroid's listings call the download key `sha256`, which here is only the SHA-256 beside another key. */
+export const SHA256_WITHOUT_ID = 'missing `id`, the key phones download the build by: write the SHA-256 of the zip there (rename `sha256` to `id`); `sha256` is only for a build whose id is another download key';
+
 /** What an id that is not a SHA-256 looks like, for messages: `32 hex characters (an MD5?)`. */
 export function describeId(id: string): string {
   if (/^[0-9a-fA-F]+$/.test(id)) {

@@ -6,7 +6,7 @@ import { positionsOf, type FieldPositions, type Position } from './field-positio
 import { filenameProblems } from './filename-checks.js';
 import { displayVersionOf } from './filename.js';
 import { deriveAndroidVersion } from './name-families.js';
-import { SHA256, suggestKey } from './loose.js';
+import { SHA256_WITHOUT_ID, sha256Problem, suggestKey } from './loose.js';
 import { testKeyProblems } from './test-keys.js';
 import { MANIFEST_KEYS, manifestSchema, plainFields, type ManifestFields } from './manifest-schema.js';
 import { nearest, sortProblems, type Problem } from './problems.js';
@@ -258,10 +258,8 @@ const requiredFields: Rule = ({ raw, bad, placeholder, report }) => {
   const unknown = Object.keys(raw).filter((key) => !MANIFEST_KEYS.includes(key));
   const misspelt = new Set(unknown.map((key) => suggestKey(key, MANIFEST_KEYS)?.key));
   for (const key of missing) {
-    if (key === 'id' && raw.sha256 !== undefined) {
-      // crDroid's listings call the download key `sha256`; here that name is only the SHA-256 beside another key.
-      report('sha256', 'missing `id`, the key phones download the build by: write the SHA-256 of the zip there (rename `sha256` to `id`); `sha256` is only for a build whose id is another download key', { key: true });
-    } else if (!misspelt.has(key)) {
+    if (key === 'id' && raw.sha256 !== undefined) report('sha256', SHA256_WITHOUT_ID, { key: true });
+    else if (!misspelt.has(key)) {
       report('', `missing \`${key}\`${placeholder ? ' (a placeholder needs version, channel, timestamp and display_version)' : ''}; add it${key === 'filename' ? ' or mark the build `placeholder: true`' : ''}`);
     }
   }
@@ -339,16 +337,11 @@ const incrementalPackage: Rule = ({ fields, raw, bad, placeholder, report }) => 
   }
 };
 
-/**
- * `sha256` is the zip's SHA-256 beside an `id` that is another download key (an imported one phones
- * already know). Beside an `id` that is itself a SHA-256 and another, the manifest states two
- * SHA-256s for one zip: the outputs could not tell which the zip has.
- */
+/** A `sha256` that cannot stand beside the manifest's `id` (loose.ts). */
 const oneSha256: Rule = ({ fields, bad, placeholder, report }) => {
   if (placeholder || fields.sha256 === undefined || fields.id === undefined || bad.has('sha256') || bad.has('id')) return;
-  if (SHA256.test(fields.id) && fields.sha256 !== fields.id) {
-    report('sha256', `id is a SHA-256 already, and \`sha256\` says another: two SHA-256s for one zip; \`sha256\` is only for a build whose id is another download key (an MD5, a random key): remove it, and keep in \`id\` the zip's SHA-256 (sha256sum FILE)`);
-  }
+  const problem = sha256Problem(fields.id, fields.sha256);
+  if (problem) report('sha256', problem);
 };
 
 const noTestKey: Rule = ({ fields, bad, report }) => {
