@@ -116,5 +116,8 @@ function asOffered(target: Build, pkg: Build): Build {
   if (pkg.filepath !== undefined) offered.filepath = pkg.filepath;
   if (pkg.sha1 !== undefined) offered.sha1 = pkg.sha1;
   else delete offered.sha1;
+  // The package's own SHA-256 beside its key, never the full build's.
+  if (pkg.sha256 !== undefined) offered.sha256 = pkg.sha256;
+  else delete offered.sha256;
   return offered;
 }

@@ -27,6 +27,7 @@ export function manifestJsonSchema(): JsonSchema {
     md5sum: { type: 'string', pattern: '^[0-9a-f]{32}$' },
     // The SHA-256 of the zip, or another download key (a SHA-256 in capitals is neither: a slip).
     id: { type: 'string', pattern: `^(?![0-9a-fA-F]{64}$)${DOWNLOAD_KEY.source.slice(1)}|^[0-9a-f]{64}$` },
+    sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
     api_level: digitsOrNumber(properties.api_level, 999),
     size: properties.size,
     url: properties.url,
@@ -43,6 +44,7 @@ export function manifestJsonSchema(): JsonSchema {
     // A placeholder may leave these empty (""), as listings show them; a package may not (see `else`).
     md5sum: { anyOf: [exact.md5sum, empty] },
     id: { anyOf: [exact.id, empty] },
+    sha256: { anyOf: [exact.sha256, empty] },
     api_level: { anyOf: [...exact.api_level.anyOf, empty] },
     size: { anyOf: [exact.size, empty] },
     url: { anyOf: [exact.url, empty] },
@@ -59,7 +61,7 @@ export function manifestJsonSchema(): JsonSchema {
     if: { properties: { placeholder: { const: true } }, required: ['placeholder'] },
     then: {
       required: [...REQUIRED_PLACEHOLDER],
-      properties: { filename: empty, id: empty, size: empty, url: empty },
+      properties: { filename: empty, id: empty, sha256: empty, size: empty, url: empty },
     },
     else: { required: [...REQUIRED], properties: exact },
   };
@@ -87,6 +89,7 @@ const DESCRIPTIONS: Record<string, string> = {
   source_build: 'The fingerprint of the build an incremental package applies on (pre-build of its metadata).',
   md5sum: 'MD5 of the zip: 32 lowercase hex characters. Optional: LineageOS phones never read it (published as "" when left out).',
   id: 'SHA-256 of the zip: 64 lowercase hex characters (what otapress add writes). Phones use it only as the download key, so a key an existing listing gave its phones (an MD5, a SHA-1, ...) may stay: letters, digits and . _ ~ - + = : / (at most 255).',
+  sha256: "SHA-256 of the zip, 64 lowercase hex characters, for a build whose id is another download key: v2 sha256, the pages, feeds and SHA256SUMS and the crDroid-family answer carry it; v1 id stays the key. Beside an id that is a SHA-256 it must equal it (otapress check).",
   size: 'Zip size in bytes.',
   url: 'Download address; default {download_base_url}/{channel}/{device}/{filename}.',
   display_version: 'Shown to users; default: the file name without e- and .zip.',

@@ -12,6 +12,7 @@ interface Build {
   device: string;
   placeholder: boolean;
   id: string;
+  sha256?: string;
   md5sum: string;
   timestamp: number;
   at: { id: { line: number; col: number }; file: { line: number; col: number } };
@@ -56,8 +57,22 @@ export function isDownloadKey(value: string): boolean {
   return DOWNLOAD_KEY.test(value) && !(value.length === 64 && /^[0-9a-fA-F]{64}$/.test(value) && /[A-F]/.test(value));
 }
 
-/** The SHA-256 of a build's package, when its `id` is one; `undefined` for another download key. */
-export function sha256Of(build: Pick<Build, 'id'>): string | undefined {
+/**
+ * The SHA-256 of a build's package: its `id` when that is one, else the `sha256` its manifest
+ * writes beside another download key; `undefined` when the manifest has neither.
+ */
+export function sha256Of(build: Pick<Build, 'id' | 'sha256'>): string | undefined {
+  // A build has `sha256` only beside an id that is not a SHA-256 (manifest.ts): then it is the one.
+  if (build.sha256 !== undefined) return build.sha256;
+  return idIsSha256(build) ? build.id : undefined;
+}
+
+/**
+ * Whether a build's `id` is a SHA-256: what its page anchor and feed entry id are made of, which
+ * stay those of the download key whether or not the manifest adds `sha256` (links and feed readers
+ * keep them).
+ */
+export function idIsSha256(build: Pick<Build, 'id'>): boolean {
   // Asked three or four times per build (the unkeyed packages, its article's anchor and rows, each
   // feed entry, its lists interleaved with other builds): the test is made once per build object.
   // A 64-character test took 0.75 us here, 2 % of a cold 100k build's CPU when made on every call.
@@ -66,11 +81,25 @@ export function sha256Of(build: Pick<Build, 'id'>): string | undefined {
     sha256 = SHA256.test(build.id);
     IS_SHA256.set(build, sha256);
   }
-  return sha256 ? build.id : undefined;
+  return sha256;
 }
 
-/** Whether each build's `id` is a SHA-256, by build (see sha256Of); a build's `id` never changes. */
+/** Whether each build's `id` is a SHA-256, by build (see idIsSha256); a build's `id` never changes. */
 const IS_SHA256 = new WeakMap<Pick<Build, 'id'>, boolean>();
+
+/**
+ * Why a manifest's `sha256` cannot stand beside its `id`, or `undefined` when it can. `sha256` is
+ * the zip's SHA-256 beside an `id` that is another download key (an imported one phones already
+ * know); beside an `id` that is itself a SHA-256 and another, the manifest states two SHA-256s for
+ * one zip, and the outputs could not tell which the zip has.
+ */
+export function sha256Problem(id: string, sha256: string): string | undefined {
+  if (!SHA256.test(id) || sha256 === id) return undefined;
+  return "id is a SHA-256 already, and `sha256` says another: two SHA-256s for one zip; `sha256` is only for a build whose id is another download key (an MD5, a random key): remove it, and keep in `id` the zip's SHA-256 (sha256sum FILE)";
+}
+
+/** A manifest with `sha256` and no `id`: crDroid's listings call the download key `sha256`, which here is only the SHA-256 beside another key. */
+export const SHA256_WITHOUT_ID = 'missing `id`, the key phones download the build by: write the SHA-256 of the zip there (rename `sha256` to `id`); `sha256` is only for a build whose id is another download key';
 
 /** What an id that is not a SHA-256 looks like, for messages: `32 hex characters (an MD5?)`. */
 export function describeId(id: string): string {
@@ -107,6 +136,8 @@ export function foreignKey(key: string): { ours: string; what: string } | undefi
  * else the nearest of `keys` by spelling. `undefined` when nothing is close.
  */
 export function suggestKey(key: string, keys: readonly string[]): { key: string; why?: string } | undefined {
+  // A known key in capitals (`SHA256`) is that key, before any other format's meaning of it.
+  if (keys.includes(key.toLowerCase())) return { key: key.toLowerCase() };
   const foreign = foreignKey(key.toLowerCase());
   if (foreign && keys.includes(foreign.ours)) return { key: foreign.ours, why: `\`${key}\` is ${foreign.what}` };
   const near = nearest(key, keys);
@@ -130,7 +161,7 @@ export function looseNotices(builds: readonly Build[]): Problem[] {
       file: newest.source,
       ...newest.at.id,
       field: 'id',
-      message: `id is ${describeId(newest.id)}, not a SHA-256${others(keyed.length - 1)}: phones use it only as the download key, so v1 \`id\` and v2 \`sha256\` publish it as written; pages and feeds do not show it as a SHA-256, but the LineageOS download portal shows v2 \`sha256\` as one, and its Compare reports a mismatch even for the right file (\`otapress add\` writes the zip's SHA-256)`,
+      message: `id is ${describeId(newest.id)}, not a SHA-256, with no \`sha256\` beside it${others(keyed.length - 1)}: phones use id only as the download key, so v1 \`id\` and v2 \`sha256\` publish it as written; pages and feeds do not show it as a SHA-256, but the LineageOS download portal shows v2 \`sha256\` as one, and its Compare reports a mismatch even for the right file: write the zip's SHA-256 in \`sha256\` (\`otapress add --force ZIP\` keeps the id and writes it)`,
     });
   }
   const unhashed = packages.filter((b) => b.md5sum === '').sort(newestFirst);

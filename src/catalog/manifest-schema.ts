@@ -101,6 +101,7 @@ export const manifestSchema = lazily(() => {
       .regex(FINGERPRINT, { error: 'expected a build fingerprint (pre-build of the package metadata): printable characters without spaces' }),
     md5sum: hex(32, 'the MD5 of the zip'),
     id: downloadKey(),
+    sha256: hex(64, "the SHA-256 of the zip (sha256sum FILE), for a build whose id is another download key"),
     size: z
       .number({ error: 'expected the zip size in bytes as a whole number (stat -c %s FILE)' })
       .max(Number.MAX_SAFE_INTEGER, { error: (issue) => `${String(issue.input)} bytes is more than any file holds; expected the zip size in bytes (stat -c %s FILE)` })
@@ -148,6 +149,7 @@ export const MANIFEST_KEYS = [
   'source_build',
   'md5sum',
   'id',
+  'sha256',
   'size',
   'url',
   'display_version',
@@ -197,6 +199,7 @@ const PLAIN: Partial<Record<string, PlainCheck>> = {
   source_build: matching(FINGERPRINT),
   md5sum: (v) => (typeof v === 'string' && lowerHex(32).test(v) ? v : UNSURE),
   id: (v) => (typeof v === 'string' && isDownloadKey(v) ? v : UNSURE),
+  sha256: (v) => (typeof v === 'string' && lowerHex(64).test(v) ? v : UNSURE),
   size: (v) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : UNSURE),
   url: (v) => (typeof v === 'string' && isDownloadUrl(v) ? v : UNSURE),
   display_version: (v) => (typeof v === 'string' && v.length >= 1 ? shownText(v) : UNSURE),

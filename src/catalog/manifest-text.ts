@@ -30,6 +30,7 @@ export const MANIFEST_ORDER = [
   'md5sum',
   'sha1',
   'id',
+  'sha256',
   'size',
   'url',
   'display_version',

@@ -6,7 +6,7 @@ import { positionsOf, type FieldPositions, type Position } from './field-positio
 import { filenameProblems } from './filename-checks.js';
 import { displayVersionOf } from './filename.js';
 import { deriveAndroidVersion } from './name-families.js';
-import { suggestKey } from './loose.js';
+import { SHA256_WITHOUT_ID, sha256Problem, suggestKey } from './loose.js';
 import { testKeyProblems } from './test-keys.js';
 import { MANIFEST_KEYS, manifestSchema, plainFields, type ManifestFields } from './manifest-schema.js';
 import { nearest, sortProblems, type Problem } from './problems.js';
@@ -30,7 +30,10 @@ export interface Build {
   api_level: string;
   incremental: string;
   md5sum: string;
+  /** The download key: the zip's SHA-256, or another key an earlier listing gave its phones (loose.ts). */
   id: string;
+  /** The zip's SHA-256 written beside an `id` that is another download key; see loose.ts `sha256Of` for the build's SHA-256 either way. */
+  sha256?: string;
   size: number | '';
   url?: string;
   /** `url`'s path under `download_base_url` (v2 `filepath`). */
@@ -88,7 +91,7 @@ export interface ParsedManifest {
 export const REQUIRED = ['filename', 'version', 'channel', 'timestamp', 'incremental', 'id', 'size'] as const;
 export const REQUIRED_PLACEHOLDER = ['version', 'channel', 'timestamp', 'display_version'] as const;
 /** Keys a placeholder must leave out (or leave empty): the ones that would make a phone offer it. */
-const PACKAGE_ONLY = ['filename', 'id', 'size', 'url', 'sha1'] as const;
+const PACKAGE_ONLY = ['filename', 'id', 'sha256', 'size', 'url', 'sha1'] as const;
 
 /**
  * Reads one manifest from its text: checks types and formats with the zod schema, then the rules
@@ -189,9 +192,11 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
   if (f.ota_property_files !== undefined) build.ota_property_files = f.ota_property_files.trim();
   if (f.ota_type !== undefined) build.ota_type = f.ota_type;
   if (f.sha1 !== undefined) build.sha1 = f.sha1;
+  // The same as a SHA-256 id (allowed, never needed) adds nothing: the id already is the build's SHA-256.
+  if (f.sha256 !== undefined && f.sha256 !== f.id) build.sha256 = f.sha256;
   if (f.files !== undefined) build.files = buildFiles(f.files, `${site.downloadBaseUrl}/${f.channel}/${device}`, site.downloadBaseUrl);
   if (changelog !== undefined) build.changelog = changelog;
-  build.at = positionsOf(source, f.url !== undefined, f.ota_property_files !== undefined, f.files);
+  build.at = positionsOf(source, f.url !== undefined, f.ota_property_files !== undefined, f.files, build.sha256 !== undefined);
   if (f.signer !== undefined) build.signer = f.signer;
   if (f.otacert !== undefined) build.otacert = f.otacert;
   if (f.source_incremental !== undefined) {
@@ -253,7 +258,8 @@ const requiredFields: Rule = ({ raw, bad, placeholder, report }) => {
   const unknown = Object.keys(raw).filter((key) => !MANIFEST_KEYS.includes(key));
   const misspelt = new Set(unknown.map((key) => suggestKey(key, MANIFEST_KEYS)?.key));
   for (const key of missing) {
-    if (!misspelt.has(key)) {
+    if (key === 'id' && raw.sha256 !== undefined) report('sha256', SHA256_WITHOUT_ID, { key: true });
+    else if (!misspelt.has(key)) {
       report('', `missing \`${key}\`${placeholder ? ' (a placeholder needs version, channel, timestamp and display_version)' : ''}; add it${key === 'filename' ? ' or mark the build `placeholder: true`' : ''}`);
     }
   }
@@ -331,12 +337,19 @@ const incrementalPackage: Rule = ({ fields, raw, bad, placeholder, report }) => 
   }
 };
 
+/** A `sha256` that cannot stand beside the manifest's `id` (loose.ts). */
+const oneSha256: Rule = ({ fields, bad, placeholder, report }) => {
+  if (placeholder || fields.sha256 === undefined || fields.id === undefined || bad.has('sha256') || bad.has('id')) return;
+  const problem = sha256Problem(fields.id, fields.sha256);
+  if (problem) report('sha256', problem);
+};
+
 const noTestKey: Rule = ({ fields, bad, report }) => {
   if (bad.has('signer') || bad.has('otacert') || bad.has('test_build')) return;
   for (const p of testKeyProblems(fields)) report(p.field, p.message);
 };
 
-const RULES: Rule[] = [requiredFields, incrementalPackage, noTestKey, placeholderHasNoPackage, channelKnown, listsKnown, reachesAList, filenameAgrees, apiLevelKnown, datetimeIsTimestamp, propertyFilesReadable];
+const RULES: Rule[] = [requiredFields, incrementalPackage, noTestKey, placeholderHasNoPackage, channelKnown, listsKnown, reachesAList, filenameAgrees, apiLevelKnown, datetimeIsTimestamp, propertyFilesReadable, oneSha256];
 
 /** Where a changelog's text starts; a block scalar's (`|`) on the line after its indicator, at its indentation. */
 function changelogStart(source: YamlSource): { line: number; col: number; block: boolean } {

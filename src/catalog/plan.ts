@@ -1,4 +1,5 @@
 import { isWithdrawn } from './filename.js';
+import { idIsSha256, sha256Of } from './loose.js';
 import type { Build } from './manifest.js';
 import { compareStrings, type Problem } from './problems.js';
 import type { Site } from './site.js';
@@ -51,7 +52,43 @@ export function checkCatalog(builds: readonly Build[], devices: readonly string[
       });
     }
   }
+  problems.push(...sameZip(builds));
   problems.push(...sharedAddresses(builds));
+  return problems;
+}
+
+/**
+ * A `sha256` (the zip's SHA-256 beside another download key) that another build of the device
+ * has too, as its `id` or its own `sha256`: the same zip published twice, under two keys that the
+ * v1 answer keeps apart and the v2 answer, whose download key is the SHA-256 (render/v2.ts
+ * `v2Sha256`), would merge. Only builds that write `sha256` are looked at (duplicate ids are
+ * checkCatalog's), and only when there are any.
+ */
+function sameZip(builds: readonly Build[]): Problem[] {
+  if (!builds.some((b) => b.sha256 !== undefined)) return [];
+  const problems: Problem[] = [];
+  const bySha256 = new Map<string, Build>();
+  const sorted = [...builds].filter((b) => !b.placeholder).sort((a, b) => compareStrings(a.source, b.source));
+  // The ids first, so that a `sha256` is reported whichever file sorts first.
+  for (const build of sorted) {
+    const key = `${build.device}\u0000${build.id}`;
+    if (idIsSha256(build) && !bySha256.has(key)) bySha256.set(key, build);
+  }
+  for (const build of sorted) {
+    if (build.sha256 === undefined) continue;
+    const key = `${build.device}\u0000${build.sha256}`;
+    const earlier = bySha256.get(key);
+    if (earlier === undefined) {
+      bySha256.set(key, build);
+      continue;
+    }
+    problems.push({
+      file: build.source,
+      ...(build.at.sha256 ?? build.at.file),
+      field: 'sha256',
+      message: `${earlier.source} publishes the same zip (its ${earlier.sha256 === build.sha256 ? '`sha256`' : '`id`'} is this SHA-256); v2 phones key downloads by it and would merge the two builds into one download: remove the duplicate manifest, or correct the value (sha256sum FILE)`,
+    });
+  }
   return problems;
 }
 
@@ -85,6 +122,7 @@ export interface DownloadEntry {
   /** `filename` or `url` for the zip; `files.N` for another file. */
   field: string;
   at: { line: number; col: number };
+  /** The file's SHA-256; for a zip without one (no SHA-256 `id`, no `sha256`), its download key, which tells the contents apart all the same. */
   sha256: string;
   size: number | '';
 }
@@ -92,7 +130,7 @@ export interface DownloadEntry {
 /** The download addresses of a build (none for a placeholder). */
 export function downloadEntries(build: Build): DownloadEntry[] {
   if (build.placeholder || build.url === undefined) return [];
-  const zip: DownloadEntry = { url: build.url, source: build.source, what: `the zip ${build.filename}`, field: build.at.url ? 'url' : 'filename', at: build.at.url ?? build.at.filename, sha256: build.id, size: build.size };
+  const zip: DownloadEntry = { url: build.url, source: build.source, what: `the zip ${build.filename}`, field: build.at.url ? 'url' : 'filename', at: build.at.url ?? build.at.filename, sha256: sha256Of(build) ?? build.id, size: build.size };
   return [
     zip,
     ...(build.files ?? []).map((file, i) => ({ url: file.url, source: build.source, what: `the file ${file.filename}`, field: `files.${i}`, at: build.at.files?.[i] ?? build.at.file, sha256: file.sha256, size: file.size })),

@@ -21,7 +21,9 @@ came from. A progress bar shows on a terminal only; Ctrl-C leaves nothing behind
   --placeholder           announce the build without a package (no filename, id, size, url)
   --test-build            publish a build signed with, or trusting, a public AOSP test key
                           (refused otherwise: such a build installs updates signed by anyone)
-  --force                 replace an existing manifest
+  --force                 replace an existing manifest, keeping what a zip cannot tell (lists,
+                          changelog, url, files, texts) and an id that is not a SHA-256
+                          (phones know the build by it: the zip's SHA-256 goes in sha256)
   --dry-run               print the manifest instead of writing it
   --root DIR              project folder holding content/ (default: this folder, or the
                           nearest one above it with content/site.yaml)

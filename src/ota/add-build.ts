@@ -9,11 +9,12 @@ import { displayVersionOf } from '../catalog/filename.js';
 import { startHashing, type HashProgress, type Hashing } from './hash.js';
 import { API_LEVELS } from '../catalog/api-levels.js';
 import { NAME_PARTS } from '../catalog/filename-checks.js';
+import { sha256Of } from '../catalog/loose.js';
 import { parseManifest, type Build } from '../catalog/manifest.js';
 import { propertyFilesProblem } from '../catalog/property-files.js';
 import { MANIFEST_ORDER, renderManifestText, type ManifestValues } from '../catalog/manifest-text.js';
 import { AddRefusal, AddUsageError, checkFacts, filenameProblem, said, type AddProblem } from './add-checks.js';
-import { keptFields, refuseFolder, refuseSharedAddress, summary, withKept } from './add-existing.js';
+import { keptFields, keptKey, readReplaced, refuseFolder, refuseOtherPackage, refuseSharedAddress, summary, withKept, type KeptKey } from './add-existing.js';
 import { deriveBuildFacts, FACT_OPTIONS, parseOtaMetadata, type DerivedFacts, type FactOptions } from './metadata.js';
 import { readOtaEntries, ZipReadError } from './zip.js';
 import { readZipSigning, SignatureError, signingFacts } from './signature.js';
@@ -137,17 +138,20 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   const target = path.join(options.root, file);
   if (existsSync(target) && !options.force && !options.dryRun) {
     throw new AddUsageError(
-      `${file} exists already; pass --force to write it again from the zip (what a zip cannot tell, such as lists, changelog, url and files, is kept from it), or --dry-run to see the new manifest`,
+      `${file} exists already; pass --force to write it again from the zip (what a zip cannot tell, such as lists, changelog, url and files, is kept from it, and so is an id that is not a SHA-256), or --dry-run to see the new manifest`,
     );
   }
   refuseFolder(options.root, facts.device, file);
-  const kept = options.force && existsSync(target) ? keptFields(target, file, options) : {};
+  const replaced = options.force && existsSync(target) ? readReplaced(target, file) : undefined;
+  const kept = keptFields(replaced, options);
+  // An imported download key phones already know stays; the zip's SHA-256 goes beside it.
+  const key = keptKey(replaced, options);
   // Everything else is checked before a byte is hashed: the manifest as it will be, with stand-in digests.
   const others = otherBuilds(facts.device, content, site, file);
   const standIn = { md5: '0'.repeat(32), sha1: '0'.repeat(40), sha256: '0'.repeat(64), size: statSync(zip).size };
   const noTarget = source && !options.placeholder ? targetProblem(facts, others, options.zip) : undefined;
   if (noTarget) throw new AddRefusal([noTarget]);
-  validate(withKept({ ...usableValues(facts, standIn, options).values, ...sourceValues(source), ...signing.values }, kept), file, facts.device, site, derived, options, others);
+  validate(withKey(withKept({ ...usableValues(facts, standIn, options).values, ...sourceValues(source), ...signing.values }, kept), key, standIn.sha256), file, facts.device, site, derived, options, others);
   for (const other of options.files ?? []) checkFileOption(other);
 
   const digests = await hashing().digests.catch((error: Error) => {
@@ -158,10 +162,11 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   const files = await hashFiles(options.files ?? []);
   const usable = usableValues(facts, digests, options);
   const unusable = usable.unusable;
-  const values = withKept({ ...usable.values, ...sourceValues(source), ...signing.values, ...(files.length > 0 && { files }) }, kept);
+  if (key) refuseOtherPackage(key, digests, file, options.zip);
+  const values = withKey(withKept({ ...usable.values, ...sourceValues(source), ...signing.values, ...(files.length > 0 && { files }) }, kept), key, digests.sha256);
   const text = validate(values, file, facts.device, site, derived, options, others);
   refuseSharedAddress(parseManifest(text, file, facts.device, site).build, others, options.zip);
-  const twin = others.find((b) => !b.placeholder && !options.placeholder && b.id === digests.sha256);
+  const twin = others.find((b) => !b.placeholder && !options.placeholder && sha256Of(b) === digests.sha256);
   if (twin) {
     throw new AddRefusal([
       {
@@ -185,6 +190,8 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
     // A placeholder names no package: its file name only gives the display_version.
     report.splice(report.findIndex((r) => r[0] === 'filename'), 1);
     report.push(['display_version', String(values.display_version), 'the file name']);
+  } else if (key) {
+    report.push(['sha1', digests.sha1, 'SHA-1 of the zip'], ['id', key.id, `kept from ${file} (the download key phones know; not a SHA-256)`], ['sha256', digests.sha256, 'SHA-256 of the zip'], ['size', String(digests.size), 'size of the zip']);
   } else report.push(['sha1', digests.sha1, 'SHA-1 of the zip'], ['id', digests.sha256, 'SHA-256 of the zip'], ['size', String(digests.size), 'size of the zip']);
   if (values.filename_differs) report.push(['filename_differs', (values.filename_differs as string[]).join(', '), '--filename-differs']);
   if (options.lists) report.push(['lists', options.lists.join(', '), '--lists']);
@@ -322,6 +329,11 @@ function manifestValues(
   }
   const differs = options.filenameDiffers?.length ? NAME_PARTS.filter((p) => options.filenameDiffers!.includes(p)) : undefined;
   return { filename: facts.filename, filename_differs: differs, ...common, api_level: apiLevel, sha1: digests.sha1, id: digests.sha256, size: digests.size, url: options.url };
+}
+
+/** `values` keyed by the kept download key, with the zip's SHA-256 beside it; as they are without one. */
+function withKey(values: ManifestValues, key: KeptKey | undefined, sha256: string): ManifestValues {
+  return key ? { ...values, id: key.id, sha256 } : values;
 }
 
 /** The manifest fields of an incremental package's source build (none for a full package). */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DeviceInfo } from '../catalog/device.js';
 import { isWithdrawn } from '../catalog/filename.js';
-import { sha256Of } from '../catalog/loose.js';
+import { idIsSha256, sha256Of } from '../catalog/loose.js';
 import { deviceLabel } from './device-facts.js';
 import type { Build } from '../catalog/manifest.js';
 import { writtenAsIs } from './as-is.js';
@@ -75,7 +75,8 @@ function renderFeed(listing: Listing, site: Site, updatedIfEmpty: number, info: 
  */
 export function entryId(build: Build): string {
   // A download key that is not a SHA-256 (an imported listing's) is named instead, stable all the same.
-  if (sha256Of(build) === undefined) return uuidV5(`otapress-build/${build.device}/${build.id}`);
+  // Named by the key, not by a `sha256` the manifest adds beside it later: the entry stays the same one for feed readers.
+  if (!idIsSha256(build)) return uuidV5(`otapress-build/${build.device}/${build.id}`);
   return `ni:///sha-256;${Buffer.from(build.id, 'hex').toString('base64url')}`;
 }
 
@@ -108,7 +109,7 @@ function entryPartsOf(build: Build): EntryParts {
   // Escaped part by part (escaping is character by character, so the parts' escapes are the
   // whole's): the times, sizes and a SHA-256 have no character to escape, and are not scanned.
   // Plain concatenation: made as arrays of lines joined, the feeds took 1.2 times the instructions.
-  let summary = `Version ${e(build.version)}${build.android_version === '' ? '' : ` for Android ${e(build.android_version)}`}, built ${readableTime(build.timestamp)}; ${humanSize(build.size as number)} (${build.size} bytes); ${sha256Of(build) ? `SHA-256 ${build.id}` : `download id ${e(build.id)}`}`;
+  let summary = `Version ${e(build.version)}${build.android_version === '' ? '' : ` for Android ${e(build.android_version)}`}, built ${readableTime(build.timestamp)}; ${humanSize(build.size as number)} (${build.size} bytes); ${hashes(build, e)}`;
   if (build.md5sum) summary += `; MD5 ${e(build.md5sum)}`;
   if (withdrawn) summary += '; withdrawn: the file is disabled';
   const before =
@@ -121,6 +122,13 @@ function entryPartsOf(build: Build): EntryParts {
   // The changelog as escaped HTML (built only from the parsed blocks, see render/changelog.ts).
   if (hasChangelog(build)) after += `    <content type="html">${changelogForAtom(build.changelog)}</content>\n`;
   return { before, after: `${after}  </entry>` };
+}
+
+/** The summary's SHA-256 of the zip, and its download id when that is another key. */
+function hashes(build: Build, e: (value: string) => string): string {
+  if (idIsSha256(build)) return `SHA-256 ${build.id}`;
+  const sha256 = sha256Of(build);
+  return sha256 === undefined ? `download id ${e(build.id)}` : `SHA-256 ${sha256}; download id ${e(build.id)}`;
 }
 
 /** A stable, globally unique feed id without a site address: a name-based UUID (RFC 9562 v5). */

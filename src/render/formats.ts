@@ -153,7 +153,8 @@ function crDroidRecordOf(build: Build, d: CrDroidDevice): CrDroidRecord {
   r.download = build.url!;
   r.timestamp = build.timestamp;
   if (build.md5sum !== '') r.md5 = build.md5sum;
-  r.sha256 = build.id;
+  // The zip's SHA-256: offeredBuilds keeps only builds that have one (their `id`, or `sha256` beside another key).
+  r.sha256 = sha256Of(build)!;
   r.size = build.size as number;
   r.version = build.version;
   if (d.forum !== undefined) r.forum = d.forum;
@@ -168,8 +169,8 @@ function crDroidRecordOf(build: Build, d: CrDroidDevice): CrDroidRecord {
 /**
  * The builds of a list the format can offer, newest first, and one notice per reason a build is
  * left out. Neither family can mark a build withdrawn or decode a placeholder; both check the
- * download against `size`; crDroid's updater keys downloads by `sha256`, PixelExperience's needs
- * the MD5 `filehash`.
+ * download against `size`; crDroid's updater keys downloads by `sha256` (the zip's: the `id` when
+ * it is a SHA-256, else the manifest's `sha256`), PixelExperience's needs the MD5 `filehash`.
  */
 function offeredBuilds(format: OutputFormat, builds: readonly Build[], path: string): { offered: Build[]; notices: Problem[] } {
   const offered: Build[] = [];
@@ -179,7 +180,7 @@ function offeredBuilds(format: OutputFormat, builds: readonly Build[], path: str
     if (build.placeholder || build.url === undefined) continue;
     if (isWithdrawn(build)) leave('a `.disabled.zip` file is withdrawn, and this format cannot say so (phones would offer it)', build);
     else if (typeof build.size !== 'number' || build.size <= 0) leave('its size is 0: phones check the download against `size`; write the zip\'s size in bytes (stat -c %s FILE)', build);
-    else if (format.family === 'crdroid' && sha256Of(build) === undefined) leave('its `id` is not a SHA-256, and crDroid\'s updater reads the download\'s `sha256`; write the SHA-256 of the zip (sha256sum FILE) in `id`', build);
+    else if (format.family === 'crdroid' && sha256Of(build) === undefined) leave('its `id` is not a SHA-256 and it has no `sha256`, and crDroid\'s updater reads the download\'s `sha256`; write the SHA-256 of the zip (sha256sum FILE) in `sha256` (`otapress add --force ZIP` keeps the id and writes it)', build);
     else if (format.family === 'pixelexperience' && build.md5sum === '') leave('it has no `md5sum`, and the PixelExperience updater needs the `filehash`; add md5sum (md5sum FILE)', build);
     else offered.push(build);
     // A PixelExperience answer is the newest build alone: what is older than it is never offered, left out or not.

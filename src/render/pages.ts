@@ -1,6 +1,6 @@
 import type { DeviceInfo } from '../catalog/device.js';
 import { displayVersionOf, isWithdrawn } from '../catalog/filename.js';
-import { sha256Of } from '../catalog/loose.js';
+import { idIsSha256, sha256Of } from '../catalog/loose.js';
 import { DEVICE_FACTS_STYLE, deviceFacts, deviceHeading, deviceLabel, groupByVendor } from './device-facts.js';
 import type { ChangelogBlock } from '../catalog/changelog.js';
 import type { Build } from '../catalog/manifest.js';
@@ -95,7 +95,7 @@ export function anchorTail(build: Build): string {
   if (build.anchor !== undefined) return build.placeholder ? build.anchor : build.anchor.slice('build-'.length);
   // A download key that is not a SHA-256 may share its first characters with another: all of it then.
   if (build.placeholder) return `placeholder-${build.version}-${build.timestamp}`;
-  return sha256Of(build) === undefined ? build.id : build.id.slice(0, 16);
+  return idIsSha256(build) ? build.id.slice(0, 16) : build.id;
 }
 
 // --- internal ---
@@ -156,8 +156,11 @@ function buildBody(build: Build, e: (value: string) => string): string {
     rows += `\n${row('File', `<code>${e(build.filename)}</code>`)}`;
   }
   if (build.md5sum) rows += `\n${row('MD5', hash(e(build.md5sum)))}`;
-  if (!build.placeholder && sha256Of(build)) rows += `\n${row('SHA-256', hash(build.id))}`;
-  else if (!build.placeholder) rows += `\n${row('Download id', `<code>${e(build.id)}</code> <span class="meta">${DOWNLOAD_ID_NOTE}</span>`)}`;
+  if (!build.placeholder) {
+    const sha256 = sha256Of(build);
+    if (sha256 !== undefined) rows += `\n${row('SHA-256', hash(sha256))}`;
+    if (!idIsSha256(build)) rows += `\n${row('Download id', `<code>${e(build.id)}</code> <span class="meta">${sha256 === undefined ? DOWNLOAD_ID_NOTE : DOWNLOAD_KEY_NOTE}</span>`)}`;
+  }
   if (build.sha1) rows += `\n${row('SHA-1', hash(e(build.sha1)))}`;
   if (build.signer) rows += `\n${row('Signer', `${hash(build.signer)} <span class="meta">(SHA-256 of the signing certificate)</span>`)}`;
   rows += `\n${row('Android upgrade', build.is_upgrade_supported ? 'Yes: marked as an upgrade from an earlier Android version' : 'No: not marked as an upgrade from an earlier Android version')}`;
@@ -186,12 +189,20 @@ export function buildTitle(build: Pick<Build, 'placeholder' | 'filename' | 'disp
 }
 
 /**
- * Beside a download id that is not a SHA-256: the v2 answer carries it as `sha256` (LineageOS
- * phones key downloads by that field), which the download portal (lineageos-infra/updater-client,
- * DownloadableItem.vue and DownloadableDetail.vue at 469a0e707f63ebbaf2fc3daf05aa4dc7e8d9f3aa)
- * shows as the file's SHA256 and compares with the SHA-256 of a file the user picks.
+ * Beside a download id that is not a SHA-256, with no `sha256` in the manifest: the v2 answer
+ * carries it as `sha256` (LineageOS phones key downloads by that field), which the download portal
+ * (lineageos-infra/updater-client, DownloadableItem.vue and DownloadableDetail.vue at
+ * 469a0e707f63ebbaf2fc3daf05aa4dc7e8d9f3aa) shows as the file's SHA256 and compares with the
+ * SHA-256 of a file the user picks.
  */
 const DOWNLOAD_ID_NOTE = 'not a SHA-256: the LineageOS download portal shows it as the SHA256, and its Compare reports a mismatch even for the right file';
+
+/**
+ * Beside a download id that is not a SHA-256 when the manifest gives the zip's SHA-256 too
+ * (`sha256`): the v2 answer, and so the portal, carry that one (the row above it); the id stays the
+ * key of the v1 listing, which its phones already know.
+ */
+const DOWNLOAD_KEY_NOTE = 'not a SHA-256: the download key of the v1 listing, which phones already know';
 
 /** The changelog section of a build's article. */
 function changelogSection(build: Build & { changelog: ChangelogBlock[] }): Markup {

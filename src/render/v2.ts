@@ -246,7 +246,7 @@ export function renderV2Build(build: Build, list: string): V2Build {
     os_sdk_level: build.api_level !== '' ? Number(build.api_level) : undefined,
     ota_property_files: build.ota_property_files,
     sha1: build.sha1,
-    sha256: build.id,
+    sha256: v2Sha256(build),
     size: build.size as number,
     type: list,
     url: build.url!,
@@ -255,6 +255,25 @@ export function renderV2Build(build: Build, list: string): V2Build {
     .sort((a, b) => fileRank(a.filename) - fileRank(b.filename) || compareStrings(a.filename, b.filename))
     .map((f): V2File => ({ filename: f.filename, filepath: f.filepath, sha1: f.sha1, sha256: f.sha256, size: f.size, url: f.url }));
   return { date, datetime: build.timestamp, files: [zip, ...others], type: list, version: build.version };
+}
+
+/**
+ * The zip's `sha256` in a v2 entry: the build's SHA-256 (its `id`, or the manifest's `sha256`
+ * beside another download key: loose.ts `sha256Of`), else the `id` as written. The official
+ * server's files carry the SHA-256 its mirror script hashes (lineageos-infra/updater at
+ * ad9188930d83e7f4d9be1c5d91c9c8bb3523fe87, gen_mirror_json.py), and its v1 `id` is that value
+ * too (api_common.py takes it from the first file's `sha256`). The v2 updater keys the download by
+ * it; the download portal (lineageos-infra/updater-client at
+ * 469a0e707f63ebbaf2fc3daf05aa4dc7e8d9f3aa, src/components/downloadable/DownloadableItem.vue and
+ * DownloadableDetail.vue) shows it as the file's SHA256, whose Compare hashes a file the user
+ * picks and says it matches only when the two are equal. So a real SHA-256 goes there when the
+ * manifest has one, though a v2 phone then keys the build by it rather than by the v1 `id`;
+ * without one, the key stays, and the build's notice and page say what Compare will do.
+ */
+export function v2Sha256(build: Pick<Build, 'id' | 'sha256'>): string {
+  // sha256Of without its test of the id, for the entries' size bounds made per build and list: a
+  // build has `sha256` only beside an id that is not a SHA-256 (manifest.ts), so this is the same.
+  return build.sha256 ?? build.id;
 }
 
 /**
@@ -269,10 +288,11 @@ export function renderV2Build(build: Build, list: string): V2Build {
  */
 function plainV2EntryParts(build: Build): V2EntryParts | undefined {
   if (build.files !== undefined && build.files.length > 0) return undefined;
-  const { timestamp, filename, filepath, os_patch_level, ota_property_files, sha1, id, size, url, version, api_level } = build;
+  const { timestamp, filename, filepath, os_patch_level, ota_property_files, sha1, size, url, version, api_level } = build;
+  const sha256 = v2Sha256(build);
   if (
     !Number.isFinite(timestamp) || typeof size !== 'number' || !Number.isFinite(size) || typeof filename !== 'string' || typeof filepath !== 'string' ||
-    typeof id !== 'string' || typeof url !== 'string' || typeof version !== 'string' || typeof api_level !== 'string' ||
+    typeof sha256 !== 'string' || typeof url !== 'string' || typeof version !== 'string' || typeof api_level !== 'string' ||
     (os_patch_level !== undefined && typeof os_patch_level !== 'string') || (ota_property_files !== undefined && typeof ota_property_files !== 'string') ||
     (sha1 !== undefined && typeof sha1 !== 'string')
   ) {
@@ -282,14 +302,14 @@ function plainV2EntryParts(build: Build): V2EntryParts | undefined {
   const sdk = api_level !== '' ? Number(api_level) : undefined;
   if (sdk !== undefined && !Number.isFinite(sdk)) return undefined;
   const date = isoTime(timestamp).slice(0, 10);
-  if (!writtenAsIs(build) && !jsonWritesAsIs(date + filename + filepath + (os_patch_level ?? '') + (ota_property_files ?? '') + (sha1 ?? '') + id + url + version)) return undefined;
+  if (!writtenAsIs(build) && !jsonWritesAsIs(date + filename + filepath + (os_patch_level ?? '') + (ota_property_files ?? '') + (sha1 ?? '') + sha256 + url + version)) return undefined;
   const head = flatten(
     `{"date":"${date}","datetime":${timestamp},"files":[{"date":"${date}","datetime":${timestamp},"filename":"${filename}","filepath":"${filepath}",` +
       (os_patch_level === undefined ? '' : `"os_patch_level":"${os_patch_level}",`) +
       (sdk === undefined ? '' : `"os_sdk_level":${sdk},`) +
       (ota_property_files === undefined ? '' : `"ota_property_files":"${ota_property_files}",`) +
       (sha1 === undefined ? '' : `"sha1":"${sha1}",`) +
-      `"sha256":"${id}","size":${size},"type":`,
+      `"sha256":"${sha256}","size":${size},"type":`,
   );
   const middle = flatten(`,"url":"${url}"}],"type":`);
   const tail = flatten(`,"version":"${version}"}`);
@@ -313,7 +333,7 @@ interface V2EntryParts {
  * 110, and 350 for each file, where its size takes at most 16).
  */
 export function leastV2Bytes(build: Build, list: string): number {
-  let n = ENTRY_FIXED + 2 * list.length + build.version.length + build.filename.length + build.filepath!.length + build.id.length + build.url!.length;
+  let n = ENTRY_FIXED + 2 * list.length + build.version.length + build.filename.length + build.filepath!.length + v2Sha256(build).length + build.url!.length;
   n += (build.os_patch_level?.length ?? 0) + (build.ota_property_files?.length ?? 0) + (build.sha1?.length ?? 0);
   for (const f of build.files ?? []) n += FILE_FIXED + f.filename.length + f.filepath.length + f.sha1.length + f.sha256.length + f.url.length;
   return n;

@@ -36,7 +36,7 @@ const EDGES: unknown[] = [
   ...[true, false, null, [], ['stable'], ['stable', 'stable'], ['stable', 1], [null], [['a']], {}, { a: 1 }],
 ];
 
-const KEYS = [...MANIFEST_KEYS, 'md5', 'sha256', '__proto__', 'constructor', 'toString'];
+const KEYS = [...MANIFEST_KEYS, 'md5', 'SHA256', '__proto__', 'constructor', 'toString'];
 
 /** Raw manifests of one to five fields, each any of the edges. */
 const edgeRaw = fc

@@ -99,6 +99,28 @@ describe('parseManifest: derived values', () => {
   });
 });
 
+describe('parseManifest: the SHA-256 of a zip beside another download key', () => {
+  const md5Key = edit('id', 'id: 5eb63bbbe01eeed093cb22bb8f5acdc3');
+
+  it('keeps the id as the download key, and the zip\'s SHA-256 beside it', () => {
+    const { build, problems } = parseManifest(`${md5Key}sha256: ${'ab'.repeat(32)}\n`, FILE, 'FP4', site!);
+    expect(problems).toEqual([]);
+    expect(build).toMatchObject({ id: '5eb63bbbe01eeed093cb22bb8f5acdc3', sha256: 'ab'.repeat(32) });
+  });
+
+  it('takes a sha256 equal to a SHA-256 id, which adds nothing', () => {
+    const { build, problems } = parseManifest(`${VALID}sha256: ${'0123456789abcdef'.repeat(4)}\n`, FILE, 'FP4', site!);
+    expect(problems).toEqual([]);
+    expect(build!.id).toBe('0123456789abcdef'.repeat(4));
+    expect(build!.sha256).toBeUndefined();
+  });
+
+  it('knows where it stands, for the messages about the whole catalog', () => {
+    const { build } = parseManifest(`${md5Key}sha256: ${'ab'.repeat(32)}\n`, FILE, 'FP4', site!);
+    expect(build!.at.sha256).toEqual({ line: 10, col: 9 });
+  });
+});
+
 describe('the default lists of a channel', () => {
   it('are the same for every build of the channel, and no build can change them for the others', () => {
     // One array per channel of a site, shared by its builds (manifest.ts, defaultLists): frozen.
@@ -151,7 +173,12 @@ describe('parseManifest: every problem, located', () => {
     ['id with characters no listing carries unchanged', edit('id', 'id: "<b>0123"'), ['content/FP4/build.yaml:8:5  id  expected the SHA-256 of the zip (sha256sum FILE), or a download key of letters, digits and `. _ ~ - + = : /` (characters every listing, page and feed carries unchanged)']],
     ['id in capitals', edit('id', `id: ${'AB'.repeat(32)}`), [`content/FP4/build.yaml:8:5  id  write the 64 hex characters in lowercase: ${'ab'.repeat(32)}`]],
     ['md5: the key crDroid uses', edit('md5sum', 'md5: 0123456789abcdef0123456789abcdef'), ["content/FP4/build.yaml:7:1  md5  unknown field; did you mean `md5sum`? (`md5` is crDroid's and Evolution X's name for the MD5 of the zip)"]],
-    ['sha256: the key crDroid uses', edit('id', `sha256: ${'ab'.repeat(32)}`), ["content/FP4/build.yaml:8:1  sha256  unknown field; did you mean `id`? (`sha256` is crDroid's and Evolution X's name for the SHA-256 of the zip (phones key downloads by it))"]],
+    // crDroid's name for the download key is the manifest's name for the SHA-256 beside another key.
+    ['sha256 in place of id, as crDroid writes it', edit('id', `sha256: ${'ab'.repeat(32)}`), ['content/FP4/build.yaml:8:1  sha256  missing `id`, the key phones download the build by: write the SHA-256 of the zip there (rename `sha256` to `id`); `sha256` is only for a build whose id is another download key']],
+    ['a sha256 that differs from a SHA-256 id', VALID + `sha256: ${'ab'.repeat(32)}\n`, ['content/FP4/build.yaml:10:9  sha256  id is a SHA-256 already, and `sha256` says another: two SHA-256s for one zip; `sha256` is only for a build whose id is another download key (an MD5, a random key): remove it, and keep in `id` the zip\'s SHA-256 (sha256sum FILE)']],
+    ['a sha256 in capitals', edit('id', `id: 5eb63bbbe01eeed093cb22bb8f5acdc3\nsha256: ${'AB'.repeat(32)}`), [`content/FP4/build.yaml:9:9  sha256  write the 64 hex characters in lowercase: ${'ab'.repeat(32)}`]],
+    ['a sha256 one character short', edit('id', `id: 5eb63bbbe01eeed093cb22bb8f5acdc3\nsha256: ${'ab'.repeat(31)}a`), ['content/FP4/build.yaml:9:9  sha256  expected the SHA-256 of the zip (sha256sum FILE), for a build whose id is another download key: 64 lowercase hex characters, got 63 characters']],
+    ['SHA256, a known key in capitals', edit('id', `id: 5eb63bbbe01eeed093cb22bb8f5acdc3\nSHA256: ${'ab'.repeat(32)}`), ['content/FP4/build.yaml:9:1  SHA256  unknown field; did you mean `sha256`?']],
     ['download: the key crDroid uses', VALID + 'download: https://example.org/x.zip\n', ["content/FP4/build.yaml:10:1  download  unknown field; did you mean `url`? (`download` is crDroid's and Evolution X's name for the download address)"]],
     ['a key named like an Object.prototype member', VALID + 'constructor: x\n', ['content/FP4/build.yaml:10:1  constructor  unknown field; see the manifest reference in the README']],
     ['buildtype: the key crDroid uses', VALID + 'buildtype: Weekly\n', ["content/FP4/build.yaml:10:1  buildtype  unknown field; did you mean `channel`? (`buildtype` is crDroid's and Evolution X's release type (weekly, OFFICIAL, ...))"]],
@@ -199,6 +226,9 @@ describe('parseManifest: every problem, located', () => {
     ['a placeholder with a url and a numeric size', 'placeholder: true\nversion: "3.1"\nchannel: official\ntimestamp: 1751364000\nandroid_version: "16"\ndisplay_version: x\nsize: 12\nurl: https://x.org/a.zip\n', [
       'content/FP4/build.yaml:7:1  size  a placeholder has no package, so it must not have `size` (a phone would offer it for download); remove it, or remove `placeholder: true`',
       'content/FP4/build.yaml:8:1  url  a placeholder has no package, so it must not have `url` (a phone would offer it for download); remove it, or remove `placeholder: true`',
+    ]],
+    ['a placeholder with the SHA-256 of a zip', 'placeholder: true\nversion: "3.1"\nchannel: official\ntimestamp: 1751364000\nandroid_version: "16"\ndisplay_version: x\nsha256: ' + 'ab'.repeat(32) + '\n', [
+      'content/FP4/build.yaml:7:1  sha256  a placeholder has no package, so it must not have `sha256` (a phone would offer it for download); remove it, or remove `placeholder: true`',
     ]],
     ['a placeholder without display_version', 'placeholder: true\nversion: "3.1"\nchannel: official\ntimestamp: 1751364000\nandroid_version: "16"\n', ['content/FP4/build.yaml:1:1  (file)  missing `display_version` (a placeholder needs version, channel, timestamp and display_version); add it']],
     ['an empty file', '', ['content/FP4/build.yaml:1:1  (file)  the file is empty; a manifest is a mapping of fields (filename, version, channel, ...), see the README']],

@@ -68,6 +68,8 @@ describe('the manifest JSON Schema', () => {
     ['an MD5 as the download key', set(VALID, 'id', 'id: 5eb63bbbe01eeed093cb22bb8f5acdc3')],
     ['a random download key', set(VALID, 'id', 'id: c21ay6mf6uz6ruhkryd8udtii10bvvo5')],
     ['a missing md5sum', set(VALID, 'md5sum', null)],
+    ["an MD5 as the download key with the zip's SHA-256 beside it", set(VALID, 'id', `id: 5eb63bbbe01eeed093cb22bb8f5acdc3\nsha256: ${'ab'.repeat(32)}`)],
+    ['a placeholder with an empty sha256, as listings leave it', PLACEHOLDER + 'sha256: ""\n'],
   ])('accepts %s, as the build does', (_, text) => {
     expect(verdicts(text)).toEqual({ schema: true, build: true });
   });
@@ -81,7 +83,10 @@ describe('the manifest JSON Schema', () => {
     ['a timestamp in milliseconds', set(VALID, 'timestamp', 'timestamp: 1731067200000')],
     ['a size as text', set(VALID, 'size', 'size: "1387003904"')],
     ['a negative size', set(VALID, 'size', 'size: -1')],
-    ['an unknown field', VALID + 'sha256: abc\n'],
+    ['an unknown field', VALID + 'sha512: abc\n'],
+    ['an upper-case sha256', set(VALID, 'id', `id: 5eb63bbbe01eeed093cb22bb8f5acdc3\nsha256: ${'AB'.repeat(32)}`)],
+    ['an empty sha256 on a package', set(VALID, 'id', 'id: 5eb63bbbe01eeed093cb22bb8f5acdc3\nsha256: ""')],
+    ['a placeholder with the SHA-256 of a zip', PLACEHOLDER + `sha256: ${'ab'.repeat(32)}\n`],
     ['an empty md5sum on a package', set(VALID, 'md5sum', 'md5sum: ""')],
     ['a placeholder with a url', PLACEHOLDER + 'url: https://example.org/x.zip\n'],
     ['a placeholder with a size', PLACEHOLDER + 'size: 12\n'],

@@ -3,8 +3,10 @@
  * (lineageos-infra/updater-client at 469a0e707f63ebbaf2fc3daf05aa4dc7e8d9f3aa), never from
  * otapress's: src/stores/change.ts (`addNextChangesPage`), src/services/ApiService.ts
  * (`loadMoreChanges`, `filterChanges`, `filterDeviceChanges`, `getDeviceChanges` and the helpers
- * they call) and src/components/changes-tab/ChangesTab.vue (what asks for the next page).
+ * they call), src/components/changes-tab/ChangesTab.vue (what asks for the next page) and
+ * src/components/downloadable/ (a file's details and their Compare).
  */
+import { createHash } from 'node:crypto';
 
 /** A change as the portal's store types it (src/stores/change.ts). */
 export interface PortalChange {
@@ -112,6 +114,19 @@ export function deviceChangesTab(device: PortalDevice, builds: readonly PortalBu
   insert(kept, false);
   insert(bumped, true);
   return groups.reverse().map((g) => ({ build: g.build.filename, items: g.items }));
+}
+
+/**
+ * A file's Compare in the portal's build details: DownloadableItem.vue shows the `SHA256` detail
+ * only when the file's `sha256` is set, and DownloadableDetail.vue `compareSha256` hashes the whole
+ * file the user picks (CryptoService.worker.ts `hashBlob`: SHA-256, two lowercase hex digits a
+ * byte) and compares it with the value shown, as text: equal, the dialog says "Matches" (title
+ * `SHA256`), else its title is `SHA256 Mismatch`. `undefined` where no Compare is offered.
+ */
+export function portalCompare(file: { sha256?: unknown }, picked: Uint8Array): { title: string; message: string } | undefined {
+  if (!file.sha256) return undefined;
+  const hashString = createHash('sha256').update(picked).digest('hex');
+  return file.sha256 !== hashString ? { title: 'SHA256 Mismatch', message: `Expected: ${String(file.sha256)}\n\nGot: ${hashString}` } : { title: 'SHA256', message: 'Matches' };
 }
 
 // --- internal ---

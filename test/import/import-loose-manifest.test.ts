@@ -35,7 +35,7 @@ describe('a manifest with another download key and no md5sum', () => {
     expect(code).toBe(0);
     expect(err).toEqual([
       'content/beyond1lte/new.yaml:1:1  md5sum  no md5sum (and 1 older build of beyond1lte): published as "" (LineageOS phones never read it; the /e/ updater shows it); `md5sum FILE` gives it, `otapress add` writes it',
-      "content/beyond1lte/new.yaml:7:5  id  id is 32 hex characters (an MD5?), not a SHA-256 (and 1 older build of beyond1lte): phones use it only as the download key, so v1 `id` and v2 `sha256` publish it as written; pages and feeds do not show it as a SHA-256, but the LineageOS download portal shows v2 `sha256` as one, and its Compare reports a mismatch even for the right file (`otapress add` writes the zip's SHA-256)",
+      "content/beyond1lte/new.yaml:7:5  id  id is 32 hex characters (an MD5?), not a SHA-256, with no `sha256` beside it (and 1 older build of beyond1lte): phones use id only as the download key, so v1 `id` and v2 `sha256` publish it as written; pages and feeds do not show it as a SHA-256, but the LineageOS download portal shows v2 `sha256` as one, and its Compare reports a mismatch even for the right file: write the zip's SHA-256 in `sha256` (`otapress add --force ZIP` keeps the id and writes it)",
       '2 notices (not errors: the site builds; each says what phones will do, and what to change).',
     ]);
   });

@@ -213,7 +213,7 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
     expect((await runMain(['add', zip, '--root', root])).code).toBe(0);
     writeFileSync(target, '# edited by hand\n');
     const refused = await runMain(['add', zip, '--root', root]);
-    expect(refused).toMatchObject({ code: 2, err: [`content/FP4/${NAME}.yaml exists already; pass --force to write it again from the zip (what a zip cannot tell, such as lists, changelog, url and files, is kept from it), or --dry-run to see the new manifest`] });
+    expect(refused).toMatchObject({ code: 2, err: [`content/FP4/${NAME}.yaml exists already; pass --force to write it again from the zip (what a zip cannot tell, such as lists, changelog, url and files, is kept from it, and so is an id that is not a SHA-256), or --dry-run to see the new manifest`] });
     expect(read(root, `content/FP4/${NAME}.yaml`)).toBe('# edited by hand\n');
     const dry = await runMain(['add', zip, '--root', root, '--dry-run']);
     expect(dry.code).toBe(0);

@@ -192,6 +192,8 @@ describe('the entries left out for size without being rendered', () => {
     os_patch_level: fc.option(text(10), { nil: undefined }),
     ota_property_files: fc.option(fc.oneof(text(600), fc.integer({ min: 4500, max: 33000 }).map((n) => 'p'.repeat(n)), fc.integer({ min: 700, max: 5600 }).map((n) => '\u0001'.repeat(n))), { nil: undefined }),
     sha1: fc.option(text(40), { nil: undefined }),
+    // The zip's SHA-256 beside another download key: v2 `sha256` then carries it instead of the id.
+    sha256: fc.option(text(64), { nil: undefined }),
     files: fc.option(fc.array(file, { maxLength: 3 }), { nil: undefined }),
   });
   // Exactly the least possible size: plain text, no optional key, one-digit numbers (the oldest
@@ -202,6 +204,7 @@ describe('the entries left out for size without being rendered', () => {
     filename: plain(60),
     filepath: plain(80),
     id: plain(64),
+    sha256: fc.option(plain(64), { nil: undefined }),
     url: plain(100).map(https),
     timestamp: fc.oneof(digit, timestamp),
     size: digit,
