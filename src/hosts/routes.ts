@@ -173,9 +173,13 @@ export interface HeaderRule {
 /**
  * The header rules of the site: both hosts' `_headers` and the preview server use them. Besides
  * `/api/*`, one per folder of the formats' files outside it (`/API/updater/*`), and one per
- * pattern of a format's file at the root (`/:device.json`, Cloudflare's placeholder, one path
- * segment): a page or another miss at the root keeps the HTML headers. Netlify cannot match a
- * placeholder inside a segment, and gets one rule per file there instead (netlify.ts).
+ * pattern of a format's file at the root (`/:device.json`): Cloudflare matches a rule's URL
+ * pattern with `:device` as one segment's worth up to the `.` (wrangler 4.86.0, workers-shared
+ * utils/rules-engine.ts `generateRuleRegExp`), so a page or another miss at the root keeps the HTML
+ * headers, where `/*.json` (`*` takes slashes too) put the JSON type on the HTML 404 of
+ * `/no/such/page.json` (measured with wrangler). One rule per pattern, not per file: a site has a
+ * handful against Cloudflare's 100 (limits.ts). Netlify reads a placeholder as a whole segment,
+ * and gets one rule per file there instead (netlify.ts).
  */
 export function headerRules(site: Site): HeaderRule[] {
   const values = apiHeaders(site);
