@@ -252,8 +252,11 @@ export function cloudflareRules(site: Site, devices: readonly string[], incremen
     // (developers.cloudflare.com/pages/configuration/redirects/, "Redirects are always followed";
     // measured with wrangler), here the JSON 404; a miss of any other shape keeps the HTML page.
     // The rules to themselves first: wrangler's parser counts a rule without placeholders as
-    // static only before the first one with them (workers-shared utils/configuration/parseRedirects.ts).
+    // static only before the first one with them (workers-shared utils/configuration/parseRedirects.ts),
+    // then the patterns' rules, which no other rule's path can match: past its 100 dynamic rules
+    // that parser skips the rest of the file, and these must not be in that rest.
     const out: [string, string][] = rootFiles.map((file) => [file, file]);
+    for (const path of new Set(rootFormatFiles(site).map((f) => f.path))) out.push([path, `${ROOT_FORMAT_MISSES}missing`]);
     for (const endpoint of endpoints(site)) {
       for (const from of endpoint.paths) {
         // Each answer for phones on one build by its own rule, before the rule for every other build.
@@ -268,7 +271,6 @@ export function cloudflareRules(site: Site, devices: readonly string[], incremen
         } else out.push([from, endpoint.file]);
       }
     }
-    for (const path of new Set(rootFormatFiles(site).map((f) => f.path))) out.push([path, `${ROOT_FORMAT_MISSES}missing`]);
     return out;
   };
   const all = rules(true);
