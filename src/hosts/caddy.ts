@@ -77,11 +77,13 @@ export function renderCaddyfile(site: Site, { dist, listen, prefix, serverName }
     '\tdefault /.otapress-no-404',
     '}',
   ]);
-  // The formats' files outside /api/: a folder of their own is one more path of the API's
-  // matchers; a pattern at the root is a matcher of its own (`path` takes no regular expression),
-  // so that pages and other misses there keep the HTML headers and 404.
-  const folders = rules.formatScopes.flatMap((scope) => ('prefix' in scope ? [`${scope.prefix}*`] : []));
-  const apiPaths = [`${rules.apiPrefix}*`, ...folders].map(quote).join(' ');
+  // The API's paths, as a regular expression: Caddy's `path` matcher is case-insensitive
+  // (caddyserver.com/docs/modules/http.matchers.path), and /API/ is another folder than /api/
+  // (a miss there would enter the JSON 404 handling, find no 404.json, and answer an empty 404).
+  // The formats' files outside /api/: a folder of their own is one more prefix of it; a pattern at
+  // the root is a matcher of its own, so that pages and other misses there keep the HTML 404.
+  const folders = rules.formatScopes.flatMap((scope) => ('prefix' in scope ? [scope.prefix] : []));
+  const apiPaths = `path_regexp ${quote(`^(?:${[rules.apiPrefix, ...folders].map((prefix) => prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`)}`;
   const roots = rules.formatScopes.flatMap((scope) => ('regex' in scope ? [scope.regex] : []));
   const rootMatcher = (name: string, i: number, extra: string[]) => [`@${name}${i + 1} {`, ...extra.map((line) => `\t${line}`), `\tpath_regexp ${quote(roots[i])}`, '}'];
   const rootFormats = roots.flatMap((_, i) => [
@@ -113,7 +115,7 @@ export function renderCaddyfile(site: Site, { dist, listen, prefix, serverName }
       '',
       '# Content types as on Cloudflare, not from the system mime table.',
       ...typeHeaders,
-      `@api path ${apiPaths}`,
+      `@api ${apiPaths}`,
       ...headerBlock('@api', rules.apiHeaders),
       ...rootFormats,
       '',
@@ -124,7 +126,7 @@ export function renderCaddyfile(site: Site, { dist, listen, prefix, serverName }
       '',
       '@options {',
       '\tmethod OPTIONS',
-      `\tpath ${apiPaths}`,
+      `\t${apiPaths}`,
       '}',
       ...headerBlock('@options', { ...rules.optionsHeaders, 'Content-Type': '' }).map((l) => l.replace(/^\tContent-Type ""$/, '\t-Content-Type')),
       'respond @options 204',
@@ -133,7 +135,7 @@ export function renderCaddyfile(site: Site, { dist, listen, prefix, serverName }
       '\tnot method GET HEAD',
       '\tnot {',
       '\t\tmethod OPTIONS',
-      `\t\tpath ${apiPaths}`,
+      `\t\t${apiPaths}`,
       '\t}',
       ...roots.flatMap((regex) => ['\tnot {', '\t\tmethod OPTIONS', `\t\tpath_regexp ${quote(regex)}`, '\t}']),
       '}',
@@ -148,7 +150,7 @@ export function renderCaddyfile(site: Site, { dist, listen, prefix, serverName }
       ...indent(maps),
       '\t@api_miss {',
       '\t\texpression {http.error.status_code} == 404',
-      `\t\tpath ${apiPaths}`,
+      `\t\t${apiPaths}`,
       '\t}',
       '\thandle @api_miss {',
       ...indent(apiMiss),

@@ -99,6 +99,7 @@ describe.each([
     ['GET', '/API/updater/'],
     ['GET', '/API/updater'],
     ['GET', '/api/updater/FP4.json'],
+    ['GET', '/API/devices.json'],
     ['GET', '/api/format-misses/missing'],
   ])('%s %s: the preview answers as wrangler does', async (method, sent) => {
     const local = compileSite(readContent(root));

@@ -126,6 +126,13 @@ describe.each(SERVERS)('$name', ({ kind, htaccess }) => {
     expect(seen.body).toBe(readFileSync(path.join(dist(), file), 'utf8'));
   });
 
+  // /API/ is another folder than /api/ (Caddy's `path` matcher would take them for one): an
+  // /api/ file asked in upper case is a miss outside the API, the HTML 404 without its headers.
+  it.each(['/API/devices.json', '/API/v1/FP4/stable/', '/Api/no/such/path'])('answers %s as a miss outside the API', async (sent) => {
+    const seen = await observe(server!.url, 'GET', sent);
+    expect(seen, server!.log()).toEqual({ status: 404, contentType: CONTENT_TYPES.html, allow: null, vary: null, cacheControl: 'no-store', allowOrigin: null, location: null, body: readFileSync(path.join(dist(), '404.html'), 'utf8') } satisfies Seen);
+  });
+
   it('redirects a page folder without its slash to the slash form', async () => {
     const seen = await observe(server!.url, 'GET', '/devices/FP4');
     expect([301, 308]).toContain(seen.status);
