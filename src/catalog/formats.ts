@@ -4,6 +4,7 @@
  * updater find their answer where they already look. This file reads the setting and holds the
  * path rules; render/formats.ts writes the files and hosts/routes.ts serves them. Pure.
  */
+import { patternsMeet } from './request-paths.js';
 
 /** The updater families otapress writes a file for, beside the /e/ and LineageOS answers. */
 export const FORMAT_FAMILIES = ['crdroid', 'pixelexperience'] as const;
@@ -28,6 +29,8 @@ export interface OutputFormat {
   lists: string[];
   /** The file of a device and list: `/api/crdroid/{device}.json`, with `{list}` when `lists` has more than one. */
   path: string;
+  /** Where site.yaml sets its `path` (or names the family), for problems found once the devices are known. */
+  at?: { line: number; col: number };
 }
 
 /** The path of `format`'s file for `device` and `list`, as a URL path (`/api/crdroid/akita.json`). */
@@ -65,36 +68,95 @@ export function readFormats(value: unknown, lists: readonly string[]): { formats
     const format = readFormat(family as FormatFamily, settings ?? {}, lists, problems);
     if (format) formats.push(format);
   }
-  const seen = new Map<string, string>();
+  // Each format's and list's file, by the {device} pattern: two that can name one path for some
+  // device (`/ota/{device}.json` and `/ota/pe-{device}.json` for a device `pe-x`), or a file and a
+  // folder (`/{device}.json` and `/x.json/{device}.json`), would overwrite each other in dist/.
+  const seen: { file: string; what: string }[] = [];
   for (const format of formats) {
     for (const list of format.lists) {
       const file = formatPath(format, '{device}', list);
-      const earlier = seen.get(file);
-      if (earlier !== undefined) problems.push({ path: [format.family, 'path'], message: `${file} is also the file of ${earlier}; give each format and list its own path` });
-      else seen.set(file, `${format.family}, list ${list}`);
+      const earlier = seen.find((other) => other.file === file) ?? seen.find((other) => patternsMeet(other.file, file, lists));
+      if (earlier === undefined) seen.push({ file, what: `${format.family}, list ${list}` });
+      else if (earlier.file === file) problems.push({ path: [format.family, 'path'], message: `${file} is also the file of ${earlier.what}; give each format and list its own path` });
+      else problems.push({ path: [format.family, 'path'], message: `${file} can name the same file or folder as ${earlier.file} (${earlier.what}) for some device; make them differ by a fixed part, e.g. a folder of each its own` });
     }
   }
   return problems.length > 0 ? { formats: [], problems } : { formats, problems };
 }
 
+/**
+ * The names otapress writes at the top of `dist/` (besides those starting with `_` or `.`, which
+ * {@link formatPathProblem} refuses anywhere): a format's folder must not be one of them.
+ */
+const ROOT_NAMES = ['api', 'devices', 'index.html', '404.html'];
+
+/** What otapress writes directly in `/api/`: a format's folder under it must have another name. */
+const API_NAMES = ['v1', 'v2', 'devices.json', '404.json', '404.html'];
+
+/**
+ * The folder whose `404.html` and `404.json` answer a miss of a format at the root
+ * (`/no-such-device.json`): Cloudflare Pages serves the nearest `404.html` above the path a
+ * `_redirects` rule rewrote to (hosts/routes.ts), and the root's own is the HTML page.
+ */
+export const ROOT_FORMAT_MISSES = '/api/format-misses/';
+
+/**
+ * The folder of its own a format's file lives in: its leading segments up to the first one with a
+ * placeholder (`/API/updater/` of `/API/updater/{device}.json`, `/ota/` of
+ * `/ota/{list}/{device}.json`); `undefined` for a file at the root (`/{device}.json`). `pattern`
+ * is one {@link formatPathProblem} accepts.
+ */
+export function formatFolder(pattern: string): string | undefined {
+  const segments = pattern.slice(1).split('/');
+  const first = segments.findIndex((segment) => segment.includes('{'));
+  const fixed = segments.slice(0, Math.min(first, segments.length - 1));
+  return fixed.length === 0 ? undefined : `/${fixed.join('/')}/`;
+}
+
 /** Why `pattern` cannot be the path of a format's file, or `undefined`. `oneList`: the format publishes one list. */
 export function formatPathProblem(pattern: string, oneList: boolean): string | undefined {
-  const example = '/api/crdroid/{device}.json';
-  if (!pattern.startsWith('/api/')) return `a format's path starts with /api/, e.g. ${example}: under it every host sends the JSON type, CORS and Cache-Control headers and answers a missing device with a JSON 404`;
-  if (!pattern.endsWith('.json')) return `a format's path ends in .json, e.g. ${example}: every host sends the JSON content type by the name`;
+  const examples = '/api/crdroid/{device}.json, /API/updater/{device}.json or /{device}.json';
+  if (!pattern.startsWith('/')) return `a format's path starts with /, e.g. ${examples}`;
+  // Its folder becomes a rule of Cloudflare's _routes.json with options_handler, at most 100
+  // characters long (developers.cloudflare.com/pages/functions/routing/, "Limits").
+  if (pattern.length > 100) return `a format's path has at most 100 characters (this one has ${pattern.length}): Cloudflare Pages takes no longer rule for its folder`;
+  if (!pattern.endsWith('.json')) return `a format's path ends in .json, e.g. ${examples}: every host sends the JSON content type by the name`;
   const unknown = /\{([^}]*)\}/.exec(pattern.replace(/\{(device|list)\}/g, ''));
   if (unknown) return `unknown placeholder {${unknown[1]}}; use {device} and {list}`;
   const bad = /[^A-Za-z0-9._~/-]/.exec(pattern.replace(/\{(device|list)\}/g, ''));
   if (bad) return `\`${bad[0]}\` cannot be part of a path; use letters, digits, \`.\`, \`_\`, \`~\`, \`-\` and \`/\` besides {device} and {list}`;
   const segments = pattern.slice(1).split('/');
   if (segments.some((s) => s === '' || s === '.' || s === '..')) return 'a path has no empty, `.` or `..` segments';
-  if (segments.length < 3 || segments[1].includes('{')) return `a format's file lives in a folder of its own under /api/, e.g. ${example}: the files directly in /api/ are otapress's own`;
-  if (segments[1] === 'v1' || segments[1] === 'v2') return `/api/${segments[1]}/ holds the LineageOS and /e/ answers; put the format in a folder of its own, e.g. ${example}`;
+  // Names starting with `_` are where the hosts look for their own files (`_headers`,
+  // `_redirects`, Cloudflare's `_worker.js` and `_routes.json`: developers.cloudflare.com/pages/
+  // configuration/headers/ and .../functions/routing/); one starting with `.` is a dotfile, which
+  // every server configuration here answers with 404.
+  const hidden = segments.find((s) => s.startsWith('_') || s.startsWith('.'));
+  if (hidden !== undefined) return `\`${hidden}\` starts with \`${hidden[0]}\`: such names are the hosts' own (_headers, _redirects, dotfiles); pick a name that starts with a letter or digit`;
   const count = (name: string) => pattern.split(`{${name}}`).length - 1;
   if (count('device') !== 1) return 'a format\'s path has {device} exactly once';
   if (count('list') > 1) return 'a format\'s path has {list} at most once';
-  if (count('list') === 0 && !oneList) return `the format publishes several lists, and each needs its own file: put {list} in the path, e.g. /api/crdroid/{list}/{device}.json`;
+  if (count('list') === 0 && !oneList) return `the format publishes several lists, and each needs its own file: put {list} in the path, e.g. /api/crdroid/{list}/{device}.json or /{list}-{device}.json`;
   if (pattern.includes('}{')) return 'two placeholders next to each other cannot be told apart; put a character between them';
+  const folder = formatFolder(pattern);
+  if (folder === undefined) {
+    // At the root the file is all there is: a folder per device or list there could be any name.
+    if (segments.length > 1) return `a format's file lies directly at the root (/{device}.json) or in a folder of its own whose name has no placeholder (/ota/{list}/{device}.json), not in a folder named after a device or list`;
+    // Cloudflare's _headers and _redirects read a placeholder's name as the letters, digits and
+    // `_` after its colon (`:device_x` is one name; wrangler's rules engine, workers-shared
+    // utils/rules-engine.ts `PLACEHOLDER_REGEX`), and the root file is matched by placeholders there.
+    const glued = /\}[A-Za-z0-9_]/.exec(pattern);
+    if (glued) return `at the root, a placeholder is followed by \`.\`, \`-\` or \`~\` (Cloudflare Pages reads letters, digits and \`_\` after it as part of its name), e.g. /{device}.json or /{list}-{device}.json`;
+    return undefined;
+  }
+  const [top, second] = folder.slice(1, -1).split('/');
+  if (top === 'api') {
+    if (second === undefined) return `a format's file lives in a folder of its own, e.g. ${examples}: the files directly in /api/ are otapress's own`;
+    if (second === 'v1' || second === 'v2') return `/api/${second}/ holds the LineageOS and /e/ answers; put the format in a folder of its own, e.g. ${examples}`;
+    if (API_NAMES.includes(second) || `/api/${second}/` === ROOT_FORMAT_MISSES) return `otapress writes /api/${second} itself; put the format in a folder of its own, e.g. ${examples}`;
+  } else if (ROOT_NAMES.includes(top)) {
+    return `otapress writes /${top}${top.includes('.') ? '' : '/'} itself (the site's pages and answers); put the format in a folder of its own, e.g. ${examples}`;
+  }
   return undefined;
 }
 

@@ -85,6 +85,17 @@ export function hasInSegmentPlaceholder(pattern: string): boolean {
   return splitPattern(pattern).some((s) => s.length > 1 && s.some((p) => 'name' in p));
 }
 
+/**
+ * Whether two patterns (`{device}`, `{list}`, `{incremental}`) can ask for one path, or one for a
+ * folder the other's path lies in (`/{device}.json` and `/x.json/{device}.json`, device `x`):
+ * the other updater families' files (formats.ts) must not share a path or a folder with a file.
+ */
+export function patternsMeet(a: string, b: string, lists: readonly string[]): boolean {
+  const [x, y] = [splitPattern(a), splitPattern(b)];
+  const depth = Math.min(x.length, y.length);
+  return overlaps(x.slice(0, depth), y.slice(0, depth), lists);
+}
+
 // --- internal ---
 
 function splitPattern(pattern: string): Part[][] {

@@ -294,7 +294,10 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
       downloadBaseUrlAt: source.locate(['download_base_url']),
       ...(settings.site_url !== undefined && { siteUrl: settings.site_url.replace(/\/+$/, '') }),
       v1Changes: settings.v1_changes ?? 'empty',
-      formats: formats.formats,
+      formats: formats.formats.map((format) => {
+        const given = (settings.formats as Record<string, { path?: unknown } | null>)[format.family]?.path !== undefined;
+        return { ...format, at: source.locate(given ? ['formats', format.family, 'path'] : ['formats', format.family], { key: !given }) };
+      }),
     },
     problems,
   };

@@ -97,6 +97,8 @@ export function renderApacheRules(site: Site): string {
     `# OPTIONS under /${api}: 204 with the Allow header; other methods but GET and HEAD: 405.`,
     'RewriteCond %{REQUEST_METHOD} =OPTIONS',
     `RewriteRule ^${api} - [R=204,L]`,
+    // The same for the formats' files outside /api/: a folder of their own, or a pattern at the root.
+    ...rules.formatScopes.flatMap((scope) => ['RewriteCond %{REQUEST_METHOD} =OPTIONS', `RewriteRule ${'prefix' in scope ? `^${scope.prefix.slice(1)}` : relative(scope.regex)} - [R=204,L]`]),
     'RewriteCond %{REQUEST_METHOD} !^(GET|HEAD)$',
     'RewriteRule ^ - [R=405,L]',
     '# The request shapes of the route table, for the request as sent (REDIRECT_STATUS is empty): the',
@@ -159,7 +161,7 @@ export function renderApacheRules(site: Site): string {
     );
   }
   for (const scope of rules.notFound) {
-    const file = fillGroups(`${scope.folder}404.json`, scope.groups, (n) => `%${n}`);
+    const file = fillGroups(scope.file, scope.groups, (n) => `%${n}`);
     out.push(
       'RewriteCond %{ENV:REDIRECT_STATUS} =404',
       `RewriteCond %{THE_REQUEST} ${requestLine(scope.regex)}`,
@@ -179,14 +181,33 @@ export function renderApacheRules(site: Site): string {
     `    Header always set Cache-Control ${text(rules.apiHeaders['Cache-Control'])} "expr=%{REQUEST_STATUS} != 404"`,
     '</If>',
   );
+  // The formats' files outside /api/ get the same, by their folder or, at the root, by their
+  // pattern only (pages and other misses there keep the HTML headers).
+  for (const scope of rules.formatScopes) {
+    // Without backslashes, which the quoted argument would have to keep as they are.
+    const line = 'prefix' in scope ? scope.prefix.replace(/\./g, '\\.') : requestLine(scope.regex).slice('^[A-Z]+\\s'.length);
+    const path = line.replaceAll('\\s', ' ').replaceAll('\\?', '[?]').replaceAll('\\.', '[.]');
+    out.push(
+      `<If "%{THE_REQUEST} =~ m#^[A-Z]+ ${path}#">`,
+      `    ForceType ${rules.apiHeaders['Content-Type']}`,
+      ...Object.entries(rules.apiHeaders)
+        .filter(([name]) => name !== 'Content-Type' && name !== 'Cache-Control')
+        .map(([name, value]) => `    Header always set ${name} ${text(value)}`),
+      `    Header always set Cache-Control ${text(rules.apiHeaders['Cache-Control'])} "expr=%{REQUEST_STATUS} != 404"`,
+      '</If>',
+    );
+  }
   return `${out.join('\n')}\n`;
 }
 
 // --- internal ---
 
-/** A path regex as a match on the request line (`GET /api/v1/FP4/x HTTP/1.1`): segments stop at `?`. */
+/**
+ * A path regex as a match on the request line (`GET /api/v1/FP4/x HTTP/1.1`): segments stop at
+ * `?`, and the end of an anchored one is the start of the query or of the protocol.
+ */
 function requestLine(regex: string): string {
-  return `^[A-Z]+\\s${regex.slice(1).replaceAll('[^/]+', '[^/?\\s]+')}`;
+  return `^[A-Z]+\\s${regex.slice(1).replaceAll('[^/]+', '[^/?\\s]+').replace(/\$$/, '(\\?|\\s)')}`;
 }
 
 /**

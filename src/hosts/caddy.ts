@@ -73,10 +73,32 @@ export function renderCaddyfile(site: Site, { dist, listen, prefix, serverName }
   // One map per folder: a path under several folders must find each one's 404.json.
   const maps = rules.notFound.flatMap((scope, i) => [
     `map {path} ${variables[i]} {`,
-    `\t${quote(`~${scope.regex}`)} ${quote(fillGroups(`${scope.folder}404.json`, scope.groups, (n) => `\${${n}}`))}`,
+    `\t${quote(`~${scope.regex}`)} ${quote(fillGroups(scope.file, scope.groups, (n) => `\${${n}}`))}`,
     '\tdefault /.otapress-no-404',
     '}',
   ]);
+  // The API's paths, as a regular expression: Caddy's `path` matcher is case-insensitive
+  // (caddyserver.com/docs/modules/http.matchers.path), and /API/ is another folder than /api/
+  // (a miss there would enter the JSON 404 handling, find no 404.json, and answer an empty 404).
+  // The formats' files outside /api/: a folder of their own is one more prefix of it; a pattern at
+  // the root is a matcher of its own, so that pages and other misses there keep the HTML 404.
+  const folders = rules.formatScopes.flatMap((scope) => ('prefix' in scope ? [scope.prefix] : []));
+  const apiPaths = `path_regexp ${quote(`^(?:${[rules.apiPrefix, ...folders].map((prefix) => prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`)}`;
+  const roots = rules.formatScopes.flatMap((scope) => ('regex' in scope ? [scope.regex] : []));
+  const rootMatcher = (name: string, i: number, extra: string[]) => [`@${name}${i + 1} {`, ...extra.map((line) => `\t${line}`), `\tpath_regexp ${quote(roots[i])}`, '}'];
+  const rootFormats = roots.flatMap((_, i) => [
+    ...rootMatcher('format_root', i, []),
+    ...headerBlock(`@format_root${i + 1}`, rules.apiHeaders),
+    ...rootMatcher('format_root_options', i, ['method OPTIONS']),
+    ...headerBlock(`@format_root_options${i + 1}`, { ...rules.optionsHeaders, 'Content-Type': '' }).map((l) => l.replace(/^\tContent-Type ""$/, '\t-Content-Type')),
+    `respond @format_root_options${i + 1} 204`,
+  ]);
+  const apiMiss = [
+    `\ttry_files ${variables.join(' ')}`,
+    ...indent(headerBlock('', { ...rules.apiHeaders, 'Cache-Control': rules.notFoundCacheControl })),
+    '\tfile_server',
+  ];
+
   const typeHeaders = Object.entries(rules.types).flatMap(([extension, type]) => [`@type_${extension} path *.${extension}`, `header @type_${extension} Content-Type ${quote(type)}`]);
 
   const lines = [
@@ -93,8 +115,9 @@ export function renderCaddyfile(site: Site, { dist, listen, prefix, serverName }
       '',
       '# Content types as on Cloudflare, not from the system mime table.',
       ...typeHeaders,
-      '@api path /api/*',
+      `@api ${apiPaths}`,
       ...headerBlock('@api', rules.apiHeaders),
+      ...rootFormats,
       '',
       '# The request shapes of the route table; the first that matches wins.',
       ...rewrites,
@@ -103,7 +126,7 @@ export function renderCaddyfile(site: Site, { dist, listen, prefix, serverName }
       '',
       '@options {',
       '\tmethod OPTIONS',
-      `\tpath ${rules.apiPrefix}*`,
+      `\t${apiPaths}`,
       '}',
       ...headerBlock('@options', { ...rules.optionsHeaders, 'Content-Type': '' }).map((l) => l.replace(/^\tContent-Type ""$/, '\t-Content-Type')),
       'respond @options 204',
@@ -112,8 +135,9 @@ export function renderCaddyfile(site: Site, { dist, listen, prefix, serverName }
       '\tnot method GET HEAD',
       '\tnot {',
       '\t\tmethod OPTIONS',
-      `\t\tpath ${rules.apiPrefix}*`,
+      `\t\t${apiPaths}`,
       '\t}',
+      ...roots.flatMap((regex) => ['\tnot {', '\t\tmethod OPTIONS', `\t\tpath_regexp ${quote(regex)}`, '\t}']),
       '}',
       'error @refused 405',
       '',
@@ -121,18 +145,25 @@ export function renderCaddyfile(site: Site, { dist, listen, prefix, serverName }
       '\thide .*',
       '}',
       '',
-      '# A miss under /api/ answers the nearest JSON 404, other misses the HTML 404 page.',
+      '# A miss under /api/ (or of a format\'s file) answers the nearest JSON 404, other misses the HTML 404 page.',
       'handle_errors {',
       ...indent(maps),
       '\t@api_miss {',
       '\t\texpression {http.error.status_code} == 404',
-      `\t\tpath ${rules.apiPrefix}*`,
+      `\t\t${apiPaths}`,
       '\t}',
       '\thandle @api_miss {',
-      `\t\ttry_files ${variables.join(' ')}`,
-      ...indent(headerBlock('', { ...rules.apiHeaders, 'Cache-Control': rules.notFoundCacheControl }), 2),
-      '\t\tfile_server',
+      ...indent(apiMiss),
       '\t}',
+      ...roots.flatMap((regex, i) => [
+        `\t@format_root_miss${i + 1} {`,
+        '\t\texpression {http.error.status_code} == 404',
+        `\t\tpath_regexp ${quote(regex)}`,
+        '\t}',
+        `\thandle @format_root_miss${i + 1} {`,
+        ...indent(apiMiss),
+        '\t}',
+      ]),
       '\t@page_miss expression {http.error.status_code} == 404',
       '\thandle @page_miss {',
       `\t\trewrite * ${rules.notFoundPage}`,

@@ -56,7 +56,10 @@ export function needsCloudflareWorker(site: Site): boolean {
 
 /** `_routes.json`: run `_worker.js` only for the paths that can be answered there (each run is billed). */
 export function renderCloudflareWorkerRoutes(site: Site): string {
-  const wildcards = optionsAnswers(site).map((a) => a.for);
+  // wrangler refuses a `*` rule that another one covers ("Overlapping rules found"; a format's
+  // folder inside another's): the outer one is enough.
+  const all = optionsAnswers(site).map((a) => a.for);
+  const wildcards = all.filter((pattern) => !all.some((other) => other !== pattern && matches(other, pattern)));
   const exact = pagedPaths(site).map((p) => p.path).filter((path) => !wildcards.some((pattern) => matches(pattern, path)));
   return `${JSON.stringify({ version: 1, include: [...wildcards, ...exact], exclude: [] }, null, 2)}\n`;
 }

@@ -23,12 +23,12 @@ export type Host = 'all' | 'netlify';
  * `apache_htaccess: true` adds `.htaccess` with the Apache rules. A paged endpoint's past-the-end
  * answer is here too (a JSON 404 body), and Cloudflare's `_worker.js`, which serves it.
  */
-export function renderHostFiles(site: Site, devices: readonly string[], host: Host = 'all', incrementals: readonly IncrementalAnswer[] = []): OutputFile[] {
+export function renderHostFiles(site: Site, devices: readonly string[], host: Host = 'all', incrementals: readonly IncrementalAnswer[] = [], rootFiles: readonly string[] = []): OutputFile[] {
   const files: OutputFile[] = [{ path: '404.html', contents: NOT_FOUND_PAGE }];
   for (const scope of notFoundScopes(site, devices)) {
     const body = renderEnvelope([], scope.message);
     files.push({ path: `${scope.folder.slice(1)}404.html`, contents: body });
-    files.push({ path: `${scope.folder.slice(1)}404.json`, contents: body });
+    if (scope.file !== `${scope.folder}404.html`) files.push({ path: scope.file.slice(1), contents: body });
   }
   for (const { paging, paths } of endpoints(site)) {
     if (paging) files.push({ path: paging.past.slice(1), contents: renderEnvelope([], `past the last page: ${paths[0]} answers all it has on its first page (no ${paging.param}, or ${paging.param}=0)`) });
@@ -36,7 +36,7 @@ export function renderHostFiles(site: Site, devices: readonly string[], host: Ho
   // Apache never serves `.ht*` files; other hosts would serve it like any file (it holds only rules).
   if (site.apacheHtaccess) files.push({ path: '.htaccess', contents: renderApacheRules(site) });
   if (host === 'all') {
-    files.push({ path: '_redirects', contents: renderCloudflareRedirects(site, devices, incrementals) });
+    files.push({ path: '_redirects', contents: renderCloudflareRedirects(site, devices, incrementals, rootFiles) });
     files.push({ path: '_headers', contents: checkedHeaders(site, renderCloudflareHeaders) });
     if (needsCloudflareWorker(site)) {
       files.push({ path: '_worker.js', contents: renderCloudflareWorker(site) });
@@ -44,7 +44,7 @@ export function renderHostFiles(site: Site, devices: readonly string[], host: Ho
     }
   } else if (site.hosts.includes('netlify')) {
     files.push({ path: '_redirects', contents: renderNetlifyRedirects(site, devices, incrementals) });
-    files.push({ path: '_headers', contents: checkedHeaders(site, renderNetlifyHeaders) });
+    files.push({ path: '_headers', contents: checkedHeaders(site, (s) => renderNetlifyHeaders(s, rootFiles)) });
   }
   return files;
 }
@@ -58,6 +58,8 @@ export function renderHostFiles(site: Site, devices: readonly string[], host: Ho
  */
 function checkedHeaders(site: Site, render: (site: Site) => string): string {
   for (const rule of headerRules(site)) {
+    // A rule's path is a line of its own: the formats' folders and patterns keep to the path grammar.
+    if (!/^\/[A-Za-z0-9._~/:*-]*$/.test(rule.for)) throw new Error(`cannot be written as a path of _headers: ${JSON.stringify(rule.for)}`);
     for (const [name, value] of Object.entries(rule.values)) {
       if (!/^[A-Za-z0-9-]+$/.test(name) || !/^[\x20-\x7e]*$/.test(value) || /:[A-Za-z]/.test(value)) {
         throw new Error(`cannot be written literally in _headers (a line break, a control character or a :placeholder): ${name}: ${JSON.stringify(value)}`);

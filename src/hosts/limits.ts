@@ -7,7 +7,8 @@
  */
 import { DEFAULT_LISTS, SITE_FILE, type Site } from '../catalog/site.js';
 import type { Problem } from '../catalog/problems.js';
-import { cloudflareRules, endpoints, NOT_FOUND_FOLDERS } from './routes.js';
+import { cloudflareRules, endpoints, formatNotFoundScopes, problemAtFormat, headerRules, NOT_FOUND_FOLDERS } from './routes.js';
+import { formatFolder } from '../catalog/formats.js';
 
 /**
  * The hosts' documented limits this file checks.
@@ -23,6 +24,12 @@ import { cloudflareRules, endpoints, NOT_FOUND_FOLDERS } from './routes.js';
  */
 export const HOST_LIMITS = {
   cloudflareFiles: 20_000,
+  /**
+   * developers.cloudflare.com/pages/configuration/headers/: "A project is limited to 100 header
+   * rules" (wrangler skips the rules past it). A site has one for /api/, one per folder of a
+   * format outside it, and one per list of a format at the root (its pattern, e.g. `/:device.json`).
+   */
+  cloudflareHeaderRules: 100,
   /** developers.cloudflare.com/pages/configuration/redirects/: 2,000 static and 100 dynamic redirects. */
   cloudflareDynamicRedirects: 100,
   netlifyFilesPerFolder: 54_000,
@@ -39,7 +46,7 @@ export function outputFloor(
   devices: number,
   lists = site.lists.length,
   requestPaths = site.requestPaths.length,
-): { files: number; perDevice: number; rules: number; rulesPerDevice: number; dynamicRedirects: number } {
+): { files: number; perDevice: number; rules: number; rulesPerDevice: number; dynamicRedirects: number; headerRules: number } {
   // A crDroid-family format writes a file per device and list, empty lists included.
   const formatFilesPerDevice = site.formats.filter((f) => f.family === 'crdroid').reduce((n, f) => n + f.lists.length, 0);
   const perDevice = 2 * lists + 4 + formatFilesPerDevice;
@@ -55,14 +62,16 @@ export function outputFloor(
   const rulesPerDevice =
     perDeviceEndpoints.reduce((n, endpoint) => n + (endpoint.paths[0].includes(':list') ? lists : 1) * unslashed(endpoint), 0) +
     NOT_FOUND_FOLDERS.filter((folder) => folder.includes(':device')).length;
+  // The formats' JSON 404 folders outside /api/ (and the one for their files at the root) are one rule each.
   const fixedRules =
     NOT_FOUND_FOLDERS.filter((folder) => !folder.includes(':device')).length +
+    formatNotFoundScopes(site).length +
     used.filter((endpoint) => !endpoint.paths[0].includes(':device')).reduce((n, endpoint) => n + unslashed(endpoint), 0) +
     used.filter((endpoint) => endpoint.unknownDevice !== undefined).length;
   // Cloudflare: the rules of _redirects with placeholders, which no device adds (a placeholder
   // beside fixed text is a static rule per device; so is a known device's v2 answer).
   const dynamicRedirects = cloudflareRules(trimmed, []).filter(([from]) => /[:*]/.test(from)).length;
-  return { files: devices * perDevice, perDevice, rules: devices * rulesPerDevice + fixedRules, rulesPerDevice, dynamicRedirects };
+  return { files: devices * perDevice, perDevice, rules: devices * rulesPerDevice + fixedRules, rulesPerDevice, dynamicRedirects, headerRules: headerRules(site).length };
 }
 
 /**
@@ -134,6 +143,17 @@ export function outputLimitProblems(site: Site, devices: readonly string[], loca
       '_redirects rules with placeholders',
       `Cloudflare Pages takes ${HOST_LIMITS.cloudflareDynamicRedirects} of them; declare fewer request paths`,
       { devicesToo: false },
+    );
+  }
+  const headers = outputFloor(site, 0).headerRules;
+  if (site.hosts.includes('cloudflare') && headers > HOST_LIMITS.cloudflareHeaderRules) {
+    // Only a format at the root adds a rule per list: reported at the first that has {list}.
+    const format = site.formats.find((f) => formatFolder(f.path) === undefined && f.path.includes('{list}')) ?? site.formats[site.formats.length - 1];
+    problems.push(
+      problemAtFormat(
+        format,
+        `the formats take ${headers} _headers rules on Cloudflare Pages (one for /api/, one per folder of their own outside it, one per list of a format at the root), past its ${HOST_LIMITS.cloudflareHeaderRules}; publish fewer lists at the root, or put the format in a folder of its own, e.g. /ota/{list}/{device}.json, which is one rule for every list`,
+      ),
     );
   }
   if (site.hosts.includes('netlify')) {

@@ -41,7 +41,7 @@ export function renderNginxConfig(site: Site, { dist, listen = { port: 80 }, pre
   rules.notFound.forEach((scope, i) => {
     const variable = `$otapress_404_${i + 1}`;
     candidates.push(variable);
-    const file = fillGroups(`${scope.folder}404.json`, scope.groups, (n) => `$${n}`);
+    const file = fillGroups(scope.file, scope.groups, (n) => `$${n}`);
     // A path outside the folder maps to a name no file has (`try_files` skips it).
     maps.push(`map $uri ${variable} {`, `    ${quote(`~${scope.regex}`)} ${quote(file)};`, `    default "/.otapress-no-404";`, '}');
   });
@@ -65,6 +65,21 @@ export function renderNginxConfig(site: Site, { dist, listen = { port: 80 }, pre
       '}',
     );
   }
+
+  // The formats' files outside /api/: the API's headers, OPTIONS answer and JSON 404s, in a
+  // folder of their own (a prefix location) or at the root (a regex location for their pattern
+  // only, so that pages and other misses there keep the HTML 404).
+  const formatLocations = rules.formatScopes.flatMap((scope) => [
+    '',
+    `location ${'prefix' in scope ? quote(scope.prefix) : `~ ${quote(scope.regex)}`} {`,
+    '    types { }',
+    `    default_type ${quote(rules.apiHeaders['Content-Type'])};`,
+    ...indent(apiHeaders(site.cacheControl, false), 1),
+    '    error_page 403 404 =404 @otapress_api_404;',
+    ...indent(options, 1),
+    '    try_files $uri =404;',
+    '}',
+  ]);
 
   const types = Object.entries(rules.types).map(([extension, type]) => `${quote(type)} ${extension};`);
   const lines = [
@@ -90,7 +105,7 @@ export function renderNginxConfig(site: Site, { dist, listen = { port: 80 }, pre
     '',
     // nginx has no escape for `$` in a string: text() writes it as this variable, whose value is `$`.
     ...(Object.values({ ...rules.apiHeaders, ...rules.optionsHeaders }).some((value) => value.includes('$')) ? ['    geo $otapress_dollar {', '        default "$";', '    }', ''] : []),
-    '    # The nearest folder with a JSON 404 for a miss under /api/, most specific first.',
+    '    # The nearest folder with a JSON 404 for a miss under /api/ (or of a format\'s file), most specific first.',
     ...indent(maps, 1),
     '',
     '    server {',
@@ -121,6 +136,7 @@ export function renderNginxConfig(site: Site, { dist, listen = { port: 80 }, pre
     '',
     ...indent(locations, 3),
     '        }',
+    ...indent(formatLocations, 2),
     '',
     '        location @otapress_api_404 {',
     '            types { }',

@@ -1,6 +1,7 @@
 import { fill } from '../render/urls.js';
 import { renderEnvelope } from '../render/v1.js';
-import { CONTENT_TYPES, endpoints, headerRules, matches, optionsAnswers, pastFirstPage, type HeaderRule, type Paging } from './routes.js';
+import { CONTENT_TYPES, endpoints, headerRules, isRootFormatFile, matches, optionsAnswers, pastFirstPage, type HeaderRule, type Paging } from './routes.js';
+import { ROOT_FORMAT_MISSES } from '../catalog/formats.js';
 import { toRegex } from './server-rules.js';
 import type { Site } from '../catalog/site.js';
 import type { OutputFile } from '../render/output.js';
@@ -165,6 +166,9 @@ const REWRITES = new WeakMap<Site, Rewrite[]>();
 
 /** The file a request path is rewritten to, and for a page past the first of a paged answer, the file that answers it with 404. */
 function rewrite(tree: ServedTree, pathname: string, search: string): { target: string; past?: string } | undefined {
+  // A format's file at the root: Cloudflare has a rule to itself for each one written, and one
+  // for any other path of its shape to ROOT_FORMAT_MISSES, whose 404.html is the JSON 404 (routes.ts `cloudflareRules`).
+  if (isRootFormatFile(tree.site, pathname)) return { target: tree.files.has(pathname) ? pathname : `${ROOT_FORMAT_MISSES}missing` };
   for (const { pattern, names, file, perDevice, unknownDevice, paging, fallback } of rewrites(tree.site)) {
     const match = pattern.exec(pathname);
     if (!match) continue;

@@ -1,16 +1,19 @@
 /**
- * Wing `hosts/`: the route table (this file) with Cloudflare's rule files, Netlify's (netlify.ts), the files a
- * build adds for the hosts (host-files.ts; Cloudflare's worker: cloudflare-worker.ts), the
- * self-hosted servers' configurations (nginx.ts, caddy.ts, apache.ts, from server-rules.ts), and
- * how a host answers a request from a compiled tree (respond.ts). Pure. Imports only `render/` and `catalog/`.
+ * Wing `hosts/`: the route table (this file; the other formats' files: format-routes.ts) with
+ * Cloudflare's rule files, Netlify's (netlify.ts), the files a build adds for the hosts
+ * (host-files.ts; Cloudflare's worker: cloudflare-worker.ts), the self-hosted servers'
+ * configurations (nginx.ts, caddy.ts, apache.ts, from server-rules.ts), and how a host answers a
+ * request from a compiled tree (respond.ts). Pure. Imports only `render/` and `catalog/`.
  */
 import { API_FILES, fill } from '../render/urls.js';
 import type { Site } from '../catalog/site.js';
 import { BUILT_IN_V1_PATHS, hasInSegmentPlaceholder } from '../catalog/request-paths.js';
 import { SITE_FILE } from '../catalog/site.js';
 import type { Problem } from '../catalog/problems.js';
-import { formatPath } from '../catalog/formats.js';
+import { formatFolder, ROOT_FORMAT_MISSES } from '../catalog/formats.js';
+import { formatFolders, formatNotFoundScopes, problemAtFormat, rootFormatFiles, type NotFoundScope } from './format-routes.js';
 
+export { formatFiles, formatFolders, formatNotFoundScopes, isRootFormatFile, matches, problemAtFormat, rootFormatFiles, type NotFoundScope } from './format-routes.js';
 
 /**
  * The API's request shapes and the static file that answers each. This table is the one
@@ -134,16 +137,6 @@ export function endpoints(site: Site): Endpoint[] {
 }
 
 /**
- * The files of the site's other updater formats (`formats` in site.yaml), as patterns (`:device`,
- * `:list` filled in where the format has one list): each is served at its own path, so no host
- * needs a rewrite for it; being under `/api/`, it gets the API headers, and a device without a
- * file answers the JSON 404 of `/api/`. The host table probes them on every engine.
- */
-export function formatFiles(site: Site): { name: string; path: string; list: string }[] {
-  return site.formats.flatMap((format) => format.lists.map((list) => ({ name: `${format.family} format, list ${list}`, path: formatPath(format, ':device', list), list })));
-}
-
-/**
  * The folders whose misses answer a JSON 404, as patterns, most specific first: a miss under one
  * answers its `404.json` (Cloudflare: `404.html`, the same bytes), the nearest that exists.
  * Everything outside `/api/` keeps the HTML `404.html`. One folder for all of v2, not one per
@@ -163,15 +156,12 @@ export function notFoundScopes(site: Site, devices: readonly string[]): NotFound
     '/api/v2/devices/': () => 'unknown device or path: v2 answers are /api/v2/devices/<device> and /api/v2/devices/<device>/builds for the devices in /api/v2/oems',
     '/api/': () => 'not found: listings are at /api/v1/<device>/<list>/ and /api/v2/devices/<device>/builds; /api/devices.json lists the devices',
   };
-  return NOT_FOUND_FOLDERS.flatMap((folder) =>
-    (folder.includes(':device') ? devices : ['']).map((device) => ({ folder: fill(folder, { device }), message: messages[folder](device) })),
-  );
-}
-
-/** A folder whose misses answer a JSON 404 with `message` as the envelope's `error`. */
-export interface NotFoundScope {
-  folder: string;
-  message: string;
+  return [
+    ...formatNotFoundScopes(site),
+    ...NOT_FOUND_FOLDERS.flatMap((folder) =>
+      (folder.includes(':device') ? devices : ['']).map((device) => ({ folder: fill(folder, { device }), message: messages[folder](device), file: fill(`${folder}404.json`, { device }) })),
+    ),
+  ];
 }
 
 /** A set of headers for every request path that matches `for` (`/api/*`: everything under `/api/`). */
@@ -180,9 +170,24 @@ export interface HeaderRule {
   values: Record<string, string>;
 }
 
-/** The header rules of the site: both hosts' `_headers` and the preview server use them. */
+/**
+ * The header rules of the site: both hosts' `_headers` and the preview server use them. Besides
+ * `/api/*`, one per folder of the formats' files outside it (`/API/updater/*`), and one per
+ * pattern of a format's file at the root (`/:device.json`): Cloudflare matches a rule's URL
+ * pattern with `:device` as one segment's worth up to the `.` (wrangler 4.86.0, workers-shared
+ * utils/rules-engine.ts `generateRuleRegExp`), so a page or another miss at the root keeps the HTML
+ * headers, where `/*.json` (`*` takes slashes too) put the JSON type on the HTML 404 of
+ * `/no/such/page.json` (measured with wrangler). One rule per pattern, not per file: a site has a
+ * handful against Cloudflare's 100 (limits.ts). Netlify reads a placeholder as a whole segment,
+ * and gets one rule per file there instead (netlify.ts).
+ */
 export function headerRules(site: Site): HeaderRule[] {
-  return [{ for: '/api/*', values: apiHeaders(site) }];
+  const values = apiHeaders(site);
+  return [
+    { for: '/api/*', values },
+    ...formatFolders(site).map((folder) => ({ for: `${folder}*`, values })),
+    ...[...new Set(rootFormatFiles(site).map((f) => f.path))].map((path) => ({ for: path, values })),
+  ];
 }
 
 /** Headers of every answer under `/api/`, listings and JSON 404s alike. */
@@ -220,9 +225,13 @@ export const CONTENT_TYPES: Record<string, string> = {
  * (unknown device or list) falls to the nearest `404.html` above the requested path. A request
  * path with a placeholder inside a segment takes one static rule per device and list (limit 2000).
  */
-export function renderCloudflareRedirects(site: Site, devices: readonly string[], incrementals: readonly IncrementalAnswer[] = []): string {
+export function renderCloudflareRedirects(site: Site, devices: readonly string[], incrementals: readonly IncrementalAnswer[] = [], rootFiles: readonly string[] = []): string {
   const lines = ['# Generated by otapress from its route table; edit content/site.yaml, not this file.'];
-  for (const [from, to] of cloudflareRules(site, devices, incrementals)) lines.push(`${from}  ${to}  200`);
+  for (const [from, to] of cloudflareRules(site, devices, incrementals, rootFiles)) {
+    // Fields are split at white space, and `#` starts a comment (wrangler's parseRedirects).
+    for (const value of [from, to]) if (!/^\/[\x21-\x7e]*$/.test(value) || value.includes('#')) throw new Error(`cannot be written as one field of _redirects: ${JSON.stringify(value)}`);
+    lines.push(`${from}  ${to}  200`);
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -233,10 +242,21 @@ export function renderCloudflareRedirects(site: Site, devices: readonly string[]
  * limit, they are left out and the endpoint gets its one placeholder rule: unknown devices then
  * answer the JSON 404 there, which is better than known devices past the limit answering `[]`.
  */
-export function cloudflareRules(site: Site, devices: readonly string[], incrementals: readonly IncrementalAnswer[] = []): [string, string][] {
+export function cloudflareRules(site: Site, devices: readonly string[], incrementals: readonly IncrementalAnswer[] = [], rootFiles: readonly string[] = []): [string, string][] {
   const lists = site.lists.map((l) => l.name);
   const rules = (answerUnknown: boolean) => {
-    const out: [string, string][] = [];
+    // The formats' files at the root (`rootFiles`, as written: `/akita.json`) each answer by a
+    // rule to itself, and any other path of their shape by a rule to a path in
+    // ROOT_FORMAT_MISSES: Cloudflare follows a rule whether a file exists or not, and answers a
+    // rewrite to a missing file with the nearest 404.html above the path rewritten to
+    // (developers.cloudflare.com/pages/configuration/redirects/, "Redirects are always followed";
+    // measured with wrangler), here the JSON 404; a miss of any other shape keeps the HTML page.
+    // The rules to themselves first: wrangler's parser counts a rule without placeholders as
+    // static only before the first one with them (workers-shared utils/configuration/parseRedirects.ts),
+    // then the patterns' rules, which no other rule's path can match: past its 100 dynamic rules
+    // that parser skips the rest of the file, and these must not be in that rest.
+    const out: [string, string][] = rootFiles.map((file) => [file, file]);
+    for (const path of new Set(rootFormatFiles(site).map((f) => f.path))) out.push([path, `${ROOT_FORMAT_MISSES}missing`]);
     for (const endpoint of endpoints(site)) {
       for (const from of endpoint.paths) {
         // Each answer for phones on one build by its own rule, before the rule for every other build.
@@ -257,11 +277,6 @@ export function cloudflareRules(site: Site, devices: readonly string[], incremen
   return staticRules(all) <= CLOUDFLARE_REDIRECT_LIMITS.static ? all : rules(false);
 }
 
-/** A `_headers`/`_routes.json` pattern: exact, or a prefix when it ends in `*`. */
-export function matches(pattern: string, pathname: string): boolean {
-  return pattern.endsWith('*') ? pathname.startsWith(pattern.slice(0, -1)) : pathname === pattern;
-}
-
 /** Cloudflare Pages' limits on `_redirects`: rules without placeholders, and rules with them. */
 export const CLOUDFLARE_REDIRECT_LIMITS = { static: 2000, dynamic: 100 } as const;
 
@@ -270,12 +285,21 @@ export const CLOUDFLARE_REDIRECT_LIMITS = { static: 2000, dynamic: 100 } as cons
  * Cloudflare's limit of static rules: reported at the first of them (Cloudflare would ignore the
  * rules past the limit, and phones of the devices sorted last would get 404s).
  */
-export function cloudflareRuleProblems(site: Site, devices: readonly string[], incrementals: readonly IncrementalAnswer[] = []): Problem[] {
+export function cloudflareRuleProblems(site: Site, devices: readonly string[], incrementals: readonly IncrementalAnswer[] = [], rootFiles: readonly string[] = []): Problem[] {
   const perDevice = site.requestPaths.filter((r) => hasInSegmentPlaceholder(r.pattern));
-  if (perDevice.length === 0 && incrementals.length === 0) return [];
-  const rules = cloudflareRules(site, devices, incrementals);
+  if (perDevice.length === 0 && incrementals.length === 0 && rootFiles.length === 0) return [];
+  const rules = cloudflareRules(site, devices, incrementals, rootFiles);
   const counts = { static: staticRules(rules), dynamic: rules.length - staticRules(rules) };
   if (counts.static <= CLOUDFLARE_REDIRECT_LIMITS.static) return [];
+  if (rootFiles.length > 0 && staticRules(cloudflareRules(site, devices, incrementals)) <= CLOUDFLARE_REDIRECT_LIMITS.static) {
+    const format = site.formats.find((f) => formatFolder(f.path) === undefined)!;
+    return [
+      problemAtFormat(
+        format,
+        `the formats' files at the root (${rootFiles.length}, one per device and list) take one _redirects rule each on Cloudflare Pages, so that a missing one answers the JSON 404: ${counts.static} static rules, over its limit of ${CLOUDFLARE_REDIRECT_LIMITS.static}; put the format in a folder of its own, e.g. /API/updater/{device}.json, which takes no rule per device`,
+      ),
+    ];
+  }
   if (perDevice.length === 0) {
     return [
       {
@@ -300,7 +324,7 @@ export function cloudflareRuleProblems(site: Site, devices: readonly string[], i
   ];
 }
 
-/** Cloudflare Pages `_headers`: the API headers on everything under `/api/`. */
+/** Cloudflare Pages `_headers`: the API headers on everything under `/api/`, and on the formats' files outside it. */
 export function renderCloudflareHeaders(site: Site): string {
   const rules = headerRules(site).map((rule) => [rule.for, ...Object.entries(rule.values).map(([name, value]) => `  ${name}: ${value}`)].join('\n'));
   return `# Generated by otapress; edit content/site.yaml, not this file.\n${rules.join('\n')}\n`;
@@ -313,8 +337,10 @@ export function renderCloudflareHeaders(site: Site): string {
  */
 export function optionsAnswers(site: Site): { for: string; headers: Record<string, string> }[] {
   if (!site.optionsHandler) return [];
+  // Not at the root: `_routes.json`, which sends requests to the worker, has `*` but no
+  // placeholders (developers.cloudflare.com/pages/functions/routing/), and `/*` would bill every page.
   return headerRules(site)
-    .filter((rule) => 'Allow' in rule.values)
+    .filter((rule) => 'Allow' in rule.values && !rule.for.includes(':'))
     .map((rule) => ({ for: rule.for, headers: Object.fromEntries(Object.entries(rule.values).filter(([name]) => name !== 'Content-Type')) }));
 }
 

@@ -4,7 +4,8 @@
  * 404, and the headers. The rules are generic: a pattern for every device and list, so a new
  * device needs no new configuration. Pure.
  */
-import { endpoints, NOT_FOUND_FOLDERS, apiHeaders, CONTENT_TYPES, pastFirstPageRegex, type Endpoint } from './routes.js';
+import { endpoints, NOT_FOUND_FOLDERS, apiHeaders, CONTENT_TYPES, pastFirstPageRegex, formatFolders, formatNotFoundScopes, rootFormatFiles, type Endpoint } from './routes.js';
+import { ROOT_FORMAT_MISSES } from '../catalog/formats.js';
 import type { Site } from '../catalog/site.js';
 
 /** A request shape: the path as an anchored regular expression, and the file that answers it. */
@@ -32,13 +33,25 @@ export interface ServerRewrite {
   fileGroups: string[];
 }
 
-/** A folder whose misses answer its `404.json`: `/api/v1/:device/` as `^/api/v1/([^/]+)/`. */
+/**
+ * A folder whose misses answer its `404.json`: `/api/v1/:device/` as `^/api/v1/([^/]+)/`; or the
+ * pattern of a format's file at the root, whose misses answer the one of {@link ROOT_FORMAT_MISSES}.
+ */
 export interface ServerNotFound {
   folder: string;
-  /** Matches the start of a path under the folder. */
+  /** Matches the start of a path under the folder (or, for a file at the root, the whole path). */
   regex: string;
   groups: string[];
+  /** The body of the miss, with the placeholders of `groups` (`/api/v1/:device/404.json`). */
+  file: string;
 }
+
+/**
+ * Request paths outside `/api/` that get the API headers, as the formats' files do there: a folder
+ * of their own (`/API/updater/`, every path under it), or a file's pattern at the root, as an
+ * anchored regular expression (`^/[^/]+\.json$`), so that pages and other misses keep the HTML ones.
+ */
+export type ApiScope = { prefix: string } | { regex: string };
 
 /** Everything a server configuration is generated from. */
 export interface ServerRules {
@@ -47,6 +60,8 @@ export interface ServerRules {
   notFound: ServerNotFound[];
   /** Requests under this prefix get `apiHeaders`, and 204 for OPTIONS. */
   apiPrefix: string;
+  /** The same outside `apiPrefix`, for the formats' files there. */
+  formatScopes: ApiScope[];
   apiHeaders: Record<string, string>;
   /** Headers of the 204 answer to OPTIONS (no body, so no Content-Type). */
   optionsHeaders: Record<string, string>;
@@ -73,8 +88,17 @@ export function serverRules(site: Site): ServerRules {
         ...(endpoint.paging && { paging: { param: endpoint.paging.param, query: pastFirstPageRegex(endpoint.paging), past: endpoint.paging.past } }),
       })),
     ),
-    notFound: NOT_FOUND_FOLDERS.map((folder) => ({ folder, ...toRegex(folder, false) })),
+    // Most specific first: the formats' folders and files, then the API's folders.
+    notFound: [
+      ...formatNotFoundScopes(site).map((scope) => ({ folder: scope.folder, ...toRegex(scope.folder, false), file: scope.file })),
+      ...[...new Set(rootFormatFiles(site).map((f) => f.path))].map((path) => ({ folder: '/', ...toRegex(path, true), file: `${ROOT_FORMAT_MISSES}404.json` })),
+      ...NOT_FOUND_FOLDERS.map((folder) => ({ folder, ...toRegex(folder, false), file: `${folder}404.json` })),
+    ],
     apiPrefix: '/api/',
+    formatScopes: [
+      ...formatFolders(site).map((prefix) => ({ prefix })),
+      ...[...new Set(rootFormatFiles(site).map((f) => f.path))].map((path) => ({ regex: toRegex(path, true).regex })),
+    ],
     apiHeaders: headers,
     optionsHeaders,
     notFoundCacheControl: 'no-store',

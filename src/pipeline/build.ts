@@ -66,14 +66,14 @@ export function assembleSite(
   devices: readonly DeviceOutput[],
   host: Host,
   problems: Problem[],
-  hostFiles: () => OutputFile[] = () => renderHostFiles(site, content.devices, host, incrementalAnswers(devices)),
+  hostFiles: () => OutputFile[] = () => renderHostFiles(site, content.devices, host, incrementalAnswers(devices), rootFormatAnswers(devices)),
   indexFiles: (summaries: DeviceSummary[]) => OutputFile[] = renderIndexes,
 ): { files: OutputFile[]; problems: Problem[]; notices: Problem[] } {
   const all = [
     ...problems,
     ...devices.flatMap((d) => d.problems),
     ...checkCatalog([], content.devices),
-    ...(host === 'all' ? cloudflareRuleProblems(site, content.devices, incrementalAnswers(devices)) : []),
+    ...(host === 'all' ? cloudflareRuleProblems(site, content.devices, incrementalAnswers(devices), rootFormatAnswers(devices)) : []),
   ];
   if (all.length > 0) return { files: [], problems: sortProblems(all), notices: [] };
   const files: OutputFile[] = [...devices.flatMap((d) => d.files), ...indexFiles(devices.map((d) => d.summary!)), ...hostFiles(), OUTPUT_MARKER_FILE];
@@ -94,6 +94,11 @@ export function assembleSite(
 /** The answers for phones on one build that the compiled devices have, for the hosts' rules (in device order). */
 export function incrementalAnswers(devices: readonly Pick<DeviceOutput, 'device' | 'summary'>[]): IncrementalAnswer[] {
   return devices.flatMap((d) => (d.summary?.incrementals ?? []).map(({ list, incremental }) => ({ device: d.device, list, incremental })));
+}
+
+/** The files of the other updater formats that the compiled devices write at the root of the site (`/akita.json`), for the hosts' rules (in device order). */
+export function rootFormatAnswers(devices: readonly Pick<DeviceOutput, 'summary'>[]): string[] {
+  return devices.flatMap((d) => d.summary?.rootFiles ?? []);
 }
 
 /** Options of {@link build}; paths default to the conventional layout under `root`. */

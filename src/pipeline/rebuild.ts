@@ -1,5 +1,5 @@
 import { inflateRawSync } from 'node:zlib';
-import { assembleSite, cacheDirOf, compileSite, incrementalAnswers, withTightHeap } from './build.js';
+import { assembleSite, cacheDirOf, compileSite, incrementalAnswers, rootFormatAnswers, withTightHeap } from './build.js';
 import { compileSettings, filesByDevice, groupByDevice, type DeviceOutput } from './compile-device.js';
 import { compileDevices, deflateOutput } from './compile-devices.js';
 import { DEVICE_NAME } from '../catalog/plan.js';
@@ -48,8 +48,10 @@ export function incrementalRebuild(root: string): Rebuild {
     const outputs = s.devices.flatMap((d) => s.outputs.get(d) ?? []);
     // Cloudflare's rules name each answer for phones on one build: they change with those too.
     const incrementals = incrementalAnswers(outputs);
-    const key = `${s.devices.join('/')}\u0000${incrementals.map((a) => `${a.device}/${a.list}/${a.incremental}`).join(' ')}`;
-    if (s.hostFiles?.key !== key) s.hostFiles = { key, files: renderHostFiles(s.site, s.devices, 'all', incrementals) };
+    // And the formats' files at the root, each of which has a rule there.
+    const rootFiles = rootFormatAnswers(outputs);
+    const key = `${s.devices.join('/')}\u0000${incrementals.map((a) => `${a.device}/${a.list}/${a.incremental}`).join(' ')}\u0000${rootFiles.join(' ')}`;
+    if (s.hostFiles?.key !== key) s.hostFiles = { key, files: renderHostFiles(s.site, s.devices, 'all', incrementals, rootFiles) };
     const problems = [...s.siteProblems, ...[...s.layoutProblems.values()].flat()];
     // The devices' own files stay deflated, out of the assembly: only the indexes and host files come back.
     const assembled = assembleSite(s, s.site, outputs, 'all', problems, () => s.hostFiles!.files, (summaries) => {

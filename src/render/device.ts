@@ -43,6 +43,8 @@ export function renderDevice(device: string, listings: readonly Listing[], site:
   const changes = deviceChanges(device, builds, site, info);
   const formats = site.formats.length > 0 ? renderFormats(device, listings, site, info ?? NO_DEVICE_INFO) : { files: [], notices: [] };
   const checksums = renderChecksums(device, [...listings, ...answers]);
+  // The formats' files at the root of the site (a device writes nothing else there): each has a rule of its own on the hosts.
+  const rootFiles = formats.files.flatMap((f) => (f.path.includes('/') ? [] : [`/${f.path}`]));
   return {
     files: [v2.file, v2Device, renderDevicePage(device, listings, info, checksums !== undefined), ...(checksums ? [checksums] : []), ...(changelogPage ? [changelogPage] : []), ...renderFeeds(listings, site, info), ...formats.files],
     notices: [...v1Notices(device, listings), ...v2.notices, ...formats.notices],
@@ -51,6 +53,7 @@ export function renderDevice(device: string, listings: readonly Listing[], site:
       ...summarizeDevice(device, listings, info),
       ...(changes !== undefined && { changes }),
       ...(answers.length > 0 && { incrementals: answers.map((a) => ({ list: a.list, incremental: a.incremental })) }),
+      ...(rootFiles.length > 0 && { rootFiles }),
     },
   };
 }

@@ -22,6 +22,8 @@ export interface DeviceSummary {
   changes?: string;
   /** The listings for phones on one build (`/api/v1/<device>/<list>/<incremental>`), for the hosts' rules; left out when there are none. */
   incrementals?: { list: string; incremental: string }[];
+  /** The files of the other updater formats at the root of the site (`/akita.json`), for the hosts' rules; left out when there are none. */
+  rootFiles?: string[];
 }
 
 /** The facts about a list's newest build that dashboards show. */

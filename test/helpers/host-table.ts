@@ -11,6 +11,7 @@ import path from 'node:path';
 import { compileSite, type CompiledSite } from '../../src/pipeline/build.js';
 import type { Content } from '../../src/catalog/read.js';
 import { endpoints, formatFiles, notFoundScopes } from '../../src/hosts/routes.js';
+import { ROOT_FORMAT_MISSES } from '../../src/catalog/formats.js';
 import { fill } from '../../src/render/urls.js';
 
 /** One request and what every host must answer. */
@@ -25,10 +26,18 @@ export interface Probe {
   kind: 'json' | 'html';
   /** The dist file (relative, Cloudflare layout) whose bytes are the body. */
   file: string;
-  /** For JSON 404s: the scope folder whose message answers (Netlify serves `<folder>404.json`); none for a page past a paged answer's first. */
+  /** For JSON 404s: the scope folder whose message answers; none for a page past a paged answer's first. */
   scope?: string;
+  /** For JSON 404s: the file the hosts but Cloudflare serve for the scope (`<folder>404.json`, or a format folder's `404.html`). */
+  scopeFile?: string;
   /** The file is served at the path asked, by no rewrite rule (the formats' files). */
   atItsPath?: true;
+  /**
+   * A miss of a format's file at the root (`/no-such-device.json`): the JSON 404 of
+   * ROOT_FORMAT_MISSES where the host can tell it from other misses at the root; Netlify cannot
+   * (a placeholder there is a whole path segment), and answers its HTML 404 page.
+   */
+  rootFormat?: true;
 }
 
 /** The headers every JSON answer carries, as a phone sees them (the example catalog's settings). */
@@ -51,8 +60,8 @@ request_paths:
 
 /**
  * The other updater families' files (site.yaml `formats`): the crDroid family's at its default
- * path, one per list, and the PixelExperience family's for one list at a path of its own.
- * Appended to the example's site.yaml by the suites that run the table with request paths.
+ * path, one per list, and the PixelExperience family's for one list at a path of its own, both
+ * under /api/. Appended to the example's site.yaml by the suites that run the table with them.
  */
 export const FORMATS_YAML = `
 formats:
@@ -60,6 +69,21 @@ formats:
   pixelexperience:
     lists: [stable]
     path: /api/updater/{device}.json
+`;
+
+/**
+ * The same families' files where phones in the field look on other servers: crDroid's OTA
+ * repository serves `/<device>.json` at its root, PixelOS's `/API/updater/<device>.json` (upper
+ * case, beside otapress's own /api/). Appended by the suites that run the table with request paths.
+ */
+export const FORMATS_OUTSIDE_API_YAML = `
+formats:
+  crdroid:
+    lists: [stable]
+    path: /{device}.json
+  pixelexperience:
+    lists: [stable]
+    path: /API/updater/{device}.json
 `;
 
 export function hostTable(compiled: CompiledSite): Probe[] {
@@ -123,10 +147,11 @@ export function hostTable(compiled: CompiledSite): Probe[] {
     }
   }
 
-  const notFound = (path: string, what: string) => {
-    const scope = scopes.find((s) => path.startsWith(s.folder));
+  const notFound = (path: string, what: string, rootFormat = false) => {
+    const scope = rootFormat ? scopes.find((s) => s.folder === ROOT_FORMAT_MISSES) : scopes.find((s) => path.startsWith(s.folder));
+    if (rootFormat && scope) return add({ method: 'GET', path, what, status: 404, kind: 'json', file: `${scope.folder.slice(1)}404.html`, scope: scope.folder, scopeFile: scope.file, rootFormat: true });
     add(scope
-      ? { method: 'GET', path, what, status: 404, kind: 'json', file: `${scope.folder.slice(1)}404.html`, scope: scope.folder }
+      ? { method: 'GET', path, what, status: 404, kind: 'json', file: `${scope.folder.slice(1)}404.html`, scope: scope.folder, scopeFile: scope.file }
       : { method: 'GET', path, what, status: 404, kind: 'html', file: '404.html' });
   };
   const known = { device: devices[0], list: lists[0] };
@@ -150,19 +175,24 @@ export function hostTable(compiled: CompiledSite): Probe[] {
     notFound(`${fillAll(deepest, known).replace(/\/$/, '')}/one/more`, `${endpoint.name}: deeper than a phone asks`);
   }
   // The formats' files are served at their own paths; a device without one (an unknown device, or a
-  // PixelExperience-family list with no build to offer) answers the JSON 404 of its scope.
+  // PixelExperience-family list with no build to offer) answers the JSON 404 of its scope: its
+  // folder's, or at the root ROOT_FORMAT_MISSES'. A folder outside /api/ is its own, whatever the
+  // case: `/API/updater/` is not `/api/updater/`, where a file is a miss under /api/.
   const written = new Set(compiled.files.map((f) => f.path));
   for (const format of formatFiles(site)) {
+    const atRoot = format.folder === undefined;
     for (const device of devices) {
       const path = fill(format.path, { device });
       if (written.has(path.slice(1))) for (const method of ['GET', 'HEAD'] as const) add({ method, path, what: format.name, status: 200, kind: 'json', file: path.slice(1), atItsPath: true });
-      else notFound(path, `${format.name}: no build to offer`);
+      else notFound(path, `${format.name}: no build to offer`, atRoot);
+      if (!atRoot && path.toLowerCase() !== path && written.has(path.slice(1))) notFound(path.toLowerCase(), `${format.name}: its path in lower case, another folder`);
     }
-    notFound(fill(format.path, { device: 'no-such-device' }), `${format.name}: unknown device`);
+    notFound(fill(format.path, { device: 'no-such-device' }), `${format.name}: unknown device`, atRoot);
   }
   for (const scope of scopes) notFound(`${scope.folder}no/such/path`, `miss under ${scope.folder}`);
   notFound('/no-such-page', 'miss outside the API');
   notFound('/no/such/page.html', 'miss outside the API');
+  notFound('/no/such/page.json', 'miss outside the API, of no format\'s shape');
   return [...probes.values()];
 }
 

@@ -9,16 +9,17 @@ import { build, compileSite } from '../../src/pipeline/build.js';
 import { readContent } from '../../src/catalog/read.js';
 import { respond, servedTree } from '../../src/hosts/respond.js';
 import { EXAMPLE } from '../helpers/helpers.js';
-import { CLOUDFLARE_PAGE_ALLOW_ORIGIN, compileWith, describeProbe, expectedAnswer, hostTable, INCREMENTAL_EXAMPLE, observe, optionsProbes, REQUEST_PATHS_YAML, FORMATS_YAML, writeManifests, type Seen } from '../helpers/host-table.js';
+import { CLOUDFLARE_PAGE_ALLOW_ORIGIN, compileWith, describeProbe, expectedAnswer, hostTable, INCREMENTAL_EXAMPLE, observe, optionsProbes, REQUEST_PATHS_YAML, FORMATS_YAML, FORMATS_OUTSIDE_API_YAML, writeManifests, type Seen } from '../helpers/host-table.js';
 import { startWrangler, type Wrangler } from '../helpers/wrangler.js';
 
 const content = readContent(EXAMPLE);
 
 // The second run adds site.yaml's request paths too (their rows join the table): one wrangler
-// fewer, and neither setting changes what the other answers.
+// fewer, and neither setting changes what the other answers. The formats: under /api/ in the
+// first run, at the root and in a folder of their own beside /api/ in the second.
 describe.each([
-  { optionsHandler: false, extra: '', manifests: {}, setting: 'without options_handler (static assets only)' },
-  { optionsHandler: true, extra: `\noptions_handler: true\n${REQUEST_PATHS_YAML}${FORMATS_YAML}`, manifests: INCREMENTAL_EXAMPLE, setting: 'with options_handler: true (_worker.js), request_paths, formats and an incremental package' },
+  { optionsHandler: false, extra: FORMATS_YAML, manifests: {}, setting: 'without options_handler (static assets only), formats under /api/' },
+  { optionsHandler: true, extra: `\noptions_handler: true\n${REQUEST_PATHS_YAML}${FORMATS_OUTSIDE_API_YAML}`, manifests: INCREMENTAL_EXAMPLE, setting: 'with options_handler: true (_worker.js), request_paths, formats outside /api/ and an incremental package' },
 ])('Cloudflare Pages runtime (wrangler pages dev), $setting', ({ optionsHandler, extra, manifests }) => {
   const compiled = compileWith(content, extra, manifests);
   const table = hostTable(compiled);
@@ -90,6 +91,16 @@ describe.each([
     ['GET', '/api/v1/legacy/FP4/stable/'],
     ['GET', '/api/v1/legacy/FP4/nope/1'],
     ['OPTIONS', '/no-such-page'],
+    // Formats outside /api/ (second run): near misses of the root pattern and of the folder. Not
+    // /FP4.json/ (wrangler's local lookup of FP4.json/index.html answers 502, ENOTDIR, as above).
+    ['GET', '/FP4.json?x=1'],
+    ['GET', '/FP4.JSON'],
+    ['GET', '/x/FP4.json'],
+    ['GET', '/API/updater/'],
+    ['GET', '/API/updater'],
+    ['GET', '/api/updater/FP4.json'],
+    ['GET', '/API/devices.json'],
+    ['GET', '/api/format-misses/missing'],
   ])('%s %s: the preview answers as wrangler does', async (method, sent) => {
     const local = compileSite(readContent(root));
     const answer = respond(servedTree(local.site!, local.files), method, sent);

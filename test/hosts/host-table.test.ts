@@ -5,7 +5,7 @@ import { compileSite } from '../../src/pipeline/build.js';
 import { readContent } from '../../src/catalog/read.js';
 import { EXAMPLE } from '../helpers/helpers.js';
 import { cloudflareRuleProblems, cloudflareRules } from '../../src/hosts/routes.js';
-import { compileWith, hostTable, INCREMENTAL_EXAMPLE, REQUEST_PATHS_YAML } from '../helpers/host-table.js';
+import { compileWith, FORMATS_OUTSIDE_API_YAML, hostTable, INCREMENTAL_EXAMPLE, REQUEST_PATHS_YAML } from '../helpers/host-table.js';
 
 const compiled = compileSite(readContent(EXAMPLE));
 const table = hostTable(compiled);
@@ -76,6 +76,28 @@ describe('the host table of a catalog with an incremental package', () => {
   it('asks the shapes with {incremental} with a build no package applies on too, answered by the listing', () => {
     const rows = withIncremental.filter((p) => /^\/api\/v1\/FP4\/stable\/[^/?]+$/.test(p.path) && p.method === 'GET');
     expect(rows.map((p) => p.file).sort()).toEqual(['api/v1/FP4/stable/eng.root.20241108.123456.json', 'api/v1/FP4/stable/index.json']);
+  });
+});
+
+describe('the host table of a catalog with formats outside /api/', () => {
+  const withFormats = hostTable(compileWith(readContent(EXAMPLE), FORMATS_OUTSIDE_API_YAML));
+  const at = (path: string) => withFormats.filter((p) => p.path === path).map((p) => `${p.method} ${p.status} ${p.kind} ${p.file}${p.rootFormat ? ' (root format)' : ''}`);
+
+  it('asks for the files at the root and in /API/updater/, each at its path', () => {
+    expect(at('/FP4.json')).toEqual(['GET 200 json FP4.json', 'HEAD 200 json FP4.json']);
+    expect(at('/API/updater/FP4.json')).toEqual(['GET 200 json API/updater/FP4.json', 'HEAD 200 json API/updater/FP4.json']);
+  });
+
+  it('asks for the JSON 404s of a missing file: its folder’s, or at the root the one for the formats’ files there', () => {
+    expect(at('/no-such-device.json')).toEqual(['GET 404 json api/format-misses/404.html (root format)']);
+    expect(at('/API/updater/no-such-device.json')).toEqual(['GET 404 json API/updater/404.html']);
+    expect(at('/API/updater/no/such/path')).toEqual(['GET 404 json API/updater/404.html']);
+  });
+
+  it('keeps the case: /api/updater/ is a miss under /api/; other misses at the root are HTML', () => {
+    expect(at('/api/updater/fp4.json')).toEqual(['GET 404 json api/404.html']);
+    expect(at('/no/such/page.json')).toEqual(['GET 404 html 404.html']);
+    expect(at('/no-such-page')).toEqual(['GET 404 html 404.html']);
   });
 });
 

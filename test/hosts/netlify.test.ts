@@ -10,11 +10,11 @@ import { build } from '../../src/pipeline/build.js';
 import { readContent } from '../../src/catalog/read.js';
 import { NETLIFY_TOML } from '../../src/hosts/netlify.js';
 import { EXAMPLE, ROOT } from '../helpers/helpers.js';
-import { compileWith, describeProbe, expectedAnswer, hostTable, INCREMENTAL_EXAMPLE, LISTING_CACHE_CONTROL, REQUEST_PATHS_YAML, FORMATS_YAML, writeManifests, type Probe, type Seen } from '../helpers/host-table.js';
+import { compileWith, describeProbe, expectedAnswer, hostTable, INCREMENTAL_EXAMPLE, LISTING_CACHE_CONTROL, REQUEST_PATHS_YAML, FORMATS_OUTSIDE_API_YAML, writeManifests, type Probe, type Seen } from '../helpers/host-table.js';
 import { loadNetlifySite, netlifyAnswer, type NetlifySite } from '../helpers/netlify-engine.js';
 
 // The table has site.yaml's request paths, the other updaters' formats and an incremental package: the build writes their rules into dist/_redirects.
-const table: Probe[] = hostTable(compileWith(readContent(EXAMPLE), `${REQUEST_PATHS_YAML}${FORMATS_YAML}`, INCREMENTAL_EXAMPLE));
+const table: Probe[] = hostTable(compileWith(readContent(EXAMPLE), `${REQUEST_PATHS_YAML}${FORMATS_OUTSIDE_API_YAML}`, INCREMENTAL_EXAMPLE));
 const TOMLS = {
   'init\'s': path.join(EXAMPLE, 'netlify.toml'),
   'an earlier build\'s': path.join(ROOT, 'test', 'fixtures', 'netlify-toml', 'written-by-earlier-build.toml'),
@@ -29,7 +29,7 @@ beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'otapress-netlify-'));
   cpSync(path.join(EXAMPLE, 'content'), path.join(root, 'content'), { recursive: true });
   // The Cloudflare-only option must not leak into a Netlify deploy either.
-  appendFileSync(path.join(root, 'content', 'site.yaml'), `\noptions_handler: true\n${REQUEST_PATHS_YAML}${FORMATS_YAML}`);
+  appendFileSync(path.join(root, 'content', 'site.yaml'), `\noptions_handler: true\n${REQUEST_PATHS_YAML}${FORMATS_OUTSIDE_API_YAML}`);
   // The answers for phones on one build take rules of their own in dist/_redirects.
   writeManifests(root, INCREMENTAL_EXAMPLE);
   build({ root, host: 'netlify' });
@@ -48,7 +48,8 @@ describe('a --host netlify build', () => {
   it("the example's netlify.toml is the one init writes: build settings only, nothing a device or list changes", () => {
     expect(readFileSync(TOMLS["init's"], 'utf8')).toBe(NETLIFY_TOML);
     expect(NETLIFY_TOML).not.toMatch(/\[\[(redirects|headers)\]\]|FP4|stable/);
-    expect(sites["init's"].redirects.every((r) => r.from.startsWith('/api/'))).toBe(true);
+    // Every rule is dist/_redirects': the API's, and the JSON 404 of the PixelExperience-family folder.
+    expect(sites["init's"].redirects.every((r) => r.from.startsWith('/api/') || r.from.startsWith('/API/updater/'))).toBe(true);
   });
 
   it.each(Object.keys(TOMLS) as Which[])('with %s netlify.toml, the rules parse without errors, every 200 rule forced', (which) => {
@@ -60,7 +61,10 @@ describe('a --host netlify build', () => {
 });
 
 describe.each(Object.keys(TOMLS) as Which[])('Netlify rule engine, dist/ with %s netlify.toml', (which) => {
-  it.each(table.map((probe) => ({ probe, name: describeProbe(probe) })))('$name', ({ probe }) => {
+  // A miss of a format's file at the root has no rule of its own here (a placeholder is a whole
+  // segment, which would take every miss at the root): it answers the HTML 404 page.
+  const rows = table.map((probe): Probe => (probe.rootFormat ? { method: probe.method, path: probe.path, what: probe.what, status: 404, kind: 'html', file: '404.html' } : probe));
+  it.each(rows.map((probe) => ({ probe, name: describeProbe(probe) })))('$name', ({ probe }) => {
     const answer = netlifyAnswer(sites[which], probe.path, probe.method);
     // The rule that fires, and its target in dist/.
     if (probe.atItsPath) {
@@ -71,7 +75,7 @@ describe.each(Object.keys(TOMLS) as Which[])('Netlify rule engine, dist/ with %s
     } else if (probe.kind === 'json' && !probe.scope) {
       expect(answer.rule).toMatchObject({ to: `/${probe.file}`, status: 404, force: true });
     } else if (probe.kind === 'json') {
-      expect(answer.rule).toMatchObject({ from: `${probe.scope}*`, to: `${probe.scope}404.json`, status: 404 });
+      expect(answer.rule).toMatchObject({ from: `${probe.scope}*`, to: probe.scopeFile, status: 404 });
     } else {
       expect(answer.rule).toBeNull();
     }

@@ -12,7 +12,7 @@ import { readContent } from '../../src/catalog/read.js';
 import { respond, servedTree } from '../../src/hosts/respond.js';
 import { startPreview, type Preview } from '../../src/pipeline/preview.js';
 import { EXAMPLE, ROOT, tempProject } from '../helpers/helpers.js';
-import { CLOUDFLARE_PAGE_ALLOW_ORIGIN, compileWith, describeProbe, expectedAnswer, hostTable, INCREMENTAL_EXAMPLE, observe, optionsProbes, REQUEST_PATHS_YAML, FORMATS_YAML, writeManifests, type Seen } from '../helpers/host-table.js';
+import { CLOUDFLARE_PAGE_ALLOW_ORIGIN, compileWith, describeProbe, expectedAnswer, hostTable, INCREMENTAL_EXAMPLE, observe, optionsProbes, REQUEST_PATHS_YAML, FORMATS_YAML, FORMATS_OUTSIDE_API_YAML, writeManifests, type Seen } from '../helpers/host-table.js';
 
 const compiled = compileSite(readContent(EXAMPLE));
 const fileText = (file: string) => String(compiled.files.find((f) => f.path === file)!.contents);
@@ -39,8 +39,8 @@ async function eventually(check: () => Promise<boolean> | boolean, what: string)
 }
 
 describe.each([
-  { extra: '', manifests: {}, setting: 'the example' },
-  { extra: `${REQUEST_PATHS_YAML}${FORMATS_YAML}`, manifests: INCREMENTAL_EXAMPLE, setting: 'with request_paths, formats and an incremental package' },
+  { extra: FORMATS_YAML, manifests: {}, setting: 'the example, with formats under /api/' },
+  { extra: `${REQUEST_PATHS_YAML}${FORMATS_OUTSIDE_API_YAML}`, manifests: INCREMENTAL_EXAMPLE, setting: 'with request_paths, formats outside /api/ and an incremental package' },
 ])('otapress serve answers the host table like the hosts, $setting', ({ extra, manifests }) => {
   const compiled = compileWith(readContent(EXAMPLE), extra, manifests);
   const table = hostTable(compiled);

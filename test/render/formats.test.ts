@@ -10,6 +10,7 @@ import { EXAMPLE } from '../helpers/helpers.js';
 import { compileWith, FORMATS_YAML } from '../helpers/host-table.js';
 import { crDroidOffers, decodeCrDroid, decodePixelExperience, pixelExperienceOffers } from '../helpers/format-clients.js';
 import { outputFloor } from '../../src/hosts/limits.js';
+import { formatFolder } from '../../src/catalog/formats.js';
 
 const content = readContent(EXAMPLE);
 const compiled = compileWith(content, FORMATS_YAML);
@@ -98,16 +99,76 @@ describe('formats in site.yaml', () => {
 
   it('takes the defaults: every list, each in its own folder', () => {
     expect(parseSite(`${base}formats:\n  crdroid:\n  pixelexperience: { lists: [stable] }\n`).site!.formats).toEqual([
-      { family: 'crdroid', lists: ['stable', 'official', 'dev', 'community'], path: '/api/crdroid/{list}/{device}.json' },
-      { family: 'pixelexperience', lists: ['stable'], path: '/api/pixelexperience/{device}.json' },
+      { family: 'crdroid', lists: ['stable', 'official', 'dev', 'community'], path: '/api/crdroid/{list}/{device}.json', at: { line: 3, col: 3 } },
+      { family: 'pixelexperience', lists: ['stable'], path: '/api/pixelexperience/{device}.json', at: { line: 4, col: 3 } },
     ]);
+  });
+
+  it.each([
+    // Where crDroid's OTA repository serves them, and PixelOS's (case matters: not /api/).
+    ['/{device}.json', undefined],
+    ['/API/updater/{device}.json', '/API/updater/'],
+    ['/api/updater/{device}.json', '/api/updater/'],
+    ['/ota/{device}/update.json', '/ota/'],
+    ['/ota-{device}.json', undefined],
+    ['/Devices/{device}.json', '/Devices/'],
+    ['/api.json/{device}.json', '/api.json/'],
+  ])('takes %s, in a folder of its own or at the root', (path, folder) => {
+    const site = parseSite(`${base}formats:\n  crdroid:\n    lists: [stable]\n    path: ${path}\n`);
+    expect(site.problems).toEqual([]);
+    expect(site.site!.formats).toEqual([{ family: 'crdroid', lists: ['stable'], path, at: { line: 5, col: 11 } }]);
+    expect(formatFolder(path)).toBe(folder);
+  });
+
+  it('takes {list} in a folder of its own or beside {device} at the root, for several lists', () => {
+    const site = parseSite(`${base}formats:\n  crdroid:\n    path: /ota/{list}/{device}.json\n  pixelexperience:\n    path: /{list}-{device}.json\n`);
+    expect(site.problems).toEqual([]);
+    expect(site.site!.formats.map((f) => f.path)).toEqual(['/ota/{list}/{device}.json', '/{list}-{device}.json']);
+  });
+
+  const one = (path: string) => `formats:\n  crdroid:\n    lists: [stable]\n    path: ${path}\n`;
+  it.each([
+    ['/{device}.txt', "a format's path ends in .json, e.g. /api/crdroid/{device}.json, /API/updater/{device}.json or /{device}.json: every host sends the JSON content type by the name"],
+    ['ota/{device}.json', "a format's path starts with /, e.g. /api/crdroid/{device}.json, /API/updater/{device}.json or /{device}.json"],
+    ['/ota/{codename}.json', 'unknown placeholder {codename}; use {device} and {list}'],
+    ['/ota/{device}$x.json', '`$` cannot be part of a path; use letters, digits, `.`, `_`, `~`, `-` and `/` besides {device} and {list}'],
+    ['"/ota/{device} .json"', '` ` cannot be part of a path; use letters, digits, `.`, `_`, `~`, `-` and `/` besides {device} and {list}'],
+    ['/ota//{device}.json', 'a path has no empty, `.` or `..` segments'],
+    ['/ota/../{device}.json', 'a path has no empty, `.` or `..` segments'],
+    ['/ota/{device}/{device}.json', "a format's path has {device} exactly once"],
+    ['/ota/update.json', "a format's path has {device} exactly once"],
+    ['/_ota/{device}.json', "`_ota` starts with `_`: such names are the hosts' own (_headers, _redirects, dotfiles); pick a name that starts with a letter or digit"],
+    ['/.well-known/{device}.json', "`.well-known` starts with `.`: such names are the hosts' own (_headers, _redirects, dotfiles); pick a name that starts with a letter or digit"],
+    ['/_{device}.json', "`_{device}.json` starts with `_`: such names are the hosts' own (_headers, _redirects, dotfiles); pick a name that starts with a letter or digit"],
+    ['/{device}/update.json', "a format's file lies directly at the root (/{device}.json) or in a folder of its own whose name has no placeholder (/ota/{list}/{device}.json), not in a folder named after a device or list"],
+    ['/{device}_ota.json', 'at the root, a placeholder is followed by `.`, `-` or `~` (Cloudflare Pages reads letters, digits and `_` after it as part of its name), e.g. /{device}.json or /{list}-{device}.json'],
+    ['/api/{device}.json', "a format's file lives in a folder of its own, e.g. /api/crdroid/{device}.json, /API/updater/{device}.json or /{device}.json: the files directly in /api/ are otapress's own"],
+    ['/api/v2/x/{device}.json', '/api/v2/ holds the LineageOS and /e/ answers; put the format in a folder of its own, e.g. /api/crdroid/{device}.json, /API/updater/{device}.json or /{device}.json'],
+    ['/api/devices.json/{device}.json', 'otapress writes /api/devices.json itself; put the format in a folder of its own, e.g. /api/crdroid/{device}.json, /API/updater/{device}.json or /{device}.json'],
+    ['/api/format-misses/{device}.json', 'otapress writes /api/format-misses itself; put the format in a folder of its own, e.g. /api/crdroid/{device}.json, /API/updater/{device}.json or /{device}.json'],
+    ['/devices/{device}.json', "otapress writes /devices/ itself (the site's pages and answers); put the format in a folder of its own, e.g. /api/crdroid/{device}.json, /API/updater/{device}.json or /{device}.json"],
+    [`/${'a'.repeat(95)}/{device}.json`, "a format's path has at most 100 characters (this one has 110): Cloudflare Pages takes no longer rule for its folder"],
+    ['/404.html/{device}.json', "otapress writes /404.html itself (the site's pages and answers); put the format in a folder of its own, e.g. /api/crdroid/{device}.json, /API/updater/{device}.json or /{device}.json"],
+  ])('refuses the path %s, saying what to do', (path, message) => {
+    expect(problemsOf(one(path))).toEqual([`5:11 formats.crdroid.path ${message}`]);
+  });
+
+  it.each([
+    ['/ota/{device}.json', '/ota/pe-{device}.json', '/ota/pe-{device}.json can name the same file or folder as /ota/{device}.json (crdroid, list stable) for some device; make them differ by a fixed part, e.g. a folder of each its own'],
+    ['/{device}.json', '/x.json/{device}.json', '/x.json/{device}.json can name the same file or folder as /{device}.json (crdroid, list stable) for some device; make them differ by a fixed part, e.g. a folder of each its own'],
+    ['/API/updater/{device}.json', '/API/updater/{device}.json', '/API/updater/{device}.json is also the file of crdroid, list stable; give each format and list its own path'],
+  ])('refuses two formats whose files can meet: %s and %s', (first, second, message) => {
+    expect(problemsOf(`formats:\n  crdroid:\n    lists: [stable]\n    path: ${first}\n  pixelexperience:\n    lists: [stable]\n    path: ${second}\n`)).toEqual([`8:11 formats.pixelexperience.path ${message}`]);
+  });
+
+  it('takes the same name in another case as another folder: /API/updater/ is not /api/updater/', () => {
+    expect(problemsOf(`formats:\n  crdroid:\n    lists: [stable]\n    path: /api/updater/{device}.json\n  pixelexperience:\n    lists: [stable]\n    path: /API/updater/{device}.json\n`)).toEqual([]);
   });
 
   it.each([
     ['formats:\n  lineage: {}\n', '3:3 formats.lineage unknown updater family; otapress writes the formats of crdroid and pixelexperience (besides the /e/ and LineageOS answers, which every site has)'],
     ['formats:\n  crdroid: { lists: [nightly] }\n', '3:22 formats.crdroid.lists.0 `nightly` is not a list of this site (lists: stable, official, dev, community); add it to `lists` or name one of those'],
-    ['formats:\n  crdroid:\n    path: /api/crdroid/{device}.json\n', '4:11 formats.crdroid.path the format publishes several lists, and each needs its own file: put {list} in the path, e.g. /api/crdroid/{list}/{device}.json'],
-    ['formats:\n  crdroid:\n    lists: [stable]\n    path: /{device}.json\n', expect.stringMatching(/^5:11 formats\.crdroid\.path a format's path starts with \/api\//)],
+    ['formats:\n  crdroid:\n    path: /api/crdroid/{device}.json\n', '4:11 formats.crdroid.path the format publishes several lists, and each needs its own file: put {list} in the path, e.g. /api/crdroid/{list}/{device}.json or /{list}-{device}.json'],
     ['formats:\n  crdroid:\n    lists: [stable]\n    path: /api/v1/{device}.json\n', expect.stringMatching(/^5:11 formats\.crdroid\.path \/api\/v1\/ holds the LineageOS and \/e\/ answers/)],
     ['formats:\n  crdroid:\n    lists: [stable]\n    path: /api/x/{device}.json\n  pixelexperience:\n    lists: [stable]\n    path: /api/x/{device}.json\n', '8:11 formats.pixelexperience.path /api/x/{device}.json is also the file of crdroid, list stable; give each format and list its own path'],
   ])('refuses %j', (yaml, expected) => {
