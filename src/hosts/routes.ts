@@ -251,10 +251,6 @@ export function cloudflareRules(site: Site, devices: readonly string[], incremen
     // rewrite to a missing file with the nearest 404.html above the path rewritten to
     // (developers.cloudflare.com/pages/configuration/redirects/, "Redirects are always followed";
     // measured with wrangler), here the JSON 404; a miss of any other shape keeps the HTML page.
-    // The rules to themselves first: wrangler's parser counts a rule without placeholders as
-    // static only before the first one with them (workers-shared utils/configuration/parseRedirects.ts),
-    // then the patterns' rules, which no other rule's path can match: past its 100 dynamic rules
-    // that parser skips the rest of the file, and these must not be in that rest.
     const out: [string, string][] = rootFiles.map((file) => [file, file]);
     for (const path of new Set(rootFormatFiles(site).map((f) => f.path))) out.push([path, `${ROOT_FORMAT_MISSES}missing`]);
     for (const endpoint of endpoints(site)) {
@@ -271,7 +267,15 @@ export function cloudflareRules(site: Site, devices: readonly string[], incremen
         } else out.push([from, endpoint.file]);
       }
     }
-    return out;
+    // Every rule without placeholders first, in their order, then the others in theirs. Cloudflare
+    // reads a rule without placeholders as static only before the first one with them, counts
+    // every later rule as dynamic and skips the rest of the file past 100 of those (wrangler
+    // 4.86.0, workers-shared utils/configuration/parseRedirects.ts, `canCreateStaticRule`; "static
+    // redirects should appear before dynamic redirects", developers.cloudflare.com/pages/configuration/redirects/):
+    // with the per-device v2 rules after the v1 placeholder rules, a site of 60 devices lost its
+    // last rules, /api/v2/oems among them. Static rules are looked up by path before any dynamic one
+    // is tried (metadata `staticRules`), so this order answers every path as the rules meant.
+    return [...out.filter(isStaticRule), ...out.filter((rule) => !isStaticRule(rule))];
   };
   const all = rules(true);
   return staticRules(all) <= CLOUDFLARE_REDIRECT_LIMITS.static ? all : rules(false);
@@ -366,5 +370,10 @@ export function answersOf(incrementalFile: string, incrementals: readonly Increm
 
 /** Rules without placeholders, which Cloudflare counts against its static limit. */
 function staticRules(rules: readonly [string, string][]): number {
-  return rules.filter(([from]) => !/[:*]/.test(from)).length;
+  return rules.filter(isStaticRule).length;
+}
+
+/** A rule without placeholders or splats: Cloudflare counts it against its static limit. */
+function isStaticRule([from]: readonly [string, string]): boolean {
+  return !/[:*]/.test(from);
 }
