@@ -69,15 +69,20 @@ export function renderNginxConfig(site: Site, { dist, listen = { port: 80 }, pre
   // The formats' files outside /api/: the API's headers, OPTIONS answer and JSON 404s, in a
   // folder of their own (a prefix location) or at the root (a regex location for their pattern
   // only, so that pages and other misses there keep the HTML 404).
+  // What every location of the API's answers holds: JSON whatever the extension (as _headers
+  // says), the API headers, the JSON 404s and the OPTIONS answer.
+  const apiBody = [
+    'types { }',
+    `default_type ${quote(rules.apiHeaders['Content-Type'])};`,
+    ...apiHeaders(site.cacheControl, false),
+    'error_page 403 404 =404 @otapress_api_404;',
+    ...options,
+    'try_files $uri =404;',
+  ];
   const formatLocations = rules.formatScopes.flatMap((scope) => [
     '',
     `location ${'prefix' in scope ? quote(scope.prefix) : `~ ${quote(scope.regex)}`} {`,
-    '    types { }',
-    `    default_type ${quote(rules.apiHeaders['Content-Type'])};`,
-    ...indent(apiHeaders(site.cacheControl, false), 1),
-    '    error_page 403 404 =404 @otapress_api_404;',
-    ...indent(options, 1),
-    '    try_files $uri =404;',
+    ...indent(apiBody, 1),
     '}',
   ]);
 
@@ -126,13 +131,7 @@ export function renderNginxConfig(site: Site, { dist, listen = { port: 80 }, pre
     '        }',
     '',
     `        location ${rules.apiPrefix} {`,
-    // Every answer under /api/ is JSON, whatever the extension (as _headers says).
-    '            types { }',
-    `            default_type ${quote(rules.apiHeaders['Content-Type'])};`,
-    ...indent(apiHeaders(site.cacheControl, false), 3),
-    '            error_page 403 404 =404 @otapress_api_404;',
-    ...indent(options, 3),
-    '            try_files $uri =404;',
+    ...indent(apiBody, 3),
     '',
     ...indent(locations, 3),
     '        }',
