@@ -34,10 +34,11 @@ export function checkCatalog(builds: readonly Build[], devices: readonly string[
       });
     } else byLowerCase.set(device.toLowerCase(), device);
   }
+  // Builds with a package, in file order: a duplicate is reported at the file that sorts later.
+  const packaged = builds.filter((b) => !b.placeholder).sort((a, b) => compareStrings(a.source, b.source));
   for (const field of ['id', 'filename'] as const) {
     const first = new Map<string, Build>();
-    for (const build of [...builds].sort((a, b) => compareStrings(a.source, b.source))) {
-      if (build.placeholder) continue;
+    for (const build of packaged) {
       const key = `${build.device}\u0000${build[field]}`;
       const earlier = first.get(key);
       if (earlier === undefined) {
@@ -52,7 +53,7 @@ export function checkCatalog(builds: readonly Build[], devices: readonly string[
       });
     }
   }
-  problems.push(...sameZip(builds));
+  problems.push(...sameZip(packaged));
   problems.push(...sharedAddresses(builds));
   return problems;
 }
@@ -62,13 +63,12 @@ export function checkCatalog(builds: readonly Build[], devices: readonly string[
  * has too, as its `id` or its own `sha256`: the same zip published twice, under two keys that the
  * v1 answer keeps apart and the v2 answer, whose download key is the SHA-256 (render/v2.ts
  * `v2Sha256`), would merge. Only builds that write `sha256` are looked at (duplicate ids are
- * checkCatalog's), and only when there are any.
+ * checkCatalog's), and only when there are any. `sorted`: the builds with a package, in file order.
  */
-function sameZip(builds: readonly Build[]): Problem[] {
-  if (!builds.some((b) => b.sha256 !== undefined)) return [];
+function sameZip(sorted: readonly Build[]): Problem[] {
+  if (!sorted.some((b) => b.sha256 !== undefined)) return [];
   const problems: Problem[] = [];
   const bySha256 = new Map<string, Build>();
-  const sorted = [...builds].filter((b) => !b.placeholder).sort((a, b) => compareStrings(a.source, b.source));
   // The ids first, so that a `sha256` is reported whichever file sorts first.
   for (const build of sorted) {
     const key = `${build.device}\u0000${build.id}`;
