@@ -237,8 +237,8 @@ export function renderCloudflareRedirects(site: Site, devices: readonly string[]
 
 /**
  * The rewrites of `_redirects` in order, as `[from, to]`. An endpoint with an `unknownDevice`
- * answer takes a static rule per device, then its placeholder rule points at that answer (rules
- * apply in file order, measured with wrangler). When those static rules would pass Cloudflare's
+ * answer takes a static rule per device, and its placeholder rule, which Cloudflare tries only
+ * after every static one, points at that answer (measured with wrangler). When those static rules would pass Cloudflare's
  * limit, they are left out and the endpoint gets its one placeholder rule: unknown devices then
  * answer the JSON 404 there, which is better than known devices past the limit answering `[]`.
  */
@@ -272,9 +272,9 @@ export function cloudflareRules(site: Site, devices: readonly string[], incremen
     // every later rule as dynamic and skips the rest of the file past 100 of those (wrangler
     // 4.86.0, workers-shared utils/configuration/parseRedirects.ts, `canCreateStaticRule`; "static
     // redirects should appear before dynamic redirects", developers.cloudflare.com/pages/configuration/redirects/):
-    // with the per-device v2 rules after the v1 placeholder rules, a site of 60 devices lost its
-    // last rules, /api/v2/oems among them. Static rules are looked up by path before any dynamic one
-    // is tried (metadata `staticRules`), so this order answers every path as the rules meant.
+    // per-device rules after a placeholder rule would each count as dynamic, and a site of a few
+    // dozen devices would lose its last rules. Static rules are looked up by path before any
+    // dynamic one is tried (metadata `staticRules`), so this order answers every path as meant.
     return [...out.filter(isStaticRule), ...out.filter((rule) => !isStaticRule(rule))];
   };
   const all = rules(true);
