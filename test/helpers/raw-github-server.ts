@@ -101,6 +101,6 @@ function notFound(): HostAnswer {
 /** An error answer: only the content type is observed (the spike's 404), so only it is sent. */
 function plain(status: number, text: string): HostAnswer {
   const body = Buffer.from(text);
-  const headers: [string, string][] = [['Content-Type', 'text/plain; charset=utf-8'], ['Content-Length', String(body.length)]];
-  return { status, headers, body };
+  const headers: [string, string][] = [['Content-Type', 'text/plain; charset=utf-8']];
+  return { status, headers: [...headers, ['Content-Length', String(body.length)]], body };
 }
