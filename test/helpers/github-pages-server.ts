@@ -29,8 +29,9 @@
 //   allows CORS"; the transcripts above, on a 404 too). A file answer and the folder redirect carry
 //   `Cache-Control: max-age=600` with the matching `Expires` (the transcripts; jekyll issue 4920 for
 //   the 301), `Last-Modified`, and an ETag of the nginx form `"<mtime hex>-<size hex>"` (the spike's
-//   `etag: "6ac1e0a0-4c"` for a 76-byte file). A matching `If-None-Match` or `If-Modified-Since`
-//   answers 304 without a body.
+//   `etag: "6ac1e0a0-4c"` for a 76-byte file), all after `Server: GitHub.com` (every transcript). A
+//   matching `If-None-Match` or `If-Modified-Since` answers 304 without a body (RFC 9110 section 13;
+//   public code revalidating Pages files counts on those 304s).
 // - A miss shows the site's `404.html` with status 404 ("Creating a custom 404 page for your GitHub
 //   Pages site": a `404.html` at the site's root), as `text/html; charset=utf-8` (the spike's 404);
 //   without one, GitHub's own 404 page.
