@@ -12,8 +12,8 @@
  * - an unknown key's value is skipped as long as it is well formed, and a value that is not an
  *   object or array is skipped by `consumeStringLenient`, so an unquoted word there is accepted;
  * - a repeated key is decoded again: the last one wins.
- * The text is what OkHttp's `ResponseBody.string()` gives: a leading byte order mark is consumed
- * there (callers pass the text with it; {@link parseKotlinx} drops one U+FEFF).
+ * The text is what the reader hands over: OkHttp's `ResponseBody.string()` consumes a leading byte
+ * order mark, `readByteArray().decodeToString()` does not ({@link parseKotlinx}'s `bomConsumed`).
  * Failures are `SerializationException`, modelled as {@link SerializationException}.
  */
 
@@ -27,9 +27,13 @@ export type KxValue =
   | { readonly kind: 'object'; readonly entries: Map<string, KxValue> }
   | { readonly kind: 'array'; readonly items: KxValue[] };
 
-/** The whole text as one value (`decodeFromString`): a U+FEFF first is dropped as OkHttp's `string()` does. */
-export function parseKotlinx(text: string): KxValue {
-  const lexer = new Lexer(text.startsWith('\ufeff') ? text.slice(1) : text);
+/**
+ * The whole text as one value (`decodeFromString`). A U+FEFF first is dropped when the reader took
+ * the body with OkHttp's `string()` (`bomConsumed`, the default); a reader that decodes the bytes
+ * itself (`decodeToString()`) hands it to kotlinx, which refuses it.
+ */
+export function parseKotlinx(text: string, { bomConsumed = true }: { bomConsumed?: boolean } = {}): KxValue {
+  const lexer = new Lexer(bomConsumed && text.startsWith('\ufeff') ? text.slice(1) : text);
   const value = lexer.value();
   lexer.expectEof();
   return value;

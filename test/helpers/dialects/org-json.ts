@@ -90,6 +90,24 @@ export function getBoolean(object: JsonObject, name: string): boolean {
   throw new JSONException(`Value at ${name} is not a boolean`);
 }
 
+/** `JSONObject.optBoolean(name, fallback)`: a Boolean, or the String "true"/"false" in any case; else the fallback. */
+export function optBoolean(object: JsonObject, name: string, fallback: boolean): boolean {
+  const value = object.get(name);
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string' && ['true', 'false'].includes(value.toLowerCase())) return value.toLowerCase() === 'true';
+  return fallback;
+}
+
+/** `JSONObject.optLong(name, fallback)`: what getLong reads, else the fallback. */
+export function optLong(object: JsonObject, name: string, fallback: number): number {
+  try {
+    return getLong(object, name);
+  } catch (error) {
+    if (error instanceof JSONException) return fallback;
+    throw error;
+  }
+}
+
 /** `JSONObject.getJSONArray`. */
 export function getJSONArray(object: JsonObject, name: string): JsonArray {
   const value = get(object, name);
