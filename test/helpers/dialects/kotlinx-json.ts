@@ -32,8 +32,8 @@ export type KxValue =
  * the body with OkHttp's `string()` (`bomConsumed`, the default); a reader that decodes the bytes
  * itself (`decodeToString()`) hands it to kotlinx, which refuses it.
  */
-export function parseKotlinx(text: string, { bomConsumed = true }: { bomConsumed?: boolean } = {}): KxValue {
-  const lexer = new Lexer(bomConsumed && text.startsWith('\ufeff') ? text.slice(1) : text);
+export function parseKotlinx(text: string, { bomConsumed = true, lenient = false }: { bomConsumed?: boolean; lenient?: boolean } = {}): KxValue {
+  const lexer = new Lexer(bomConsumed && text.startsWith('\ufeff') ? text.slice(1) : text, lenient);
   const value = lexer.value();
   lexer.expectEof();
   return value;
@@ -42,13 +42,30 @@ export function parseKotlinx(text: string, { bomConsumed = true }: { bomConsumed
 /** A field's declared type, with whether it may be null and whether it has a default (may be missing). */
 export type KxField = { type: 'String' | 'Long' | 'Int'; nullable?: boolean; optional?: boolean };
 
+/** The `Json { }` settings that change how a class is read. */
+export interface KxConfiguration {
+  /** `ignoreUnknownKeys` (or `@JsonIgnoreUnknownKeys` on the class); when false an unknown key fails. */
+  ignoreUnknownKeys?: boolean;
+  /** `isLenient`: a String may be an unquoted token (not `null` for a non-null one). */
+  isLenient?: boolean;
+}
+
 /**
- * A `@Serializable` data class read from an object: every declared field, with unknown keys
- * ignored. A required field missing, or a value that its type refuses, throws. Missing optional
- * fields are `undefined`, explicit nulls of nullable ones `null`.
+ * A `@Serializable` data class read from an object: every declared field, unknown keys ignored
+ * unless the configuration says otherwise. A required field missing, or a value that its type
+ * refuses, throws. Missing optional fields are `undefined`, explicit nulls of nullable ones `null`.
  */
-export function decodeClass(value: KxValue, fields: Record<string, KxField>): Record<string, string | number | null | undefined> {
+export function decodeClass(
+  value: KxValue,
+  fields: Record<string, KxField>,
+  { ignoreUnknownKeys = true, isLenient = false }: KxConfiguration = {},
+): Record<string, string | number | null | undefined> {
   if (value.kind !== 'object') throw new SerializationException('Expected start of the object');
+  if (!ignoreUnknownKeys) {
+    for (const key of value.entries.keys()) {
+      if (!(key in fields)) throw new SerializationException(`Encountered an unknown key '${key}'`);
+    }
+  }
   const out: Record<string, string | number | null | undefined> = {};
   for (const [name, field] of Object.entries(fields)) {
     const v = value.entries.get(name);
@@ -61,7 +78,8 @@ export function decodeClass(value: KxValue, fields: Record<string, KxField>): Re
       out[name] = null;
       continue;
     }
-    out[name] = field.type === 'String' ? kxString(v) : kxInteger(v, field.type);
+    const lenientString = isLenient && v.kind === 'literal' && v.text !== 'null';
+    out[name] = field.type === 'String' ? (lenientString ? (v as { text: string }).text : kxString(v)) : kxInteger(v, field.type);
   }
   return out;
 }
@@ -111,7 +129,11 @@ const STRUCTURAL = ' \t\r\n,:{}[]"';
 
 class Lexer {
   private pos = 0;
-  constructor(private readonly s: string) {}
+  constructor(
+    private readonly s: string,
+    /** `isLenient`: keys may be unquoted tokens too. */
+    private readonly lenient = false,
+  ) {}
 
   value(): KxValue {
     this.skipWhitespace();
@@ -140,8 +162,9 @@ class Lexer {
     }
     for (;;) {
       this.skipWhitespace();
-      if (this.s[this.pos] !== '"') throw new SerializationException('Expected quotation mark for a key');
-      const key = this.string();
+      // Lenient mode reads an unquoted key as consumeStringLenient does.
+      const key = this.s[this.pos] === '"' ? this.string() : this.lenient ? this.literal() : '';
+      if (key === '' && this.s[this.pos - 1] !== '"') throw new SerializationException('Expected quotation mark for a key');
       this.expect(':');
       entries.set(key, this.value());
       this.skipWhitespace();
