@@ -90,7 +90,10 @@ describe('PixelOS 15 reader on the official device files', () => {
   });
 });
 
-/** The example feed of the updater's README (PixelOS-AOSP/android_packages_apps_Updater README.md at 364825391074a8213355099f6a55ac0f32a14f43). */
+/**
+ * The example feed of the updater's README (PixelOS-AOSP/android_packages_apps_Updater README.md at
+ * 364825391074a8213355099f6a55ac0f32a14f43).
+ */
 const FEED_ENTRY = {
   datetime: 1781858358,
   files: [

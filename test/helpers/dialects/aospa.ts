@@ -99,7 +99,10 @@ export function aospaHubOffers(update: AospaHubUpdate, phone: AospaPhone): boole
   return updateCode > phoneCode;
 }
 
-/** The fields of the Compose Hub's `GetDeviceInformationResponse.Update`: all Strings; those with a default may be missing. */
+/**
+ * The fields of the Compose Hub's `GetDeviceInformationResponse.Update`: all Strings; those with a default
+ * may be missing.
+ */
 const COMPOSE_UPDATE_FIELDS: Record<string, KxField> = {
   date: { type: 'String' },
   datetime: { type: 'String' },

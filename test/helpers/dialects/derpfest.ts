@@ -26,7 +26,8 @@ export interface DerpFestPhone {
  * or `ro.derpfest.device` (DerpFest-AOSP/android_packages_apps_Updater,
  * app/src/main/java/org/lineageos/updater/data/source/network/UpdatesNetworkDataSource.kt and
  * NetworkUpdate.kt at 73064e65c7773891fe2cb841f60a50409f610f62; NetworkUpdate.kt reads the same at
- * 68876d039afc63af5cbb18b64d7440d4c9ba5051): `Json { ignoreUnknownKeys = true }.decodeFromString<NetworkUpdateResponse>`,
+ * 68876d039afc63af5cbb18b64d7440d4c9ba5051): `Json { ignoreUnknownKeys = true
+ * }.decodeFromString<NetworkUpdateResponse>`,
  * `response` a list that defaults to empty; in each record `datetime` and `size` Longs, `filename`,
  * `id`, `url`, `version` Strings, all required; `romtype` a String or null, may be missing. One
  * record that fails fails the whole answer (`SerializationException` out of

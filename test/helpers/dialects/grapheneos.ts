@@ -5,7 +5,10 @@
  * names from the same base and checks the zip's own metadata against that line.
  */
 
-/** A GrapheneOS phone: `Build.DEVICE`, `Build.VERSION.INCREMENTAL`, `ro.build.date.utc`, its channel, `Build.FINGERPRINT`. */
+/**
+ * A GrapheneOS phone: `Build.DEVICE`, `Build.VERSION.INCREMENTAL`, `ro.build.date.utc`, its channel,
+ * `Build.FINGERPRINT`.
+ */
 export interface GraphenePhone {
   device: string;
   incremental: string;

@@ -17,9 +17,16 @@ import {
 
 /** The branches transcribed, and the key Gson reads a maintainer's user name from on each. */
 export const pixelExperienceBranches = {
-  /** PixelExperience/packages_apps_Updates branch thirteen, app/src/main/java/org/pixelexperience/ota/misc/Utils.java at ede7af5006a9f0f1fdf3970c8994f95f81eea922 (head 50c6109df4a3af5ecba94a1382a2d5d2460422fa). */
+  /**
+   * PixelExperience/packages_apps_Updates branch thirteen,
+   * app/src/main/java/org/pixelexperience/ota/misc/Utils.java at ede7af5006a9f0f1fdf3970c8994f95f81eea922
+   * (head 50c6109df4a3af5ecba94a1382a2d5d2460422fa).
+   */
   thirteen: { usernameKey: 'ci_username' },
-  /** Branch twelve, src/org/pixelexperience/ota/misc/Utils.java at head 196ae87e274353cf2e2090f9e620bd7f8cc15bfb: the same reading, `github_username`. */
+  /**
+   * Branch twelve, src/org/pixelexperience/ota/misc/Utils.java at head
+   * 196ae87e274353cf2e2090f9e620bd7f8cc15bfb: the same reading, `github_username`.
+   */
   twelve: { usernameKey: 'github_username' },
 } as const;
 
@@ -131,7 +138,10 @@ function gsonMaintainers(obj: JsonObject, usernameKey: string): PixelExperienceB
   return out;
 }
 
-/** The text Gson gives a JSON number read as a String: org.json's `toString()` of the array writes integers plainly and doubles as `JSONObject.numberToString` does. */
+/**
+ * The text Gson gives a JSON number read as a String: org.json's `toString()` of the array writes integers
+ * plainly and doubles as `JSONObject.numberToString` does.
+ */
 function gsonNumberText(java: string, value: bigint | number): string {
   if (java !== 'Double') return String(value);
   const d = value as number;

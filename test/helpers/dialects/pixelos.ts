@@ -115,9 +115,15 @@ export interface PixelOsFeedReader {
   readsIncremental: boolean;
 }
 
-/** The state without `incremental`: NetworkUpdate.kt at 6ed86e2363e60835a84de4136dcb00b2c3084dc9, UpdatesRepository.kt at fe27c094b7e1b667779f781aad72692b72a44030. */
+/**
+ * The state without `incremental`: NetworkUpdate.kt at 6ed86e2363e60835a84de4136dcb00b2c3084dc9,
+ * UpdatesRepository.kt at fe27c094b7e1b667779f781aad72692b72a44030.
+ */
 export const PIXELOS_FEED: PixelOsFeedReader = { readsIncremental: false };
-/** The state with it: NetworkUpdate.kt at 675cb781a6215e554bbba7d83fc00f28424209cd, UpdatesRepository.kt at 1e973c9c005016bc43cdd9fc9047dc7758ae9144. */
+/**
+ * The state with it: NetworkUpdate.kt at 675cb781a6215e554bbba7d83fc00f28424209cd, UpdatesRepository.kt at
+ * 1e973c9c005016bc43cdd9fc9047dc7758ae9144.
+ */
 export const PIXELOS_FEED_INCREMENTAL: PixelOsFeedReader = { readsIncremental: true };
 
 /** `MAX_RESPONSE_BYTES` of UpdatesNetworkDataSource.kt. */
@@ -187,7 +193,10 @@ export function decodePixelOsFeed(text: string, reader: PixelOsFeedReader): Pixe
   }
 }
 
-/** A strict-feed phone: `ro.build.date.utc`, `Build.VERSION.SDK_INT`, `ro.build.ab_update`, and the incremental-updates preference. */
+/**
+ * A strict-feed phone: `ro.build.date.utc`, `Build.VERSION.SDK_INT`, `ro.build.ab_update`, and the
+ * incremental-updates preference.
+ */
 export interface PixelOsFeedPhone {
   buildDate: number;
   sdkLevel: number;
@@ -219,7 +228,10 @@ function check(condition: boolean, message: string): void {
   if (!condition) throw new IllegalArgument(message);
 }
 
-/** Kotlin's `isBlank`: empty or only `Char.isWhitespace` characters (controls 9–13 and 28–31, space separators, U+2028, U+2029). */
+/**
+ * Kotlin's `isBlank`: empty or only `Char.isWhitespace` characters (controls 9–13 and 28–31, space
+ * separators, U+2028, U+2029).
+ */
 function isBlank(s: string): boolean {
   return /^[\t\n\u000b\f\r\u001c-\u001f\p{Zs}\u2028\u2029]*$/u.test(s);
 }
@@ -251,7 +263,10 @@ function uriScheme(url: string): string | null {
   return /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url)?.[1] ?? null;
 }
 
-/** `parsePackageFileRanges`: `name:offset:size` tokens separated by commas, each within the package; a later name replaces an earlier one. */
+/**
+ * `parsePackageFileRanges`: `name:offset:size` tokens separated by commas, each within the package; a later
+ * name replaces an earlier one.
+ */
 function packageFileRanges(value: string, packageSize: number): Record<string, { offset: number; size: number }> {
   const ranges: Record<string, { offset: number; size: number }> = {};
   for (const token of value.split(',')) {
