@@ -120,6 +120,51 @@ describe('real listings, read by their own updaters', () => {
   });
 });
 
+describe('CherishOS and Project Infinity-X', () => {
+  it('CherishOS udc RMX1851: a leading blank line, a numeric version read as the text of a Java Double', () => {
+    const text = listing('cherishos-udc-RMX1851.json');
+    expect(decodeJavaResponse(text, readers.cherishos)).toEqual([
+      {
+        timestamp: 1668752301,
+        name: 'Cherish-OS-v4.2-20221118-0621-RMX1851-OFFICIAL-GApps.zip',
+        downloadId: '403c318ab8be32646ecd83a68f308d97',
+        fileSize: 1781246052,
+        downloadUrl:
+          'https://sourceforge.net/projects/cherish-os/files/device/RMX1851/' +
+          'Cherish-OS-v4.2-20221118-0621-RMX1851-OFFICIAL-GApps.zip/download',
+        version: '4.2',
+        shown: {
+          maintainer: 'Cykeek',
+          buildtype: 'Active Development Releases',
+          forum: 'https://t.me/cherishOS',
+          telegram: 'https://t.me/CykeekBuilds',
+          gapps: '',
+          firmware: '',
+          modem: '',
+          bootloader: '',
+          recovery: 'https://pitchblackrecovery.com/RMX1851',
+          paypal: 'https://www.paypal.me/phandinhhung2001',
+        },
+      },
+    ]);
+    expect(offeredNames(text, 1668752300, readers.cherishos)).toEqual(['Cherish-OS-v4.2-20221118-0621-RMX1851-OFFICIAL-GApps.zip']);
+  });
+
+  it('Infinity-X 15 begonia: six fields, offered by its reader, dropped by crDroid 14.0 and CherishOS', () => {
+    const text = listing('infinityx-15-vanilla-begonia.json');
+    const name = 'Project_Infinity-X-2.9-begonia-20250706-0933-VANILLA-OFFICIAL.zip';
+    expect(offeredNames(text, 1751793961, readers.infinityx)).toEqual([name]);
+    expect(offeredNames(text, 1751793962, readers.infinityx)).toEqual([]);
+    expect(decodeJavaResponse(text, readers.infinityx)?.[0]).toMatchObject({
+      downloadId: '3f2697ddc3d3fa446bfee9d7f6465fda',
+      fileSize: 1673449885,
+      version: '2.9',
+    });
+    expect(decodeJavaResponse(text, readers.crdroid)).toEqual([]);
+    expect(decodeJavaResponse(text, readers.cherishos)).toEqual([]);
+  });
+});
+
 describe('which keys each reader requires', () => {
   it.each([
     ['crdroid', 'gapps', false],

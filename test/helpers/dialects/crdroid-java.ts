@@ -1,8 +1,9 @@
 /**
  * The Java `{"response": [...]}` readers keyed by `md5`: crDroid's updater before its Kotlin rewrite
- * and the forks that kept its `Utils.parseJson` / `parseJsonUpdate` (Evolution X, AlphaDroid, and
- * the six-field readers of Matrixx and VoltageOS). They differ only in which keys `parseJsonUpdate`
- * reads with `getString` and in the offer rule, so each is a row of {@link javaResponseReaders}.
+ * and the forks that kept its `Utils.parseJson` / `parseJsonUpdate` (Evolution X, AlphaDroid, CherishOS,
+ * and the six-field readers of Matrixx, Project Infinity-X and VoltageOS). They differ only in which
+ * keys `parseJsonUpdate` reads with `getString` and in the offer rule, so each is a row of
+ * {@link javaResponseReaders}.
  */
 import {
   JSONException,
@@ -90,6 +91,20 @@ export const javaResponseReaders = {
     downgradeSwitch: true,
   },
   /**
+   * CherishOS (Android 12 to 14): CherishOS/android_packages_apps_Updater branch udc (branches tiramisu and
+   * twelve-one, heads d082cfc3a159c529e29336d46087c339f205a835 and 0c8818a3f664f4d432a84fc732c01192d9928489, read
+   * the same; Utils.java last changed in 47e6ec079f0172bfd5baad76f84acbdff140f40c).
+   */
+  cherishos: {
+    name: 'CherishOS udc',
+    repository: 'CherishOS/android_packages_apps_Updater',
+    path: 'src/com/cherish/updater/misc/Utils.java',
+    commit: '41ad88e4d3a692801b829899c64deb987666c930',
+    shownKeys: CRDROID_SHOWN,
+    sameBuildType: false,
+    downgradeSwitch: true,
+  },
+  /**
    * Matrixx (Android 14): ProjectMatrixx/android_packages_apps_Updater branch 14.0 reads the six
    * build fields only, and its `isCompatible` has no downgrade switch.
    */
@@ -98,6 +113,19 @@ export const javaResponseReaders = {
     repository: 'ProjectMatrixx/android_packages_apps_Updater',
     path: 'app/src/main/java/com/matrixx/updater/misc/Utils.java',
     commit: 'b58b479af49f7b20845f423676e00a71f0c42319',
+    shownKeys: [],
+    sameBuildType: false,
+    downgradeSwitch: false,
+  },
+  /**
+   * Project Infinity-X (Android 14 and 15): ProjectInfinity-X/packages_apps_Updater branch 15 (QPR3 at
+   * 1535162e5e36f90263a212d2fde2a5a48596a67f, where Utils.java last changed, reads the same six fields).
+   */
+  infinityx: {
+    name: 'Project Infinity-X 15',
+    repository: 'ProjectInfinity-X/packages_apps_Updater',
+    path: 'app/src/main/java/com/infinity/updater/misc/Utils.java',
+    commit: '23a27bfaf20cb781ccffc19c1915d2b796034eba',
     shownKeys: [],
     sameBuildType: false,
     downgradeSwitch: false,
