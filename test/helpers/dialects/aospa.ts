@@ -151,7 +151,9 @@ export function decodeAospaCompose(text: string, contentType: string): AospaComp
     if (updates === undefined) throw new SerializationException("Field 'updates' is required");
     return kxList(updates).map((element) => {
       const r = decodeClass(element, COMPOSE_UPDATE_FIELDS, { ignoreUnknownKeys: false, isLenient: true });
-      return Object.fromEntries(Object.keys(COMPOSE_UPDATE_FIELDS).map((k) => [k, r[k] === undefined ? '' : (r[k] as string | null)]));
+      // A defaulted field left out reads as its declared default, "".
+      const withDefaults = Object.keys(COMPOSE_UPDATE_FIELDS).map((k) => [k, r[k] === undefined ? '' : r[k]]);
+      return Object.fromEntries(withDefaults) as AospaComposeUpdate;
     });
   } catch (error) {
     if (error instanceof SerializationException) return undefined;
@@ -173,10 +175,15 @@ export interface AospaComposePhone {
  * otherwise builds of the phone's exact `android_version` with a `version_code` greater in String
  * order ("10" sorts before "9"). The one shown is the last after sorting by `version_code` as Strings.
  */
-export function aospaComposeOffers(updates: AospaComposeUpdate[], phone: AospaComposePhone): AospaComposeUpdate | undefined {
+export function aospaComposeOffers(
+  updates: AospaComposeUpdate[],
+  phone: AospaComposePhone,
+): AospaComposeUpdate | undefined {
   const matching = updates.filter((u) =>
     phone.beta
-      ? u.build_type === 'Beta' && (u.android_version as string) >= phone.androidVersion && (u.datetime as string) > phone.buildDate
+      ? u.build_type === 'Beta' &&
+        (u.android_version as string) >= phone.androidVersion &&
+        (u.datetime as string) > phone.buildDate
       : u.android_version === phone.androidVersion && (u.version_code as string) > phone.versionCode,
   );
   const code = (u: AospaComposeUpdate) => u.version_code as string;

@@ -32,7 +32,18 @@ export interface JavaResponseReader {
   readonly downgradeSwitch: boolean;
 }
 
-const CRDROID_SHOWN = ['maintainer', 'buildtype', 'forum', 'telegram', 'gapps', 'firmware', 'modem', 'bootloader', 'recovery', 'paypal'];
+const CRDROID_SHOWN = [
+  'maintainer',
+  'buildtype',
+  'forum',
+  'telegram',
+  'gapps',
+  'firmware',
+  'modem',
+  'bootloader',
+  'recovery',
+  'paypal',
+];
 
 /**
  * The readers, each at the head of a branch whose phones are in use. Every one reads, in this
@@ -204,10 +215,15 @@ export function decodeJavaResponse(text: string, reader: JavaResponseReader): Ja
 }
 
 /** `Utils.isCompatible` of the reader for one update: newer than the phone's build unless downgrading is allowed. */
-export function javaResponseIsCompatible(update: JavaResponseUpdate, phone: JavaResponsePhone, reader: JavaResponseReader): boolean {
+export function javaResponseIsCompatible(
+  update: JavaResponseUpdate,
+  phone: JavaResponsePhone,
+  reader: JavaResponseReader,
+): boolean {
   const newer = update.timestamp > phone.buildDate;
   if (reader.sameBuildType) {
-    const sameType = phone.buildType !== undefined && phone.buildType !== '' && phone.buildType === update.shown.buildtype;
+    const sameType =
+      phone.buildType !== undefined && phone.buildType !== '' && phone.buildType === update.shown.buildtype;
     return ((phone.allowDowngrading ?? false) || newer) && sameType;
   }
   return (reader.downgradeSwitch && (phone.allowDowngrading ?? false)) || newer;
@@ -219,7 +235,11 @@ export function javaResponseIsCompatible(update: JavaResponseUpdate, phone: Java
  * is kept and only its download address is replaced by the later one's. `undefined` when the whole
  * answer fails.
  */
-export function javaResponseOffers(text: string, phone: JavaResponsePhone, reader: JavaResponseReader): JavaResponseUpdate[] | undefined {
+export function javaResponseOffers(
+  text: string,
+  phone: JavaResponsePhone,
+  reader: JavaResponseReader,
+): JavaResponseUpdate[] | undefined {
   const updates = decodeJavaResponse(text, reader);
   if (updates === undefined) return undefined;
   const byId = new Map<string, JavaResponseUpdate>();

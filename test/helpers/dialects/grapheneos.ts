@@ -52,9 +52,13 @@ export function readGrapheneChannel(text: string, phone: GraphenePhone): Graphen
   if (targetBuildDate === undefined) return { kind: 'crash', reason: `NumberFormatException: ${fields[1]}` };
   if (targetBuildDate <= BigInt(phone.buildDate)) return { kind: 'up-to-date' };
   if (fields.length < 3) return { kind: 'crash', reason: 'ArrayIndexOutOfBoundsException' };
-  if (fields[2] !== phone.device) return { kind: 'refused', reason: `targetDevice: ${fields[2]} does not match device: ${phone.device}` };
+  if (fields[2] !== phone.device) {
+    return { kind: 'refused', reason: `targetDevice: ${fields[2]} does not match device: ${phone.device}` };
+  }
   if (fields.length < 4) return { kind: 'crash', reason: 'ArrayIndexOutOfBoundsException' };
-  if (fields[3] !== phone.channel) return { kind: 'refused', reason: `targetChannel: ${fields[3]} does not match channel: ${phone.channel}` };
+  if (fields[3] !== phone.channel) {
+    return { kind: 'refused', reason: `targetChannel: ${fields[3]} does not match channel: ${phone.channel}` };
+  }
   const prefix = phone.streaming ? '-streaming' : '';
   return {
     kind: 'update',
@@ -74,7 +78,11 @@ export function readGrapheneChannel(text: string, phone: GraphenePhone): Graphen
  * must be there, with a readable `payload.bin` offset. Returns the first reason it refuses, or
  * `undefined` when the package is accepted.
  */
-export function checkGrapheneZipMetadata(metadata: string, targetBuildDate: number, phone: GraphenePhone): string | undefined {
+export function checkGrapheneZipMetadata(
+  metadata: string,
+  targetBuildDate: number,
+  phone: GraphenePhone,
+): string | undefined {
   const values = new Map<string, string>();
   for (const line of metadata.split(/\r\n|\r|\n/)) {
     const pair = javaSplitChar(line, '=');
@@ -88,14 +96,16 @@ export function checkGrapheneZipMetadata(metadata: string, targetBuildDate: numb
   if (values.get('pre-device') !== phone.device) return 'device mismatch';
   if (values.has('serialno')) return 'serialno constraint not permitted';
   if (values.get('ota-type') !== 'AB') return 'package is not an A/B update';
-  if (values.has('pre-build-incremental') && values.get('pre-build-incremental') !== phone.incremental) return 'source incremental mismatch';
+  const sourceIncremental = values.get('pre-build-incremental');
+  if (sourceIncremental !== undefined && sourceIncremental !== phone.incremental) return 'source incremental mismatch';
   if (values.has('pre-build') && values.get('pre-build') !== phone.fingerprint) return 'source fingerprint mismatch';
   // The payload offset loop walks ota-streaming-property-files without a null check.
   const files = values.get('ota-streaming-property-files');
   if (files === undefined) return 'NullPointerException: no ota-streaming-property-files';
   for (const file of files.trim().split(',')) {
     const properties = javaSplitChar(file, ':');
-    if (properties[0] === 'payload.bin' && (properties.length < 2 || javaParseLong(properties[1]) === undefined)) return 'payload.bin offset unreadable';
+    const unreadable = properties.length < 2 || javaParseLong(properties[1]) === undefined;
+    if (properties[0] === 'payload.bin' && unreadable) return 'payload.bin offset unreadable';
   }
   return undefined;
 }

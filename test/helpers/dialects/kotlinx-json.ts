@@ -32,7 +32,10 @@ export type KxValue =
  * the body with OkHttp's `string()` (`bomConsumed`, the default); a reader that decodes the bytes
  * itself (`decodeToString()`) hands it to kotlinx, which refuses it.
  */
-export function parseKotlinx(text: string, { bomConsumed = true, lenient = false }: { bomConsumed?: boolean; lenient?: boolean } = {}): KxValue {
+export function parseKotlinx(
+  text: string,
+  { bomConsumed = true, lenient = false }: { bomConsumed?: boolean; lenient?: boolean } = {},
+): KxValue {
   const lexer = new Lexer(bomConsumed && text.startsWith('\ufeff') ? text.slice(1) : text, lenient);
   const value = lexer.value();
   lexer.expectEof();
@@ -79,7 +82,8 @@ export function decodeClass(
       continue;
     }
     const lenientString = isLenient && v.kind === 'literal' && v.text !== 'null';
-    out[name] = field.type === 'String' ? (lenientString ? (v as { text: string }).text : kxString(v)) : kxInteger(v, field.type);
+    if (field.type !== 'String') out[name] = kxInteger(v, field.type);
+    else out[name] = lenientString ? (v as { text: string }).text : kxString(v);
   }
   return out;
 }
@@ -164,7 +168,9 @@ class Lexer {
       this.skipWhitespace();
       // Lenient mode reads an unquoted key as consumeStringLenient does.
       const key = this.s[this.pos] === '"' ? this.string() : this.lenient ? this.literal() : '';
-      if (key === '' && this.s[this.pos - 1] !== '"') throw new SerializationException('Expected quotation mark for a key');
+      if (key === '' && this.s[this.pos - 1] !== '"') {
+        throw new SerializationException('Expected quotation mark for a key');
+      }
       this.expect(':');
       entries.set(key, this.value());
       this.skipWhitespace();
@@ -208,7 +214,16 @@ class Lexer {
         continue;
       }
       const e = this.s[this.pos++];
-      const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+      const simple: Record<string, string> = {
+        '"': '"',
+        '\\': '\\',
+        '/': '/',
+        b: '\b',
+        f: '\f',
+        n: '\n',
+        r: '\r',
+        t: '\t',
+      };
       if (e !== undefined && simple[e] !== undefined) out += simple[e];
       else if (e === 'u' && /^[0-9a-fA-F]{4}$/.test(this.s.slice(this.pos, this.pos + 4))) {
         out += String.fromCharCode(Number.parseInt(this.s.slice(this.pos, this.pos + 4), 16));

@@ -86,7 +86,9 @@ export function getInt(object: JsonObject, name: string): number {
 export function getBoolean(object: JsonObject, name: string): boolean {
   const value = get(object, name);
   if (typeof value === 'boolean') return value;
-  if (typeof value === 'string' && ['true', 'false'].includes(value.toLowerCase())) return value.toLowerCase() === 'true';
+  if (typeof value === 'string' && ['true', 'false'].includes(value.toLowerCase())) {
+    return value.toLowerCase() === 'true';
+  }
   throw new JSONException(`Value at ${name} is not a boolean`);
 }
 
@@ -94,7 +96,9 @@ export function getBoolean(object: JsonObject, name: string): boolean {
 export function optBoolean(object: JsonObject, name: string, fallback: boolean): boolean {
   const value = object.get(name);
   if (typeof value === 'boolean') return value;
-  if (typeof value === 'string' && ['true', 'false'].includes(value.toLowerCase())) return value.toLowerCase() === 'true';
+  if (typeof value === 'string' && ['true', 'false'].includes(value.toLowerCase())) {
+    return value.toLowerCase() === 'true';
+  }
   return fallback;
 }
 
@@ -247,7 +251,16 @@ function numberToString(n: JavaNumber): string {
 
 /** JSONStringer's string: `"`, `\`, `/` escaped, the short escapes, other controls as `\u00XX`. */
 function quote(s: string): string {
-  const short: Record<string, string> = { '"': '\\"', '\\': '\\\\', '/': '\\/', '\t': '\\t', '\b': '\\b', '\n': '\\n', '\r': '\\r', '\f': '\\f' };
+  const short: Record<string, string> = {
+    '"': '\\"',
+    '\\': '\\\\',
+    '/': '\\/',
+    '\t': '\\t',
+    '\b': '\\b',
+    '\n': '\\n',
+    '\r': '\\r',
+    '\f': '\\f',
+  };
   let out = '"';
   for (const c of s) {
     if (short[c] !== undefined) out += short[c];

@@ -64,7 +64,10 @@ export interface PixelExperiencePhone {
  * throws it to `loadUpdatesList`) means no update: `undefined`. The top-level `error` key is not
  * read.
  */
-export function decodePixelExperienceUpdate(text: string, branch: PixelExperienceBranch = 'thirteen'): PixelExperienceBuild | undefined {
+export function decodePixelExperienceUpdate(
+  text: string,
+  branch: PixelExperienceBranch = 'thirteen',
+): PixelExperienceBuild | undefined {
   try {
     const obj = parseJSONObject(joinLines(text));
     const maintainers = gsonMaintainers(obj, pixelExperienceBranches[branch].usernameKey);

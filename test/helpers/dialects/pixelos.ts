@@ -73,7 +73,8 @@ export function decodePixelOs15(text: string): PixelOs15Update[] | undefined {
         if (payloadList.length > 0) {
           const payload = arrayGetJSONObject(payloadList, 0);
           update.payloadOffset = optLong(payload, 'offset', 0);
-          update.payloadProperties = [...payload.keys()].filter((k) => k !== 'offset').map((k) => `${k}=${getString(payload, k)}`);
+          const keys = [...payload.keys()].filter((k) => k !== 'offset');
+          update.payloadProperties = keys.map((k) => `${k}=${getString(payload, k)}`);
         }
       }
       updates.push(update);
@@ -259,7 +260,9 @@ function validateFile(file: FeedFile): void {
  * followed by two hex digits throws `URISyntaxException`, caught like the rest.
  */
 function uriScheme(url: string): string | null {
-  if (/[\u0000-\u0020"<>\\^`{|}\u007f]/.test(url) || /%(?![0-9a-fA-F]{2})/.test(url)) throw new IllegalArgument('URISyntaxException');
+  if (/[\u0000-\u0020"<>\\^`{|}\u007f]/.test(url) || /%(?![0-9a-fA-F]{2})/.test(url)) {
+    throw new IllegalArgument('URISyntaxException');
+  }
   return /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url)?.[1] ?? null;
 }
 
@@ -297,8 +300,13 @@ function kotlinToLong(s: string): bigint {
   return n;
 }
 
-function toUpdate(entry: { datetime: number; version: string }, file: FeedFile, incremental: boolean): PixelOsFeedUpdate {
-  const ranges = typeof file.ota_property_files === 'string' ? packageFileRanges(file.ota_property_files, file.size as number) : {};
+function toUpdate(
+  entry: { datetime: number; version: string },
+  file: FeedFile,
+  incremental: boolean,
+): PixelOsFeedUpdate {
+  const ranges =
+    typeof file.ota_property_files === 'string' ? packageFileRanges(file.ota_property_files, file.size as number) : {};
   const kept = Object.fromEntries(AB_PAYLOAD_PATHS.filter((p) => p in ranges).map((p) => [p, ranges[p]]));
   return {
     downloadId: file.sha256 as string,
