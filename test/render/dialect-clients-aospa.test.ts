@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { aospaComposeOffers, aospaHubOffers, decodeAospaCompose, decodeAospaHub } from '../helpers/dialects/aospa.js';
 
-const listing = (name: string) => readFileSync(new URL(`../fixtures/dialect-listings/${name}`, import.meta.url), 'utf8');
+const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url), 'utf8');
+const listing = (name: string) => fixture(`dialect-listings/${name}`);
 const TEXT = 'text/plain; charset=utf-8';
 
 describe('the Java Hub (uvite)', () => {
@@ -30,7 +31,11 @@ describe('the Java Hub (uvite)', () => {
   });
 
   it('marble: one build', () => {
-    expect(decodeAospaHub(listing('aospa-topaz-marble'))).toMatchObject({ fileName: 'aospa-topaz-1-marble-20231010.zip', timestamp: 1696920899, fileSize: 2760399230 });
+    expect(decodeAospaHub(listing('aospa-topaz-marble'))).toMatchObject({
+      fileName: 'aospa-topaz-1-marble-20231010.zip',
+      timestamp: 1696920899,
+      fileSize: 2760399230,
+    });
   });
 
   it('a bad first element hides the good ones after it; a null first element reads nothing', () => {
@@ -43,13 +48,16 @@ describe('the Java Hub (uvite)', () => {
 
   it('numbers where strings are written, and strings where numbers are read, both pass org.json', () => {
     const good = JSON.parse(listing('aospa-topaz-marble')).updates[0];
-    const update = decodeAospaHub(JSON.stringify({ updates: [{ ...good, version_code: 2, datetime: ' 1696920899', size: 2760399230 }] }));
+    const changed = { ...good, version_code: 2, datetime: ' 1696920899', size: 2760399230 };
+    const update = decodeAospaHub(JSON.stringify({ updates: [changed] }));
     expect(update).toMatchObject({ versionNumber: '2', timestamp: 1696920899, fileSize: 2760399230 });
   });
 
   it('a version code Float.parseFloat refuses fails the check', () => {
-    const update = decodeAospaHub(JSON.stringify({ updates: [{ ...JSON.parse(listing('aospa-topaz-marble')).updates[0], version_code: '1-beta' }] }));
-    expect(aospaHubOffers(update!, { buildDate: 1696920899, versionNumber: '1', androidVersion: '13' })).toBeUndefined();
+    const good = JSON.parse(listing('aospa-topaz-marble')).updates[0];
+    const update = decodeAospaHub(JSON.stringify({ updates: [{ ...good, version_code: '1-beta' }] }));
+    const phone = { buildDate: 1696920899, versionNumber: '1', androidVersion: '13' };
+    expect(aospaHubOffers(update!, phone)).toBeUndefined();
   });
 });
 
@@ -57,24 +65,34 @@ describe('the Compose Hub', () => {
   it('phone1: all fourteen builds, a stable phone on 7.1 shown build 8', () => {
     const updates = decodeAospaCompose(listing('aospa-topaz-phone1'), TEXT);
     expect(updates).toHaveLength(14);
-    expect(updates?.[0]).toMatchObject({ datetime: '1691971200', delta: '', size: '2207860873', version_code: '8', delta_sha256: '' });
+    expect(updates?.[0]).toMatchObject({
+      datetime: '1691971200',
+      delta: '',
+      size: '2207860873',
+      version_code: '8',
+      delta_sha256: '',
+    });
     expect(updates?.[9].datetime).toBe(' 1676592000');
-    const shown = aospaComposeOffers(updates!, { androidVersion: '13', versionCode: '7.1', buildDate: '1690329600', beta: false });
+    const stable = { androidVersion: '13', beta: false };
+    const shown = aospaComposeOffers(updates!, { ...stable, versionCode: '7.1', buildDate: '1690329600' });
     expect(shown?.filename).toBe('aospa-topaz-8-phone1-20230814.zip');
-    expect(aospaComposeOffers(updates!, { androidVersion: '13', versionCode: '8', buildDate: '1691971200', beta: false })).toBeUndefined();
-    expect(aospaComposeOffers(updates!, { androidVersion: '14', versionCode: '1', buildDate: '0', beta: false })).toBeUndefined();
+    expect(aospaComposeOffers(updates!, { ...stable, versionCode: '8', buildDate: '1691971200' })).toBeUndefined();
+    const onAndroid14 = { ...stable, androidVersion: '14', versionCode: '1', buildDate: '0' };
+    expect(aospaComposeOffers(updates!, onAndroid14)).toBeUndefined();
   });
 
   it('a beta phone is shown the Beta build newer than its own', () => {
     const updates = decodeAospaCompose(listing('aospa-topaz-phone1'), TEXT)!;
-    expect(aospaComposeOffers(updates, { androidVersion: '13', versionCode: '0', buildDate: '1673255647', beta: true })?.id).toBe('topaz-beta-1');
-    expect(aospaComposeOffers(updates, { androidVersion: '13', versionCode: '0', buildDate: '1673255648', beta: true })).toBeUndefined();
+    const beta = { androidVersion: '13', versionCode: '0', beta: true };
+    expect(aospaComposeOffers(updates, { ...beta, buildDate: '1673255647' })?.id).toBe('topaz-beta-1');
+    expect(aospaComposeOffers(updates, { ...beta, buildDate: '1673255648' })).toBeUndefined();
   });
 
   it('version codes compare as Strings: "10" is below "9"', () => {
     const base = JSON.parse(listing('aospa-topaz-marble')).updates[0];
     const text = JSON.stringify({ updates: [{ ...base, version_code: '10' }] });
-    expect(aospaComposeOffers(decodeAospaCompose(text, TEXT)!, { androidVersion: '13', versionCode: '9', buildDate: '0', beta: false })).toBeUndefined();
+    const phone = { androidVersion: '13', versionCode: '9', buildDate: '0', beta: false };
+    expect(aospaComposeOffers(decodeAospaCompose(text, TEXT)!, phone)).toBeUndefined();
   });
 
   it('only a text/* content type is read', () => {
@@ -90,7 +108,8 @@ describe('the Compose Hub', () => {
     expect(decodeAospaCompose(JSON.stringify({ updates: [{ ...base, sha256: 'x' }] }), TEXT)).toBeUndefined();
     expect(decodeAospaCompose(JSON.stringify({ updates: [base], error: false }), TEXT)).toBeUndefined();
     const { mirror: _m, telegram: _t, ...fewer } = base;
-    expect(decodeAospaCompose(JSON.stringify({ updates: [fewer] }), TEXT)?.[0]).toMatchObject({ mirror: '', telegram: '' });
+    const read = decodeAospaCompose(JSON.stringify({ updates: [fewer] }), TEXT);
+    expect(read?.[0]).toMatchObject({ mirror: '', telegram: '' });
     const { size: _s, ...noSize } = base;
     expect(decodeAospaCompose(JSON.stringify({ updates: [noSize] }), TEXT)).toBeUndefined();
   });

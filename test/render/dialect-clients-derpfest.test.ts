@@ -10,7 +10,8 @@ import {
   derpFestOffers,
 } from '../helpers/dialects/derpfest.js';
 
-const listing = (name: string) => readFileSync(new URL(`../fixtures/dialect-listings/${name}`, import.meta.url), 'utf8');
+const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url), 'utf8');
+const listing = (name: string) => fixture(`dialect-listings/${name}`);
 
 const RECORD = {
   datetime: 1762798116,
@@ -35,7 +36,8 @@ describe("DerpFest's own files", () => {
         type: 'Official',
         fileSize: 3143842758,
         downloadUrl:
-          'https://sourceforge.net/projects/pong-dev/files/DerpFest/16.2/Month_of_Freedom%28July%29/DerpFest-v16.2-20260712-Pong-Official-Stable.zip/download',
+          'https://sourceforge.net/projects/pong-dev/files/DerpFest/16.2/Month_of_Freedom%28July%29/' +
+          'DerpFest-v16.2-20260712-Pong-Official-Stable.zip/download',
         version: 'v16.2',
       },
     ]);
@@ -52,7 +54,9 @@ describe("DerpFest's own files", () => {
         timestamp: 1649525058,
         type: 'Official',
         fileSize: 1470062969,
-        downloadUrl: 'https://github.com/victor4cris/Releases/releases/download/Release/DerpFest-12-Official-Shinju-a505fn-20220409.zip',
+        downloadUrl:
+          'https://github.com/victor4cris/Releases/releases/download/Release/' +
+          'DerpFest-12-Official-Shinju-a505fn-20220409.zip',
         version: '12',
       },
     ]);
@@ -60,14 +64,22 @@ describe("DerpFest's own files", () => {
 
   it('device-info.json: the entry of the phone, blank support groups falling back to the default link', () => {
     const text = listing('derpfest-device-info.json');
-    expect(decodeDerpFestDeviceInfo(text, 'a505fn')).toEqual({ maintainer: 'A50-Victor', device: 'Samsung Galaxy A50', telegram: DERPFEST_DEFAULT_TELEGRAM });
+    expect(decodeDerpFestDeviceInfo(text, 'a505fn')).toEqual({
+      maintainer: 'A50-Victor',
+      device: 'Samsung Galaxy A50',
+      telegram: DERPFEST_DEFAULT_TELEGRAM,
+    });
     expect(decodeDerpFestDeviceInfo(text, 'chime')).toEqual({
       maintainer: 'hac4us06',
       device: 'POCO M3 / Redmi 9T / Redmi 9 Power',
       telegram: 'https://t.me/ashhcafe',
     });
     expect(decodeDerpFestDeviceInfo(text, 'BLAZER')?.telegram).toBe('https://t.me/DerpP10');
-    expect(decodeDerpFestDeviceInfo(text, 'no-such-phone')).toEqual({ maintainer: null, device: null, telegram: DERPFEST_DEFAULT_TELEGRAM });
+    expect(decodeDerpFestDeviceInfo(text, 'no-such-phone')).toEqual({
+      maintainer: null,
+      device: null,
+      telegram: DERPFEST_DEFAULT_TELEGRAM,
+    });
   });
 });
 
@@ -129,7 +141,8 @@ describe('kotlinx: what it accepts', () => {
 
   it('no response key is an empty list; a repeated key keeps the last value', () => {
     expect(decodeDerpFest('{}')).toEqual([]);
-    expect(decodeDerpFest(answer(RECORD).replace('"version":"v16.0"', '"version":"a","version":"b"'))?.[0].version).toBe('b');
+    const twice = answer(RECORD).replace('"version":"v16.0"', '"version":"a","version":"b"');
+    expect(decodeDerpFest(twice)?.[0].version).toBe('b');
   });
 
   it('a malformed device list is refused as a whole, without failing the update check', () => {

@@ -5,7 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import { checkGrapheneZipMetadata, readGrapheneChannel, type GraphenePhone } from '../helpers/dialects/grapheneos.js';
 
-const PHONE: GraphenePhone = { device: 'husky', incremental: '2024030600', buildDate: 1709700000, channel: 'stable', fingerprint: 'google/husky/husky:14/AP1A/2024030600:user/release-keys' };
+const PHONE: GraphenePhone = {
+  device: 'husky',
+  incremental: '2024030600',
+  buildDate: 1709700000,
+  channel: 'stable',
+  fingerprint: 'google/husky/husky:14/AP1A/2024030600:user/release-keys',
+};
 /** `print(incremental, post-timestamp, pre-device, channel)` */
 const LINE = '2024031100 1710150000 husky stable\n';
 
@@ -26,7 +32,8 @@ describe('the channel file', () => {
 
   it('not newer than the phone: up to date, before device and channel are looked at', () => {
     expect(readGrapheneChannel(LINE, { ...PHONE, buildDate: 1710150000 })).toEqual({ kind: 'up-to-date' });
-    expect(readGrapheneChannel('2024031100 1710150000 shiba beta', { ...PHONE, buildDate: 1710150000 })).toEqual({ kind: 'up-to-date' });
+    const current = { ...PHONE, buildDate: 1710150000 };
+    expect(readGrapheneChannel('2024031100 1710150000 shiba beta', current)).toEqual({ kind: 'up-to-date' });
   });
 
   it('another device or channel is refused', () => {
@@ -70,9 +77,10 @@ describe("the zip's metadata", () => {
   });
 
   it('an incremental from the phone build is accepted; from another build it is refused', () => {
-    expect(checkGrapheneZipMetadata(`${METADATA}\npre-build-incremental=2024030600`, 1710150000, PHONE)).toBeUndefined();
-    expect(checkGrapheneZipMetadata(`${METADATA}\npre-build-incremental=2024020100`, 1710150000, PHONE)).toBe('source incremental mismatch');
-    expect(checkGrapheneZipMetadata(`${METADATA}\npre-build=other`, 1710150000, PHONE)).toBe('source fingerprint mismatch');
+    const check = (extra: string) => checkGrapheneZipMetadata(`${METADATA}\n${extra}`, 1710150000, PHONE);
+    expect(check('pre-build-incremental=2024030600')).toBeUndefined();
+    expect(check('pre-build-incremental=2024020100')).toBe('source incremental mismatch');
+    expect(check('pre-build=other')).toBe('source fingerprint mismatch');
   });
 
   it.each([
@@ -80,8 +88,16 @@ describe("the zip's metadata", () => {
     ['another device', METADATA.replace('pre-device=husky', 'pre-device=shiba'), 'device mismatch'],
     ['a serial number constraint', `${METADATA}\nserialno=123`, 'serialno constraint not permitted'],
     ['a non-A/B package', METADATA.replace('ota-type=AB', 'ota-type=BLOCK'), 'package is not an A/B update'],
-    ['no streaming property files', METADATA.replace(/ota-streaming-property-files=.*\n/, ''), 'NullPointerException: no ota-streaming-property-files'],
-    ['an empty post-timestamp', METADATA.replace('post-timestamp=1710150000', 'post-timestamp='), 'ArrayIndexOutOfBoundsException'],
+    [
+      'no streaming property files',
+      METADATA.replace(/ota-streaming-property-files=.*\n/, ''),
+      'NullPointerException: no ota-streaming-property-files',
+    ],
+    [
+      'an empty post-timestamp',
+      METADATA.replace('post-timestamp=1710150000', 'post-timestamp='),
+      'ArrayIndexOutOfBoundsException',
+    ],
   ])('%s is refused', (_, metadata, reason) => {
     expect(checkGrapheneZipMetadata(metadata, 1710150000, PHONE)).toBe(reason);
   });

@@ -10,8 +10,9 @@ import {
   type JavaResponseReader,
 } from '../helpers/dialects/crdroid-java.js';
 
-const listing = (name: string) => readFileSync(new URL(`../fixtures/dialect-listings/${name}`, import.meta.url), 'utf8');
-const realListing = (name: string) => readFileSync(new URL(`../fixtures/real-listings/${name}`, import.meta.url), 'utf8');
+const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url), 'utf8');
+const listing = (name: string) => fixture(`dialect-listings/${name}`);
+const realListing = (name: string) => fixture(`real-listings/${name}`);
 const offeredNames = (text: string, buildDate: number, reader: JavaResponseReader, buildType?: string) =>
   javaResponseOffers(text, { buildDate, buildType }, reader)?.map((u) => u.name);
 
@@ -46,7 +47,9 @@ describe('real listings, read by their own updaters', () => {
         name: 'crDroidAndroid-14.0-20240730-Pong-v10.6.zip',
         downloadId: '66a37c45a65d3fbaf4c5ee23cdb190da',
         fileSize: 1912193559,
-        downloadUrl: 'https://sourceforge.net/projects/crdroid/files/Pong/10.x/crDroidAndroid-14.0-20240730-Pong-v10.6.zip/download',
+        downloadUrl:
+          'https://sourceforge.net/projects/crdroid/files/Pong/10.x/' +
+          'crDroidAndroid-14.0-20240730-Pong-v10.6.zip/download',
         version: '10.6',
         shown: {
           maintainer: '',
@@ -74,11 +77,15 @@ describe('real listings, read by their own updaters', () => {
       downloadId: 'dcb232f7634cd326a0ea68b52dcb9cd2',
       fileSize: 1044325707,
       version: '9.10',
-      shown: { buildtype: 'Weekly', gapps: '', recovery: 'https://sourceforge.net/projects/crdroid/files/Mi439/9.x/recovery.img/download' },
+      shown: {
+        buildtype: 'Weekly',
+        gapps: '',
+        recovery: 'https://sourceforge.net/projects/crdroid/files/Mi439/9.x/recovery.img/download',
+      },
     });
   });
 
-  it("Evolution X udc Pong: offered by both Evolution X branches, dropped by crDroid's reader (no gapps, modem, bootloader, recovery)", () => {
+  it("Evolution X udc Pong: offered by both Evolution X branches, dropped by crDroid's (no gapps, modem, ...)", () => {
     const text = listing('evolutionx-udc-Pong.json');
     const name = 'EvolutionX-14.0-20241018-Pong-v9.5-Official.zip';
     expect(offeredNames(text, 1729232660, readers.evolutionxUdc)).toEqual([name]);
@@ -98,7 +105,7 @@ describe('real listings, read by their own updaters', () => {
     expect(decodeJavaResponse(text, readers.evolutionxVic)?.[0].shown.forum).toBe('');
   });
 
-  it('Matrixx beryllium and VoltageOS X00T: the six fields are enough for their readers, not for crDroid 14.0 or Evolution X', () => {
+  it('Matrixx beryllium, VoltageOS X00T: six fields are enough for them, not for crDroid 14.0, Evolution X', () => {
     const matrixx = listing('matrixx-14.0-beryllium.json');
     expect(decodeJavaResponse(matrixx, readers.matrixx)).toEqual([
       {
@@ -107,7 +114,8 @@ describe('real listings, read by their own updaters', () => {
         downloadId: '3ee7559a1b26dc3b04fcc2a596957823',
         fileSize: 1755847617,
         downloadUrl:
-          'https://sourceforge.net/projects/projectmatrixx/files/Android-14/beryllium/Matrixx-v10.9.0-Official-beryllium-Gapps-20241019.zip/download',
+          'https://sourceforge.net/projects/projectmatrixx/files/Android-14/beryllium/' +
+          'Matrixx-v10.9.0-Official-beryllium-Gapps-20241019.zip/download',
         version: 'v10.9.0',
         shown: {},
       },
@@ -115,8 +123,14 @@ describe('real listings, read by their own updaters', () => {
     expect(decodeJavaResponse(matrixx, readers.crdroid)).toEqual([]);
     expect(decodeJavaResponse(matrixx, readers.evolutionxVic)).toEqual([]);
     const voltage = listing('voltageos-14-X00T.json');
-    expect(offeredNames(voltage, 1707717999, readers.voltageos)).toEqual(['voltage-3.2-X00T-20240212-0612-OFFICIAL.zip']);
-    expect(decodeJavaResponse(voltage, readers.voltageos)?.[0]).toMatchObject({ downloadId: 'a64f3e8af3ece896556ce792296dbdaf', fileSize: 1149165311, version: '3.2' });
+    expect(offeredNames(voltage, 1707717999, readers.voltageos)).toEqual([
+      'voltage-3.2-X00T-20240212-0612-OFFICIAL.zip',
+    ]);
+    expect(decodeJavaResponse(voltage, readers.voltageos)?.[0]).toMatchObject({
+      downloadId: 'a64f3e8af3ece896556ce792296dbdaf',
+      fileSize: 1149165311,
+      version: '3.2',
+    });
   });
 });
 
@@ -147,7 +161,9 @@ describe('CherishOS and Project Infinity-X', () => {
         },
       },
     ]);
-    expect(offeredNames(text, 1668752300, readers.cherishos)).toEqual(['Cherish-OS-v4.2-20221118-0621-RMX1851-OFFICIAL-GApps.zip']);
+    expect(offeredNames(text, 1668752300, readers.cherishos)).toEqual([
+      'Cherish-OS-v4.2-20221118-0621-RMX1851-OFFICIAL-GApps.zip',
+    ]);
   });
 
   it('Infinity-X 15 begonia: six fields, offered by its reader, dropped by crDroid 14.0 and CherishOS', () => {
@@ -182,7 +198,8 @@ describe('which keys each reader requires', () => {
 
   it('a record lacking a key is dropped alone; the others stay', () => {
     const other = { ...FULL, md5: 'ffffffffffffffffffffffffffffffff', filename: 'b.zip' };
-    expect(decodeJavaResponse(answer(without('firmware'), other), readers.crdroid)?.map((u) => u.name)).toEqual(['b.zip']);
+    const kept = decodeJavaResponse(answer(without('firmware'), other), readers.crdroid);
+    expect(kept?.map((u) => u.name)).toEqual(['b.zip']);
   });
 
   it('no response array, or no object at all, fails the whole answer', () => {
@@ -194,13 +211,16 @@ describe('which keys each reader requires', () => {
   });
 
   it('null elements are skipped and an element that is not an object is dropped', () => {
-    expect(decodeJavaResponse(`{"response": [null, 1, "x", ${JSON.stringify(FULL)},]}`, readers.crdroid)?.length).toBe(1);
+    const text = `{"response": [null, 1, "x", ${JSON.stringify(FULL)},]}`;
+    expect(decodeJavaResponse(text, readers.crdroid)?.length).toBe(1);
   });
 });
 
 describe("org.json's leniency, as the phone reads", () => {
   it('a number where a string is read gives its text; an integral double keeps its ".0"', () => {
-    const text = answer({ ...FULL, version: 10, md5: 12345678901 }).replace('"m"', '1.5e10').replace('"paypal":""', '"paypal":2.0');
+    const text = answer({ ...FULL, version: 10, md5: 12345678901 })
+      .replace('"m"', '1.5e10')
+      .replace('"paypal":""', '"paypal":2.0');
     const [update] = decodeJavaResponse(text, readers.crdroid) ?? [];
     expect(update.version).toBe('10');
     expect(update.downloadId).toBe('12345678901');
@@ -213,12 +233,14 @@ describe("org.json's leniency, as the phone reads", () => {
   });
 
   it('true, an object or an array read with getString gives their text', () => {
-    const [update] = decodeJavaResponse(answer({ ...FULL, gapps: true, modem: { a: '/' }, bootloader: [1, 2.5] }), readers.crdroid) ?? [];
+    const text = answer({ ...FULL, gapps: true, modem: { a: '/' }, bootloader: [1, 2.5] });
+    const [update] = decodeJavaResponse(text, readers.crdroid) ?? [];
     expect(update.shown).toMatchObject({ gapps: 'true', modem: '{"a":"\\/"}', bootloader: '[1,2.5]' });
   });
 
   it('getLong reads a numeric string, truncates a fraction, and drops the record for other text', () => {
-    const read = (timestamp: unknown) => decodeJavaResponse(answer({ ...FULL, timestamp }), readers.crdroid)?.[0]?.timestamp;
+    const read = (timestamp: unknown) =>
+      decodeJavaResponse(answer({ ...FULL, timestamp }), readers.crdroid)?.[0]?.timestamp;
     expect(read('1704067200')).toBe(1704067200);
     expect(read(' 1704067200 ')).toBe(1704067200);
     expect(read('1.7040672E9')).toBe(1704067200);
@@ -254,7 +276,7 @@ describe("org.json's leniency, as the phone reads", () => {
     expect(decodeJavaResponse(text, readers.crdroid)).toBeUndefined();
   });
 
-  it('block comments anywhere are whitespace; a line comment runs to the end of the file, since lines are joined', () => {
+  it('block comments are whitespace; a line comment runs to the end of the file, since lines are joined', () => {
     const body = JSON.stringify(FULL);
     expect(decodeJavaResponse(`/* list */{"response": [/* one */${body}]}`, readers.crdroid)?.length).toBe(1);
     expect(decodeJavaResponse(`{"response": [${body}]}\n// trailing note`, readers.crdroid)?.length).toBe(1);
@@ -269,12 +291,14 @@ describe("org.json's leniency, as the phone reads", () => {
   });
 
   it('a later duplicate key wins; NaN as a value fails the whole answer', () => {
-    expect(decodeJavaResponse(answer(FULL).replace('"version":"10.0"', '"version":"10.0","version":"11.0"'), readers.crdroid)?.[0].version).toBe('11.0');
+    const twice = answer(FULL).replace('"version":"10.0"', '"version":"10.0","version":"11.0"');
+    expect(decodeJavaResponse(twice, readers.crdroid)?.[0].version).toBe('11.0');
     expect(decodeJavaResponse(answer(FULL).replace('"size":1000', '"size":NaN'), readers.crdroid)).toBeUndefined();
   });
 
   it('an unknown escape is the character itself; a raw line break inside a string is removed with the line', () => {
-    const [update] = decodeJavaResponse(answer(FULL).replace('"m"', '"a\\qb"').replace('"10.0"', '"10.\n0"'), readers.crdroid) ?? [];
+    const text = answer(FULL).replace('"m"', '"a\\qb"').replace('"10.0"', '"10.\n0"');
+    const [update] = decodeJavaResponse(text, readers.crdroid) ?? [];
     expect(update.shown.maintainer).toBe('aqb');
     expect(update.version).toBe('10.0');
   });
@@ -284,8 +308,9 @@ describe('offer rules', () => {
   it('newer than the phone only, unless downgrading is allowed (not on Matrixx or VoltageOS)', () => {
     const text = answer(FULL);
     expect(offeredNames(text, FULL.timestamp, readers.crdroid)).toEqual([]);
-    expect(javaResponseOffers(text, { buildDate: FULL.timestamp, allowDowngrading: true }, readers.crdroid)?.length).toBe(1);
-    expect(javaResponseOffers(text, { buildDate: FULL.timestamp, allowDowngrading: true }, readers.matrixx)?.length).toBe(0);
+    const downgrading = { buildDate: FULL.timestamp, allowDowngrading: true };
+    expect(javaResponseOffers(text, downgrading, readers.crdroid)?.length).toBe(1);
+    expect(javaResponseOffers(text, downgrading, readers.matrixx)?.length).toBe(0);
   });
 
   it("AlphaDroid offers a build only to a phone of the record's buildtype", () => {

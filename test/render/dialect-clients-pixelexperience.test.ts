@@ -9,8 +9,9 @@ import {
   pixelExperienceIsCompatible,
 } from '../helpers/dialects/pixelexperience.js';
 
-const listing = (name: string) => readFileSync(new URL(`../fixtures/dialect-listings/${name}`, import.meta.url), 'utf8');
-const realListing = (name: string) => readFileSync(new URL(`../fixtures/real-listings/${name}`, import.meta.url), 'utf8');
+const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url), 'utf8');
+const listing = (name: string) => fixture(`dialect-listings/${name}`);
+const realListing = (name: string) => fixture(`real-listings/${name}`);
 
 const BUILD = {
   datetime: 1700000000,
@@ -30,7 +31,8 @@ describe('real files', () => {
       name: 'PixelOS_sweet-13.0-20230508-1803.zip',
       downloadId: '5586801589a6932c5e84a754b097cd40',
       fileSize: 2097031240,
-      downloadUrl: 'https://sourceforge.net/projects/pixelos-releases/files/thirteen/sweet/PixelOS_sweet-13.0-20230508-1803.zip',
+      downloadUrl:
+        'https://sourceforge.net/projects/pixelos-releases/files/thirteen/sweet/PixelOS_sweet-13.0-20230508-1803.zip',
       version: 'thirteen',
       hash: '5586801589a6932c5e84a754b097cd40',
       maintainers: [{ name: 'Aryan', username: 'basamaryan' }],
@@ -42,7 +44,7 @@ describe('real files', () => {
     expect(decodePixelExperienceUpdate(text, 'thirteen')?.maintainers).toEqual([{ name: 'Aryan', username: null }]);
   });
 
-  it('PixelOS G (version "fourteen"): listed for a phone on fourteen, not for one on thirteen ("fourteen" sorts before "thirteen")', () => {
+  it('PixelOS G ("fourteen"): listed for a phone on fourteen, not on thirteen ("fourteen" sorts first)', () => {
     const update = decodePixelExperienceUpdate(realListing('pixelos-G.json'))!;
     expect(update.newsUrl).toBe('https://blog.pixelos.net/');
     expect(pixelExperienceIsCompatible(update, { buildDate: 1700800765, version: 'fourteen' })).toBe(true);
@@ -80,10 +82,11 @@ describe('org.json reading of the single object', () => {
   });
 
   it('quoted numbers, a numeric version, a BOM and comments are read', () => {
-    const text = `\ufeff// PixelExperience\n${JSON.stringify({ ...BUILD, datetime: '1700000000', size: '1000', version: 14 })}`;
+    const body = JSON.stringify({ ...BUILD, datetime: '1700000000', size: '1000', version: 14 });
+    const text = `\ufeff// PixelExperience\n${body}`;
     // The line comment would swallow the joined text: it must sit on no line of its own.
     expect(decodePixelExperienceUpdate(text)).toBeUndefined();
-    const update = decodePixelExperienceUpdate(`\ufeff/* PE */${JSON.stringify({ ...BUILD, datetime: '1700000000', size: '1000', version: 14 })}`);
+    const update = decodePixelExperienceUpdate(`\ufeff/* PE */${body}`);
     expect(update).toMatchObject({ timestamp: 1700000000, fileSize: 1000, version: '14' });
   });
 
@@ -102,8 +105,10 @@ describe('org.json reading of the single object', () => {
       { name: 'B', username: '5' },
     ]);
     expect(decodePixelExperienceUpdate(JSON.stringify({ ...BUILD, maintainers: ['A'] }))?.maintainers).toEqual([]);
-    expect(decodePixelExperienceUpdate(JSON.stringify({ ...BUILD, maintainers: { name: 'A' } }))?.maintainers).toEqual([]);
-    expect(decodePixelExperienceUpdate(JSON.stringify({ ...BUILD, maintainers: [{ name: { first: 'A' } }] }))?.maintainers).toEqual([]);
+    const maintainersOf = (maintainers: unknown) =>
+      decodePixelExperienceUpdate(JSON.stringify({ ...BUILD, maintainers }))?.maintainers;
+    expect(maintainersOf({ name: 'A' })).toEqual([]);
+    expect(maintainersOf([{ name: { first: 'A' } }])).toEqual([]);
   });
 
   it('"error": true is not read: the build is still there', () => {

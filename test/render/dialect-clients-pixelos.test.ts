@@ -13,8 +13,9 @@ import {
   pixelOsFeedOffers,
 } from '../helpers/dialects/pixelos.js';
 
-const listing = (name: string) => readFileSync(new URL(`../fixtures/dialect-listings/${name}`, import.meta.url), 'utf8');
-const realListing = (name: string) => readFileSync(new URL(`../fixtures/real-listings/${name}`, import.meta.url), 'utf8');
+const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url), 'utf8');
+const listing = (name: string) => fixture(`dialect-listings/${name}`);
+const realListing = (name: string) => fixture(`real-listings/${name}`);
 
 describe('PixelOS 15 reader on the official device files', () => {
   it('fifteen beryllium: a datetime written as text is read as a number', () => {
@@ -25,7 +26,9 @@ describe('PixelOS 15 reader on the official device files', () => {
         name: 'PixelOS_beryllium-15.0-20241203-1030.zip',
         downloadId: '71e1a5e31d832245280721c28b85b02644e38313e1cb9ea82ed6df1d0097a908',
         fileSize: 2043998350,
-        downloadUrl: 'https://sourceforge.net/projects/pixelos-releases/files/fifteen/beryllium/PixelOS_beryllium-15.0-20241203-1030.zip',
+        downloadUrl:
+          'https://sourceforge.net/projects/pixelos-releases/files/fifteen/beryllium/' +
+          'PixelOS_beryllium-15.0-20241203-1030.zip',
         version: '15',
         stream: false,
         streamUrl: '',
@@ -36,7 +39,8 @@ describe('PixelOS 15 reader on the official device files', () => {
   });
 
   it('fifteen aston: one build', () => {
-    expect(decodePixelOs15(listing('pixelos-fifteen-aston.json'))?.map((u) => [u.name, u.timestamp, u.fileSize])).toEqual([
+    const updates = decodePixelOs15(listing('pixelos-fifteen-aston.json'));
+    expect(updates?.map((u) => [u.name, u.timestamp, u.fileSize])).toEqual([
       ['PixelOS_aston-15.0-20250227-1011.zip', 1740650982, 2703064432],
     ]);
   });
@@ -61,8 +65,9 @@ describe('PixelOS 15 reader on the official device files', () => {
   });
 
   it('each record stands alone: a missing id, or a payload that is not an array, drops that record only', () => {
-    const record = { datetime: '1700000000', filename: 'a.zip', id: 'x', size: 1, url: 'https://e.org/a.zip', version: 15 };
-    const text = JSON.stringify({ response: [{ ...record, id: undefined }, { ...record, payload: {} }, { ...record, filename: 'b.zip' }] });
+    const record = { datetime: '1700000000', filename: 'a.zip', id: 'x', size: 1, url: 'https://e.org/a', version: 15 };
+    const records = [{ ...record, id: undefined }, { ...record, payload: {} }, { ...record, filename: 'b.zip' }];
+    const text = JSON.stringify({ response: records });
     expect(decodePixelOs15(text)?.map((u) => u.name)).toEqual(['b.zip']);
   });
 
@@ -81,11 +86,16 @@ describe('PixelOS 15 reader on the official device files', () => {
         },
       ],
     });
-    expect(decodePixelOs15(text)?.[0]).toMatchObject({ stream: true, payloadOffset: 4088, payloadProperties: ['FILE_SIZE=2', 'METADATA_HASH=m'] });
+    expect(decodePixelOs15(text)?.[0]).toMatchObject({
+      stream: true,
+      payloadOffset: 4088,
+      payloadProperties: ['FILE_SIZE=2', 'METADATA_HASH=m'],
+    });
   });
 
   it('a BOM is skipped and comments are read as org.json reads them', () => {
-    const text = `\ufeff/* PixelOS */{"response": [{"datetime": 5, "filename": "a.zip", "id": "x", "size": 1, "url": "u", "version": 15}]}`;
+    const record = '{"datetime": 5, "filename": "a.zip", "id": "x", "size": 1, "url": "u", "version": 15}';
+    const text = `\ufeff/* PixelOS */{"response": [${record}]}`;
     expect(decodePixelOs15(text)?.map((u) => u.version)).toEqual(['15']);
   });
 });
@@ -101,7 +111,8 @@ const FEED_ENTRY = {
       filename: 'PixelOS_device-17.0-20260619-0000.zip',
       os_patch_level: '2026-06-01',
       os_sdk_level: 36,
-      ota_property_files: 'payload_metadata.bin:4662:187245,payload.bin:191907:1926080000,payload_properties.txt:1926271907:156',
+      ota_property_files:
+        'payload_metadata.bin:4662:187245,payload.bin:191907:1926080000,payload_properties.txt:1926271907:156',
       sha256: '11468fc263696b8bc0afd35861c35d62a562ba29722447a3972c39f0023deb7f',
       size: 1926282058,
       url: 'https://downloads.example.org/device/PixelOS_device-17.0-20260619-0000.zip',
@@ -171,7 +182,10 @@ describe('the strict PixelOS feed', () => {
     ['a URL with a space', { url: 'https://downloads.example.org/a b.zip' }],
     ['a zero os_sdk_level', { os_sdk_level: 0 }],
     ['a blank os_patch_level', { os_patch_level: '' }],
-    ['a range past the end of the package', { ota_property_files: 'payload_metadata.bin:0:1,payload.bin:1:1926282058,payload_properties.txt:0:1' }],
+    [
+      'a range past the end of the package',
+      { ota_property_files: 'payload_metadata.bin:0:1,payload.bin:1:1926282058,payload_properties.txt:0:1' },
+    ],
     ['ranges without payload.bin', { ota_property_files: 'payload_metadata.bin:0:1,payload_properties.txt:1:1' }],
     ['a range that is not name:offset:size', { ota_property_files: 'payload_metadata.bin:0' }],
     ['a size that is a string of words', { size: 'big' }],
@@ -180,7 +194,10 @@ describe('the strict PixelOS feed', () => {
   });
 
   it('kotlinx leniencies still apply: quoted numbers, unknown keys, a null ota_property_files', () => {
-    const text = feed({ ...FEED_ENTRY, datetime: '1781858358', additional_images: [{ name: 'boot.img' }] }).replace('"size":1926282058', '"size":"1926282058"');
+    const text = feed({ ...FEED_ENTRY, datetime: '1781858358', additional_images: [{ name: 'boot.img' }] }).replace(
+      '"size":1926282058',
+      '"size":"1926282058"',
+    );
     expect(decodePixelOsFeed(text, PIXELOS_FEED)?.[0].timestamp).toBe(1781858358);
     expect(decodePixelOsFeed(withFile({ ota_property_files: null }), PIXELOS_FEED)?.[0].ranges).toEqual({});
   });
@@ -192,12 +209,14 @@ describe('the strict PixelOS feed', () => {
   it('more than 1 MiB of body is refused, padding included', () => {
     const text = feed(FEED_ENTRY);
     expect(decodePixelOsFeed(text + ' '.repeat(PIXELOS_FEED_MAX_BYTES - text.length), PIXELOS_FEED)).toHaveLength(1);
-    expect(decodePixelOsFeed(text + ' '.repeat(PIXELOS_FEED_MAX_BYTES - text.length + 1), PIXELOS_FEED)).toBeUndefined();
+    const over = text + ' '.repeat(PIXELOS_FEED_MAX_BYTES - text.length + 1);
+    expect(decodePixelOsFeed(over, PIXELOS_FEED)).toBeUndefined();
   });
 
   it('incremental: ignored by the state without it, read and validated by the state with it', () => {
     const withDelta = feed({ ...FEED_ENTRY, incremental: [INCREMENTAL_FILE] });
-    expect(decodePixelOsFeed(withDelta, PIXELOS_FEED)?.map((u) => u.name)).toEqual(['PixelOS_device-17.0-20260619-0000.zip']);
+    const names = decodePixelOsFeed(withDelta, PIXELOS_FEED)?.map((u) => u.name);
+    expect(names).toEqual(['PixelOS_device-17.0-20260619-0000.zip']);
     const updates = decodePixelOsFeed(withDelta, PIXELOS_FEED_INCREMENTAL);
     expect(updates?.map((u) => [u.name, u.incremental])).toEqual([
       ['PixelOS_device-17.0-20260619-0000.zip', false],
