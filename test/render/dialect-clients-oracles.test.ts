@@ -3,7 +3,7 @@
 // of that very build, and fails (or offers nothing) on a file of another dialect.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { dialectOracles, type DialectName, type DialectPhone } from '../helpers/dialects/oracles.js';
+import { dialectOracles, type DialectName, type DialectPhone } from '../helpers/dialects/index.js';
 
 const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url), 'utf8');
 
