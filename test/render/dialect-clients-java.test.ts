@@ -99,6 +99,22 @@ describe('real listings, read by their own updaters', () => {
     expect(decodeJavaResponse(text, readers.crdroid)).toEqual([]);
   });
 
+  it('Evolution X vic bangkk: offered by vic and udc (buildtype present), dropped by crDroid 14.0 (no gapps)', () => {
+    const text = listing('evolutionx-vic-bangkk.json');
+    const name = 'EvolutionX-15.0-20250921-bangkk-10.9-Official.zip';
+    expect(offeredNames(text, 1758430976, readers.evolutionxVic)).toEqual([name]);
+    expect(offeredNames(text, 1758430976, readers.evolutionxUdc)).toEqual([name]);
+    expect(offeredNames(text, 1758430977, readers.evolutionxVic)).toEqual([]);
+    expect(decodeJavaResponse(text, readers.evolutionxVic)?.[0]).toMatchObject({
+      downloadId: '67b1ddc13a29daa2384b14ebb447504c',
+      fileSize: 2733130032,
+      downloadUrl: 'https://cdn.evolution-x.org/bangkk/15/EvolutionX-15.0-20250921-bangkk-10.9-Official.zip/download',
+      version: '10.9',
+      shown: { maintainer: 'Deivid Ignacio Parra (Deivid21)', firmware: '', paypal: 'https://www.paypal.me/Deivid21' },
+    });
+    expect(decodeJavaResponse(text, readers.crdroid)).toEqual([]);
+  });
+
   it('Evolution X alioth (an empty forum is still a string): offered', () => {
     const text = realListing('evolutionx-alioth.json');
     expect(offeredNames(text, 0, readers.evolutionxUdc)).toEqual(['EvolutionX-14.0-20240611-alioth-v9.0-Official.zip']);
