@@ -1,8 +1,8 @@
 /**
  * Wing `pipeline/`: compiling devices (on worker threads, through the cache), assembling the site,
- * writing dist/ atomically under a lock, and the preview's incremental rebuild and server. The
- * disk, threads and sockets live here. Imports `hosts/`, `render/` and `catalog/`; never `ota/`,
- * `import/` or the commands.
+ * writing dist/ atomically under a lock, and the preview's rebuild of changed devices and its
+ * server. The disk, threads and sockets live here. Imports `hosts/`, `render/` and `catalog/`;
+ * never `ota/`, `import/` or the commands.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';

@@ -42,7 +42,7 @@ export function fullRebuild(root: string): Rebuild {
  * milliseconds. Anything else (the first build, `site.yaml`, a file directly in `content/`)
  * compiles everything. The tree is always the one {@link compileSite} renders from the same files.
  */
-export function incrementalRebuild(root: string): Rebuild {
+export function changedDevicesRebuild(root: string): Rebuild {
   let state: State | undefined;
 
   const assemble = (s: State): RebuildResult => {
