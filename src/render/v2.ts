@@ -270,7 +270,7 @@ export function renderV2Build(build: Build, list: string): V2Build {
  * manifest has one, though a v2 phone then keys the build by it rather than by the v1 `id`;
  * without one, the key stays, and the build's notice and page say what Compare will do.
  */
-export function v2Sha256(build: Pick<Build, 'id' | 'sha256'>): string {
+function v2Sha256(build: Pick<Build, 'id' | 'sha256'>): string {
   // sha256Of without its test of the id, for the entries' size bounds made per build and list: a
   // build has `sha256` only beside an id that is not a SHA-256 (manifest.ts), so this is the same.
   return build.sha256 ?? build.id;
