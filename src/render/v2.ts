@@ -103,117 +103,9 @@ export interface RenderedV2 {
  * builds. An entry that could not fit even alone is a problem.
  */
 export function renderV2(device: string, listings: readonly Listing[]): RenderedV2 {
-  const notices: Problem[] = [];
   const url = URLS.v2Builds(device);
-  const candidates: { build: Build; list: string; rank: number }[] = [];
-  const unreadable = new Map<Build, { why: string; lists: string[] }>();
-  const withdrawn = new Set<Build>();
-  const sizeless = new Set<Build>();
-  const cleartext = new Set<Build>();
-  // Why each version cannot be read, once per version: a device's builds share a few dozen versions,
-  // and each build is met once per list it is in.
-  const whyOf = new Map<string, string | undefined>();
-  listings.forEach((listing, rank) => {
-    for (const build of listing.builds) {
-      if (build.placeholder) continue;
-      if (isWithdrawn(build)) withdrawn.add(build);
-      else if (build.size === 0) sizeless.add(build);
-      else if (!build.url!.startsWith('https://')) cleartext.add(build);
-      else {
-        let why = whyOf.get(build.version);
-        if (why === undefined && !whyOf.has(build.version)) whyOf.set(build.version, (why = unreadableV2Version(build.version)));
-        if (why !== undefined) unreadable.set(build, { why, lists: [...(unreadable.get(build)?.lists ?? []), listing.list] });
-        else candidates.push({ build, list: listing.list, rank });
-      }
-    }
-  });
-  for (const [build, { why, lists }] of unreadable) {
-    notices.push({
-      file: build.source,
-      ...build.at.version,
-      field: 'version',
-      message: `LineageOS v2 updaters cannot read \`${build.version}\`: ${why}; so ${url} leaves this build out; v1 still lists it (${lists.join(', ')})`,
-    });
-  }
-  // One notice per device for each of these, at the newest build: a long history would otherwise
-  // print a line for every old build on every run.
-  if (withdrawn.size > 0) {
-    const [newest, ...older] = [...withdrawn].sort(compareNewestFirst);
-    notices.push({
-      file: newest.source,
-      ...newest.at.filename,
-      field: 'filename',
-      message: `left out of ${url}${andOlder(older.length, `withdrawn ${device}`, '')}: a \`.disabled.zip\` file is withdrawn, and a v2 entry cannot say so (phones would offer ${older.length > 0 ? 'them' : 'it'} for install); v1 still lists ${older.length > 0 ? 'them' : 'it'}, marked by the name`,
-    });
-  }
-  if (sizeless.size > 0) {
-    const [newest, ...older] = [...sizeless].sort(compareNewestFirst);
-    notices.push({
-      file: newest.source,
-      ...newest.at.size,
-      field: 'size',
-      message: `left out of ${url}${andOlder(older.length, device, ' of size 0')}: v2 phones check the download against \`size\` and some refuse a size that is not positive; write the zip's size in bytes (stat -c %s FILE) to offer ${older.length > 0 ? 'them' : 'it'}; v1 still lists ${older.length > 0 ? 'them' : 'it'}`,
-    });
-  }
-  if (cleartext.size > 0) {
-    const [newest, ...older] = [...cleartext].sort(compareNewestFirst);
-    notices.push({
-      file: newest.source,
-      ...(newest.at.url ?? newest.at.file),
-      field: 'url',
-      message: `left out of ${url}${andOlder(older.length, device, ' downloaded over http')}: the download address ${newest.url} is not https, and the v2 updater offers it, then fails the download (the app permits no cleartext traffic); serve ${older.length > 0 ? 'them' : 'it'} over https (\`url\`, or download_base_url in content/site.yaml); v1 still lists ${older.length > 0 ? 'them' : 'it'}`,
-    });
-  }
-  candidates.sort(
-    (a, b) => b.build.timestamp - a.build.timestamp || a.rank - b.rank || compareStrings(a.build.filename, b.build.filename),
-  );
-
-  const bodies: string[] = [];
-  const problems: Problem[] = [];
-  const tooLarge = new Set<Build>();
-  const dropped = new Set<Build>();
-  const keptBuilds = new Set<Build>();
-  let bytes = 2; // "[" and "]"
-  const entries = new Map<Build, V2EntryParts | null>();
-  const names = new Map<string, string>();
-  for (const { build, list } of candidates) {
-    // Once the answer is nearly full, most older entries cannot fit: one whose least possible size
-    // already passes the room left, and whose largest possible size could not pass the limit alone,
-    // is left out without being rendered (at 100k manifests, three quarters of the entries, and of
-    // the time this function took).
-    const comma = bodies.length > 0 ? 1 : 0;
-    const least = leastV2Bytes(build, list);
-    if (bytes + least + comma > V2_MAX_BYTES && least * JSON_MAX_BYTES_PER_UNIT + 2 <= V2_MAX_BYTES) {
-      dropped.add(build);
-      continue;
-    }
-    let parts = entries.get(build);
-    if (parts === undefined) entries.set(build, (parts = plainV2EntryParts(build) ?? null));
-    let body: string;
-    let size: number;
-    if (parts === null) {
-      body = JSON.stringify(renderV2Build(build, list));
-      size = Buffer.byteLength(body);
-    } else {
-      let name = names.get(list);
-      if (name === undefined) names.set(list, (name = JSON.stringify(list)));
-      body = parts.head + name + parts.middle + name + parts.tail;
-      size = parts.bytes + 2 * Buffer.byteLength(name);
-    }
-    if (size + 2 > V2_MAX_BYTES) {
-      if (!tooLarge.has(build)) problems.push(tooLargeProblem(build, list, size));
-      tooLarge.add(build);
-    } else if (bytes + size + comma > V2_MAX_BYTES) {
-      dropped.add(build);
-    } else {
-      bytes += size + comma;
-      bodies.push(body);
-      keptBuilds.add(build);
-    }
-  }
-  for (const build of tooLarge) dropped.delete(build);
-  // A build with one list's entry kept is not left out (its entries differ only in `type`).
-  for (const build of keptBuilds) dropped.delete(build);
+  const { candidates, notices } = v2Candidates(device, url, listings);
+  const { bodies, problems, dropped, keptBuilds } = fillV2Answer(candidates);
   if (dropped.size > 0) {
     const [newest, ...older] = dropped;
     notices.push({
@@ -340,6 +232,141 @@ export function leastV2Bytes(build: Build, list: string): number {
 }
 
 // --- internal ---
+
+/** A build and list that may go into the v2 answer, with the rank of its list (earlier lists first among builds of one time). */
+interface V2Candidate {
+  build: Build;
+  list: string;
+  rank: number;
+}
+
+/**
+ * The entries {@link renderV2} may write, newest first, and a notice for each kind of build it
+ * leaves out before counting bytes: unreadable versions (one notice per build), and withdrawn,
+ * size 0 and http builds (one notice per device each, at the newest such build).
+ */
+function v2Candidates(device: string, url: string, listings: readonly Listing[]): { candidates: V2Candidate[]; notices: Problem[] } {
+  const notices: Problem[] = [];
+  const candidates: V2Candidate[] = [];
+  const unreadable = new Map<Build, { why: string; lists: string[] }>();
+  const withdrawn = new Set<Build>();
+  const sizeless = new Set<Build>();
+  const cleartext = new Set<Build>();
+  // Why each version cannot be read, once per version: a device's builds share a few dozen versions,
+  // and each build is met once per list it is in.
+  const whyOf = new Map<string, string | undefined>();
+  listings.forEach((listing, rank) => {
+    for (const build of listing.builds) {
+      if (build.placeholder) continue;
+      if (isWithdrawn(build)) withdrawn.add(build);
+      else if (build.size === 0) sizeless.add(build);
+      else if (!build.url!.startsWith('https://')) cleartext.add(build);
+      else {
+        let why = whyOf.get(build.version);
+        if (why === undefined && !whyOf.has(build.version)) whyOf.set(build.version, (why = unreadableV2Version(build.version)));
+        if (why !== undefined) unreadable.set(build, { why, lists: [...(unreadable.get(build)?.lists ?? []), listing.list] });
+        else candidates.push({ build, list: listing.list, rank });
+      }
+    }
+  });
+  for (const [build, { why, lists }] of unreadable) {
+    notices.push({
+      file: build.source,
+      ...build.at.version,
+      field: 'version',
+      message: `LineageOS v2 updaters cannot read \`${build.version}\`: ${why}; so ${url} leaves this build out; v1 still lists it (${lists.join(', ')})`,
+    });
+  }
+  // One notice per device for each of these, at the newest build: a long history would otherwise
+  // print a line for every old build on every run.
+  if (withdrawn.size > 0) {
+    const [newest, ...older] = [...withdrawn].sort(compareNewestFirst);
+    notices.push({
+      file: newest.source,
+      ...newest.at.filename,
+      field: 'filename',
+      message: `left out of ${url}${andOlder(older.length, `withdrawn ${device}`, '')}: a \`.disabled.zip\` file is withdrawn, and a v2 entry cannot say so (phones would offer ${older.length > 0 ? 'them' : 'it'} for install); v1 still lists ${older.length > 0 ? 'them' : 'it'}, marked by the name`,
+    });
+  }
+  if (sizeless.size > 0) {
+    const [newest, ...older] = [...sizeless].sort(compareNewestFirst);
+    notices.push({
+      file: newest.source,
+      ...newest.at.size,
+      field: 'size',
+      message: `left out of ${url}${andOlder(older.length, device, ' of size 0')}: v2 phones check the download against \`size\` and some refuse a size that is not positive; write the zip's size in bytes (stat -c %s FILE) to offer ${older.length > 0 ? 'them' : 'it'}; v1 still lists ${older.length > 0 ? 'them' : 'it'}`,
+    });
+  }
+  if (cleartext.size > 0) {
+    const [newest, ...older] = [...cleartext].sort(compareNewestFirst);
+    notices.push({
+      file: newest.source,
+      ...(newest.at.url ?? newest.at.file),
+      field: 'url',
+      message: `left out of ${url}${andOlder(older.length, device, ' downloaded over http')}: the download address ${newest.url} is not https, and the v2 updater offers it, then fails the download (the app permits no cleartext traffic); serve ${older.length > 0 ? 'them' : 'it'} over https (\`url\`, or download_base_url in content/site.yaml); v1 still lists ${older.length > 0 ? 'them' : 'it'}`,
+    });
+  }
+  candidates.sort(
+    (a, b) => b.build.timestamp - a.build.timestamp || a.rank - b.rank || compareStrings(a.build.filename, b.build.filename),
+  );
+
+  return { candidates, notices };
+}
+
+/**
+ * The entries of the v2 answer, in the order of `candidates`, as many as {@link V2_MAX_BYTES}
+ * holds: each that does not fit is left out on its own (`dropped`), never keeping an older, smaller
+ * one out; one that could never fit even alone is a problem instead.
+ */
+function fillV2Answer(candidates: readonly V2Candidate[]): { bodies: string[]; problems: Problem[]; dropped: Set<Build>; keptBuilds: Set<Build> } {
+  const bodies: string[] = [];
+  const problems: Problem[] = [];
+  const tooLarge = new Set<Build>();
+  const dropped = new Set<Build>();
+  const keptBuilds = new Set<Build>();
+  let bytes = 2; // "[" and "]"
+  const entries = new Map<Build, V2EntryParts | null>();
+  const names = new Map<string, string>();
+  for (const { build, list } of candidates) {
+    // Once the answer is nearly full, most older entries cannot fit: one whose least possible size
+    // already passes the room left, and whose largest possible size could not pass the limit alone,
+    // is left out without being rendered (at 100k manifests, three quarters of the entries, and of
+    // the time this function took).
+    const comma = bodies.length > 0 ? 1 : 0;
+    const least = leastV2Bytes(build, list);
+    if (bytes + least + comma > V2_MAX_BYTES && least * JSON_MAX_BYTES_PER_UNIT + 2 <= V2_MAX_BYTES) {
+      dropped.add(build);
+      continue;
+    }
+    let parts = entries.get(build);
+    if (parts === undefined) entries.set(build, (parts = plainV2EntryParts(build) ?? null));
+    let body: string;
+    let size: number;
+    if (parts === null) {
+      body = JSON.stringify(renderV2Build(build, list));
+      size = Buffer.byteLength(body);
+    } else {
+      let name = names.get(list);
+      if (name === undefined) names.set(list, (name = JSON.stringify(list)));
+      body = parts.head + name + parts.middle + name + parts.tail;
+      size = parts.bytes + 2 * Buffer.byteLength(name);
+    }
+    if (size + 2 > V2_MAX_BYTES) {
+      if (!tooLarge.has(build)) problems.push(tooLargeProblem(build, list, size));
+      tooLarge.add(build);
+    } else if (bytes + size + comma > V2_MAX_BYTES) {
+      dropped.add(build);
+    } else {
+      bytes += size + comma;
+      bodies.push(body);
+      keptBuilds.add(build);
+    }
+  }
+  for (const build of tooLarge) dropped.delete(build);
+  // A build with one list's entry kept is not left out (its entries differ only in `type`).
+  for (const build of keptBuilds) dropped.delete(build);
+  return { bodies, problems, dropped, keptBuilds };
+}
 
 /**
  * The most bytes `JSON.stringify` writes for one UTF-16 unit of a string: `\u001f` or a lone
