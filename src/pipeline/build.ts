@@ -134,9 +134,6 @@ export interface BuildSummary {
   files: number;
 }
 
-/** Where {@link build} keeps compiled devices (cache-key.ts). */
-export { cacheDirOf };
-
 /**
  * Reads `content/`, and writes `dist/` only if everything is valid (never `netlify.toml`). The output is
  * that of {@link compileSite}, byte for byte; devices come from the cache or are compiled on every core.

@@ -1,5 +1,6 @@
 import { inflateRawSync } from 'node:zlib';
-import { assembleSite, cacheDirOf, compileSite, incrementalAnswers, rootFormatAnswers } from './build.js';
+import { assembleSite, compileSite, incrementalAnswers, rootFormatAnswers } from './build.js';
+import { cacheDirOf } from './cache-key.js';
 import { withTightHeap } from './v8-tuning.js';
 import { compileSettings, filesByDevice, groupByDevice, type DeviceOutput } from './compile-device.js';
 import { compileDevices, deflateOutput } from './compile-devices.js';
