@@ -54,16 +54,21 @@ export function withOutputLock<T>(outDir: string, work: () => T, { waitMs = 300_
   }
 }
 
-/** Whether another process with this id runs (this process does not count: what it left is stale to itself). */
+/**
+ * Whether another process with this id runs (this process does not count: what it left is stale to
+ * itself). A process that has ended but not been reaped (a zombie: state `Z` in /proc/<pid>/stat)
+ * does not run; it stays until its parent collects it, and where the parent is an init that never
+ * does (some containers' process 1), it would otherwise hold a dead build's lock for ever.
+ */
 export function isAlive(pid: number): boolean {
   if (pid === process.pid) return false;
   if (pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  return processState(pid) !== 'Z';
 }
 
 // --- internal ---
@@ -125,10 +130,20 @@ function ownerRuns({ pid, start, writtenMs }: LockHolder): boolean {
 
 /** A process's start time in clock ticks after boot (field 22 of /proc/<pid>/stat), or `undefined` without /proc. */
 function processStart(pid: number): string | undefined {
+  return statFields(pid)?.[19];
+}
+
+/** A process's state (field 3 of /proc/<pid>/stat: `R`, `S`, `Z`...), or `undefined` without /proc. */
+function processState(pid: number): string | undefined {
+  return statFields(pid)?.[0];
+}
+
+/** The fields of /proc/<pid>/stat from the third on, or `undefined` without /proc. */
+function statFields(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Field 2, the command name, is in parentheses and may itself hold spaces and `)`.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
   }
