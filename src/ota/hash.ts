@@ -17,7 +17,7 @@ export interface Hashing {
   abort(): Promise<void>;
 }
 
-/** What both hashing workers (hash-read-worker.mjs, hash-md5-worker.mjs) are started with: the ring of slots and its state. */
+/** What both hashing workers (hash-read-worker.mjs, hash-md5-worker.mjs) start with: the ring of slots, its state. */
 export interface HashWorkerData {
   file: string;
   /** The slots, `chunk` bytes each. */

@@ -25,7 +25,7 @@ export function unreadableV2Version(version: string): string | undefined {
   return undefined;
 }
 
-/** A build and list that may go into the v2 answer, with the rank of its list (earlier lists first among builds of one time). */
+/** A build and list that may go into the v2 answer, and the rank of its list (the lower first at one time). */
 export interface V2Candidate {
   build: Build;
   list: string;
@@ -37,7 +37,11 @@ export interface V2Candidate {
  * leaves out before counting bytes: unreadable versions (one notice per build), and withdrawn,
  * size 0 and http builds (one notice per device each, at the newest such build).
  */
-export function v2Candidates(device: string, url: string, listings: readonly Listing[]): { candidates: V2Candidate[]; notices: Problem[] } {
+export function v2Candidates(
+  device: string,
+  url: string,
+  listings: readonly Listing[],
+): { candidates: V2Candidate[]; notices: Problem[] } {
   const notices: Problem[] = [];
   const candidates: V2Candidate[] = [];
   const unreadable = new Map<Build, { why: string; lists: string[] }>();

@@ -212,12 +212,20 @@ export function leastV2Bytes(build: Build, list: string): number {
 
 // --- internal ---
 
+/** What {@link fillV2Answer} keeps: the entries' text, and the builds of those left out (`dropped`) and kept. */
+interface V2Filled {
+  bodies: string[];
+  problems: Problem[];
+  dropped: Set<Build>;
+  keptBuilds: Set<Build>;
+}
+
 /**
  * The entries of the v2 answer, in the order of `candidates`, as many as {@link V2_MAX_BYTES}
  * holds: each that does not fit is left out on its own (`dropped`), never keeping an older, smaller
  * one out; one that could never fit even alone is a problem instead.
  */
-function fillV2Answer(candidates: readonly V2Candidate[]): { bodies: string[]; problems: Problem[]; dropped: Set<Build>; keptBuilds: Set<Build> } {
+function fillV2Answer(candidates: readonly V2Candidate[]): V2Filled {
   const bodies: string[] = [];
   const problems: Problem[] = [];
   const tooLarge = new Set<Build>();

@@ -21,12 +21,15 @@ type Key = { value: string; escaped: boolean[] };
 // Characters that need an escape, that may have one, and that are more than one UTF-16 unit.
 const character = fc.oneof(
   fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 }),
-  fc.constantFrom('"', '\\', '/', '\n', '\t', '\u0000', '\u001f', '\u2028', 'é', 'ß', '中', '𝄞', '😀', '\u{10ffff}', ']', '}', ',', ':', '{', '['),
+  fc.constantFrom('"', '\\', '/', '\n', '\t', '\u0000', '\u001f', '\u2028', 'é', 'ß', '中', '𝄞', '😀', '\u{10ffff}'),
+  fc.constantFrom(']', '}', ',', ':', '{', '['),
 );
 const text = fc.array(character, { maxLength: 8 }).map((cs) => cs.join(''));
 const escapes = fc.array(fc.boolean(), { maxLength: 12 });
 const key: fc.Arbitrary<Key> = fc.record({ value: text, escaped: escapes });
-const literal = fc.constantFrom('0', '-0', '12', '-3.5e+2', '1E-7', '0.25', 'true', 'false', 'null').map((t) => ({ kind: 'literal' as const, text: t }));
+const literal = fc
+  .constantFrom('0', '-0', '12', '-3.5e+2', '1E-7', '0.25', 'true', 'false', 'null')
+  .map((t) => ({ kind: 'literal' as const, text: t }));
 
 const { value } = fc.letrec<{ value: Value }>((tie) => ({
   value: fc.oneof(
@@ -56,8 +59,10 @@ const gap = fc.array(fc.constantFrom(' ', '\t', '\n', '\r\n'), { maxLength: 3 })
 function write(v: Value, gaps: readonly string[]): string {
   let next = 0;
   const g = () => gaps[next++ % gaps.length];
-  const str = (s: string, escaped: readonly boolean[]) =>
-    `"${[...s].map((c, i) => (escaped[i % Math.max(escaped.length, 1)] ? escapeAll(c) : JSON.stringify(c).slice(1, -1))).join('')}"`;
+  // Each character escaped as JSON.stringify does (only where it must), or as \u escapes, by `escaped`.
+  const char = (c: string, i: number, escaped: readonly boolean[]) =>
+    escaped[i % Math.max(escaped.length, 1)] ? escapeAll(c) : JSON.stringify(c).slice(1, -1);
+  const str = (s: string, escaped: readonly boolean[]) => `"${[...s].map((c, i) => char(c, i, escaped)).join('')}"`;
   const go = (w: Value): string => {
     switch (w.kind) {
       case 'literal':
@@ -67,7 +72,8 @@ function write(v: Value, gaps: readonly string[]): string {
       case 'array':
         return w.items.length === 0 ? `[${g()}]` : `[${w.items.map((item) => `${g()}${go(item)}${g()}`).join(',')}]`;
       case 'object':
-        return w.members.length === 0 ? `{${g()}}` : `{${w.members.map(([k, m]) => `${g()}${str(k.value, k.escaped)}${g()}:${g()}${go(m)}${g()}`).join(',')}}`;
+        if (w.members.length === 0) return `{${g()}}`;
+        return `{${w.members.map(([k, m]) => `${g()}${str(k.value, k.escaped)}${g()}:${g()}${go(m)}${g()}`)}}`;
     }
   };
   return `${g()}${go(v)}${g()}`;
@@ -90,7 +96,9 @@ const listing = fc
     const array: Value = { kind: 'array', items: records };
     const others = around.filter(([k]) => k.value !== 'response');
     // `response` among other members, in any place.
-    const top: Value = wrapped ? { kind: 'object', members: [...others.slice(0, 1), [{ value: 'response', escaped: [] }, array], ...others.slice(1)] } : array;
+    const response: [Key, Value] = [{ value: 'response', escaped: [] }, array];
+    const members: [Key, Value][] = [...others.slice(0, 1), response, ...others.slice(1)];
+    const top: Value = wrapped ? { kind: 'object', members } : array;
     return { text: write(top, gaps), base: wrapped ? ['response'] : [], records };
   });
 

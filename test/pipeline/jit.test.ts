@@ -66,10 +66,11 @@ describe('jitFlagsFor', () => {
     [25_000, LARGE_BUILD_INTERRUPT_BUDGET],
     [39_999, LARGE_BUILD_INTERRUPT_BUDGET],
   ])('sets the budget alone for %i manifests a thread, and `back` puts back the command budget', (perThread, budget) => {
-    expect(jitFlagsFor(perThread)).toEqual({ flags: `--interrupt-budget=${budget}`, back: `--interrupt-budget=${INTERRUPT_BUDGET}` });
+    const back = `--interrupt-budget=${INTERRUPT_BUDGET}`;
+    expect(jitFlagsFor(perThread)).toEqual({ flags: `--interrupt-budget=${budget}`, back });
   });
 
-  it.each([40_000, 1e6])('for %i manifests a thread also halves the inlining, and `back` puts back V8\'s own', (perThread) => {
+  it.each([40_000, 1e6])("for %i manifests a thread also halves the inlining; `back` puts back V8's", (perThread) => {
     expect(jitFlagsFor(perThread)).toEqual({
       flags: `--interrupt-budget=${HUGE_BUILD_INTERRUPT_BUDGET} --max-inlined-bytecode-size-cumulative=${HUGE_BUILD_INLINED_BYTECODE}`,
       back: `--interrupt-budget=${INTERRUPT_BUDGET} --max-inlined-bytecode-size-cumulative=${V8_INLINED_BYTECODE}`,

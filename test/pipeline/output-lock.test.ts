@@ -72,7 +72,8 @@ describe('withOutputLock', () => {
       expect(error).toBeInstanceOf(OutputError);
       expect((error as OutputError).reason).toBe('busy');
       expect((error as OutputError).message).toBe(
-        `another otapress build (pid ${child.pid}) is writing ${out}; run this one when it has finished (or pass a longer --wait). If no build is running, delete ${lockFile}`,
+        `another otapress build (pid ${child.pid}) is writing ${out}; run this one when it has finished ` +
+          `(or pass a longer --wait). If no build is running, delete ${lockFile}`,
       );
       expect(ran).toBe(false);
       expect(told).toEqual([child.pid]);

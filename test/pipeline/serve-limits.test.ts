@@ -18,7 +18,8 @@ import { catalogProject } from '../helpers/catalog.js';
 const rendered = vi.hoisted(() => ({ devices: 0 }));
 vi.mock('../../src/render/device.js', async (original) => {
   const module = await original<typeof import('../../src/render/device.js')>();
-  return { ...module, renderDevice: (...args: Parameters<typeof module.renderDevice>) => (rendered.devices++, module.renderDevice(...args)) };
+  const renderDevice: typeof module.renderDevice = (...args) => (rendered.devices++, module.renderDevice(...args));
+  return { ...module, renderDevice };
 });
 
 const BASE = 'download_base_url: https://dl.example.org\n';

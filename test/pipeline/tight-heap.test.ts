@@ -11,7 +11,8 @@ vi.mock('node:v8', async (original) => {
 });
 const { TIGHT_HEAP_FROM, withTightHeap } = await import('../../src/pipeline/v8-tuning.js');
 
-const isMajor = (e: PerformanceEntry) => (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR;
+const isMajor = (e: PerformanceEntry) =>
+  (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR;
 
 describe('withTightHeap', () => {
   it('leaves V8 alone below the threshold: a small build collects garbage less often', () => {
@@ -29,7 +30,7 @@ describe('withTightHeap', () => {
     expect(flags).toEqual(['--heap-growing-percent=30', '--heap-growing-percent=0']);
   });
 
-  it('collects the heap before the work when the build asks, so that the tight setting sets the next limit at once', async () => {
+  it('collects the heap before the work when asked, so that the tight setting sets the next limit at once', async () => {
     // The collection's entry reaches the observer on the event loop, after the work: it is told
     // apart by its start time, which must fall between the call and the work's first line.
     const majors: number[] = [];

@@ -219,8 +219,9 @@ describe.runIf(process.platform === 'linux')('writing back while building', { ti
       `startWriteback(${JSON.stringify(dir)});`,
       `process.on('exit', () => process.stdout.write('ended'));`,
     ].join('\n');
-    writeFileSync(path.join(dir, 'writeback.mts'), script);
-    const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(dir, 'writeback.mts')], { cwd: ROOT, encoding: 'utf8' });
+    const file = path.join(dir, 'writeback.mts');
+    writeFileSync(file, script);
+    const result = spawnSync(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, encoding: 'utf8' });
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe('ended');
     expect(result.status).toBe(0);
