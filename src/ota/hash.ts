@@ -17,6 +17,21 @@ export interface Hashing {
   abort(): Promise<void>;
 }
 
+/** What both hashing workers (hash-read-worker.mjs, hash-md5-worker.mjs) start with: the ring of slots, its state. */
+export interface HashWorkerData {
+  file: string;
+  /** The slots, `chunk` bytes each. */
+  shared: SharedArrayBuffer;
+  /** Chunks read, chunks MD5 is done with, 1 once stopped; then each slot's length (indexes below). */
+  state: Int32Array;
+  chunk: number;
+  slots: number;
+  READ: number;
+  HASHED: number;
+  STOP: number;
+  LENGTHS: number;
+}
+
 /** Read size: large enough that per-chunk overhead vanishes, and a multiple of every page size. */
 const CHUNK = 4 * 1024 * 1024;
 /** Chunks in flight: the reader may run this far ahead of MD5. */
@@ -39,9 +54,10 @@ const LENGTHS = 3;
 export function startHashing(file: string, onProgress?: HashProgress): Hashing {
   const shared = new SharedArrayBuffer(CHUNK * SLOTS);
   const state = new Int32Array(new SharedArrayBuffer(4 * (LENGTHS + SLOTS)));
-  const data = { file, shared, state, chunk: CHUNK, slots: SLOTS, READ, HASHED, STOP, LENGTHS };
-  const reader = new Worker(READ_AND_SHA256, { eval: true, workerData: data });
-  const md5Worker = new Worker(MD5, { eval: true, workerData: data });
+  const data: HashWorkerData = { file, shared, state, chunk: CHUNK, slots: SLOTS, READ, HASHED, STOP, LENGTHS };
+  // Plain JavaScript beside this module, in src/ as in lib/ (.ci/build-lib.mjs copies .mjs files as they are).
+  const reader = new Worker(new URL('./hash-read-worker.mjs', import.meta.url), { workerData: data });
+  const md5Worker = new Worker(new URL('./hash-md5-worker.mjs', import.meta.url), { workerData: data });
   const workers = [reader, md5Worker];
   const exited = workers.map((w) => new Promise<void>((resolve) => w.once('exit', () => resolve())));
   let stopped = false;
@@ -97,80 +113,3 @@ export function startHashing(file: string, onProgress?: HashProgress): Hashing {
   digests.catch(() => {}); // Awaited by the caller; an aborted run must not report it as unhandled.
   return { digests, abort: stop };
 }
-
-// --- internal ---
-
-/**
- * Worker 1: reads the file into free slots in order, publishes each, and computes SHA-256 and
- * SHA-1 over it while MD5 does the same; a slot is reused once MD5 is done with it (this thread's
- * digests are done with it before the next read). A zero-length chunk ends the file.
- */
-const READ_AND_SHA256 = `
-const { workerData, parentPort } = require('node:worker_threads');
-const fs = require('node:fs');
-const { createHash } = require('node:crypto');
-const sha256 = createHash('sha256');
-const sha1 = createHash('sha1');
-const { file, shared, state, chunk, slots, READ, HASHED, STOP, LENGTHS } = workerData;
-const fd = fs.openSync(file, 'r');
-try {
-  read();
-} finally {
-  fs.closeSync(fd); // A worker's descriptors are the process's: stopped or failed, it must not leak one.
-}
-function read() {
-  const before = fs.fstatSync(fd);
-  const { size } = before;
-  parentPort.postMessage({ size });
-  for (let k = 0, position = 0; ; k++) {
-    for (let hashed = Atomics.load(state, HASHED); k - hashed >= slots; hashed = Atomics.load(state, HASHED)) {
-      if (Atomics.load(state, STOP)) return;
-      Atomics.wait(state, HASHED, hashed, 100);
-    }
-    const slot = k % slots;
-    const length = Math.min(chunk, size - position);
-    const view = new Uint8Array(shared, slot * chunk, length);
-    for (let filled = 0; filled < length; ) {
-      const n = fs.readSync(fd, view, filled, length - filled, position + filled);
-      if (n === 0) throw new Error(file + ' became shorter while it was read; try again when it is complete');
-      filled += n;
-    }
-    position += length;
-    state[LENGTHS + slot] = length;
-    Atomics.store(state, READ, k + 1);
-    Atomics.notify(state, READ);
-    if (length === 0) break;
-    sha256.update(view);
-    sha1.update(view);
-  }
-  // A package still being downloaded or copied would get the hashes of a file that no longer exists.
-  const after = fs.fstatSync(fd);
-  if (after.size !== size || after.mtimeMs !== before.mtimeMs || after.ino !== before.ino) {
-    throw new Error(file + ' changed while it was read (' + (after.size !== size ? 'its size went from ' + size + ' to ' + after.size + ' bytes' : 'it was modified') + '); wait until it is complete, then run add again');
-  }
-  parentPort.postMessage({ sha256: sha256.digest('hex'), sha1: sha1.digest('hex') });
-}
-`;
-
-/** Worker 2: MD5 over each slot in the order read, handing the slot back; reports progress. */
-const MD5 = `
-const { workerData, parentPort } = require('node:worker_threads');
-const md5 = require('node:crypto').createHash('md5');
-const { shared, state, chunk, slots, READ, HASHED, STOP, LENGTHS } = workerData;
-let done = 0;
-for (let k = 0; ; k++) {
-  while (Atomics.load(state, READ) <= k) {
-    if (Atomics.load(state, STOP)) process.exit(0);
-    Atomics.wait(state, READ, k, 100);
-  }
-  const slot = k % slots;
-  const length = state[LENGTHS + slot];
-  if (length === 0) break;
-  md5.update(new Uint8Array(shared, slot * chunk, length));
-  done += length;
-  Atomics.store(state, HASHED, k + 1);
-  Atomics.notify(state, HASHED);
-  parentPort.postMessage({ done });
-}
-parentPort.postMessage({ done, md5: md5.digest('hex') });
-`;

@@ -10,16 +10,12 @@ export const OTACERT_ENTRY = 'META-INF/com/android/otacert';
 const MAX_METADATA_BYTES = 64 * 1024;
 
 /**
- * Reads the text of `META-INF/com/android/metadata` from an OTA zip, using only its central
- * directory and that one entry (yauzl seeks to the end of the file and reads the directory,
- * Zip64 included), so a 4 GB package costs a few kilobytes of reading. `undefined` when the zip
+ * Reads the text of `META-INF/com/android/metadata` from an OTA zip, and the bytes of
+ * `META-INF/com/android/otacert` (same size limit) when the zip has it, using only its central
+ * directory and those entries (yauzl seeks to the end of the file and reads the directory,
+ * Zip64 included), so a 4 GB package costs a few kilobytes of reading. No `metadata` when the zip
  * has no such entry. Rejects with a readable message when the file is not a zip.
  */
-export async function readOtaMetadataText(zipPath: string): Promise<string | undefined> {
-  return (await readOtaEntries(zipPath)).metadata;
-}
-
-/** {@link readOtaMetadataText}, with the bytes of `META-INF/com/android/otacert` (same size limit) when the zip has it. */
 export async function readOtaEntries(zipPath: string): Promise<{ metadata?: string; otacert?: Buffer }> {
   let zip: yauzl.ZipFile;
   try {

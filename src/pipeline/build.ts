@@ -1,13 +1,11 @@
 /**
  * Wing `pipeline/`: compiling devices (on worker threads, through the cache), assembling the site,
- * writing dist/ atomically under a lock, and the preview's incremental rebuild and server. The
- * disk, threads and sockets live here. Imports `hosts/`, `render/` and `catalog/`; never `ota/`,
- * `import/` or the commands.
+ * writing dist/ atomically under a lock, and the preview's rebuild of changed devices and its
+ * server. The disk, threads and sockets live here. Imports `hosts/`, `render/` and `catalog/`;
+ * never `ota/`, `import/` or the commands.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { Build } from '../catalog/manifest.js';
 import { checkCatalog, type Listing } from '../catalog/plan.js';
 import { compareStrings, ContentError, sortProblems, type Problem } from '../catalog/problems.js';
@@ -24,9 +22,10 @@ import { compileDevice, compileSettings, filesByDevice, groupByDevice, type Devi
 import { cacheDirOf } from './cache-key.js';
 import { compileDevices } from './compile-devices.js';
 import { isColdBuild, prestartFor, workersFor, type WorkerPool } from './worker-pool.js';
-import { jitFlagsFor } from './jit.mjs';
 import { checkOutDir, OUTPUT_MARKER_FILE, writeFailure } from './out-dir.js';
-import { recoverTree, stageTree, withOutputLock, writeStagedFile } from './write.js';
+import { withOutputLock } from './output-lock.js';
+import { withJitBudget, withTightHeap } from './v8-tuning.js';
+import { recoverTree, stageTree, writeStagedFile } from './write.js';
 
 /** The outcome of compiling the content: the output tree, or every problem that prevents it. */
 export interface CompiledSite {
@@ -134,9 +133,6 @@ export interface BuildSummary {
   records: number;
   files: number;
 }
-
-/** Where {@link build} keeps compiled devices (cache-key.ts). */
-export { cacheDirOf };
 
 /**
  * Reads `content/`, and writes `dist/` only if everything is valid (never `netlify.toml`). The output is
@@ -247,61 +243,4 @@ function oldNetlifyToml(root: string, site: Site): Problem | undefined {
 /** A site whose `hosts` has no cloudflare gets no Cloudflare rule files, as with `--host netlify`. */
 function hostOf(site: Site, host: Host): Host {
   return site.hosts.includes('cloudflare') ? host : 'netlify';
-}
-
-/**
- * Runs `work` with V8's interrupt budget (and for a huge build its inlining: see jit.mjs) set for
- * `perThread` manifests compiled on each thread, and leaves those of every other command after it.
- * The flags are the process's: the workers, which allocate their functions' budgets as the
- * functions start running, compile with them too. The build and check commands leave the budget
- * to this (`setsJitBudget`), so that their loading and the workers' start run with V8's default
- * (jit.mjs).
- */
-function withJitBudget<T>(perThread: number, work: () => T): T {
-  const { flags, back } = jitFlagsFor(perThread);
-  return withV8Flag(flags, back, work);
-}
-
-/** From this many manifests on, {@link withTightHeap} holds the heaps down; below, memory is no concern and collecting less often is faster. */
-export const TIGHT_HEAP_FROM = 20_000;
-
-/**
- * Runs `work` with V8 letting its heaps grow by 30 % over what survives a full collection, instead
- * of its default of up to 4x, when there are at least {@link TIGHT_HEAP_FROM} manifests to compile.
- * Compiling a device leaves garbage behind it, little of it survives, and by default the heaps of
- * every thread swell to several times the live data before V8 collects it: at 100,000 manifests
- * that was 100 MB more peak memory, against ~10 % more CPU time for the extra collections. At
- * 1,000 manifests the extra collections were a fifth of the garbage collector's time for no memory
- * worth saving. The setting is the process's (every thread's), and put back afterwards.
- */
-export function withTightHeap<T>(manifests: number, work: () => T, { collectFirst = false } = {}): T {
-  if (manifests < TIGHT_HEAP_FROM) return work();
-  return withV8Flag('--heap-growing-percent=30', '--heap-growing-percent=0', () => {
-    if (collectFirst) collectNow();
-    return work();
-  });
-}
-
-/** Runs `work` with a flag of the process's V8 set, and `back` set after it, however it ends. */
-function withV8Flag<T>(flag: string, back: string, work: () => T): T {
-  setFlagsFromString(flag);
-  try {
-    return work();
-  } finally {
-    setFlagsFromString(back);
-  }
-}
-
-/**
- * A full collection of this thread's heap, now. V8 sets the next old-generation limit only at a full
- * collection, from the growing percentage of that time: the calling thread's first one came while
- * it loaded and listed (at 25 MB live, before the setting above), and its limit, set 4x above that,
- * lasted the whole build, 35 MB more peak memory at 100k than when the first came a little later.
- * `gc` is a function of contexts made once V8 exposes it. One full collection at about 25 MB: 20 to
- * 30 ms here. Not for the preview's rebuilds ({@link withTightHeap} without `collectFirst`), whose
- * heap is large and whose every millisecond shows.
- */
-function collectNow(): void {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
 }

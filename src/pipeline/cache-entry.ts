@@ -22,7 +22,8 @@ import type { DeviceOutput } from './compile-device.js';
 import type { Problem } from '../catalog/problems.js';
 import { CACHE_FORMAT } from './cache-key.js';
 import { writeAll } from './disk.js';
-import { isAlive, type StagedFile } from './write.js';
+import { isAlive } from './output-lock.js';
+import type { StagedFile } from './write.js';
 
 
 /** A device found in the cache: its output without the files' bytes, and where each file is. */

@@ -1,7 +1,8 @@
 /**
  * The disk under a build's tree: flushing it (`sync -f`, or an fsync per path), starting writeback
  * in the background while a build writes, writing a small file durably, and removing a replaced
- * tree without waiting for it. Used by write.ts (the staged tree and its lock) and compile-devices.ts.
+ * tree without waiting for it. Used by write.ts (the staged tree), output-lock.ts (its lock) and
+ * compile-devices.ts.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';

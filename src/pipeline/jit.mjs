@@ -1,6 +1,6 @@
 // How V8 should compile otapress's own code in a command's process: the flag is the process's, so
 // its worker threads' too. bin.mjs sets it once a command is loaded, before it runs; the build sets
-// it itself when it starts compiling (build.ts, withJitBudget). Plain JavaScript, like bin.mjs: it
+// it itself when it starts compiling (v8-tuning.ts, withJitBudget). Plain JavaScript, like bin.mjs: it
 // is copied into lib/ as it is.
 import { setFlagsFromString } from 'node:v8';
 

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ContentError, formatProblem } from '../catalog/problems.js';
-import { incrementalRebuild, type Rebuild, type RebuildResult } from './rebuild.js';
+import { changedDevicesRebuild, type Rebuild, type RebuildResult } from './rebuild.js';
 import { errorAnswer, respond, type Answer, type ServedTree } from '../hosts/respond.js';
 
 /** Options of {@link startPreview}. */
@@ -31,7 +31,7 @@ export interface Preview {
  * when anything under `content/` changes. An invalid change prints its problems and keeps the last
  * good tree in service. Throws {@link ContentError} when the content is invalid from the start.
  */
-export async function startPreview({ root, port = 8788, hostname = '127.0.0.1', io, rebuild = incrementalRebuild(root), debounceMs = 20 }: PreviewOptions): Promise<Preview> {
+export async function startPreview({ root, port = 8788, hostname = '127.0.0.1', io, rebuild = changedDevicesRebuild(root), debounceMs = 20 }: PreviewOptions): Promise<Preview> {
   const first = rebuild([]);
   if (!first.tree) throw new ContentError(first.problems);
   let current: ServedTree = first.tree;

@@ -1,5 +1,7 @@
 import { inflateRawSync } from 'node:zlib';
-import { assembleSite, cacheDirOf, compileSite, incrementalAnswers, rootFormatAnswers, withTightHeap } from './build.js';
+import { assembleSite, compileSite, incrementalAnswers, rootFormatAnswers } from './build.js';
+import { cacheDirOf } from './cache-key.js';
+import { withTightHeap } from './v8-tuning.js';
 import { compileSettings, filesByDevice, groupByDevice, type DeviceOutput } from './compile-device.js';
 import { compileDevices, deflateOutput } from './compile-devices.js';
 import { DEVICE_NAME } from '../catalog/plan.js';
@@ -41,7 +43,7 @@ export function fullRebuild(root: string): Rebuild {
  * milliseconds. Anything else (the first build, `site.yaml`, a file directly in `content/`)
  * compiles everything. The tree is always the one {@link compileSite} renders from the same files.
  */
-export function incrementalRebuild(root: string): Rebuild {
+export function changedDevicesRebuild(root: string): Rebuild {
   let state: State | undefined;
 
   const assemble = (s: State): RebuildResult => {

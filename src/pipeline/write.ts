@@ -8,19 +8,15 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
-  readFileSync,
   renameSync,
   rmSync,
-  statSync,
   type Stats,
 } from 'node:fs';
 import path from 'node:path';
 import { outputPathProblem } from '../catalog/path-limits.js';
 import type { OutputFile } from '../render/output.js';
-import { atPath, discardTree, flushToDisk, removeInBackground, startWriteback, stopWriteback, syncPath, writeAll, writeDurably } from './disk.js';
-import { OutputError } from './out-dir.js';
-
-export { OutputError } from './out-dir.js';
+import { atPath, discardTree, flushToDisk, removeInBackground, startWriteback, stopWriteback, syncPath, writeAll } from './disk.js';
+import { isAlive } from './output-lock.js';
 
 /**
  * A tree being written so that no reader ever sees a half-written one: the files go into a fresh
@@ -141,7 +137,7 @@ export function linkStagedFile(staging: string, file: string, from: string, made
 /**
  * Puts a tree back that a killed run had moved aside, and removes the staging folders and lock
  * temporaries that runs which no longer exist left behind. Called while holding the output lock
- * ({@link withOutputLock}): then no other build has a staging or previous folder of its own, so
+ * (withOutputLock, output-lock.ts): then no other build has a staging or previous folder of its own, so
  * every one found is a leftover, even when its pid has since been given to another process.
  */
 export function recoverTree(outDir: string): void {
@@ -162,68 +158,6 @@ export function recoverTree(outDir: string): void {
   for (const name of readdirSync(parent).sort()) if (trash.test(name)) removeInBackground(path.join(parent, name));
 }
 
-/** Replaces one file so that readers see the old or the new contents, never a part. */
-export function writeFileAtomic(file: string, contents: string | Uint8Array): void {
-  const dir = path.dirname(file);
-  const pattern = new RegExp(`^\\.${escapeRegExp(path.basename(file))}\\.(\\d+)\\.tmp$`);
-  for (const name of readdirSync(dir)) {
-    const match = pattern.exec(name);
-    if (match && !isAlive(Number(match[1]))) rmSync(path.join(dir, name), { force: true });
-  }
-  const temporary = path.join(dir, `.${path.basename(file)}.${process.pid}.tmp`);
-  try {
-    writeDurably(temporary, contents);
-    renameSync(temporary, file);
-  } finally {
-    rmSync(temporary, { force: true });
-  }
-  syncPath(dir);
-}
-
-/** Options of {@link withOutputLock}. */
-export interface LockOptions {
-  /** How long to wait for another build to finish, in milliseconds, before refusing. */
-  waitMs?: number;
-  /** Called once when the lock is held by another live build and this one starts waiting. */
-  onWait?(holder: number): void;
-}
-
-/**
- * Runs `work` while holding `.<out>.lock` beside the output folder, so two builds on one folder take
- * turns instead of racing their renames. The lock file holds the owner's pid and, where Linux's
- * /proc tells it, the owner's start time: a lock whose owner no longer runs (a killed build) is
- * taken over, and so is one whose pid the system has since given to another process (the start
- * time differs). Waits for a live owner up to `waitMs`, then refuses.
- */
-export function withOutputLock<T>(outDir: string, work: () => T, { waitMs = 300_000, onWait }: LockOptions = {}): T {
-  const { parent, lock } = siblings(outDir);
-  mkdirSync(parent, { recursive: true });
-  const deadline = Date.now() + waitMs;
-  let told = false;
-  for (;;) {
-    if (tryLock(lock)) break;
-    const holder = lockHolder(lock);
-    if (holder === undefined) continue; // Released between our attempt and the read: try again.
-    if (!ownerRuns(holder)) {
-      takeOverStaleLock(lock, holder);
-      continue;
-    }
-    if (Date.now() >= deadline) {
-      throw new OutputError(
-        `another otapress build (pid ${holder.pid}) is writing ${outDir}; run this one when it has finished (or pass a longer --wait). If no build is running, delete ${lock}`,
-        'busy',
-      );
-    }
-    if (!told) onWait?.(holder.pid);
-    told = true;
-    sleep(Math.min(100, Math.max(1, deadline - Date.now())));
-  }
-  try {
-    return work();
-  } finally {
-    rmSync(lock, { force: true });
-  }
-}
 
 // --- internal ---
 
@@ -268,118 +202,7 @@ function siblings(outDir: string) {
     previous: path.join(parent, `.${base}.previous-${process.pid}`),
     // Where the writeback helper writes the exit status of the flush before the swap (disk.ts).
     flushed: path.join(parent, `.${base}.flushed-${process.pid}`),
-    lock: path.join(parent, `.${base}.lock`),
   };
-}
-
-/** Creates the lock with our pid (and start time) already in it: a hard link either appears whole or not at all. */
-function tryLock(lock: string): boolean {
-  const mine = `${lock}.${process.pid}`;
-  // Never through a link someone left under our name: `wx` creates the file or fails.
-  rmSync(mine, { force: true });
-  const start = processStart(process.pid);
-  try {
-    writeDurably(mine, start === undefined ? `${process.pid}\n` : `${process.pid} ${start}\n`, 'wx');
-    linkSync(mine, lock);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  } finally {
-    rmSync(mine, { force: true });
-  }
-}
-
-/** What a lock file says of its owner: `<pid> <start time>`, or `<pid>` alone (written by otapress 0.2 and before, or without /proc). */
-interface LockHolder {
-  pid: number;
-  /** The owner's start time in clock ticks after boot (field 22 of /proc/<pid>/stat). */
-  start?: string;
-  /** When the lock was written (its mtime, ms), and its exact text. */
-  writtenMs: number;
-  text: string;
-}
-
-function lockHolder(lock: string): LockHolder | undefined {
-  try {
-    const text = readFileSync(lock, 'utf8');
-    const writtenMs = statSync(lock).mtimeMs;
-    const [pidText, start] = text.trim().split(' ');
-    const pid = Number.parseInt(pidText, 10);
-    return { pid: Number.isSafeInteger(pid) && pid > 0 ? pid : 0, start: /^\d+$/.test(start ?? '') ? start : undefined, writtenMs, text };
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Whether the build that wrote a lock still runs. A live pid is not enough: after a crash or a
- * reboot the system gives the pid to other processes, and a lock naming one of them would block
- * every build. The start time tells them apart; a lock without one is an earlier otapress's, whose
- * owner started before writing it, so a process that started later only reuses the pid.
- */
-function ownerRuns({ pid, start, writtenMs }: LockHolder): boolean {
-  if (!isAlive(pid)) return false;
-  const running = processStart(pid);
-  if (running === undefined) return true; // No /proc (macOS, or the process just ended): the pid is all we know.
-  if (start !== undefined) return running === start;
-  const startedMs = startedAtMs(running);
-  return startedMs === undefined || startedMs <= writtenMs + 1000;
-}
-
-/** A process's start time in clock ticks after boot (field 22 of /proc/<pid>/stat), or `undefined` without /proc. */
-function processStart(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Field 2, the command name, is in parentheses and may itself hold spaces and `)`.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
-}
-
-/** Wall-clock time (ms) of a start time in ticks: boot time (`btime` of /proc/stat) plus ticks at USER_HZ, 100 on Linux's common architectures. */
-function startedAtMs(ticks: string): number | undefined {
-  try {
-    const boot = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'));
-    return boot ? Number(boot[1]) * 1000 + Number(ticks) * 10 : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Moves a stale lock aside; if another build replaced it meanwhile, puts that one back. */
-function takeOverStaleLock(lock: string, stale: LockHolder): void {
-  const aside = `${lock}.stale-${process.pid}`;
-  try {
-    renameSync(lock, aside);
-  } catch {
-    return; // Someone else took it over first.
-  }
-  if (lockHolder(aside)?.text !== stale.text) {
-    try {
-      linkSync(aside, lock);
-    } catch {
-      // A third build holds the lock now; the one we moved belongs to a build that will finish anyway.
-    }
-  }
-  rmSync(aside, { force: true });
-}
-
-/** Whether another process with this id runs (this process does not count: what it left is stale to itself). */
-export function isAlive(pid: number): boolean {
-  if (pid === process.pid) return false;
-  if (pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function sleep(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 function escapeRegExp(text: string): string {

@@ -54,7 +54,7 @@ export function renderIndexes(summaries: readonly DeviceSummary[]): OutputFile[]
  * `/api/devices.json`, outside `/api/v1/`: it points into both API versions, and a name under
  * `/api/v1/` could collide with a device folder (`devices.json` is a valid code name).
  */
-export function renderDeviceIndex(summaries: readonly DeviceSummary[]): string {
+function renderDeviceIndex(summaries: readonly DeviceSummary[]): string {
   const index: DeviceIndex = {
     devices: summaries.map(({ device, lists, info = NO_DEVICE_INFO }) => ({
       device,

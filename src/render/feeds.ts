@@ -73,7 +73,7 @@ function renderFeed(listing: Listing, site: Site, updatedIfEmpty: number, info: 
  * The entry id of a build: its SHA-256 as a Named Information URI (RFC 6920), so it stays the
  * same across rebuilds and is the same entry in every list that carries the build.
  */
-export function entryId(build: Build): string {
+function entryId(build: Build): string {
   // A download key that is not a SHA-256 (an imported listing's) is named instead, stable all the same.
   // Named by the key, not by a `sha256` the manifest adds beside it later: the entry stays the same one for feed readers.
   if (!idIsSha256(build)) return uuidV5(`otapress-build/${build.device}/${build.id}`);

@@ -89,13 +89,8 @@ export function renderFormats(device: string, listings: readonly Listing[], site
   return { files, notices };
 }
 
-/** A build as the crDroid family's updater reads it, with the device fields it shows. */
-export function crDroidRecord(build: Build, info: DeviceInfo): CrDroidRecord {
-  return crDroidRecordOf(build, crDroidDevice(info));
-}
-
 /** The newest build of a list as the PixelExperience family's updater reads it, with the maintainers and links it shows. */
-export function pixelExperienceAnswer(build: Build, info: DeviceInfo): PixelExperienceAnswer {
+function pixelExperienceAnswer(build: Build, info: DeviceInfo): PixelExperienceAnswer {
   return {
     error: false,
     filename: build.filename,

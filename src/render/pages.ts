@@ -238,12 +238,12 @@ function hash(value: string): string {
 }
 
 /** Joins markup with a separator. */
-export function join(parts: readonly Markup[], separator: string): Markup {
+function join(parts: readonly Markup[], separator: string): Markup {
   return raw(parts.map(String).join(separator));
 }
 
 /** A whole page: the shared head, style and copy script around `body`. */
-export function page(title: string, body: Markup, head: Markup = raw('')): string {
+function page(title: string, body: Markup, head: Markup = raw('')): string {
   return `${pageStart(title, head)}${body}${PAGE_END}`;
 }
 

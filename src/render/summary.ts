@@ -66,7 +66,7 @@ export function summarizeDevice(device: string, listings: readonly Listing[], in
 }
 
 /** The newest build that has a package and is not withdrawn (`.disabled.zip`), by build time (listing order puts newer platforms first). */
-export function newestBuild(builds: readonly Build[]): Build | undefined {
+function newestBuild(builds: readonly Build[]): Build | undefined {
   return builds
     .filter((b) => !b.placeholder && !isWithdrawn(b))
     .sort(compareNewestFirst)[0];

@@ -54,7 +54,7 @@ export function displayName(device: string, info: DeviceInfo = NO_DEVICE_INFO): 
 }
 
 /** The vendor of a device: device.yaml `oem`, else {@link UNKNOWN_OEM}. */
-export function vendorOf(info: DeviceInfo = NO_DEVICE_INFO): string {
+function vendorOf(info: DeviceInfo = NO_DEVICE_INFO): string {
   return info.oem ?? UNKNOWN_OEM;
 }
 
@@ -83,7 +83,7 @@ export function renderV2Device(device: string, info: DeviceInfo, versions: reado
  * is a link to nowhere. device.yaml `links.info`, else the device's page on this site: absolute
  * with `site_url`, else its path ({@link infoUrlNotice} says what that does in the portal).
  */
-export function infoUrl(device: string, info: DeviceInfo, site: Pick<Site, 'siteUrl'>): string {
+function infoUrl(device: string, info: DeviceInfo, site: Pick<Site, 'siteUrl'>): string {
   return info.links.info ?? `${site.siteUrl ?? ''}${URLS.devicePage(device)}`;
 }
 
@@ -106,7 +106,7 @@ export function infoUrlNotice(site: Site, devices: readonly { device: string; in
 }
 
 /** The `dependencies` of `/api/v2/devices/<device>`: device.yaml's, with {@link changesRepository} first when they do not name it. */
-export function publishedDependencies(device: string, info: DeviceInfo): string[] {
+function publishedDependencies(device: string, info: DeviceInfo): string[] {
   const repository = changesRepository(device, info);
   return info.dependencies.includes(repository) ? [...info.dependencies] : [repository, ...info.dependencies];
 }

@@ -1,36 +1,15 @@
-import { isWithdrawn } from '../catalog/filename.js';
 import type { Build } from '../catalog/manifest.js';
-import { compareNewestFirst, type Listing } from '../catalog/plan.js';
+import type { Listing } from '../catalog/plan.js';
 import { compareStrings, type Problem } from '../catalog/problems.js';
 import { flatten, isoTime } from './markup.js';
 import { writtenAsIs } from './as-is.js';
 import { jsonWritesAsIs } from './v1.js';
 import { API_FILES, fill, URLS } from './urls.js';
 import type { OutputFile } from './output.js';
+import { v2Candidates, type V2Candidate } from './v2-candidates.js';
 
 /** The LineageOS v2 updater rejects a longer body, so no v2 answer may exceed it. */
 export const V2_MAX_BYTES = 32768;
-
-/** The largest number Java's `Integer.parseInt` reads; the v2 updater parses versions with it. */
-const JAVA_INT_MAX = 2 ** 31 - 1;
-
-/**
- * Why the v2 updater cannot read `version`, or `undefined` when it can. The 23.2-era client
- * (`Utils.compareVersions`) splits it on `.` (Java's `split`, which drops trailing empty parts)
- * and parses only the first two parts with `Integer.parseInt`; an out-of-bounds part or a
- * `NumberFormatException` refuses the build. So `2.6.3` reads as 2.6 and is taken, `2` and
- * `2.5-beta` are not.
- */
-export function unreadableV2Version(version: string): string | undefined {
-  const parts = version.split('.');
-  while (parts.length > 0 && parts.at(-1) === '') parts.pop();
-  if (parts.length < 2) return 'it has no minor number (the updater needs two, as in 2.6)';
-  for (const part of parts.slice(0, 2)) {
-    if (!/^[+-]?\d+$/.test(part)) return `${part === '' ? 'an empty part' : `\`${part}\``} is not a whole number (the updater reads the first two parts as numbers, as in 2.6 or 2.6.3)`;
-    if (Math.abs(Number(part)) > JAVA_INT_MAX + (part.startsWith('-') ? 1 : 0)) return `${part} is larger than the updater can read (at most ${JAVA_INT_MAX})`;
-  }
-  return undefined;
-}
 
 /**
  * One build as the official server answers it (lineageos-infra/updater, api_v2.py and
@@ -97,123 +76,15 @@ export interface RenderedV2 {
  * `http://` (the client checks only the listing address, then the app, which forbids cleartext,
  * fails the download: `UpdatesNetworkDataSource.kt` and `AndroidManifest.xml` of
  * LineageOS/android_packages_apps_Updater, commits 0e7af6f8 and 2afd65a0) and versions the updater
- * cannot read ({@link unreadableV2Version}). When the entries would pass {@link V2_MAX_BYTES}, the
+ * cannot read (unreadableV2Version, v2-candidates.ts). When the entries would pass {@link V2_MAX_BYTES}, the
  * entries that do not fit are left out, newest first kept, each on its own: one that does not fit
  * never keeps an older, smaller one out. All are notices, not problems: v1 still lists those
  * builds. An entry that could not fit even alone is a problem.
  */
 export function renderV2(device: string, listings: readonly Listing[]): RenderedV2 {
-  const notices: Problem[] = [];
   const url = URLS.v2Builds(device);
-  const candidates: { build: Build; list: string; rank: number }[] = [];
-  const unreadable = new Map<Build, { why: string; lists: string[] }>();
-  const withdrawn = new Set<Build>();
-  const sizeless = new Set<Build>();
-  const cleartext = new Set<Build>();
-  // Why each version cannot be read, once per version: a device's builds share a few dozen versions,
-  // and each build is met once per list it is in.
-  const whyOf = new Map<string, string | undefined>();
-  listings.forEach((listing, rank) => {
-    for (const build of listing.builds) {
-      if (build.placeholder) continue;
-      if (isWithdrawn(build)) withdrawn.add(build);
-      else if (build.size === 0) sizeless.add(build);
-      else if (!build.url!.startsWith('https://')) cleartext.add(build);
-      else {
-        let why = whyOf.get(build.version);
-        if (why === undefined && !whyOf.has(build.version)) whyOf.set(build.version, (why = unreadableV2Version(build.version)));
-        if (why !== undefined) unreadable.set(build, { why, lists: [...(unreadable.get(build)?.lists ?? []), listing.list] });
-        else candidates.push({ build, list: listing.list, rank });
-      }
-    }
-  });
-  for (const [build, { why, lists }] of unreadable) {
-    notices.push({
-      file: build.source,
-      ...build.at.version,
-      field: 'version',
-      message: `LineageOS v2 updaters cannot read \`${build.version}\`: ${why}; so ${url} leaves this build out; v1 still lists it (${lists.join(', ')})`,
-    });
-  }
-  // One notice per device for each of these, at the newest build: a long history would otherwise
-  // print a line for every old build on every run.
-  if (withdrawn.size > 0) {
-    const [newest, ...older] = [...withdrawn].sort(compareNewestFirst);
-    notices.push({
-      file: newest.source,
-      ...newest.at.filename,
-      field: 'filename',
-      message: `left out of ${url}${andOlder(older.length, `withdrawn ${device}`, '')}: a \`.disabled.zip\` file is withdrawn, and a v2 entry cannot say so (phones would offer ${older.length > 0 ? 'them' : 'it'} for install); v1 still lists ${older.length > 0 ? 'them' : 'it'}, marked by the name`,
-    });
-  }
-  if (sizeless.size > 0) {
-    const [newest, ...older] = [...sizeless].sort(compareNewestFirst);
-    notices.push({
-      file: newest.source,
-      ...newest.at.size,
-      field: 'size',
-      message: `left out of ${url}${andOlder(older.length, device, ' of size 0')}: v2 phones check the download against \`size\` and some refuse a size that is not positive; write the zip's size in bytes (stat -c %s FILE) to offer ${older.length > 0 ? 'them' : 'it'}; v1 still lists ${older.length > 0 ? 'them' : 'it'}`,
-    });
-  }
-  if (cleartext.size > 0) {
-    const [newest, ...older] = [...cleartext].sort(compareNewestFirst);
-    notices.push({
-      file: newest.source,
-      ...(newest.at.url ?? newest.at.file),
-      field: 'url',
-      message: `left out of ${url}${andOlder(older.length, device, ' downloaded over http')}: the download address ${newest.url} is not https, and the v2 updater offers it, then fails the download (the app permits no cleartext traffic); serve ${older.length > 0 ? 'them' : 'it'} over https (\`url\`, or download_base_url in content/site.yaml); v1 still lists ${older.length > 0 ? 'them' : 'it'}`,
-    });
-  }
-  candidates.sort(
-    (a, b) => b.build.timestamp - a.build.timestamp || a.rank - b.rank || compareStrings(a.build.filename, b.build.filename),
-  );
-
-  const bodies: string[] = [];
-  const problems: Problem[] = [];
-  const tooLarge = new Set<Build>();
-  const dropped = new Set<Build>();
-  const keptBuilds = new Set<Build>();
-  let bytes = 2; // "[" and "]"
-  const entries = new Map<Build, V2EntryParts | null>();
-  const names = new Map<string, string>();
-  for (const { build, list } of candidates) {
-    // Once the answer is nearly full, most older entries cannot fit: one whose least possible size
-    // already passes the room left, and whose largest possible size could not pass the limit alone,
-    // is left out without being rendered (at 100k manifests, three quarters of the entries, and of
-    // the time this function took).
-    const comma = bodies.length > 0 ? 1 : 0;
-    const least = leastV2Bytes(build, list);
-    if (bytes + least + comma > V2_MAX_BYTES && least * JSON_MAX_BYTES_PER_UNIT + 2 <= V2_MAX_BYTES) {
-      dropped.add(build);
-      continue;
-    }
-    let parts = entries.get(build);
-    if (parts === undefined) entries.set(build, (parts = plainV2EntryParts(build) ?? null));
-    let body: string;
-    let size: number;
-    if (parts === null) {
-      body = JSON.stringify(renderV2Build(build, list));
-      size = Buffer.byteLength(body);
-    } else {
-      let name = names.get(list);
-      if (name === undefined) names.set(list, (name = JSON.stringify(list)));
-      body = parts.head + name + parts.middle + name + parts.tail;
-      size = parts.bytes + 2 * Buffer.byteLength(name);
-    }
-    if (size + 2 > V2_MAX_BYTES) {
-      if (!tooLarge.has(build)) problems.push(tooLargeProblem(build, list, size));
-      tooLarge.add(build);
-    } else if (bytes + size + comma > V2_MAX_BYTES) {
-      dropped.add(build);
-    } else {
-      bytes += size + comma;
-      bodies.push(body);
-      keptBuilds.add(build);
-    }
-  }
-  for (const build of tooLarge) dropped.delete(build);
-  // A build with one list's entry kept is not left out (its entries differ only in `type`).
-  for (const build of keptBuilds) dropped.delete(build);
+  const { candidates, notices } = v2Candidates(device, url, listings);
+  const { bodies, problems, dropped, keptBuilds } = fillV2Answer(candidates);
   if (dropped.size > 0) {
     const [newest, ...older] = dropped;
     notices.push({
@@ -270,7 +141,7 @@ export function renderV2Build(build: Build, list: string): V2Build {
  * manifest has one, though a v2 phone then keys the build by it rather than by the v1 `id`;
  * without one, the key stays, and the build's notice and page say what Compare will do.
  */
-export function v2Sha256(build: Pick<Build, 'id' | 'sha256'>): string {
+function v2Sha256(build: Pick<Build, 'id' | 'sha256'>): string {
   // sha256Of without its test of the id, for the entries' size bounds made per build and list: a
   // build has `sha256` only beside an id that is not a SHA-256 (manifest.ts), so this is the same.
   return build.sha256 ?? build.id;
@@ -341,6 +212,69 @@ export function leastV2Bytes(build: Build, list: string): number {
 
 // --- internal ---
 
+/** What {@link fillV2Answer} keeps: the entries' text, and the builds of those left out (`dropped`) and kept. */
+interface V2Filled {
+  bodies: string[];
+  problems: Problem[];
+  dropped: Set<Build>;
+  keptBuilds: Set<Build>;
+}
+
+/**
+ * The entries of the v2 answer, in the order of `candidates`, as many as {@link V2_MAX_BYTES}
+ * holds: each that does not fit is left out on its own (`dropped`), never keeping an older, smaller
+ * one out; one that could never fit even alone is a problem instead.
+ */
+function fillV2Answer(candidates: readonly V2Candidate[]): V2Filled {
+  const bodies: string[] = [];
+  const problems: Problem[] = [];
+  const tooLarge = new Set<Build>();
+  const dropped = new Set<Build>();
+  const keptBuilds = new Set<Build>();
+  let bytes = 2; // "[" and "]"
+  const entries = new Map<Build, V2EntryParts | null>();
+  const names = new Map<string, string>();
+  for (const { build, list } of candidates) {
+    // Once the answer is nearly full, most older entries cannot fit: one whose least possible size
+    // already passes the room left, and whose largest possible size could not pass the limit alone,
+    // is left out without being rendered (at 100k manifests, three quarters of the entries, and of
+    // the time this function took).
+    const comma = bodies.length > 0 ? 1 : 0;
+    const least = leastV2Bytes(build, list);
+    if (bytes + least + comma > V2_MAX_BYTES && least * JSON_MAX_BYTES_PER_UNIT + 2 <= V2_MAX_BYTES) {
+      dropped.add(build);
+      continue;
+    }
+    let parts = entries.get(build);
+    if (parts === undefined) entries.set(build, (parts = plainV2EntryParts(build) ?? null));
+    let body: string;
+    let size: number;
+    if (parts === null) {
+      body = JSON.stringify(renderV2Build(build, list));
+      size = Buffer.byteLength(body);
+    } else {
+      let name = names.get(list);
+      if (name === undefined) names.set(list, (name = JSON.stringify(list)));
+      body = parts.head + name + parts.middle + name + parts.tail;
+      size = parts.bytes + 2 * Buffer.byteLength(name);
+    }
+    if (size + 2 > V2_MAX_BYTES) {
+      if (!tooLarge.has(build)) problems.push(tooLargeProblem(build, list, size));
+      tooLarge.add(build);
+    } else if (bytes + size + comma > V2_MAX_BYTES) {
+      dropped.add(build);
+    } else {
+      bytes += size + comma;
+      bodies.push(body);
+      keptBuilds.add(build);
+    }
+  }
+  for (const build of tooLarge) dropped.delete(build);
+  // A build with one list's entry kept is not left out (its entries differ only in `type`).
+  for (const build of keptBuilds) dropped.delete(build);
+  return { bodies, problems, dropped, keptBuilds };
+}
+
 /**
  * The most bytes `JSON.stringify` writes for one UTF-16 unit of a string: `\u001f` or a lone
  * surrogate's `\udc00`; any other unit takes at most 3 bytes of UTF-8 (a pair, 4 for its two units).
@@ -388,9 +322,4 @@ function tooLargeProblem(build: Build, list: string, size: number): Problem {
 /** The server's file order: `.zip`, then `.img`, then the rest. */
 function fileRank(filename: string): number {
   return filename.endsWith('.zip') ? 1 : filename.endsWith('.img') ? 2 : 3;
-}
-
-/** ` with N older <kind> build(s)<suffix>`, or nothing when there are none. */
-function andOlder(count: number, kind: string, suffix: string): string {
-  return count === 0 ? '' : ` with ${count} older ${kind} build${count === 1 ? '' : 's'}${suffix}`;
 }

@@ -2,8 +2,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build, cacheDirOf, compileSite } from '../../src/pipeline/build.js';
-import { incrementalRebuild } from '../../src/pipeline/rebuild.js';
+import { build, compileSite } from '../../src/pipeline/build.js';
+import { cacheDirOf } from '../../src/pipeline/cache-key.js';
+import { changedDevicesRebuild } from '../../src/pipeline/rebuild.js';
 import { listContent, readContent, readManifests } from '../../src/catalog/read.js';
 import { deviceKey } from '../../src/pipeline/cache-key.js';
 import { compileSettings, filesByDevice } from '../../src/pipeline/compile-device.js';
@@ -117,10 +118,10 @@ describe('the build cache shares its files with dist/', { timeout: 120_000 }, ()
   it('gives the preview the bytes of a cache a build filled, and a build the bytes the preview stored', () => {
     const root = catalog();
     build({ root });
-    const served = (files: ReturnType<ReturnType<typeof incrementalRebuild>>) => files.tree!.files;
-    const first = served(incrementalRebuild(root)([]));
+    const served = (files: ReturnType<ReturnType<typeof changedDevicesRebuild>>) => files.tree!.files;
+    const first = served(changedDevicesRebuild(root)([]));
     rmSync(cacheDirOf(root), { recursive: true });
-    const second = served(incrementalRebuild(root)([])); // Stores the entries as files of its own.
+    const second = served(changedDevicesRebuild(root)([])); // Stores the entries as files of its own.
     const p = `/${path.relative(path.join(root, 'dist'), listing(path.join(root, 'dist')))}`;
     const text = readFileSync(listing(path.join(root, 'dist')), 'latin1');
     expect(Buffer.from(first.get(p)!).toString('latin1')).toBe(text);

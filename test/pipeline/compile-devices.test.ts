@@ -1,7 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build, cacheDirOf, compileSite } from '../../src/pipeline/build.js';
+import { build, compileSite } from '../../src/pipeline/build.js';
+import { cacheDirOf } from '../../src/pipeline/cache-key.js';
 import { compileDevice, compileSettings, filesByDevice, groupByDevice } from '../../src/pipeline/compile-device.js';
 import { main } from '../../src/cli.js';
 import { compileDevices, PARALLEL_THRESHOLD } from '../../src/pipeline/compile-devices.js';

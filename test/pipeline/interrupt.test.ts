@@ -280,7 +280,7 @@ describe.skipIf(!existsSync('/proc/self/stat'))('a lock whose pid is alive (Linu
     const root = tempProject();
     writeCatalog(root, 1, 1);
     let seen = '';
-    const { withOutputLock } = await import('../../src/pipeline/write.js');
+    const { withOutputLock } = await import('../../src/pipeline/output-lock.js');
     withOutputLock(path.join(root, 'dist'), () => (seen = readFileSync(path.join(root, '.dist.lock'), 'utf8')));
     expect(seen).toBe(`${process.pid} ${startTicks(process.pid)}\n`);
     expect(existsSync(path.join(root, '.dist.lock'))).toBe(false);

@@ -59,16 +59,22 @@ describe('interruptBudgetFor', () => {
 });
 
 describe('jitFlagsFor', () => {
-  it('sets the budget, and for 40,000 manifests a thread or more halves the inlining; what it sets, `back` puts back', () => {
-    for (const perThread of [0, 24_999, 39_999]) {
-      expect(jitFlagsFor(perThread)).toEqual({ flags: `--interrupt-budget=${interruptBudgetFor(perThread)}`, back: `--interrupt-budget=${INTERRUPT_BUDGET}` });
-    }
-    for (const perThread of [40_000, 1e6]) {
-      expect(jitFlagsFor(perThread)).toEqual({
-        flags: `--interrupt-budget=${HUGE_BUILD_INTERRUPT_BUDGET} --max-inlined-bytecode-size-cumulative=${HUGE_BUILD_INLINED_BYTECODE}`,
-        back: `--interrupt-budget=${INTERRUPT_BUDGET} --max-inlined-bytecode-size-cumulative=${V8_INLINED_BYTECODE}`,
-      });
-    }
+  // The thresholds are written out: a table computed with interruptBudgetFor would agree with any mistake in it.
+  it.each([
+    [0, INTERRUPT_BUDGET],
+    [24_999, INTERRUPT_BUDGET],
+    [25_000, LARGE_BUILD_INTERRUPT_BUDGET],
+    [39_999, LARGE_BUILD_INTERRUPT_BUDGET],
+  ])('sets the budget alone for %i manifests a thread, and `back` puts back the command budget', (perThread, budget) => {
+    const back = `--interrupt-budget=${INTERRUPT_BUDGET}`;
+    expect(jitFlagsFor(perThread)).toEqual({ flags: `--interrupt-budget=${budget}`, back });
+  });
+
+  it.each([40_000, 1e6])("for %i manifests a thread also halves the inlining; `back` puts back V8's", (perThread) => {
+    expect(jitFlagsFor(perThread)).toEqual({
+      flags: `--interrupt-budget=${HUGE_BUILD_INTERRUPT_BUDGET} --max-inlined-bytecode-size-cumulative=${HUGE_BUILD_INLINED_BYTECODE}`,
+      back: `--interrupt-budget=${INTERRUPT_BUDGET} --max-inlined-bytecode-size-cumulative=${V8_INLINED_BYTECODE}`,
+    });
     expect(HUGE_BUILD_INLINED_BYTECODE).toBeLessThan(V8_INLINED_BYTECODE);
   });
 

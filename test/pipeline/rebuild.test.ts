@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { compileSite } from '../../src/pipeline/build.js';
 import { formatProblem } from '../../src/catalog/problems.js';
 import { readContent } from '../../src/catalog/read.js';
-import { incrementalRebuild } from '../../src/pipeline/rebuild.js';
+import { changedDevicesRebuild } from '../../src/pipeline/rebuild.js';
 import { DeflatedFiles, fullRebuild, type RebuildResult } from '../../src/pipeline/rebuild.js';
 import { deviceName, generateCatalog, manifest } from '../bench/catalog.js';
 import { tempProject } from '../helpers/helpers.js';
@@ -23,7 +23,7 @@ function project() {
     const name = readdirSync(dir).sort()[i];
     return { absolute: path.join(dir, name), relative: `content/${deviceName(d)}/${name}` };
   };
-  return { root, file, rebuild: incrementalRebuild(root), full: () => served(fullRebuild(root)([])) };
+  return { root, file, rebuild: changedDevicesRebuild(root), full: () => served(fullRebuild(root)([])) };
 }
 
 describe('the preview rebuild', () => {
@@ -57,8 +57,8 @@ describe('the preview rebuild', () => {
 
   it('re-renders only the device that changed: the other listings are the very same objects', () => {
     const { root, file } = project();
-    incrementalRebuild(root)([]); // Fills the build cache: the next preview starts from its buffers, whose identity shows.
-    const rebuild = incrementalRebuild(root);
+    changedDevicesRebuild(root)([]); // Fills the build cache: the next preview starts from its buffers, whose identity shows.
+    const rebuild = changedDevicesRebuild(root);
     const before = rebuild([]).tree!.files;
     const changed = file(1);
     writeFileSync(changed.absolute, readFileSync(changed.absolute, 'utf8').replace(/^size: \d+$/m, 'size: 4242'));

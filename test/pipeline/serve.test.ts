@@ -146,10 +146,14 @@ describe('otapress serve while content/ changes', () => {
     mkdirSync(folder);
     writeFileSync(path.join(folder, name), text);
     await eventually(async () => (await fetch(new URL('/api/v1/FP5/dev/', preview.url))).status === 200, 'FP5 is back');
-    // Written after the folder came back: seen only by a watch on the new folder.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    writeFileSync(path.join(folder, name), text.replace(/^size: \d+$/m, 'size: 1612354242'));
-    await eventually(async () => (await listing('/api/v1/FP5/dev/')).includes('"size":1612354242,'), 'the change in the new folder is served');
+    // Written after the folder came back: seen only by a watch on the new folder. Written again
+    // until it is served, so that no event still on its way about the folder itself can hide it;
+    // without a watch on the new folder, none is ever seen.
+    const changed = text.replace(/^size: \d+$/m, 'size: 1612354242');
+    await eventually(async () => {
+      writeFileSync(path.join(folder, name), changed);
+      return (await listing('/api/v1/FP5/dev/')).includes('"size":1612354242,');
+    }, 'the change in the new folder is served');
   }, 30_000);
 });
 

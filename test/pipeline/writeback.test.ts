@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,7 +8,7 @@ import { startWriteback } from '../../src/pipeline/disk.js';
 import { stageTree } from '../../src/pipeline/write.js';
 import { readContent } from '../../src/catalog/read.js';
 import { generateCatalog } from '../bench/catalog.js';
-import { eventually, snapshotTree, tempProject } from '../helpers/helpers.js';
+import { eventually, ROOT, snapshotTree, tempProject } from '../helpers/helpers.js';
 
 /**
  * A build starts writing its staging folder back to disk while it compiles (`sync -f` in the
@@ -39,6 +40,16 @@ function recordingSync(log: string): string {
   const real = ['/usr/bin/sync', '/bin/sync'].find((p) => existsSync(p));
   command(bin, 'sync', `echo "$PPID $@" >> '${log}'\n${real ? `exec ${real} "$@"` : 'exit 0'}`);
   return bin;
+}
+
+/** Whether process `pid` still runs. */
+function runs(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The lines of a log the commands above write to, none while it does not exist. */
@@ -90,9 +101,12 @@ describe.runIf(process.platform === 'linux')('writing back while building', { ti
     const at = (line: string) => line.endsWith(` -f ${tree.staging}`);
     // As the staging folder is made, as the calling thread finds no device left, once the worker is done.
     expect(await eventually(() => logLines(log).filter(at).length >= 3, 30_000)).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(logLines(log).filter(at)).toHaveLength(3);
+    // No fourth: the helper runs what it was told in order and ends once the tree is discarded, so
+    // when it has ended, its log is complete.
+    const helper = Number(logLines(log).find(at)!.split(' ')[0]);
     tree.discard();
+    expect(await eventually(() => !runs(helper), 30_000)).toBe(true);
+    expect(logLines(log).filter(at)).toHaveLength(3);
   });
 
   it('ends the helper once the tree is committed or discarded', async () => {
@@ -195,11 +209,21 @@ describe.runIf(process.platform === 'linux')('writing back while building', { ti
     expect(readdirSync(path.dirname(out)).filter((name) => name.includes('flushed'))).toEqual([]);
   });
 
-  it('does not fail, now or later, where there is no sync to run', async () => {
+  it('does not fail, now or later, where there is no sync to run', () => {
+    // The spawn's failure arrives on the event loop, whenever that is: in a process of its own,
+    // which ends once nothing is left to arrive, an unhandled one would end it with status 1.
     const dir = tempProject();
-    process.env.PATH = path.join(dir, 'no-such-folder');
-    startWriteback(dir);
-    // The spawn's failure arrives on the event loop: an unhandled one would fail this test run.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const script = [
+      `import { startWriteback } from ${JSON.stringify(path.join(ROOT, 'src', 'pipeline', 'disk.ts'))};`,
+      `process.env.PATH = ${JSON.stringify(path.join(dir, 'no-such-folder'))};`,
+      `startWriteback(${JSON.stringify(dir)});`,
+      `process.on('exit', () => process.stdout.write('ended'));`,
+    ].join('\n');
+    const file = path.join(dir, 'writeback.mts');
+    writeFileSync(file, script);
+    const result = spawnSync(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('ended');
+    expect(result.status).toBe(0);
   });
 });

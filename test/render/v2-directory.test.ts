@@ -6,7 +6,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileSite, type CompiledSite } from '../../src/pipeline/build.js';
-import { fullRebuild, incrementalRebuild, type RebuildResult } from '../../src/pipeline/rebuild.js';
+import { fullRebuild, changedDevicesRebuild, type RebuildResult } from '../../src/pipeline/rebuild.js';
 import { formatProblem } from '../../src/catalog/problems.js';
 import { readContent } from '../../src/catalog/read.js';
 import { respond, servedTree } from '../../src/hosts/respond.js';
@@ -178,7 +178,7 @@ describe('device.yaml in the build', () => {
 
   it('is picked up by the preview when it is added, changed or removed, as a full rebuild would', () => {
     const root = tempProject({ withContent: true });
-    const rebuild = incrementalRebuild(root);
+    const rebuild = changedDevicesRebuild(root);
     const served = (result: RebuildResult) => {
       expect(result.problems.map(formatProblem)).toEqual([]);
       return Object.fromEntries([...result.tree!.files].map(([p, contents]) => [p, Buffer.from(contents).toString('utf8')]));
