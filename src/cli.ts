@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { escapeControls, oneLine } from './catalog/problems.js';
-import { EXIT, findProjectRoot, otapressVersion, reportProblems, UsageError, type Command, type Io } from './io.js';
+import { EXIT, findProjectRoot, otapressVersion, reportProblems, SEE_USAGE, UsageError, type Command, type Io } from './io.js';
 
 /** The commands, each loaded only when it runs (or for the overview). */
 const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
@@ -60,8 +60,10 @@ export async function main(argv: string[], io: Io = CONSOLE, { beforeRun }: Main
       return error.reason === 'busy' ? EXIT.busy : error.reason === 'io' ? EXIT.io : EXIT.usage;
     }
     if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
-      // One line, whatever the arguments it quotes hold (a line break, an escape sequence).
-      io.err(`${oneLine((error as Error).message)}\n\nusage: ${command.usage}`);
+      // One line each, whatever the arguments and paths they quote hold (a line break, an escape sequence).
+      const hint = error instanceof UsageError ? error.hint : SEE_USAGE;
+      const then = hint === SEE_USAGE ? `\n\nusage: ${command.usage}` : hint === undefined ? '' : `\n${oneLine(hint)}`;
+      io.err(`${oneLine((error as Error).message)}${then}`);
       return EXIT.usage;
     }
     // A system error of any command (a full disk under `add`, a read-only project under `init`): words, not a stack.

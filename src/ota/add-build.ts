@@ -13,13 +13,13 @@ import { sha256Of } from '../catalog/loose.js';
 import { parseManifest, type Build } from '../catalog/manifest.js';
 import { propertyFilesProblem } from '../catalog/property-files.js';
 import { MANIFEST_ORDER, renderManifestText, type ManifestValues } from '../catalog/manifest-text.js';
-import { AddRefusal, AddUsageError, checkFacts, filenameProblem, said, type AddProblem } from './add-checks.js';
+import { AddRefusal, checkFacts, filenameProblem, said, type AddProblem } from './add-checks.js';
 import { keptFields, keptKey, readReplaced, refuseFolder, refuseOtherPackage, refuseSharedAddress, summary, withKept, type KeptKey } from './add-existing.js';
 import { deriveBuildFacts, FACT_OPTIONS, parseOtaMetadata, type DerivedFacts, type FactOptions } from './metadata.js';
 import { readOtaEntries, ZipReadError } from './zip.js';
 import { readZipSigning, SignatureError, signingFacts } from './signature.js';
 import { sourceBuildOf, targetProblem, type SourceBuild } from './incremental.js';
-import { ContentError, type Problem } from '../catalog/problems.js';
+import { ContentError, UsageError, type Problem } from '../catalog/problems.js';
 import { readContent } from '../catalog/read.js';
 import { parseSite, SITE_FILE, type Site } from '../catalog/site.js';
 import { writeFileReplacing } from '../catalog/write-manifest.js';
@@ -60,8 +60,7 @@ export interface AddResult {
   notices: string[];
 }
 
-export { AddRefusal, AddUsageError, type AddProblem } from './add-checks.js';
-
+export { AddRefusal, type AddProblem } from './add-checks.js';
 
 /**
  * Makes the manifest of one OTA package: facts from the options, the zip's metadata and its name,
@@ -85,9 +84,9 @@ export async function addBuild(options: AddOptions): Promise<AddResult> {
 async function makeManifest(options: AddOptions, hashing: () => Hashing): Promise<AddResult> {
   const zip = path.resolve(options.zip);
   const notZip = notAFile(zip, options.zip);
-  if (notZip) throw new AddUsageError(`${notZip}; pass the path of the OTA zip`);
+  if (notZip) throw new UsageError(`${notZip}; pass the path of the OTA zip`);
   if (options.placeholder && options.url !== undefined) {
-    throw new AddUsageError('--placeholder announces a build without a package, and --url names its package: pass one of them');
+    throw new UsageError('--placeholder announces a build without a package, and --url names its package: pass one of them');
   }
   const content = readContent(options.root);
   const { site, problems: siteProblems } = content.site ? parseSite(content.site) : { site: undefined, problems: content.problems.filter((p) => p.file === SITE_FILE) };
@@ -100,7 +99,7 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
     metadataText = entries.metadata;
     signing = signingFacts(readZipSigning(zip, entries.otacert), options.testBuild === true, options.zip);
   } catch (error) {
-    if (error instanceof ZipReadError) throw new AddUsageError(error.message);
+    if (error instanceof ZipReadError) throw new UsageError(error.message);
     if (error instanceof SignatureError) throw new AddRefusal([{ where: options.zip, field: 'signer', message: `${error.message}; sign the zip again (signapk -w), or download it again` }]);
     throw error;
   }
@@ -112,19 +111,19 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   const badName = options.placeholder ? undefined : filenameProblem(derived, options.zip);
   if (badName) throw new AddRefusal([badName]);
   if (metadataText !== undefined && options.withoutMetadata) {
-    throw new AddUsageError(`--without-metadata: ${options.zip} has META-INF/com/android/metadata; leave the option out`);
+    throw new UsageError(`--without-metadata: ${options.zip} has META-INF/com/android/metadata; leave the option out`);
   }
   if (metadataText === undefined && !options.withoutMetadata) {
     // Given --timestamp and --incremental, such a zip would publish; yet it may not be an OTA
     // package at all, and a guessed build time offers it to the wrong phones (or to none).
     const asked = ['--timestamp', '--incremental', ...derived.missing.filter((o) => o !== '--timestamp' && o !== '--incremental')];
-    throw new AddUsageError(
+    throw new UsageError(
       `${options.zip} has no META-INF/com/android/metadata, which every OTA package made by ota_from_target_files has: it may be no OTA package at all, and nothing in it tells the exact build time phones compare with their ro.build.date.utc (a build a second older or newer is offered to the wrong phones).`,
       `if it is the package phones should install, say so and give what it cannot: otapress add ${options.zip} --without-metadata ${asked.map((o) => `${o} ${o === '--timestamp' ? '<ro.build.date.utc of the build>' : o === '--incremental' ? '<ro.build.version.incremental>' : example(o, site)}`).join(' ')}`,
     );
   }
   if (derived.missing.length > 0) {
-    throw new AddUsageError(
+    throw new UsageError(
       `cannot tell ${derived.missing.join(', ')} of ${path.basename(zip)}: ${derived.notes.join('; ')}.`,
       `pass ${derived.missing.length === 1 ? 'it as an option' : 'them as options'}, e.g. otapress add ${options.zip} ${derived.missing.map((o) => `${o} ${example(o, site)}`).join(' ')}`,
     );
@@ -137,7 +136,7 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   const file = `content/${facts.device}/${manifestFileName(facts.filename.replace(/\.zip$/, ''))}`;
   const target = path.join(options.root, file);
   if (existsSync(target) && !options.force && !options.dryRun) {
-    throw new AddUsageError(
+    throw new UsageError(
       `${file} exists already; pass --force to write it again from the zip (what a zip cannot tell, such as lists, changelog, url and files, is kept from it, and so is an id that is not a SHA-256), or --dry-run to see the new manifest`,
     );
   }
@@ -156,8 +155,8 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
 
   const digests = await hashing().digests.catch((error: Error) => {
     // The reader's own messages (the file changed, or became shorter) name the file and what to do.
-    if (error.message.startsWith(path.resolve(options.zip))) throw new AddUsageError(`${error.message}; nothing was written`);
-    throw new AddUsageError(`could not read ${options.zip} to the end (${error.message}); nothing was written`);
+    if (error.message.startsWith(path.resolve(options.zip))) throw new UsageError(`${error.message}; nothing was written`);
+    throw new UsageError(`could not read ${options.zip} to the end (${error.message}); nothing was written`);
   });
   const files = await hashFiles(options.files ?? []);
   const usable = usableValues(facts, digests, options);
@@ -253,7 +252,7 @@ async function hashFiles(paths: readonly string[]): Promise<{ filename: string; 
     const hashing = startHashing(path.resolve(file));
     try {
       const digests = await hashing.digests.catch((error: Error) => {
-        throw new AddUsageError(`could not read ${file} to the end (${error.message}); nothing was written`);
+        throw new UsageError(`could not read ${file} to the end (${error.message}); nothing was written`);
       });
       entries.push({ filename: path.basename(file), size: digests.size, sha256: digests.sha256, sha1: digests.sha1 });
     } finally {
@@ -277,7 +276,7 @@ function usableValues(facts: Parameters<typeof manifestValues>[0], digests: Para
 /** A `--file` path must name a file: said before the zip is hashed, not after. */
 function checkFileOption(file: string): void {
   const problem = notAFile(file, file);
-  if (problem) throw new AddUsageError(`${problem}; --file takes the path of an image or other file of the build`);
+  if (problem) throw new UsageError(`${problem}; --file takes the path of an image or other file of the build`);
 }
 
 /**
