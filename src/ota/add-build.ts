@@ -81,8 +81,68 @@ export async function addBuild(options: AddOptions): Promise<AddResult> {
 
 // --- internal ---
 
+/** The phases of `add`: read the zip and the site, decide the facts, check them, hash, check again, write. */
 async function makeManifest(options: AddOptions, hashing: () => Hashing): Promise<AddResult> {
   const zip = path.resolve(options.zip);
+  const { content, site, metadataText, signing } = await readZip(zip, options);
+  const { derived, source } = decideFacts(zip, metadataText, site, options);
+  const checked = checkFacts({ derived, zip: options.zip, site, siteText: content.site!, lists: options.lists, filenameDiffers: options.filenameDiffers ?? [], placeholder: options.placeholder === true });
+  if (checked.length > 0) throw new AddRefusal(checked);
+  const facts = derived.facts as Required<typeof derived.facts>;
+  const file = `content/${facts.device}/${manifestFileName(facts.filename.replace(/\.zip$/, ''))}`;
+  const draft: Draft = { facts, derived, source, signing, site, file, ...checkBeforeHashing(facts.device, file, content, site, options) };
+  // Everything else is checked before a byte is hashed: the manifest as it will be, with stand-in digests.
+  const standIn = { md5: '0'.repeat(32), sha1: '0'.repeat(40), sha256: '0'.repeat(64), size: statSync(zip).size };
+  const noTarget = source && !options.placeholder ? targetProblem(facts, draft.others, options.zip) : undefined;
+  if (noTarget) throw new AddRefusal([noTarget]);
+  draftText(draft, standIn, [], options);
+  for (const other of options.files ?? []) checkFileOption(other);
+
+  const digests = await hashing().digests.catch((error: Error) => {
+    // The reader's own messages (the file changed, or became shorter) name the file and what to do.
+    if (error.message.startsWith(path.resolve(options.zip))) throw new UsageError(`${error.message}; nothing was written`);
+    throw new UsageError(`could not read ${options.zip} to the end (${error.message}); nothing was written`);
+  });
+  const files = await hashFiles(options.files ?? []);
+  if (draft.key) refuseOtherPackage(draft.key, digests, file, options.zip);
+  const { text, values, unusable } = draftText(draft, digests, files, options);
+  refuseSharedAddress(parseManifest(text, file, facts.device, site).build, draft.others, options.zip);
+  const twin = draft.others.find((b) => !b.placeholder && !options.placeholder && sha256Of(b) === digests.sha256);
+  if (twin) {
+    throw new AddRefusal([
+      {
+        where: options.zip,
+        field: 'id',
+        message: `the zip is the package ${twin.source} already publishes (the same SHA-256) under the name ${twin.filename}; phones would merge the two into one download, so a package is added once per device: keep that manifest, or remove it first if this name replaces it`,
+      },
+    ]);
+  }
+  const report = reportLines(draft, values, digests, files, unusable, options);
+  const result: AddResult = { file, text, report, written: false, notices: signing.notices };
+  if (options.dryRun) return result;
+
+  writeFileReplacing(options.root, file, text);
+  return { ...result, written: true };
+}
+
+/** What `add` has decided and read before the zip's digests: the facts, where they came from, what the catalog holds. */
+interface Draft {
+  facts: Required<DerivedFacts['facts']>;
+  derived: DerivedFacts;
+  source: SourceBuild | undefined;
+  signing: ReturnType<typeof signingFacts>;
+  site: Site;
+  /** The manifest's path relative to the root. */
+  file: string;
+  /** What `--force` keeps from the manifest it replaces. */
+  kept: ManifestValues;
+  key: KeptKey | undefined;
+  /** The device's other builds. */
+  others: Build[];
+}
+
+/** Reads the site and the zip's metadata and signature; refuses what is no zip, or a zip signed with a public key. */
+async function readZip(zip: string, options: AddOptions) {
   const notZip = notAFile(zip, options.zip);
   if (notZip) throw new UsageError(`${notZip}; pass the path of the OTA zip`);
   if (options.placeholder && options.url !== undefined) {
@@ -91,7 +151,6 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   const content = readContent(options.root);
   const { site, problems: siteProblems } = content.site ? parseSite(content.site) : { site: undefined, problems: content.problems.filter((p) => p.file === SITE_FILE) };
   if (!site) throw new ContentError(siteProblems);
-
   let metadataText: string | undefined;
   let signing: ReturnType<typeof signingFacts>;
   try {
@@ -104,6 +163,14 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
     throw error;
   }
   if (signing.problems.length > 0) throw new AddRefusal(signing.problems);
+  return { content, site, metadataText, signing };
+}
+
+/**
+ * The build's facts from the metadata, the name and the options, and the build an incremental
+ * package applies on; refuses a zip whose metadata is missing unless told, or that leaves a fact open.
+ */
+function decideFacts(zip: string, metadataText: string | undefined, site: Site, options: AddOptions): { derived: DerivedFacts; source: SourceBuild | undefined } {
   const metadata = metadataText === undefined ? undefined : parseOtaMetadata(metadataText);
   const derived = deriveBuildFacts(path.basename(zip), metadata, options, site.channels[0]);
   const source = sourceBuildOf(metadata, options.zip);
@@ -128,54 +195,37 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
       `pass ${derived.missing.length === 1 ? 'it as an option' : 'them as options'}, e.g. otapress add ${options.zip} ${derived.missing.map((o) => `${o} ${example(o, site)}`).join(' ')}`,
     );
   }
-  const filenameDiffers = options.filenameDiffers ?? [];
-  const checked = checkFacts({ derived, zip: options.zip, site, siteText: content.site!, lists: options.lists, filenameDiffers, placeholder: options.placeholder === true });
-  if (checked.length > 0) throw new AddRefusal(checked);
-  const facts = derived.facts as Required<typeof derived.facts>;
+  return { derived, source };
+}
 
-  const file = `content/${facts.device}/${manifestFileName(facts.filename.replace(/\.zip$/, ''))}`;
+/**
+ * What the catalog holds about the manifest to write: refuses to replace it without `--force` (and
+ * a device folder that is a link or differs by case), and reads what `--force` keeps from it.
+ */
+function checkBeforeHashing(device: string, file: string, content: ReturnType<typeof readContent>, site: Site, options: AddOptions) {
   const target = path.join(options.root, file);
   if (existsSync(target) && !options.force && !options.dryRun) {
     throw new UsageError(
       `${file} exists already; pass --force to write it again from the zip (what a zip cannot tell, such as lists, changelog, url and files, is kept from it, and so is an id that is not a SHA-256), or --dry-run to see the new manifest`,
     );
   }
-  refuseFolder(options.root, facts.device, file);
+  refuseFolder(options.root, device, file);
   const replaced = options.force && existsSync(target) ? readReplaced(target, file) : undefined;
-  const kept = keptFields(replaced, options);
   // An imported download key phones already know stays; the zip's SHA-256 goes beside it.
-  const key = keptKey(replaced, options);
-  // Everything else is checked before a byte is hashed: the manifest as it will be, with stand-in digests.
-  const others = otherBuilds(facts.device, content, site, file);
-  const standIn = { md5: '0'.repeat(32), sha1: '0'.repeat(40), sha256: '0'.repeat(64), size: statSync(zip).size };
-  const noTarget = source && !options.placeholder ? targetProblem(facts, others, options.zip) : undefined;
-  if (noTarget) throw new AddRefusal([noTarget]);
-  validate(withKey(withKept({ ...usableValues(facts, standIn, options).values, ...sourceValues(source), ...signing.values }, kept), key, standIn.sha256), file, facts.device, site, derived, options, others);
-  for (const other of options.files ?? []) checkFileOption(other);
+  return { kept: keptFields(replaced, options), key: keptKey(replaced, options), others: otherBuilds(device, content, site, file) };
+}
 
-  const digests = await hashing().digests.catch((error: Error) => {
-    // The reader's own messages (the file changed, or became shorter) name the file and what to do.
-    if (error.message.startsWith(path.resolve(options.zip))) throw new UsageError(`${error.message}; nothing was written`);
-    throw new UsageError(`could not read ${options.zip} to the end (${error.message}); nothing was written`);
-  });
-  const files = await hashFiles(options.files ?? []);
-  const usable = usableValues(facts, digests, options);
-  const unusable = usable.unusable;
-  if (key) refuseOtherPackage(key, digests, file, options.zip);
-  const values = withKey(withKept({ ...usable.values, ...sourceValues(source), ...signing.values, ...(files.length > 0 && { files }) }, kept), key, digests.sha256);
-  const text = validate(values, file, facts.device, site, derived, options, others);
-  refuseSharedAddress(parseManifest(text, file, facts.device, site).build, others, options.zip);
-  const twin = others.find((b) => !b.placeholder && !options.placeholder && sha256Of(b) === digests.sha256);
-  if (twin) {
-    throw new AddRefusal([
-      {
-        where: options.zip,
-        field: 'id',
-        message: `the zip is the package ${twin.source} already publishes (the same SHA-256) under the name ${twin.filename}; phones would merge the two into one download, so a package is added once per device: keep that manifest, or remove it first if this name replaces it`,
-      },
-    ]);
-  }
+/** The manifest's text with these digests and other files, validated as the build will read it. */
+function draftText(draft: Draft, digests: Digests, files: FileEntry[], options: AddOptions) {
+  const usable = usableValues(draft.facts, digests, options);
+  const values = withKey(withKept({ ...usable.values, ...sourceValues(draft.source), ...draft.signing.values, ...(files.length > 0 && { files }) }, draft.kept), draft.key, digests.sha256);
+  const text = validate(values, draft.file, draft.facts.device, draft.site, draft.derived, options, draft.others);
+  return { text, values, unusable: usable.unusable };
+}
 
+/** The `field  origin  value` lines of the report: where each value of the manifest came from. */
+function reportLines(draft: Draft, values: ManifestValues, digests: Digests, files: FileEntry[], unusable: { message: string } | undefined, options: AddOptions): string[] {
+  const { derived, facts, source, signing, key, kept, file } = draft;
   const report = derived.origins.map((o) => [
     o.field,
     o.value,
@@ -202,12 +252,13 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   report.sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0]));
   const width = Math.max(...report.map((r) => r[0].length));
   const fromWidth = Math.max(...report.map((r) => r[2].length));
-  const result: AddResult = { file, text, report: report.map(([f, v, o]) => `  ${f.padEnd(width)}  ${o.padEnd(fromWidth)}  ${v}`), written: false, notices: signing.notices };
-  if (options.dryRun) return result;
-
-  writeFileReplacing(options.root, file, text);
-  return { ...result, written: true };
+  return report.map(([f, v, o]) => `  ${f.padEnd(width)}  ${o.padEnd(fromWidth)}  ${v}`);
 }
+
+/** The digests and size of one read of a file. */
+type Digests = { md5: string; sha1: string; sha256: string; size: number };
+/** A `files:` entry of the manifest. */
+type FileEntry = { filename: string; size: number; sha256: string; sha1: string };
 
 /**
  * Renders the manifest and reads it back as the build will; a problem is said of the value's
@@ -245,7 +296,7 @@ function fromManifestProblem(problem: Problem, values: ManifestValues, derived: 
  * The `files:` entries of `--file` paths: name, size, SHA-256 and SHA-1 from one read each (the
  * same reader as the zip's), one file after the other so they never compete for the two cores.
  */
-async function hashFiles(paths: readonly string[]): Promise<{ filename: string; size: number; sha256: string; sha1: string }[]> {
+async function hashFiles(paths: readonly string[]): Promise<FileEntry[]> {
   const entries = [];
   for (const file of paths) {
     checkFileOption(file);
