@@ -13,7 +13,7 @@ import { sha256Of } from '../catalog/loose.js';
 import { parseManifest, type Build } from '../catalog/manifest.js';
 import { propertyFilesProblem } from '../catalog/property-files.js';
 import { MANIFEST_ORDER, renderManifestText, type ManifestValues } from '../catalog/manifest-text.js';
-import { AddRefusal, checkFacts, filenameProblem, said, type AddProblem } from './add-checks.js';
+import { AddRefusal, checkFacts, example, filenameProblem, said, type AddProblem } from './add-checks.js';
 import { keptFields, keptKey, readReplaced, refuseFolder, refuseOtherPackage, refuseSharedAddress, summary, withKept, type KeptKey } from './add-existing.js';
 import { deriveBuildFacts, FACT_OPTIONS, parseOtaMetadata, type DerivedFacts, type FactOptions } from './metadata.js';
 import { readOtaEntries, ZipReadError } from './zip.js';
@@ -340,19 +340,6 @@ function notAFile(file: string, given: string): string | undefined {
   if (stat.isDirectory()) return `${given} is a folder, not a file`;
   if (!stat.isFile()) return `${given} is not a regular file (a device, pipe or socket)`;
   return undefined;
-}
-
-/** What to write after each missing option in the hint: the form of the value, not one ROM's value. */
-function example(option: string, site: Site): string {
-  const examples: Record<string, string> = {
-    '--device': 'CODENAME',
-    '--version': 'X.Y',
-    '--channel': site.channels.length === 1 ? site.channels[0] : `<${site.channels.join('|')}>`,
-    '--timestamp': '1731067200',
-    '--android-version': '14',
-    '--incremental': 'eng.root.20241108.123456',
-  };
-  return examples[option];
 }
 
 function manifestValues(

@@ -114,6 +114,19 @@ export function filenameProblem(derived: DerivedFacts, zip: string): AddProblem 
   return { where: origin === '--filename' ? origin : zip, field: 'filename', message: filenameMessage(name, origin) };
 }
 
+/** What to write after each missing option in the hint: the form of the value, not one ROM's value. */
+export function example(option: string, site: Site): string {
+  const examples: Record<string, string> = {
+    '--device': 'CODENAME',
+    '--version': 'X.Y',
+    '--channel': site.channels.length === 1 ? site.channels[0] : `<${site.channels.join('|')}>`,
+    '--timestamp': '1731067200',
+    '--android-version': '14',
+    '--incremental': 'eng.root.20241108.123456',
+  };
+  return examples[option];
+}
+
 // --- internal ---
 
 function filenameMessage(name: string, origin: string): string {
