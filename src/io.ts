@@ -53,13 +53,14 @@ export interface Command<S extends OptionSpecs = OptionSpecs> {
 export interface CommandDefinition<S extends OptionSpecs> extends Omit<Command<S>, 'usage'> {
   /** The first line of --help: `otapress add <path/to/ota.zip> [options]`. */
   synopsis: string;
-  /** What the command does, in paragraphs, between the synopsis and the options. */
+  /** What the command does, in paragraphs, between the synopsis and the options; '' when the options say it all. */
   about: string;
 }
 
 /** A command whose option values are typed from its declaration, and whose --help lists every option it takes. */
 export function defineCommand<S extends OptionSpecs>({ synopsis, about, ...command }: CommandDefinition<S>): Command {
-  return { ...command, usage: `${synopsis}\n\n${about}\n\n${renderOptions(command.options)}` };
+  const paragraphs = about === '' ? [synopsis] : [synopsis, about];
+  return { ...command, usage: [...paragraphs, renderOptions(command.options)].join('\n\n') };
 }
 
 /**

@@ -4,10 +4,9 @@ import { COMMON_OPTIONS, defineCommand, count, EXIT, reportNotices, reportProble
 export const command = defineCommand({
   summary: 'validate content/ like build does, and write nothing',
   synopsis: 'otapress check [--root DIR] [--format text|github]',
-  about: `--format github prints each problem as a GitHub Actions annotation, so a pull request shows it
-on the line it is about.`,
+  about: '',
   options: {
-    format: { type: 'string', value: 'text|github', default: 'text', description: 'github prints each problem as a GitHub Actions annotation' },
+    format: { type: 'string', value: 'text|github', default: 'text', description: 'github prints each problem as a GitHub Actions annotation, so a pull request shows it on the line it is about' },
     ...COMMON_OPTIONS,
   },
   readOnly: true,

@@ -15,17 +15,23 @@ when content/site.yaml changes).
   caddy   a Caddyfile:         caddy run --config FILE --adapter caddyfile
   apache  a whole httpd.conf:  apache2 -d PREFIX -f FILE -DFOREGROUND   (Debian's module paths)
 
---dist is the built site (default: dist/ of --root, as an absolute path). --listen defaults to
-port 80 on every address; with Caddy, --listen serves plain HTTP on that address, and without it
---server-name gets Caddy's automatic HTTPS. --prefix is where the server writes its pid, logs and
-temp files (Caddy: its certificates); without it, nginx and Apache use the prefix they are started
-with (-p, -d) and Caddy its own folders. For .htaccess-only hosting, set apache_htaccess: true in
-content/site.yaml: the build then writes the same rules to dist/.htaccess.`,
+For .htaccess-only hosting, set apache_htaccess: true in content/site.yaml: the build then writes
+the same rules to dist/.htaccess.`,
   options: {
     dist: { type: 'string', value: 'DIR', description: 'the built site (default: dist/ of --root, as an absolute path)' },
-    listen: { type: 'string', value: '[HOST:]PORT', description: 'the address to serve on (default: port 80 on every address); Caddy serves plain HTTP there' },
-    prefix: { type: 'string', value: 'DIR', description: 'where the server writes its pid, logs and temp files (Caddy: its certificates)' },
-    'server-name': { type: 'string', value: 'NAME', description: "the site's host name; without --listen, Caddy gets a certificate for it" },
+    listen: {
+      type: 'string',
+      value: '[HOST:]PORT',
+      description:
+        "the address to listen on (default: port 80 on every address); with Caddy, --listen serves plain HTTP on that address, and without it --server-name gets Caddy's automatic HTTPS",
+    },
+    prefix: {
+      type: 'string',
+      value: 'DIR',
+      description:
+        'where the server writes its pid, logs and temp files (Caddy: its certificates); without it, nginx and Apache use the prefix they are started with (-p, -d) and Caddy its own folders',
+    },
+    'server-name': { type: 'string', value: 'NAME', description: 'the host name the site answers to' },
     ...COMMON_OPTIONS,
   },
   async run({ values, positionals }, io) {

@@ -11,11 +11,9 @@ editors:
   # yaml-language-server: $schema=../manifest.schema.json
   # yaml-language-server: $schema=../device.schema.json
 (VS Code with the YAML extension, and other editors with the YAML language server, then complete
-field names and flag wrong values while you type.)
-
---check writes nothing and exits 1 if a file is missing or differs from the generated schema.`,
+field names and flag wrong values while you type.)`,
   options: {
-    check: { type: 'boolean', description: 'write nothing; exit 1 if a schema file is missing or differs from the generated one' },
+    check: { type: 'boolean', description: 'write nothing, and exit 1 if a file is missing or differs from the generated schema' },
     ...COMMON_OPTIONS,
   },
   async run({ values }, io) {

@@ -84,7 +84,7 @@ describe('the options of each command, declared once', () => {
     const refused = await runMain(['check', '--formats', 'github']);
     expect(refused.code).toBe(2);
     expect(refused.err[0]).toMatch(/^Unknown option '--formats'/);
-    expect(refused.err).toContain('  --format text|github  github prints each problem as a GitHub Actions annotation (default: text)');
+    expect(refused.err).toContain('  --format text|github  github prints each problem as a GitHub Actions annotation, so a pull request');
     const help = await runMain(['serve', '-h']);
     expect({ code: help.code, first: help.out[0] }).toEqual({ code: 0, first: 'otapress serve [--port N] [--root DIR]' });
   });
