@@ -8,7 +8,7 @@ import path from 'node:path';
 import { formatProblem, oneLine, type Problem } from './catalog/problems.js';
 import { renderOptions, type CommandArgs, type OptionSpecs } from './commands/options.js';
 
-export { COMMON_OPTIONS, HELP_OPTION, type CommandArgs } from './commands/options.js';
+export { COMMON_OPTIONS, HELP_OPTION } from './commands/options.js';
 
 /**
  * Exit codes of every command: success, invalid content, wrong usage (or an output folder that must

@@ -121,7 +121,7 @@ export function readValues(r: Record<string, unknown>, record: Record<string, un
 }
 
 /** What {@link readValues} read of a record. */
-export type Read = ReturnType<typeof readValues>;
+type Read = ReturnType<typeof readValues>;
 /** A record read without a problem: every value there. */
 export type CompleteRead = { values: { [K in keyof Read['values']]-?: NonNullable<Read['values'][K]> }; url: string | undefined; size: number | ''; upgrade: unknown };
 

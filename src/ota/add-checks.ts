@@ -35,12 +35,6 @@ export class AddRefusal extends ContentError {
   }
 }
 
-/** An {@link AddProblem} as a problem of the content: at the line its `where` names, or at none. */
-export function located({ where, field, message }: AddProblem): Problem {
-  const at = /^(.*):(\d+):(\d+)$/.exec(where);
-  return at ? { file: at[1], line: Number(at[2]), col: Number(at[3]), field, message } : { file: where, line: 0, col: 0, field, message };
-}
-
 /** What the checks need besides the facts. */
 export interface CheckInput {
   derived: DerivedFacts;
@@ -128,6 +122,12 @@ export function example(option: string, site: Site): string {
 }
 
 // --- internal ---
+
+/** An {@link AddProblem} as a problem of the content: at the line its `where` names, or at none. */
+function located({ where, field, message }: AddProblem): Problem {
+  const at = /^(.*):(\d+):(\d+)$/.exec(where);
+  return at ? { file: at[1], line: Number(at[2]), col: Number(at[3]), field, message } : { file: where, line: 0, col: 0, field, message };
+}
 
 function filenameMessage(name: string, origin: string): string {
   const odd = [...new Set([...name].filter((ch) => !/[A-Za-z0-9._~-]/.test(ch)))].map((ch) => (ch === ' ' ? 'a space' : `\`${ch}\``));
