@@ -6,7 +6,16 @@
 import { parseArgs } from 'node:util';
 import { escapeControls, oneLine } from './catalog/problems.js';
 import type { OptionSpecs, OptionValues } from './commands/options.js';
-import { EXIT, findProjectRoot, otapressVersion, reportProblems, SEE_USAGE, UsageError, type Command, type Io } from './io.js';
+import {
+  EXIT,
+  findProjectRoot,
+  otapressVersion,
+  reportProblems,
+  SEE_USAGE,
+  UsageError,
+  type Command,
+  type Io,
+} from './io.js';
 
 /** The commands, each loaded only when it runs (or for the overview). */
 const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
@@ -42,7 +51,8 @@ export async function main(argv: string[], io: Io = CONSOLE, { beforeRun }: Main
   }
   const { command } = await COMMANDS[name]();
   try {
-    const { values, positionals } = parseArgs({ args: rest, options: command.options, allowPositionals: true, strict: true });
+    const options = command.options;
+    const { values, positionals } = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
     if (values.help) {
       io.out(command.usage);
       return EXIT.ok;

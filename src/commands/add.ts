@@ -15,44 +15,72 @@ the build does and writes content/<device>/<file name minus .zip>.yaml. Prints w
 came from. A progress bar shows on a terminal only; Ctrl-C leaves nothing behind.`,
   options: {
     channel: { type: 'string', value: 'NAME', description: 'channel (download folder); default: from the file name' },
-    lists: { type: 'string', value: 'a,b', description: "request lists this build appears in, overriding the site's rules" },
-    url: { type: 'string', value: 'URL', description: 'download address, for builds hosted elsewhere (e.g. a release page)' },
+    lists: {
+      type: 'string',
+      value: 'a,b',
+      description: "request lists this build appears in, overriding the site's rules",
+    },
+    url: {
+      type: 'string',
+      value: 'URL',
+      description: 'download address, for builds hosted elsewhere (e.g. a release page)',
+    },
     file: {
       type: 'string',
       value: 'PATH',
       multiple: true,
-      description:
-        "another file of the build (recovery.img, boot.img, firmware), hashed in one read like the zip and listed under files: (repeat for each); its address is derived like the zip's: upload it beside the zip",
+      description: `another file of the build (recovery.img, boot.img, firmware), hashed in one read like the
+        zip and listed under files: (repeat for each); its address is derived like the zip's: upload it beside
+        the zip`,
     },
     placeholder: { type: 'boolean', description: 'announce the build without a package (no filename, id, size, url)' },
     'test-build': {
       type: 'boolean',
-      description: 'publish a build signed with, or trusting, a public AOSP test key (refused otherwise: such a build installs updates signed by anyone)',
+      description: `publish a build signed with, or trusting, a public AOSP test key (refused otherwise: such
+        a build installs updates signed by anyone)`,
     },
     force: {
       type: 'boolean',
-      description:
-        'replace an existing manifest, keeping what a zip cannot tell (lists, changelog, url, files, texts) and an id that is not a SHA-256 (phones know the build by it: the zip\'s SHA-256 goes in sha256)',
+      description: `replace an existing manifest, keeping what a zip cannot tell (lists, changelog, url,
+        files, texts) and an id that is not a SHA-256 (phones know the build by it: the zip's SHA-256 goes in
+        sha256)`,
     },
     'dry-run': { type: 'boolean', description: 'print the manifest instead of writing it' },
     ...COMMON_OPTIONS,
     device: { type: 'string', value: 'CODE', group: TOLD, description: 'the device code name phones ask with' },
     version: { type: 'string', value: 'X.Y', group: TOLD, description: 'the release number' },
-    timestamp: { type: 'string', value: 'UNIX_SECONDS', group: TOLD, description: 'the exact build time (ro.build.date.utc of the build)' },
+    timestamp: {
+      type: 'string',
+      value: 'UNIX_SECONDS',
+      group: TOLD,
+      description: 'the exact build time (ro.build.date.utc of the build)',
+    },
     'android-version': { type: 'string', value: 'N', group: TOLD, description: 'the Android major version' },
-    'api-level': { type: 'string', value: 'NN', group: TOLD, description: 'the API level, where otapress knows none for the Android version' },
-    incremental: { type: 'string', value: 'TEXT', group: TOLD, description: 'the build identifier (ro.build.version.incremental)' },
+    'api-level': {
+      type: 'string',
+      value: 'NN',
+      group: TOLD,
+      description: 'the API level, where otapress knows none for the Android version',
+    },
+    incremental: {
+      type: 'string',
+      value: 'TEXT',
+      group: TOLD,
+      description: 'the build identifier (ro.build.version.incremental)',
+    },
     filename: { type: 'string', value: 'NAME', group: TOLD, description: 'the name to publish the package under' },
     'without-metadata': {
       type: 'boolean',
       group: TOLD,
-      description: 'publish a zip that has no META-INF/com/android/metadata (it then needs --timestamp with the exact build time, ro.build.date.utc)',
+      description: `publish a zip that has no META-INF/com/android/metadata (it then needs --timestamp with
+        the exact build time, ro.build.date.utc)`,
     },
     'filename-differs': {
       type: 'string',
       value: 'PARTS',
       group: TOLD,
-      description: 'the name is already published and differs from the metadata or options in these parts (device,version,channel,android_version)',
+      description: `the name is already published and differs from the metadata or options in these parts
+        (device,version,channel,android_version)`,
     },
   },
   async run({ values, positionals }, io) {

@@ -27,10 +27,23 @@ One build at a time writes an output folder: a second one waits up to --wait sec
   options: {
     out: { type: 'string', value: 'DIR', description: 'the output folder, replaced as a whole (default: dist/)' },
     overwrite: { type: 'boolean', description: 'replace the output folder even when it holds files no build wrote' },
-    host: { type: 'string', value: 'all|netlify', description: "netlify writes Netlify's rule files in place of Cloudflare's (default: netlify where Netlify runs the build, else all)" },
+    host: {
+      type: 'string',
+      value: 'all|netlify',
+      description: `netlify writes Netlify's rule files in place of Cloudflare's (default: netlify where
+        Netlify runs the build, else all)`,
+    },
     threads: { type: 'string', value: 'N', description: 'compile on at most N cores (default: every core)' },
-    'no-cache': { type: 'boolean', description: 'compile every device, not only those whose manifests changed since the last build' },
-    wait: { type: 'string', value: 'SECONDS', default: '300', description: 'how long to wait for another build writing the same output folder' },
+    'no-cache': {
+      type: 'boolean',
+      description: 'compile every device, not only those whose manifests changed since the last build',
+    },
+    wait: {
+      type: 'string',
+      value: 'SECONDS',
+      default: '300',
+      description: 'how long to wait for another build writing the same output folder',
+    },
     ...COMMON_OPTIONS,
   },
   // Not while it loads and its workers start: only around the compiling (build.ts, withJitBudget).

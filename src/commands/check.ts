@@ -1,12 +1,27 @@
 /** `otapress check`: validate content/ like build, writing nothing. */
-import { COMMON_OPTIONS, defineCommand, count, EXIT, reportNotices, reportProblems, SEE_USAGE, UsageError } from '../io.js';
+import {
+  COMMON_OPTIONS,
+  count,
+  defineCommand,
+  EXIT,
+  reportNotices,
+  reportProblems,
+  SEE_USAGE,
+  UsageError,
+} from '../io.js';
 
 export const command = defineCommand({
   summary: 'validate content/ like build does, and write nothing',
   synopsis: 'otapress check [--root DIR] [--format text|github]',
   about: '',
   options: {
-    format: { type: 'string', value: 'text|github', default: 'text', description: 'github prints each problem as a GitHub Actions annotation, so a pull request shows it on the line it is about' },
+    format: {
+      type: 'string',
+      value: 'text|github',
+      default: 'text',
+      description: `github prints each problem as a GitHub Actions annotation, so a pull request shows it on
+        the line it is about`,
+    },
     ...COMMON_OPTIONS,
   },
   readOnly: true,

@@ -18,18 +18,22 @@ when content/site.yaml changes).
 For .htaccess-only hosting, set apache_htaccess: true in content/site.yaml: the build then writes
 the same rules to dist/.htaccess.`,
   options: {
-    dist: { type: 'string', value: 'DIR', description: 'the built site (default: dist/ of --root, as an absolute path)' },
+    dist: {
+      type: 'string',
+      value: 'DIR',
+      description: 'the built site (default: dist/ of --root, as an absolute path)',
+    },
     listen: {
       type: 'string',
       value: '[HOST:]PORT',
-      description:
-        "the address to listen on (default: port 80 on every address); with Caddy, --listen serves plain HTTP on that address, and without it --server-name gets Caddy's automatic HTTPS",
+      description: `the address to listen on (default: port 80 on every address); with Caddy, --listen serves
+        plain HTTP on that address, and without it --server-name gets Caddy's automatic HTTPS`,
     },
     prefix: {
       type: 'string',
       value: 'DIR',
-      description:
-        'where the server writes its pid, logs and temp files (Caddy: its certificates); without it, nginx and Apache use the prefix they are started with (-p, -d) and Caddy its own folders',
+      description: `where the server writes its pid, logs and temp files (Caddy: its certificates); without
+        it, nginx and Apache use the prefix they are started with (-p, -d) and Caddy its own folders`,
     },
     'server-name': { type: 'string', value: 'NAME', description: 'the host name the site answers to' },
     ...COMMON_OPTIONS,

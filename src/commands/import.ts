@@ -31,9 +31,17 @@ Problems past the first ${MAX_PROBLEMS} are counted, not shown. Every problem is
 nothing is written unless all records are valid, or --skip-invalid is given (then the valid ones
 are imported; the exit status is 1 when none is).`,
   options: {
-    device: { type: 'string', value: 'D', description: 'the device the listing is for (the code name phones ask with)' },
+    device: {
+      type: 'string',
+      value: 'D',
+      description: 'the device the listing is for (the code name phones ask with)',
+    },
     list: { type: 'string', value: 'L', description: 'the request list the listing answers (GET /api/v1/<D>/<L>/)' },
-    'android-version': { type: 'string', value: 'N', description: 'the Android version of records that neither api_level nor the file name tells it of' },
+    'android-version': {
+      type: 'string',
+      value: 'N',
+      description: 'the Android version of records that neither api_level nor the file name tells it of',
+    },
     'skip-invalid': { type: 'boolean', description: 'import the valid records, leaving out the invalid ones' },
     verbose: { type: 'boolean', description: 'show each note, not one line per kind' },
     ...COMMON_OPTIONS,

@@ -83,10 +83,15 @@ missing). A file that already exists is never overwritten: init lists what it ke
     channels: {
       type: 'string',
       value: 'a,b',
-      description:
-        "the channels of your builds, each with a request list of its name: the release type in your zips' names, lower-cased (LineageOS: nightly, or unofficial for -UNOFFICIAL- builds). Default: the /e/OS channels stable, official, dev, community",
+      description: `the channels of your builds, each with a request list of its name: the release type in
+        your zips' names, lower-cased (LineageOS: nightly, or unofficial for -UNOFFICIAL- builds). Default:
+        the /e/OS channels stable, official, dev, community`,
     },
-    example: { type: 'boolean', description: 'add one sample device (content/FP4/: a build and its device.yaml), to see a listing at once' },
+    example: {
+      type: 'boolean',
+      description: `add one sample device (content/FP4/: a build and its device.yaml), to see a listing at
+        once`,
+    },
     ...HELP_OPTION,
   },
   async run({ values, positionals }, io) {

@@ -7,7 +7,10 @@
 /** One option: what parseArgs needs (type, short, multiple, default) and what --help shows. */
 export interface OptionSpec {
   type: 'string' | 'boolean';
-  /** What the option does, for --help: one paragraph, wrapped when rendered. */
+  /**
+   * What the option does, for --help: one paragraph, wrapped when rendered (its line breaks and
+   * indentation in the source are only the source's layout).
+   */
   description: string;
   /** The value's name in --help (`DIR`, `a,b`); string options only. */
   value?: string;
@@ -29,7 +32,11 @@ export type OptionSpecs = Record<string, OptionSpec>;
  * and without a default. `root` is always there: the CLI fills it in when it is not given.
  */
 export type OptionValues<S extends OptionSpecs> = {
-  [K in keyof S]: K extends 'root' ? string : S[K] extends { default: string } ? ValueOf<S[K]> : ValueOf<S[K]> | undefined;
+  [K in keyof S]: K extends 'root'
+    ? string
+    : S[K] extends { default: string }
+      ? ValueOf<S[K]>
+      : ValueOf<S[K]> | undefined;
 };
 
 /** The parsed command line a command runs with. */
@@ -46,7 +53,8 @@ export const COMMON_OPTIONS = {
   root: {
     type: 'string',
     value: 'DIR',
-    description: 'project folder holding content/ (default: this folder, or the nearest one above it with content/site.yaml)',
+    description: `project folder holding content/ (default: this folder, or the nearest one above it with
+      content/site.yaml)`,
   },
   help: { type: 'boolean', short: 'h', description: 'show this help' },
 } as const satisfies OptionSpecs;
@@ -86,13 +94,17 @@ export function flagOf(name: string, spec: OptionSpec): string {
 
 // --- internal ---
 
-type ValueOf<O extends OptionSpec> = O['type'] extends 'boolean' ? boolean : O extends { multiple: true } ? string[] : string;
+type ValueOf<O extends OptionSpec> = O['type'] extends 'boolean'
+  ? boolean
+  : O extends { multiple: true }
+    ? string[]
+    : string;
 
-/** `text` in lines of at most `width` characters, broken at spaces (a longer word stands alone). */
+/** The words of `text` in lines of at most `width` characters (a longer word stands alone). */
 function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = '';
-  for (const word of text.split(' ')) {
+  for (const word of text.trim().split(/\s+/)) {
     if (line !== '' && line.length + 1 + word.length > width) {
       lines.push(line);
       line = word;

@@ -13,7 +13,10 @@ editors:
 (VS Code with the YAML extension, and other editors with the YAML language server, then complete
 field names and flag wrong values while you type.)`,
   options: {
-    check: { type: 'boolean', description: 'write nothing, and exit 1 if a file is missing or differs from the generated schema' },
+    check: {
+      type: 'boolean',
+      description: 'write nothing, and exit 1 if a file is missing or differs from the generated schema',
+    },
     ...COMMON_OPTIONS,
   },
   async run({ values }, io) {

@@ -10,7 +10,12 @@ under content/ changes; if the new content is invalid, prints the problems and k
 last good build. Ctrl-C, SIGTERM or SIGHUP stops it, and so does the end of the process that
 started it (npx, npm run).`,
   options: {
-    port: { type: 'string', value: 'N', default: '8788', description: 'the port on 127.0.0.1 to serve on; 0 picks a free one' },
+    port: {
+      type: 'string',
+      value: 'N',
+      default: '8788',
+      description: 'the port on 127.0.0.1 to serve on; 0 picks a free one',
+    },
     ...COMMON_OPTIONS,
   },
   readOnly: true,

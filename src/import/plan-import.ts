@@ -14,7 +14,8 @@ import { locateJson } from './locate-json.js';
 import { isSingleBuild, missingListMessage, whatTheFileIs } from './source-shapes.js';
 import { deviceFileOf, type DeviceField } from './device-file.js';
 import { mergeBuilds, orderLists, type Candidate, type ManifestWrite } from './merge-builds.js';
-import { FILLED, NORMALISED, readRecord, RECORD_KEYS, sameOrder, type FilledField, type NormalisedKind, type RecordContext } from './read-record.js';
+import { FILLED, NORMALISED, readRecord, RECORD_KEYS, sameOrder } from './read-record.js';
+import type { FilledField, NormalisedKind, RecordContext } from './read-record.js';
 
 export type { ManifestWrite } from './merge-builds.js';
 
@@ -110,7 +111,7 @@ interface Listing {
   recordPath: (index: number) => (string | number)[];
 }
 
-/** Where the plan's problems and notes go, each located in the source; past {@link MAX_PROBLEMS} problems are only counted. */
+/** Where the plan's problems and notes go, located in the source; past {@link MAX_PROBLEMS} problems, only counted. */
 interface Report {
   notes: Problem[];
   /** The notes about fields records lack, one per field (see {@link ImportPlan.filled}). */
@@ -137,13 +138,14 @@ function createReport(sourceName: string): Report {
   return report;
 }
 
-/** The listing's records and the JSON path of each; `undefined` (with the problem reported) when it holds none to read. */
+/** The listing's records and the JSON path of each; `undefined` (the problem reported) when it holds none to read. */
 function readListing(input: ImportInput, report: Report): Listing | undefined {
   const { sourceName } = input;
   const decoded = decodeListing(input.text);
   if (decoded.badByte !== undefined) {
     const { line, col } = lineColOf(decoded.text, decoded.text.length);
-    report.problems.push({ file: sourceName, line, col, field: '(file)', message: `invalid UTF-8 at byte ${decoded.badByte} (0x${decoded.badValue}); a listing is UTF-8 JSON: convert it (iconv -f latin1 -t utf-8), do not let the bytes become U+FFFD` });
+    const field = '(file)';
+    report.problems.push({ file: sourceName, line, col, field, message: `invalid UTF-8 at byte ${decoded.badByte} (0x${decoded.badValue}); a listing is UTF-8 JSON: convert it (iconv -f latin1 -t utf-8), do not let the bytes become U+FFFD` });
     return undefined;
   }
   const text = decoded.text;
@@ -176,7 +178,8 @@ function readListing(input: ImportInput, report: Report): Listing | undefined {
   }
   report.locator = locateJson(text, base);
   if (!input.site.lists.some((l) => l.name === input.list)) {
-    report.problems.push({ file: sourceName, line: 1, col: 1, field: '--list', message: missingListMessage(input.list, input.site, input.siteText) });
+    const message = missingListMessage(input.list, input.site, input.siteText);
+    report.problems.push({ file: sourceName, line: 1, col: 1, field: '--list', message });
     return undefined;
   }
   return { records, recordPath: (i) => (single ? base : [...base, i]) };

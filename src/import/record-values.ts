@@ -10,21 +10,30 @@ import type { ManifestValues } from '../catalog/manifest-text.js';
 /** The manifest values of a record, and whether it is a placeholder. */
 export type RecordValues = ManifestValues & { placeholder?: true };
 
-/** What reading the values needs of read-record.ts's RecordContext: where they go, and the list and site they are for. */
+/** What reading the values needs of read-record.ts's RecordContext: where messages go, the list and the site. */
 export interface ValueContext {
   site: { downloadBaseUrl: string };
   device: string;
   list: string;
   problem(field: string | undefined, message: string): void;
   note(field: string | undefined, message: string): void;
-  normalised(kind: 'datetime_text' | 'timestamp_text' | 'size_text' | 'id_key' | 'romtype_list', field: string, detail: string): void;
+  normalised(kind: ValueNormalisation, field: string, detail: string): void;
 }
+
+/** The normalisations of read-record.ts's NORMALISED that reading the values says. */
+type ValueNormalisation = 'datetime_text' | 'timestamp_text' | 'size_text' | 'id_key' | 'romtype_list';
 
 /**
  * Each field's value in the type the interface gives it, with what a phone reads the same way
  * (numbers written as text, upper-case hex) normalised and noted; `undefined` for a value with a problem.
  */
-export function readValues(r: Record<string, unknown>, record: Record<string, unknown>, renamed: ReadonlyMap<string, string>, placeholder: boolean, c: ValueContext) {
+export function readValues(
+  r: Record<string, unknown>,
+  record: Record<string, unknown>,
+  renamed: ReadonlyMap<string, string>,
+  placeholder: boolean,
+  c: ValueContext,
+) {
   const text = (key: string): string | undefined => {
     const v = r[key];
     if (v === undefined) return undefined;
@@ -104,16 +113,7 @@ export function readValues(r: Record<string, unknown>, record: Record<string, un
     id: downloadKey(),
   };
   const url = placeholder ? undefined : text('url');
-  let size: number | '' | undefined;
-  const rawSize = r.size;
-  if (typeof rawSize === 'number' && Number.isSafeInteger(rawSize) && rawSize >= 0) size = rawSize;
-  else if (typeof rawSize === 'string' && /^\d{1,15}$/.test(rawSize)) {
-    size = Number(rawSize);
-    c.normalised('size_text', 'size', JSON.stringify(rawSize));
-  } else if (rawSize === '' && placeholder) size = '';
-  else if (rawSize !== undefined) {
-    c.problem('size', `expected the size in bytes as a whole number${placeholder ? ', or "" in a placeholder' : ''}, found ${describe(rawSize)}${placeholder || typeof rawSize === 'number' ? '' : '; LineageOS phones drop a record whose size is not a number'}`);
-  }
+  const size = sizeOf(r.size, placeholder, c);
   const upgrade = r.is_upgrade_supported;
   if (upgrade !== undefined && typeof upgrade !== 'boolean') c.problem('is_upgrade_supported', `expected true or false, found ${describe(upgrade)}`);
 
@@ -123,10 +123,21 @@ export function readValues(r: Record<string, unknown>, record: Record<string, un
 /** What {@link readValues} read of a record. */
 type Read = ReturnType<typeof readValues>;
 /** A record read without a problem: every value there. */
-export type CompleteRead = { values: { [K in keyof Read['values']]-?: NonNullable<Read['values'][K]> }; url: string | undefined; size: number | ''; upgrade: unknown };
+export type CompleteRead = {
+  values: { [K in keyof Read['values']]-?: NonNullable<Read['values'][K]> };
+  url: string | undefined;
+  size: number | '';
+  upgrade: unknown;
+};
 
 /** The checks between fields: one build time, the id of a package or of a placeholder, the list's romtype. */
-export function checkAcross({ values, size }: Read, r: Record<string, unknown>, placeholder: boolean, renamed: ReadonlyMap<string, string>, c: ValueContext): void {
+export function checkAcross(
+  { values, size }: Read,
+  r: Record<string, unknown>,
+  placeholder: boolean,
+  renamed: ReadonlyMap<string, string>,
+  c: ValueContext,
+): void {
   if (values.datetime !== undefined && values.timestamp !== undefined && values.datetime !== values.timestamp) {
     c.problem('datetime', `datetime ${values.datetime} differs from timestamp ${values.timestamp}; phones compare datetime with their build time, so otapress publishes one build time: make them equal`);
   }
@@ -142,8 +153,16 @@ export function checkAcross({ values, size }: Read, r: Record<string, unknown>, 
   }
 }
 
-/** The manifest values of a record read without a problem: only what the build would not derive by itself, as a maintainer would write it. */
-export function manifestValuesOf({ values: v, url, size, upgrade }: CompleteRead, placeholder: boolean, c: ValueContext, buildExtras: Pick<ManifestValues, 'os_patch_level' | 'ota_property_files'>): RecordValues {
+/**
+ * The manifest values of a record read without a problem: only what the build would not derive by
+ * itself, as a maintainer would write it.
+ */
+export function manifestValuesOf(
+  { values: v, url, size, upgrade }: CompleteRead,
+  placeholder: boolean,
+  c: ValueContext,
+  buildExtras: Pick<ManifestValues, 'os_patch_level' | 'ota_property_files'>,
+): RecordValues {
   if (placeholder) {
     return {
       placeholder: true,
@@ -182,6 +201,20 @@ export function manifestValuesOf({ values: v, url, size, upgrade }: CompleteRead
 }
 
 // --- internal ---
+
+/** The size in bytes (a number written as text is noted), `""` in a placeholder; `undefined` when it has a problem. */
+function sizeOf(rawSize: unknown, placeholder: boolean, c: ValueContext): number | '' | undefined {
+  if (typeof rawSize === 'number' && Number.isSafeInteger(rawSize) && rawSize >= 0) return rawSize;
+  if (typeof rawSize === 'string' && /^\d{1,15}$/.test(rawSize)) {
+    c.normalised('size_text', 'size', JSON.stringify(rawSize));
+    return Number(rawSize);
+  }
+  if (rawSize === '' && placeholder) return '';
+  if (rawSize !== undefined) {
+    c.problem('size', `expected the size in bytes as a whole number${placeholder ? ', or "" in a placeholder' : ''}, found ${describe(rawSize)}${placeholder || typeof rawSize === 'number' ? '' : '; LineageOS phones drop a record whose size is not a number'}`);
+  }
+  return undefined;
+}
 
 /** Fields the interface types as strings that servers also send as JSON numbers. */
 const NUMERIC_TEXT = new Set(['incremental', 'api_level', 'android_version']);

@@ -12,9 +12,10 @@ import { NAME_PARTS } from '../catalog/filename-checks.js';
 import { sha256Of } from '../catalog/loose.js';
 import { parseManifest, type Build } from '../catalog/manifest.js';
 import { propertyFilesProblem } from '../catalog/property-files.js';
-import { MANIFEST_ORDER, renderManifestText, type ManifestValues } from '../catalog/manifest-text.js';
+import { renderManifestText, type ManifestValues } from '../catalog/manifest-text.js';
 import { AddRefusal, checkFacts, example, filenameProblem, said, type AddProblem } from './add-checks.js';
-import { keptFields, keptKey, readReplaced, refuseFolder, refuseOtherPackage, refuseSharedAddress, summary, withKept, type KeptKey } from './add-existing.js';
+import { keptFields, keptKey, readReplaced, refuseFolder, refuseOtherPackage, refuseSharedAddress, withKept, type KeptKey } from './add-existing.js';
+import { reportLines, type Digests, type Draft, type FileEntry } from './add-report.js';
 import { deriveBuildFacts, FACT_OPTIONS, parseOtaMetadata, type DerivedFacts, type FactOptions } from './metadata.js';
 import { readOtaEntries, ZipReadError } from './zip.js';
 import { readZipSigning, SignatureError, signingFacts } from './signature.js';
@@ -86,11 +87,20 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   const zip = path.resolve(options.zip);
   const { content, site, metadataText, signing } = await readZip(zip, options);
   const { derived, source } = decideFacts(zip, metadataText, site, options);
-  const checked = checkFacts({ derived, zip: options.zip, site, siteText: content.site!, lists: options.lists, filenameDiffers: options.filenameDiffers ?? [], placeholder: options.placeholder === true });
+  const checked = checkFacts({
+    derived,
+    zip: options.zip,
+    site,
+    siteText: content.site!,
+    lists: options.lists,
+    filenameDiffers: options.filenameDiffers ?? [],
+    placeholder: options.placeholder === true,
+  });
   if (checked.length > 0) throw new AddRefusal(checked);
   const facts = derived.facts as Required<typeof derived.facts>;
   const file = `content/${facts.device}/${manifestFileName(facts.filename.replace(/\.zip$/, ''))}`;
-  const draft: Draft = { facts, derived, source, signing, site, file, ...checkBeforeHashing(facts.device, file, content, site, options) };
+  const catalog = checkBeforeHashing(facts.device, file, content, site, options);
+  const draft: Draft = { facts, derived, source, signing, site, file, ...catalog };
   // Everything else is checked before a byte is hashed: the manifest as it will be, with stand-in digests.
   const standIn = { md5: '0'.repeat(32), sha1: '0'.repeat(40), sha256: '0'.repeat(64), size: statSync(zip).size };
   const noTarget = source && !options.placeholder ? targetProblem(facts, draft.others, options.zip) : undefined;
@@ -125,22 +135,6 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   return { ...result, written: true };
 }
 
-/** What `add` has decided and read before the zip's digests: the facts, where they came from, what the catalog holds. */
-interface Draft {
-  facts: Required<DerivedFacts['facts']>;
-  derived: DerivedFacts;
-  source: SourceBuild | undefined;
-  signing: ReturnType<typeof signingFacts>;
-  site: Site;
-  /** The manifest's path relative to the root. */
-  file: string;
-  /** What `--force` keeps from the manifest it replaces. */
-  kept: ManifestValues;
-  key: KeptKey | undefined;
-  /** The device's other builds. */
-  others: Build[];
-}
-
 /** Reads the site and the zip's metadata and signature; refuses what is no zip, or a zip signed with a public key. */
 async function readZip(zip: string, options: AddOptions) {
   const notZip = notAFile(zip, options.zip);
@@ -170,7 +164,12 @@ async function readZip(zip: string, options: AddOptions) {
  * The build's facts from the metadata, the name and the options, and the build an incremental
  * package applies on; refuses a zip whose metadata is missing unless told, or that leaves a fact open.
  */
-function decideFacts(zip: string, metadataText: string | undefined, site: Site, options: AddOptions): { derived: DerivedFacts; source: SourceBuild | undefined } {
+function decideFacts(
+  zip: string,
+  metadataText: string | undefined,
+  site: Site,
+  options: AddOptions,
+): { derived: DerivedFacts; source: SourceBuild | undefined } {
   const metadata = metadataText === undefined ? undefined : parseOtaMetadata(metadataText);
   const derived = deriveBuildFacts(path.basename(zip), metadata, options, site.channels[0]);
   const source = sourceBuildOf(metadata, options.zip);
@@ -202,7 +201,7 @@ function decideFacts(zip: string, metadataText: string | undefined, site: Site, 
  * What the catalog holds about the manifest to write: refuses to replace it without `--force` (and
  * a device folder that is a link or differs by case), and reads what `--force` keeps from it.
  */
-function checkBeforeHashing(device: string, file: string, content: ReturnType<typeof readContent>, site: Site, options: AddOptions) {
+function checkBeforeHashing(device: string, file: string, content: Content, site: Site, options: AddOptions) {
   const target = path.join(options.root, file);
   if (existsSync(target) && !options.force && !options.dryRun) {
     throw new UsageError(
@@ -212,54 +211,21 @@ function checkBeforeHashing(device: string, file: string, content: ReturnType<ty
   refuseFolder(options.root, device, file);
   const replaced = options.force && existsSync(target) ? readReplaced(target, file) : undefined;
   // An imported download key phones already know stays; the zip's SHA-256 goes beside it.
-  return { kept: keptFields(replaced, options), key: keptKey(replaced, options), others: otherBuilds(device, content, site, file) };
+  const others = otherBuilds(device, content, site, file);
+  return { kept: keptFields(replaced, options), key: keptKey(replaced, options), others };
 }
 
 /** The manifest's text with these digests and other files, validated as the build will read it. */
 function draftText(draft: Draft, digests: Digests, files: FileEntry[], options: AddOptions) {
   const usable = usableValues(draft.facts, digests, options);
-  const values = withKey(withKept({ ...usable.values, ...sourceValues(draft.source), ...draft.signing.values, ...(files.length > 0 && { files }) }, draft.kept), draft.key, digests.sha256);
+  const found = { ...usable.values, ...sourceValues(draft.source), ...draft.signing.values, ...(files.length > 0 && { files }) };
+  const values = withKey(withKept(found, draft.kept), draft.key, digests.sha256);
   const text = validate(values, draft.file, draft.facts.device, draft.site, draft.derived, options, draft.others);
   return { text, values, unusable: usable.unusable };
 }
 
-/** The `field  origin  value` lines of the report: where each value of the manifest came from. */
-function reportLines(draft: Draft, values: ManifestValues, digests: Digests, files: FileEntry[], unusable: { message: string } | undefined, options: AddOptions): string[] {
-  const { derived, facts, source, signing, key, kept, file } = draft;
-  const report = derived.origins.map((o) => [
-    o.field,
-    o.value,
-    o.field === 'api_level' && values.api_level === undefined && !options.placeholder ? `${o.from} (implied by Android ${facts.android_version}, not written)`
-      : o.field === 'ota_property_files' && unusable ? `${o.from} (not written: ${unusable.message.split(';')[0]})` : o.from,
-  ]);
-  for (const o of source?.origins ?? []) report.push([o.field, o.value, o.from]);
-  report.push(...signing.report);
-  report.push(['md5sum', digests.md5, 'MD5 of the zip']);
-  if (options.placeholder) {
-    // A placeholder names no package: its file name only gives the display_version.
-    report.splice(report.findIndex((r) => r[0] === 'filename'), 1);
-    report.push(['display_version', String(values.display_version), 'the file name']);
-  } else if (key) {
-    report.push(['sha1', digests.sha1, 'SHA-1 of the zip'], ['id', key.id, `kept from ${file} (the download key phones know; not a SHA-256)`], ['sha256', digests.sha256, 'SHA-256 of the zip'], ['size', String(digests.size), 'size of the zip']);
-  } else report.push(['sha1', digests.sha1, 'SHA-1 of the zip'], ['id', digests.sha256, 'SHA-256 of the zip'], ['size', String(digests.size), 'size of the zip']);
-  if (values.filename_differs) report.push(['filename_differs', (values.filename_differs as string[]).join(', '), '--filename-differs']);
-  if (options.lists) report.push(['lists', options.lists.join(', '), '--lists']);
-  for (const f of files) report.push(['files', `${f.filename} ${f.size} bytes, SHA-256 ${f.sha256}, SHA-1 ${f.sha1}`, '--file']);
-  if (options.url) report.push(['url', options.url, '--url']);
-  for (const [field, value] of Object.entries(kept)) if (values[field as keyof ManifestValues] === value) report.push([field, summary(value), `kept from ${file}`]);
-  const order = ['device', ...MANIFEST_ORDER] as string[];
-  // Stable: the files stay in the order given.
-  report.sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0]));
-  const width = Math.max(...report.map((r) => r[0].length));
-  const fromWidth = Math.max(...report.map((r) => r[2].length));
-  return report.map(([f, v, o]) => `  ${f.padEnd(width)}  ${o.padEnd(fromWidth)}  ${v}`);
-}
-
-/** The digests and size of one read of a file. */
-type Digests = { md5: string; sha1: string; sha256: string; size: number };
-/** A `files:` entry of the manifest. */
-type FileEntry = { filename: string; size: number; sha256: string; sha1: string };
-
+/** The content as read.ts reads it. */
+type Content = ReturnType<typeof readContent>;
 /**
  * Renders the manifest and reads it back as the build will; a problem is said of the value's
  * origin (the zip's name or metadata, an option), never of the file not written. Also refuses a

@@ -126,7 +126,8 @@ export function example(option: string, site: Site): string {
 /** An {@link AddProblem} as a problem of the content: at the line its `where` names, or at none. */
 function located({ where, field, message }: AddProblem): Problem {
   const at = /^(.*):(\d+):(\d+)$/.exec(where);
-  return at ? { file: at[1], line: Number(at[2]), col: Number(at[3]), field, message } : { file: where, line: 0, col: 0, field, message };
+  if (!at) return { file: where, line: 0, col: 0, field, message };
+  return { file: at[1], line: Number(at[2]), col: Number(at[3]), field, message };
 }
 
 function filenameMessage(name: string, origin: string): string {

@@ -38,9 +38,12 @@ function readOptionsBlock(usage: string): { headings: string[]; entries: [string
   return { headings, entries, stray };
 }
 
-/** What the declaration says each option's entry is. */
+/** What the declaration says each option's entry is: its flag, and its description as one line. */
 function declared(options: OptionSpecs): [string, string][] {
-  return Object.entries(options).map(([name, spec]) => [flagOf(name, spec), spec.default === undefined ? spec.description : `${spec.description} (default: ${spec.default})`]);
+  return Object.entries(options).map(([name, spec]) => {
+    const description = spec.description.trim().split(/\s+/).join(' ');
+    return [flagOf(name, spec), spec.default === undefined ? description : `${description} (default: ${spec.default})`];
+  });
 }
 
 describe('the options of each command, declared once', () => {
