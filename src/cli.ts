@@ -1,10 +1,21 @@
 /**
- * The command line: parses argv, loads the one command asked for, and maps its errors to exit
- * codes. Every command lives in commands/ and shares io.ts with this file.
+ * The command line: loads the one command asked for, parses argv with the options it declares,
+ * and maps its errors to exit codes, the only place that does. Every command lives in commands/
+ * and shares io.ts with this file.
  */
 import { parseArgs } from 'node:util';
 import { escapeControls, oneLine } from './catalog/problems.js';
-import { EXIT, findProjectRoot, otapressVersion, reportProblems, UsageError, type Command, type Io } from './io.js';
+import type { OptionSpecs, OptionValues } from './commands/options.js';
+import {
+  EXIT,
+  findProjectRoot,
+  otapressVersion,
+  reportProblems,
+  SEE_USAGE,
+  UsageError,
+  type Command,
+  type Io,
+} from './io.js';
 
 /** The commands, each loaded only when it runs (or for the overview). */
 const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
@@ -40,14 +51,16 @@ export async function main(argv: string[], io: Io = CONSOLE, { beforeRun }: Main
   }
   const { command } = await COMMANDS[name]();
   try {
-    const args = parseArgs({ args: rest, options: command.options, allowPositionals: true, strict: true });
-    if (args.values.help) {
+    const options = command.options;
+    const { values, positionals } = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
+    if (values.help) {
       io.out(command.usage);
       return EXIT.ok;
     }
-    if ('root' in command.options && args.values.root === undefined) args.values.root = projectRoot(io);
+    if ('root' in command.options && values.root === undefined) values.root = projectRoot(io);
     beforeRun?.(command);
-    return await command.run(args as never, io);
+    // parseArgs types its values from a literal declaration only: these are the values of the command's own.
+    return await command.run({ values: values as OptionValues<OptionSpecs>, positionals }, io);
   } catch (error) {
     const { ContentError } = await import('./catalog/problems.js');
     if (error instanceof ContentError) {
@@ -60,8 +73,10 @@ export async function main(argv: string[], io: Io = CONSOLE, { beforeRun }: Main
       return error.reason === 'busy' ? EXIT.busy : error.reason === 'io' ? EXIT.io : EXIT.usage;
     }
     if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
-      // One line, whatever the arguments it quotes hold (a line break, an escape sequence).
-      io.err(`${oneLine((error as Error).message)}\n\nusage: ${command.usage}`);
+      // One line each, whatever the arguments and paths they quote hold (a line break, an escape sequence).
+      const hint = error instanceof UsageError ? error.hint : SEE_USAGE;
+      const then = hint === SEE_USAGE ? `\n\nusage: ${command.usage}` : hint === undefined ? '' : `\n${oneLine(hint)}`;
+      io.err(`${oneLine((error as Error).message)}${then}`);
       return EXIT.usage;
     }
     // A system error of any command (a full disk under `add`, a read-only project under `init`): words, not a stack.

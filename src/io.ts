@@ -5,8 +5,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ParseArgsConfig } from 'node:util';
 import { formatProblem, oneLine, type Problem } from './catalog/problems.js';
+import { renderOptions, type CommandArgs, type OptionSpecs } from './commands/options.js';
+
+export { COMMON_OPTIONS, HELP_OPTION } from './commands/options.js';
 
 /**
  * Exit codes of every command: success, invalid content, wrong usage (or an output folder that must
@@ -16,8 +18,7 @@ import { formatProblem, oneLine, type Problem } from './catalog/problems.js';
  */
 export const EXIT = { ok: 0, invalid: 1, usage: 2, io: 74, busy: 75 } as const;
 
-/** Thrown for a wrong command line; the CLI prints the message and the command's help. */
-export class UsageError extends Error {}
+export { SEE_USAGE, UsageError } from './catalog/problems.js';
 
 /** What a command prints and returns; the CLI owns stdout, stderr and the exit code. */
 export interface Io {
@@ -31,18 +32,14 @@ export interface Io {
   lines?(to: 'out' | 'err', lines: readonly string[]): void;
 }
 
-/** The parsed command line a command runs with. */
-export interface CommandArgs {
-  values: Record<string, string | boolean | undefined>;
-  positionals: string[];
-}
-
 /** One command of the CLI: its one-line summary, its help text, its options and what it does. */
-export interface Command {
+export interface Command<S extends OptionSpecs = OptionSpecs> {
   summary: string;
+  /** The --help text: the synopsis, what the command does, and the options block rendered from {@link options}. */
   usage: string;
-  options: NonNullable<ParseArgsConfig['options']>;
-  run(args: CommandArgs, io: Io): Promise<number>;
+  /** Read by parseArgs as they are; see commands/options.ts. */
+  options: S;
+  run(args: CommandArgs<S>, io: Io): Promise<number>;
   /** Set by commands that never write (check, serve): their problem count does not say "nothing was written". */
   readOnly?: true;
   /**
@@ -52,11 +49,19 @@ export interface Command {
   setsJitBudget?: true;
 }
 
-/**
- * The options every command on a catalog takes. Without `--root`, the CLI sets `root` to the
- * current folder or the nearest one above it that holds `content/site.yaml` ({@link findProjectRoot}).
- */
-export const COMMON_OPTIONS = { root: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+/** What a command file declares: its --help is rendered from `synopsis`, `about` and the options. */
+export interface CommandDefinition<S extends OptionSpecs> extends Omit<Command<S>, 'usage'> {
+  /** The first line of --help: `otapress add <path/to/ota.zip> [options]`. */
+  synopsis: string;
+  /** What the command does, in paragraphs, between the synopsis and the options; '' when the options say it all. */
+  about: string;
+}
+
+/** A command whose option values are typed from its declaration, and whose --help lists every option it takes. */
+export function defineCommand<S extends OptionSpecs>({ synopsis, about, ...command }: CommandDefinition<S>): Command {
+  const paragraphs = about === '' ? [synopsis] : [synopsis, about];
+  return { ...command, usage: [...paragraphs, renderOptions(command.options)].join('\n\n') };
+}
 
 /**
  * The catalog a command run in `start` works on, found the way git finds its repository: `start`

@@ -2,7 +2,10 @@
 export interface Problem {
   /** Path relative to the project root, with forward slashes, e.g. `content/FP4/e-2.5.yaml`. */
   file: string;
-  /** 1-based line and column of the node; 1:1 for problems about a whole file. */
+  /**
+   * 1-based line and column of the node; 1:1 for problems about a whole file. 0:0 for what has no
+   * line to point at: an option of the command line, or a file given on it that is no text (a zip).
+   */
   line: number;
   col: number;
   /** Dotted field path (`md5sum`, `lists.1`), or `(file)` / `(folder)` for the file or folder itself. */
@@ -26,13 +29,15 @@ export function lineColOf(text: string, offset: number): { line: number; col: nu
 }
 
 /**
- * Formats a problem as `file:line:col  field  message`, the one shape every command prints. Always
+ * Formats a problem as `file:line:col  field  message`, the one shape every command prints (without
+ * `:line:col` for a problem at no line, such as `--lists  lists  ...`). Always
  * one line: line breaks and other control or direction characters that a file name, key or value
  * carries are shown escaped (`\n`, `\u202e`), so hostile content cannot forge lines of the report
  * (or CI workflow commands such as `::error::`).
  */
 export function formatProblem(p: Problem): string {
-  return `${oneLine(p.file)}:${p.line}:${p.col}  ${oneLine(p.field)}  ${oneLine(p.message)}`;
+  const where = p.line === 0 ? oneLine(p.file) : `${oneLine(p.file)}:${p.line}:${p.col}`;
+  return `${where}  ${oneLine(p.field)}  ${oneLine(p.message)}`;
 }
 
 /** Escapes control characters (C0, DEL, C1), line and paragraph separators and bidirectional controls. */
@@ -71,6 +76,26 @@ export class ContentError extends Error {
   constructor(readonly problems: Problem[]) {
     super(`${problems.length} problem${problems.length === 1 ? '' : 's'} in the content`);
     this.name = 'ContentError';
+  }
+}
+
+/** The hint of a {@link UsageError} about the shape of the command line: the CLI shows the command's usage. */
+export const SEE_USAGE = Symbol('the usage of the command');
+
+/**
+ * A command line that cannot run as given, or a file it names that cannot be used (missing, a
+ * folder, a manifest that exists already): the CLI prints `message`, then the hint saying what to
+ * do, and exits 2 with nothing written. Thrown by every wing, mapped to the exit status by cli.ts
+ * alone. Without a hint, the message says what to do itself.
+ */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    /** A line of its own after the message, or {@link SEE_USAGE} for the command's usage. */
+    readonly hint?: string | typeof SEE_USAGE,
+  ) {
+    super(message);
+    this.name = 'UsageError';
   }
 }
 

@@ -1,11 +1,10 @@
 /** `otapress build`: validate content/ and write dist/. */
-import { type Command, COMMON_OPTIONS, count, EXIT, reportNotices, UsageError } from '../io.js';
+import { COMMON_OPTIONS, count, defineCommand, EXIT, reportNotices, SEE_USAGE, UsageError } from '../io.js';
 
-export const command: Command = {
+export const command = defineCommand({
   summary: 'validate content/ and write the static site to dist/',
-  usage: `otapress build [--root DIR] [--out DIR [--overwrite]] [--host all|netlify] [--wait SECONDS]
-
-Reads content/site.yaml and every content/<device>/*.yaml, and writes dist/ only if all of them
+  synopsis: 'otapress build [--root DIR] [--out DIR [--overwrite]] [--host all|netlify] [--wait SECONDS]',
+  about: `Reads content/site.yaml and every content/<device>/*.yaml, and writes dist/ only if all of them
 are valid; otherwise prints every problem as file:line:col  field  message and exits 1, leaving
 the previous dist/ as it was.
 
@@ -25,19 +24,40 @@ node_modules/.cache/otapress (--no-cache compiles everything); the others compil
 
 One build at a time writes an output folder: a second one waits up to --wait seconds (default
 300) for the first to finish, then gives up with exit status 75 and writes nothing.`,
-  options: { ...COMMON_OPTIONS, out: { type: 'string' }, overwrite: { type: 'boolean' }, host: { type: 'string' }, threads: { type: 'string' }, 'no-cache': { type: 'boolean' }, wait: { type: 'string', default: '300' } },
+  options: {
+    out: { type: 'string', value: 'DIR', description: 'the output folder, replaced as a whole (default: dist/)' },
+    overwrite: { type: 'boolean', description: 'replace the output folder even when it holds files no build wrote' },
+    host: {
+      type: 'string',
+      value: 'all|netlify',
+      description: `netlify writes Netlify's rule files in place of Cloudflare's (default: netlify where
+        Netlify runs the build, else all)`,
+    },
+    threads: { type: 'string', value: 'N', description: 'compile on at most N cores (default: every core)' },
+    'no-cache': {
+      type: 'boolean',
+      description: 'compile every device, not only those whose manifests changed since the last build',
+    },
+    wait: {
+      type: 'string',
+      value: 'SECONDS',
+      default: '300',
+      description: 'how long to wait for another build writing the same output folder',
+    },
+    ...COMMON_OPTIONS,
+  },
   // Not while it loads and its workers start: only around the compiling (build.ts, withJitBudget).
   setsJitBudget: true,
   async run({ values }, io) {
     const path = await import('node:path');
     // Netlify's build environment sets NETLIFY=true (docs.netlify.com/configure-builds/environment-variables).
-    const host = String(values.host ?? (process.env.NETLIFY === 'true' ? 'netlify' : 'all'));
-    if (host !== 'all' && host !== 'netlify') throw new UsageError(`--host is all or netlify, not ${host}`);
+    const host = values.host ?? (process.env.NETLIFY === 'true' ? 'netlify' : 'all');
+    if (host !== 'all' && host !== 'netlify') throw new UsageError(`--host is all or netlify, not ${host}`, SEE_USAGE);
     const wait = Number(values.wait);
-    if (!/^\d+(\.\d+)?$/.test(String(values.wait)) || !Number.isFinite(wait)) throw new UsageError(`--wait is a number of seconds, not ${values.wait}`);
-    const root = path.resolve(String(values.root));
+    if (!/^\d+(\.\d+)?$/.test(values.wait) || !Number.isFinite(wait)) throw new UsageError(`--wait is a number of seconds, not ${values.wait}`, SEE_USAGE);
+    const root = path.resolve(values.root);
     const threads = values.threads === undefined ? undefined : Number(values.threads);
-    if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1)) throw new UsageError(`--threads is a whole number of at least 1, not ${values.threads}`);
+    if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1)) throw new UsageError(`--threads is a whole number of at least 1, not ${values.threads}`, SEE_USAGE);
     const cache = !values['no-cache'];
     // A cold build's workers start before the rest of otapress is loaded here: they load it meanwhile.
     const { prestartForBuild } = await import('../pipeline/worker-pool.js');
@@ -47,7 +67,7 @@ One build at a time writes an output folder: a second one waits up to --wait sec
       const { build } = await import('../pipeline/build.js');
       built = build({
         root,
-        outDir: values.out ? path.resolve(String(values.out)) : undefined,
+        outDir: values.out ? path.resolve(values.out) : undefined,
         host,
         threads,
         cache,
@@ -63,4 +83,4 @@ One build at a time writes an output folder: a second one waits up to --wait sec
     io.out(`built ${count(built.builds, 'build')} of ${count(built.devices, 'device')} into ${count(built.listings, 'listing')} (${count(built.records, 'record')}), ${count(built.files, 'file')}`);
     return EXIT.ok;
   },
-};
+});

@@ -1,13 +1,12 @@
 /** `otapress hosting`: a configuration for a server of one's own, generated from the route table. */
-import { type Command, COMMON_OPTIONS, EXIT, UsageError } from '../io.js';
+import { COMMON_OPTIONS, defineCommand, EXIT, SEE_USAGE, UsageError } from '../io.js';
 
 const SERVERS = ['nginx', 'caddy', 'apache'] as const;
 
-export const command: Command = {
+export const command = defineCommand({
   summary: 'print an nginx, Caddy or Apache configuration that serves dist/ as the hosts do',
-  usage: `otapress hosting <nginx|caddy|apache> [--root DIR] [--dist DIR] [--listen [HOST:]PORT] [--prefix DIR] [--server-name NAME]
-
-Prints one complete configuration file, generated from content/site.yaml and the route table:
+  synopsis: 'otapress hosting <nginx|caddy|apache> [--root DIR] [--dist DIR] [--listen [HOST:]PORT] [--prefix DIR] [--server-name NAME]',
+  about: `Prints one complete configuration file, generated from content/site.yaml and the route table:
 the phone paths, the API headers, OPTIONS, the JSON 404s and the v2 path, with one rule per
 request shape for every device and list (new devices need no new configuration; regenerate it
 when content/site.yaml changes).
@@ -16,38 +15,48 @@ when content/site.yaml changes).
   caddy   a Caddyfile:         caddy run --config FILE --adapter caddyfile
   apache  a whole httpd.conf:  apache2 -d PREFIX -f FILE -DFOREGROUND   (Debian's module paths)
 
---dist is the built site (default: dist/ of --root, as an absolute path). --listen defaults to
-port 80 on every address; with Caddy, --listen serves plain HTTP on that address, and without it
---server-name gets Caddy's automatic HTTPS. --prefix is where the server writes its pid, logs and
-temp files (Caddy: its certificates); without it, nginx and Apache use the prefix they are started
-with (-p, -d) and Caddy its own folders. For .htaccess-only hosting, set apache_htaccess: true in
-content/site.yaml: the build then writes the same rules to dist/.htaccess.`,
+For .htaccess-only hosting, set apache_htaccess: true in content/site.yaml: the build then writes
+the same rules to dist/.htaccess.`,
   options: {
+    dist: {
+      type: 'string',
+      value: 'DIR',
+      description: 'the built site (default: dist/ of --root, as an absolute path)',
+    },
+    listen: {
+      type: 'string',
+      value: '[HOST:]PORT',
+      description: `the address to listen on (default: port 80 on every address); with Caddy, --listen serves
+        plain HTTP on that address, and without it --server-name gets Caddy's automatic HTTPS`,
+    },
+    prefix: {
+      type: 'string',
+      value: 'DIR',
+      description: `where the server writes its pid, logs and temp files (Caddy: its certificates); without
+        it, nginx and Apache use the prefix they are started with (-p, -d) and Caddy its own folders`,
+    },
+    'server-name': { type: 'string', value: 'NAME', description: 'the host name the site answers to' },
     ...COMMON_OPTIONS,
-    dist: { type: 'string' },
-    listen: { type: 'string' },
-    prefix: { type: 'string' },
-    'server-name': { type: 'string' },
   },
   async run({ values, positionals }, io) {
     const server = positionals[0];
     if (positionals.length !== 1 || !SERVERS.includes(server as (typeof SERVERS)[number])) {
-      throw new UsageError(positionals.length > 1 ? `one server at a time, not ${positionals.join(' ')}` : `name the server: ${SERVERS.join(', ')}${server ? `, not ${server}` : ''}`);
+      throw new UsageError(positionals.length > 1 ? `one server at a time, not ${positionals.join(' ')}` : `name the server: ${SERVERS.join(', ')}${server ? `, not ${server}` : ''}`, SEE_USAGE);
     }
     const path = await import('node:path');
     const { parseListen } = await import('../hosts/server-rules.js');
-    const listen = values.listen === undefined ? undefined : parseListen(String(values.listen));
-    if (values.listen !== undefined && !listen) throw new UsageError(`--listen is PORT, HOST:PORT or [IPv6]:PORT with a port from 1 to 65535, not ${values.listen}`);
-    const serverName = values['server-name'] === undefined ? undefined : String(values['server-name']);
+    const listen = values.listen === undefined ? undefined : parseListen(values.listen);
+    if (values.listen !== undefined && !listen) throw new UsageError(`--listen is PORT, HOST:PORT or [IPv6]:PORT with a port from 1 to 65535, not ${values.listen}`, SEE_USAGE);
+    const serverName = values['server-name'];
     if (serverName !== undefined && !/^(\*\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(serverName)) {
-      throw new UsageError(`--server-name is a host name such as updates.example.org, not ${serverName}`);
+      throw new UsageError(`--server-name is a host name such as updates.example.org, not ${serverName}`, SEE_USAGE);
     }
-    const root = path.resolve(String(values.root));
-    const dist = path.resolve(root, values.dist === undefined ? 'dist' : String(values.dist));
-    const prefix = values.prefix === undefined ? undefined : path.resolve(String(values.prefix));
+    const root = path.resolve(values.root);
+    const dist = path.resolve(root, values.dist ?? 'dist');
+    const prefix = values.prefix === undefined ? undefined : path.resolve(values.prefix);
     for (const [name, value] of [['--dist', dist], ['--prefix', prefix]] as const) {
       // Written into the configuration as they are: a quote or a line break would end the string.
-      if (value !== undefined && !/^[^\s"'\\;{}$#`]+$/.test(value)) throw new UsageError(`${name} must be a path without spaces, quotes or ;{}$#\\ characters, not ${value}`);
+      if (value !== undefined && !/^[^\s"'\\;{}$#`]+$/.test(value)) throw new UsageError(`${name} must be a path without spaces, quotes or ;{}$#\\ characters, not ${value}`, SEE_USAGE);
     }
     const { readContent } = await import('../catalog/read.js');
     const { parseSite, SITE_FILE } = await import('../catalog/site.js');
@@ -62,4 +71,4 @@ content/site.yaml: the build then writes the same rules to dist/.htaccess.`,
     else io.out((await import('../hosts/apache.js')).renderApacheConfig(site, options).trimEnd());
     return EXIT.ok;
   },
-};
+});

@@ -8,7 +8,7 @@ import { readContent } from '../catalog/read.js';
 import { parseSite, SITE_FILE } from '../catalog/site.js';
 import { linkedFolder, writeFileReplacing } from '../catalog/write-manifest.js';
 import { NETLIFY_TOML, NETLIFY_TOML_HEADER, oldNetlifyTomlNotice } from '../hosts/netlify.js';
-import { type Command, EXIT, type Io, otapressVersion, UsageError } from '../io.js';
+import { defineCommand, EXIT, HELP_OPTION, type Io, otapressVersion, SEE_USAGE, UsageError } from '../io.js';
 import { dependencyPlan, installedFromRegistry, packTarball, vendoredTarball } from './init-package.js';
 import { exampleDeviceFile, exampleManifest, GITIGNORE, maintainerReadme, packageJson, SCAFFOLD_SCRIPTS, siteYaml, workflows, type ScaffoldFile } from './init-files.js';
 
@@ -69,28 +69,36 @@ export function initCatalog(
   return result;
 }
 
-export const command: Command = {
+export const command = defineCommand({
   summary: 'turn this folder (or the one named) into a catalog repository, keeping every file it has',
-  usage: `otapress init [folder] [--channels a,b] [--example]
-
-Writes what a catalog repository needs, in the current folder or the one named (created if
+  synopsis: 'otapress init [folder] [--channels a,b] [--example]',
+  about: `Writes what a catalog repository needs, in the current folder or the one named (created if
 missing): content/site.yaml (set download_base_url there), content/manifest.schema.json and
 content/device.schema.json (the editor schemas),
 netlify.toml, .github/workflows/check.yml (pull requests: problems as annotations) and build.yml
 (main), .gitignore and a README.md on adding builds, deploying and the phones' updater URI; and
 adds the scripts build, check and serve and the otapress dependency to package.json (created when
-missing). A file that already exists is never overwritten: init lists what it kept.
-
-  --channels a,b  the channels of your builds, each with a request list of its name: the release
-              type in your zips' names, lower-cased (LineageOS: nightly, or unofficial for
-              -UNOFFICIAL- builds). Default: the /e/OS channels stable, official, dev, community
-  --example   add one sample device (content/FP4/: a build and its device.yaml), to see a listing at once`,
-  options: { example: { type: 'boolean' }, channels: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+missing). A file that already exists is never overwritten: init lists what it kept.`,
+  options: {
+    channels: {
+      type: 'string',
+      value: 'a,b',
+      description: `the channels of your builds, each with a request list of its name: the release type in
+        your zips' names, lower-cased (LineageOS: nightly, or unofficial for -UNOFFICIAL- builds). Default:
+        the /e/OS channels stable, official, dev, community`,
+    },
+    example: {
+      type: 'boolean',
+      description: `add one sample device (content/FP4/: a build and its device.yaml), to see a listing at
+        once`,
+    },
+    ...HELP_OPTION,
+  },
   async run({ values, positionals }, io) {
-    if (positionals.length > 1) throw new UsageError(`init takes one folder, not ${positionals.length}`);
+    if (positionals.length > 1) throw new UsageError(`init takes one folder, not ${positionals.length}`, SEE_USAGE);
     const root = path.resolve(positionals[0] ?? '.');
-    const channels = values.channels === undefined ? undefined : channelsOption(String(values.channels));
-    if (channels && values.example && !channels.includes('official')) throw new UsageError('--example adds a build of channel official, which --channels leaves out: pass one of them');
+    const channels = values.channels === undefined ? undefined : channelsOption(values.channels);
+    if (channels && values.example && !channels.includes('official')) throw new UsageError('--example adds a build of channel official, which --channels leaves out: pass one of them', SEE_USAGE);
     // The package this command runs from: kept inside the catalog unless a registry installed it.
     const packageRoot = fileURLToPath(new URL('../..', import.meta.url));
     const vendorFrom = installedFromRegistry(packageRoot) ? undefined : packageRoot;
@@ -98,7 +106,7 @@ missing). A file that already exists is never overwritten: init lists what it ke
     report(result, root, io);
     return EXIT.ok;
   },
-};
+});
 
 // --- internal ---
 
@@ -107,12 +115,12 @@ function channelsOption(text: string): string[] {
   const channels = text.split(',').map((c) => c.trim());
   for (const channel of channels) {
     if (channel !== channel.toLowerCase() && /^[a-z0-9][a-z0-9_-]*$/.test(channel.toLowerCase())) {
-      throw new UsageError(`--channels: write \`${channel.toLowerCase()}\`, not \`${channel}\`: phones lower-case their release type when they ask`);
+      throw new UsageError(`--channels: write \`${channel.toLowerCase()}\`, not \`${channel}\`: phones lower-case their release type when they ask`, SEE_USAGE);
     }
-    if (!/^[a-z0-9][a-z0-9_-]*$/.test(channel)) throw new UsageError(`--channels: \`${channel}\` is not a channel name (lowercase letters, digits, \`-\` and \`_\`; it is a URL path segment), e.g. --channels nightly`);
+    if (!/^[a-z0-9][a-z0-9_-]*$/.test(channel)) throw new UsageError(`--channels: \`${channel}\` is not a channel name (lowercase letters, digits, \`-\` and \`_\`; it is a URL path segment), e.g. --channels nightly`, SEE_USAGE);
   }
   const twice = channels.find((c, i) => channels.indexOf(c) !== i);
-  if (twice) throw new UsageError(`--channels names \`${twice}\` twice`);
+  if (twice) throw new UsageError(`--channels names \`${twice}\` twice`, SEE_USAGE);
   return channels;
 }
 

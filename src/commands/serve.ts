@@ -1,24 +1,31 @@
 /** `otapress serve`: the local preview, rebuilt on every change. */
-import { type Command, COMMON_OPTIONS, EXIT, UsageError } from '../io.js';
+import { COMMON_OPTIONS, defineCommand, EXIT, SEE_USAGE, UsageError } from '../io.js';
 
-export const command: Command = {
+export const command = defineCommand({
   summary: 'preview the site locally, answering as the hosts do, rebuilt when content/ changes',
-  usage: `otapress serve [--port N] [--root DIR]
-
-Compiles content/ in memory (dist/ is not written) and serves it on http://127.0.0.1:N/ (default
+  synopsis: 'otapress serve [--port N] [--root DIR]',
+  about: `Compiles content/ in memory (dist/ is not written) and serves it on http://127.0.0.1:N/ (default
 8788; 0 picks a free port) with the hosts' routes, headers and JSON 404s. Rebuilds when anything
 under content/ changes; if the new content is invalid, prints the problems and keeps serving the
 last good build. Ctrl-C, SIGTERM or SIGHUP stops it, and so does the end of the process that
 started it (npx, npm run).`,
-  options: { ...COMMON_OPTIONS, port: { type: 'string', default: '8788' } },
+  options: {
+    port: {
+      type: 'string',
+      value: 'N',
+      default: '8788',
+      description: 'the port on 127.0.0.1 to serve on; 0 picks a free one',
+    },
+    ...COMMON_OPTIONS,
+  },
   readOnly: true,
   async run({ values }, io) {
     const port = Number(values.port);
-    if (!/^\d+$/.test(String(values.port)) || port > 65535) throw new UsageError(`--port is a number from 0 to 65535, not ${values.port}`);
+    if (!/^\d+$/.test(values.port) || port > 65535) throw new UsageError(`--port is a number from 0 to 65535, not ${values.port}`, SEE_USAGE);
     const path = await import('node:path');
     const { startPreview } = await import('../pipeline/preview.js');
-    const preview = await startPreview({ root: path.resolve(String(values.root)), port, io }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') throw new UsageError(`port ${port} is already in use on 127.0.0.1; pick another with --port N (0 picks a free one)`);
+    const preview = await startPreview({ root: path.resolve(values.root), port, io }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') throw new UsageError(`port ${port} is already in use on 127.0.0.1; pick another with --port N (0 picks a free one)`, SEE_USAGE);
       throw error;
     });
     // Listening for the stop signals before saying where it serves: whoever reads that may stop it at once.
@@ -28,7 +35,7 @@ started it (npx, npm run).`,
     await preview.close();
     return EXIT.ok;
   },
-};
+});
 
 // --- internal ---
 

@@ -4,11 +4,12 @@
  */
 import { displayVersionOf, parseBuildFilename } from '../catalog/filename.js';
 import { androidVersionOf, API_LEVELS } from '../catalog/api-levels.js';
-import { DOWNLOAD_KEY, foreignKey, SHA256 } from '../catalog/loose.js';
+import { foreignKey } from '../catalog/loose.js';
 import type { ManifestValues } from '../catalog/manifest-text.js';
 import type { Site } from '../catalog/site.js';
 import { deriveAndroidVersion } from '../catalog/name-families.js';
 import { isCrDroidRecord, isPixelExperienceRecord, mapCrDroidRecord, mapPixelExperienceRecord } from './other-formats.js';
+import { checkAcross, manifestValuesOf, readValues, type CompleteRead, type RecordValues } from './record-values.js';
 
 /** The keys of a v1 record in the order the /e/ OTA server writes them (and every listing otapress writes). */
 export const RECORD_KEYS = [
@@ -101,217 +102,27 @@ export const FILLED = {
 /** A field the import may fill in; see {@link FILLED}. */
 export type FilledField = keyof typeof FILLED;
 
-/** Fields the interface types as strings that servers also send as JSON numbers. */
-const NUMERIC_TEXT = new Set(['incremental', 'api_level', 'android_version']);
-
 /** Checks one record's shape and types; returns the manifest values it stands for. */
-export function readRecord(record: unknown, c: RecordContext): (ManifestValues & { placeholder?: true }) | undefined {
+export function readRecord(record: unknown, c: RecordContext): RecordValues | undefined {
   if (record === null || typeof record !== 'object' || Array.isArray(record)) {
     c.problem(undefined, `expected a record (a JSON object), found ${record === null ? 'null' : Array.isArray(record) ? 'an array' : typeof record}`);
     return undefined;
   }
   const r = { ...(record as Record<string, unknown>) };
-  // crDroid's shape: its build keys become the v1 ones, the others describe the device.
-  const crDroid = isCrDroidRecord(r);
-  const renamed = crDroid ? mapCrDroidRecord(r) : new Map<string, string>();
-  for (const [ours, theirs] of renamed) c.normalised('crdroid', theirs, `${theirs} → ${ours}`);
-  if (crDroid && r.romtype === undefined) r.romtype = c.list;
-  // PixelExperience's single object: its build keys become the v1 ones, the others describe the device.
-  const pixelExperience = !crDroid && isPixelExperienceRecord(r);
-  if (pixelExperience) {
-    for (const [ours, theirs] of mapPixelExperienceRecord(r, c.deviceField)) {
-      renamed.set(ours, theirs);
-      c.normalised('pixelexperience', theirs, `${theirs} → ${ours}`);
-    }
-  }
-  // Build facts of the crDroid family beyond the v1 record, which manifests hold too (checked there).
-  const buildExtras: Pick<ManifestValues, 'os_patch_level' | 'ota_property_files'> = {};
-  for (const key of ['os_patch_level', 'ota_property_files'] as const) {
-    if (typeof r[key] === 'string' && r[key] !== '') buildExtras[key] = r[key] as string;
-    if (r[key] !== undefined && buildExtras[key] === undefined) c.note(key, `\`${key}\` is ${JSON.stringify(r[key])}, not text the build can publish; it is left out`);
-    delete r[key];
-  }
-  if (r.os_sdk_level !== undefined && r.api_level === undefined && typeof r.os_sdk_level === 'number' && Number.isSafeInteger(r.os_sdk_level)) {
-    r.api_level = String(r.os_sdk_level);
-    c.normalised(pixelExperience ? 'pixelexperience' : 'crdroid', 'os_sdk_level', 'os_sdk_level → api_level');
-  }
-  delete r.os_sdk_level;
-  // Importing into a list gives every record its romtype: the list's.
-  if (r.romtype === undefined) {
-    r.romtype = c.list;
-    c.filled('romtype');
-  }
+  const shape = adoptOtherShapes(r, c);
   // Messages name the key the file has (`sha256`, not `id`).
-  if (renamed.size > 0) {
-    const c0 = c;
-    c = { ...c0, problem: (field, message) => c0.problem(field && (renamed.get(field) ?? field), message), note: (field, message) => c0.note(field && (renamed.get(field) ?? field), message) };
-  }
+  if (shape.renamed.size > 0) c = namingFileKeys(c, shape.renamed);
   const placeholder = r.url === undefined && r.filename === '';
-  for (const key of Object.keys(r)) {
-    if ((RECORD_KEYS as readonly string[]).includes(key)) continue;
-    if (crDroid || pixelExperience) c.deviceField(key, r[key]);
-    else {
-      const foreign = foreignKey(key);
-      c.note(key, `\`${key}\` is not a field of the v1 interface; it is left out${foreign ? ` (${key} is ${foreign.what}; v1 calls it \`${foreign.ours === 'channel' ? 'romtype' : foreign.ours}\`)` : ''}`);
-    }
-  }
-  // What a phone needs must be there: a LineageOS phone drops a record without it, so it is not a
-  // build it offers. A placeholder (no url, filename "") is dropped by phones anyway and lacks only the url.
-  for (const key of PHONE_KEYS) {
-    if (r[key] === undefined && !(key === 'url' && placeholder)) {
-      const name = renamed.get(key) ?? (crDroid ? CRDROID_NAMES[key] ?? key : key);
-      c.problem(key, crDroid
-        ? `missing \`${name}\`; the build needs it to publish the v1 \`${key}\` that phones read`
-        : `missing${key === 'url' ? ' (only a placeholder, with filename, id and size "", has no url)' : ''}; LineageOS phones drop a record without ${key}`);
-    }
-  }
+  checkKeys(r, shape, placeholder, c);
   fillMissing(r, placeholder, c);
-  const text = (key: string): string | undefined => {
-    const v = r[key];
-    if (v === undefined) return undefined;
-    if (v === null) {
-      c.problem(key, `${key} is JSON null; phones read it as the text "null"; write the value, or "" for none`);
-      return undefined;
-    }
-    if (typeof v === 'number' && NUMERIC_TEXT.has(key) && Number.isSafeInteger(v) && v >= 0) {
-      c.note(key, `${key} is the number ${v}; published as the text "${v}", as the interface types it`);
-      return String(v);
-    }
-    if (typeof v !== 'string') {
-      c.problem(key, `expected text for ${key}, found ${describe(v)}`);
-      return undefined;
-    }
-    return v;
-  };
-  const seconds = (key: 'datetime' | 'timestamp'): number | undefined => {
-    const v = r[key];
-    if (v === undefined) return undefined;
-    if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
-    // org.json's getLong reads a number written as text, as many hand-made listings have it.
-    if (typeof v === 'string' && /^\d{1,15}$/.test(v)) {
-      // A timestamp filled in from datetime is datetime's note already.
-      if (key === 'datetime' || (record as Record<string, unknown>).timestamp !== undefined) c.normalised(`${key}_text`, renamed.get(key) ?? key, JSON.stringify(v));
-      return Number(v);
-    }
-    if (key === 'timestamp' && (record as Record<string, unknown>).timestamp === undefined) return undefined; // Filled from datetime: its problem says it.
-    if (typeof v === 'number') {
-      c.problem(key, `expected Unix seconds as a JSON number, e.g. 1731067200, found ${describe(v)}`);
-      return undefined;
-    }
-    c.problem(
-      key,
-      key === 'datetime' || r.datetime === undefined
-        ? `${describe(v)} is not Unix seconds; LineageOS phones drop a record whose datetime is not a number (they read it with getLong): write the build time, e.g. ${typeof v === 'string' ? `date -u -d '${v.replace(/'/g, '')}' +%s, or ` : ''}ro.build.date.utc of the build`
-        : `expected Unix seconds, like datetime, found ${describe(v)}`,
-    );
-    return undefined;
-  };
-  /** The id: a SHA-256 (lower-cased), or any other download key phones already know, published as written. */
-  const downloadKey = (): string | undefined => {
-    const v = text('id');
-    if (v === undefined || v === '' || /^[0-9a-fA-F]{64}$/.test(v)) return v === undefined || v === '' ? v : hex('id', 64);
-    if (!DOWNLOAD_KEY.test(v)) {
-      c.problem('id', `${describe(v)} is not a download key otapress can publish unchanged: it needs 1 to 255 letters, digits and \`. _ ~ - + = : /\` (phones key downloads by it, and pages and feeds link it)`);
-      return undefined;
-    }
-    if (!SHA256.test(v)) c.normalised('id_key', renamed.get('id') ?? 'id', v.length > 40 ? `${v.slice(0, 40)}…` : v);
-    return v;
-  };
-  const hex = (key: string, length: number): string | undefined => {
-    const v = text(key);
-    if (v === undefined || v === '') return v;
-    if (!new RegExp(`^[0-9a-fA-F]{${length}}$`).test(v)) {
-      c.problem(key, `expected ${length} hex characters for ${key}, found ${describe(v)}`);
-      return undefined;
-    }
-    if (v !== v.toLowerCase()) c.note(key, `${key} is in upper-case hex; published in lowercase`);
-    return v.toLowerCase();
-  };
-
-  const values = {
-    incremental: text('incremental'),
-    api_level: text('api_level'),
-    timestamp: seconds('timestamp'),
-    datetime: seconds('datetime'),
-    md5sum: hex('md5sum', 32),
-    changes: text('changes'),
-    channel: text('channel'),
-    filename: text('filename'),
-    romtype: text('romtype'),
-    version: text('version'),
-    pre_version: text('pre_version'),
-    display_version: text('display_version'),
-    android_version: text('android_version'),
-    id: downloadKey(),
-  };
-  const url = placeholder ? undefined : text('url');
-  let size: number | '' | undefined;
-  const rawSize = r.size;
-  if (typeof rawSize === 'number' && Number.isSafeInteger(rawSize) && rawSize >= 0) size = rawSize;
-  else if (typeof rawSize === 'string' && /^\d{1,15}$/.test(rawSize)) {
-    size = Number(rawSize);
-    c.normalised('size_text', 'size', JSON.stringify(rawSize));
-  } else if (rawSize === '' && placeholder) size = '';
-  else if (rawSize !== undefined) {
-    c.problem('size', `expected the size in bytes as a whole number${placeholder ? ', or "" in a placeholder' : ''}, found ${describe(rawSize)}${placeholder || typeof rawSize === 'number' ? '' : '; LineageOS phones drop a record whose size is not a number'}`);
-  }
-  const upgrade = r.is_upgrade_supported;
-  if (upgrade !== undefined && typeof upgrade !== 'boolean') c.problem('is_upgrade_supported', `expected true or false, found ${describe(upgrade)}`);
-
-  if (values.datetime !== undefined && values.timestamp !== undefined && values.datetime !== values.timestamp) {
-    c.problem('datetime', `datetime ${values.datetime} differs from timestamp ${values.timestamp}; phones compare datetime with their build time, so otapress publishes one build time: make them equal`);
-  }
-  if (values.romtype !== undefined && values.romtype !== c.list) {
-    c.normalised('romtype_list', renamed.get('romtype') ?? 'romtype', `${values.romtype} → ${c.list}`);
-  }
-  if (!placeholder && values.id === '') c.problem('id', 'id is empty; phones key each download by it (records with the same id collapse into one): give the build its own, e.g. the SHA-256 of the zip');
-  if (placeholder) {
-    if (values.id !== '' && values.id !== undefined) c.problem('id', 'a placeholder (no url, filename "") has id ""; a phone would otherwise treat it as a download');
-    if (size !== '' && size !== undefined) c.problem('size', 'a placeholder (no url, filename "") has size ""; a numeric size would make a phone offer it');
-  } else if (r.url !== undefined && r.filename === '') {
-    c.problem('filename', 'a record with a url needs its file name; a placeholder has neither');
-  }
+  const read = readValues(r, record as Record<string, unknown>, shape.renamed, placeholder, c);
+  checkAcross(read, r, placeholder, shape.renamed, c);
+  const { values, size, url, upgrade } = read;
   if (Object.values(values).some((v) => v === undefined) || size === undefined || upgrade === undefined || (!placeholder && url === undefined)) {
     c.partial?.({ ...values, android_version: values.android_version || undefined, api_level: values.api_level || undefined, md5sum: values.md5sum || undefined, size: size === '' ? undefined : size, url, ...(placeholder && { placeholder: true }) });
     return undefined;
   }
-  const v = values as { [K in keyof typeof values]-?: NonNullable<(typeof values)[K]> };
-  // Keep only what the build would not derive by itself, as a maintainer would write it.
-  if (placeholder) {
-    return {
-      placeholder: true,
-      version: v.version,
-      channel: v.channel,
-      timestamp: v.timestamp,
-      android_version: v.android_version || undefined,
-      api_level: v.api_level || undefined,
-      incremental: v.incremental || undefined,
-      md5sum: v.md5sum || undefined,
-      display_version: v.display_version,
-      changes: v.changes || undefined,
-      pre_version: v.pre_version || undefined,
-      is_upgrade_supported: upgrade === true ? true : undefined,
-    };
-  }
-  const defaultUrl = `${c.site.downloadBaseUrl}/${v.channel}/${c.device}/${v.filename}`;
-  return {
-    filename: v.filename,
-    version: v.version,
-    channel: v.channel,
-    timestamp: v.timestamp,
-    android_version: v.android_version || undefined,
-    api_level: v.api_level === API_LEVELS[v.android_version] || (v.api_level === '' && v.android_version === '') ? undefined : v.api_level,
-    incremental: v.incremental,
-    md5sum: v.md5sum || undefined,
-    id: v.id,
-    size: size as number,
-    url: url === defaultUrl ? undefined : url,
-    display_version: v.display_version === displayVersionOf(v.filename) ? undefined : v.display_version,
-    changes: v.changes || undefined,
-    pre_version: v.pre_version || undefined,
-    is_upgrade_supported: upgrade === true ? true : undefined,
-    ...buildExtras,
-  };
+  return manifestValuesOf(read as CompleteRead, placeholder, c, shape.buildExtras);
 }
 
 /** What a record, valid or not, says about which build it is. */
@@ -327,6 +138,86 @@ export function sameOrder(keys: string[]): boolean {
 }
 
 // --- internal ---
+
+/** What the shapes of other updaters (crDroid, PixelExperience) became in a record. */
+interface Shape {
+  /** The v1 key of each key the file has under another name: `id` → `sha256`. */
+  renamed: Map<string, string>;
+  /** The record is of another updater's shape: its keys beyond v1 describe the device. */
+  foreign: boolean;
+  /** Build facts of the crDroid family beyond the v1 record, which manifests hold too (checked there). */
+  buildExtras: Pick<ManifestValues, 'os_patch_level' | 'ota_property_files'>;
+  crDroid: boolean;
+}
+
+/**
+ * Renames, in `r`, the build keys of a crDroid record or a PixelExperience answer to the v1 ones
+ * (their other keys describe the device), and takes out the build facts beyond v1; gives the
+ * record the list's romtype when it has none.
+ */
+function adoptOtherShapes(r: Record<string, unknown>, c: RecordContext): Shape {
+  const crDroid = isCrDroidRecord(r);
+  const renamed = crDroid ? mapCrDroidRecord(r) : new Map<string, string>();
+  for (const [ours, theirs] of renamed) c.normalised('crdroid', theirs, `${theirs} → ${ours}`);
+  if (crDroid && r.romtype === undefined) r.romtype = c.list;
+  const pixelExperience = !crDroid && isPixelExperienceRecord(r);
+  if (pixelExperience) {
+    for (const [ours, theirs] of mapPixelExperienceRecord(r, c.deviceField)) {
+      renamed.set(ours, theirs);
+      c.normalised('pixelexperience', theirs, `${theirs} → ${ours}`);
+    }
+  }
+  const buildExtras: Shape['buildExtras'] = {};
+  for (const key of ['os_patch_level', 'ota_property_files'] as const) {
+    if (typeof r[key] === 'string' && r[key] !== '') buildExtras[key] = r[key] as string;
+    if (r[key] !== undefined && buildExtras[key] === undefined) c.note(key, `\`${key}\` is ${JSON.stringify(r[key])}, not text the build can publish; it is left out`);
+    delete r[key];
+  }
+  if (r.os_sdk_level !== undefined && r.api_level === undefined && typeof r.os_sdk_level === 'number' && Number.isSafeInteger(r.os_sdk_level)) {
+    r.api_level = String(r.os_sdk_level);
+    c.normalised(pixelExperience ? 'pixelexperience' : 'crdroid', 'os_sdk_level', 'os_sdk_level → api_level');
+  }
+  delete r.os_sdk_level;
+  // Importing into a list gives every record its romtype: the list's.
+  if (r.romtype === undefined) {
+    r.romtype = c.list;
+    c.filled('romtype');
+  }
+  return { renamed, foreign: crDroid || pixelExperience, buildExtras, crDroid };
+}
+
+/** `c`, with its problems and notes said of the key the file has (`sha256`) rather than the v1 one (`id`). */
+function namingFileKeys(c: RecordContext, renamed: ReadonlyMap<string, string>): RecordContext {
+  return {
+    ...c,
+    problem: (field, message) => c.problem(field && (renamed.get(field) ?? field), message),
+    note: (field, message) => c.note(field && (renamed.get(field) ?? field), message),
+  };
+}
+
+/**
+ * Notes each key that is no field of the v1 interface (a foreign shape's go to the device file),
+ * and reports each key a LineageOS phone needs and the record lacks: the phone drops such a
+ * record, so it is not a build it offers. A placeholder (no url, filename "") lacks only the url.
+ */
+function checkKeys(r: Record<string, unknown>, shape: Shape, placeholder: boolean, c: RecordContext): void {
+  for (const key of Object.keys(r)) {
+    if ((RECORD_KEYS as readonly string[]).includes(key)) continue;
+    if (shape.foreign) c.deviceField(key, r[key]);
+    else {
+      const foreign = foreignKey(key);
+      c.note(key, `\`${key}\` is not a field of the v1 interface; it is left out${foreign ? ` (${key} is ${foreign.what}; v1 calls it \`${foreign.ours === 'channel' ? 'romtype' : foreign.ours}\`)` : ''}`);
+    }
+  }
+  for (const key of PHONE_KEYS) {
+    if (r[key] === undefined && !(key === 'url' && placeholder)) {
+      const name = shape.renamed.get(key) ?? (shape.crDroid ? CRDROID_NAMES[key] ?? key : key);
+      c.problem(key, shape.crDroid
+        ? `missing \`${name}\`; the build needs it to publish the v1 \`${key}\` that phones read`
+        : `missing${key === 'url' ? ' (only a placeholder, with filename, id and size "", has no url)' : ''}; LineageOS phones drop a record without ${key}`);
+    }
+  }
+}
 
 /** The crDroid key a missing v1 phone key stands for, for messages. */
 const CRDROID_NAMES: Record<string, string> = { url: 'download', datetime: 'timestamp', id: 'sha256', romtype: 'buildtype' };
@@ -367,12 +258,4 @@ function fillMissing(r: Record<string, unknown>, placeholder: boolean, c: Record
   for (const [key, value] of [['incremental', ''], ['changes', ''], ['pre_version', ''], ['is_upgrade_supported', false]] as const) {
     if (r[key] === undefined) fill(key, value);
   }
-}
-
-function describe(v: unknown): string {
-  if (v === null) return 'null';
-  if (typeof v === 'string') return `the text ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
-  if (typeof v === 'number') return `the number ${v}`;
-  if (typeof v === 'boolean') return `${v}`;
-  return Array.isArray(v) ? 'an array' : 'an object';
 }

@@ -12,14 +12,15 @@ import { NAME_PARTS } from '../catalog/filename-checks.js';
 import { sha256Of } from '../catalog/loose.js';
 import { parseManifest, type Build } from '../catalog/manifest.js';
 import { propertyFilesProblem } from '../catalog/property-files.js';
-import { MANIFEST_ORDER, renderManifestText, type ManifestValues } from '../catalog/manifest-text.js';
-import { AddRefusal, AddUsageError, checkFacts, filenameProblem, said, type AddProblem } from './add-checks.js';
-import { keptFields, keptKey, readReplaced, refuseFolder, refuseOtherPackage, refuseSharedAddress, summary, withKept, type KeptKey } from './add-existing.js';
+import { renderManifestText, type ManifestValues } from '../catalog/manifest-text.js';
+import { AddRefusal, checkFacts, example, filenameProblem, said, type AddProblem } from './add-checks.js';
+import { keptFields, keptKey, readReplaced, refuseFolder, refuseOtherPackage, refuseSharedAddress, withKept, type KeptKey } from './add-existing.js';
+import { reportLines, type Digests, type Draft, type FileEntry } from './add-report.js';
 import { deriveBuildFacts, FACT_OPTIONS, parseOtaMetadata, type DerivedFacts, type FactOptions } from './metadata.js';
 import { readOtaEntries, ZipReadError } from './zip.js';
 import { readZipSigning, SignatureError, signingFacts } from './signature.js';
 import { sourceBuildOf, targetProblem, type SourceBuild } from './incremental.js';
-import { ContentError, type Problem } from '../catalog/problems.js';
+import { ContentError, UsageError, type Problem } from '../catalog/problems.js';
 import { readContent } from '../catalog/read.js';
 import { parseSite, SITE_FILE, type Site } from '../catalog/site.js';
 import { writeFileReplacing } from '../catalog/write-manifest.js';
@@ -60,8 +61,7 @@ export interface AddResult {
   notices: string[];
 }
 
-export { AddRefusal, AddUsageError, type AddProblem } from './add-checks.js';
-
+export { AddRefusal, type AddProblem } from './add-checks.js';
 
 /**
  * Makes the manifest of one OTA package: facts from the options, the zip's metadata and its name,
@@ -82,91 +82,42 @@ export async function addBuild(options: AddOptions): Promise<AddResult> {
 
 // --- internal ---
 
+/** The phases of `add`: read the zip and the site, decide the facts, check them, hash, check again, write. */
 async function makeManifest(options: AddOptions, hashing: () => Hashing): Promise<AddResult> {
   const zip = path.resolve(options.zip);
-  const notZip = notAFile(zip, options.zip);
-  if (notZip) throw new AddUsageError(`${notZip}; pass the path of the OTA zip`);
-  if (options.placeholder && options.url !== undefined) {
-    throw new AddUsageError('--placeholder announces a build without a package, and --url names its package: pass one of them');
-  }
-  const content = readContent(options.root);
-  const { site, problems: siteProblems } = content.site ? parseSite(content.site) : { site: undefined, problems: content.problems.filter((p) => p.file === SITE_FILE) };
-  if (!site) throw new ContentError(siteProblems);
-
-  let metadataText: string | undefined;
-  let signing: ReturnType<typeof signingFacts>;
-  try {
-    const entries = await readOtaEntries(zip);
-    metadataText = entries.metadata;
-    signing = signingFacts(readZipSigning(zip, entries.otacert), options.testBuild === true, options.zip);
-  } catch (error) {
-    if (error instanceof ZipReadError) throw new AddUsageError(error.message);
-    if (error instanceof SignatureError) throw new AddRefusal([{ where: options.zip, field: 'signer', message: `${error.message}; sign the zip again (signapk -w), or download it again` }]);
-    throw error;
-  }
-  if (signing.problems.length > 0) throw new AddRefusal(signing.problems);
-  const metadata = metadataText === undefined ? undefined : parseOtaMetadata(metadataText);
-  const derived = deriveBuildFacts(path.basename(zip), metadata, options, site.channels[0]);
-  const source = sourceBuildOf(metadata, options.zip);
-  if (source && 'message' in source) throw new AddRefusal([source]);
-  const badName = options.placeholder ? undefined : filenameProblem(derived, options.zip);
-  if (badName) throw new AddRefusal([badName]);
-  if (metadataText !== undefined && options.withoutMetadata) {
-    throw new AddUsageError(`--without-metadata: ${options.zip} has META-INF/com/android/metadata; leave the option out`);
-  }
-  if (metadataText === undefined && !options.withoutMetadata) {
-    // Given --timestamp and --incremental, such a zip would publish; yet it may not be an OTA
-    // package at all, and a guessed build time offers it to the wrong phones (or to none).
-    const asked = ['--timestamp', '--incremental', ...derived.missing.filter((o) => o !== '--timestamp' && o !== '--incremental')];
-    throw new AddUsageError(
-      `${options.zip} has no META-INF/com/android/metadata, which every OTA package made by ota_from_target_files has: it may be no OTA package at all, and nothing in it tells the exact build time phones compare with their ro.build.date.utc (a build a second older or newer is offered to the wrong phones).`,
-      `if it is the package phones should install, say so and give what it cannot: otapress add ${options.zip} --without-metadata ${asked.map((o) => `${o} ${o === '--timestamp' ? '<ro.build.date.utc of the build>' : o === '--incremental' ? '<ro.build.version.incremental>' : example(o, site)}`).join(' ')}`,
-    );
-  }
-  if (derived.missing.length > 0) {
-    throw new AddUsageError(
-      `cannot tell ${derived.missing.join(', ')} of ${path.basename(zip)}: ${derived.notes.join('; ')}.`,
-      `pass ${derived.missing.length === 1 ? 'it as an option' : 'them as options'}, e.g. otapress add ${options.zip} ${derived.missing.map((o) => `${o} ${example(o, site)}`).join(' ')}`,
-    );
-  }
-  const filenameDiffers = options.filenameDiffers ?? [];
-  const checked = checkFacts({ derived, zip: options.zip, site, siteText: content.site!, lists: options.lists, filenameDiffers, placeholder: options.placeholder === true });
+  const { content, site, metadataText, signing } = await readZip(zip, options);
+  const { derived, source } = decideFacts(zip, metadataText, site, options);
+  const checked = checkFacts({
+    derived,
+    zip: options.zip,
+    site,
+    siteText: content.site!,
+    lists: options.lists,
+    filenameDiffers: options.filenameDiffers ?? [],
+    placeholder: options.placeholder === true,
+  });
   if (checked.length > 0) throw new AddRefusal(checked);
   const facts = derived.facts as Required<typeof derived.facts>;
-
   const file = `content/${facts.device}/${manifestFileName(facts.filename.replace(/\.zip$/, ''))}`;
-  const target = path.join(options.root, file);
-  if (existsSync(target) && !options.force && !options.dryRun) {
-    throw new AddUsageError(
-      `${file} exists already; pass --force to write it again from the zip (what a zip cannot tell, such as lists, changelog, url and files, is kept from it, and so is an id that is not a SHA-256), or --dry-run to see the new manifest`,
-    );
-  }
-  refuseFolder(options.root, facts.device, file);
-  const replaced = options.force && existsSync(target) ? readReplaced(target, file) : undefined;
-  const kept = keptFields(replaced, options);
-  // An imported download key phones already know stays; the zip's SHA-256 goes beside it.
-  const key = keptKey(replaced, options);
+  const catalog = checkBeforeHashing(facts.device, file, content, site, options);
+  const draft: Draft = { facts, derived, source, signing, site, file, ...catalog };
   // Everything else is checked before a byte is hashed: the manifest as it will be, with stand-in digests.
-  const others = otherBuilds(facts.device, content, site, file);
   const standIn = { md5: '0'.repeat(32), sha1: '0'.repeat(40), sha256: '0'.repeat(64), size: statSync(zip).size };
-  const noTarget = source && !options.placeholder ? targetProblem(facts, others, options.zip) : undefined;
+  const noTarget = source && !options.placeholder ? targetProblem(facts, draft.others, options.zip) : undefined;
   if (noTarget) throw new AddRefusal([noTarget]);
-  validate(withKey(withKept({ ...usableValues(facts, standIn, options).values, ...sourceValues(source), ...signing.values }, kept), key, standIn.sha256), file, facts.device, site, derived, options, others);
+  draftText(draft, standIn, [], options);
   for (const other of options.files ?? []) checkFileOption(other);
 
   const digests = await hashing().digests.catch((error: Error) => {
     // The reader's own messages (the file changed, or became shorter) name the file and what to do.
-    if (error.message.startsWith(path.resolve(options.zip))) throw new AddUsageError(`${error.message}; nothing was written`);
-    throw new AddUsageError(`could not read ${options.zip} to the end (${error.message}); nothing was written`);
+    if (error.message.startsWith(path.resolve(options.zip))) throw new UsageError(`${error.message}; nothing was written`);
+    throw new UsageError(`could not read ${options.zip} to the end (${error.message}); nothing was written`);
   });
   const files = await hashFiles(options.files ?? []);
-  const usable = usableValues(facts, digests, options);
-  const unusable = usable.unusable;
-  if (key) refuseOtherPackage(key, digests, file, options.zip);
-  const values = withKey(withKept({ ...usable.values, ...sourceValues(source), ...signing.values, ...(files.length > 0 && { files }) }, kept), key, digests.sha256);
-  const text = validate(values, file, facts.device, site, derived, options, others);
-  refuseSharedAddress(parseManifest(text, file, facts.device, site).build, others, options.zip);
-  const twin = others.find((b) => !b.placeholder && !options.placeholder && sha256Of(b) === digests.sha256);
+  if (draft.key) refuseOtherPackage(draft.key, digests, file, options.zip);
+  const { text, values, unusable } = draftText(draft, digests, files, options);
+  refuseSharedAddress(parseManifest(text, file, facts.device, site).build, draft.others, options.zip);
+  const twin = draft.others.find((b) => !b.placeholder && !options.placeholder && sha256Of(b) === digests.sha256);
   if (twin) {
     throw new AddRefusal([
       {
@@ -176,40 +127,105 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
       },
     ]);
   }
-
-  const report = derived.origins.map((o) => [
-    o.field,
-    o.value,
-    o.field === 'api_level' && values.api_level === undefined && !options.placeholder ? `${o.from} (implied by Android ${facts.android_version}, not written)`
-      : o.field === 'ota_property_files' && unusable ? `${o.from} (not written: ${unusable.message.split(';')[0]})` : o.from,
-  ]);
-  for (const o of source?.origins ?? []) report.push([o.field, o.value, o.from]);
-  report.push(...signing.report);
-  report.push(['md5sum', digests.md5, 'MD5 of the zip']);
-  if (options.placeholder) {
-    // A placeholder names no package: its file name only gives the display_version.
-    report.splice(report.findIndex((r) => r[0] === 'filename'), 1);
-    report.push(['display_version', String(values.display_version), 'the file name']);
-  } else if (key) {
-    report.push(['sha1', digests.sha1, 'SHA-1 of the zip'], ['id', key.id, `kept from ${file} (the download key phones know; not a SHA-256)`], ['sha256', digests.sha256, 'SHA-256 of the zip'], ['size', String(digests.size), 'size of the zip']);
-  } else report.push(['sha1', digests.sha1, 'SHA-1 of the zip'], ['id', digests.sha256, 'SHA-256 of the zip'], ['size', String(digests.size), 'size of the zip']);
-  if (values.filename_differs) report.push(['filename_differs', (values.filename_differs as string[]).join(', '), '--filename-differs']);
-  if (options.lists) report.push(['lists', options.lists.join(', '), '--lists']);
-  for (const f of files) report.push(['files', `${f.filename} ${f.size} bytes, SHA-256 ${f.sha256}, SHA-1 ${f.sha1}`, '--file']);
-  if (options.url) report.push(['url', options.url, '--url']);
-  for (const [field, value] of Object.entries(kept)) if (values[field as keyof ManifestValues] === value) report.push([field, summary(value), `kept from ${file}`]);
-  const order = ['device', ...MANIFEST_ORDER] as string[];
-  // Stable: the files stay in the order given.
-  report.sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0]));
-  const width = Math.max(...report.map((r) => r[0].length));
-  const fromWidth = Math.max(...report.map((r) => r[2].length));
-  const result: AddResult = { file, text, report: report.map(([f, v, o]) => `  ${f.padEnd(width)}  ${o.padEnd(fromWidth)}  ${v}`), written: false, notices: signing.notices };
+  const report = reportLines(draft, values, digests, files, unusable, options);
+  const result: AddResult = { file, text, report, written: false, notices: signing.notices };
   if (options.dryRun) return result;
 
   writeFileReplacing(options.root, file, text);
   return { ...result, written: true };
 }
 
+/** Reads the site and the zip's metadata and signature; refuses what is no zip, or a zip signed with a public key. */
+async function readZip(zip: string, options: AddOptions) {
+  const notZip = notAFile(zip, options.zip);
+  if (notZip) throw new UsageError(`${notZip}; pass the path of the OTA zip`);
+  if (options.placeholder && options.url !== undefined) {
+    throw new UsageError('--placeholder announces a build without a package, and --url names its package: pass one of them');
+  }
+  const content = readContent(options.root);
+  const { site, problems: siteProblems } = content.site ? parseSite(content.site) : { site: undefined, problems: content.problems.filter((p) => p.file === SITE_FILE) };
+  if (!site) throw new ContentError(siteProblems);
+  let metadataText: string | undefined;
+  let signing: ReturnType<typeof signingFacts>;
+  try {
+    const entries = await readOtaEntries(zip);
+    metadataText = entries.metadata;
+    signing = signingFacts(readZipSigning(zip, entries.otacert), options.testBuild === true, options.zip);
+  } catch (error) {
+    if (error instanceof ZipReadError) throw new UsageError(error.message);
+    if (error instanceof SignatureError) throw new AddRefusal([{ where: options.zip, field: 'signer', message: `${error.message}; sign the zip again (signapk -w), or download it again` }]);
+    throw error;
+  }
+  if (signing.problems.length > 0) throw new AddRefusal(signing.problems);
+  return { content, site, metadataText, signing };
+}
+
+/**
+ * The build's facts from the metadata, the name and the options, and the build an incremental
+ * package applies on; refuses a zip whose metadata is missing unless told, or that leaves a fact open.
+ */
+function decideFacts(
+  zip: string,
+  metadataText: string | undefined,
+  site: Site,
+  options: AddOptions,
+): { derived: DerivedFacts; source: SourceBuild | undefined } {
+  const metadata = metadataText === undefined ? undefined : parseOtaMetadata(metadataText);
+  const derived = deriveBuildFacts(path.basename(zip), metadata, options, site.channels[0]);
+  const source = sourceBuildOf(metadata, options.zip);
+  if (source && 'message' in source) throw new AddRefusal([source]);
+  const badName = options.placeholder ? undefined : filenameProblem(derived, options.zip);
+  if (badName) throw new AddRefusal([badName]);
+  if (metadataText !== undefined && options.withoutMetadata) {
+    throw new UsageError(`--without-metadata: ${options.zip} has META-INF/com/android/metadata; leave the option out`);
+  }
+  if (metadataText === undefined && !options.withoutMetadata) {
+    // Given --timestamp and --incremental, such a zip would publish; yet it may not be an OTA
+    // package at all, and a guessed build time offers it to the wrong phones (or to none).
+    const asked = ['--timestamp', '--incremental', ...derived.missing.filter((o) => o !== '--timestamp' && o !== '--incremental')];
+    throw new UsageError(
+      `${options.zip} has no META-INF/com/android/metadata, which every OTA package made by ota_from_target_files has: it may be no OTA package at all, and nothing in it tells the exact build time phones compare with their ro.build.date.utc (a build a second older or newer is offered to the wrong phones).`,
+      `if it is the package phones should install, say so and give what it cannot: otapress add ${options.zip} --without-metadata ${asked.map((o) => `${o} ${o === '--timestamp' ? '<ro.build.date.utc of the build>' : o === '--incremental' ? '<ro.build.version.incremental>' : example(o, site)}`).join(' ')}`,
+    );
+  }
+  if (derived.missing.length > 0) {
+    throw new UsageError(
+      `cannot tell ${derived.missing.join(', ')} of ${path.basename(zip)}: ${derived.notes.join('; ')}.`,
+      `pass ${derived.missing.length === 1 ? 'it as an option' : 'them as options'}, e.g. otapress add ${options.zip} ${derived.missing.map((o) => `${o} ${example(o, site)}`).join(' ')}`,
+    );
+  }
+  return { derived, source };
+}
+
+/**
+ * What the catalog holds about the manifest to write: refuses to replace it without `--force` (and
+ * a device folder that is a link or differs by case), and reads what `--force` keeps from it.
+ */
+function checkBeforeHashing(device: string, file: string, content: Content, site: Site, options: AddOptions) {
+  const target = path.join(options.root, file);
+  if (existsSync(target) && !options.force && !options.dryRun) {
+    throw new UsageError(
+      `${file} exists already; pass --force to write it again from the zip (what a zip cannot tell, such as lists, changelog, url and files, is kept from it, and so is an id that is not a SHA-256), or --dry-run to see the new manifest`,
+    );
+  }
+  refuseFolder(options.root, device, file);
+  const replaced = options.force && existsSync(target) ? readReplaced(target, file) : undefined;
+  // An imported download key phones already know stays; the zip's SHA-256 goes beside it.
+  const others = otherBuilds(device, content, site, file);
+  return { kept: keptFields(replaced, options), key: keptKey(replaced, options), others };
+}
+
+/** The manifest's text with these digests and other files, validated as the build will read it. */
+function draftText(draft: Draft, digests: Digests, files: FileEntry[], options: AddOptions) {
+  const usable = usableValues(draft.facts, digests, options);
+  const found = { ...usable.values, ...sourceValues(draft.source), ...draft.signing.values, ...(files.length > 0 && { files }) };
+  const values = withKey(withKept(found, draft.kept), draft.key, digests.sha256);
+  const text = validate(values, draft.file, draft.facts.device, draft.site, draft.derived, options, draft.others);
+  return { text, values, unusable: usable.unusable };
+}
+
+/** The content as read.ts reads it. */
+type Content = ReturnType<typeof readContent>;
 /**
  * Renders the manifest and reads it back as the build will; a problem is said of the value's
  * origin (the zip's name or metadata, an option), never of the file not written. Also refuses a
@@ -246,14 +262,14 @@ function fromManifestProblem(problem: Problem, values: ManifestValues, derived: 
  * The `files:` entries of `--file` paths: name, size, SHA-256 and SHA-1 from one read each (the
  * same reader as the zip's), one file after the other so they never compete for the two cores.
  */
-async function hashFiles(paths: readonly string[]): Promise<{ filename: string; size: number; sha256: string; sha1: string }[]> {
+async function hashFiles(paths: readonly string[]): Promise<FileEntry[]> {
   const entries = [];
   for (const file of paths) {
     checkFileOption(file);
     const hashing = startHashing(path.resolve(file));
     try {
       const digests = await hashing.digests.catch((error: Error) => {
-        throw new AddUsageError(`could not read ${file} to the end (${error.message}); nothing was written`);
+        throw new UsageError(`could not read ${file} to the end (${error.message}); nothing was written`);
       });
       entries.push({ filename: path.basename(file), size: digests.size, sha256: digests.sha256, sha1: digests.sha1 });
     } finally {
@@ -277,7 +293,7 @@ function usableValues(facts: Parameters<typeof manifestValues>[0], digests: Para
 /** A `--file` path must name a file: said before the zip is hashed, not after. */
 function checkFileOption(file: string): void {
   const problem = notAFile(file, file);
-  if (problem) throw new AddUsageError(`${problem}; --file takes the path of an image or other file of the build`);
+  if (problem) throw new UsageError(`${problem}; --file takes the path of an image or other file of the build`);
 }
 
 /**
@@ -290,19 +306,6 @@ function notAFile(file: string, given: string): string | undefined {
   if (stat.isDirectory()) return `${given} is a folder, not a file`;
   if (!stat.isFile()) return `${given} is not a regular file (a device, pipe or socket)`;
   return undefined;
-}
-
-/** What to write after each missing option in the hint: the form of the value, not one ROM's value. */
-function example(option: string, site: Site): string {
-  const examples: Record<string, string> = {
-    '--device': 'CODENAME',
-    '--version': 'X.Y',
-    '--channel': site.channels.length === 1 ? site.channels[0] : `<${site.channels.join('|')}>`,
-    '--timestamp': '1731067200',
-    '--android-version': '14',
-    '--incremental': 'eng.root.20241108.123456',
-  };
-  return examples[option];
 }
 
 function manifestValues(

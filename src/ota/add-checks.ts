@@ -8,34 +8,30 @@ import { nameFitsDevice, PLAIN_FILENAME } from '../catalog/filename.js';
 import { NAME_PARTS } from '../catalog/filename-checks.js';
 import { TIMESTAMP_RANGE } from '../catalog/manifest-schema.js';
 import { DEVICE_NAME } from '../catalog/plan.js';
-import { nearest, oneLine } from '../catalog/problems.js';
+import { ContentError, nearest, type Problem } from '../catalog/problems.js';
 import { SITE_FILE, type Site } from '../catalog/site.js';
 import { readYamlSource } from '../catalog/yaml-source.js';
 import type { DerivedFacts } from './metadata.js';
 
-/** One thing wrong with what `add` was given: where (the zip, `content/site.yaml:9:1`, an option), about which field, what to do. */
+/**
+ * One thing wrong with what `add` was given, said of where its value came from: the zip, an option
+ * (`--lists`) or a line of a file (`content/site.yaml:9:1`); which field; what to do.
+ */
 export interface AddProblem {
   where: string;
   field: string;
   message: string;
 }
 
-/** The zip or the command line cannot make a valid manifest: every problem found, nothing written (exit 1). */
-export class AddRefusal extends Error {
-  constructor(readonly problems: AddProblem[]) {
-    super(`${problems.length} problem${problems.length === 1 ? '' : 's'} with the zip`);
-    this.name = 'AddRefusal';
-  }
-}
-
 /**
- * A wrong invocation of `add` (missing values, an existing manifest): the CLI exits 2. Each text
- * given is one line of the message, whatever path or name it quotes (a line break in the zip's
- * path is shown as `\n`, and starts no line of its own).
+ * The zip or the command line cannot make a valid manifest: every problem found, located as the
+ * build locates its own (`content/site.yaml:9:1  lists  ...`, `--lists  lists  ...`); nothing is
+ * written, and the CLI exits 1 as for invalid content.
  */
-export class AddUsageError extends Error {
-  constructor(...texts: string[]) {
-    super(texts.map(oneLine).join('\n'));
+export class AddRefusal extends ContentError {
+  constructor(problems: readonly AddProblem[]) {
+    super(problems.map(located));
+    this.name = 'AddRefusal';
   }
 }
 
@@ -112,7 +108,27 @@ export function filenameProblem(derived: DerivedFacts, zip: string): AddProblem 
   return { where: origin === '--filename' ? origin : zip, field: 'filename', message: filenameMessage(name, origin) };
 }
 
+/** What to write after each missing option in the hint: the form of the value, not one ROM's value. */
+export function example(option: string, site: Site): string {
+  const examples: Record<string, string> = {
+    '--device': 'CODENAME',
+    '--version': 'X.Y',
+    '--channel': site.channels.length === 1 ? site.channels[0] : `<${site.channels.join('|')}>`,
+    '--timestamp': '1731067200',
+    '--android-version': '14',
+    '--incremental': 'eng.root.20241108.123456',
+  };
+  return examples[option];
+}
+
 // --- internal ---
+
+/** An {@link AddProblem} as a problem of the content: at the line its `where` names, or at none. */
+function located({ where, field, message }: AddProblem): Problem {
+  const at = /^(.*):(\d+):(\d+)$/.exec(where);
+  if (!at) return { file: where, line: 0, col: 0, field, message };
+  return { file: at[1], line: Number(at[2]), col: Number(at[3]), field, message };
+}
 
 function filenameMessage(name: string, origin: string): string {
   const odd = [...new Set([...name].filter((ch) => !/[A-Za-z0-9._~-]/.test(ch)))].map((ch) => (ch === ' ' ? 'a space' : `\`${ch}\``));

@@ -11,9 +11,9 @@ import { isDownloadKey, SHA256 } from '../catalog/loose.js';
 import type { Build } from '../catalog/manifest.js';
 import type { ManifestValues } from '../catalog/manifest-text.js';
 import { addressClash, downloadEntries } from '../catalog/plan.js';
-import { ContentError } from '../catalog/problems.js';
+import { ContentError, UsageError as AddUsageError } from '../catalog/problems.js';
 import { linkedFolder, linkedFolderProblem } from '../catalog/write-manifest.js';
-import { AddRefusal, AddUsageError } from './add-checks.js';
+import { AddRefusal } from './add-checks.js';
 
 /** The options of `add` these rules read. */
 interface GivenOptions {

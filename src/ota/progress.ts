@@ -38,8 +38,10 @@ export function progressBar(stream: NodeJS.WriteStream, label: string): { update
       drawn = true;
       stream.write(`\r${label} ${formatProgress(done, total, now - start)}\x1b[K`);
     },
+    // Once: the command ends the bar before its report, and again whatever way it leaves.
     end() {
       if (drawn) stream.write('\r\x1b[K');
+      drawn = false;
     },
   };
 }

@@ -210,7 +210,9 @@ describe('what add prints of a hostile zip', { timeout: 60_000 }, () => {
     expect(refusal).toBeInstanceOf(AddRefusal);
     expect((refusal as AddRefusal).problems).toEqual([
       {
-        where: zip,
+        file: zip,
+        line: 0,
+        col: 0,
         field: 'filename',
         message: `the zip's name holds a space, \`(\`, \`)\`; phones save the download under this name and it ends the download address, so it takes letters, digits, \`-\`, \`.\`, \`_\` and \`~\` only: it looks like a second download of ${NAME}.zip: rename it so, or pass --filename ${NAME}.zip`,
       },

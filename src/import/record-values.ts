@@ -1,0 +1,228 @@
+/**
+ * The values of one record of a v1 listing (read-record.ts checks its keys and shape first): each
+ * in the type the interface gives it, checked against each other, and as the manifest holds them.
+ */
+import { displayVersionOf } from '../catalog/filename.js';
+import { API_LEVELS } from '../catalog/api-levels.js';
+import { DOWNLOAD_KEY, SHA256 } from '../catalog/loose.js';
+import type { ManifestValues } from '../catalog/manifest-text.js';
+
+/** The manifest values of a record, and whether it is a placeholder. */
+export type RecordValues = ManifestValues & { placeholder?: true };
+
+/** What reading the values needs of read-record.ts's RecordContext: where messages go, the list and the site. */
+export interface ValueContext {
+  site: { downloadBaseUrl: string };
+  device: string;
+  list: string;
+  problem(field: string | undefined, message: string): void;
+  note(field: string | undefined, message: string): void;
+  normalised(kind: ValueNormalisation, field: string, detail: string): void;
+}
+
+/** The normalisations of read-record.ts's NORMALISED that reading the values says. */
+type ValueNormalisation = 'datetime_text' | 'timestamp_text' | 'size_text' | 'id_key' | 'romtype_list';
+
+/**
+ * Each field's value in the type the interface gives it, with what a phone reads the same way
+ * (numbers written as text, upper-case hex) normalised and noted; `undefined` for a value with a problem.
+ */
+export function readValues(
+  r: Record<string, unknown>,
+  record: Record<string, unknown>,
+  renamed: ReadonlyMap<string, string>,
+  placeholder: boolean,
+  c: ValueContext,
+) {
+  const text = (key: string): string | undefined => {
+    const v = r[key];
+    if (v === undefined) return undefined;
+    if (v === null) {
+      c.problem(key, `${key} is JSON null; phones read it as the text "null"; write the value, or "" for none`);
+      return undefined;
+    }
+    if (typeof v === 'number' && NUMERIC_TEXT.has(key) && Number.isSafeInteger(v) && v >= 0) {
+      c.note(key, `${key} is the number ${v}; published as the text "${v}", as the interface types it`);
+      return String(v);
+    }
+    if (typeof v !== 'string') {
+      c.problem(key, `expected text for ${key}, found ${describe(v)}`);
+      return undefined;
+    }
+    return v;
+  };
+  const seconds = (key: 'datetime' | 'timestamp'): number | undefined => {
+    const v = r[key];
+    if (v === undefined) return undefined;
+    if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
+    // org.json's getLong reads a number written as text, as many hand-made listings have it.
+    if (typeof v === 'string' && /^\d{1,15}$/.test(v)) {
+      // A timestamp filled in from datetime is datetime's note already.
+      if (key === 'datetime' || record.timestamp !== undefined) c.normalised(`${key}_text`, renamed.get(key) ?? key, JSON.stringify(v));
+      return Number(v);
+    }
+    if (key === 'timestamp' && record.timestamp === undefined) return undefined; // Filled from datetime: its problem says it.
+    if (typeof v === 'number') {
+      c.problem(key, `expected Unix seconds as a JSON number, e.g. 1731067200, found ${describe(v)}`);
+      return undefined;
+    }
+    c.problem(
+      key,
+      key === 'datetime' || r.datetime === undefined
+        ? `${describe(v)} is not Unix seconds; LineageOS phones drop a record whose datetime is not a number (they read it with getLong): write the build time, e.g. ${typeof v === 'string' ? `date -u -d '${v.replace(/'/g, '')}' +%s, or ` : ''}ro.build.date.utc of the build`
+        : `expected Unix seconds, like datetime, found ${describe(v)}`,
+    );
+    return undefined;
+  };
+  /** The id: a SHA-256 (lower-cased), or any other download key phones already know, published as written. */
+  const downloadKey = (): string | undefined => {
+    const v = text('id');
+    if (v === undefined || v === '' || /^[0-9a-fA-F]{64}$/.test(v)) return v === undefined || v === '' ? v : hex('id', 64);
+    if (!DOWNLOAD_KEY.test(v)) {
+      c.problem('id', `${describe(v)} is not a download key otapress can publish unchanged: it needs 1 to 255 letters, digits and \`. _ ~ - + = : /\` (phones key downloads by it, and pages and feeds link it)`);
+      return undefined;
+    }
+    if (!SHA256.test(v)) c.normalised('id_key', renamed.get('id') ?? 'id', v.length > 40 ? `${v.slice(0, 40)}…` : v);
+    return v;
+  };
+  const hex = (key: string, length: number): string | undefined => {
+    const v = text(key);
+    if (v === undefined || v === '') return v;
+    if (!new RegExp(`^[0-9a-fA-F]{${length}}$`).test(v)) {
+      c.problem(key, `expected ${length} hex characters for ${key}, found ${describe(v)}`);
+      return undefined;
+    }
+    if (v !== v.toLowerCase()) c.note(key, `${key} is in upper-case hex; published in lowercase`);
+    return v.toLowerCase();
+  };
+
+  const values = {
+    incremental: text('incremental'),
+    api_level: text('api_level'),
+    timestamp: seconds('timestamp'),
+    datetime: seconds('datetime'),
+    md5sum: hex('md5sum', 32),
+    changes: text('changes'),
+    channel: text('channel'),
+    filename: text('filename'),
+    romtype: text('romtype'),
+    version: text('version'),
+    pre_version: text('pre_version'),
+    display_version: text('display_version'),
+    android_version: text('android_version'),
+    id: downloadKey(),
+  };
+  const url = placeholder ? undefined : text('url');
+  const size = sizeOf(r.size, placeholder, c);
+  const upgrade = r.is_upgrade_supported;
+  if (upgrade !== undefined && typeof upgrade !== 'boolean') c.problem('is_upgrade_supported', `expected true or false, found ${describe(upgrade)}`);
+
+  return { values, url, size, upgrade };
+}
+
+/** What {@link readValues} read of a record. */
+type Read = ReturnType<typeof readValues>;
+/** A record read without a problem: every value there. */
+export type CompleteRead = {
+  values: { [K in keyof Read['values']]-?: NonNullable<Read['values'][K]> };
+  url: string | undefined;
+  size: number | '';
+  upgrade: unknown;
+};
+
+/** The checks between fields: one build time, the id of a package or of a placeholder, the list's romtype. */
+export function checkAcross(
+  { values, size }: Read,
+  r: Record<string, unknown>,
+  placeholder: boolean,
+  renamed: ReadonlyMap<string, string>,
+  c: ValueContext,
+): void {
+  if (values.datetime !== undefined && values.timestamp !== undefined && values.datetime !== values.timestamp) {
+    c.problem('datetime', `datetime ${values.datetime} differs from timestamp ${values.timestamp}; phones compare datetime with their build time, so otapress publishes one build time: make them equal`);
+  }
+  if (values.romtype !== undefined && values.romtype !== c.list) {
+    c.normalised('romtype_list', renamed.get('romtype') ?? 'romtype', `${values.romtype} → ${c.list}`);
+  }
+  if (!placeholder && values.id === '') c.problem('id', 'id is empty; phones key each download by it (records with the same id collapse into one): give the build its own, e.g. the SHA-256 of the zip');
+  if (placeholder) {
+    if (values.id !== '' && values.id !== undefined) c.problem('id', 'a placeholder (no url, filename "") has id ""; a phone would otherwise treat it as a download');
+    if (size !== '' && size !== undefined) c.problem('size', 'a placeholder (no url, filename "") has size ""; a numeric size would make a phone offer it');
+  } else if (r.url !== undefined && r.filename === '') {
+    c.problem('filename', 'a record with a url needs its file name; a placeholder has neither');
+  }
+}
+
+/**
+ * The manifest values of a record read without a problem: only what the build would not derive by
+ * itself, as a maintainer would write it.
+ */
+export function manifestValuesOf(
+  { values: v, url, size, upgrade }: CompleteRead,
+  placeholder: boolean,
+  c: ValueContext,
+  buildExtras: Pick<ManifestValues, 'os_patch_level' | 'ota_property_files'>,
+): RecordValues {
+  if (placeholder) {
+    return {
+      placeholder: true,
+      version: v.version,
+      channel: v.channel,
+      timestamp: v.timestamp,
+      android_version: v.android_version || undefined,
+      api_level: v.api_level || undefined,
+      incremental: v.incremental || undefined,
+      md5sum: v.md5sum || undefined,
+      display_version: v.display_version,
+      changes: v.changes || undefined,
+      pre_version: v.pre_version || undefined,
+      is_upgrade_supported: upgrade === true ? true : undefined,
+    };
+  }
+  const defaultUrl = `${c.site.downloadBaseUrl}/${v.channel}/${c.device}/${v.filename}`;
+  return {
+    filename: v.filename,
+    version: v.version,
+    channel: v.channel,
+    timestamp: v.timestamp,
+    android_version: v.android_version || undefined,
+    api_level: v.api_level === API_LEVELS[v.android_version] || (v.api_level === '' && v.android_version === '') ? undefined : v.api_level,
+    incremental: v.incremental,
+    md5sum: v.md5sum || undefined,
+    id: v.id,
+    size: size as number,
+    url: url === defaultUrl ? undefined : url,
+    display_version: v.display_version === displayVersionOf(v.filename) ? undefined : v.display_version,
+    changes: v.changes || undefined,
+    pre_version: v.pre_version || undefined,
+    is_upgrade_supported: upgrade === true ? true : undefined,
+    ...buildExtras,
+  };
+}
+
+// --- internal ---
+
+/** The size in bytes (a number written as text is noted), `""` in a placeholder; `undefined` when it has a problem. */
+function sizeOf(rawSize: unknown, placeholder: boolean, c: ValueContext): number | '' | undefined {
+  if (typeof rawSize === 'number' && Number.isSafeInteger(rawSize) && rawSize >= 0) return rawSize;
+  if (typeof rawSize === 'string' && /^\d{1,15}$/.test(rawSize)) {
+    c.normalised('size_text', 'size', JSON.stringify(rawSize));
+    return Number(rawSize);
+  }
+  if (rawSize === '' && placeholder) return '';
+  if (rawSize !== undefined) {
+    c.problem('size', `expected the size in bytes as a whole number${placeholder ? ', or "" in a placeholder' : ''}, found ${describe(rawSize)}${placeholder || typeof rawSize === 'number' ? '' : '; LineageOS phones drop a record whose size is not a number'}`);
+  }
+  return undefined;
+}
+
+/** Fields the interface types as strings that servers also send as JSON numbers. */
+const NUMERIC_TEXT = new Set(['incremental', 'api_level', 'android_version']);
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (typeof v === 'string') return `the text ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
+  if (typeof v === 'number') return `the number ${v}`;
+  if (typeof v === 'boolean') return `${v}`;
+  return Array.isArray(v) ? 'an array' : 'an object';
+}
