@@ -3,38 +3,15 @@
  * multiplies (every device gets a listing and a feed per request list, and Netlify's _redirects a rule per
  * device, list and request shape), so a few hundred bytes of site.yaml could make hundreds of
  * thousands of files. Checked from the settings and the device folders alone, before anything is
- * compiled or written; the problem names the list or device folder that passes the limit. Pure.
+ * compiled or written; the problem names the list or device folder that passes the limit. The
+ * limits are the host modules' (cloudflare.ts, netlify.ts `limits`). Pure.
  */
 import { DEFAULT_LISTS, SITE_FILE, type Site } from '../catalog/site.js';
 import type { Problem } from '../catalog/problems.js';
-import { cloudflareRules, endpoints, formatNotFoundScopes, problemAtFormat, headerRules, NOT_FOUND_FOLDERS } from './routes.js';
+import { endpoints, formatNotFoundScopes, headerRules, NOT_FOUND_FOLDERS, problemAtFormat, routeTable } from './routes.js';
+import { CLOUDFLARE_LIMITS, cloudflareRules } from './cloudflare.js';
+import { NETLIFY_LIMITS } from './netlify.js';
 import { formatFolder } from '../catalog/formats.js';
-
-/**
- * The hosts' documented limits this file checks.
- * - Cloudflare Pages: 20,000 files per site on the Free plan (100,000 on paid plans with
- *   `PAGES_WRANGLER_MAJOR_VERSION=4`): developers.cloudflare.com/pages/platform/limits/#files and
- *   the changelog of 2026-01-23, "Increased Pages file limit to 100,000 for paid plans".
- * - Netlify: no limit on files per deploy, but 54,000 files per folder
- *   (docs.netlify.com/site-deploys/overview, "Files per directory limit"); redirect rules are
- *   serialized for the deploy, which "might fail" when that is too large, and from 10,000 rules
- *   on Netlify asks for placeholders instead (docs.netlify.com/routing/redirects). Its _redirects
- *   takes one rule per device and list: past 10,000 rules, lists beyond the interface's four are
- *   refused (they multiply the rules); devices are not (each adds its ten).
- */
-export const HOST_LIMITS = {
-  cloudflareFiles: 20_000,
-  /**
-   * developers.cloudflare.com/pages/configuration/headers/: "A project is limited to 100 header
-   * rules" (wrangler skips the rules past it). A site has one for /api/, one per folder of a
-   * format outside it, and one per list of a format at the root (its pattern, e.g. `/:device.json`).
-   */
-  cloudflareHeaderRules: 100,
-  /** developers.cloudflare.com/pages/configuration/redirects/: 2,000 static and 100 dynamic redirects. */
-  cloudflareDynamicRedirects: 100,
-  netlifyFilesPerFolder: 54_000,
-  netlifyRules: 10_000,
-} as const;
 
 /**
  * The files a build writes at least, and the Netlify rules it writes, for `site` and
@@ -70,7 +47,7 @@ export function outputFloor(
     used.filter((endpoint) => endpoint.unknownDevice !== undefined).length;
   // Cloudflare: the rules of _redirects with placeholders, which no device adds (a placeholder
   // beside fixed text is a static rule per device; so is a known device's v2 answer).
-  const dynamicRedirects = cloudflareRules(trimmed, []).filter(([from]) => /[:*]/.test(from)).length;
+  const dynamicRedirects = cloudflareRules(routeTable(trimmed)).filter(([from]) => /[:*]/.test(from)).length;
   return { files: devices * perDevice, perDevice, rules: devices * rulesPerDevice + fixedRules, rulesPerDevice, dynamicRedirects, headerRules: headerRules(site).length };
 }
 
@@ -130,51 +107,51 @@ export function outputLimitProblems(site: Site, devices: readonly string[], loca
   if (site.hosts.includes('cloudflare')) {
     check(
       (lists, count) => outputFloor(site, count, lists).files,
-      HOST_LIMITS.cloudflareFiles,
+      CLOUDFLARE_LIMITS.files,
       'files at least',
-      `Cloudflare Pages takes ${thousands(HOST_LIMITS.cloudflareFiles)} files per deploy on its Free plan (100,000 on paid plans); use fewer lists (content/site.yaml), split the devices over several sites, or remove cloudflare from \`hosts\``,
+      `Cloudflare Pages takes ${thousands(CLOUDFLARE_LIMITS.files)} files per deploy on its Free plan (100,000 on paid plans); use fewer lists (content/site.yaml), split the devices over several sites, or remove cloudflare from \`hosts\``,
     );
   }
   if (site.hosts.includes('cloudflare')) {
     // Request paths without a placeholder beside fixed text are one rule each, for every device.
     check(
       (_lists, _count, requestPaths) => outputFloor(site, 0, site.lists.length, requestPaths).dynamicRedirects,
-      HOST_LIMITS.cloudflareDynamicRedirects,
+      CLOUDFLARE_LIMITS.dynamicRedirects,
       '_redirects rules with placeholders',
-      `Cloudflare Pages takes ${HOST_LIMITS.cloudflareDynamicRedirects} of them; declare fewer request paths`,
+      `Cloudflare Pages takes ${CLOUDFLARE_LIMITS.dynamicRedirects} of them; declare fewer request paths`,
       { devicesToo: false },
     );
   }
   const headers = outputFloor(site, 0).headerRules;
-  if (site.hosts.includes('cloudflare') && headers > HOST_LIMITS.cloudflareHeaderRules) {
+  if (site.hosts.includes('cloudflare') && headers > CLOUDFLARE_LIMITS.headerRules) {
     // Only a format at the root adds a rule per list: reported at the first that has {list}.
     const format = site.formats.find((f) => formatFolder(f.path) === undefined && f.path.includes('{list}')) ?? site.formats[site.formats.length - 1];
     problems.push(
       problemAtFormat(
         format,
-        `the formats take ${headers} _headers rules on Cloudflare Pages (one for /api/, one per folder of their own outside it, one per list of a format at the root), past its ${HOST_LIMITS.cloudflareHeaderRules}; publish fewer lists at the root, or put the format in a folder of its own, e.g. /ota/{list}/{device}.json, which is one rule for every list`,
+        `the formats take ${headers} _headers rules on Cloudflare Pages (one for /api/, one per folder of their own outside it, one per list of a format at the root), past its ${CLOUDFLARE_LIMITS.headerRules}; publish fewer lists at the root, or put the format in a folder of its own, e.g. /ota/{list}/{device}.json, which is one rule for every list`,
       ),
     );
   }
   if (site.hosts.includes('netlify')) {
     check(
       (lists, count, requestPaths) => outputFloor(site, count, lists, requestPaths).rules,
-      HOST_LIMITS.netlifyRules,
+      NETLIFY_LIMITS.rules,
       'Netlify redirect rules',
-      `Netlify asks for placeholders instead of ${thousands(HOST_LIMITS.netlifyRules)} rules or more, and may fail a deploy whose rules are too large; use fewer lists or request paths (content/site.yaml), or remove netlify from \`hosts\``,
+      `Netlify asks for placeholders instead of ${thousands(NETLIFY_LIMITS.rules)} rules or more, and may fail a deploy whose rules are too large; use fewer lists or request paths (content/site.yaml), or remove netlify from \`hosts\``,
       // A rule per device is what keeps an unknown device on the JSON 404 there: the devices alone
       // (10 rules each with the interface's lists) may pass the advice, the lists may not multiply them.
       { devicesToo: false },
     );
     // Every device is a folder in dist/api/v1/ and dist/devices/.
-    if (devices.length > HOST_LIMITS.netlifyFilesPerFolder) {
-      const device = devices[HOST_LIMITS.netlifyFilesPerFolder];
+    if (devices.length > NETLIFY_LIMITS.filesPerFolder) {
+      const device = devices[NETLIFY_LIMITS.filesPerFolder];
       problems.push({
         file: `content/${device}`,
         line: 1,
         col: 1,
         field: '(folder)',
-        message: `${thousands(devices.length)} device folders make as many folders in dist/api/v1/, past Netlify's ${thousands(HOST_LIMITS.netlifyFilesPerFolder)} files per folder; split the devices over several sites`,
+        message: `${thousands(devices.length)} device folders make as many folders in dist/api/v1/, past Netlify's ${thousands(NETLIFY_LIMITS.filesPerFolder)} files per folder; split the devices over several sites`,
       });
     }
   }
