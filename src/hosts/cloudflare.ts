@@ -90,7 +90,7 @@ export function cloudflareRules(table: RouteTable): [string, string][] {
       for (const from of endpoint.paths) {
         // Each answer for phones on one build by its own rule, before the rule for every other build.
         if (endpoint.incrementalFile && from.includes(':incremental')) {
-          for (const params of answersOf(endpoint.incrementalFile, incrementals)) out.push([fill(from, params), fill(endpoint.incrementalFile, params)]);
+          for (const params of answersOf(endpoint, incrementals)) out.push([fill(from, params), fill(endpoint.incrementalFile, params)]);
         }
         if (endpoint.perDevice) {
           for (const device of devices) for (const params of expand(from, device, lists)) out.push([fill(from, params), fill(endpoint.file, params)]);

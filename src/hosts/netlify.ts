@@ -92,12 +92,12 @@ export function netlifyRules({ endpoints, devices, lists, incrementals, notFound
     }
   }
   // The answers for phones on one build, by endpoint and device, found once (not per device and list).
-  const answers = new Map<string, Map<string, IncrementalAnswer[]>>();
-  const answersFor = (incrementalFile: string, device: string) => {
-    let byDevice = answers.get(incrementalFile);
+  const answers = new Map<Endpoint, Map<string, IncrementalAnswer[]>>();
+  const answersFor = (endpoint: Endpoint, device: string) => {
+    let byDevice = answers.get(endpoint);
     if (!byDevice) {
-      answers.set(incrementalFile, (byDevice = new Map()));
-      for (const answer of answersOf(incrementalFile, incrementals)) byDevice.set(answer.device, [...(byDevice.get(answer.device) ?? []), answer]);
+      answers.set(endpoint, (byDevice = new Map()));
+      for (const answer of answersOf(endpoint, incrementals)) byDevice.set(answer.device, [...(byDevice.get(answer.device) ?? []), answer]);
     }
     return byDevice.get(device) ?? [];
   };
@@ -108,7 +108,7 @@ export function netlifyRules({ endpoints, devices, lists, incrementals, notFound
         for (const p of unslashed(endpoint)) {
           // Each answer for phones on one build before the rule that answers every other build.
           if (endpoint.incrementalFile && p.includes(':incremental')) {
-            for (const answer of answersFor(endpoint.incrementalFile, device)) {
+            for (const answer of answersFor(endpoint, device)) {
               if (!('list' in params) || answer.list === params.list) rewrite(fill(p, answer), fill(endpoint.incrementalFile, answer));
             }
           }

@@ -88,6 +88,8 @@ export interface Endpoint {
    * static rule before the placeholder rule.
    */
   incrementalFile?: string;
+  /** A path that fixes the list (site.yaml's `list:`): its `incrementalFile` serves that list's answers only. */
+  incrementalList?: string;
 }
 
 /**
@@ -129,7 +131,7 @@ export function endpoints(site: Site): Endpoint[] {
       paths: [colonForm(requestPath.pattern)],
       file: requestPath.list ? fill(API_FILES.listing, { list: requestPath.list }) : API_FILES.listing,
       // {incremental} is the whole last segment of a request path (request-paths.ts), as in the built-in one.
-      ...(requestPath.pattern.includes('{incremental}') && { incrementalFile: requestPath.list ? fill(API_FILES.v1Incremental, { list: requestPath.list }) : API_FILES.v1Incremental }),
+      ...(requestPath.pattern.includes('{incremental}') && incrementalOf(requestPath.list)),
       ...(hasInSegmentPlaceholder(requestPath.pattern) && { perDevice: true }),
     })),
   ];
@@ -278,14 +280,31 @@ export const CONTENT_TYPES: Record<string, string> = {
 };
 
 /**
- * The answers for phones on one build that an endpoint's `incrementalFile` serves: a request path
- * with a fixed list serves that list's answers only.
+ * The answers for phones on one build that an endpoint's `incrementalFile` serves, each file once:
+ * a path with a fixed list serves that list's answers only, and a file without `:list` (an answer
+ * per device and build) serves one answer however many lists have it.
  */
-export function answersOf(incrementalFile: string, incrementals: readonly IncrementalAnswer[]): IncrementalAnswer[] {
-  return incrementals.filter((answer) => fill(incrementalFile, answer) === fill(API_FILES.v1Incremental, answer));
+export function answersOf(
+  endpoint: Pick<Endpoint, 'incrementalFile' | 'incrementalList'>,
+  incrementals: readonly IncrementalAnswer[],
+): IncrementalAnswer[] {
+  const files = new Set<string>();
+  return incrementals.filter((answer) => {
+    if (endpoint.incrementalList !== undefined && answer.list !== endpoint.incrementalList) return false;
+    const file = fill(endpoint.incrementalFile!, answer);
+    if (files.has(file)) return false;
+    files.add(file);
+    return true;
+  });
 }
 
 // --- internal ---
+
+/** The answers for phones on one build of a request path with `{incremental}`: of its `list`, or of the list asked. */
+function incrementalOf(list: string | undefined): Pick<Endpoint, 'incrementalFile' | 'incrementalList'> {
+  if (!list) return { incrementalFile: API_FILES.v1Incremental };
+  return { incrementalFile: fill(API_FILES.v1Incremental, { list }), incrementalList: list };
+}
 
 /** `:name` of a `{name}` pattern (site.yaml's request paths): the route table's placeholder form. */
 function colonForm(pattern: string): string {
