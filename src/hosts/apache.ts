@@ -24,6 +24,7 @@ export const apache: HostModule = {
   ruleFiles: (table) => [{ path: '.htaccess', contents: apacheRules(serverRules(table)) }],
   limits: {},
   limitProblems: () => [],
+  outputLimitProblems: () => [],
   // A fallback rewrite and an error document per JSON 404 folder answer as the table says.
   answers: { rootFormatMiss: 'json', notFoundCacheControl: 'no-store' },
   serverConfig: renderApacheConfig,

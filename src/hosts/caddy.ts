@@ -15,6 +15,7 @@ export const caddy: HostModule = {
   ruleFiles: () => [],
   limits: {},
   limitProblems: () => [],
+  outputLimitProblems: () => [],
   // A fallback `route` and `try_files` in `handle_errors` answer as the table says.
   answers: { rootFormatMiss: 'json', notFoundCacheControl: 'no-store' },
   serverConfig: renderCaddyfile,

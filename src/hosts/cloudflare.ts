@@ -13,6 +13,7 @@ import { formatFolder, ROOT_FORMAT_MISSES } from '../catalog/formats.js';
 import { answersOf, problemAtFormat, type HeaderRule, type RouteTable } from './routes.js';
 import { needsCloudflareWorker, renderCloudflareWorker, renderCloudflareWorkerRoutes } from './cloudflare-worker.js';
 import type { HostModule } from './host.js';
+import { thousands, type OutputLimits } from './limit-check.js';
 
 /**
  * Cloudflare Pages' documented limits.
@@ -48,6 +49,7 @@ export const cloudflare: HostModule = {
   ],
   limits: CLOUDFLARE_LIMITS,
   limitProblems: cloudflareRuleProblems,
+  outputLimitProblems: cloudflareOutputProblems,
   // It forces `no-store` on every 404, whatever `_headers` says (measured with wrangler).
   answers: { rootFormatMiss: 'json', notFoundCacheControl: 'no-store' },
 };
@@ -158,6 +160,38 @@ export function cloudflareRuleProblems(table: RouteTable): Problem[] {
       message: `${pattern} takes one _redirects rule per device and list on Cloudflare Pages (a placeholder beside fixed text cannot be one rule there): ${counts.static} static rules for ${devices.length} devices, over its limit of ${CLOUDFLARE_LIMITS.staticRedirects}; use a path of whole segments such as /api/v1/legacy/{device}/{list}, which is one rule for every device`,
     },
   ];
+}
+
+/** The files, dynamic redirects and header rules of a site's output past Cloudflare's limits (limit-check.ts). */
+export function cloudflareOutputProblems({ site, floor, check }: OutputLimits): Problem[] {
+  const problems = [
+    check(
+      (lists, count) => floor(count, lists).files,
+      CLOUDFLARE_LIMITS.files,
+      'files at least',
+      `Cloudflare Pages takes ${thousands(CLOUDFLARE_LIMITS.files)} files per deploy on its Free plan (100,000 on paid plans); use fewer lists (content/site.yaml), split the devices over several sites, or remove cloudflare from \`hosts\``,
+    ),
+    // Request paths without a placeholder beside fixed text are one rule each, for every device.
+    check(
+      (_lists, _count, requestPaths) => floor(0, site.lists.length, requestPaths).dynamicRedirects,
+      CLOUDFLARE_LIMITS.dynamicRedirects,
+      '_redirects rules with placeholders',
+      `Cloudflare Pages takes ${CLOUDFLARE_LIMITS.dynamicRedirects} of them; declare fewer request paths`,
+      { devicesToo: false },
+    ),
+  ];
+  const headers = floor(0).headerRules;
+  if (headers > CLOUDFLARE_LIMITS.headerRules) {
+    // Only a format at the root adds a rule per list: reported at the first that has {list}.
+    const format = site.formats.find((f) => formatFolder(f.path) === undefined && f.path.includes('{list}')) ?? site.formats[site.formats.length - 1];
+    problems.push(
+      problemAtFormat(
+        format,
+        `the formats take ${headers} _headers rules on Cloudflare Pages (one for /api/, one per folder of their own outside it, one per list of a format at the root), past its ${CLOUDFLARE_LIMITS.headerRules}; publish fewer lists at the root, or put the format in a folder of its own, e.g. /ota/{list}/{device}.json, which is one rule for every list`,
+      ),
+    );
+  }
+  return problems.filter((problem) => problem !== undefined);
 }
 
 /** Cloudflare Pages `_headers`: the API headers on everything under `/api/`, and on the formats' files outside it. */

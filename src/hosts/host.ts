@@ -8,6 +8,7 @@ import type { Site } from '../catalog/site.js';
 import type { OutputFile } from '../render/output.js';
 import type { RouteTable } from './routes.js';
 import type { ListenAddress } from './server-rules.js';
+import type { OutputLimits } from './limit-check.js';
 
 /** Which host a build is for: `all` writes Cloudflare's rule files; `netlify` writes Netlify's in their place. */
 export type Host = 'all' | 'netlify';
@@ -27,6 +28,11 @@ export interface HostModule {
   limits: Readonly<Record<string, number>>;
   /** The rules of `table` past {@link limits}, each at the setting that makes them: a build with one writes nothing. */
   limitProblems(table: RouteTable): Problem[];
+  /**
+   * The limits a site's output would pass, known from the settings and the device folders alone
+   * (limits.ts runs it, before anything is compiled, for a host site.yaml's `hosts` names).
+   */
+  outputLimitProblems(limits: OutputLimits): Problem[];
   /** Where its answers differ from the route table's because its rules cannot say what the table does. */
   answers: HostAnswers;
   /** A self-hosted server: its whole configuration (`otapress hosting <name>`), serving the built `dist/`. */

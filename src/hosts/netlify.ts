@@ -8,6 +8,7 @@
 import { answersOf, type Endpoint, type IncrementalAnswer, type RouteTable } from './routes.js';
 import { checkHeaderRules } from './cloudflare.js';
 import type { HostModule } from './host.js';
+import { thousands, type OutputLimits } from './limit-check.js';
 import { fill } from '../render/urls.js';
 import type { Problem } from '../catalog/problems.js';
 
@@ -53,11 +54,38 @@ export const netlify: HostModule = {
     { path: '_headers', contents: renderNetlifyHeaders(table) },
   ],
   limits: NETLIFY_LIMITS,
-  // Its limits depend on the devices and lists alone: limits.ts checks them before anything is compiled.
+  // Its limits depend on the devices and lists alone: checked before anything is compiled.
   limitProblems: () => [],
+  outputLimitProblems: netlifyOutputProblems,
   // Its header rules apply to 404s as to every answer.
   answers: { rootFormatMiss: 'html', notFoundCacheControl: 'rules' },
 };
+
+/** The redirect rules and the folders of a site's output past Netlify's limits (limit-check.ts). */
+export function netlifyOutputProblems({ devices, floor, check }: OutputLimits): Problem[] {
+  const rules = check(
+    (lists, count, requestPaths) => floor(count, lists, requestPaths).rules,
+    NETLIFY_LIMITS.rules,
+    'Netlify redirect rules',
+    `Netlify asks for placeholders instead of ${thousands(NETLIFY_LIMITS.rules)} rules or more, and may fail a deploy whose rules are too large; use fewer lists or request paths (content/site.yaml), or remove netlify from \`hosts\``,
+    // A rule per device is what keeps an unknown device on the JSON 404 there: the devices alone
+    // (10 rules each with the interface's lists) may pass the advice, the lists may not multiply them.
+    { devicesToo: false },
+  );
+  const problems = rules ? [rules] : [];
+  // Every device is a folder in dist/api/v1/ and dist/devices/.
+  if (devices.length > NETLIFY_LIMITS.filesPerFolder) {
+    const device = devices[NETLIFY_LIMITS.filesPerFolder];
+    problems.push({
+      file: `content/${device}`,
+      line: 1,
+      col: 1,
+      field: '(folder)',
+      message: `${thousands(devices.length)} device folders make as many folders in dist/api/v1/, past Netlify's ${thousands(NETLIFY_LIMITS.filesPerFolder)} files per folder; split the devices over several sites`,
+    });
+  }
+  return problems;
+}
 
 /** One Netlify redirect rule: `status` 200 rewrites (forced when `force`), 404 serves `to` with status 404; `query` matches one query parameter by value, or any value as `:name`. */
 export interface NetlifyRule {

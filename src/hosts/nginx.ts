@@ -17,6 +17,7 @@ export const nginx: HostModule = {
   ruleFiles: () => [],
   limits: {},
   limitProblems: () => [],
+  outputLimitProblems: () => [],
   // `try_files` falls through to a fallback and to the nearest JSON 404, so it answers as the table says.
   answers: { rootFormatMiss: 'json', notFoundCacheControl: 'no-store' },
   serverConfig: renderNginxConfig,
