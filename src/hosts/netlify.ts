@@ -35,8 +35,8 @@ NODE_VERSION = "20"
  * serialized for the deploy, which "might fail" when that is too large, and from 10,000 rules on
  * Netlify asks for placeholders instead (docs.netlify.com/routing/redirects). Its `_redirects`
  * takes one rule per device and list: past 10,000 rules, lists beyond the interface's four are
- * refused (they multiply the rules); devices are not (each adds its ten). limits.ts checks both
- * before anything is compiled.
+ * refused (they multiply the rules); devices are not (each adds its ten). {@link netlifyOutputProblems}
+ * checks both before anything is compiled.
  */
 export const NETLIFY_LIMITS = { filesPerFolder: 54_000, rules: 10_000 } as const;
 

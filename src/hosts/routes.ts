@@ -138,8 +138,8 @@ export function endpoints(site: Site): Endpoint[] {
 }
 
 /**
- * The route table of a catalog: what every host's rules are generated from, computed once per
- * build from the site and what its devices compiled to. A host module reads it and nothing else.
+ * The route table of a catalog: what every host's rules are generated from, computed once for all
+ * of them from the site and what its devices compiled to. A host module reads it and nothing else.
  */
 export interface RouteTable {
   site: Site;
