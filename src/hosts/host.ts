@@ -43,7 +43,7 @@ export interface HostModule {
  * How a host answers where its rules cannot follow the route table (the host table's tests expect
  * these of each host's engine). Where they can, a module writes rules that answer as the table says.
  */
-export interface HostAnswers {
+interface HostAnswers {
   /**
    * A miss of a format's file at the root (`/no-such-device.json`): `json`, the JSON 404 of
    * ROOT_FORMAT_MISSES; `html`, the HTML 404 page, where a rule cannot tell it from other misses at the root.

@@ -18,10 +18,10 @@ export interface OutputFloor {
 }
 
 /** A count of the output with the first `lists` lists, `devices` devices and the first `requestPaths` request paths. */
-export type Measure = (lists: number, devices: number, requestPaths?: number) => number;
+type Measure = (lists: number, devices: number, requestPaths?: number) => number;
 
 /** `devicesToo: false`: no problem when the devices alone pass the limit (the host's advice covers them). */
-export interface CheckOptions {
+interface CheckOptions {
   devicesToo?: boolean;
 }
 

@@ -12,7 +12,7 @@ import type { Site } from '../catalog/site.js';
 import { BUILT_IN_V1_PATHS, hasInSegmentPlaceholder } from '../catalog/request-paths.js';
 import { formatFolders, formatNotFoundScopes, rootFormatFiles, type NotFoundScope } from './format-routes.js';
 
-export { formatFiles, formatFolders, formatNotFoundScopes, isRootFormatFile, matches, problemAtFormat, rootFormatFiles, type NotFoundScope } from './format-routes.js';
+export { formatFiles, formatNotFoundScopes, isRootFormatFile, matches, problemAtFormat, type NotFoundScope } from './format-routes.js';
 
 /**
  * The API's request shapes and the static file that answers each. This table is the one
@@ -250,19 +250,6 @@ export function headerRules(site: Site): HeaderRule[] {
   ];
 }
 
-/** Headers of every answer under `/api/`, listings and JSON 404s alike. */
-export function apiHeaders(site: Site): Record<string, string> {
-  return {
-    'Content-Type': 'application/json',
-    Allow: 'GET, OPTIONS',
-    Vary: 'Accept',
-    'Cache-Control': site.cacheControl,
-    // Public, read-only data that web clients (the LineageOS download portal, dashboards) read from
-    // other origins; no credentials, so `*` is enough and no preflight is needed for a plain GET.
-    'Access-Control-Allow-Origin': '*',
-  };
-}
-
 /** Content types by file extension, as Cloudflare sends them: the preview and the self-hosted servers use these. */
 export const CONTENT_TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
@@ -299,6 +286,19 @@ export function answersOf(
 }
 
 // --- internal ---
+
+/** Headers of every answer under `/api/`, listings and JSON 404s alike. */
+function apiHeaders(site: Site): Record<string, string> {
+  return {
+    'Content-Type': 'application/json',
+    Allow: 'GET, OPTIONS',
+    Vary: 'Accept',
+    'Cache-Control': site.cacheControl,
+    // Public, read-only data that web clients (the LineageOS download portal, dashboards) read from
+    // other origins; no credentials, so `*` is enough and no preflight is needed for a plain GET.
+    'Access-Control-Allow-Origin': '*',
+  };
+}
 
 /** The answers for phones on one build of a request path with `{incremental}`: of its `list`, or of the list asked. */
 function incrementalOf(list: string | undefined): Pick<Endpoint, 'incrementalFile' | 'incrementalList'> {
