@@ -66,9 +66,8 @@ the same rules to dist/.htaccess.`,
     const { site, problems } = content.site ? parseSite(content.site) : { site: undefined, problems: content.problems.filter((p) => p.file === SITE_FILE) };
     if (!site) throw new ContentError(problems);
     const options = { dist, listen, prefix, serverName };
-    if (server === 'nginx') io.out((await import('../hosts/nginx.js')).renderNginxConfig(site, options).trimEnd());
-    else if (server === 'caddy') io.out((await import('../hosts/caddy.js')).renderCaddyfile(site, options).trimEnd());
-    else io.out((await import('../hosts/apache.js')).renderApacheConfig(site, options).trimEnd());
+    const { HOSTS } = await import('../hosts/host-files.js');
+    io.out(HOSTS.find((host) => host.name === server)!.serverConfig!(site, options).trimEnd());
     return EXIT.ok;
   },
 });

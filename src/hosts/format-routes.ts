@@ -2,7 +2,7 @@
  * The routes of the other updater families' files (`formats` in site.yaml, catalog/formats.ts):
  * where they lie (under `/api/`, in a folder of their own beside it, or at the root), the JSON 404
  * scopes and the problems of their paths, and how Cloudflare matches a rule's path (`matches`),
- * which the preview shares. routes.ts builds every host's rules from these. Pure.
+ * which the preview shares. routes.ts puts them in the route table every host's rules come from. Pure.
  */
 import { formatFolder, formatPath, ROOT_FORMAT_MISSES } from '../catalog/formats.js';
 import type { Problem } from '../catalog/problems.js';

@@ -3,38 +3,15 @@
  * multiplies (every device gets a listing and a feed per request list, and Netlify's _redirects a rule per
  * device, list and request shape), so a few hundred bytes of site.yaml could make hundreds of
  * thousands of files. Checked from the settings and the device folders alone, before anything is
- * compiled or written; the problem names the list or device folder that passes the limit. Pure.
+ * compiled or written; the problem names the list or device folder that passes the limit. Each
+ * host module checks its own limits (host.ts `outputLimitProblems`) with the floor counted here. Pure.
  */
-import { DEFAULT_LISTS, SITE_FILE, type Site } from '../catalog/site.js';
+import type { Site } from '../catalog/site.js';
 import type { Problem } from '../catalog/problems.js';
-import { cloudflareRules, endpoints, formatNotFoundScopes, problemAtFormat, headerRules, NOT_FOUND_FOLDERS } from './routes.js';
-import { formatFolder } from '../catalog/formats.js';
-
-/**
- * The hosts' documented limits this file checks.
- * - Cloudflare Pages: 20,000 files per site on the Free plan (100,000 on paid plans with
- *   `PAGES_WRANGLER_MAJOR_VERSION=4`): developers.cloudflare.com/pages/platform/limits/#files and
- *   the changelog of 2026-01-23, "Increased Pages file limit to 100,000 for paid plans".
- * - Netlify: no limit on files per deploy, but 54,000 files per folder
- *   (docs.netlify.com/site-deploys/overview, "Files per directory limit"); redirect rules are
- *   serialized for the deploy, which "might fail" when that is too large, and from 10,000 rules
- *   on Netlify asks for placeholders instead (docs.netlify.com/routing/redirects). Its _redirects
- *   takes one rule per device and list: past 10,000 rules, lists beyond the interface's four are
- *   refused (they multiply the rules); devices are not (each adds its ten).
- */
-export const HOST_LIMITS = {
-  cloudflareFiles: 20_000,
-  /**
-   * developers.cloudflare.com/pages/configuration/headers/: "A project is limited to 100 header
-   * rules" (wrangler skips the rules past it). A site has one for /api/, one per folder of a
-   * format outside it, and one per list of a format at the root (its pattern, e.g. `/:device.json`).
-   */
-  cloudflareHeaderRules: 100,
-  /** developers.cloudflare.com/pages/configuration/redirects/: 2,000 static and 100 dynamic redirects. */
-  cloudflareDynamicRedirects: 100,
-  netlifyFilesPerFolder: 54_000,
-  netlifyRules: 10_000,
-} as const;
+import { endpoints, formatNotFoundScopes, headerRules, NOT_FOUND_FOLDERS, routeTable } from './routes.js';
+import { cloudflareRules } from './cloudflare.js';
+import { HOSTS } from './host-files.js';
+import { limitCheck, type OutputFloor, type OutputLimits } from './limit-check.js';
 
 /**
  * The files a build writes at least, and the Netlify rules it writes, for `site` and
@@ -46,7 +23,7 @@ export function outputFloor(
   devices: number,
   lists = site.lists.length,
   requestPaths = site.requestPaths.length,
-): { files: number; perDevice: number; rules: number; rulesPerDevice: number; dynamicRedirects: number; headerRules: number } {
+): OutputFloor {
   // A crDroid-family format writes a file per device and list, empty lists included.
   const formatFilesPerDevice = site.formats.filter((f) => f.family === 'crdroid').reduce((n, f) => n + f.lists.length, 0);
   const perDevice = 2 * lists + 4 + formatFilesPerDevice;
@@ -70,122 +47,23 @@ export function outputFloor(
     used.filter((endpoint) => endpoint.unknownDevice !== undefined).length;
   // Cloudflare: the rules of _redirects with placeholders, which no device adds (a placeholder
   // beside fixed text is a static rule per device; so is a known device's v2 answer).
-  const dynamicRedirects = cloudflareRules(trimmed, []).filter(([from]) => /[:*]/.test(from)).length;
+  const dynamicRedirects = cloudflareRules(routeTable(trimmed)).filter(([from]) => /[:*]/.test(from)).length;
   return { files: devices * perDevice, perDevice, rules: devices * rulesPerDevice + fixedRules, rulesPerDevice, dynamicRedirects, headerRules: headerRules(site).length };
 }
 
 /**
- * The limits of the site's hosts that its output would pass, each at the site.yaml list or the
- * device folder that passes it: the list from which on the output is over the limit, when the
- * interface's four lists would stay within it; else the device folder (in name order) from which on
- * it is over. `locateList` says where site.yaml names a list.
+ * The limits of the site's hosts that its output would pass: each host module's check
+ * (`outputLimitProblems`) for the hosts site.yaml's `hosts` names, in {@link HOSTS} order, each
+ * problem at the site.yaml list, the request path or the device folder that passes the limit
+ * (limit-check.ts). `locateList` says where site.yaml names a list.
  */
 export function outputLimitProblems(site: Site, devices: readonly string[], locateList: (name: string) => { line: number; col: number } = () => ({ line: 1, col: 1 })): Problem[] {
-  const problems: Problem[] = [];
-  const check = (
-    measure: (lists: number, devices: number, requestPaths?: number) => number,
-    limit: number,
-    what: string,
-    advice: string,
-    { devicesToo = true } = {},
-  ) => {
-    const total = measure(site.lists.length, devices.length);
-    const measureWith = (requestPaths: number) => measure(site.lists.length, devices.length, requestPaths);
-    if (total <= limit) return;
-    // Up to the interface's four lists, the devices are what passes the limit; past them, the lists.
-    if (measure(Math.min(site.lists.length, Object.keys(DEFAULT_LISTS).length), devices.length) <= limit) {
-      const listIndex = site.lists.findIndex((_, i) => measure(i + 1, devices.length) > limit);
-      const list = site.lists[listIndex];
-      problems.push({
-        file: SITE_FILE,
-        ...locateList(list.name),
-        field: `lists.${list.name}`,
-        message: `with this list, ${devices.length} devices and ${site.lists.length} lists make ${thousands(total)} ${what}, past ${thousands(limit)} (from this list on, each list adds ${thousands(measure(2, devices.length) - measure(1, devices.length))}); ${advice}`,
-      });
-      return;
-    }
-    // Past the lists, each request path multiplies by the devices and lists: the one that passes.
-    if (site.requestPaths.length > 0 && measureWith(0) <= limit) {
-      const index = site.requestPaths.findIndex((_, i) => measureWith(i + 1) > limit);
-      const requestPath = site.requestPaths[index];
-      problems.push({
-        file: SITE_FILE,
-        line: requestPath.line,
-        col: requestPath.col,
-        field: `request_paths.${index}`,
-        message: `with this request path, ${devices.length} devices, ${site.lists.length} lists and ${site.requestPaths.length} request paths make ${thousands(total)} ${what}, past ${thousands(limit)}; ${advice}`,
-      });
-      return;
-    }
-    if (!devicesToo) return;
-    const deviceIndex = devices.findIndex((_, i) => measure(site.lists.length, i + 1) > limit);
-    problems.push({
-      file: `content/${devices[deviceIndex]}`,
-      line: 1,
-      col: 1,
-      field: '(folder)',
-      message: `with this device folder (number ${thousands(deviceIndex + 1)} in name order), ${devices.length} devices make ${thousands(total)} ${what}, past ${thousands(limit)}; ${advice}`,
-    });
+  const limits: OutputLimits = {
+    site,
+    devices,
+    floor: (count, lists, requestPaths) => outputFloor(site, count, lists, requestPaths),
+    check: limitCheck(site, devices, locateList),
   };
-  if (site.hosts.includes('cloudflare')) {
-    check(
-      (lists, count) => outputFloor(site, count, lists).files,
-      HOST_LIMITS.cloudflareFiles,
-      'files at least',
-      `Cloudflare Pages takes ${thousands(HOST_LIMITS.cloudflareFiles)} files per deploy on its Free plan (100,000 on paid plans); use fewer lists (content/site.yaml), split the devices over several sites, or remove cloudflare from \`hosts\``,
-    );
-  }
-  if (site.hosts.includes('cloudflare')) {
-    // Request paths without a placeholder beside fixed text are one rule each, for every device.
-    check(
-      (_lists, _count, requestPaths) => outputFloor(site, 0, site.lists.length, requestPaths).dynamicRedirects,
-      HOST_LIMITS.cloudflareDynamicRedirects,
-      '_redirects rules with placeholders',
-      `Cloudflare Pages takes ${HOST_LIMITS.cloudflareDynamicRedirects} of them; declare fewer request paths`,
-      { devicesToo: false },
-    );
-  }
-  const headers = outputFloor(site, 0).headerRules;
-  if (site.hosts.includes('cloudflare') && headers > HOST_LIMITS.cloudflareHeaderRules) {
-    // Only a format at the root adds a rule per list: reported at the first that has {list}.
-    const format = site.formats.find((f) => formatFolder(f.path) === undefined && f.path.includes('{list}')) ?? site.formats[site.formats.length - 1];
-    problems.push(
-      problemAtFormat(
-        format,
-        `the formats take ${headers} _headers rules on Cloudflare Pages (one for /api/, one per folder of their own outside it, one per list of a format at the root), past its ${HOST_LIMITS.cloudflareHeaderRules}; publish fewer lists at the root, or put the format in a folder of its own, e.g. /ota/{list}/{device}.json, which is one rule for every list`,
-      ),
-    );
-  }
-  if (site.hosts.includes('netlify')) {
-    check(
-      (lists, count, requestPaths) => outputFloor(site, count, lists, requestPaths).rules,
-      HOST_LIMITS.netlifyRules,
-      'Netlify redirect rules',
-      `Netlify asks for placeholders instead of ${thousands(HOST_LIMITS.netlifyRules)} rules or more, and may fail a deploy whose rules are too large; use fewer lists or request paths (content/site.yaml), or remove netlify from \`hosts\``,
-      // A rule per device is what keeps an unknown device on the JSON 404 there: the devices alone
-      // (10 rules each with the interface's lists) may pass the advice, the lists may not multiply them.
-      { devicesToo: false },
-    );
-    // Every device is a folder in dist/api/v1/ and dist/devices/.
-    if (devices.length > HOST_LIMITS.netlifyFilesPerFolder) {
-      const device = devices[HOST_LIMITS.netlifyFilesPerFolder];
-      problems.push({
-        file: `content/${device}`,
-        line: 1,
-        col: 1,
-        field: '(folder)',
-        message: `${thousands(devices.length)} device folders make as many folders in dist/api/v1/, past Netlify's ${thousands(HOST_LIMITS.netlifyFilesPerFolder)} files per folder; split the devices over several sites`,
-      });
-    }
-  }
-  return problems;
-}
-
-/**
- * A count with commas between thousands, as `toLocaleString('en-US')` writes it, without ICU: every
- * build checks its limits, and the messages were made (not only printed) each time; the first
- * locale-aware formatting of a process loads ICU's number data, 25 ms before the first device.
- */
-function thousands(count: number): string {
-  return String(count).replace(/\B(?=(\d{3})+$)/g, ',');
+  const named: readonly string[] = site.hosts;
+  return HOSTS.filter((host) => named.includes(host.name)).flatMap((host) => host.outputLimitProblems(limits));
 }

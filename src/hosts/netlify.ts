@@ -5,9 +5,11 @@
  * `_redirects` before `netlify.toml`'s `[[redirects]]` (docs.netlify.com/routing/redirects), so
  * the rules there need no commit when a device is added. Pure.
  */
-import { answersOf, endpoints, headerRules, notFoundScopes, type Endpoint, type IncrementalAnswer } from './routes.js';
+import { answersOf, type Endpoint, type IncrementalAnswer, type RouteTable } from './routes.js';
+import { checkHeaderRules } from './cloudflare.js';
+import type { HostModule } from './host.js';
+import { thousands, type OutputLimits } from './limit-check.js';
 import { fill } from '../render/urls.js';
-import type { Site } from '../catalog/site.js';
 import type { Problem } from '../catalog/problems.js';
 
 /** The first line of the `netlify.toml` otapress writes: a file without it is the maintainer's. */
@@ -27,6 +29,38 @@ publish = "dist"
 NODE_VERSION = "20"
 `;
 
+/**
+ * Netlify's documented limits: no limit on files per deploy, but 54,000 files per folder
+ * (docs.netlify.com/site-deploys/overview, "Files per directory limit"); redirect rules are
+ * serialized for the deploy, which "might fail" when that is too large, and from 10,000 rules on
+ * Netlify asks for placeholders instead (docs.netlify.com/routing/redirects). Its `_redirects`
+ * takes one rule per device and list: past 10,000 rules, lists beyond the interface's four are
+ * refused (they multiply the rules); devices are not (each adds its ten). {@link netlifyOutputProblems}
+ * checks both before anything is compiled.
+ */
+const NETLIFY_LIMITS = { filesPerFolder: 54_000, rules: 10_000 } as const;
+
+/**
+ * Netlify: a `--host netlify` build writes its rule files in place of Cloudflare's, for a site
+ * whose `hosts` has it. Its rules cannot fall through from a rewrite whose file is missing either,
+ * so a device gets a rule of its own per request shape; a placeholder there is a whole path
+ * segment, so no rule can tell a miss of a format's file at the root from other misses there.
+ */
+export const netlify: HostModule = {
+  name: 'netlify',
+  writes: (site, target) => target === 'netlify' && site.hosts.includes('netlify'),
+  ruleFiles: (table) => [
+    { path: '_redirects', contents: renderNetlifyRedirects(table) },
+    { path: '_headers', contents: renderNetlifyHeaders(table) },
+  ],
+  limits: NETLIFY_LIMITS,
+  // Its limits depend on the devices and lists alone: checked before anything is compiled.
+  limitProblems: () => [],
+  outputLimitProblems: netlifyOutputProblems,
+  // Its header rules apply to 404s as to every answer.
+  answers: { rootFormatMiss: 'html', notFoundCacheControl: 'rules' },
+};
+
 /** One Netlify redirect rule: `status` 200 rewrites (forced when `force`), 404 serves `to` with status 404; `query` matches one query parameter by value, or any value as `:name`. */
 export interface NetlifyRule {
   from: string;
@@ -43,13 +77,11 @@ export interface NetlifyRule {
  * most to the least specific folder. One Netlify rule matches both slash forms, so trailing-slash
  * paths need no rule; query strings pass through.
  */
-export function netlifyRules(site: Site, devices: readonly string[], incrementals: readonly IncrementalAnswer[] = []): NetlifyRule[] {
+export function netlifyRules({ endpoints, devices, lists, incrementals, notFound }: RouteTable): NetlifyRule[] {
   const out: NetlifyRule[] = [];
   const rewrite = (from: string, to: string) => out.push({ from, to, status: 200, force: true });
-  const lists = site.lists.map((l) => l.name);
-  const table = endpoints(site);
   const unslashed = (endpoint: Endpoint) => endpoint.paths.filter((p) => !p.endsWith('/'));
-  for (const endpoint of table.filter((e) => !e.paths[0].includes(':device'))) {
+  for (const endpoint of endpoints.filter((e) => !e.paths[0].includes(':device'))) {
     for (const p of unslashed(endpoint)) {
       // A paged endpoint: its first page (no parameter, or `0`) answers everything, every other
       // value the past-the-end 404 that ends a client paging until an answer fails.
@@ -62,23 +94,23 @@ export function netlifyRules(site: Site, devices: readonly string[], incremental
     }
   }
   // The answers for phones on one build, by endpoint and device, found once (not per device and list).
-  const answers = new Map<string, Map<string, IncrementalAnswer[]>>();
-  const answersFor = (incrementalFile: string, device: string) => {
-    let byDevice = answers.get(incrementalFile);
+  const answers = new Map<Endpoint, Map<string, IncrementalAnswer[]>>();
+  const answersFor = (endpoint: Endpoint, device: string) => {
+    let byDevice = answers.get(endpoint);
     if (!byDevice) {
-      answers.set(incrementalFile, (byDevice = new Map()));
-      for (const answer of answersOf(incrementalFile, incrementals)) byDevice.set(answer.device, [...(byDevice.get(answer.device) ?? []), answer]);
+      answers.set(endpoint, (byDevice = new Map()));
+      for (const answer of answersOf(endpoint, incrementals)) byDevice.set(answer.device, [...(byDevice.get(answer.device) ?? []), answer]);
     }
     return byDevice.get(device) ?? [];
   };
   for (const device of devices) {
-    for (const endpoint of table.filter((e) => e.paths[0].includes(':device'))) {
+    for (const endpoint of endpoints.filter((e) => e.paths[0].includes(':device'))) {
       const expansions = endpoint.paths[0].includes(':list') ? lists.map((list) => ({ device, list })) : [{ device }];
       for (const params of expansions) {
         for (const p of unslashed(endpoint)) {
           // Each answer for phones on one build before the rule that answers every other build.
           if (endpoint.incrementalFile && p.includes(':incremental')) {
-            for (const answer of answersFor(endpoint.incrementalFile, device)) {
+            for (const answer of answersFor(endpoint, device)) {
               if (!('list' in params) || answer.list === params.list) rewrite(fill(p, answer), fill(endpoint.incrementalFile, answer));
             }
           }
@@ -88,12 +120,12 @@ export function netlifyRules(site: Site, devices: readonly string[], incremental
     }
   }
   // After every device's own rule: what the other devices answer instead of the JSON 404.
-  for (const endpoint of table) if (endpoint.unknownDevice) for (const p of unslashed(endpoint)) rewrite(p, endpoint.unknownDevice);
+  for (const endpoint of endpoints) if (endpoint.unknownDevice) for (const p of unslashed(endpoint)) rewrite(p, endpoint.unknownDevice);
   // A format's file at the root has no 404 rule of its own: a placeholder is a whole path segment
   // here (docs.netlify.com/manage/routing/redirects/redirect-options/, "Placeholders"), and
   // netlify-redirector 0.5.0 matches `/:device.json` against `/no-such-page` and `/index.html` too,
   // so such a rule would answer every miss at the root with JSON. Those misses keep the HTML 404.
-  for (const scope of notFoundScopes(site, devices)) out.push({ from: `${scope.folder}*`, to: scope.file, status: 404, force: false });
+  for (const scope of notFound) out.push({ from: `${scope.folder}*`, to: scope.file, status: 404, force: false });
   return out;
 }
 
@@ -102,9 +134,9 @@ export function netlifyRules(site: Site, devices: readonly string[], incremental
  * line split at white space, so a path holding white space, a control character or `#` could not be
  * written as it is; the route table's grammar never lets one through, and one is refused here.
  */
-export function renderNetlifyRedirects(site: Site, devices: readonly string[], incrementals: readonly IncrementalAnswer[] = []): string {
+export function renderNetlifyRedirects(table: RouteTable): string {
   const lines = ['# Generated by otapress from its route table for Netlify; edit content/site.yaml, not this file.'];
-  for (const rule of netlifyRules(site, devices, incrementals)) {
+  for (const rule of netlifyRules(table)) {
     for (const value of [rule.from, rule.to]) {
       if (!/^\/[\x21-\x7e]*$/.test(value) || value.includes('#')) throw new Error(`cannot be written as one field of _redirects (white space, a control character or #): ${JSON.stringify(value)}`);
     }
@@ -113,22 +145,6 @@ export function renderNetlifyRedirects(site: Site, devices: readonly string[], i
     lines.push(`${rule.from}${query}  ${rule.to}  ${rule.status}${rule.force ? '!' : ''}`);
   }
   return `${lines.join('\n')}\n`;
-}
-
-/**
- * Netlify's `_headers`: the API headers on everything under `/api/` and in the formats' folders
- * (the syntax is Cloudflare's; the values are checked there), and on each of the formats' files at
- * the root (`rootFiles`, `/akita.json`) by a rule of its own. Netlify reads `:name` as a whole path
- * segment and `*` inside one as any text, slashes too (@netlify/headers-parser `getForRegExp`, as
- * netlify-cli matches `for`): `/:device.json` would match every page at the root, `/*.json` any
- * `.json` miss at any depth; a rule per file keeps the HTML headers on every miss.
- */
-export function renderNetlifyHeaders(site: Site, rootFiles: readonly string[] = []): string {
-  for (const file of rootFiles) if (!/^\/[A-Za-z0-9._~-]+$/.test(file)) throw new Error(`cannot be written as a path of _headers: ${JSON.stringify(file)}`);
-  const patterns = headerRules(site).filter((rule) => !rule.for.includes(':'));
-  const values = patterns[0].values;
-  const rules = [...patterns, ...rootFiles.map((file) => ({ for: file, values }))].map((rule) => [rule.for, ...Object.entries(rule.values).map(([name, value]) => `  ${name}: ${value}`)].join('\n'));
-  return `# Generated by otapress for Netlify; edit content/site.yaml, not this file.\n${rules.join('\n')}\n`;
 }
 
 /** The first line of the `netlify.toml` that builds of earlier otapress versions wrote, with every route in it. */
@@ -154,4 +170,50 @@ export function oldNetlifyTomlNotice(text: string): Problem | undefined {
     message:
       'written by an earlier otapress with the routes of the catalog as it was then; the build now writes them into dist/_redirects and dist/_headers (with --host netlify) and never changes netlify.toml: delete every [[redirects]] and [[headers]] table from here on, keep [build] and [build.environment], and commit it (its headers would win over a changed cache_control)',
   };
+}
+
+// --- internal ---
+
+/** The redirect rules and the folders of a site's output past Netlify's limits (limit-check.ts). */
+function netlifyOutputProblems({ devices, floor, check }: OutputLimits): Problem[] {
+  const rules = check(
+    (lists, count, requestPaths) => floor(count, lists, requestPaths).rules,
+    NETLIFY_LIMITS.rules,
+    'Netlify redirect rules',
+    `Netlify asks for placeholders instead of ${thousands(NETLIFY_LIMITS.rules)} rules or more, and may fail a deploy whose rules are too large; use fewer lists or request paths (content/site.yaml), or remove netlify from \`hosts\``,
+    // A rule per device is what keeps an unknown device on the JSON 404 there: the devices alone
+    // (10 rules each with the interface's lists) may pass the advice, the lists may not multiply them.
+    { devicesToo: false },
+  );
+  const problems = rules ? [rules] : [];
+  // Every device is a folder in dist/api/v1/ and dist/devices/.
+  if (devices.length > NETLIFY_LIMITS.filesPerFolder) {
+    const device = devices[NETLIFY_LIMITS.filesPerFolder];
+    problems.push({
+      file: `content/${device}`,
+      line: 1,
+      col: 1,
+      field: '(folder)',
+      message: `${thousands(devices.length)} device folders make as many folders in dist/api/v1/, past Netlify's ${thousands(NETLIFY_LIMITS.filesPerFolder)} files per folder; split the devices over several sites`,
+    });
+  }
+  return problems;
+}
+
+/**
+ * Netlify's `_headers`: the API headers on everything under `/api/` and in the formats' folders
+ * (the syntax is Cloudflare's; the values are checked there), and on each of the formats' files at
+ * the root (`rootFiles`, `/akita.json`) by a rule of its own. Netlify reads `:name` as a whole path
+ * segment and `*` inside one as any text, slashes too (@netlify/headers-parser `getForRegExp`, as
+ * netlify-cli matches `for`): `/:device.json` would match every page at the root, `/*.json` any
+ * `.json` miss at any depth; a rule per file keeps the HTML headers on every miss.
+ */
+function renderNetlifyHeaders(table: RouteTable): string {
+  const headerRules = checkHeaderRules(table.headerRules);
+  const { rootFiles } = table;
+  for (const file of rootFiles) if (!/^\/[A-Za-z0-9._~-]+$/.test(file)) throw new Error(`cannot be written as a path of _headers: ${JSON.stringify(file)}`);
+  const patterns = headerRules.filter((rule) => !rule.for.includes(':'));
+  const values = patterns[0].values;
+  const rules = [...patterns, ...rootFiles.map((file) => ({ for: file, values }))].map((rule) => [rule.for, ...Object.entries(rule.values).map(([name, value]) => `  ${name}: ${value}`)].join('\n'));
+  return `# Generated by otapress for Netlify; edit content/site.yaml, not this file.\n${rules.join('\n')}\n`;
 }

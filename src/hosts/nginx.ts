@@ -3,91 +3,94 @@
  * Every request shape is one regex location for all devices and lists; a listing that does not
  * exist falls to the nearest JSON 404, found with `try_files` over the 404 folders. Pure.
  */
-import { fillGroups, formatListen, serverRules, type ListenAddress } from './server-rules.js';
+import { fillGroups, formatListen, serverRules, type ServerRules } from './server-rules.js';
+import { routeTable } from './routes.js';
+import type { HostModule, ServerConfigOptions } from './host.js';
 import type { Site } from '../catalog/site.js';
 
-/** What a generated server configuration needs besides the site. */
-export interface ServerConfigOptions {
-  /** Absolute path of the built `dist/`. */
-  dist: string;
-  /** Undefined: port 80 on every address (Caddy: automatic HTTPS when there is a server name). */
-  listen?: ListenAddress;
-  /** Absolute folder for pid, logs and temp files (and Caddy's state); undefined: the server's run-time prefix. */
-  prefix?: string;
-  serverName?: string;
-}
+export type { ServerConfigOptions } from './host.js';
+
+/** nginx: no rule files in dist/; `otapress hosting nginx` writes its whole configuration. */
+export const nginx: HostModule = {
+  name: 'nginx',
+  writes: () => false,
+  ruleFiles: () => [],
+  limits: {},
+  limitProblems: () => [],
+  outputLimitProblems: () => [],
+  // `try_files` falls through to a fallback and to the nearest JSON 404, so it answers as the table says.
+  answers: { rootFormatMiss: 'json', notFoundCacheControl: 'no-store' },
+  serverConfig: renderNginxConfig,
+};
 
 export function renderNginxConfig(site: Site, { dist, listen = { port: 80 }, prefix, serverName }: ServerConfigOptions): string {
-  const rules = serverRules(site);
-  // Relative paths in nginx.conf are relative to the prefix given with -p.
-  const under = (name: string) => quote(prefix ? `${prefix.replace(/\/+$/, '')}/${name}` : name);
-  const apiHeaders = (cacheControl: string, always: boolean) => [
-    `add_header Allow ${text(rules.apiHeaders.Allow)}${always ? ' always' : ''};`,
-    `add_header Vary ${text(rules.apiHeaders.Vary)}${always ? ' always' : ''};`,
-    `add_header Cache-Control ${text(cacheControl)}${always ? ' always' : ''};`,
-    `add_header Access-Control-Allow-Origin ${text(rules.apiHeaders['Access-Control-Allow-Origin'])}${always ? ' always' : ''};`,
-  ];
-  // `if` with only `return` and `add_header` is the safe use of `if` in a location.
-  const options = [
-    'if ($request_method = OPTIONS) {',
-    ...Object.entries(rules.optionsHeaders).map(([name, value]) => `    add_header ${headerName(name)} ${text(value)};`),
-    '    return 204;',
-    '}',
-  ];
-  const indent = (lines: string[], depth: number) => lines.map((line) => `${'    '.repeat(depth)}${line}`);
-
-  const maps: string[] = [];
-  const candidates: string[] = [];
-  rules.notFound.forEach((scope, i) => {
-    const variable = `$otapress_404_${i + 1}`;
-    candidates.push(variable);
-    const file = fillGroups(scope.file, scope.groups, (n) => `$${n}`);
-    // A path outside the folder maps to a name no file has (`try_files` skips it).
-    maps.push(`map $uri ${variable} {`, `    ${quote(`~${scope.regex}`)} ${quote(file)};`, `    default "/.otapress-no-404";`, '}');
-  });
-
-  const locations: string[] = [];
-  const pastEnd: string[] = [];
-  for (const [i, rewrite] of rules.rewrites.entries()) {
-    // A page after the first: 418 (a code nothing else here uses) turned into a 404 with the
-    // past-the-end answer's body and the JSON 404's headers.
-    const paging = rewrite.paging
-      ? [`error_page 418 =404 @otapress_past_end_${i + 1};`, `if ($args ~ ${quote(rewrite.paging.query)}) {`, '    return 418;', '}']
-      : [];
-    if (rewrite.paging) pastEnd.push('', `location @otapress_past_end_${i + 1} {`, '    types { }', `    default_type ${quote(rules.apiHeaders['Content-Type'])};`, ...indent(apiHeaders(rules.notFoundCacheControl, true), 1), `    try_files ${quote(rewrite.paging.past)} =404;`, '}');
-    locations.push(
-      `# ${rewrite.name}: ${rewrite.shape}`,
-      `location ~ ${quote(rewrite.regex)} {`,
-      ...indent(options, 1),
-      ...indent(paging, 1),
-      // With a fallback, a device the catalog does not have, or a build without its own answer, answers it (200) instead of the 404.
-      `    try_files ${quote(fillGroups(rewrite.file, rewrite.groups, (n) => `$${n}`))}${rewrite.fallback ? ` ${quote(fillGroups(rewrite.fallback, rewrite.groups, (n) => `$${n}`))}` : ''} =404;`,
-      '}',
-    );
-  }
-
+  const rules = serverRules(routeTable(site));
+  const { maps, candidates } = notFoundMaps(rules);
+  const { locations, pastEnd } = rewriteLocations(rules);
+  const body = apiBody(rules);
   // The formats' files outside /api/: the API's headers, OPTIONS answer and JSON 404s, in a
   // folder of their own (a prefix location) or at the root (a regex location for their pattern
   // only, so that pages and other misses there keep the HTML 404).
-  // What every location of the API's answers holds: JSON whatever the extension (as _headers
-  // says), the API headers, the JSON 404s and the OPTIONS answer.
-  const apiBody = [
-    'types { }',
-    `default_type ${quote(rules.apiHeaders['Content-Type'])};`,
-    ...apiHeaders(site.cacheControl, false),
-    'error_page 403 404 =404 @otapress_api_404;',
-    ...options,
-    'try_files $uri =404;',
-  ];
   const formatLocations = rules.formatScopes.flatMap((scope) => [
     '',
     `location ${'prefix' in scope ? quote(scope.prefix) : `~ ${quote(scope.regex)}`} {`,
-    ...indent(apiBody, 1),
+    ...indent(body, 1),
     '}',
   ]);
-
-  const types = Object.entries(rules.types).map(([extension, type]) => `${quote(type)} ${extension};`);
+  const server = [
+    'server {',
+    `    listen ${formatListen(listen).replace(/^:/, '')};`,
+    `    server_name ${serverName ?? '_'};`,
+    `    root ${quote(dist)};`,
+    '    index index.html;',
+    // Misses, and folders without an index (403 otherwise), get the HTML 404 page with status 404.
+    `    error_page 403 404 =404 ${rules.notFoundPage};`,
+    '',
+    `    location = ${rules.notFoundPage} {`,
+    `        add_header Cache-Control ${quote(rules.notFoundCacheControl)} always;`,
+    '    }',
+    '',
+    '    # Never serve dotfiles (.htaccess, .git, ...).',
+    '    location ~ /\\. {',
+    '        return 404;',
+    '    }',
+    '',
+    `    location ${rules.apiPrefix} {`,
+    ...indent(body, 2),
+    '',
+    ...indent(locations, 2),
+    '    }',
+    ...indent(formatLocations, 1),
+    '',
+    '    location @otapress_api_404 {',
+    '        types { }',
+    `        default_type ${quote(rules.apiHeaders['Content-Type'])};`,
+    ...indent(apiHeaders(rules, rules.notFoundCacheControl, true), 2),
+    `        try_files ${candidates.join(' ')} =404;`,
+    '    }',
+    ...indent(pastEnd, 1),
+    '}',
+  ];
   const lines = [
+    ...preamble(rules, prefix),
+    '    # The nearest folder with a JSON 404 for a miss under /api/ (or of a format\'s file), most specific first.',
+    ...indent(maps, 1),
+    '',
+    // The blank lines between its blocks stay empty; those inside the blocks keep their indent.
+    ...server.map((line) => (line === '' ? line : `    ${line}`)),
+    '}',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+// --- internal ---
+
+/** The configuration up to the `http` block's maps: the process, its files, the content types. */
+function preamble(rules: ServerRules, prefix: string | undefined): string[] {
+  // Relative paths in nginx.conf are relative to the prefix given with -p.
+  const under = (name: string) => quote(prefix ? `${prefix.replace(/\/+$/, '')}/${name}` : name);
+  const types = Object.entries(rules.types).map(([extension, type]) => `${quote(type)} ${extension};`);
+  return [
     '# Generated by `otapress hosting nginx` from the route table. Regenerate it after changing',
     '# content/site.yaml (lists, cache_control, request paths); new devices and builds need nothing.',
     `# Run: nginx -p ${prefix ? `${prefix.replace(/\/+$/, '')}/` : 'PREFIX/'} -c THIS_FILE -g 'daemon off;'`,
@@ -110,47 +113,95 @@ export function renderNginxConfig(site: Site, { dist, listen = { port: 80 }, pre
     '',
     // nginx has no escape for `$` in a string: text() writes it as this variable, whose value is `$`.
     ...(Object.values({ ...rules.apiHeaders, ...rules.optionsHeaders }).some((value) => value.includes('$')) ? ['    geo $otapress_dollar {', '        default "$";', '    }', ''] : []),
-    '    # The nearest folder with a JSON 404 for a miss under /api/ (or of a format\'s file), most specific first.',
-    ...indent(maps, 1),
-    '',
-    '    server {',
-    `        listen ${formatListen(listen).replace(/^:/, '')};`,
-    `        server_name ${serverName ?? '_'};`,
-    `        root ${quote(dist)};`,
-    '        index index.html;',
-    // Misses, and folders without an index (403 otherwise), get the HTML 404 page with status 404.
-    `        error_page 403 404 =404 ${rules.notFoundPage};`,
-    '',
-    `        location = ${rules.notFoundPage} {`,
-    `            add_header Cache-Control ${quote(rules.notFoundCacheControl)} always;`,
-    '        }',
-    '',
-    '        # Never serve dotfiles (.htaccess, .git, ...).',
-    '        location ~ /\\. {',
-    '            return 404;',
-    '        }',
-    '',
-    `        location ${rules.apiPrefix} {`,
-    ...indent(apiBody, 3),
-    '',
-    ...indent(locations, 3),
-    '        }',
-    ...indent(formatLocations, 2),
-    '',
-    '        location @otapress_api_404 {',
-    '            types { }',
-    `            default_type ${quote(rules.apiHeaders['Content-Type'])};`,
-    ...indent(apiHeaders(rules.notFoundCacheControl, true), 3),
-    `            try_files ${candidates.join(' ')} =404;`,
-    '        }',
-    ...indent(pastEnd, 2),
-    '    }',
-    '}',
   ];
-  return `${lines.join('\n')}\n`;
 }
 
-// --- internal ---
+/** One map per JSON 404 folder, from the path to its `404.json` (`candidates`: their variables, for `try_files`). */
+function notFoundMaps(rules: ServerRules): { maps: string[]; candidates: string[] } {
+  const maps: string[] = [];
+  const candidates: string[] = [];
+  rules.notFound.forEach((scope, i) => {
+    const variable = `$otapress_404_${i + 1}`;
+    candidates.push(variable);
+    const file = fillGroups(scope.file, scope.groups, (n) => `$${n}`);
+    // A path outside the folder maps to a name no file has (`try_files` skips it).
+    maps.push(`map $uri ${variable} {`, `    ${quote(`~${scope.regex}`)} ${quote(file)};`, `    default "/.otapress-no-404";`, '}');
+  });
+  return { maps, candidates };
+}
+
+/** A regex location per request shape, and the named locations of the pages past a paged answer's first. */
+function rewriteLocations(rules: ServerRules): { locations: string[]; pastEnd: string[] } {
+  const locations: string[] = [];
+  const pastEnd: string[] = [];
+  for (const [i, rewrite] of rules.rewrites.entries()) {
+    // A page after the first: 418 (a code nothing else here uses) turned into a 404 with the
+    // past-the-end answer's body and the JSON 404's headers.
+    const paging = rewrite.paging
+      ? [`error_page 418 =404 @otapress_past_end_${i + 1};`, `if ($args ~ ${quote(rewrite.paging.query)}) {`, '    return 418;', '}']
+      : [];
+    if (rewrite.paging) {
+      pastEnd.push(
+        '',
+        `location @otapress_past_end_${i + 1} {`,
+        '    types { }',
+        `    default_type ${quote(rules.apiHeaders['Content-Type'])};`,
+        ...indent(apiHeaders(rules, rules.notFoundCacheControl, true), 1),
+        `    try_files ${quote(rewrite.paging.past)} =404;`,
+        '}',
+      );
+    }
+    locations.push(
+      `# ${rewrite.name}: ${rewrite.shape}`,
+      `location ~ ${quote(rewrite.regex)} {`,
+      ...indent(optionsAnswer(rules), 1),
+      ...indent(paging, 1),
+      // With a fallback, a device the catalog does not have, or a build without its own answer, answers it (200) instead of the 404.
+      `    try_files ${quote(fillGroups(rewrite.file, rewrite.groups, (n) => `$${n}`))}${rewrite.fallback ? ` ${quote(fillGroups(rewrite.fallback, rewrite.groups, (n) => `$${n}`))}` : ''} =404;`,
+      '}',
+    );
+  }
+  return { locations, pastEnd };
+}
+
+/**
+ * What every location of the API's answers holds: JSON whatever the extension (as _headers
+ * says), the API headers, the JSON 404s and the OPTIONS answer.
+ */
+function apiBody(rules: ServerRules): string[] {
+  return [
+    'types { }',
+    `default_type ${quote(rules.apiHeaders['Content-Type'])};`,
+    ...apiHeaders(rules, rules.apiHeaders['Cache-Control'], false),
+    'error_page 403 404 =404 @otapress_api_404;',
+    ...optionsAnswer(rules),
+    'try_files $uri =404;',
+  ];
+}
+
+/** The API headers but `Content-Type` (a location's `default_type`), with `cacheControl`; `always`: on errors too. */
+function apiHeaders(rules: ServerRules, cacheControl: string, always: boolean): string[] {
+  return [
+    `add_header Allow ${text(rules.apiHeaders.Allow)}${always ? ' always' : ''};`,
+    `add_header Vary ${text(rules.apiHeaders.Vary)}${always ? ' always' : ''};`,
+    `add_header Cache-Control ${text(cacheControl)}${always ? ' always' : ''};`,
+    `add_header Access-Control-Allow-Origin ${text(rules.apiHeaders['Access-Control-Allow-Origin'])}${always ? ' always' : ''};`,
+  ];
+}
+
+/** 204 with the OPTIONS headers: `if` with only `return` and `add_header` is the safe use of `if` in a location. */
+function optionsAnswer(rules: ServerRules): string[] {
+  return [
+    'if ($request_method = OPTIONS) {',
+    ...Object.entries(rules.optionsHeaders).map(([name, value]) => `    add_header ${headerName(name)} ${text(value)};`),
+    '    return 204;',
+    '}',
+  ];
+}
+
+function indent(lines: string[], depth: number): string[] {
+  return lines.map((line) => `${'    '.repeat(depth)}${line}`);
+}
 
 /**
  * Literal text as an nginx string, for header values: `"` and `\\` escaped, and `$`, which nginx

@@ -1,6 +1,8 @@
 import { fill } from '../render/urls.js';
 import { renderEnvelope } from '../render/v1.js';
-import { CONTENT_TYPES, endpoints, headerRules, isRootFormatFile, matches, optionsAnswers, pastFirstPage, type HeaderRule, type Paging } from './routes.js';
+import { CONTENT_TYPES, isRootFormatFile, matches, pastFirstPage, routeTable } from './routes.js';
+import type { HeaderRule, Paging, RouteTable } from './routes.js';
+import { optionsAnswers } from './cloudflare-worker.js';
 import { ROOT_FORMAT_MISSES } from '../catalog/formats.js';
 import { toRegex } from './server-rules.js';
 import type { Site } from '../catalog/site.js';
@@ -44,7 +46,8 @@ export function respond(tree: ServedTree, method: string, url: string): Answer {
   const target = requestTarget(url);
   if (!target) return errorAnswer(400, method, 'bad request: the request target is not a path; ask for one such as /api/v1/<device>/<list>/');
   const { pathname: requested, search } = target;
-  const rules = headerRules(tree.site);
+  const table = tableOf(tree.site);
+  const rules = table.headerRules;
   const finish = (status: number, body: string | Uint8Array, type?: string, extra: Record<string, string> = {}): Answer => {
     // Cloudflare Pages sends Access-Control-Allow-Origin: * on every static asset (measured with wrangler).
     const headers: Record<string, string> = { ...(type && { 'Content-Type': type }), ...extra, 'Access-Control-Allow-Origin': '*' };
@@ -56,7 +59,7 @@ export function respond(tree: ServedTree, method: string, url: string): Answer {
   const redirect = (location: string): Answer => finish(308, '', undefined, { Location: location });
 
   if (method === 'OPTIONS') {
-    const answer = optionsAnswers(tree.site).find((a) => matches(a.for, requested));
+    const answer = optionsAnswers(table).find((a) => matches(a.for, requested));
     if (answer) return { status: 204, headers: { ...answer.headers }, body: '' };
   }
   const rewritten = rewrite(tree, requested, search);
@@ -137,8 +140,8 @@ const HOST_CONTROL_FILES = new Set(['_redirects', '_headers', '_worker.js', '_ro
 function rewrites(site: Site): Rewrite[] {
   let cached = REWRITES.get(site);
   if (!cached) {
-    const lists = site.lists.map((l) => l.name);
-    cached = endpoints(site).flatMap((endpoint) =>
+    const { lists, endpoints } = tableOf(site);
+    cached = endpoints.flatMap((endpoint) =>
       endpoint.paths.map((path) => {
         // Cloudflare has a static rule per device and list for these: only list names match.
         const { regex, groups } = toRegex(path, true, endpoint.perDevice ? lists : undefined);
@@ -164,10 +167,20 @@ interface Rewrite {
 
 const REWRITES = new WeakMap<Site, Rewrite[]>();
 
+/** The route table of a served site, made once per site (no devices: the tree's files say which exist). */
+function tableOf(site: Site): RouteTable {
+  let table = TABLES.get(site);
+  if (!table) TABLES.set(site, (table = routeTable(site)));
+  return table;
+}
+
+const TABLES = new WeakMap<Site, RouteTable>();
+
 /** The file a request path is rewritten to, and for a page past the first of a paged answer, the file that answers it with 404. */
 function rewrite(tree: ServedTree, pathname: string, search: string): { target: string; past?: string } | undefined {
   // A format's file at the root: Cloudflare has a rule to itself for each one written, and one
-  // for any other path of its shape to ROOT_FORMAT_MISSES, whose 404.html is the JSON 404 (routes.ts `cloudflareRules`).
+  // for any other path of its shape to ROOT_FORMAT_MISSES, whose 404.html is the JSON 404
+  // (cloudflare.ts `cloudflareRules`).
   if (isRootFormatFile(tree.site, pathname)) return { target: tree.files.has(pathname) ? pathname : `${ROOT_FORMAT_MISSES}missing` };
   for (const { pattern, names, file, perDevice, unknownDevice, paging, fallback } of rewrites(tree.site)) {
     const match = pattern.exec(pathname);

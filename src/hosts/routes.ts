@@ -1,19 +1,18 @@
 /**
- * Wing `hosts/`: the route table (this file; the other formats' files: format-routes.ts) with
- * Cloudflare's rule files, Netlify's (netlify.ts), the files a build adds for the hosts
- * (host-files.ts; Cloudflare's worker: cloudflare-worker.ts), the self-hosted servers'
- * configurations (nginx.ts, caddy.ts, apache.ts, from server-rules.ts), and how a host answers a
- * request from a compiled tree (respond.ts). Pure. Imports only `render/` and `catalog/`.
+ * Wing `hosts/`: the route table (this file; the other formats' files: format-routes.ts), the one
+ * thing the hosts share. Each host is a module of its own behind one interface (host.ts):
+ * Cloudflare (cloudflare.ts, its worker: cloudflare-worker.ts), Netlify (netlify.ts), and the
+ * self-hosted servers nginx, Caddy and Apache (nginx.ts, caddy.ts, apache.ts, from
+ * server-rules.ts); host-files.ts registers them and writes the files a build adds for them, and
+ * respond.ts answers a request from a compiled tree as Cloudflare does. Pure. Imports only
+ * `render/` and `catalog/`.
  */
 import { API_FILES, fill } from '../render/urls.js';
 import type { Site } from '../catalog/site.js';
 import { BUILT_IN_V1_PATHS, hasInSegmentPlaceholder } from '../catalog/request-paths.js';
-import { SITE_FILE } from '../catalog/site.js';
-import type { Problem } from '../catalog/problems.js';
-import { formatFolder, ROOT_FORMAT_MISSES } from '../catalog/formats.js';
-import { formatFolders, formatNotFoundScopes, problemAtFormat, rootFormatFiles, type NotFoundScope } from './format-routes.js';
+import { formatFolders, formatNotFoundScopes, rootFormatFiles, type NotFoundScope } from './format-routes.js';
 
-export { formatFiles, formatFolders, formatNotFoundScopes, isRootFormatFile, matches, problemAtFormat, rootFormatFiles, type NotFoundScope } from './format-routes.js';
+export { formatFiles, formatNotFoundScopes, isRootFormatFile, matches, problemAtFormat, type NotFoundScope } from './format-routes.js';
 
 /**
  * The API's request shapes and the static file that answers each. This table is the one
@@ -89,6 +88,8 @@ export interface Endpoint {
    * static rule before the placeholder rule.
    */
   incrementalFile?: string;
+  /** A path that fixes the list (site.yaml's `list:`): its `incrementalFile` serves that list's answers only. */
+  incrementalList?: string;
 }
 
 /**
@@ -130,10 +131,69 @@ export function endpoints(site: Site): Endpoint[] {
       paths: [colonForm(requestPath.pattern)],
       file: requestPath.list ? fill(API_FILES.listing, { list: requestPath.list }) : API_FILES.listing,
       // {incremental} is the whole last segment of a request path (request-paths.ts), as in the built-in one.
-      ...(requestPath.pattern.includes('{incremental}') && { incrementalFile: requestPath.list ? fill(API_FILES.v1Incremental, { list: requestPath.list }) : API_FILES.v1Incremental }),
+      ...(requestPath.pattern.includes('{incremental}') && incrementalOf(requestPath.list)),
       ...(hasInSegmentPlaceholder(requestPath.pattern) && { perDevice: true }),
     })),
   ];
+}
+
+/**
+ * The route table of a catalog: what every host's rules are generated from, computed once for all
+ * of them from the site and what its devices compiled to. A host module reads it and nothing else.
+ */
+export interface RouteTable {
+  site: Site;
+  /** The device folders, in name order: hosts that cannot fall through take rules per device. */
+  devices: readonly string[];
+  /** The site's list names, in site.yaml order. */
+  lists: readonly string[];
+  /** {@link ENDPOINTS}, then the site's request paths ({@link endpoints}). */
+  endpoints: readonly Endpoint[];
+  /** The JSON 404 answers, most specific folder first, with a scope per device ({@link notFoundScopes}). */
+  notFound: readonly NotFoundScope[];
+  /** The JSON 404 scopes of the formats' files, which need no device ({@link formatNotFoundScopes}). */
+  formatNotFound: readonly NotFoundScope[];
+  /** The header rules ({@link headerRules}): `/api/*` first. */
+  headerRules: readonly HeaderRule[];
+  /** Headers of every answer under `/api/` ({@link apiHeaders}). */
+  apiHeaders: Readonly<Record<string, string>>;
+  /** The folders of the formats' files outside `/api/`, most specific first ({@link formatFolders}). */
+  formatFolders: readonly string[];
+  /** The patterns of the formats' files at the root (`/:device.json`), each once. */
+  rootPatterns: readonly string[];
+  /** The formats' files the build writes at the root (`/akita.json`), in device order. */
+  rootFiles: readonly string[];
+  /** The answers for phones on one build, in device order. */
+  incrementals: readonly IncrementalAnswer[];
+}
+
+/**
+ * What a build's devices add to the route table: their folders, their answers for phones on one
+ * build, and the formats' files they write at the root. The self-hosted servers' rules need none.
+ */
+export interface CatalogRoutes {
+  devices?: readonly string[];
+  incrementals?: readonly IncrementalAnswer[];
+  rootFiles?: readonly string[];
+}
+
+/** The route table of `site` with what its devices add (none: the rules every device shares). */
+export function routeTable(site: Site, catalog: CatalogRoutes = {}): RouteTable {
+  const { devices = [], incrementals = [], rootFiles = [] } = catalog;
+  return {
+    site,
+    devices,
+    lists: site.lists.map((l) => l.name),
+    endpoints: endpoints(site),
+    notFound: notFoundScopes(site, devices),
+    formatNotFound: formatNotFoundScopes(site),
+    headerRules: headerRules(site),
+    apiHeaders: apiHeaders(site),
+    formatFolders: formatFolders(site),
+    rootPatterns: [...new Set(rootFormatFiles(site).map((f) => f.path))],
+    rootFiles,
+    incrementals,
+  };
 }
 
 /**
@@ -190,19 +250,6 @@ export function headerRules(site: Site): HeaderRule[] {
   ];
 }
 
-/** Headers of every answer under `/api/`, listings and JSON 404s alike. */
-export function apiHeaders(site: Site): Record<string, string> {
-  return {
-    'Content-Type': 'application/json',
-    Allow: 'GET, OPTIONS',
-    Vary: 'Accept',
-    'Cache-Control': site.cacheControl,
-    // Public, read-only data that web clients (the LineageOS download portal, dashboards) read from
-    // other origins; no credentials, so `*` is enough and no preflight is needed for a plain GET.
-    'Access-Control-Allow-Origin': '*',
-  };
-}
-
 /** Content types by file extension, as Cloudflare sends them: the preview and the self-hosted servers use these. */
 export const CONTENT_TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
@@ -220,160 +267,46 @@ export const CONTENT_TYPES: Record<string, string> = {
 };
 
 /**
- * Cloudflare Pages `_redirects`: one rewrite (status 200) per request shape, with placeholders, so
- * the rule count stays the same for any number of devices (the limit is 100 dynamic rules). A miss
- * (unknown device or list) falls to the nearest `404.html` above the requested path. A request
- * path with a placeholder inside a segment takes one static rule per device and list (limit 2000).
+ * The answers for phones on one build that an endpoint's `incrementalFile` serves, each file once:
+ * a path with a fixed list serves that list's answers only, and a file without `:list` (an answer
+ * per device and build) serves one answer however many lists have it.
  */
-export function renderCloudflareRedirects(site: Site, devices: readonly string[], incrementals: readonly IncrementalAnswer[] = [], rootFiles: readonly string[] = []): string {
-  const lines = ['# Generated by otapress from its route table; edit content/site.yaml, not this file.'];
-  for (const [from, to] of cloudflareRules(site, devices, incrementals, rootFiles)) {
-    // Fields are split at white space, and `#` starts a comment (wrangler's parseRedirects).
-    for (const value of [from, to]) if (!/^\/[\x21-\x7e]*$/.test(value) || value.includes('#')) throw new Error(`cannot be written as one field of _redirects: ${JSON.stringify(value)}`);
-    lines.push(`${from}  ${to}  200`);
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-/**
- * The rewrites of `_redirects` in order, as `[from, to]`. An endpoint with an `unknownDevice`
- * answer takes a static rule per device, and its placeholder rule, which Cloudflare tries only
- * after every static one, points at that answer (measured with wrangler). When those static rules would pass Cloudflare's
- * limit, they are left out and the endpoint gets its one placeholder rule: unknown devices then
- * answer the JSON 404 there, which is better than known devices past the limit answering `[]`.
- */
-export function cloudflareRules(site: Site, devices: readonly string[], incrementals: readonly IncrementalAnswer[] = [], rootFiles: readonly string[] = []): [string, string][] {
-  const lists = site.lists.map((l) => l.name);
-  const rules = (answerUnknown: boolean) => {
-    // The formats' files at the root (`rootFiles`, as written: `/akita.json`) each answer by a
-    // rule to itself, and any other path of their shape by a rule to a path in
-    // ROOT_FORMAT_MISSES: Cloudflare follows a rule whether a file exists or not, and answers a
-    // rewrite to a missing file with the nearest 404.html above the path rewritten to
-    // (developers.cloudflare.com/pages/configuration/redirects/, "Redirects are always followed";
-    // measured with wrangler), here the JSON 404; a miss of any other shape keeps the HTML page.
-    const out: [string, string][] = rootFiles.map((file) => [file, file]);
-    for (const path of new Set(rootFormatFiles(site).map((f) => f.path))) out.push([path, `${ROOT_FORMAT_MISSES}missing`]);
-    for (const endpoint of endpoints(site)) {
-      for (const from of endpoint.paths) {
-        // Each answer for phones on one build by its own rule, before the rule for every other build.
-        if (endpoint.incrementalFile && from.includes(':incremental')) {
-          for (const params of answersOf(endpoint.incrementalFile, incrementals)) out.push([fill(from, params), fill(endpoint.incrementalFile, params)]);
-        }
-        if (endpoint.perDevice) {
-          for (const device of devices) for (const params of expand(from, device, lists)) out.push([fill(from, params), fill(endpoint.file, params)]);
-        } else if (endpoint.unknownDevice && answerUnknown) {
-          for (const device of devices) out.push([fill(from, { device }), fill(endpoint.file, { device })]);
-          out.push([from, endpoint.unknownDevice]);
-        } else out.push([from, endpoint.file]);
-      }
-    }
-    // Every rule without placeholders first, in their order, then the others in theirs. Cloudflare
-    // reads a rule without placeholders as static only before the first one with them, counts
-    // every later rule as dynamic and skips the rest of the file past 100 of those (wrangler
-    // 4.86.0, workers-shared utils/configuration/parseRedirects.ts, `canCreateStaticRule`; "static
-    // redirects should appear before dynamic redirects", developers.cloudflare.com/pages/configuration/redirects/):
-    // per-device rules after a placeholder rule would each count as dynamic, and a site of a few
-    // dozen devices would lose its last rules. Static rules are looked up by path before any
-    // dynamic one is tried (metadata `staticRules`), so this order answers every path as meant.
-    return [...out.filter(isStaticRule), ...out.filter((rule) => !isStaticRule(rule))];
-  };
-  const all = rules(true);
-  return staticRules(all) <= CLOUDFLARE_REDIRECT_LIMITS.static ? all : rules(false);
-}
-
-/** Cloudflare Pages' limits on `_redirects`: rules without placeholders, and rules with them. */
-export const CLOUDFLARE_REDIRECT_LIMITS = { static: 2000, dynamic: 100 } as const;
-
-/**
- * The request paths that take one `_redirects` rule per device and list, when together they pass
- * Cloudflare's limit of static rules: reported at the first of them (Cloudflare would ignore the
- * rules past the limit, and phones of the devices sorted last would get 404s).
- */
-export function cloudflareRuleProblems(site: Site, devices: readonly string[], incrementals: readonly IncrementalAnswer[] = [], rootFiles: readonly string[] = []): Problem[] {
-  const perDevice = site.requestPaths.filter((r) => hasInSegmentPlaceholder(r.pattern));
-  if (perDevice.length === 0 && incrementals.length === 0 && rootFiles.length === 0) return [];
-  const rules = cloudflareRules(site, devices, incrementals, rootFiles);
-  const counts = { static: staticRules(rules), dynamic: rules.length - staticRules(rules) };
-  if (counts.static <= CLOUDFLARE_REDIRECT_LIMITS.static) return [];
-  if (rootFiles.length > 0 && staticRules(cloudflareRules(site, devices, incrementals)) <= CLOUDFLARE_REDIRECT_LIMITS.static) {
-    const format = site.formats.find((f) => formatFolder(f.path) === undefined)!;
-    return [
-      problemAtFormat(
-        format,
-        `the formats' files at the root (${rootFiles.length}, one per device and list) take one _redirects rule each on Cloudflare Pages, so that a missing one answers the JSON 404: ${counts.static} static rules, over its limit of ${CLOUDFLARE_REDIRECT_LIMITS.static}; put the format in a folder of its own, e.g. /API/updater/{device}.json, which takes no rule per device`,
-      ),
-    ];
-  }
-  if (perDevice.length === 0) {
-    return [
-      {
-        file: SITE_FILE,
-        line: 1,
-        col: 1,
-        field: '(incremental packages)',
-        message: `the answers for phones on one build (${incrementals.length}, one per list and build an incremental package applies on) take one _redirects rule each on Cloudflare Pages: ${counts.static} static rules (with the site-wide ones), over its limit of ${CLOUDFLARE_REDIRECT_LIMITS.static}; remove the manifests of incremental packages from builds few phones still run`,
-      },
-    ];
-  }
-  const { line, col, pattern } = perDevice[0];
-  const field = `request_paths.${site.requestPaths.indexOf(perDevice[0])}`;
-  return [
-    {
-      file: SITE_FILE,
-      line,
-      col,
-      field,
-      message: `${pattern} takes one _redirects rule per device and list on Cloudflare Pages (a placeholder beside fixed text cannot be one rule there): ${counts.static} static rules for ${devices.length} devices, over its limit of ${CLOUDFLARE_REDIRECT_LIMITS.static}; use a path of whole segments such as /api/v1/legacy/{device}/{list}, which is one rule for every device`,
-    },
-  ];
-}
-
-/** Cloudflare Pages `_headers`: the API headers on everything under `/api/`, and on the formats' files outside it. */
-export function renderCloudflareHeaders(site: Site): string {
-  const rules = headerRules(site).map((rule) => [rule.for, ...Object.entries(rule.values).map(([name, value]) => `  ${name}: ${value}`)].join('\n'));
-  return `# Generated by otapress; edit content/site.yaml, not this file.\n${rules.join('\n')}\n`;
-}
-
-/**
- * The answer to `OPTIONS` where a header rule declares `Allow` (`options_handler: true`): 204 with
- * that rule's headers except `Content-Type`, as there is no body. Cloudflare answers 405 for
- * `OPTIONS` on a static asset, so only code can give this answer.
- */
-export function optionsAnswers(site: Site): { for: string; headers: Record<string, string> }[] {
-  if (!site.optionsHandler) return [];
-  // Not at the root: `_routes.json`, which sends requests to the worker, has `*` but no
-  // placeholders (developers.cloudflare.com/pages/functions/routing/), and `/*` would bill every page.
-  return headerRules(site)
-    .filter((rule) => 'Allow' in rule.values && !rule.for.includes(':'))
-    .map((rule) => ({ for: rule.for, headers: Object.fromEntries(Object.entries(rule.values).filter(([name]) => name !== 'Content-Type')) }));
+export function answersOf(
+  endpoint: Pick<Endpoint, 'incrementalFile' | 'incrementalList'>,
+  incrementals: readonly IncrementalAnswer[],
+): IncrementalAnswer[] {
+  const files = new Set<string>();
+  return incrementals.filter((answer) => {
+    if (endpoint.incrementalList !== undefined && answer.list !== endpoint.incrementalList) return false;
+    const file = fill(endpoint.incrementalFile!, answer);
+    if (files.has(file)) return false;
+    files.add(file);
+    return true;
+  });
 }
 
 // --- internal ---
 
+/** Headers of every answer under `/api/`, listings and JSON 404s alike. */
+function apiHeaders(site: Site): Record<string, string> {
+  return {
+    'Content-Type': 'application/json',
+    Allow: 'GET, OPTIONS',
+    Vary: 'Accept',
+    'Cache-Control': site.cacheControl,
+    // Public, read-only data that web clients (the LineageOS download portal, dashboards) read from
+    // other origins; no credentials, so `*` is enough and no preflight is needed for a plain GET.
+    'Access-Control-Allow-Origin': '*',
+  };
+}
+
+/** The answers for phones on one build of a request path with `{incremental}`: of its `list`, or of the list asked. */
+function incrementalOf(list: string | undefined): Pick<Endpoint, 'incrementalFile' | 'incrementalList'> {
+  if (!list) return { incrementalFile: API_FILES.v1Incremental };
+  return { incrementalFile: fill(API_FILES.v1Incremental, { list }), incrementalList: list };
+}
+
 /** `:name` of a `{name}` pattern (site.yaml's request paths): the route table's placeholder form. */
 function colonForm(pattern: string): string {
   return pattern.replace(/\{([a-z]+)\}/g, ':$1');
-}
-
-function expand(pattern: string, device: string, lists: readonly string[]): Record<string, string>[] {
-  return pattern.includes(':list') ? lists.map((list) => ({ device, list })) : [{ device }];
-}
-
-/**
- * The answers for phones on one build that an endpoint's `incrementalFile` serves: a request path
- * with a fixed list serves that list's answers only.
- */
-/** The answers for phones on one build that `incrementalFile` (an endpoint's pattern) names. */
-export function answersOf(incrementalFile: string, incrementals: readonly IncrementalAnswer[]): IncrementalAnswer[] {
-  return incrementals.filter((answer) => fill(incrementalFile, answer) === fill(API_FILES.v1Incremental, answer));
-}
-
-/** Rules without placeholders, which Cloudflare counts against its static limit. */
-function staticRules(rules: readonly [string, string][]): number {
-  return rules.filter(isStaticRule).length;
-}
-
-/** A rule without placeholders or splats: Cloudflare counts it against its static limit. */
-function isStaticRule([from]: readonly [string, string]): boolean {
-  return !/[:*]/.test(from);
 }

@@ -4,9 +4,8 @@
  * 404, and the headers. The rules are generic: a pattern for every device and list, so a new
  * device needs no new configuration. Pure.
  */
-import { endpoints, NOT_FOUND_FOLDERS, apiHeaders, CONTENT_TYPES, pastFirstPageRegex, formatFolders, formatNotFoundScopes, rootFormatFiles, type Endpoint } from './routes.js';
+import { NOT_FOUND_FOLDERS, CONTENT_TYPES, pastFirstPageRegex, type Endpoint, type RouteTable } from './routes.js';
 import { ROOT_FORMAT_MISSES } from '../catalog/formats.js';
-import type { Site } from '../catalog/site.js';
 
 /** A request shape: the path as an anchored regular expression, and the file that answers it. */
 export interface ServerRewrite {
@@ -73,13 +72,13 @@ export interface ServerRules {
   types: Record<string, string>;
 }
 
-/** The self-hosted servers' view of the route table for `site`. */
-export function serverRules(site: Site): ServerRules {
-  const headers = apiHeaders(site);
-  const lists = site.lists.map((l) => l.name);
+/** The self-hosted servers' view of the route table: the same for every device, so `table` needs none. */
+export function serverRules(table: RouteTable): ServerRules {
+  const headers = { ...table.apiHeaders };
+  const { lists } = table;
   const { 'Content-Type': _type, ...optionsHeaders } = headers;
   return {
-    rewrites: endpoints(site).flatMap((endpoint) =>
+    rewrites: table.endpoints.flatMap((endpoint) =>
       endpoint.paths.map((shape) => ({
         name: endpoint.name,
         shape,
@@ -90,14 +89,14 @@ export function serverRules(site: Site): ServerRules {
     ),
     // Most specific first: the formats' folders and files, then the API's folders.
     notFound: [
-      ...formatNotFoundScopes(site).map((scope) => ({ folder: scope.folder, ...toRegex(scope.folder, false), file: scope.file })),
-      ...[...new Set(rootFormatFiles(site).map((f) => f.path))].map((path) => ({ folder: '/', ...toRegex(path, true), file: `${ROOT_FORMAT_MISSES}404.json` })),
+      ...table.formatNotFound.map(({ folder, file }) => ({ folder, ...toRegex(folder, false), file })),
+      ...table.rootPatterns.map((path) => ({ folder: '/', ...toRegex(path, true), file: `${ROOT_FORMAT_MISSES}404.json` })),
       ...NOT_FOUND_FOLDERS.map((folder) => ({ folder, ...toRegex(folder, false), file: `${folder}404.json` })),
     ],
     apiPrefix: '/api/',
     formatScopes: [
-      ...formatFolders(site).map((prefix) => ({ prefix })),
-      ...[...new Set(rootFormatFiles(site).map((f) => f.path))].map((path) => ({ regex: toRegex(path, true).regex })),
+      ...table.formatFolders.map((prefix) => ({ prefix })),
+      ...table.rootPatterns.map((path) => ({ regex: toRegex(path, true).regex })),
     ],
     apiHeaders: headers,
     optionsHeaders,

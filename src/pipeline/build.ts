@@ -11,9 +11,9 @@ import { checkCatalog, type Listing } from '../catalog/plan.js';
 import { compareStrings, ContentError, sortProblems, type Problem } from '../catalog/problems.js';
 import { listContent, readContent, type Content, type ContentListing } from '../catalog/read.js';
 import { placeholderHostNotice, type Site } from '../catalog/site.js';
-import { renderHostFiles, type Host } from '../hosts/host-files.js';
+import { hostRuleProblems, renderHostFiles, type Host } from '../hosts/host-files.js';
 import { oldNetlifyTomlNotice } from '../hosts/netlify.js';
-import { cloudflareRuleProblems, type IncrementalAnswer } from '../hosts/routes.js';
+import type { IncrementalAnswer } from '../hosts/routes.js';
 import { renderIndexes } from '../render/device-index.js';
 import type { OutputFile } from '../render/output.js';
 import type { DeviceSummary } from '../render/summary.js';
@@ -72,7 +72,11 @@ export function assembleSite(
     ...problems,
     ...devices.flatMap((d) => d.problems),
     ...checkCatalog([], content.devices),
-    ...(host === 'all' ? cloudflareRuleProblems(site, content.devices, incrementalAnswers(devices), rootFormatAnswers(devices)) : []),
+    ...hostRuleProblems(site, host, {
+      devices: content.devices,
+      incrementals: incrementalAnswers(devices),
+      rootFiles: rootFormatAnswers(devices),
+    }),
   ];
   if (all.length > 0) return { files: [], problems: sortProblems(all), notices: [] };
   const files: OutputFile[] = [...devices.flatMap((d) => d.files), ...indexFiles(devices.map((d) => d.summary!)), ...hostFiles(), OUTPUT_MARKER_FILE];

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, compileSite } from '../../src/pipeline/build.js';
 import { readContent } from '../../src/catalog/read.js';
 import { respond, servedTree } from '../../src/hosts/respond.js';
+import { cloudflare } from '../../src/hosts/cloudflare.js';
 import { EXAMPLE } from '../helpers/helpers.js';
 import { CLOUDFLARE_PAGE_ALLOW_ORIGIN, compileWith, describeProbe, expectedAnswer, hostTable, INCREMENTAL_EXAMPLE, observe, optionsProbes, REQUEST_PATHS_YAML, FORMATS_YAML, FORMATS_OUTSIDE_API_YAML, writeManifests, type Seen } from '../helpers/host-table.js';
 import { startWrangler, type Wrangler } from '../helpers/wrangler.js';
@@ -44,7 +45,8 @@ describe.each([
   it.each(table.map((probe) => ({ probe, name: describeProbe(probe) })))('$name', async ({ probe }) => {
     const seen = await observe(wrangler!.url, probe.method, probe.path);
     const file = readFileSync(path.join(dist(), probe.file), 'utf8');
-    // Cloudflare forces Cache-Control: no-store on every 404, whatever _headers says.
+    // Cloudflare forces Cache-Control: no-store on every 404, whatever _headers says, as the module says.
+    expect(cloudflare.answers.notFoundCacheControl).toBe('no-store');
     expect(seen).toEqual(expectedAnswer(probe, file, { json: 'no-store', html: 'no-store' }, CLOUDFLARE_PAGE_ALLOW_ORIGIN));
   }, 30_000);
 

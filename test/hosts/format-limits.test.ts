@@ -6,8 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { readContent } from '../../src/catalog/read.js';
 import { parseSite } from '../../src/catalog/site.js';
-import { HOST_LIMITS, outputFloor, outputLimitProblems } from '../../src/hosts/limits.js';
-import { CLOUDFLARE_REDIRECT_LIMITS, cloudflareRuleProblems, cloudflareRules, headerRules } from '../../src/hosts/routes.js';
+import { outputFloor, outputLimitProblems } from '../../src/hosts/limits.js';
+import { CLOUDFLARE_LIMITS, cloudflareRuleProblems, cloudflareRules } from '../../src/hosts/cloudflare.js';
+import { headerRules, routeTable } from '../../src/hosts/routes.js';
 import { EXAMPLE } from '../helpers/helpers.js';
 import { compileWith, FORMATS_OUTSIDE_API_YAML } from '../helpers/host-table.js';
 
@@ -45,13 +46,13 @@ describe('formats outside /api/ in the hosts’ limits', () => {
     expect(headers).toMatch(/^\/:device\.json$/m);
   });
 
-  it(`refuses more files at the root than Cloudflare's ${CLOUDFLARE_REDIRECT_LIMITS.static} static rules, at the format's path in site.yaml`, () => {
+  it(`refuses more files at the root than Cloudflare's ${CLOUDFLARE_LIMITS.staticRedirects} static rules, at the format's path in site.yaml`, () => {
     const files = (n: number) => Array.from({ length: n }, (_, i) => `/d${i}.json`);
     // The site-wide static rules (/api/v2/oems, /api/v2/changes, with and without the slash).
-    const fixed = cloudflareRules(outside, []).filter(([from]) => !/[:*]/.test(from)).length;
+    const fixed = cloudflareRules(routeTable(outside)).filter(([from]) => !/[:*]/.test(from)).length;
     expect(fixed).toBe(4);
-    expect(cloudflareRuleProblems(outside, [], [], files(CLOUDFLARE_REDIRECT_LIMITS.static - fixed))).toEqual([]);
-    const problems = cloudflareRuleProblems(outside, [], [], files(CLOUDFLARE_REDIRECT_LIMITS.static - fixed + 1));
+    expect(cloudflareRuleProblems(routeTable(outside, { rootFiles: files(CLOUDFLARE_LIMITS.staticRedirects - fixed) }))).toEqual([]);
+    const problems = cloudflareRuleProblems(routeTable(outside, { rootFiles: files(CLOUDFLARE_LIMITS.staticRedirects - fixed + 1) }));
     expect(problems).toEqual([
       {
         file: 'content/site.yaml',
@@ -62,10 +63,10 @@ describe('formats outside /api/ in the hosts’ limits', () => {
       },
     ]);
     // Under the limit, every file keeps its rule.
-    expect(cloudflareRules(outside, [], [], files(3)).slice(0, 3)).toEqual(files(3).map((f) => [f, f]));
+    expect(cloudflareRules(routeTable(outside, { rootFiles: files(3) })).slice(0, 3)).toEqual(files(3).map((f) => [f, f]));
   });
 
-  it(`refuses more _headers rules than Cloudflare's ${HOST_LIMITS.cloudflareHeaderRules}, at the format's path in site.yaml`, () => {
+  it(`refuses more _headers rules than Cloudflare's ${CLOUDFLARE_LIMITS.headerRules}, at the format's path in site.yaml`, () => {
     const lists = Array.from({ length: 100 }, (_, i) => `l${i}`);
     const many = site(`hosts: [cloudflare]\nchannels: [stable]\nlists:\n${lists.map((l) => `  ${l}: [stable]\n`).join('')}formats:\n  crdroid:\n    path: /{list}-{device}.json\n`);
     expect(headerRules(many)).toHaveLength(101);

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { compileSite } from '../../src/pipeline/build.js';
 import { readContent } from '../../src/catalog/read.js';
 import { EXAMPLE } from '../helpers/helpers.js';
-import { cloudflareRuleProblems, cloudflareRules } from '../../src/hosts/routes.js';
+import { cloudflareRuleProblems, cloudflareRules } from '../../src/hosts/cloudflare.js';
+import { routeTable } from '../../src/hosts/routes.js';
 import { compileWith, FORMATS_OUTSIDE_API_YAML, hostTable, INCREMENTAL_EXAMPLE, REQUEST_PATHS_YAML } from '../helpers/host-table.js';
 
 const compiled = compileSite(readContent(EXAMPLE));
@@ -106,7 +107,7 @@ describe("Cloudflare's limit on the answers for phones on one build", () => {
   const answers = (n: number) => Array.from({ length: n }, (_, i) => ({ device: 'FP4', list: 'stable', incremental: `eng.root.${i}` }));
 
   it('writes one static rule per answer, before every rule with a placeholder', () => {
-    const rules = cloudflareRules(site, ['FP4'], answers(2));
+    const rules = cloudflareRules(routeTable(site, { devices: ['FP4'], incrementals: answers(2) }));
     expect(rules.slice(0, 2)).toEqual([
       ['/api/v1/FP4/stable/eng.root.0', '/api/v1/FP4/stable/eng.root.0.json'],
       ['/api/v1/FP4/stable/eng.root.1', '/api/v1/FP4/stable/eng.root.1.json'],
@@ -117,8 +118,8 @@ describe("Cloudflare's limit on the answers for phones on one build", () => {
   });
 
   it('refuses more answers than the rules Cloudflare takes, saying what to do', () => {
-    expect(cloudflareRuleProblems(site, ['FP4'], answers(1900))).toEqual([]);
-    expect(cloudflareRuleProblems(site, ['FP4'], answers(2001)).map((p) => `${p.file}:${p.line}:${p.col}  ${p.field}  ${p.message}`)).toEqual([
+    expect(cloudflareRuleProblems(routeTable(site, { devices: ['FP4'], incrementals: answers(1900) }))).toEqual([]);
+    expect(cloudflareRuleProblems(routeTable(site, { devices: ['FP4'], incrementals: answers(2001) })).map((p) => `${p.file}:${p.line}:${p.col}  ${p.field}  ${p.message}`)).toEqual([
       'content/site.yaml:1:1  (incremental packages)  the answers for phones on one build (2001, one per list and build an incremental package applies on) take one _redirects rule each on Cloudflare Pages: 2005 static rules (with the site-wide ones), over its limit of 2000; remove the manifests of incremental packages from builds few phones still run',
     ]);
   });

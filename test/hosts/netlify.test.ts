@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../src/pipeline/build.js';
 import { readContent } from '../../src/catalog/read.js';
-import { NETLIFY_TOML } from '../../src/hosts/netlify.js';
+import { NETLIFY_TOML, netlify } from '../../src/hosts/netlify.js';
 import { EXAMPLE, ROOT } from '../helpers/helpers.js';
 import { compileWith, describeProbe, expectedAnswer, hostTable, INCREMENTAL_EXAMPLE, LISTING_CACHE_CONTROL, REQUEST_PATHS_YAML, FORMATS_OUTSIDE_API_YAML, writeManifests, type Probe, type Seen } from '../helpers/host-table.js';
 import { loadNetlifySite, netlifyAnswer, type NetlifySite } from '../helpers/netlify-engine.js';
@@ -62,8 +62,11 @@ describe('a --host netlify build', () => {
 
 describe.each(Object.keys(TOMLS) as Which[])('Netlify rule engine, dist/ with %s netlify.toml', (which) => {
   // A miss of a format's file at the root has no rule of its own here (a placeholder is a whole
-  // segment, which would take every miss at the root): it answers the HTML 404 page.
-  const rows = table.map((probe): Probe => (probe.rootFormat ? { method: probe.method, path: probe.path, what: probe.what, status: 404, kind: 'html', file: '404.html' } : probe));
+  // segment, which would take every miss at the root): it answers the HTML 404 page, as the module says.
+  const htmlMiss = netlify.answers.rootFormatMiss === 'html';
+  const rows = table.map((probe): Probe =>
+    probe.rootFormat && htmlMiss ? { method: probe.method, path: probe.path, what: probe.what, status: 404, kind: 'html', file: '404.html' } : probe,
+  );
   it.each(rows.map((probe) => ({ probe, name: describeProbe(probe) })))('$name', ({ probe }) => {
     const answer = netlifyAnswer(sites[which], probe.path, probe.method);
     // The rule that fires, and its target in dist/.
@@ -92,7 +95,8 @@ describe.each(Object.keys(TOMLS) as Which[])('Netlify rule engine, dist/ with %s
       body: answer.body,
     };
     const file = readFileSync(path.join(dist(), probe.file), 'utf8');
-    // Netlify applies the [[headers]] Cache-Control to 404s too (Cloudflare forces no-store).
+    // Netlify applies the [[headers]] Cache-Control to 404s too (Cloudflare forces no-store), as the module says.
+    expect(netlify.answers.notFoundCacheControl).toBe('rules');
     expect(seen).toEqual(expectedAnswer(probe, file, { json: LISTING_CACHE_CONTROL, html: null }));
   });
 });

@@ -11,7 +11,8 @@ import { compileSite, type CompiledSite } from '../../src/pipeline/build.js';
 import type { ManifestFile } from '../../src/catalog/read.js';
 import { formatProblem } from '../../src/catalog/problems.js';
 import { NETLIFY_TOML } from '../../src/hosts/netlify.js';
-import { cloudflareRules } from '../../src/hosts/routes.js';
+import { cloudflareRules } from '../../src/hosts/cloudflare.js';
+import { routeTable } from '../../src/hosts/routes.js';
 import { EXAMPLE, tempProject } from '../helpers/helpers.js';
 import { loadNetlifySite } from '../helpers/netlify-engine.js';
 
@@ -56,7 +57,7 @@ describe(`rules for ${DEVICES} devices × 4 lists`, () => {
 
   it.each([60, 998])('Cloudflare _redirects of %i devices (998: the most whose v2 rules each fit) within its limits as Cloudflare counts them', (count) => {
     const site = compiled.site!;
-    const rules = cloudflareRules(site, content.devices.slice(0, count)).map(([from]) => from);
+    const rules = cloudflareRules(routeTable(site, { devices: content.devices.slice(0, count) })).map(([from]) => from);
     expect(rules).toContain(`/api/v2/devices/dev${String(count).padStart(4, '0')}/builds`);
     const counts = cloudflareCounts(rules);
     expect(counts.static).toBeLessThanOrEqual(2000);
@@ -66,12 +67,12 @@ describe(`rules for ${DEVICES} devices × 4 lists`, () => {
   it('v2 builds of unknown devices: each device\'s static rule and the [] answer while they fit Cloudflare\'s static limit, else the one placeholder rule', () => {
     const site = compiled.site!;
     // 998 devices: 1996 static v2 rules + /api/v2/oems and /api/v2/changes in both forms = 2000, the limit.
-    const fits = cloudflareRules(site, content.devices.slice(0, 998));
+    const fits = cloudflareRules(routeTable(site, { devices: content.devices.slice(0, 998) }));
     expect(fits).toContainEqual(['/api/v2/devices/dev0998/builds', '/api/v2/devices/dev0998/builds.json']);
     expect(fits).toContainEqual(['/api/v2/devices/:device/builds', '/api/v2/unknown-device-builds.json']);
     expect(fits.findIndex(([from]) => from === '/api/v2/devices/:device/builds')).toBeGreaterThan(fits.findIndex(([from]) => from === '/api/v2/devices/dev0998/builds'));
     // 999 devices would be 2002: a rule past the limit would be ignored and that device would answer [].
-    expect(cloudflareRules(site, content.devices.slice(0, 999))).not.toContainEqual(['/api/v2/devices/:device/builds', '/api/v2/unknown-device-builds.json']);
+    expect(cloudflareRules(routeTable(site, { devices: content.devices.slice(0, 999) }))).not.toContainEqual(['/api/v2/devices/:device/builds', '/api/v2/unknown-device-builds.json']);
     const rules = ruleLines(file('_redirects'));
     expect(rules).toContain('/api/v2/devices/:device/builds  /api/v2/devices/:device/builds.json  200');
     expect(rules.filter((line) => line.includes('unknown-device-builds') || line.startsWith('/api/v2/devices/dev'))).toEqual([]);

@@ -11,7 +11,8 @@ import { parseSite } from '../../src/catalog/site.js';
 import { main } from '../../src/cli.js';
 import { outputFloor } from '../../src/hosts/limits.js';
 import { netlifyRules } from '../../src/hosts/netlify.js';
-import { renderCloudflareRedirects } from '../../src/hosts/routes.js';
+import { renderCloudflareRedirects } from '../../src/hosts/cloudflare.js';
+import { routeTable } from '../../src/hosts/routes.js';
 import { catalogProject } from '../helpers/catalog.js';
 
 // Every device rendered on this thread is counted: a catalog refused by its settings renders none.
@@ -105,8 +106,8 @@ describe('the rule count the limits use is the count of Netlify\'s _redirects', 
     const root = catalogProject(devices(deviceCount, settings.includes('[s]') ? 's' : 'stable'), `${BASE}${settings}`);
     const { site } = parseSite(readFileSync(path.join(root, 'content/site.yaml'), 'utf8'));
     const names = Array.from({ length: deviceCount }, (_, i) => `dev${String(i).padStart(5, '0')}`);
-    expect(outputFloor(site!, deviceCount).rules).toBe(netlifyRules(site!, names).length);
-    const redirects = renderCloudflareRedirects(site!, names).split('\n').filter((l) => l.startsWith('/'));
+    expect(outputFloor(site!, deviceCount).rules).toBe(netlifyRules(routeTable(site!, { devices: names })).length);
+    const redirects = renderCloudflareRedirects(routeTable(site!, { devices: names })).split('\n').filter((l) => l.startsWith('/'));
     expect(outputFloor(site!, deviceCount).dynamicRedirects).toBe(redirects.filter((l) => /[:*]/.test(l.split(' ')[0])).length);
   });
 });

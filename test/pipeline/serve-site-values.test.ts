@@ -9,6 +9,7 @@ import { formatProblem } from '../../src/catalog/problems.js';
 import { parseSite } from '../../src/catalog/site.js';
 import { renderHostFiles } from '../../src/hosts/host-files.js';
 import { NETLIFY_TOML, renderNetlifyRedirects } from '../../src/hosts/netlify.js';
+import { routeTable } from '../../src/hosts/routes.js';
 import { catalogProject } from '../helpers/catalog.js';
 import { loadNetlifySite } from '../helpers/netlify-engine.js';
 
@@ -91,7 +92,7 @@ describe('cache_control in the Cloudflare and Netlify rule files', () => {
     (pattern) => {
       const { site } = parseSite(BASE);
       const requestPaths = [{ pattern, line: 1, col: 1 }];
-      expect(() => renderNetlifyRedirects({ ...site!, requestPaths }, ['FP4'])).toThrow(/cannot be written as one field of _redirects/);
+      expect(() => renderNetlifyRedirects(routeTable({ ...site!, requestPaths }, { devices: ['FP4'] }))).toThrow(/cannot be written as one field of _redirects/);
     },
   );
 });
