@@ -4,30 +4,30 @@
 //
 // - Project sites live under `/<repository>/` (docs.github.com, "About GitHub Pages", Types of sites:
 //   `http(s)://<owner>.github.io/<repository>`); a request for `/<repository>` without its slash is
-//   redirected to the slash form (slorber/trailing-slash-guide issue 16); everything outside the prefix
+//   redirected to the slash form (slorber/trailing-slash-guide#16); everything outside the prefix
 //   belongs to another site, here GitHub's own 404 page.
 // - The content type is the file extension's in the mime-db table ("About GitHub Pages", MIME types:
-//   "generated from the mime-db project"; github/pages-gem issue 612, jshttp/mime-db issue 41). No file
+//   "generated from the mime-db project"; github/pages-gem#612, jshttp/mime-db#41). No file
 //   can change it (orgs/community discussion 22863), and an extension the table does not know, or
 //   none, is `application/octet-stream` (jshttp/mime-db pull 159: an unknown `.sieve` was served so;
-//   social-web-foundation/jekyll-activitypub-static issue 13: an extensionless `.well-known/webfinger`).
+//   social-web-foundation/jekyll-activitypub-static#13: an extensionless `.well-known/webfinger`).
 // - Observed answers carry `; charset=utf-8` on `text/html` and on `application/json` (the curl
-//   transcripts in gitlab-org/gitlab-pages issue 66 and in ALCops/rulebook-engine
+//   transcripts in gitlab-org/gitlab-pages#66 and in ALCops/rulebook-engine
 //   docs/reference/spikes/a-hosts-and-skeleton-include.md, "the spike" below): jshttp/mime-types'
 //   `contentType` rule over mime-db (the type's `charset`, else UTF-8 for `text/*`, in lower case),
 //   which this module applies to every type.
 // - Files are found as slorber/trailing-slash-guide measured GitHub Pages: `/file` serves `file.html`,
-//   `/folder` answers 301 to `/folder/` (also jekyll/jekyll issue 4920, isaacs/github issue 289, the
-//   query string kept: jekyll-activitypub-static issue 13), `/folder/` serves `folder/index.html`, and
-//   `/file/` is a 404, as is a folder without `index.html` (isaacs/github issue 289). When both
-//   `both.html` and `both/` exist, `/both` serves `both.html` (the guide's table; jekyll issue 4920
+//   `/folder` answers 301 to `/folder/` (also jekyll/jekyll#4920, isaacs/github#289, the
+//   query string kept: social-web-foundation/jekyll-activitypub-static#13), `/folder/` serves `folder/index.html`, and
+//   `/file/` is a 404, as is a folder without `index.html` (isaacs/github#289). When both
+//   `both.html` and `both/` exist, `/both` serves `both.html` (the guide's table; jekyll/jekyll#4920
 //   saw a 301 there in 2016, before it).
 // - No rewrites, no redirects but the folder one, no custom headers: the site has no way to add any
 //   (orgs/community discussions 54257 and 13309; `_redirects`, `_headers` and `.htaccess` are plain
 //   files here, served as such).
 // - Every answer carries `Access-Control-Allow-Origin: *` (orgs/community discussion 22399: "Pages
 //   allows CORS"; the transcripts above, on a 404 too). A file answer and the folder redirect carry
-//   `Cache-Control: max-age=600` with the matching `Expires` (the transcripts; jekyll issue 4920 for
+//   `Cache-Control: max-age=600` with the matching `Expires` (the transcripts; jekyll/jekyll#4920 for
 //   the 301), `Last-Modified`, and an ETag of the nginx form `"<mtime hex>-<size hex>"` (the spike's
 //   `etag: "6ac1e0a0-4c"` for a 76-byte file), all after `Server: GitHub.com` (every transcript). A
 //   matching `If-None-Match` or `If-Modified-Since` answers 304 without a body (RFC 9110 section 13;

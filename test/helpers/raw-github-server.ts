@@ -3,8 +3,8 @@
 // what none of them settles is left out rather than guessed, and listed at the end of this comment.
 //
 // - Paths are `/<owner>/<repo>/<branch>/<path>` and `/<owner>/<repo>/refs/heads/<branch>/<path>`
-//   (adobe/git-server issue 9 lists raw URLs of the first form; orgs/community discussion 144037 and
-//   aquaproj/aqua-registry issue 39883 use `refs/heads/<branch>` and `refs/tags/<tag>`).
+//   (adobe/git-server#9 lists raw URLs of the first form; orgs/community discussion 144037 and
+//   aquaproj/aqua-registry#39883 use `refs/heads/<branch>` and `refs/tags/<tag>`).
 // - Every file is `text/plain; charset=utf-8`, whatever its extension (curl/curl pull 900 for an
 //   `.svg`; ALCops/rulebook-engine docs/reference/spikes/a-hosts-and-skeleton-include.md, "the spike"
 //   below, for a `.json`; orgs/community discussion 144037 asks for real types and has none), with
@@ -17,8 +17,8 @@
 // - A strong ETag of hex digits (the spike: 64 of them; 40 in 2017). What GitHub hashes is not
 //   documented; this look-alike uses the SHA-256 of the bytes. A matching `If-None-Match` answers 304.
 // - No rewrites, no index file, no redirect: a folder, the branch root, another branch or repository,
-//   and any missing file answer 404 with the plain-text body `404: Not Found` (aquaproj/aqua-registry
-//   issue 39883; the spike's 404 is `text/plain; charset=utf-8`, the one header of it observed).
+//   and any missing file answer 404 with the plain-text body `404: Not Found` (aquaproj/aqua-registry#39883;
+//   the spike's 404 is `text/plain; charset=utf-8`, the one header of it observed).
 // - HEAD answers GET's status and headers without the body.
 // Left out: the rate limit for clients without a token (the GitHub changelog of 2025-05-08, "Updated
 // rate limits for unauthenticated requests"; orgs/community discussion 159123), `Strict-Transport-Security`
