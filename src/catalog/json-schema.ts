@@ -1,4 +1,4 @@
-import { DOWNLOAD_KEY } from './loose.js';
+import { DOWNLOAD_KEY } from './download-key.js';
 import { REQUIRED, REQUIRED_PLACEHOLDER } from './manifest.js';
 import { zod } from './libraries.js';
 import { manifestSchema, TIMESTAMP_RANGE } from './manifest-schema.js';

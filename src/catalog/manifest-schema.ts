@@ -8,7 +8,7 @@ import { downloadUrl, extraFields, hex, isDownloadUrl, lowerHex } from './build-
 import { NAME_PARTS } from './filename-checks.js';
 import { lazily, zod } from './libraries.js';
 import { flag, readPlain, UNSURE, type PlainCheck } from './plain.js';
-import { downloadKey, isDownloadKey } from './loose.js';
+import { downloadKey, isDownloadKey } from './download-key.js';
 import { refuseUnpublishableText, textProblem } from './manifest-text.js';
 import { PROPERTY_FILES_FORMAT } from './property-files.js';
 

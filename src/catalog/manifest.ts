@@ -6,7 +6,8 @@ import { positionsOf, type FieldPositions, type Position } from './field-positio
 import { filenameProblems } from './filename-checks.js';
 import { displayVersionOf } from './filename.js';
 import { deriveAndroidVersion } from './name-families.js';
-import { SHA256_WITHOUT_ID, sha256Problem, suggestKey } from './loose.js';
+import { SHA256_WITHOUT_ID, sha256Problem } from './download-key.js';
+import { suggestKey } from './foreign-keys.js';
 import { testKeyProblems } from './test-keys.js';
 import { MANIFEST_KEYS, manifestSchema, plainFields, type ManifestFields } from './manifest-schema.js';
 import { nearest, sortProblems, type Problem } from './problems.js';
@@ -30,9 +31,9 @@ export interface Build {
   api_level: string;
   incremental: string;
   md5sum: string;
-  /** The download key: the zip's SHA-256, or another key an earlier listing gave its phones (loose.ts). */
+  /** The download key: the zip's SHA-256, or another key an earlier listing gave its phones (download-key.ts). */
   id: string;
-  /** The zip's SHA-256 written beside an `id` that is another download key; see loose.ts `sha256Of` for the build's SHA-256 either way. */
+  /** The zip's SHA-256 written beside an `id` that is another download key; see download-key.ts `sha256Of` for the build's SHA-256 either way. */
   sha256?: string;
   size: number | '';
   url?: string;
@@ -337,7 +338,7 @@ const incrementalPackage: Rule = ({ fields, raw, bad, placeholder, report }) => 
   }
 };
 
-/** A `sha256` that cannot stand beside the manifest's `id` (loose.ts). */
+/** A `sha256` that cannot stand beside the manifest's `id` (download-key.ts). */
 const oneSha256: Rule = ({ fields, bad, placeholder, report }) => {
   if (placeholder || fields.sha256 === undefined || fields.id === undefined || bad.has('sha256') || bad.has('id')) return;
   const problem = sha256Problem(fields.id, fields.sha256);

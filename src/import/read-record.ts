@@ -4,7 +4,8 @@
  */
 import { displayVersionOf, parseBuildFilename } from '../catalog/filename.js';
 import { androidVersionOf, API_LEVELS } from '../catalog/api-levels.js';
-import { DOWNLOAD_KEY, foreignKey, SHA256 } from '../catalog/loose.js';
+import { DOWNLOAD_KEY, SHA256 } from '../catalog/download-key.js';
+import { foreignKey } from '../catalog/foreign-keys.js';
 import type { ManifestValues } from '../catalog/manifest-text.js';
 import type { Site } from '../catalog/site.js';
 import { deriveAndroidVersion } from '../catalog/name-families.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DOWNLOAD_KEY, isDownloadKey } from '../../src/catalog/loose.js';
+import { DOWNLOAD_KEY, isDownloadKey } from '../../src/catalog/download-key.js';
 import { manifestSchema, MANIFEST_KEYS, plainFields } from '../../src/catalog/manifest-schema.js';
 import { readYamlSource } from '../../src/catalog/yaml-source.js';
 import { catalogArbitrary, SEED, VALID_MANIFEST } from '../helpers/arbitraries.js';
