@@ -6,7 +6,7 @@
  */
 import { nearest, sortProblems, type Problem } from './problems.js';
 import { lazily, zod } from './libraries.js';
-import { refuseUnpublishableText } from './manifest-text.js';
+import { refuseUnpublishableText } from './published-text.js';
 import { readYamlSource } from './yaml-source.js';
 
 /** The device file's name inside a device folder; the catalog never reads it as a build manifest. */

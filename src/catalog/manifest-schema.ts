@@ -9,7 +9,7 @@ import { NAME_PARTS } from './filename-checks.js';
 import { lazily, zod } from './libraries.js';
 import { flag, readPlain, UNSURE, type PlainCheck } from './plain.js';
 import { downloadKey, isDownloadKey } from './download-key.js';
-import { refuseUnpublishableText, textProblem } from './manifest-text.js';
+import { refuseUnpublishableText, textProblem } from './published-text.js';
 import { PROPERTY_FILES_FORMAT } from './property-files.js';
 
 /** Oldest and newest build time we accept (2009-01-01 and 2100-01-01, Unix seconds). */
