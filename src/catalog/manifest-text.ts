@@ -1,54 +1,14 @@
+import { ALWAYS_QUOTED, MANIFEST_ORDER, type WrittenField } from './fields.js';
 import { yaml } from './libraries.js';
 
 /** The line that points editors at the manifest's JSON Schema (written by `otapress schema`). */
 export const SCHEMA_COMMENT = '# yaml-language-server: $schema=../manifest.schema.json';
 
 /** Field values of a manifest as they are written; `undefined` leaves a field out. */
-export type ManifestValues = Partial<Record<(typeof MANIFEST_ORDER)[number], string | number | boolean | string[] | ManifestEntry[] | undefined>>;
+export type ManifestValues = Partial<Record<WrittenField, string | number | boolean | string[] | ManifestEntry[] | undefined>>;
 
 /** One entry of a list of mappings (`files:`), its keys in the order written; values are plain names, hex and numbers. */
 export type ManifestEntry = Record<string, string | number>;
-
-/**
- * The canonical order of a manifest's fields: what identifies the package first (as in the
- * hand-written manifests of the example catalog), then what overrides the defaults, then the
- * values kept for the v2 listing. `placeholder` leads, so a reader sees at once there is no package.
- */
-export const MANIFEST_ORDER = [
-  'placeholder',
-  'filename',
-  'filename_differs',
-  'version',
-  'channel',
-  'timestamp',
-  'android_version',
-  'api_level',
-  'incremental',
-  'source_incremental',
-  'source_build',
-  'md5sum',
-  'sha1',
-  'id',
-  'sha256',
-  'size',
-  'url',
-  'display_version',
-  'changes',
-  'pre_version',
-  'is_upgrade_supported',
-  'lists',
-  'os_patch_level',
-  'ota_type',
-  'ota_property_files',
-  'signer',
-  'otacert',
-  'test_build',
-  'files',
-  'changelog',
-] as const;
-
-/** Text fields that hand-written manifests always quote, so YAML can never read them as numbers. */
-const ALWAYS_QUOTED = new Set(['version', 'android_version', 'api_level', 'incremental', 'source_incremental', 'os_patch_level']);
 
 /**
  * Writes a manifest's fields as YAML text in the canonical layout: the schema line, optional

@@ -9,7 +9,7 @@ import { deriveAndroidVersion } from './name-families.js';
 import { SHA256_WITHOUT_ID, sha256Problem } from './download-key.js';
 import { suggestKey } from './foreign-keys.js';
 import { testKeyProblems } from './test-keys.js';
-import { MANIFEST_KEYS, manifestSchema, plainFields, type ManifestFields } from './manifest-schema.js';
+import { EMPTY_IN_PLACEHOLDER, MANIFEST_KEYS, manifestSchema, PACKAGE_ONLY, plainFields, REQUIRED, REQUIRED_PLACEHOLDER, type ManifestFields } from './fields.js';
 import { nearest, sortProblems, type Problem } from './problems.js';
 import { propertyFilesProblem } from './property-files.js';
 import type { Site } from './site.js';
@@ -84,16 +84,6 @@ export interface ParsedManifest {
   problems: Problem[];
 }
 
-
-/**
- * Keys a package manifest must have, and those a placeholder must have. `md5sum` is not among them:
- * LineageOS phones never read it and many listings have none (a build without one gets a notice).
- */
-export const REQUIRED = ['filename', 'version', 'channel', 'timestamp', 'incremental', 'id', 'size'] as const;
-export const REQUIRED_PLACEHOLDER = ['version', 'channel', 'timestamp', 'display_version'] as const;
-/** Keys a placeholder must leave out (or leave empty): the ones that would make a phone offer it. */
-const PACKAGE_ONLY = ['filename', 'id', 'sha256', 'size', 'url', 'sha1'] as const;
-
 /**
  * Reads one manifest from its text: checks types and formats with the zod schema, then the rules
  * that tie fields together, and derives `api_level`, `url`, `display_version` and the lists.
@@ -127,7 +117,7 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
   // read as it is, without a copy.
   if (raw.placeholder === true) {
     raw = { ...raw };
-    for (const key of [...PACKAGE_ONLY, 'md5sum', 'incremental', 'api_level']) if (raw[key] === '') delete raw[key];
+    for (const key of EMPTY_IN_PLACEHOLDER) if (raw[key] === '') delete raw[key];
   }
 
   const plain = plainFields(raw);
