@@ -55,7 +55,7 @@ export interface Field {
    * test/catalog/manifest-fields.test.ts holds each check to the schema.
    */
   plain: PlainCheck | typeof ZOD_ONLY;
-  /** Its place among the fields a written manifest holds (manifest-text.ts), in ascending order; never written without one. */
+  /** Its place among the fields a written manifest holds (manifest-text.ts), ascending; none: never written. */
   written?: number;
   /** Text written quoted even where YAML would read it unquoted, so that it can never be read as a number. */
   quoted?: true;
@@ -100,7 +100,10 @@ const digitsOrNumber = (schema: JsonSchema, max?: number) => ({
 const UNIX_SECONDS: JsonSchema = { type: 'integer', minimum: TIMESTAMP_RANGE[0], exclusiveMaximum: TIMESTAMP_RANGE[1] };
 const LOWER_HEX_JSON = (length: number): JsonSchema => ({ type: 'string', pattern: `^[0-9a-f]{${length}}$` });
 // The SHA-256 of the zip, or another download key (a SHA-256 in capitals is neither: a slip).
-const ID_JSON: JsonSchema = { type: 'string', pattern: `^(?![0-9a-fA-F]{64}$)${DOWNLOAD_KEY.source.slice(1)}|^[0-9a-f]{64}$` };
+const ID_JSON: JsonSchema = {
+  type: 'string',
+  pattern: `^(?![0-9a-fA-F]{64}$)${DOWNLOAD_KEY.source.slice(1)}|^[0-9a-f]{64}$`,
+};
 
 const digits = (what: string, example: string) =>
   zod().preprocess(
@@ -309,7 +312,11 @@ export const FIELDS = {
     record: { at: 3 },
   },
   display_version: {
-    schema: () => zod().string({ error: 'expected text, e.g. 2.5-t-20241108446322-official-FP4' }).min(1).superRefine(refuseUnpublishableText),
+    schema: () =>
+      zod()
+        .string({ error: 'expected text, e.g. 2.5-t-20241108446322-official-FP4' })
+        .min(1)
+        .superRefine(refuseUnpublishableText),
     plain: (v: unknown) => (typeof v === 'string' && v.length >= 1 ? shownText(v) : UNSURE),
     written: 180,
     required: 'placeholder',
@@ -317,7 +324,8 @@ export const FIELDS = {
     record: { at: 13 },
   },
   changes: {
-    schema: () => zod().string({ error: 'expected text (shown to users as the change log)' }).superRefine(refuseUnpublishableText),
+    schema: () =>
+      zod().string({ error: 'expected text (shown to users as the change log)' }).superRefine(refuseUnpublishableText),
     plain: shownText,
     written: 190,
     record: { at: 6 },
@@ -336,8 +344,12 @@ export const FIELDS = {
     record: { at: 17 },
   },
   lists: {
-    schema: () => zod().array(zod().string({ error: 'expected a request list name' }), { error: 'expected a list of request lists, e.g. [stable, official]' }),
-    plain: (v: unknown) => (Array.isArray(v) && v.every((name) => typeof name === 'string') ? [...(v as string[])] : UNSURE),
+    schema: () =>
+      zod().array(zod().string({ error: 'expected a request list name' }), {
+        error: 'expected a list of request lists, e.g. [stable, official]',
+      }),
+    plain: (v: unknown) =>
+      Array.isArray(v) && v.every((name) => typeof name === 'string') ? [...(v as string[])] : UNSURE,
     written: 220,
     description: "Request lists this build appears in, overriding the site's membership rules; [] hides it.",
     // A v1 record's `romtype` is the request list it is published in.
@@ -385,7 +397,8 @@ export const FIELDS = {
       zod().array(hex(64, 'the SHA-256 of a certificate of META-INF/com/android/otacert (what otapress add writes)'), {
         error: 'expected a list of certificate SHA-256s, e.g. [0123...]',
       }),
-    plain: (v: unknown) => (Array.isArray(v) && v.every((f) => typeof f === 'string' && lowerHex(64).test(f)) ? [...(v as string[])] : UNSURE),
+    plain: (v: unknown) =>
+      Array.isArray(v) && v.every((f) => typeof f === 'string' && lowerHex(64).test(f)) ? [...(v as string[])] : UNSURE,
     written: 270,
     description: 'SHA-256 of each certificate of META-INF/com/android/otacert: the keys this build accepts its next update from.',
   },
@@ -422,13 +435,18 @@ export type WrittenField = { [K in FieldName]: (typeof FIELDS)[K] extends { writ
 
 /** A key of a v1 record: the record's name of each field it carries. */
 export type RecordKey = {
-  [K in FieldName]: (typeof FIELDS)[K] extends { record: { as: infer A } } ? A : (typeof FIELDS)[K] extends { record: object } ? K : never;
+  [K in FieldName]: (typeof FIELDS)[K] extends { record: { as: infer A } }
+    ? A
+    : (typeof FIELDS)[K] extends { record: object }
+      ? K
+      : never;
 }[FieldName];
 
 /** The rows of {@link FIELDS}, in its order. */
 export const FIELD_ROWS = Object.entries(FIELDS) as readonly (readonly [FieldName, Field])[];
 
-const namesOf = (keep: (field: Field) => boolean) => FIELD_ROWS.filter(([, field]) => keep(field)).map(([name]) => name);
+const namesOf = (keep: (field: Field) => boolean) =>
+  FIELD_ROWS.filter(([, field]) => keep(field)).map(([name]) => name);
 
 /** Every key a manifest may hold, in the order the reference documents them: the keys of {@link manifestSchema}. */
 export const MANIFEST_KEYS: readonly string[] = namesOf(() => true);
@@ -463,7 +481,10 @@ type Shape = { [K in FieldName]: ReturnType<(typeof FIELDS)[K]['schema']> };
  * The zod schema of one manifest's fields (types and formats; cross-field rules are manifest.ts's),
  * built the first time a manifest is not plain ({@link plainFields}; see libraries.ts).
  */
-export const manifestSchema = lazily(() => zod().strictObject(Object.fromEntries(FIELD_ROWS.map(([name, field]) => [name, field.schema()])) as Shape).partial());
+export const manifestSchema = lazily(() => {
+  const shape = Object.fromEntries(FIELD_ROWS.map(([name, field]) => [name, field.schema()])) as Shape;
+  return zod().strictObject(shape).partial();
+});
 
 export type ManifestFields = Z.infer<ReturnType<typeof manifestSchema>>;
 

@@ -35,7 +35,9 @@ export function manifestJsonSchema(): JsonSchema {
     then: {
       required: [...REQUIRED_PLACEHOLDER],
       // What a placeholder must leave empty, where the schema says what a package writes there.
-      properties: Object.fromEntries(PACKAGE_ONLY.filter((name) => Object.hasOwn(inPackage, name)).map((name) => [name, empty])),
+      properties: Object.fromEntries(
+        PACKAGE_ONLY.filter((name) => Object.hasOwn(inPackage, name)).map((name) => [name, empty]),
+      ),
     },
     else: { required: [...REQUIRED], properties: inPackageOrder(inPackage) },
   };
@@ -56,7 +58,8 @@ export function renderJsonSchema(): string {
 const IN_PACKAGE_ORDER = ['md5sum', 'id', 'sha256', 'api_level', 'size', 'url', 'filename'];
 
 function inPackageOrder(inPackage: Record<string, JsonSchema>): Record<string, JsonSchema> {
-  const rank = (name: string) => (IN_PACKAGE_ORDER.includes(name) ? IN_PACKAGE_ORDER.indexOf(name) : IN_PACKAGE_ORDER.length);
+  const rank = (name: string) =>
+    IN_PACKAGE_ORDER.includes(name) ? IN_PACKAGE_ORDER.indexOf(name) : IN_PACKAGE_ORDER.length;
   // A stable sort: the fields not named keep the table's order.
   return Object.fromEntries(Object.entries(inPackage).sort(([a], [b]) => rank(a) - rank(b)));
 }
