@@ -3,44 +3,23 @@
  * and the plain check that reads it without zod), where it is written, whether a build needs it,
  * what the editor schema says of it and where the v1 record carries it. Every list of fields
  * otapress keeps is derived from the table, so adding a field is adding its row (and its tests).
- * manifest.ts checks the rules between fields and derives the build.
+ * manifest-schema.ts reads a manifest's fields by the table; manifest.ts checks the rules between
+ * fields and derives the build; field-values.ts holds the kinds of value the rows are made of.
  */
 import type * as Z from 'zod';
 import { downloadUrl, extraFields, hex, isDownloadUrl, lowerHex } from './build-extras.js';
-import { DOWNLOAD_KEY, downloadKey, isDownloadKey } from './download-key.js';
+import { downloadKey, isDownloadKey } from './download-key.js';
+import {
+  digits, digitsMatching, digitsOrNumber, digitsText, EMPTY, FINGERPRINT, hexText, ID_JSON, INCREMENTAL, LOWER_HEX_JSON,
+  matching, orEmpty, PATCH_DATE, seconds, SHORT_NUMBER, shownText, SOURCE_INCREMENTAL, text, textMatching, UNIX_SECONDS,
+  unixSeconds, VERSION_TEXT, type JsonSchema,
+} from './field-values.js';
 import { NAME_PARTS } from './filename-checks.js';
 import { PLAIN_FILENAME } from './filename.js';
-import { lazily, zod } from './libraries.js';
-import { flag, readPlain, UNSURE, type PlainCheck } from './plain.js';
+import { zod } from './libraries.js';
+import { flag, UNSURE, type PlainCheck } from './plain.js';
 import { PROPERTY_FILES_FORMAT } from './property-files.js';
-import { refuseUnpublishableText, textProblem } from './published-text.js';
-
-/** Oldest and newest build time we accept (2009-01-01 and 2100-01-01, Unix seconds). */
-export const TIMESTAMP_RANGE = [1230768000, 4102444800] as const;
-
-/** A whole number written without quotes where text is expected (`android_version: 14`), read as its digits. */
-const wholeNumberAsText = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? String(v) : v);
-const SHORT_NUMBER = /^\d{1,3}$/;
-/**
- * A version as the updaters read it: LineageOS v1 and the crDroid and PixelExperience families
- * compare or show it as text (`2.5`, `8.1.1-Arete`, `15`, `fourteen`); v2 leaves out a build whose
- * version it cannot read (render/v2.ts). Characters every output carries unchanged: URL
- * unreserved ones, starting with a letter or digit.
- */
-const VERSION_TEXT = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,63}$/;
-const INCREMENTAL = /^[A-Za-z0-9._-]*$/;
-const PATCH_DATE = /^\d{4}-\d{2}-\d{2}$/;
-/**
- * The phone's `ro.build.version.incremental` an incremental package applies on: one path segment
- * of the phone's request, and the name of its answer file (`<incremental>.json` beside the list's
- * `index.json`, so never `index`, `.` or `..`).
- */
-export const SOURCE_INCREMENTAL = /^(?!\.{1,2}$)(?!index$)[A-Za-z0-9._-]{1,128}$/;
-/** A build fingerprint as `pre-build` writes it: printable ASCII, no spaces. */
-const FINGERPRINT = /^[\x21-\x7e]{1,256}$/;
-
-/** A JSON Schema, or a part of one, as the schema file writes it (json-schema.ts). */
-export type JsonSchema = Record<string, unknown>;
+import { refuseUnpublishableText } from './published-text.js';
 
 /** The plain check of a field that only zod reads: a manifest that has it always goes to zod. */
 export const ZOD_ONLY = 'zod only';
@@ -78,63 +57,6 @@ export interface Field {
   record?: { at: number; as?: string };
 }
 
-// The value checks of the plain path: a value one cannot vouch for (UNSURE) sends the manifest to
-// zod, which says what is wrong with it (or takes it, in the shapes the checks leave to it).
-const text = (v: unknown) => (typeof v === 'string' ? v : UNSURE);
-const shownText = (v: unknown) => (typeof v === 'string' && textProblem(v) === undefined ? v : UNSURE);
-const matching = (pattern: RegExp) => (v: unknown) => (typeof v === 'string' && pattern.test(v) ? v : UNSURE);
-const digitsText = (pattern: RegExp) => (v: unknown) => {
-  const t = wholeNumberAsText(v);
-  return typeof t === 'string' && pattern.test(t) ? t : UNSURE;
-};
-const seconds = (v: unknown) => (plausibleSeconds(v) ? v : UNSURE);
-const hexText = (length: number) => (v: unknown) => (typeof v === 'string' && lowerHex(length).test(v) ? v : UNSURE);
-
-// The editor schema's parts: what zod cannot say (checks written as code) or says too narrowly
-// (the build reads `android_version: 14` as "14"; a placeholder may leave a field "").
-const EMPTY: JsonSchema = { const: '' };
-const orEmpty = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, EMPTY] });
-const digitsOrNumber = (schema: JsonSchema, max?: number) => ({
-  anyOf: [schema, { type: 'integer', minimum: 0, ...(max !== undefined && { maximum: max }) }],
-});
-const UNIX_SECONDS: JsonSchema = { type: 'integer', minimum: TIMESTAMP_RANGE[0], exclusiveMaximum: TIMESTAMP_RANGE[1] };
-const LOWER_HEX_JSON = (length: number): JsonSchema => ({ type: 'string', pattern: `^[0-9a-f]{${length}}$` });
-// The SHA-256 of the zip, or another download key (a SHA-256 in capitals is neither: a slip).
-const ID_JSON: JsonSchema = {
-  type: 'string',
-  pattern: `^(?![0-9a-fA-F]{64}$)${DOWNLOAD_KEY.source.slice(1)}|^[0-9a-f]{64}$`,
-};
-
-const digits = (what: string, example: string) =>
-  zod().preprocess(
-    wholeNumberAsText,
-    zod()
-      .string({ error: `expected ${what} as a decimal number, e.g. ${example}` })
-      .regex(SHORT_NUMBER, { error: `expected ${what} as a decimal number, e.g. ${example}` }),
-  );
-
-/** A build time the manifest may hold: whole Unix seconds in {@link TIMESTAMP_RANGE}. */
-function plausibleSeconds(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= TIMESTAMP_RANGE[0] && value < TIMESTAMP_RANGE[1];
-}
-
-/** `timestamp` and `datetime`: one schema for both. */
-const unixSeconds = lazily(() =>
-  zod().number({ error: 'expected Unix seconds as a whole number, e.g. 1731067200 (date +%s)' }).superRefine((value, ctx) => {
-    if (plausibleSeconds(value)) return;
-    if (!Number.isInteger(value)) {
-      ctx.addIssue({ code: 'custom', message: `expected whole Unix seconds; write ${Math.floor(value)}` });
-    } else if (value >= 1e11 && value / 1000 >= TIMESTAMP_RANGE[0] && value / 1000 < TIMESTAMP_RANGE[1]) {
-      ctx.addIssue({ code: 'custom', message: `${value} looks like milliseconds; write seconds: ${Math.floor(value / 1000)}` });
-    } else if (value < TIMESTAMP_RANGE[0] || value >= TIMESTAMP_RANGE[1]) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `${value} is not a plausible build time; expected Unix seconds between 2009 and 2100, e.g. 1731067200`,
-      });
-    }
-  }),
-);
-
 /**
  * Every field a manifest may hold, in the order the reference documents them (and the zod schema
  * has them). `written` numbers the fields in the order a written manifest has them: what
@@ -164,9 +86,7 @@ export const FIELDS = {
   },
   version: {
     schema: () =>
-      zod()
-        .string({ error: 'expected the release number as text, e.g. "2.5"' })
-        .regex(VERSION_TEXT, { error: 'expected the version as phones show it, e.g. "2.5", "8.1.1-Arete" or "fourteen": at most 64 letters, digits, `.`, `-`, `_` and `~`, starting with a letter or digit' }),
+      textMatching(VERSION_TEXT, 'expected the release number as text, e.g. "2.5"', 'expected the version as phones show it, e.g. "2.5", "8.1.1-Arete" or "fourteen": at most 64 letters, digits, `.`, `-`, `_` and `~`, starting with a letter or digit'),
     plain: matching(VERSION_TEXT),
     written: 40,
     quoted: true,
@@ -222,12 +142,7 @@ export const FIELDS = {
   },
   incremental: {
     schema: () =>
-      zod().preprocess(
-        wholeNumberAsText,
-        zod()
-          .string({ error: 'expected the build incremental as text, e.g. eng.root.20241108.123456' })
-          .regex(INCREMENTAL, { error: 'expected letters, digits, `.`, `-` and `_` only, e.g. eng.root.20241108.123456' }),
-      ),
+      digitsMatching(INCREMENTAL, 'expected the build incremental as text, e.g. eng.root.20241108.123456', 'expected letters, digits, `.`, `-` and `_` only, e.g. eng.root.20241108.123456'),
     plain: digitsText(INCREMENTAL),
     written: 90,
     quoted: true,
@@ -239,12 +154,7 @@ export const FIELDS = {
   },
   source_incremental: {
     schema: () =>
-      zod().preprocess(
-        wholeNumberAsText,
-        zod()
-          .string({ error: 'expected the incremental of the build the package applies on (pre-build-incremental of its metadata), e.g. eng.build.20250110' })
-          .regex(SOURCE_INCREMENTAL, { error: 'expected letters, digits, `.`, `-` and `_` only (at most 128, not `index`), as pre-build-incremental of the package metadata, e.g. eng.build.20250110' }),
-      ),
+      digitsMatching(SOURCE_INCREMENTAL, 'expected the incremental of the build the package applies on (pre-build-incremental of its metadata), e.g. eng.build.20250110', 'expected letters, digits, `.`, `-` and `_` only (at most 128, not `index`), as pre-build-incremental of the package metadata, e.g. eng.build.20250110'),
     plain: digitsText(SOURCE_INCREMENTAL),
     written: 100,
     quoted: true,
@@ -253,9 +163,7 @@ export const FIELDS = {
   },
   source_build: {
     schema: () =>
-      zod()
-        .string({ error: 'expected the fingerprint of the build the package applies on (pre-build of its metadata)' })
-        .regex(FINGERPRINT, { error: 'expected a build fingerprint (pre-build of the package metadata): printable characters without spaces' }),
+      textMatching(FINGERPRINT, 'expected the fingerprint of the build the package applies on (pre-build of its metadata)', 'expected a build fingerprint (pre-build of the package metadata): printable characters without spaces'),
     plain: matching(FINGERPRINT),
     written: 110,
     description: 'The fingerprint of the build an incremental package applies on (pre-build of its metadata).',
@@ -363,9 +271,7 @@ export const FIELDS = {
   },
   os_patch_level: {
     schema: () =>
-      zod()
-        .string({ error: 'expected the security patch date as text, e.g. "2024-11-05"' })
-        .regex(PATCH_DATE, { error: 'expected the security patch date as yyyy-mm-dd, e.g. "2024-11-05"' }),
+      textMatching(PATCH_DATE, 'expected the security patch date as text, e.g. "2024-11-05"', 'expected the security patch date as yyyy-mm-dd, e.g. "2024-11-05"'),
     plain: matching(PATCH_DATE),
     written: 230,
     quoted: true,
@@ -373,9 +279,7 @@ export const FIELDS = {
   },
   ota_property_files: {
     schema: () =>
-      zod()
-        .string({ error: 'expected the ota-property-files value of the zip metadata' })
-        .regex(PROPERTY_FILES_FORMAT, { error: 'expected name:offset:size entries separated by commas, as in META-INF/com/android/metadata' }),
+      textMatching(PROPERTY_FILES_FORMAT, 'expected the ota-property-files value of the zip metadata', 'expected name:offset:size entries separated by commas, as in META-INF/com/android/metadata'),
     plain: matching(PROPERTY_FILES_FORMAT),
     written: 250,
     description: 'ota-property-files of the zip metadata: name:offset:size entries, comma separated.',
@@ -434,7 +338,7 @@ export type FieldName = keyof typeof FIELDS;
 export type WrittenField = { [K in FieldName]: (typeof FIELDS)[K] extends { written: number } ? K : never }[FieldName];
 
 /** A key of a v1 record: the record's name of each field it carries. */
-export type RecordKey = {
+type RecordKey = {
   [K in FieldName]: (typeof FIELDS)[K] extends { record: { as: infer A } }
     ? A
     : (typeof FIELDS)[K] extends { record: object }
@@ -448,7 +352,7 @@ export const FIELD_ROWS = Object.entries(FIELDS) as readonly (readonly [FieldNam
 const namesOf = (keep: (field: Field) => boolean) =>
   FIELD_ROWS.filter(([, field]) => keep(field)).map(([name]) => name);
 
-/** Every key a manifest may hold, in the order the reference documents them: the keys of {@link manifestSchema}. */
+/** Every key a manifest may hold, in the order the reference documents them (and the zod schema has them). */
 export const MANIFEST_KEYS: readonly string[] = namesOf(() => true);
 
 /** The order in which a manifest's fields are written (manifest-text.ts). */
@@ -474,31 +378,3 @@ export const EMPTY_IN_PLACEHOLDER = namesOf((field) => field.placeholder !== und
 export const V1_RECORD_KEYS = FIELD_ROWS.filter(([, field]) => field.record !== undefined)
   .sort(([, a], [, b]) => a.record!.at - b.record!.at)
   .map(([name, field]) => (field.record!.as ?? name) as RecordKey);
-
-type Shape = { [K in FieldName]: ReturnType<(typeof FIELDS)[K]['schema']> };
-
-/**
- * The zod schema of one manifest's fields (types and formats; cross-field rules are manifest.ts's),
- * built the first time a manifest is not plain ({@link plainFields}; see libraries.ts).
- */
-export const manifestSchema = lazily(() => {
-  const shape = Object.fromEntries(FIELD_ROWS.map(([name, field]) => [name, field.schema()])) as Shape;
-  return zod().strictObject(shape).partial();
-});
-
-export type ManifestFields = Z.infer<ReturnType<typeof manifestSchema>>;
-
-/** The plain checks by field; the fields left to zod have none, so that a manifest with one goes to zod. */
-const PLAIN: Partial<Record<string, PlainCheck>> = Object.fromEntries(
-  FIELD_ROWS.flatMap(([name, field]) => (field.plain === ZOD_ONLY ? [] : [[name, field.plain]])),
-);
-
-/**
- * A manifest's fields as `manifestSchema.safeParse` returns them, key for key and in the same
- * order, when every field is one whose plain check takes it; `undefined` when any is not (an
- * unknown key, a wrong value, a shape left to zod). Most manifests are plain: zod's checks, run
- * field by field, were a tenth of a cold build's time (10,000 manifests: 0.91x wall without them).
- */
-export function plainFields(raw: Record<string, unknown>): ManifestFields | undefined {
-  return readPlain(raw, PLAIN, MANIFEST_KEYS) as ManifestFields | undefined;
-}

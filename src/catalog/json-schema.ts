@@ -1,4 +1,6 @@
-import { FIELD_ROWS, manifestSchema, PACKAGE_ONLY, REQUIRED, REQUIRED_PLACEHOLDER, type JsonSchema } from './fields.js';
+import type { JsonSchema } from './field-values.js';
+import { FIELD_ROWS, PACKAGE_ONLY, REQUIRED, REQUIRED_PLACEHOLDER } from './fields.js';
+import { manifestSchema } from './manifest-schema.js';
 import { zod } from './libraries.js';
 
 /** Where editors find the schema: the `$schema` line of every manifest points here. */

@@ -9,7 +9,7 @@ import type { Problem } from './problems.js';
 import { readYamlSource, type YamlSource } from './yaml-source.js';
 
 /** One issue zod found. */
-export type Issue = Z.core.$ZodIssue;
+type Issue = Z.core.$ZodIssue;
 
 /** What a kind of file says where the shared reading finds a problem, and how it reads its mapping. */
 export interface DocumentKind<T> {
@@ -37,7 +37,7 @@ export interface DocumentKind<T> {
 }
 
 /** Where {@link YamlDocument.report} points: the key rather than the value; or the part `within` a one-line value. */
-export interface ReportAt {
+interface ReportAt {
   key?: boolean;
   /** The part of the value at `index` the message is about (for its column). */
   within?: { value: string; index: number };
@@ -62,7 +62,8 @@ export interface YamlDocument<T> {
 export function readDocument<T>(input: string | Uint8Array, file: string, kind: DocumentKind<T>): YamlDocument<T> {
   const source = readYamlSource(input, file);
   const problems: Problem[] = [];
-  const report: YamlDocument<T>['report'] = (path, message, at) => problems.push(locate(source, file, path, message, at, kind.dotted));
+  const report: YamlDocument<T>['report'] = (path, message, at) =>
+    problems.push(locate(source, file, path, message, at, kind.dotted));
   const document: YamlDocument<T> = { source, bad: NONE, problems, report };
   if (source.problems.length > 0) {
     problems.push(...source.problems);
@@ -70,7 +71,8 @@ export function readDocument<T>(input: string | Uint8Array, file: string, kind: 
   }
   const value = source.value;
   if (value === null || value === undefined || typeof value !== 'object' || Array.isArray(value)) {
-    const found = value === null || value === undefined ? 'nothing' : Array.isArray(value) ? 'a list' : 'a single value';
+    const nothing = value === null || value === undefined;
+    const found = nothing ? 'nothing' : Array.isArray(value) ? 'a list' : 'a single value';
     const message = kind.notAMapping(found);
     if (message !== undefined) document.report([], message);
     return document;

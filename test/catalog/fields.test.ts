@@ -7,9 +7,7 @@ import {
   FIELDS,
   MANIFEST_KEYS,
   MANIFEST_ORDER,
-  manifestSchema,
   PACKAGE_ONLY,
-  plainFields,
   REQUIRED,
   REQUIRED_PLACEHOLDER,
   V1_RECORD_KEYS,
@@ -18,6 +16,7 @@ import {
   type WrittenField,
 } from '../../src/catalog/fields.js';
 import { manifestJsonSchema } from '../../src/catalog/json-schema.js';
+import { manifestSchema, plainFields } from '../../src/catalog/manifest-schema.js';
 import { parseManifest } from '../../src/catalog/manifest.js';
 import { renderManifestText, type ManifestValues } from '../../src/catalog/manifest-text.js';
 import { parseSite } from '../../src/catalog/site.js';

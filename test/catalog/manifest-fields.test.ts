@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DOWNLOAD_KEY, isDownloadKey } from '../../src/catalog/download-key.js';
-import { FIELD_ROWS, manifestSchema, MANIFEST_KEYS, plainFields, ZOD_ONLY } from '../../src/catalog/fields.js';
+import { FIELD_ROWS, MANIFEST_KEYS, ZOD_ONLY } from '../../src/catalog/fields.js';
+import { manifestSchema, plainFields } from '../../src/catalog/manifest-schema.js';
 import { readYamlSource } from '../../src/catalog/yaml-source.js';
 import { catalogArbitrary, SEED, VALID_MANIFEST } from '../helpers/arbitraries.js';
 
