@@ -1,5 +1,5 @@
 /**
- * What the plain readers share (fields.ts `plainFields`, site.ts `plainSettings`): they
+ * What the plain readers share (manifest-schema.ts `plainFields`, site.ts `plainSettings`): they
  * read the values a zod schema would take, as it would return them, without zod; whatever they
  * cannot vouch for goes to zod, which says what is wrong. Pure.
  */
