@@ -2,7 +2,7 @@ import type * as Z from 'zod';
 import { parseChangelog, type ChangelogBlock } from './changelog.js';
 import { PLAIN_FILENAME } from './filename.js';
 import { lazily, zod } from './libraries.js';
-import { refuseUnpublishableText } from './manifest-text.js';
+import { refuseUnpublishableText } from './published-text.js';
 
 // What a manifest may say about a build beyond its zip: the zip's SHA-1, the build's
 // other files (recovery and boot images, firmware) and its changelog. manifest.ts reads them with

@@ -4,10 +4,11 @@
  * device without it is shown by its code name under {@link UNKNOWN_OEM}. Read from its text like a
  * manifest (located problems for every field at once, unknown keys with suggestions). Pure.
  */
+import type * as Z from 'zod';
 import { nearest, sortProblems, type Problem } from './problems.js';
 import { lazily, zod } from './libraries.js';
-import { refuseUnpublishableText } from './manifest-text.js';
-import { readYamlSource } from './yaml-source.js';
+import { refuseUnpublishableText } from './published-text.js';
+import { readDocument, type DocumentKind } from './read-document.js';
 
 /** The device file's name inside a device folder; the catalog never reads it as a build manifest. */
 export const DEVICE_FILE = 'device.yaml';
@@ -122,40 +123,10 @@ export const DEVICE_KEYS: Record<string, readonly string[]> = {
 
 /** Reads one device.yaml from its text; the information, or every problem found. Never throws. */
 export function parseDeviceFile(input: string | Uint8Array, file: string): { info?: DeviceInfo; problems: Problem[] } {
-  const source = readYamlSource(input, file);
-  if (source.problems.length > 0) return { problems: source.problems };
-  const problems: Problem[] = [];
-  const report = (path: readonly PropertyKey[], message: string, key = false) => {
-    const { line, col } = source.locate(path, { key });
-    problems.push({ file, line, col, field: path.join('.') || '(file)', message });
-  };
-  const value = source.value;
+  const { raw, data, problems, report } = readDocument(input, file, DEVICE);
   // An empty file (or one with only comments) says nothing: the device keeps its defaults.
-  if (value === null || value === undefined) return { info: NO_DEVICE_INFO, problems };
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    report([], `expected a mapping of keys (name: ..., oem: ...), found ${Array.isArray(value) ? 'a list' : 'a single value'}; see the README, "Device files"`);
-    return { problems };
-  }
-  const parsed = deviceSchema().safeParse(value);
-  if (!parsed.success) {
-    const reported = new Set<string>();
-    for (const issue of parsed.error.issues) {
-      if (issue.code === 'unrecognized_keys') {
-        const known = DEVICE_KEYS[issue.path.filter((p) => typeof p === 'string').join('.')] ?? [];
-        for (const key of issue.keys) {
-          const hint = nearest(key, known);
-          report([...issue.path, key], `unknown key${hint ? `; did you mean \`${hint}\`?` : `; known keys here: ${known.join(', ')}`}`, true);
-        }
-        continue;
-      }
-      const field = issue.path.join('.');
-      if (reported.has(field)) continue;
-      reported.add(field);
-      report(issue.path, issue.message);
-    }
-    return { problems: sortProblems(problems) };
-  }
-  const data = parsed.data;
+  if (raw === undefined) return problems.length > 0 ? { problems } : { info: NO_DEVICE_INFO, problems };
+  if (data === undefined) return { problems: sortProblems(problems) };
   const links: DeviceInfo['links'] = {};
   for (const kind of LINK_KINDS) if (data.links?.[kind] !== undefined) links[kind] = data.links[kind];
   data.models?.forEach((model, i) => {
@@ -199,6 +170,21 @@ export function renderDeviceJsonSchema(): string {
 }
 
 // --- internal ---
+
+/** The settings of device.yaml as {@link deviceSchema} reads them. */
+type DeviceSettings = Z.infer<ReturnType<typeof deviceSchema>>;
+
+/** How a device file is read (read-document.ts): its messages, and the keys each of its mappings knows. */
+const DEVICE: DocumentKind<DeviceSettings> = {
+  notAMapping: (found) => (found === 'nothing' ? undefined : `expected a mapping of keys (name: ..., oem: ...), found ${found}; see the README, "Device files"`),
+  schema: deviceSchema,
+  unknownKey(key, path) {
+    const known = DEVICE_KEYS[path.filter((p) => typeof p === 'string').join('.')] ?? [];
+    const hint = nearest(key, known);
+    return `unknown key${hint ? `; did you mean \`${hint}\`?` : `; known keys here: ${known.join(', ')}`}`;
+  },
+  firstIssueOnly: true,
+};
 
 const DESCRIPTIONS: Record<string, string> = {
   name: 'Display name, e.g. Fairphone 4 (pages, v2 `name`); default: the code name.',

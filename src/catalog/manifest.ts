@@ -6,13 +6,16 @@ import { positionsOf, type FieldPositions, type Position } from './field-positio
 import { filenameProblems } from './filename-checks.js';
 import { displayVersionOf } from './filename.js';
 import { deriveAndroidVersion } from './name-families.js';
-import { SHA256_WITHOUT_ID, sha256Problem, suggestKey } from './loose.js';
+import { SHA256_WITHOUT_ID, sha256Problem } from './download-key.js';
+import { suggestKey } from './foreign-keys.js';
 import { testKeyProblems } from './test-keys.js';
-import { MANIFEST_KEYS, manifestSchema, plainFields, type ManifestFields } from './manifest-schema.js';
+import { EMPTY_IN_PLACEHOLDER, MANIFEST_KEYS, PACKAGE_ONLY, REQUIRED, REQUIRED_PLACEHOLDER } from './fields.js';
+import { manifestSchema, plainFields, type ManifestFields } from './manifest-schema.js';
 import { nearest, sortProblems, type Problem } from './problems.js';
 import { propertyFilesProblem } from './property-files.js';
 import type { Site } from './site.js';
-import { readYamlSource, type YamlSource } from './yaml-source.js';
+import { readDocument, type DocumentKind } from './read-document.js';
+import type { YamlSource } from './yaml-source.js';
 
 /** One build, validated and with every derived value filled in: what the listings are made of. */
 export interface Build {
@@ -30,9 +33,9 @@ export interface Build {
   api_level: string;
   incremental: string;
   md5sum: string;
-  /** The download key: the zip's SHA-256, or another key an earlier listing gave its phones (loose.ts). */
+  /** The download key: the zip's SHA-256, or another key an earlier listing gave its phones (download-key.ts). */
   id: string;
-  /** The zip's SHA-256 written beside an `id` that is another download key; see loose.ts `sha256Of` for the build's SHA-256 either way. */
+  /** The zip's SHA-256 written beside an `id` that is another download key; see download-key.ts `sha256Of` for the build's SHA-256 either way. */
   sha256?: string;
   size: number | '';
   url?: string;
@@ -83,141 +86,25 @@ export interface ParsedManifest {
   problems: Problem[];
 }
 
-
-/**
- * Keys a package manifest must have, and those a placeholder must have. `md5sum` is not among them:
- * LineageOS phones never read it and many listings have none (a build without one gets a notice).
- */
-export const REQUIRED = ['filename', 'version', 'channel', 'timestamp', 'incremental', 'id', 'size'] as const;
-export const REQUIRED_PLACEHOLDER = ['version', 'channel', 'timestamp', 'display_version'] as const;
-/** Keys a placeholder must leave out (or leave empty): the ones that would make a phone offer it. */
-const PACKAGE_ONLY = ['filename', 'id', 'sha256', 'size', 'url', 'sha1'] as const;
-
 /**
  * Reads one manifest from its text: checks types and formats with the zod schema, then the rules
  * that tie fields together, and derives `api_level`, `url`, `display_version` and the lists.
  * Pure: the device comes from the caller (the manifest's folder). Never throws.
  */
 export function parseManifest(input: string | Uint8Array, file: string, device: string, site: Site): ParsedManifest {
-  const source = readYamlSource(input, file);
-  if (source.problems.length > 0) return { problems: source.problems };
-  const problems: Problem[] = [];
-  const report: RuleContext['report'] = (field, message, { key = false, within } = {}) => {
-    const path = field ? field.split('.').map((s) => (/^\d+$/.test(s) ? Number(s) : s)) : [];
-    const { line, col } = source.locate(path, { key });
-    // A one-line value written as read (no escapes): point at the column of the part the message is about.
-    const at = within ? (source.sourceText(path)?.indexOf(within.value) ?? -1) : -1;
-    problems.push({ file, line, col: at >= 0 && !within!.value.includes('\n') ? col + at + within!.index : col, field: field || '(file)', message });
-  };
-
-  const value = source.value;
-  if (value === null || value === undefined) {
-    report('', 'the file is empty; a manifest is a mapping of fields (filename, version, channel, ...), see the README');
-    return { problems };
-  }
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    report('', `expected a mapping of fields (filename: ..., version: ...), found ${Array.isArray(value) ? 'a list' : 'a single value'}`);
-    return { problems };
-  }
-
-  let raw = value as Record<string, unknown>;
-  // "" stands for "left out" in the fields a placeholder leaves empty (this is how listings show
-  // them): taken out of a copy, so that the source keeps what the file says. Any other manifest is
-  // read as it is, without a copy.
-  if (raw.placeholder === true) {
-    raw = { ...raw };
-    for (const key of [...PACKAGE_ONLY, 'md5sum', 'incremental', 'api_level']) if (raw[key] === '') delete raw[key];
-  }
-
-  const plain = plainFields(raw);
-  const parsed = plain ? ({ success: true, data: plain } as const) : manifestSchema().safeParse(raw);
-  const fields: ManifestFields = parsed.success ? parsed.data : {};
-  if (!parsed.success) {
-    const reported = new Set<string>();
-    for (const issue of parsed.error.issues) {
-      const field = issue.path.join('.');
-      // One message per field: the first check that fails says what to write.
-      if (issue.code !== 'unrecognized_keys' && reported.has(field)) continue;
-      reported.add(field);
-      if (issue.code === 'unrecognized_keys') {
-        for (const key of issue.keys) {
-          const hint = suggestKey(key, MANIFEST_KEYS);
-          const message = hint ? `unknown field; did you mean \`${hint.key}\`?${hint.why ? ` (${hint.why})` : ''}` : 'unknown field; see the manifest reference in the README';
-          report([...issue.path, key].join('.'), message, { key: true });
-        }
-      } else {
-        report(field, typeTrapMessage(source, issue.path, valueAt(raw, issue.path), issue.message) ?? issue.message);
-      }
-    }
-  }
-  const bad: ReadonlySet<string> = parsed.success ? NONE : new Set(parsed.error.issues.map((i) => String(i.path[0])));
+  const document = readDocument(input, file, MANIFEST);
+  const { raw, bad, problems, source } = document;
+  if (raw === undefined) return { problems };
+  const report: RuleContext['report'] = (field, message, at) => document.report([field], message, at);
+  const fields: ManifestFields = document.data ?? {};
   const placeholder = fields.placeholder === true;
 
   const context: RuleContext = { fields, raw, bad, device, site, placeholder, report };
   for (const rule of RULES) rule(context);
   const changelog = checkExtras({ fields, bad, report: (field, message, { key, at } = {}) => (at ? problems.push({ file, ...at, field, message }) : report(field, message, { key })), changelogAt: () => changelogStart(source) });
   if (problems.length > 0) return { problems: sortProblems(problems) };
-
-  const f = fields as Required<ManifestFields>;
-  const url = placeholder ? undefined : (f.url ?? `${site.downloadBaseUrl}/${f.channel}/${device}/${f.filename}`);
-  // Made field by field in the order below, not as one literal with conditional spreads: each
-  // spread, and every field after the first, went through V8's generic (runtime) object building.
-  // No phone needs it to offer a build: derived from the file name or the API level when the
-  // manifest does not state it, else "" (render/v1-notices.ts says how the answers show that).
-  const androidVersion = f.android_version ?? deriveAndroidVersion(f.filename, f.api_level) ?? '';
-  const build = {
-    source: file,
-    device,
-    placeholder,
-    filename: placeholder ? '' : f.filename,
-    version: f.version,
-    channel: f.channel,
-    timestamp: f.timestamp,
-    android_version: androidVersion,
-    api_level: f.api_level ?? (placeholder ? '' : (API_LEVELS[androidVersion] ?? '')),
-    incremental: f.incremental ?? '',
-    md5sum: f.md5sum ?? '',
-    id: placeholder ? '' : f.id,
-    size: placeholder ? '' : f.size,
-    url,
-  } as Build;
-  if (url !== undefined) build.filepath = filepathOf(url, site.downloadBaseUrl);
-  build.display_version = f.display_version ?? displayVersionOf(f.filename);
-  // Opt-in (site.yaml `v1_changes`): the interface shows `changes` always empty.
-  build.changes = f.changes ?? (site.v1Changes === 'changelog_url' && changelog?.length ? changelogUrl(site.siteUrl, device, changelogAnchor({ placeholder, version: f.version, timestamp: f.timestamp, id: f.id ?? '' })) : '');
-  build.pre_version = f.pre_version ?? '';
-  build.is_upgrade_supported = f.is_upgrade_supported ?? false;
-  build.lists = f.lists ? site.lists.map((l) => l.name).filter((name) => f.lists.includes(name)) : defaultLists(site, f.channel);
-  if (f.os_patch_level !== undefined) build.os_patch_level = f.os_patch_level;
-  if (f.ota_property_files !== undefined) build.ota_property_files = f.ota_property_files.trim();
-  if (f.ota_type !== undefined) build.ota_type = f.ota_type;
-  if (f.sha1 !== undefined) build.sha1 = f.sha1;
-  // The same as a SHA-256 id (allowed, never needed) adds nothing: the id already is the build's SHA-256.
-  if (f.sha256 !== undefined && f.sha256 !== f.id) build.sha256 = f.sha256;
-  if (f.files !== undefined) build.files = buildFiles(f.files, `${site.downloadBaseUrl}/${f.channel}/${device}`, site.downloadBaseUrl);
-  if (changelog !== undefined) build.changelog = changelog;
-  build.at = positionsOf(source, f.url !== undefined, f.ota_property_files !== undefined, f.files, build.sha256 !== undefined);
-  if (f.signer !== undefined) build.signer = f.signer;
-  if (f.otacert !== undefined) build.otacert = f.otacert;
-  if (f.source_incremental !== undefined) {
-    // Positions found when a message asks for them: locating reads the YAML syntax tree, which a
-    // flat manifest never needs otherwise (a tenth of a cold build's time, with yaml loaded for it).
-    build.appliesOn = {
-      incremental: f.source_incremental,
-      get at() {
-        return source.locate(['source_incremental']);
-      },
-      get installsAt() {
-        return source.locate(['incremental']);
-      },
-    };
-    if (f.source_build !== undefined) build.appliesOn.fingerprint = f.source_build;
-  }
-  return { build, problems };
+  return { build: buildOf(fields as Required<ManifestFields>, { file, device, site, placeholder, changelog, source }), problems };
 }
-
-/** No field failed its own check (a manifest read by the table, see plainFields). */
-const NONE: ReadonlySet<string> = new Set();
 
 /** The lists that collect a channel by the site's membership rules. */
 export function defaultLists(site: Site, channel: string): readonly string[] {
@@ -337,7 +224,7 @@ const incrementalPackage: Rule = ({ fields, raw, bad, placeholder, report }) => 
   }
 };
 
-/** A `sha256` that cannot stand beside the manifest's `id` (loose.ts). */
+/** A `sha256` that cannot stand beside the manifest's `id` (download-key.ts). */
 const oneSha256: Rule = ({ fields, bad, placeholder, report }) => {
   if (placeholder || fields.sha256 === undefined || fields.id === undefined || bad.has('sha256') || bad.has('id')) return;
   const problem = sha256Problem(fields.id, fields.sha256);
@@ -350,6 +237,101 @@ const noTestKey: Rule = ({ fields, bad, report }) => {
 };
 
 const RULES: Rule[] = [requiredFields, incrementalPackage, noTestKey, placeholderHasNoPackage, channelKnown, listsKnown, reachesAList, filenameAgrees, apiLevelKnown, datetimeIsTimestamp, propertyFilesReadable, oneSha256];
+
+/** How a manifest is read (read-document.ts): its messages, and "" as "left out" in a placeholder. */
+const MANIFEST: DocumentKind<ManifestFields> = {
+  notAMapping: (found) =>
+    found === 'nothing'
+      ? 'the file is empty; a manifest is a mapping of fields (filename, version, channel, ...), see the README'
+      : `expected a mapping of fields (filename: ..., version: ...), found ${found}`,
+  prepare(raw) {
+    // "" stands for "left out" in the fields a placeholder leaves empty (this is how listings show
+    // them): taken out of a copy, so that the source keeps what the file says. Any other manifest is
+    // read as it is, without a copy.
+    if (raw.placeholder !== true) return raw;
+    const copy = { ...raw };
+    for (const key of EMPTY_IN_PLACEHOLDER) if (copy[key] === '') delete copy[key];
+    return copy;
+  },
+  plain: plainFields,
+  schema: manifestSchema,
+  unknownKey(key) {
+    const hint = suggestKey(key, MANIFEST_KEYS);
+    return hint ? `unknown field; did you mean \`${hint.key}\`?${hint.why ? ` (${hint.why})` : ''}` : 'unknown field; see the manifest reference in the README';
+  },
+  issue: (issue, { source, raw }) => ({ message: typeTrapMessage(source, issue.path, valueAt(raw, issue.path), issue.message) ?? issue.message }),
+  firstIssueOnly: true,
+  dotted: true,
+};
+
+/** What a build is derived from besides its fields: where it was read and what the checks found. */
+interface BuildSource {
+  file: string;
+  device: string;
+  site: Site;
+  placeholder: boolean;
+  changelog: ChangelogBlock[] | undefined;
+  source: YamlSource;
+}
+
+/** The build of a manifest whose fields passed every check, with every derived value filled in. */
+function buildOf(f: Required<ManifestFields>, { file, device, site, placeholder, changelog, source }: BuildSource): Build {
+  const url = placeholder ? undefined : (f.url ?? `${site.downloadBaseUrl}/${f.channel}/${device}/${f.filename}`);
+  // Made field by field in the order below, not as one literal with conditional spreads: each
+  // spread, and every field after the first, went through V8's generic (runtime) object building.
+  // No phone needs it to offer a build: derived from the file name or the API level when the
+  // manifest does not state it, else "" (render/v1-notices.ts says how the answers show that).
+  const androidVersion = f.android_version ?? deriveAndroidVersion(f.filename, f.api_level) ?? '';
+  const build = {
+    source: file,
+    device,
+    placeholder,
+    filename: placeholder ? '' : f.filename,
+    version: f.version,
+    channel: f.channel,
+    timestamp: f.timestamp,
+    android_version: androidVersion,
+    api_level: f.api_level ?? (placeholder ? '' : (API_LEVELS[androidVersion] ?? '')),
+    incremental: f.incremental ?? '',
+    md5sum: f.md5sum ?? '',
+    id: placeholder ? '' : f.id,
+    size: placeholder ? '' : f.size,
+    url,
+  } as Build;
+  if (url !== undefined) build.filepath = filepathOf(url, site.downloadBaseUrl);
+  build.display_version = f.display_version ?? displayVersionOf(f.filename);
+  // Opt-in (site.yaml `v1_changes`): the interface shows `changes` always empty.
+  build.changes = f.changes ?? (site.v1Changes === 'changelog_url' && changelog?.length ? changelogUrl(site.siteUrl, device, changelogAnchor({ placeholder, version: f.version, timestamp: f.timestamp, id: f.id ?? '' })) : '');
+  build.pre_version = f.pre_version ?? '';
+  build.is_upgrade_supported = f.is_upgrade_supported ?? false;
+  build.lists = f.lists ? site.lists.map((l) => l.name).filter((name) => f.lists.includes(name)) : defaultLists(site, f.channel);
+  if (f.os_patch_level !== undefined) build.os_patch_level = f.os_patch_level;
+  if (f.ota_property_files !== undefined) build.ota_property_files = f.ota_property_files.trim();
+  if (f.ota_type !== undefined) build.ota_type = f.ota_type;
+  if (f.sha1 !== undefined) build.sha1 = f.sha1;
+  // The same as a SHA-256 id (allowed, never needed) adds nothing: the id already is the build's SHA-256.
+  if (f.sha256 !== undefined && f.sha256 !== f.id) build.sha256 = f.sha256;
+  if (f.files !== undefined) build.files = buildFiles(f.files, `${site.downloadBaseUrl}/${f.channel}/${device}`, site.downloadBaseUrl);
+  if (changelog !== undefined) build.changelog = changelog;
+  build.at = positionsOf(source, f.url !== undefined, f.ota_property_files !== undefined, f.files, build.sha256 !== undefined);
+  if (f.signer !== undefined) build.signer = f.signer;
+  if (f.otacert !== undefined) build.otacert = f.otacert;
+  if (f.source_incremental !== undefined) {
+    // Positions found when a message asks for them: locating reads the YAML syntax tree, which a
+    // flat manifest never needs otherwise (a tenth of a cold build's time, with yaml loaded for it).
+    build.appliesOn = {
+      incremental: f.source_incremental,
+      get at() {
+        return source.locate(['source_incremental']);
+      },
+      get installsAt() {
+        return source.locate(['incremental']);
+      },
+    };
+    if (f.source_build !== undefined) build.appliesOn.fingerprint = f.source_build;
+  }
+  return build;
+}
 
 /** Where a changelog's text starts; a block scalar's (`|`) on the line after its indicator, at its indentation. */
 function changelogStart(source: YamlSource): { line: number; col: number; block: boolean } {

@@ -1,5 +1,5 @@
 import { isWithdrawn } from './filename.js';
-import { idIsSha256, sha256Of } from './loose.js';
+import { idIsSha256, sha256Of } from './download-key.js';
 import type { Build } from './manifest.js';
 import { compareStrings, type Problem } from './problems.js';
 import type { Site } from './site.js';

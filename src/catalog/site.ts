@@ -2,7 +2,8 @@ import type * as Z from 'zod';
 import { nearest, type Problem } from './problems.js';
 import { lazily, zod } from './libraries.js';
 import { flag, readPlain, UNSURE, type PlainCheck } from './plain.js';
-import { readYamlSource } from './yaml-source.js';
+import { readDocument, type DocumentKind } from './read-document.js';
+import { readYamlSource, type YamlSource } from './yaml-source.js';
 import { cacheControlProblem } from './cache-control.js';
 import { nameLengthProblem } from './path-limits.js';
 import { requestPathProblem, type RequestPath } from './request-paths.js';
@@ -188,62 +189,17 @@ export function plainSettings(raw: Record<string, unknown>): SiteSettings | unde
 
 /** Parses `content/site.yaml` from its text; returns the settings or every problem found. */
 export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?: Site; problems: Problem[] } {
-  const source = readYamlSource(input, file);
-  if (source.problems.length > 0) return { problems: source.problems };
-  const problems: Problem[] = [];
-  const report = (path: PropertyKey[], message: string, key = false) => {
-    const { line, col } = source.locate(path, { key });
-    problems.push({ file, line, col, field: path.join('.') || '(file)', message });
-  };
+  const document = readDocument(input, file, siteKind(input, file));
+  const { data: settings, problems, source } = document;
+  if (settings === undefined) return { problems };
+  const report: SiteReport = (path, message, key = false) => document.report(path, message, { key });
 
-  if (source.value === null || typeof source.value !== 'object' || Array.isArray(source.value)) {
-    report([], 'expected a mapping with at least `download_base_url: https://...`');
-    return { problems };
-  }
-  const plain = plainSettings(source.value as Record<string, unknown>);
-  const parsed = plain ? ({ success: true, data: plain } as const) : siteSchema().safeParse(source.value);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      if (issue.code === 'unrecognized_keys') {
-        for (const key of issue.keys) {
-          const hint = nearest(key, SITE_KEYS);
-          report([...issue.path, key], `unknown setting${hint ? `; did you mean \`${hint}\`?` : `; known settings: ${SITE_KEYS.join(', ')}`}`, true);
-        }
-      } else if (issue.path.length === 1 && issue.path[0] === 'download_base_url' && !Object.hasOwn(source.value as object, 'download_base_url')) {
-        problems.push(missingDownloadBaseUrl(typeof input === 'string' ? input : Buffer.from(input).toString('utf8'), file));
-      } else {
-        report(issue.path, issue.message, issue.path.length > 0 && issue.code === 'invalid_type' && issue.input === undefined);
-      }
-    }
-    return { problems };
-  }
-
-  const settings = parsed.data;
   const channels = settings.channels ?? [...DEFAULT_CHANNELS];
   channels.forEach((channel, i) => {
     if (channels.indexOf(channel) !== i) report(['channels', i], `channel \`${channel}\` is listed twice`);
     else if (nameLengthProblem(channel, 'channel name')) report(['channels', i], nameLengthProblem(channel, 'channel name')!);
   });
-  const lists = Object.entries(settings.lists ?? defaultListsOf(settings.channels)).map(([name, members]) => ({ name, channels: members }));
-  // Lists named after the channels were reported with them.
-  for (const { name } of settings.lists ? lists : []) if (nameLengthProblem(name, 'list name')) report(['lists', name], nameLengthProblem(name, 'list name')!, true);
-  if (lists.length === 0) report(['lists'], 'name at least one request list, e.g. stable: [stable, official]');
-  for (const list of lists) {
-    list.channels.forEach((channel, i) => {
-      if (!channels.includes(channel) && lists.some((l) => l.name === channel)) {
-        report(
-          ['lists', list.name, i],
-          `\`${channel}\` is a request list, not a channel: a list collects channels, never other lists (so no list can contain itself); name the channels of \`${channel}\` here instead`,
-        );
-      } else if (!channels.includes(channel)) {
-        const hint = nearest(channel, channels);
-        report(
-          ['lists', list.name, i],
-          `\`${channel}\` is not a channel of this site${hint ? `; did you mean \`${hint}\`?` : ''} (channels: ${channels.join(', ')}); add it to \`channels\` or remove it here`,
-        );
-      }
-    });
-  }
+  const lists = readLists(settings, channels, report);
   const cacheProblem = settings.cache_control === undefined ? undefined : cacheControlProblem(settings.cache_control);
   if (cacheProblem) report(['cache_control'], cacheProblem);
   const hosts = settings.hosts ?? [...HOSTS];
@@ -253,27 +209,7 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
   if (settings.options_handler && !hosts.includes('cloudflare')) {
     report(['options_handler'], 'the OPTIONS handler is a Cloudflare Pages _worker.js, and `hosts` has no cloudflare; remove options_handler or add cloudflare to hosts');
   }
-  const requestPaths: RequestPath[] = [];
-  (settings.request_paths ?? []).forEach((entry, i) => {
-    const names = lists.map((l) => l.name);
-    const shape = 'expected a path such as /api/v1/{device}_{list}, or `path:` and `list:` for a path without {list}';
-    let path: PropertyKey[] = ['request_paths', i];
-    let requestPath: Omit<RequestPath, 'line' | 'col'>;
-    if (typeof entry === 'string') requestPath = { pattern: entry };
-    else if (entry !== null && typeof entry === 'object' && !Array.isArray(entry)) {
-      const { path: pattern, list, ...rest } = entry as Record<string, unknown>;
-      const extra = Object.keys(rest)[0];
-      if (extra !== undefined) return report(['request_paths', i, extra], 'unknown key; a request path has `path:` and `list:`', true);
-      if (typeof pattern !== 'string') return report(['request_paths', i, 'path'], shape, pattern === undefined);
-      if (typeof list !== 'string') return report(['request_paths', i, 'list'], `expected the list this path answers (${names.join(', ')})`, list === undefined);
-      if (!names.includes(list)) return report(['request_paths', i, 'list'], `\`${list}\` is not a list of this site (lists: ${names.join(', ')})`);
-      requestPath = { pattern, list };
-      path = ['request_paths', i, 'path'];
-    } else return report(path, shape);
-    const problem = requestPathProblem(requestPath.pattern, { lists: names, fixedList: requestPath.list, earlier: requestPaths.map((r) => r.pattern) });
-    if (problem) return report(path, problem);
-    requestPaths.push({ ...requestPath, ...source.locate(path, { key: false }) });
-  });
+  const requestPaths = readRequestPaths(settings.request_paths ?? [], lists.map((l) => l.name), source, report);
   if (settings.v1_changes === 'changelog_url' && settings.site_url === undefined) {
     report(['v1_changes'], 'v1 `changes` must be an absolute address, and otapress does not know where the site is served; add `site_url: https://...`');
   }
@@ -344,6 +280,81 @@ export function listLocation(input: string | Uint8Array, name: string, file = SI
 }
 
 // --- internal ---
+
+/** How a site setting's problem is reported: at the value at `path`, or (`key`) at its key. */
+type SiteReport = (path: PropertyKey[], message: string, key?: boolean) => void;
+
+/**
+ * How site.yaml is read (read-document.ts): its messages; a missing `download_base_url` is shown
+ * where `otapress init` wrote it commented out, so the kind is made for the file's text.
+ */
+function siteKind(input: string | Uint8Array, file: string): DocumentKind<SiteSettings> {
+  return {
+    notAMapping: () => 'expected a mapping with at least `download_base_url: https://...`',
+    plain: plainSettings,
+    schema: siteSchema,
+    unknownKey(key) {
+      const hint = nearest(key, SITE_KEYS);
+      return `unknown setting${hint ? `; did you mean \`${hint}\`?` : `; known settings: ${SITE_KEYS.join(', ')}`}`;
+    },
+    issue(issue, { raw }) {
+      if (issue.path.length === 1 && issue.path[0] === 'download_base_url' && !Object.hasOwn(raw!, 'download_base_url')) {
+        return missingDownloadBaseUrl(typeof input === 'string' ? input : Buffer.from(input).toString('utf8'), file);
+      }
+      return { message: issue.message, key: issue.path.length > 0 && issue.code === 'invalid_type' && issue.input === undefined };
+    },
+  };
+}
+
+/** The request lists, as written or by default; reports names too long and members that are not channels. */
+function readLists(settings: SiteSettings, channels: readonly string[], report: SiteReport): Site['lists'] {
+  const lists = Object.entries(settings.lists ?? defaultListsOf(settings.channels)).map(([name, members]) => ({ name, channels: members }));
+  // Lists named after the channels were reported with them.
+  for (const { name } of settings.lists ? lists : []) if (nameLengthProblem(name, 'list name')) report(['lists', name], nameLengthProblem(name, 'list name')!, true);
+  if (lists.length === 0) report(['lists'], 'name at least one request list, e.g. stable: [stable, official]');
+  for (const list of lists) {
+    list.channels.forEach((channel, i) => {
+      if (!channels.includes(channel) && lists.some((l) => l.name === channel)) {
+        report(
+          ['lists', list.name, i],
+          `\`${channel}\` is a request list, not a channel: a list collects channels, never other lists (so no list can contain itself); name the channels of \`${channel}\` here instead`,
+        );
+      } else if (!channels.includes(channel)) {
+        const hint = nearest(channel, channels);
+        report(
+          ['lists', list.name, i],
+          `\`${channel}\` is not a channel of this site${hint ? `; did you mean \`${hint}\`?` : ''} (channels: ${channels.join(', ')}); add it to \`channels\` or remove it here`,
+        );
+      }
+    });
+  }
+  return lists;
+}
+
+/** The extra request paths, each a pattern or `path:` and `list:`, located for the messages about them later. */
+function readRequestPaths(entries: readonly unknown[], names: string[], source: YamlSource, report: SiteReport): RequestPath[] {
+  const requestPaths: RequestPath[] = [];
+  entries.forEach((entry, i) => {
+    const shape = 'expected a path such as /api/v1/{device}_{list}, or `path:` and `list:` for a path without {list}';
+    let path: PropertyKey[] = ['request_paths', i];
+    let requestPath: Omit<RequestPath, 'line' | 'col'>;
+    if (typeof entry === 'string') requestPath = { pattern: entry };
+    else if (entry !== null && typeof entry === 'object' && !Array.isArray(entry)) {
+      const { path: pattern, list, ...rest } = entry as Record<string, unknown>;
+      const extra = Object.keys(rest)[0];
+      if (extra !== undefined) return report(['request_paths', i, extra], 'unknown key; a request path has `path:` and `list:`', true);
+      if (typeof pattern !== 'string') return report(['request_paths', i, 'path'], shape, pattern === undefined);
+      if (typeof list !== 'string') return report(['request_paths', i, 'list'], `expected the list this path answers (${names.join(', ')})`, list === undefined);
+      if (!names.includes(list)) return report(['request_paths', i, 'list'], `\`${list}\` is not a list of this site (lists: ${names.join(', ')})`);
+      requestPath = { pattern, list };
+      path = ['request_paths', i, 'path'];
+    } else return report(path, shape);
+    const problem = requestPathProblem(requestPath.pattern, { lists: names, fixedList: requestPath.list, earlier: requestPaths.map((r) => r.pattern) });
+    if (problem) return report(path, problem);
+    requestPaths.push({ ...requestPath, ...source.locate(path, { key: false }) });
+  });
+  return requestPaths;
+}
 
 /** `download_base_url` is missing: at its commented-out line when there is one (init writes it ready to edit), else at the top. */
 function missingDownloadBaseUrl(text: string, file: string): Problem {

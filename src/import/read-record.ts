@@ -4,33 +4,16 @@
  */
 import { displayVersionOf, parseBuildFilename } from '../catalog/filename.js';
 import { androidVersionOf, API_LEVELS } from '../catalog/api-levels.js';
-import { foreignKey } from '../catalog/loose.js';
+import { foreignKey } from '../catalog/foreign-keys.js';
+import { V1_RECORD_KEYS } from '../catalog/fields.js';
 import type { ManifestValues } from '../catalog/manifest-text.js';
 import type { Site } from '../catalog/site.js';
 import { deriveAndroidVersion } from '../catalog/name-families.js';
 import { isCrDroidRecord, isPixelExperienceRecord, mapCrDroidRecord, mapPixelExperienceRecord } from './other-formats.js';
 import { checkAcross, manifestValuesOf, readValues, type CompleteRead, type RecordValues } from './record-values.js';
 
-/** The keys of a v1 record in the order the /e/ OTA server writes them (and every listing otapress writes). */
-export const RECORD_KEYS = [
-  'incremental',
-  'api_level',
-  'url',
-  'timestamp',
-  'md5sum',
-  'changes',
-  'channel',
-  'filename',
-  'romtype',
-  'datetime',
-  'version',
-  'pre_version',
-  'display_version',
-  'android_version',
-  'id',
-  'size',
-  'is_upgrade_supported',
-] as const;
+/** The keys of a v1 record in the order the /e/ OTA server writes them (and every listing otapress writes): the field table's. */
+export const RECORD_KEYS = V1_RECORD_KEYS;
 
 /**
  * The fields a LineageOS v1 updater reads: it drops a record that lacks any of them. Every other

@@ -4,7 +4,7 @@
  */
 import { displayVersionOf } from '../catalog/filename.js';
 import { API_LEVELS } from '../catalog/api-levels.js';
-import { DOWNLOAD_KEY, SHA256 } from '../catalog/loose.js';
+import { DOWNLOAD_KEY, SHA256 } from '../catalog/download-key.js';
 import type { ManifestValues } from '../catalog/manifest-text.js';
 
 /** The manifest values of a record, and whether it is a placeholder. */

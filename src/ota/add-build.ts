@@ -9,7 +9,7 @@ import { displayVersionOf } from '../catalog/filename.js';
 import { startHashing, type HashProgress, type Hashing } from './hash.js';
 import { API_LEVELS } from '../catalog/api-levels.js';
 import { NAME_PARTS } from '../catalog/filename-checks.js';
-import { sha256Of } from '../catalog/loose.js';
+import { sha256Of } from '../catalog/download-key.js';
 import { parseManifest, type Build } from '../catalog/manifest.js';
 import { propertyFilesProblem } from '../catalog/property-files.js';
 import { renderManifestText, type ManifestValues } from '../catalog/manifest-text.js';

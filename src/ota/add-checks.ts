@@ -6,7 +6,7 @@
 import { API_LEVELS } from '../catalog/api-levels.js';
 import { nameFitsDevice, PLAIN_FILENAME } from '../catalog/filename.js';
 import { NAME_PARTS } from '../catalog/filename-checks.js';
-import { TIMESTAMP_RANGE } from '../catalog/manifest-schema.js';
+import { TIMESTAMP_RANGE } from '../catalog/field-values.js';
 import { DEVICE_NAME } from '../catalog/plan.js';
 import { ContentError, nearest, type Problem } from '../catalog/problems.js';
 import { SITE_FILE, type Site } from '../catalog/site.js';

@@ -7,7 +7,7 @@ import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { lowerHex } from '../catalog/build-extras.js';
 import { yaml } from '../catalog/libraries.js';
-import { isDownloadKey, SHA256 } from '../catalog/loose.js';
+import { isDownloadKey, SHA256 } from '../catalog/download-key.js';
 import type { Build } from '../catalog/manifest.js';
 import type { ManifestValues } from '../catalog/manifest-text.js';
 import { addressClash, downloadEntries } from '../catalog/plan.js';

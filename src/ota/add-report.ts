@@ -3,7 +3,8 @@
  * metadata or name, an option, the digests, the manifest it replaces), for the maintainer to review.
  */
 import type { Build } from '../catalog/manifest.js';
-import { MANIFEST_ORDER, type ManifestValues } from '../catalog/manifest-text.js';
+import { MANIFEST_ORDER } from '../catalog/fields.js';
+import type { ManifestValues } from '../catalog/manifest-text.js';
 import type { Site } from '../catalog/site.js';
 import { summary, type KeptKey } from './add-existing.js';
 import type { SourceBuild } from './incremental.js';

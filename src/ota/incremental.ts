@@ -10,7 +10,7 @@
  * recovery's updater (BLOCK) refuse the package on any other build, after the download.
  */
 import type { Build } from '../catalog/manifest.js';
-import { SOURCE_INCREMENTAL } from '../catalog/manifest-schema.js';
+import { SOURCE_INCREMENTAL } from '../catalog/field-values.js';
 import type { AddProblem } from './add-checks.js';
 
 /** The build an incremental package applies on, as the manifest records it, and where each value came from. */

@@ -3,7 +3,7 @@
  * problems out. Below both the build and the thread pool (compile-devices.ts), which call it.
  */
 import { changelogAnchor, changelogUrl, uniqueChangelogAnchors } from '../catalog/changelog.js';
-import { looseNotices } from '../catalog/loose.js';
+import { looseNotices } from '../catalog/download-key.js';
 import { isDeviceFile, parseDeviceFile, type DeviceInfo } from '../catalog/device.js';
 import { parseManifest, type Build } from '../catalog/manifest.js';
 import { checkCatalog, planListings, type Listing } from '../catalog/plan.js';

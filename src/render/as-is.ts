@@ -8,7 +8,7 @@ import type { Build } from '../catalog/manifest.js';
  * own, narrower one (v1.ts, v2.ts) or escapes value by value (escapeMarkup), as before.
  *
  * One test over all of a build's texts joined, made once per build object (as sha256Of, in
- * catalog/loose.ts), instead of about twenty: one per value in its article and in its feed entry,
+ * catalog/download-key.ts), instead of about twenty: one per value in its article and in its feed entry,
  * and one over the joined strings of its record and one of its entry. A cold `--no-cache` build on
  * one thread took 0.982x the instructions at 10,000 manifests (5.305 billion instead of 5.404) and
  * 0.985x at 50,000 (17.32 instead of 17.58; callgrind, `node --single-threaded

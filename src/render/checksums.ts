@@ -4,7 +4,7 @@
  * `sha256sum -c` reads (GNU coreutils: `<64 hex>  <file name>`, one per line), so that people
  * downloading by hand can check what they got. Pure.
  */
-import { sha256Of } from '../catalog/loose.js';
+import { sha256Of } from '../catalog/download-key.js';
 import { PLAIN_FILENAME } from '../catalog/filename.js';
 import type { Listing } from '../catalog/plan.js';
 import { compareStrings } from '../catalog/problems.js';

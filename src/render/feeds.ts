@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DeviceInfo } from '../catalog/device.js';
 import { isWithdrawn } from '../catalog/filename.js';
-import { idIsSha256, sha256Of } from '../catalog/loose.js';
+import { idIsSha256, sha256Of } from '../catalog/download-key.js';
 import { deviceLabel } from './device-facts.js';
 import type { Build } from '../catalog/manifest.js';
 import { writtenAsIs } from './as-is.js';

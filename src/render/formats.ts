@@ -23,7 +23,7 @@ import type { Build } from '../catalog/manifest.js';
 import { compareNewestFirst, type Listing } from '../catalog/plan.js';
 import type { Problem } from '../catalog/problems.js';
 import type { DeviceInfo } from '../catalog/device.js';
-import { sha256Of } from '../catalog/loose.js';
+import { sha256Of } from '../catalog/download-key.js';
 import { formatPath, type FormatFamily, type OutputFormat } from '../catalog/formats.js';
 import type { Site } from '../catalog/site.js';
 import type { OutputFile } from './output.js';

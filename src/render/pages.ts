@@ -1,6 +1,6 @@
 import type { DeviceInfo } from '../catalog/device.js';
 import { displayVersionOf, isWithdrawn } from '../catalog/filename.js';
-import { idIsSha256, sha256Of } from '../catalog/loose.js';
+import { idIsSha256, sha256Of } from '../catalog/download-key.js';
 import { DEVICE_FACTS_STYLE, deviceFacts, deviceHeading, deviceLabel, groupByVendor } from './device-facts.js';
 import type { ChangelogBlock } from '../catalog/changelog.js';
 import type { Build } from '../catalog/manifest.js';

@@ -130,7 +130,7 @@ export function renderV2Build(build: Build, list: string): V2Build {
 
 /**
  * The zip's `sha256` in a v2 entry: the build's SHA-256 (its `id`, or the manifest's `sha256`
- * beside another download key: loose.ts `sha256Of`), else the `id` as written. The official
+ * beside another download key: download-key.ts `sha256Of`), else the `id` as written. The official
  * server's files carry the SHA-256 its mirror script hashes (lineageos-infra/updater at
  * ad9188930d83e7f4d9be1c5d91c9c8bb3523fe87, gen_mirror_json.py), and its v1 `id` is that value
  * too (api_common.py takes it from the first file's `sha256`). The v2 updater keys the download by

@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
 import { DEVICE_KEYS, deviceJsonSchema, deviceSchema, isDeviceFile, LINK_KINDS, parseDeviceFile } from '../../src/catalog/device.js';
 import { formatProblem } from '../../src/catalog/problems.js';
-import { textProblem } from '../../src/catalog/manifest-text.js';
+import { textProblem } from '../../src/catalog/published-text.js';
 import { MAX_SOURCE_BYTES } from '../../src/catalog/yaml-source.js';
 
 const FILE = 'content/FP4/device.yaml';

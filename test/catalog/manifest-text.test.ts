@@ -1,6 +1,7 @@
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { DIRECTION_CONTROLS, directionControlProblem, renderManifestText, textProblem } from '../../src/catalog/manifest-text.js';
+import { renderManifestText } from '../../src/catalog/manifest-text.js';
+import { DIRECTION_CONTROLS, directionControlProblem, textProblem } from '../../src/catalog/published-text.js';
 import { parseManifest } from '../../src/catalog/manifest.js';
 import { formatProblem } from '../../src/catalog/problems.js';
 import { parseSite } from '../../src/catalog/site.js';
