@@ -99,7 +99,7 @@ const DESCRIPTIONS: Record<string, string> = {
   os_patch_level: 'Security patch level, yyyy-mm-dd (post-security-patch-level).',
   ota_property_files: 'ota-property-files of the zip metadata: name:offset:size entries, comma separated.',
   ota_type: 'AB or BLOCK (ota-type of the zip metadata).',
-  signer: "SHA-256 of the certificate in the zip's whole-file signature (otapress add reads it from the end of the zip).",
-  otacert: 'SHA-256 of each certificate of META-INF/com/android/otacert: the keys this build accepts its next update from.',
+  signer: "SHA-256 of the public key (SubjectPublicKeyInfo) of the certificate in the zip's whole-file signature (otapress add reads it from the end of the zip).",
+  otacert: 'SHA-256 of the public key of each certificate of META-INF/com/android/otacert: the keys this build accepts its next update from.',
   test_build: 'true for a build signed with, or trusting, a public AOSP test key, published knowingly.',
 };

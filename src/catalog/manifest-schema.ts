@@ -121,8 +121,8 @@ export const manifestSchema = lazily(() => {
       .string({ error: 'expected the ota-property-files value of the zip metadata' })
       .regex(PROPERTY_FILES_FORMAT, { error: 'expected name:offset:size entries separated by commas, as in META-INF/com/android/metadata' }),
     ota_type: z.enum(['AB', 'BLOCK'], { error: 'expected AB or BLOCK' }),
-    signer: hex(64, "the SHA-256 of the signer's certificate (what otapress add writes)"),
-    otacert: z.array(hex(64, 'the SHA-256 of a certificate of META-INF/com/android/otacert (what otapress add writes)'), { error: 'expected a list of certificate SHA-256s, e.g. [0123...]' }),
+    signer: hex(64, "the SHA-256 of the signer's public key (what otapress add writes)"),
+    otacert: z.array(hex(64, 'the SHA-256 of the public key of a certificate of META-INF/com/android/otacert (what otapress add writes)'), { error: 'expected a list of public key SHA-256s, e.g. [0123...]' }),
     test_build: z.boolean({ error: 'expected true or false' }),
     ...extraFields(),
   }).partial();

@@ -58,7 +58,7 @@ export interface Build {
   anchor?: string;
   /** Where fields stand in the manifest (`url` and `ota_property_files` when written), for messages about the whole catalog. */
   at: FieldPositions;
-  /** SHA-256 of the signer's certificate, and of each certificate the build trusts for its next update (signing.ts). */
+  /** SHA-256 of the signer's public key, and of each key the build trusts for its next update (signing.ts). */
   signer?: string;
   otacert?: string[];
   /** Signed with a key the build before it does not trust (signing.ts `keyChanges`): phones need a clean install. */

@@ -1,12 +1,12 @@
 /**
  * Who signed a build, and whom it trusts for the next one: the manifest's `signer` (SHA-256 of the
- * certificate in the zip's whole-file signature) and `otacert` (SHA-256 of each certificate in
- * `META-INF/com/android/otacert`), and the rules built on them. Pure.
+ * public key of the certificate in the zip's whole-file signature) and `otacert` (SHA-256 of the
+ * public key of each certificate in `META-INF/com/android/otacert`), and the rules built on them. Pure.
  */
 import type { Build } from './manifest.js';
 import { compareStrings, type Problem } from './problems.js';
 
-export { AOSP_TEST_KEYS, testKeyName, colonFingerprint, testKeyProblems } from './test-keys.js';
+export { AOSP_TEST_CERTIFICATES, AOSP_TEST_KEYS, testKeyName, colonFingerprint, testKeyProblems } from './test-keys.js';
 import { colonFingerprint } from './test-keys.js';
 
 /** A build of a device whose signer the build before it (by build time) does not trust: phones on that build cannot install it over the air. */

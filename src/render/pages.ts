@@ -162,7 +162,7 @@ function buildBody(build: Build, e: (value: string) => string): string {
     if (!idIsSha256(build)) rows += `\n${row('Download id', `<code>${e(build.id)}</code> <span class="meta">${sha256 === undefined ? DOWNLOAD_ID_NOTE : DOWNLOAD_KEY_NOTE}</span>`)}`;
   }
   if (build.sha1) rows += `\n${row('SHA-1', hash(e(build.sha1)))}`;
-  if (build.signer) rows += `\n${row('Signer', `${hash(build.signer)} <span class="meta">(SHA-256 of the signing certificate)</span>`)}`;
+  if (build.signer) rows += `\n${row('Signer', `${hash(build.signer)} <span class="meta">(SHA-256 of the signing key)</span>`)}`;
   rows += `\n${row('Android upgrade', build.is_upgrade_supported ? 'Yes: marked as an upgrade from an earlier Android version' : 'No: not marked as an upgrade from an earlier Android version')}`;
   const download = build.placeholder
     ? '<p class="meta">No download: this build has no package yet.</p>'
