@@ -78,7 +78,7 @@ export function compileDevice(device: string, manifests: readonly ManifestFile[]
     build.anchor = anchor;
   }
   const listings = planListings(full, [device], site);
-  const answers = targets.size > 0 ? planIncrementalListings(listings, targets, full) : [];
+  const { answers, notices: incrementalNotices } = planIncrementalListings(listings, targets, full, site.v1Withdrawn);
   // A build the one before it does not trust: its page says so, and check tells.
   const changes = keyChanges(full);
   for (const { build } of changes) build.cleanInstall = true;
@@ -93,7 +93,7 @@ export function compileDevice(device: string, manifests: readonly ManifestFile[]
   counts.listings = listings.length;
   counts.records = listings.reduce((n, l) => n + l.builds.length, 0);
   counts.files = files.length;
-  return { device, builds, listings, files, problems, notices: [...looseNotices(builds), ...rendered.notices, ...keyChangeNotices(changes)], summary: rendered.summary, counts };
+  return { device, builds, listings, files, problems, notices: [...looseNotices(builds), ...rendered.notices, ...keyChangeNotices(changes), ...incrementalNotices], summary: rendered.summary, counts };
 }
 
 /**
