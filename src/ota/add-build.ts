@@ -10,11 +10,12 @@ import { startHashing, type HashProgress, type Hashing } from './hash.js';
 import { API_LEVELS } from '../catalog/api-levels.js';
 import { NAME_PARTS } from '../catalog/filename-checks.js';
 import { sha256Of } from '../catalog/loose.js';
+import { DEVICE_NAME } from '../catalog/plan.js';
 import { parseManifest, type Build } from '../catalog/manifest.js';
 import { propertyFilesProblem } from '../catalog/property-files.js';
 import { MANIFEST_ORDER, renderManifestText, type ManifestValues } from '../catalog/manifest-text.js';
 import { AddRefusal, AddUsageError, checkFacts, filenameProblem, said, type AddProblem } from './add-checks.js';
-import { keptFields, keptKey, readReplaced, refuseFolder, refuseOtherPackage, refuseSharedAddress, summary, withKept, type KeptKey } from './add-existing.js';
+import { keepFacts, keptFields, keptKey, readReplaced, refuseFolder, refuseOtherPackage, refuseSharedAddress, summary, withKept, type KeptKey } from './add-existing.js';
 import { deriveBuildFacts, FACT_OPTIONS, parseOtaMetadata, type DerivedFacts, type FactOptions } from './metadata.js';
 import { readOtaEntries, ZipReadError } from './zip.js';
 import { readZipSigning, SignatureError, signingFacts } from './signature.js';
@@ -129,6 +130,9 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
       `pass ${derived.missing.length === 1 ? 'it as an option' : 'them as options'}, e.g. otapress add ${options.zip} ${derived.missing.map((o) => `${o} ${example(o, site)}`).join(' ')}`,
     );
   }
+  // What neither an option, the metadata nor the name tells, `--force` keeps from the manifest it replaces.
+  const replacing = options.force && DEVICE_NAME.test(derived.facts.device!) ? `content/${derived.facts.device}/${manifestFileName(derived.facts.filename!.replace(/\.zip$/, ''))}` : undefined;
+  if (replacing && existsSync(path.join(options.root, replacing))) keepFacts(derived, readReplaced(path.join(options.root, replacing), replacing), replacing);
   const filenameDiffers = options.filenameDiffers ?? [];
   const checked = checkFacts({ derived, zip: options.zip, site, siteText: content.site!, lists: options.lists, filenameDiffers, placeholder: options.placeholder === true });
   if (checked.length > 0) throw new AddRefusal(checked);
