@@ -13,6 +13,7 @@ import { sortProblems, type Problem } from '../catalog/problems.js';
 import type { Content, ContentListing, ManifestFile } from '../catalog/read.js';
 import { listLocation, parseSite, type Site } from '../catalog/site.js';
 import { outputLimitProblems } from '../hosts/limits.js';
+import { caseClashes } from '../catalog/path-limits.js';
 import { renderDevice } from '../render/device.js';
 import type { OutputFile } from '../render/output.js';
 import type { DeviceSummary } from '../render/summary.js';
@@ -90,6 +91,10 @@ export function compileDevice(device: string, manifests: readonly ManifestFile[]
     ...answers.map((a, i) => ({ path: fill(API_FILES.v1Incremental, { device: a.device, list: a.list, incremental: a.incremental }).slice(1), contents: bodies[listings.length + i] })),
     ...rendered.files,
   ];
+  // Two files of the device one path ignoring case (an answer for `INDEX` beside the listing's
+  // `index.json`) would be one file on a case-insensitive disk: refused at the build that asks for it.
+  const clashes = caseClashes(files.map((f) => f.path));
+  if (clashes.length > 0) return { device, builds, listings: [], files: [], problems: clashes.map((c) => caseClashProblem(c, builds)), notices: [], counts };
   counts.listings = listings.length;
   counts.records = listings.reduce((n, l) => n + l.builds.length, 0);
   counts.files = files.length;
@@ -125,4 +130,17 @@ export function filesByDevice(listing: ContentListing): { device: string; files:
   const groups = new Map<string, ContentListing['files']>(listing.devices.map((d) => [d, []]));
   for (const file of listing.files) groups.get(file.device)?.push(file);
   return [...groups].map(([device, files]) => ({ device, files, others: listing.others.get(device) ?? [] }));
+}
+
+/** The problem of two output paths of a device that differ only by case: at the build whose incremental names the answer, else at the first build. */
+function caseClashProblem({ path, other }: { path: string; other: string }, builds: readonly Build[]): Problem {
+  const name = path.split('/').pop()!.replace(/\.json$/, '');
+  const build = builds.find((b) => b.appliesOn?.incremental === name) ?? builds.find((b) => b.incremental === name) ?? builds[0];
+  const field = build.appliesOn?.incremental === name ? 'source_incremental' : 'incremental';
+  return {
+    file: build.source,
+    ...(field === 'source_incremental' ? build.appliesOn!.at : build.at.file),
+    field,
+    message: `the output would hold ${path} beside ${other}, which differ only by case: on a case-insensitive disk (macOS, Windows) they are one file, and phones would get another answer than theirs; an incremental that differs from another path only by case cannot have an answer of its own, so publish the build under another incremental`,
+  };
 }
