@@ -85,14 +85,15 @@ export function incrementalTargets(full: readonly Build[], incremental: readonly
  * install. An incremental package follows a full build's rules: with `v1_withdrawn: omit` a
  * withdrawn (`.disabled.zip`) or size-0 one is in no answer, and one is only in the lists it names;
  * one the source build does not trust is left out. Each left-out package gets a notice and its
- * source's phones the target's full package. Ordered by list, then incremental.
+ * source's phones the target's full package. Ordered by list, then incremental. `published`: the
+ * packages not left out for their withdrawal, size or lists, with their targets.
  */
 export function planIncrementalListings(
   listings: readonly Listing[],
   targets: ReadonlyMap<Build, Build>,
   full: readonly Build[] = [],
   withdrawn: 'list' | 'omit' = 'omit',
-): { answers: IncrementalListing[]; notices: Problem[] } {
+): { answers: IncrementalListing[]; notices: Problem[]; published: Map<Build, Build> } {
   const notices: Problem[] = [];
   const published = new Map<Build, Build>();
   for (const [pkg, target] of [...targets].sort(([a], [b]) => compareStrings(a.source, b.source))) {
@@ -138,7 +139,7 @@ export function planIncrementalListings(
     const source = fullByIncremental.get(pkg.appliesOn!.incremental);
     notices.push({ file: pkg.source, ...pkg.at.file, field: 'signer', message: `signed with a key ${source?.filename ?? pkg.appliesOn!.incremental} does not trust (its otacert): left out of the answer for phones on ${pkg.appliesOn!.incremental}, which are offered the full package ${published.get(pkg)!.filename} where they can install it; sign the incremental package with the key its source trusts` });
   }
-  return { answers, notices };
+  return { answers, notices, published };
 }
 
 // --- internal ---

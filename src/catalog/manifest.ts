@@ -65,6 +65,8 @@ export interface Build {
   cleanInstall?: boolean;
   /** An incremental package: the build it applies on (incremental.ts); a full package has none. */
   appliesOn?: IncrementalSource;
+  /** Of a full package: the incremental packages published to install it, for its page (set when the device is compiled). */
+  incrementals?: Build[];
 }
 
 /** The build an incremental package applies on, as its manifest says (`source_incremental`, `source_build`). */

@@ -9,7 +9,7 @@ import { parseManifest, type Build } from '../catalog/manifest.js';
 import { checkCatalog, planListings, type Listing } from '../catalog/plan.js';
 import { incrementalTargets, planIncrementalListings, splitIncrementals } from '../catalog/incremental.js';
 import { keyChangeNotices, keyChanges } from '../catalog/signing.js';
-import { sortProblems, type Problem } from '../catalog/problems.js';
+import { compareStrings, sortProblems, type Problem } from '../catalog/problems.js';
 import type { Content, ContentListing, ManifestFile } from '../catalog/read.js';
 import { listLocation, parseSite, type Site } from '../catalog/site.js';
 import { outputLimitProblems } from '../hosts/limits.js';
@@ -79,7 +79,9 @@ export function compileDevice(device: string, manifests: readonly ManifestFile[]
     build.anchor = anchor;
   }
   const listings = planListings(full, [device], site);
-  const { answers, notices: incrementalNotices } = planIncrementalListings(listings, targets, full, site.v1Withdrawn);
+  const { answers, notices: incrementalNotices, published } = planIncrementalListings(listings, targets, full, site.v1Withdrawn);
+  // Each target's page lists the incremental packages that install it, by source incremental.
+  for (const [pkg, target] of [...published].sort(([a], [b]) => compareStrings(a.appliesOn!.incremental, b.appliesOn!.incremental))) (target.incrementals ??= []).push(pkg);
   // A build the one before it does not trust: its page says so, and check tells.
   const changes = keyChanges(full);
   for (const { build } of changes) build.cleanInstall = true;

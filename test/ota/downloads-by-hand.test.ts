@@ -2,7 +2,7 @@
 // each have their own file of one name, and each build's incremental packages on its device page.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,5 +79,21 @@ describe('downloads by hand', { timeout: 120_000 }, () => {
     }
     writeFileSync(path.join(mirror, 'SHA256SUMS'), sums);
     expect(execFileSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: mirror, encoding: 'utf8' }).split('\n').filter((l) => !l.endsWith(': OK'))).toEqual(['']);
+  });
+
+  it('lists each build\'s incremental packages on its device page: source build, download, size and hashes', () => {
+    const compiled = compileSite(readContent(root));
+    const page = String(compiled.files.find((f) => f.path === 'devices/akita/index.html')!.contents);
+    const size = statSync(file(INCREMENTAL)).size;
+    const md5 = createHash('md5').update(readFileSync(file(INCREMENTAL))).digest('hex');
+    const section = page.slice(page.indexOf('<section class="incrementals"'), page.indexOf('</section>', page.indexOf('<section class="incrementals"')));
+    expect(section).toContain(`From <code>eng.build.${OLD.date}</code>: <a href="https://downloads.example.org/builds/nightly/akita/${INCREMENTAL}">${INCREMENTAL}</a>`);
+    expect(section).toContain(`(${size} bytes)`);
+    expect(section).toContain(`<code class="hash">${sha256(file(INCREMENTAL))}</code>`);
+    expect(section).toContain(`<code class="hash">${md5}</code>`);
+    // In the article of the build it installs, and only there.
+    const article = page.slice(page.lastIndexOf('<article', page.indexOf('<section class="incrementals"')), page.indexOf('<section class="incrementals"'));
+    expect(article).toContain(`<code>${FULL_NEW}</code>`);
+    expect(page.split('<section class="incrementals"').length - 1).toBe(page.split(`<code>${FULL_NEW}</code>`).length - 1);
   });
 });
