@@ -7,6 +7,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { initCatalog } from '../../src/commands/init.js';
 import { caseClashes } from '../../src/catalog/path-limits.js';
+import { parseSite } from '../../src/catalog/site.js';
+import { folderCaseProblems } from '../../src/pipeline/output-case.js';
 import { runMain } from '../helpers/cli-process.js';
 import { ROOT } from '../helpers/helpers.js';
 import { writeOtaZip } from '../helpers/ota-zip.js';
@@ -55,5 +57,24 @@ describe('output paths unique ignoring case', { timeout: 60_000 }, () => {
       'content/akita/lineage-22.1-20250117-nightly-akita-signed-incremental-20250110.yaml:8:21  source_incremental  the output would hold api/v1/akita/nightly/INDEX.json beside api/v1/akita/nightly/index.json, which differ only by case: on a case-insensitive disk (macOS, Windows) they are one file, and phones would get another answer than theirs; an incremental that differs from another path only by case cannot have an answer of its own, so publish the build under another incremental',
       '1 problem found; nothing was written.',
     ]);
+  });
+
+  it('refuses a format\'s /API/ beside /api/ where the output\'s disk ignores case, and only there', () => {
+    const text = 'download_base_url: https://dl.example.org\nchannels: [weekly]\nformats:\n  pixelexperience:\n    path: /API/updater/{device}.json\n';
+    const site = parseSite(text).site!;
+    const dir = mkdtempSync(path.join(base, 'out-'));
+    expect(folderCaseProblems(site, dir, () => true)).toEqual([
+      {
+        file: 'content/site.yaml',
+        line: 5,
+        col: 11,
+        field: 'formats.pixelexperience.path',
+        message: '/API/ and /api/ differ only by case, and the disk of the output ignores case (macOS, Windows): they would be one folder, and phones asking /API/updater/… would get 404s; build on a disk that keeps case (the hosts\' builds do), or give the format a path whose folders differ by more than case',
+      },
+    ]);
+    // This disk keeps case (Linux): nothing to refuse, as on the hosts' builds.
+    expect(folderCaseProblems(site, dir)).toEqual([]);
+    const apart = parseSite(text.replace('/API/updater/', '/pixelos/updater/')).site!;
+    expect(folderCaseProblems(apart, dir, () => true)).toEqual([]);
   });
 });
