@@ -93,9 +93,10 @@ export function compileDevice(device: string, manifests: readonly ManifestFile[]
     ...answers.map((a, i) => ({ path: fill(API_FILES.v1Incremental, { device: a.device, list: a.list, incremental: a.incremental }).slice(1), contents: bodies[listings.length + i] })),
     ...rendered.files,
   ];
-  // Two files of the device one path ignoring case (an answer for `INDEX` beside the listing's
-  // `index.json`) would be one file on a case-insensitive disk: refused at the build that asks for it.
-  const clashes = caseClashes(files.map((f) => f.path));
+  // Two v1 files of the device one path ignoring case (an answer for `INDEX` beside the listing's
+  // `index.json`) would be one file on a case-insensitive disk: refused at the build that asks for
+  // it. The formats' folders are the site's (output-case.ts), refused only on such a disk.
+  const clashes = caseClashes(files.flatMap((f) => (f.path.startsWith('api/v1/') ? [f.path] : [])));
   if (clashes.length > 0) return { device, builds, listings: [], files: [], problems: clashes.map((c) => caseClashProblem(c, builds)), notices: [], counts };
   counts.listings = listings.length;
   counts.records = listings.reduce((n, l) => n + l.builds.length, 0);
