@@ -110,18 +110,30 @@ export function planIncrementalListings(
   const fullByIncremental = new Map<string, Build>();
   for (const b of full) if (!b.placeholder && !fullByIncremental.has(b.incremental)) fullByIncremental.set(b.incremental, b);
   for (const listing of listings) {
-    const inList = new Set(listing.builds);
     // What each source build's phones are offered in place of a target, in this list.
     const bySource = new Map<string, Map<Build, Build>>();
+    const inList = published.size > 0 ? new Set(listing.builds) : undefined;
     for (const [pkg, target] of published) {
-      if (!pkg.lists.includes(listing.list) || !inList.has(target)) continue;
+      if (!pkg.lists.includes(listing.list) || !inList!.has(target)) continue;
       let offered = bySource.get(pkg.appliesOn!.incremental);
       if (!offered) bySource.set(pkg.appliesOn!.incremental, (offered = new Map()));
       offered.set(target, pkg);
     }
+    const before = beforeKeyChanges(listing.builds);
+    for (const build of before.slice(0, MAX_KEY_CHANGE_ANSWERS)) if (!bySource.has(build.incremental)) bySource.set(build.incremental, new Map());
+    const unanswered = before.slice(MAX_KEY_CHANGE_ANSWERS).filter((b) => !bySource.has(b.incremental));
+    if (unanswered.length > 0) {
+      const newest = unanswered[0];
+      notices.push({
+        file: newest.source,
+        ...newest.at.file,
+        field: 'otacert',
+        message: `${unanswered.length} builds of list ${listing.list} of ${listing.device} (${newest.filename} the newest) come before a key change and have no answer of their own: the ${MAX_KEY_CHANGE_ANSWERS} newer ones have, since each answer is a file and, on Cloudflare and Netlify, a rule; phones on these get the listing, with builds they cannot install; remove the manifests of builds no phone still runs`,
+      });
+    }
+    if (bySource.size === 0) continue;
     const listed = new Map<string, Build>();
     for (const b of listing.builds) if (!b.placeholder && !listed.has(b.incremental)) listed.set(b.incremental, b);
-    for (const build of beforeKeyChanges(listing.builds)) if (!bySource.has(build.incremental)) bySource.set(build.incremental, new Map());
     for (const incremental of [...bySource.keys()].sort(compareStrings)) {
       const offered = bySource.get(incremental)!;
       const source = listed.get(incremental) ?? fullByIncremental.get(incremental);
@@ -145,11 +157,22 @@ export function planIncrementalListings(
 // --- internal ---
 
 /**
+ * The builds of a list before a key change that get an answer of their own, newest first. Each
+ * answer holds the builds between its build and the key change, so a list with a long history
+ * before one would make as many files and rules, of quadratic size in all (a list of 10,000 builds
+ * with a key change at its 9,001st: 9,001 answers of 40 million records, 34 s); phones mostly run
+ * recent builds.
+ */
+const MAX_KEY_CHANGE_ANSWERS = 100;
+
+/**
  * The builds of a list whose phones cannot install a newer build of it (its signer is not in their
  * otacert), and whose incremental a phone can ask with: newest first, with the signers of the
  * builds newer than each (few: one per key).
  */
 function beforeKeyChanges(builds: readonly Build[]): Build[] {
+  // Most catalogs record no otacert: nothing to sort.
+  if (!builds.some((b) => b.otacert !== undefined)) return [];
   const packaged = builds.filter((b) => !b.placeholder).sort((a, b) => b.timestamp - a.timestamp);
   const out: Build[] = [];
   const newerSigners = new Set<string>();
