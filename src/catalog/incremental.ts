@@ -103,6 +103,10 @@ export function planIncrementalListings(
       notices.push({ file: pkg.source, ...(leftOut ? (isWithdrawn(pkg) ? pkg.at.filename : pkg.at.size) : pkg.at.file), field: leftOut ? (isWithdrawn(pkg) ? 'filename' : 'size') : 'lists', message: `${why}: left out of every answer, so phones on ${pkg.appliesOn!.incremental} are offered the full package ${target.filename}` });
       continue;
     }
+    if (isWithdrawn(pkg) || pkg.size === 0) {
+      // As a full build with `v1_withdrawn: list`: kept, and said, since v1 phones offer it all the same.
+      notices.push({ file: pkg.source, ...(isWithdrawn(pkg) ? pkg.at.filename : pkg.at.size), field: isWithdrawn(pkg) ? 'filename' : 'size', message: `${isWithdrawn(pkg) ? 'it is withdrawn (`.disabled.zip`)' : 'its size is 0'}, and \`v1_withdrawn: list\` keeps it in the answer for phones on ${pkg.appliesOn!.incremental}, which LineageOS v1 updaters offer for install; \`v1_withdrawn: omit\` in content/site.yaml leaves it out, and offers them ${target.filename}` });
+    }
     published.set(pkg, target);
   }
   const answers: IncrementalListing[] = [];

@@ -33,6 +33,11 @@ export function renderChecksums(device: string, listings: readonly Listing[]): O
       const sha256 = sha256Of(build);
       if (sha256 !== undefined) add(build.filename, sha256, build.filepath);
       for (const file of build.files ?? []) add(file.filename, file.sha256, file.filepath);
+      // The incremental packages its page lists, those its source does not trust included.
+      for (const pkg of build.incrementals ?? []) {
+        const digest = sha256Of(pkg);
+        if (digest !== undefined) add(pkg.filename, digest, pkg.filepath);
+      }
     }
   }
   if (byName.size === 0) return undefined;

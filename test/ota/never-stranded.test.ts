@@ -99,6 +99,14 @@ describe('no phone stranded', { timeout: 120_000 }, () => {
     );
   });
 
+  it('keeps a withdrawn incremental package in its answer with v1_withdrawn: list, as a full build, and says so', async () => {
+    const root = await withIncremental();
+    writeFileSync(path.join(root, 'content/site.yaml'), readFileSync(path.join(root, 'content/site.yaml'), 'utf8').replace(/^v1_withdrawn: omit$/m, 'v1_withdrawn: list'));
+    edit(root, INCREMENTAL, (t) => t.replace(/^filename: (.*)\.zip$/m, 'filename: $1.disabled.zip'));
+    expect(offered(root, OLD.date, OLD.timestamp)).toEqual([INCREMENTAL.replace(/\.zip$/, '.disabled.zip')]);
+    expect(notices(root)).toContainEqual(expect.stringMatching(new RegExp(`^${manifestOf(INCREMENTAL).replace(/\./g, '\\.')}  filename  it is withdrawn \\(\`\\.disabled\\.zip\`\\), and \`v1_withdrawn: list\` keeps it in the answer`)));
+  });
+
   it('keeps an incremental package in its answer when the site\'s own listing is imported', async () => {
     const root = await withIncremental();
     const compiled = compileSite(readContent(root));
