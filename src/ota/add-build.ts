@@ -18,7 +18,7 @@ import { AddRefusal, AddUsageError, checkFacts, filenameProblem, said, type AddP
 import { keepFacts, keptFields, keptKey, readReplaced, refuseFolder, refuseOtherPackage, refuseSharedAddress, summary, withKept, type KeptKey } from './add-existing.js';
 import { deriveBuildFacts, FACT_OPTIONS, parseOtaMetadata, type DerivedFacts, type FactOptions } from './metadata.js';
 import { readOtaEntries, ZipReadError } from './zip.js';
-import { readZipSigning, SignatureError, signingFacts } from './signature.js';
+import { certificateFingerprintNotices, readZipSigning, SignatureError, signingFacts, type ZipSigning } from './signature.js';
 import { sourceBuildOf, targetProblem, type SourceBuild } from './incremental.js';
 import { ContentError, type Problem } from '../catalog/problems.js';
 import { readContent } from '../catalog/read.js';
@@ -96,10 +96,12 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
 
   let metadataText: string | undefined;
   let signing: ReturnType<typeof signingFacts>;
+  let zipSigning: ZipSigning;
   try {
     const entries = await readOtaEntries(zip);
     metadataText = entries.metadata;
-    signing = signingFacts(readZipSigning(zip, entries.otacert), options.testBuild === true, options.zip);
+    zipSigning = readZipSigning(zip, entries.otacert);
+    signing = signingFacts(zipSigning, options.testBuild === true, options.zip);
   } catch (error) {
     if (error instanceof ZipReadError) throw new AddUsageError(error.message);
     if (error instanceof SignatureError) throw new AddRefusal([{ where: options.zip, field: 'signer', message: `${error.message}; sign the zip again (signapk -w), or download it again` }]);
@@ -152,6 +154,7 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   const key = keptKey(replaced, options);
   // Everything else is checked before a byte is hashed: the manifest as it will be, with stand-in digests.
   const others = otherBuilds(facts.device, content, site, file);
+  signing.notices.push(...certificateFingerprintNotices(zipSigning, others, options.zip));
   const standIn = { md5: '0'.repeat(32), sha1: '0'.repeat(40), sha256: '0'.repeat(64), size: statSync(zip).size };
   const noTarget = source && !options.placeholder ? targetProblem(facts, others, options.zip) : undefined;
   if (noTarget) throw new AddRefusal([noTarget]);

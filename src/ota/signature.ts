@@ -13,6 +13,7 @@
  */
 import { createHash, X509Certificate } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import type { Build } from '../catalog/manifest.js';
 import { testKeyName } from '../catalog/test-keys.js';
 
 /**
@@ -238,4 +239,18 @@ export function signingFacts(signing: ZipSigning, testBuild: boolean, zip: strin
   if (signing.otacert) report.push(['otacert', signing.otacert.join(', '), 'META-INF/com/android/otacert']);
   if (testBuild) report.push(['test_build', 'true', '--test-build']);
   return { problems, notices, values: { signer: signing.signer, otacert: signing.otacert, ...(testBuild && { test_build: true }) }, report };
+}
+
+/**
+ * Manifests of the device that record this zip's signer by its certificate, as `signer` and
+ * `otacert` were written before otapress recorded keys: compared with the key this zip's manifest
+ * records, they would make a key change, and phones on those builds would be offered nothing newer.
+ */
+export function certificateFingerprintNotices(signing: ZipSigning, others: readonly Build[], zip: string): string[] {
+  const certificate = signing.signerCertificate;
+  if (certificate === undefined || certificate === signing.signer) return [];
+  const legacy = others.filter((b) => b.signer === certificate || b.otacert?.includes(certificate));
+  if (legacy.length === 0) return [];
+  const named = `${legacy[0].source}${legacy.length > 1 ? ` and ${legacy.length - 1} more` : ''}`;
+  return [`notice: ${named} ${legacy.length > 1 ? 'record' : 'records'} the certificate of the key ${zip} is signed with, not the key (as otapress wrote signer and otacert before): beside this build's key that reads as a key change, and phones on ${legacy.length > 1 ? 'those builds' : 'that build'} would be offered nothing newer; run otapress add --force on ${legacy.length > 1 ? 'their zips' : 'its zip'}`];
 }

@@ -1,6 +1,7 @@
 // The signer of a zip is its key: recorded and compared by the SHA-256 of its public key, never by
 // the certificate around it; named only by a certificate the signature carries; and a damaged
 // signature is refused in one line. Real signatures, by keys the tests generate and AOSP's testkey.
+import { createHash, X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -74,6 +75,23 @@ describe('signers are keys', { timeout: 120_000 }, () => {
     expect((await runMain(['build', '--root', root])).code).toBe(0);
     const checked = await runMain(['check', '--root', root]);
     expect(checked.err.filter((l) => / signer /.test(l))).toEqual([]);
+  });
+
+  it('says which manifests record the signer by its certificate, as written before keys were recorded', async () => {
+    const root = catalog();
+    const first = await zip(root, 'lineage-22.1-20250110-nightly-akita-signed.zip', '20250110', 1736500000, [keys.release]);
+    signWholeFile(first, keys.release);
+    expect((await runMain(['add', first, '--root', root])).code).toBe(0);
+    const manifest = path.join(root, 'content/akita/lineage-22.1-20250110-nightly-akita-signed.yaml');
+    const certificate = createHash('sha256').update(new X509Certificate(readFileSync(keys.release.cert)).raw).digest('hex');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replaceAll(keys.release.fingerprint, certificate));
+    const second = await zip(root, 'lineage-22.1-20250117-nightly-akita-signed.zip', '20250117', 1737100000, [keys.release]);
+    signWholeFile(second, keys.release);
+    const added = await runMain(['add', second, '--root', root]);
+    expect(added.code).toBe(0);
+    expect(added.err.filter((l) => l.startsWith('notice:'))).toEqual([
+      `notice: content/akita/lineage-22.1-20250110-nightly-akita-signed.yaml records the certificate of the key ${second} is signed with, not the key (as otapress wrote signer and otacert before): beside this build's key that reads as a key change, and phones on that build would be offered nothing newer; run otapress add --force on its zip`,
+    ]);
   });
 
   it('names no signer whose certificate the signature does not carry, even when it carries one other', async () => {
