@@ -82,8 +82,9 @@ export function compileDevice(device: string, manifests: readonly ManifestFile[]
   const { answers, notices: incrementalNotices, published } = planIncrementalListings(listings, targets, full, site.v1Withdrawn);
   // Each target's page lists the incremental packages that install it, by source incremental.
   for (const [pkg, target] of [...published].sort(([a], [b]) => compareStrings(a.appliesOn!.incremental, b.appliesOn!.incremental))) (target.incrementals ??= []).push(pkg);
-  // A build the one before it does not trust: its page says so, and check tells.
-  const changes = keyChanges(full);
+  // A build the one before it does not trust: its page says so, and check tells. Among the builds
+  // phones are offered: a withdrawn one left out of v1 (v1_withdrawn: omit) is no step of theirs.
+  const changes = keyChanges([...new Set(listings.flatMap((l) => l.builds))]);
   for (const { build } of changes) build.cleanInstall = true;
   const rendered = renderDevice(device, listings, site, info, answers);
   if (rendered.problems.length > 0) return { device, builds, listings: [], files: [], problems: rendered.problems, notices: [], counts };

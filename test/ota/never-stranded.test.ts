@@ -144,6 +144,17 @@ describe('no phone stranded', { timeout: 120_000 }, () => {
     expect(offered(root, '20241227', 1735300000)).toEqual([full(NEW.date), full(OLD.date), full('20250103')]);
   });
 
+  it('judges no key change across a withdrawn build of another key that phones are not offered', async () => {
+    const root = catalog();
+    const release = { signer: keys.release, trusts: [keys.release] };
+    await add(root, full('20250103'), { date: '20250103', timestamp: 1735900000, ...release });
+    await add(root, full(OLD.date), { ...OLD, signer: keys.rotated, trusts: [keys.rotated] });
+    await add(root, full(NEW.date), { ...NEW, ...release });
+    edit(root, full(OLD.date), (t) => t.replace(/^filename: (.*)\.zip$/m, 'filename: $1.disabled.zip'));
+    expect(notices(root).filter((n) => n.includes('signed with another key'))).toEqual([]);
+    expect(offered(root, '20250103', 1735900000)).toEqual([full(NEW.date)]);
+  });
+
   it('judges key changes list by list: a dev build of another key between stable builds is no stable key change', async () => {
     const root = catalog(['nightly', 'experimental']);
     const [a, b] = [keys.release, keys.rotated];
