@@ -291,20 +291,20 @@ export const FIELDS = {
     description: 'AB or BLOCK (ota-type of the zip metadata).',
   },
   signer: {
-    schema: () => hex(64, "the SHA-256 of the signer's certificate (what otapress add writes)"),
+    schema: () => hex(64, "the SHA-256 of the signer's public key (what otapress add writes)"),
     plain: hexText(64),
     written: 260,
-    description: "SHA-256 of the certificate in the zip's whole-file signature (otapress add reads it from the end of the zip).",
+    description: "SHA-256 of the public key (SubjectPublicKeyInfo) of the certificate in the zip's whole-file signature (otapress add reads it from the end of the zip).",
   },
   otacert: {
     schema: () =>
-      zod().array(hex(64, 'the SHA-256 of a certificate of META-INF/com/android/otacert (what otapress add writes)'), {
-        error: 'expected a list of certificate SHA-256s, e.g. [0123...]',
+      zod().array(hex(64, 'the SHA-256 of the public key of a certificate of META-INF/com/android/otacert (what otapress add writes)'), {
+        error: 'expected a list of public key SHA-256s, e.g. [0123...]',
       }),
     plain: (v: unknown) =>
       Array.isArray(v) && v.every((f) => typeof f === 'string' && lowerHex(64).test(f)) ? [...(v as string[])] : UNSURE,
     written: 270,
-    description: 'SHA-256 of each certificate of META-INF/com/android/otacert: the keys this build accepts its next update from.',
+    description: 'SHA-256 of the public key of each certificate of META-INF/com/android/otacert: the keys this build accepts its next update from.',
   },
   test_build: {
     schema: () => zod().boolean({ error: 'expected true or false' }),

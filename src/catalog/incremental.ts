@@ -5,7 +5,9 @@
  * source build with its own listing: the full listing, in which the target build's record is the
  * incremental package. Every other phone gets the full listing, which never holds one. Pure.
  */
+import { isWithdrawn } from './filename.js';
 import type { Build } from './manifest.js';
+import { SOURCE_INCREMENTAL } from './field-values.js';
 import type { Listing } from './plan.js';
 import { compareStrings, type Problem } from './problems.js';
 import { installableOver } from './signing.js';
@@ -70,45 +72,127 @@ export function incrementalTargets(full: readonly Build[], incremental: readonly
 }
 
 /**
- * The answers for phones on each source build, per list: the list's builds with each target
- * replaced by the incremental package from that source (its file name, address, size, id and
- * digests; the target's version, build time and the rest stay), less what phones on the source
- * build (its full package among `full`, when published) would never offer (builds not newer than
- * it) or cannot install (signed with a key it does not trust). A list without the target has
- * no answer for that source. Ordered by list, then source incremental.
+ * The answers for phones on one build, per list, and the notices about the incremental packages
+ * they leave out. A build has an answer in a list when it is the source of an incremental package
+ * whose target the list holds, or when a newer build of the list is signed with a key it does not
+ * trust (a key change): its phones must not be offered what they cannot install.
+ *
+ * An answer is the list's builds newer than the phone's (a phone on it offers nothing older: its
+ * ro.build.date.utc is the source's build time, and an answer with every older record too made the
+ * v1 output of a catalog with many incremental packages several times as large), each target
+ * replaced by the incremental package from that build (its file name, address, size, id and
+ * digests; the target's version, build time and the rest stay), less what the phone's build cannot
+ * install. An incremental package follows a full build's rules: with `v1_withdrawn: omit` a
+ * withdrawn (`.disabled.zip`) or size-0 one is in no answer, and one is only in the lists it names;
+ * one the source build does not trust is left out. Each left-out package gets a notice and its
+ * source's phones the target's full package. Ordered by list, then incremental. `published`: the
+ * packages not left out for their withdrawal, size or lists, with their targets.
  */
-export function planIncrementalListings(listings: readonly Listing[], targets: ReadonlyMap<Build, Build>, full: readonly Build[] = []): IncrementalListing[] {
-  const bySource = new Map<string, Map<Build, Build>>();
-  for (const [pkg, target] of targets) {
-    let offered = bySource.get(pkg.appliesOn!.incremental);
-    if (!offered) bySource.set(pkg.appliesOn!.incremental, (offered = new Map()));
-    offered.set(target, pkg);
+export function planIncrementalListings(
+  listings: readonly Listing[],
+  targets: ReadonlyMap<Build, Build>,
+  full: readonly Build[] = [],
+  withdrawn: 'list' | 'omit' = 'omit',
+): { answers: IncrementalListing[]; notices: Problem[]; published: Map<Build, Build> } {
+  const notices: Problem[] = [];
+  const published = new Map<Build, Build>();
+  for (const [pkg, target] of [...targets].sort(([a], [b]) => compareStrings(a.source, b.source))) {
+    const leftOut = withdrawn === 'omit' && (isWithdrawn(pkg) || pkg.size === 0);
+    if (leftOut || pkg.lists.length === 0) {
+      const why = leftOut ? (isWithdrawn(pkg) ? 'it is withdrawn (`.disabled.zip`)' : 'its size is 0') : 'its `lists` is empty';
+      notices.push({ file: pkg.source, ...(leftOut ? (isWithdrawn(pkg) ? pkg.at.filename : pkg.at.size) : pkg.at.file), field: leftOut ? (isWithdrawn(pkg) ? 'filename' : 'size') : 'lists', message: `${why}: left out of every answer, so phones on ${pkg.appliesOn!.incremental} are offered the full package ${target.filename}` });
+      continue;
+    }
+    if (isWithdrawn(pkg) || pkg.size === 0) {
+      // As a full build with `v1_withdrawn: list`: kept, and said, since v1 phones offer it all the same.
+      notices.push({ file: pkg.source, ...(isWithdrawn(pkg) ? pkg.at.filename : pkg.at.size), field: isWithdrawn(pkg) ? 'filename' : 'size', message: `${isWithdrawn(pkg) ? 'it is withdrawn (`.disabled.zip`)' : 'its size is 0'}, and \`v1_withdrawn: list\` keeps it in the answer for phones on ${pkg.appliesOn!.incremental}, which LineageOS v1 updaters offer for install; \`v1_withdrawn: omit\` in content/site.yaml leaves it out, and offers them ${target.filename}` });
+    }
+    published.set(pkg, target);
   }
-  const sources = [...bySource.keys()].sort(compareStrings);
   const answers: IncrementalListing[] = [];
+  const untrusted = new Set<Build>();
+  const fullByIncremental = new Map<string, Build>();
+  for (const b of full) if (!b.placeholder && !fullByIncremental.has(b.incremental)) fullByIncremental.set(b.incremental, b);
   for (const listing of listings) {
-    for (const incremental of sources) {
+    // What each source build's phones are offered in place of a target, in this list.
+    const bySource = new Map<string, Map<Build, Build>>();
+    const inList = published.size > 0 ? new Set(listing.builds) : undefined;
+    for (const [pkg, target] of published) {
+      if (!pkg.lists.includes(listing.list) || !inList!.has(target)) continue;
+      let offered = bySource.get(pkg.appliesOn!.incremental);
+      if (!offered) bySource.set(pkg.appliesOn!.incremental, (offered = new Map()));
+      offered.set(target, pkg);
+    }
+    const before = beforeKeyChanges(listing.builds);
+    for (const build of before.slice(0, MAX_KEY_CHANGE_ANSWERS)) if (!bySource.has(build.incremental)) bySource.set(build.incremental, new Map());
+    const unanswered = before.slice(MAX_KEY_CHANGE_ANSWERS).filter((b) => !bySource.has(b.incremental));
+    if (unanswered.length > 0) {
+      const newest = unanswered[0];
+      notices.push({
+        file: newest.source,
+        ...newest.at.file,
+        field: 'otacert',
+        message: `${unanswered.length} builds of list ${listing.list} of ${listing.device} (${newest.filename} the newest) come before a key change and have no answer of their own: the ${MAX_KEY_CHANGE_ANSWERS} newer ones have, since each answer is a file and, on Cloudflare and Netlify, a rule; phones on these get the listing, with builds they cannot install; remove the manifests of builds no phone still runs`,
+      });
+    }
+    if (bySource.size === 0) continue;
+    const listed = new Map<string, Build>();
+    for (const b of listing.builds) if (!b.placeholder && !listed.has(b.incremental)) listed.set(b.incremental, b);
+    for (const incremental of [...bySource.keys()].sort(compareStrings)) {
       const offered = bySource.get(incremental)!;
-      if (!listing.builds.some((b) => offered.has(b))) continue;
-      // What phones on the source build cannot install (signed with a key their build does not
-      // trust) is left out of their answer: they would download it and fail.
-      const source = full.find((b) => !b.placeholder && b.incremental === incremental);
-      // Only what is newer than the source build: a phone on it offers nothing older (its
-      // ro.build.date.utc is the source's build time), and an answer per source build with every
-      // older record too made the v1 output of a catalog with many incremental packages several
-      // times as large.
+      const source = listed.get(incremental) ?? fullByIncremental.get(incremental);
       const builds = listing.builds.flatMap((b) => {
         if (source && b.timestamp <= source.timestamp) return [];
         const pkg = offered.get(b);
-        return installableOver(pkg ?? b, source) ? [pkg ? asOffered(b, pkg) : b] : [];
+        if (pkg && installableOver(pkg, source)) return [asOffered(b, pkg)];
+        if (pkg) untrusted.add(pkg);
+        return installableOver(b, source) ? [b] : [];
       });
       answers.push({ device: listing.device, list: listing.list, incremental, builds });
     }
   }
-  return answers;
+  for (const pkg of untrusted) {
+    const source = fullByIncremental.get(pkg.appliesOn!.incremental);
+    notices.push({ file: pkg.source, ...pkg.at.file, field: 'signer', message: `signed with a key ${source?.filename ?? pkg.appliesOn!.incremental} does not trust (its otacert): left out of the answer for phones on ${pkg.appliesOn!.incremental}, which are offered the full package ${published.get(pkg)!.filename} where they can install it; sign the incremental package with the key its source trusts` });
+  }
+  return { answers, notices, published };
 }
 
 // --- internal ---
+
+/**
+ * The builds of a list before a key change that get an answer of their own, newest first. Each
+ * answer holds the builds between its build and the key change, so a list with a long history
+ * before one would make as many files and rules, of quadratic size in all (a list of 10,000 builds
+ * with a key change at its 9,001st: 9,001 answers of 40 million records, 34 s); phones mostly run
+ * recent builds.
+ */
+const MAX_KEY_CHANGE_ANSWERS = 100;
+
+/**
+ * The builds of a list whose phones cannot install a newer build of it (its signer is not in their
+ * otacert), and whose incremental a phone can ask with: newest first, with the signers of the
+ * builds newer than each (few: one per key).
+ */
+function beforeKeyChanges(builds: readonly Build[]): Build[] {
+  // Most catalogs record no otacert: nothing to sort.
+  if (!builds.some((b) => b.otacert !== undefined)) return [];
+  const packaged = builds.filter((b) => !b.placeholder).sort((a, b) => b.timestamp - a.timestamp);
+  const out: Build[] = [];
+  const newerSigners = new Set<string>();
+  for (let i = 0; i < packaged.length; ) {
+    // Builds of one build time are not newer than each other.
+    let j = i;
+    while (j < packaged.length && packaged[j].timestamp === packaged[i].timestamp) j++;
+    for (let k = i; k < j; k++) {
+      const { otacert, incremental } = packaged[k];
+      if (otacert && [...newerSigners].some((s) => !otacert.includes(s)) && SOURCE_INCREMENTAL.test(incremental)) out.push(packaged[k]);
+    }
+    for (let k = i; k < j; k++) if (packaged[k].signer !== undefined) newerSigners.add(packaged[k].signer!);
+    i = j;
+  }
+  return out;
+}
 
 /** The target's record with the incremental package's download: what a phone on the source build downloads. */
 function asOffered(target: Build, pkg: Build): Build {

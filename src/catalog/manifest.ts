@@ -61,13 +61,15 @@ export interface Build {
   anchor?: string;
   /** Where fields stand in the manifest (`url` and `ota_property_files` when written), for messages about the whole catalog. */
   at: FieldPositions;
-  /** SHA-256 of the signer's certificate, and of each certificate the build trusts for its next update (signing.ts). */
+  /** SHA-256 of the signer's public key, and of each key the build trusts for its next update (signing.ts). */
   signer?: string;
   otacert?: string[];
   /** Signed with a key the build before it does not trust (signing.ts `keyChanges`): phones need a clean install. */
   cleanInstall?: boolean;
   /** An incremental package: the build it applies on (incremental.ts); a full package has none. */
   appliesOn?: IncrementalSource;
+  /** Of a full package: the incremental packages published to install it, for its page (set when the device is compiled). */
+  incrementals?: Build[];
 }
 
 /** The build an incremental package applies on, as its manifest says (`source_incremental`, `source_build`). */

@@ -33,3 +33,28 @@ export function outputPathProblem(file: string): string | undefined {
   if (long !== undefined) return `the name ${JSON.stringify(long.slice(0, 40) + '…')} is ${Buffer.byteLength(long)} bytes long, over the ${MAX_PATH_COMPONENT_BYTES} bytes a file system takes`;
   return undefined;
 }
+
+/**
+ * The output paths (relative, `/`-separated) that another one equals ignoring case, each with the
+ * first one: on a case-insensitive disk (macOS's and Windows' defaults), where a site is often
+ * built before its upload, the two are one file, and phones get another answer than theirs, or a
+ * 404. Files and the folders on their way are compared alike (`API/x.json` meets `api/`).
+ */
+export function caseClashes(paths: readonly string[]): { path: string; other: string }[] {
+  const seen = new Map<string, string>();
+  const clashes: { path: string; other: string }[] = [];
+  for (const file of paths) {
+    const parts = file.split('/');
+    for (let i = 1; i <= parts.length; i++) {
+      const prefix = parts.slice(0, i).join('/');
+      const key = prefix.toLowerCase();
+      const other = seen.get(key);
+      if (other === undefined) seen.set(key, prefix);
+      else if (other !== prefix) {
+        clashes.push({ path: file, other });
+        break;
+      }
+    }
+  }
+  return clashes;
+}

@@ -112,10 +112,11 @@ export function mergeBuilds(
   }
 
   // 3. Manifests in the list that the source does not hold leave it (one that an invalid record
-  // names stays: it is in the source, only not importable as it is).
+  // names stays: it is in the source, only not importable as it is). An incremental package is in
+  // no listing of its own, only in the answers for its source build: the listing never holds it.
   const named = new Set(records.flatMap((r) => (r !== null && typeof r === 'object' ? buildKeys(rawIdentity(r as Record<string, unknown>)) : [])));
   for (const { manifest, build } of parsedExisting) {
-    if (matched.has(manifest.file) || buildKeys(build).some((k) => named.has(k)) || !build.lists.includes(list)) continue;
+    if (build.appliesOn || matched.has(manifest.file) || buildKeys(build).some((k) => named.has(k)) || !build.lists.includes(list)) continue;
     const update = withLists(manifest, build, build.lists.filter((l) => l !== list), site);
     if (update !== undefined) writes.push({ file: manifest.file, text: update, action: `removed from list ${list} (not in the source)` });
   }

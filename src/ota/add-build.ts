@@ -10,15 +10,16 @@ import { startHashing, type HashProgress, type Hashing } from './hash.js';
 import { API_LEVELS } from '../catalog/api-levels.js';
 import { NAME_PARTS } from '../catalog/filename-checks.js';
 import { sha256Of } from '../catalog/download-key.js';
+import { DEVICE_NAME } from '../catalog/plan.js';
 import { parseManifest, type Build } from '../catalog/manifest.js';
 import { propertyFilesProblem } from '../catalog/property-files.js';
 import { renderManifestText, type ManifestValues } from '../catalog/manifest-text.js';
 import { AddRefusal, checkFacts, example, filenameProblem, said, type AddProblem } from './add-checks.js';
-import { keptFields, keptKey, readReplaced, refuseFolder, refuseOtherPackage, refuseSharedAddress, withKept, type KeptKey } from './add-existing.js';
+import { keepFacts, keptFields, keptKey, readReplaced, refuseFolder, refuseOtherPackage, refuseSharedAddress, withKept, type KeptKey } from './add-existing.js';
 import { reportLines, type Digests, type Draft, type FileEntry } from './add-report.js';
 import { deriveBuildFacts, FACT_OPTIONS, parseOtaMetadata, type DerivedFacts, type FactOptions } from './metadata.js';
 import { readOtaEntries, ZipReadError } from './zip.js';
-import { readZipSigning, SignatureError, signingFacts } from './signature.js';
+import { certificateFingerprintNotices, readZipSigning, SignatureError, signingFacts, type ZipSigning } from './signature.js';
 import { sourceBuildOf, targetProblem, type SourceBuild } from './incremental.js';
 import { ContentError, UsageError, type Problem } from '../catalog/problems.js';
 import { readContent } from '../catalog/read.js';
@@ -85,8 +86,9 @@ export async function addBuild(options: AddOptions): Promise<AddResult> {
 /** The phases of `add`: read the zip and the site, decide the facts, check them, hash, check again, write. */
 async function makeManifest(options: AddOptions, hashing: () => Hashing): Promise<AddResult> {
   const zip = path.resolve(options.zip);
-  const { content, site, metadataText, signing } = await readZip(zip, options);
+  const { content, site, metadataText, signing, zipSigning } = await readZip(zip, options);
   const { derived, source } = decideFacts(zip, metadataText, site, options);
+  keepReplacedFacts(derived, options);
   const checked = checkFacts({
     derived,
     zip: options.zip,
@@ -101,6 +103,7 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
   const file = `content/${facts.device}/${manifestFileName(facts.filename.replace(/\.zip$/, ''))}`;
   const catalog = checkBeforeHashing(facts.device, file, content, site, options);
   const draft: Draft = { facts, derived, source, signing, site, file, ...catalog };
+  signing.notices.push(...certificateFingerprintNotices(zipSigning, draft.others, options.zip));
   // Everything else is checked before a byte is hashed: the manifest as it will be, with stand-in digests.
   const standIn = { md5: '0'.repeat(32), sha1: '0'.repeat(40), sha256: '0'.repeat(64), size: statSync(zip).size };
   const noTarget = source && !options.placeholder ? targetProblem(facts, draft.others, options.zip) : undefined;
@@ -147,17 +150,27 @@ async function readZip(zip: string, options: AddOptions) {
   if (!site) throw new ContentError(siteProblems);
   let metadataText: string | undefined;
   let signing: ReturnType<typeof signingFacts>;
+  let zipSigning: ZipSigning;
   try {
     const entries = await readOtaEntries(zip);
     metadataText = entries.metadata;
-    signing = signingFacts(readZipSigning(zip, entries.otacert), options.testBuild === true, options.zip);
+    zipSigning = readZipSigning(zip, entries.otacert);
+    signing = signingFacts(zipSigning, options.testBuild === true, options.zip);
   } catch (error) {
     if (error instanceof ZipReadError) throw new UsageError(error.message);
     if (error instanceof SignatureError) throw new AddRefusal([{ where: options.zip, field: 'signer', message: `${error.message}; sign the zip again (signapk -w), or download it again` }]);
     throw error;
   }
   if (signing.problems.length > 0) throw new AddRefusal(signing.problems);
-  return { content, site, metadataText, signing };
+  return { content, site, metadataText, signing, zipSigning };
+}
+
+/** What neither an option, the metadata nor the name tells, `--force` keeps from the manifest it replaces. */
+function keepReplacedFacts(derived: DerivedFacts, options: AddOptions): void {
+  if (!options.force || !DEVICE_NAME.test(derived.facts.device!)) return;
+  const replacing = `content/${derived.facts.device}/${manifestFileName(derived.facts.filename!.replace(/\.zip$/, ''))}`;
+  const target = path.join(options.root, replacing);
+  if (existsSync(target)) keepFacts(derived, readReplaced(target, replacing), replacing);
 }
 
 /**

@@ -10,6 +10,7 @@ import { yaml } from '../catalog/libraries.js';
 import { isDownloadKey, SHA256 } from '../catalog/download-key.js';
 import type { Build } from '../catalog/manifest.js';
 import type { ManifestValues } from '../catalog/manifest-text.js';
+import type { DerivedFacts } from './metadata.js';
 import { addressClash, downloadEntries } from '../catalog/plan.js';
 import { ContentError, UsageError as AddUsageError } from '../catalog/problems.js';
 import { linkedFolder, linkedFolderProblem } from '../catalog/write-manifest.js';
@@ -54,6 +55,24 @@ export function keptFields(raw: Record<string, unknown> | undefined, options: Gi
     if (value !== undefined && value !== null && given[field] === undefined && !packageOnly) kept[field] = value as ManifestValues[typeof field];
   }
   return kept;
+}
+
+/**
+ * The channel and Android version `add --force` keeps from the manifest it replaces when neither
+ * an option, the metadata nor the name tells them: a name that states no release type would
+ * otherwise move the build to the site's first channel (another download address, another list's
+ * phones), and an `--android-version` given to the first `add` would be dropped. Changes `derived`.
+ */
+export function keepFacts(derived: DerivedFacts, raw: Record<string, unknown> | undefined, file: string): void {
+  if (raw === undefined) return;
+  const keep = (field: 'channel' | 'android_version', guessed: boolean) => {
+    const value = raw[field];
+    if (!guessed || typeof value !== 'string' || value === '') return;
+    derived.facts[field] = value;
+    derived.origins = [...derived.origins.filter((o) => o.field !== field), { field, value, from: `${file} (kept)` }];
+  };
+  keep('channel', derived.origins.find((o) => o.field === 'channel')?.from.startsWith("the site's first channel") === true);
+  keep('android_version', derived.facts.android_version === undefined);
 }
 
 /**

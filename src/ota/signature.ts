@@ -13,16 +13,25 @@
  */
 import { createHash, X509Certificate } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import type { Build } from '../catalog/manifest.js';
 import { testKeyName } from '../catalog/test-keys.js';
 
-/** What the zip says of its signing: the signer's certificate and the certificates the build trusts, each as the SHA-256 of its DER. */
+/**
+ * What the zip says of its signing: the signer's public key and the keys the build trusts, each as
+ * the SHA-256 of its SubjectPublicKeyInfo (DER). Recovery and update_engine verify with a key, not
+ * a certificate: a renewed certificate of the same key is the same signer.
+ */
 export interface ZipSigning {
   /** Undefined: the zip has no whole-file signature. */
   signer?: string;
+  /** SHA-256 of the signer's certificate (DER): test keys known only by their certificate are recognised by it. */
+  signerCertificate?: string;
   /** Whom the signer's certificate names, for messages. */
   signerSubject?: string;
   /** `META-INF/com/android/otacert`, when the zip has one. */
   otacert?: string[];
+  /** SHA-256 of each certificate of `otacert` (DER), for the same recognition. */
+  otacertCertificates?: string[];
 }
 
 /** The signature block could not be read: the message says what is wrong. */
@@ -31,23 +40,43 @@ export class SignatureError extends Error {}
 /**
  * Reads the whole-file signature from the end of `zipPath` and the certificates of `otacert` (the
  * entry's bytes, when the zip has one). Throws {@link SignatureError} for a footer that announces
- * a signature that is not there.
+ * a signature that is not there, and for a signature or certificate that cannot be read.
  */
 export function readZipSigning(zipPath: string, otacert: Uint8Array | undefined): ZipSigning {
   const signing: ZipSigning = {};
   const block = signatureBlock(zipPath);
   if (block) {
-    const certificate = signerCertificate(block);
-    if (!certificate) throw new SignatureError('its whole-file signature holds no certificate of the signer');
-    signing.signer = sha256(certificate);
-    signing.signerSubject = new X509Certificate(certificate).subject.replace(/\n/g, ', ');
+    const signer = signerOfBlock(block);
+    signing.signer = signer.key;
+    signing.signerCertificate = signer.certificate;
+    signing.signerSubject = signer.subject;
   }
   if (otacert !== undefined) {
     const certificates = pemCertificates(Buffer.from(otacert).toString('latin1'));
     if (certificates.length === 0) throw new SignatureError('META-INF/com/android/otacert holds no PEM certificate');
-    signing.otacert = [...new Set(certificates.map(sha256))];
+    const read = certificates.map((der) => readCertificate(der, 'META-INF/com/android/otacert holds a certificate that cannot be read'));
+    signing.otacert = [...new Set(read.map((c) => c.key))];
+    signing.otacertCertificates = [...new Set(read.map((c) => c.certificate))];
   }
   return signing;
+}
+
+/**
+ * The signer of a whole-file signature block (a PKCS#7 SignedData, DER): its public key's and its
+ * certificate's SHA-256 and the name the certificate gives. Any block that is not such a signature
+ * (damaged, cut short, naming a certificate it does not carry) throws {@link SignatureError} and
+ * nothing else.
+ */
+export function signerOfBlock(block: Buffer): { key: string; certificate: string; subject: string } {
+  let certificate: Buffer | undefined;
+  try {
+    certificate = signerCertificate(block);
+  } catch (error) {
+    if (error instanceof SignatureError) throw error;
+    throw new SignatureError('its whole-file signature is not DER');
+  }
+  if (!certificate) throw new SignatureError('its whole-file signature holds no certificate of the signer');
+  return readCertificate(certificate, 'the certificate of its whole-file signature cannot be read');
 }
 
 /** The DER bytes of each `-----BEGIN CERTIFICATE-----` block of `text`. */
@@ -64,6 +93,17 @@ const TAIL = 0xffff + EOCD_HEADER_SIZE;
 
 function sha256(der: Uint8Array): string {
   return createHash('sha256').update(der).digest('hex');
+}
+
+/** A certificate's public key and own SHA-256, and its subject; `refusal` when it cannot be read. */
+function readCertificate(der: Buffer, refusal: string): { key: string; certificate: string; subject: string } {
+  try {
+    const certificate = new X509Certificate(der);
+    const key = certificate.publicKey.export({ type: 'spki', format: 'der' });
+    return { key: sha256(key), certificate: sha256(der), subject: certificate.subject.replace(/\n/g, ', ') };
+  } catch {
+    throw new SignatureError(refusal);
+  }
 }
 
 /** The signature block at the end of the zip, or undefined when its footer announces none. */
@@ -138,7 +178,9 @@ const SIGNED_DATA = Buffer.from('2a864886f70d010702', 'hex');
 
 /**
  * The certificate of the signer in a PKCS#7 SignedData: the one whose issuer and serial number the
- * first SignerInfo names, else the only one there is.
+ * first SignerInfo names. A SignerInfo naming a certificate the block does not carry has no signer
+ * here, even when the block carries one other certificate: that one did not sign (a block signed
+ * with a test key can carry the release certificate beside its SignerInfo).
  */
 function signerCertificate(der: Buffer): Buffer | undefined {
   const content = element(der, 0);
@@ -154,20 +196,22 @@ function signerCertificate(der: Buffer): Buffer | undefined {
   const certs = children(der, certificates).map((c) => der.subarray(c.from, c.end));
   const signerInfos = parts[parts.length - 1];
   const signerInfo = signerInfos?.tag === 0x31 ? children(der, signerInfos)[0] : undefined;
-  const issuerAndSerial = signerInfo ? children(der, signerInfo)[1] : undefined;
-  if (issuerAndSerial?.tag === 0x30) {
-    const [issuer, serial] = children(der, issuerAndSerial).map((e) => der.subarray(e.from, e.end));
-    const named = certs.find((cert) => {
-      const tbs = children(cert, element(cert, 0))[0];
-      const fields = children(cert, tbs);
-      const offset = fields[0]?.tag === 0xa0 ? 1 : 0; // [0] version
-      const certSerial = fields[offset];
-      const certIssuer = fields[offset + 2];
-      return certSerial && certIssuer && cert.subarray(certSerial.from, certSerial.end).equals(serial) && cert.subarray(certIssuer.from, certIssuer.end).equals(issuer);
-    });
-    if (named) return named;
-  }
-  return certs.length === 1 ? certs[0] : undefined;
+  const issuerAndSerial = signerInfo?.tag === 0x30 ? children(der, signerInfo)[1] : undefined;
+  if (issuerAndSerial?.tag !== 0x30) throw new SignatureError('its whole-file signature names no signer by issuer and serial number');
+  const [issuer, serial] = children(der, issuerAndSerial).map((e) => der.subarray(e.from, e.end));
+  if (issuer === undefined || serial === undefined) throw new SignatureError('its whole-file signature names no signer by issuer and serial number');
+  const named = certs.find((cert) => {
+    const outer = element(cert, 0);
+    const tbs = outer.tag === 0x30 ? children(cert, outer)[0] : undefined;
+    if (tbs?.tag !== 0x30) return false;
+    const fields = children(cert, tbs);
+    const offset = fields[0]?.tag === 0xa0 ? 1 : 0; // [0] version
+    const certSerial = fields[offset];
+    const certIssuer = fields[offset + 2];
+    return certSerial && certIssuer && cert.subarray(certSerial.from, certSerial.end).equals(serial) && cert.subarray(certIssuer.from, certIssuer.end).equals(issuer);
+  });
+  if (!named) throw new SignatureError('its whole-file signature names a signer certificate it does not carry');
+  return named;
 }
 
 /**
@@ -182,11 +226,12 @@ export function signingFacts(signing: ZipSigning, testBuild: boolean, zip: strin
   report: [string, string, string][];
 } {
   const problems: { where: string; field: string; message: string }[] = [];
-  const signerKey = signing.signer === undefined ? undefined : testKeyName(signing.signer);
+  const signerKey = [signing.signer, signing.signerCertificate].map((f) => f && testKeyName(f)).find(Boolean);
   if (signerKey && !testBuild) problems.push({ where: zip, field: 'signer', message: `the zip is signed with ${signerKey}, whose private key anyone has: phones that trust it install updates signed by anyone; sign the build with your release keys (sign_target_files_apks, then ota_from_target_files -k), or pass --test-build if it is a test build` });
-  for (const fingerprint of signing.otacert ?? []) {
-    const key = testKeyName(fingerprint);
-    if (key && !testBuild) problems.push({ where: zip, field: 'otacert', message: `the build trusts ${key} for its next update (META-INF/com/android/otacert): it installs updates signed by anyone; build it with your release keys, or pass --test-build if it is a test build` });
+  // By key or, for test keys known only by their certificate, by certificate: each named once.
+  const trusted = new Set([...(signing.otacert ?? []), ...(signing.otacertCertificates ?? [])].flatMap((f) => testKeyName(f) ?? []));
+  for (const key of trusted) {
+    if (!testBuild) problems.push({ where: zip, field: 'otacert', message: `the build trusts ${key} for its next update (META-INF/com/android/otacert): it installs updates signed by anyone; build it with your release keys, or pass --test-build if it is a test build` });
   }
   const notices = signing.signer === undefined ? [`notice: ${zip} has no whole-file signature (signapk -w): recovery and update_engine refuse to install an unsigned package; sign it, then run add again`] : [];
   const report: [string, string, string][] = [];
@@ -194,4 +239,18 @@ export function signingFacts(signing: ZipSigning, testBuild: boolean, zip: strin
   if (signing.otacert) report.push(['otacert', signing.otacert.join(', '), 'META-INF/com/android/otacert']);
   if (testBuild) report.push(['test_build', 'true', '--test-build']);
   return { problems, notices, values: { signer: signing.signer, otacert: signing.otacert, ...(testBuild && { test_build: true }) }, report };
+}
+
+/**
+ * Manifests of the device that record this zip's signer by its certificate, as `signer` and
+ * `otacert` were written before otapress recorded keys: compared with the key this zip's manifest
+ * records, they would make a key change, and phones on those builds would be offered nothing newer.
+ */
+export function certificateFingerprintNotices(signing: ZipSigning, others: readonly Build[], zip: string): string[] {
+  const certificate = signing.signerCertificate;
+  if (certificate === undefined || certificate === signing.signer) return [];
+  const legacy = others.filter((b) => b.signer === certificate || b.otacert?.includes(certificate));
+  if (legacy.length === 0) return [];
+  const named = `${legacy[0].source}${legacy.length > 1 ? ` and ${legacy.length - 1} more` : ''}`;
+  return [`notice: ${named} ${legacy.length > 1 ? 'record' : 'records'} the certificate of the key ${zip} is signed with, not the key (as otapress wrote signer and otacert before): beside this build's key that reads as a key change, and phones on ${legacy.length > 1 ? 'those builds' : 'that build'} would be offered nothing newer; run otapress add --force on ${legacy.length > 1 ? 'their zips' : 'its zip'}`];
 }

@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { folderCaseProblems } from './output-case.js';
 import type { Build } from '../catalog/manifest.js';
 import { checkCatalog, type Listing } from '../catalog/plan.js';
 import { compareStrings, ContentError, sortProblems, type Problem } from '../catalog/problems.js';
@@ -200,6 +201,8 @@ function buildListed(outDir: string, content: ContentListing, { root, host = 'al
       if (!site) throw new ContentError(problems);
       const tree = stageTree(outDir);
       try {
+        const folderClashes = folderCaseProblems(site, tree.staging);
+        if (folderClashes.length > 0) throw new ContentError(folderClashes);
         // Each valid device's files go into the staging folder as soon as they are ready; the tree
         // only replaces dist/ once every device and the host files are in.
         const devices = compileDevices(filesByDevice(content), content.site!, site, {

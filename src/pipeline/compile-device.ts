@@ -9,10 +9,11 @@ import { parseManifest, type Build } from '../catalog/manifest.js';
 import { checkCatalog, planListings, type Listing } from '../catalog/plan.js';
 import { incrementalTargets, planIncrementalListings, splitIncrementals } from '../catalog/incremental.js';
 import { keyChangeNotices, keyChanges } from '../catalog/signing.js';
-import { sortProblems, type Problem } from '../catalog/problems.js';
+import { compareStrings, sortProblems, type Problem } from '../catalog/problems.js';
 import type { Content, ContentListing, ManifestFile } from '../catalog/read.js';
 import { listLocation, parseSite, type Site } from '../catalog/site.js';
 import { outputLimitProblems } from '../hosts/limits.js';
+import { caseClashes } from '../catalog/path-limits.js';
 import { renderDevice } from '../render/device.js';
 import type { OutputFile } from '../render/output.js';
 import type { DeviceSummary } from '../render/summary.js';
@@ -78,9 +79,12 @@ export function compileDevice(device: string, manifests: readonly ManifestFile[]
     build.anchor = anchor;
   }
   const listings = planListings(full, [device], site);
-  const answers = targets.size > 0 ? planIncrementalListings(listings, targets, full) : [];
-  // A build the one before it does not trust: its page says so, and check tells.
-  const changes = keyChanges(full);
+  const { answers, notices: incrementalNotices, published } = planIncrementalListings(listings, targets, full, site.v1Withdrawn);
+  // Each target's page lists the incremental packages that install it, by source incremental.
+  for (const [pkg, target] of [...published].sort(([a], [b]) => compareStrings(a.appliesOn!.incremental, b.appliesOn!.incremental))) (target.incrementals ??= []).push(pkg);
+  // A build the one before it does not trust: its page says so, and check tells. Among the builds
+  // phones are offered: a withdrawn one left out of v1 (v1_withdrawn: omit) is no step of theirs.
+  const changes = keyChanges([...new Set(listings.flatMap((l) => l.builds))]);
   for (const { build } of changes) build.cleanInstall = true;
   const rendered = renderDevice(device, listings, site, info, answers);
   if (rendered.problems.length > 0) return { device, builds, listings: [], files: [], problems: rendered.problems, notices: [], counts };
@@ -90,10 +94,15 @@ export function compileDevice(device: string, manifests: readonly ManifestFile[]
     ...answers.map((a, i) => ({ path: fill(API_FILES.v1Incremental, { device: a.device, list: a.list, incremental: a.incremental }).slice(1), contents: bodies[listings.length + i] })),
     ...rendered.files,
   ];
+  // Two v1 files of the device one path ignoring case (an answer for `INDEX` beside the listing's
+  // `index.json`) would be one file on a case-insensitive disk: refused at the build that asks for
+  // it. The formats' folders are the site's (output-case.ts), refused only on such a disk.
+  const clashes = caseClashes(files.flatMap((f) => (f.path.startsWith('api/v1/') ? [f.path] : [])));
+  if (clashes.length > 0) return { device, builds, listings: [], files: [], problems: clashes.map((c) => caseClashProblem(c, builds)), notices: [], counts };
   counts.listings = listings.length;
   counts.records = listings.reduce((n, l) => n + l.builds.length, 0);
   counts.files = files.length;
-  return { device, builds, listings, files, problems, notices: [...looseNotices(builds), ...rendered.notices, ...keyChangeNotices(changes)], summary: rendered.summary, counts };
+  return { device, builds, listings, files, problems, notices: [...looseNotices(builds), ...rendered.notices, ...keyChangeNotices(changes), ...incrementalNotices], summary: rendered.summary, counts };
 }
 
 /**
@@ -125,4 +134,17 @@ export function filesByDevice(listing: ContentListing): { device: string; files:
   const groups = new Map<string, ContentListing['files']>(listing.devices.map((d) => [d, []]));
   for (const file of listing.files) groups.get(file.device)?.push(file);
   return [...groups].map(([device, files]) => ({ device, files, others: listing.others.get(device) ?? [] }));
+}
+
+/** The problem of two output paths of a device that differ only by case: at the build whose incremental names the answer, else at the first build. */
+function caseClashProblem({ path, other }: { path: string; other: string }, builds: readonly Build[]): Problem {
+  const name = path.split('/').pop()!.replace(/\.json$/, '');
+  const build = builds.find((b) => b.appliesOn?.incremental === name) ?? builds.find((b) => b.incremental === name) ?? builds[0];
+  const field = build.appliesOn?.incremental === name ? 'source_incremental' : 'incremental';
+  return {
+    file: build.source,
+    ...(field === 'source_incremental' ? build.appliesOn!.at : build.at.file),
+    field,
+    message: `the output would hold ${path} beside ${other}, which differ only by case: on a case-insensitive disk (macOS, Windows) they are one file, and phones would get another answer than theirs; an incremental that differs from another path only by case cannot have an answer of its own, so publish the build under another incremental`,
+  };
 }

@@ -162,7 +162,7 @@ function buildBody(build: Build, e: (value: string) => string): string {
     if (!idIsSha256(build)) rows += `\n${row('Download id', `<code>${e(build.id)}</code> <span class="meta">${sha256 === undefined ? DOWNLOAD_ID_NOTE : DOWNLOAD_KEY_NOTE}</span>`)}`;
   }
   if (build.sha1) rows += `\n${row('SHA-1', hash(e(build.sha1)))}`;
-  if (build.signer) rows += `\n${row('Signer', `${hash(build.signer)} <span class="meta">(SHA-256 of the signing certificate)</span>`)}`;
+  if (build.signer) rows += `\n${row('Signer', `${hash(build.signer)} <span class="meta">(SHA-256 of the signing key)</span>`)}`;
   rows += `\n${row('Android upgrade', build.is_upgrade_supported ? 'Yes: marked as an upgrade from an earlier Android version' : 'No: not marked as an upgrade from an earlier Android version')}`;
   const download = build.placeholder
     ? '<p class="meta">No download: this build has no package yet.</p>'
@@ -173,7 +173,7 @@ ${badges.length > 0 ? `<p>${badges.join(' ')}</p>` : ''}
 <dl>
 ${rows}
 </dl>
-${download}${build.files ? renderFiles(build).text : ''}${hasChangelog(build) ? changelogSection(build).text : ''}
+${download}${build.files ? renderFiles(build).text : ''}${build.incrementals ? renderIncrementals(build).text : ''}${hasChangelog(build) ? changelogSection(build).text : ''}
 </article>`;
 }
 
@@ -218,6 +218,23 @@ function renderFiles(build: Build): Markup {
 <dl><div><dt>SHA-256</dt><dd>${raw(hash(escapeMarkup(f.sha256)))}</dd></div><div><dt>SHA-1</dt><dd>${raw(hash(escapeMarkup(f.sha1)))}</dd></div></dl></li>`,
   );
   return html`\n<section class="files" aria-label="Other files of ${build.display_version}"><h4>Other files</h4>
+<ul>
+${join(items, '\n')}
+</ul></section>`;
+}
+
+/**
+ * The incremental packages that install a build, for people downloading by hand: each applies only
+ * on its source build (recovery and update_engine refuse it on any other), so the source comes first.
+ */
+function renderIncrementals(build: Build): Markup {
+  const items = build.incrementals!.map((pkg) => {
+    const sha256 = sha256Of(pkg);
+    return html`<li>From <code>${pkg.appliesOn!.incremental}</code>: <a href="${pkg.url ?? ''}">${pkg.filename}</a> <span class="meta">${humanSize(pkg.size as number)} (${pkg.size} bytes)</span>
+<dl>${sha256 === undefined ? '' : raw(`<div><dt>SHA-256</dt><dd>${hash(sha256)}</dd></div>`)}${pkg.md5sum ? raw(`<div><dt>MD5</dt><dd>${hash(escapeMarkup(pkg.md5sum))}</dd></div>`) : ''}${pkg.sha1 ? raw(`<div><dt>SHA-1</dt><dd>${hash(escapeMarkup(pkg.sha1))}</dd></div>`) : ''}</dl></li>`;
+  });
+  return html`\n<section class="incrementals" aria-label="Incremental packages of ${build.display_version}"><h4>Incremental packages</h4>
+<p class="meta">Each installs only on the build it names (its <code>ro.build.version.incremental</code>).</p>
 <ul>
 ${join(items, '\n')}
 </ul></section>`;

@@ -15,7 +15,7 @@ import { ROOT } from './helpers.js';
 export interface SigningKey {
   key: string;
   cert: string;
-  /** SHA-256 of the certificate's DER, as add records it. */
+  /** SHA-256 of the certificate's public key (SubjectPublicKeyInfo DER), as add records it. */
   fingerprint: string;
 }
 
@@ -36,16 +36,24 @@ export function aospTestKey(dir: string): SigningKey {
   return { key, cert, fingerprint: fingerprintOf(cert) };
 }
 
-/** SHA-256 of a PEM certificate's DER. */
+/** SHA-256 of the public key (SubjectPublicKeyInfo DER) of a PEM certificate. */
 export function fingerprintOf(certPem: string): string {
-  return createHash('sha256').update(new X509Certificate(readFileSync(certPem)).raw).digest('hex');
+  const key = new X509Certificate(readFileSync(certPem)).publicKey.export({ type: 'spki', format: 'der' });
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** A new self-signed certificate of `signer`'s key (another subject, serial and validity): a renewed certificate, or one made around a public key. */
+export function certifyAgain(dir: string, signer: SigningKey, name: string): SigningKey {
+  const cert = path.join(dir, `${name}.x509.pem`);
+  execFileSync('openssl', ['req', '-x509', '-new', '-key', signer.key, '-out', cert, '-days', '7300', '-subj', `/C=US/O=otapress tests/CN=${name}`], { stdio: 'ignore' });
+  return { key: signer.key, cert, fingerprint: fingerprintOf(cert) };
 }
 
 /**
  * Signs the zip at `file` in place with a whole-file signature by `signer`. The zip must end in an
  * end-of-central-directory record without a comment (as writeOtaZip writes it).
  */
-export function signWholeFile(file: string, signer: SigningKey): void {
+export function signWholeFile(file: string, signer: SigningKey, carried?: { certificates: string[] }): void {
   const zip = readFileSync(file);
   if (zip.readUInt32LE(zip.length - 22) !== 0x06054b50 || zip.readUInt16LE(zip.length - 2) !== 0) throw new Error(`${file} does not end in a record without comment`);
   // Signed: everything but the comment length field and the comment.
@@ -54,7 +62,9 @@ export function signWholeFile(file: string, signer: SigningKey): void {
   try {
     const input = path.join(dir, 'signed');
     writeFileSync(input, signed);
-    const signature = execFileSync('openssl', ['cms', '-sign', '-binary', '-noattr', '-md', 'sha256', '-outform', 'DER', '-signer', signer.cert, '-inkey', signer.key, '-in', input]);
+    // `carried`: the block carries these certificates instead of the signer's (its SignerInfo still names the signer's).
+    const certificates = carried ? ['-nocerts', ...carried.certificates.flatMap((c) => ['-certfile', c])] : [];
+    const signature = execFileSync('openssl', ['cms', '-sign', '-binary', '-noattr', '-md', 'sha256', '-outform', 'DER', '-signer', signer.cert, '-inkey', signer.key, ...certificates, '-in', input]);
     const total = signature.length + 6;
     const footer = Buffer.from([total & 0xff, total >> 8, 0xff, 0xff, total & 0xff, total >> 8]);
     const length = Buffer.from([total & 0xff, total >> 8]);

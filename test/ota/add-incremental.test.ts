@@ -114,10 +114,10 @@ describe('incremental packages on a fresh init --channels nightly catalog', { ti
     expect(offered(phoneOn(NEW))).toEqual([]);
   });
 
-  it('keeps the incremental package out of every answer but the per-build one (and SHA256SUMS): listings, v2, pages, feeds', () => {
+  it('keeps the incremental package out of every answer but the per-build one (and SHA256SUMS and the device page): listings, v2, feeds', () => {
     const compiled = compileSite(readContent(root));
     const holding = compiled.files.filter((f) => String(f.contents).includes(INCREMENTAL)).map((f) => f.path);
-    expect(holding).toEqual([`api/v1/akita/nightly/${OLD.incremental}.json`, 'devices/akita/SHA256SUMS']);
+    expect(holding).toEqual([`api/v1/akita/nightly/${OLD.incremental}.json`, 'devices/akita/SHA256SUMS', 'devices/akita/index.html']);
     const answer = JSON.parse(String(compiled.files.find((f) => f.path === `api/v1/akita/nightly/${OLD.incremental}.json`)!.contents)) as { response: Record<string, unknown>[] };
     const listing = JSON.parse(String(compiled.files.find((f) => f.path === 'api/v1/akita/nightly/index.json')!.contents)) as { response: Record<string, unknown>[] };
     // The builds newer than the source (a phone on it offers nothing older), the newer build's
