@@ -24,11 +24,18 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'fast', include: FAST, exclude: [...configDefaults.exclude, SLOW_NAME], pool: 'threads', maxWorkers: 2, sequence: { groupOrder: 0 } },
+        test: {
+          name: 'fast',
+          include: FAST,
+          exclude: [...configDefaults.exclude, SLOW_NAME],
+          pool: 'threads',
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
       },
       {
         extends: true,
-        test: { name: 'slow', include: SLOW, exclude: [...configDefaults.exclude], pool: 'forks', maxWorkers: 1, sequence: { groupOrder: 1 } },
+        test: { name: 'slow', include: SLOW, pool: 'forks', maxWorkers: 1, sequence: { groupOrder: 1 } },
       },
     ],
   },

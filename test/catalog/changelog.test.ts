@@ -269,5 +269,6 @@ describe('changelog anchors are unique per build in every case', () => {
 /** `files` with the manifests' ids replaced by `ids`, in the order of the manifests' paths. */
 function withIds(files: CatalogFiles, ids: string[]): CatalogFiles {
   const manifests = Object.keys(files).filter((file) => file !== 'content/site.yaml').sort();
-  return { ...files, ...Object.fromEntries(manifests.map((file, i) => [file, files[file]!.replace(/^id: .*$/m, `id: ${ids[i]}`)])) };
+  const changed = manifests.map((file, i) => [file, files[file]!.replace(/^id: .*$/m, `id: ${ids[i]}`)]);
+  return { ...files, ...Object.fromEntries(changed) };
 }

@@ -24,8 +24,9 @@ export function contentFromFiles(files: CatalogFiles): Content {
     const parts = file.split('/');
     const bytes = Buffer.from(files[file]!, 'utf8');
     if (file === 'content/site.yaml') site = bytes;
-    else if (parts.length === 3 && parts[0] === 'content' && file.endsWith('.yaml')) manifests.push({ file, device: parts[1]!, bytes });
-    else throw new Error(`${file}: not a place readContent reads a manifest from; test the reader on a real folder instead`);
+    else if (parts.length === 3 && parts[0] === 'content' && file.endsWith('.yaml')) {
+      manifests.push({ file, device: parts[1]!, bytes });
+    } else throw new Error(`${file}: not a place readContent reads a manifest from; test the reader on a real folder`);
   }
   const devices = [...new Set(manifests.map((m) => m.device))].sort(compareStrings);
   return { site, manifests, devices, problems: [] };
@@ -65,7 +66,8 @@ export function builtTree(files: CatalogFiles, host: Host = 'all'): BuiltTree {
     has: (file) => byPath.has(file),
     list(dir) {
       const prefix = dir.endsWith('/') ? dir : `${dir}/`;
-      const names = new Set(compiled.files.filter((f) => f.path.startsWith(prefix)).map((f) => f.path.slice(prefix.length).split('/')[0]!));
+      const inside = compiled.files.filter((f) => f.path.startsWith(prefix));
+      const names = new Set(inside.map((f) => f.path.slice(prefix.length).split('/')[0]!));
       return [...names].sort();
     },
   };

@@ -17,7 +17,8 @@ interface V1Record {
   size: number | '';
 }
 
-const listing = (tree: BuiltTree, device: string, list: string) => (JSON.parse(tree.read(`api/v1/${device}/${list}/index.json`)) as { response: V1Record[] }).response;
+const listing = (tree: BuiltTree, device: string, list: string) =>
+  (JSON.parse(tree.read(`api/v1/${device}/${list}/index.json`)) as { response: V1Record[] }).response;
 /** The notices a build prints, one line each. */
 const noticesOf = (tree: BuiltTree) => tree.compiled.notices.map(formatProblem);
 /** A phone running `record`'s build, asking list `list`. */
@@ -83,7 +84,8 @@ describe('the example catalog built: what LineageOS v1 phones do, and the notice
 
 describe('v1 downloads over http', () => {
   it('stay listed (phones list them) with one notice per device: the app refuses the download', () => {
-    const root = builtTree(catalogFiles([{ version: '2.5', extra: ['url: http://mirror.example.net/FP4/a.zip'] }, { version: '2.6' }]));
+    const http = { version: '2.5', extra: ['url: http://mirror.example.net/FP4/a.zip'] };
+    const root = builtTree(catalogFiles([http, { version: '2.6' }]));
     expect(noticesOf(root)).toContain(
       'content/FP4/e-2.5-a14-20241108100000-official-FP4.yaml:10:6  url  the v1 lists of FP4 offer a build downloaded over http (http://mirror.example.net/FP4/a.zip): LineageOS updaters permit no cleartext traffic, so phones list it and fail the download; serve it over https (`url`, or download_base_url in content/site.yaml)',
     );

@@ -134,7 +134,8 @@ describe('device.yaml in the build', () => {
   });
 
   it('is never read as a build manifest, and a bad one stops the build with located problems', () => {
-    const compiled = compileFiles({ ...exampleFiles(), 'content/FP3/device.yaml': 'name: Fairphone 3\nvendor: Fairphone\nlinks:\n  info: http://fp3.example.org/\n' });
+    const fp3 = 'name: Fairphone 3\nvendor: Fairphone\nlinks:\n  info: http://fp3.example.org/\n';
+    const compiled = compileFiles({ ...exampleFiles(), 'content/FP3/device.yaml': fp3 });
     expect(compiled.files).toEqual([]);
     expect(compiled.problems.map(formatProblem)).toEqual([
       'content/FP3/device.yaml:2:1  vendor  unknown key; known keys here: name, oem, models, maintainers, links, dependencies',
