@@ -22,6 +22,16 @@ const FORBIDDEN_MODULES = [
 const PURE_PIPELINE: Record<string, string[]> = {
   'src/pipeline/build.ts': ['compileSite', 'assembleSite', 'incrementalAnswers', 'rootFormatAnswers', 'CompiledSite'],
 };
+/**
+ * Nor does a fast test write to disk itself: the fast tier shares its workers' modules between
+ * files (no isolation, see vitest.config.ts), so the removal of temporary folders after each test
+ * (helpers.ts) would not follow it. Reading fixtures is fine; the helpers' own writers are named.
+ */
+const WRITES = /^(write|append|mkdir|mkdtemp|cp|rm|rename|symlink|link|unlink|copyFile|truncate|chmod|utimes)/;
+const WRITING_HELPERS: Record<string, string[]> = {
+  'test/helpers/helpers.ts': ['tempProject', 'oldTreesRemoved'],
+  'test/helpers/catalog.ts': ['catalogProject'],
+};
 
 describe('the two test tiers', () => {
   const all = fg.sync(['test/*.test.ts', 'test/*/*.test.ts'], { cwd: ROOT }).sort();
@@ -34,10 +44,11 @@ describe('the two test tiers', () => {
     expect(fast.size).toBeGreaterThan(0);
   });
 
-  it('keep processes, the CLI, servers and the pipeline on disk out of the fast tier', () => {
-    const reached = [...fast]
-      .sort()
-      .flatMap((file) => forbiddenImports(path.join(ROOT, file)).map((what) => `${file}: ${what}`));
+  it('keep processes, the CLI, servers, writing to disk and the pipeline on disk out of the fast tier', () => {
+    const reached = [...fast].sort().flatMap((file) => {
+      const own = writeProblems(file, readFileSync(path.join(ROOT, file), 'utf8'));
+      return [...own, ...forbiddenImports(path.join(ROOT, file))].map((what) => `${file}: ${what}`);
+    });
     expect(reached).toEqual([]);
   });
 
@@ -52,6 +63,13 @@ describe('the two test tiers', () => {
     ]);
     expect(importProblems(file, "import { fullRebuild } from '../../src/pipeline/rebuild.js';")).toEqual([
       `${file} imports ../../src/pipeline/rebuild.js`,
+    ]);
+    expect(writeProblems(file, "import { readFileSync, writeFileSync } from 'node:fs';\nimport fs from 'node:fs';")).toEqual([
+      `${file} imports writeFileSync from node:fs`,
+      `${file} imports * from node:fs`,
+    ]);
+    expect(writeProblems(file, "import { catalogFiles, catalogProject } from '../helpers/catalog.js';")).toEqual([
+      `${file} imports catalogProject from ../helpers/catalog.js`,
     ]);
   });
 });
@@ -88,6 +106,18 @@ function importProblems(relative: string, text: string): string[] {
     else {
       for (const name of names.filter((n) => !allowed.includes(n))) problems.push(`${relative} imports ${name} from ${from}`);
     }
+  }
+  return problems;
+}
+
+/** What the test file `relative` itself imports to write files. */
+function writeProblems(relative: string, text: string): string[] {
+  const problems: string[] = [];
+  for (const { from, names = ['*'] } of importsOf(text)) {
+    const source = path.relative(ROOT, path.resolve(ROOT, path.dirname(relative), from)).replace(/\.js$/, '.ts');
+    const written = /^(node:)?fs(\/promises)?$/.test(from) ? names.filter((n) => n === '*' || WRITES.test(n)) : [];
+    written.push(...names.filter((n) => WRITING_HELPERS[source]?.includes(n)));
+    for (const name of written) problems.push(`${relative} imports ${name} from ${from}`);
   }
   return problems;
 }

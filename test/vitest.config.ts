@@ -30,6 +30,9 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, SLOW_NAME],
           pool: 'threads',
           maxWorkers: 2,
+          // Its files share nothing but loaded modules (no process, no disk: test/tiers.test.ts), so
+          // each worker loads otapress once instead of once per file: 61 s became 47 s under load.
+          isolate: false,
           sequence: { groupOrder: 0 },
         },
       },
