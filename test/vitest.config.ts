@@ -3,7 +3,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /**
  * The fast tier: the tests of the catalog, render, hosts and import wings that run in memory, and
  * the tests of the tiers themselves (test/tiers.test.ts holds them to it: no process, no CLI, no
- * build on disk, no server). A test of those wings that needs any of that is named `*.slow.test.ts`.
+ * build on disk, no server, no writing to disk). A test of those wings that needs any of that is
+ * named `*.slow.test.ts`.
  */
 export const FAST = ['test/*.test.ts', 'test/{catalog,render,hosts,import}/*.test.ts'];
 /** The slow tier: every other test file of test/<wing>/ (processes, the CLI, the pipeline on disk, servers). */
