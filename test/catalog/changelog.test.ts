@@ -1,7 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build } from '../../src/pipeline/build.js';
 import { parseChangelog } from '../../src/catalog/changelog.js';
 import { parseManifest, type Build } from '../../src/catalog/manifest.js';
 import { formatProblem } from '../../src/catalog/problems.js';
@@ -11,7 +8,8 @@ import { escapeMarkup } from '../../src/render/markup.js';
 import { deviceChanges, renderV2Changes, V2_CHANGES_MAX } from '../../src/render/v2-changes.js';
 import { URLS } from '../../src/render/urls.js';
 import { VALID_MANIFEST } from '../helpers/arbitraries.js';
-import { catalogProject, hex } from '../helpers/catalog.js';
+import { catalogFiles, hex } from '../helpers/catalog.js';
+import { builtTree, type CatalogFiles } from '../helpers/memory-catalog.js';
 
 // A changelog per build (the manifest's `changelog:` field), rendered safely into
 // the device page, the changelog page, the Atom entry and /api/v2/changes.
@@ -101,7 +99,7 @@ describe('manifest field `changelog`', () => {
 });
 
 describe('changelogs in the built site', () => {
-  const root = catalogProject(
+  const tree = builtTree(catalogFiles(
     [
       { extra: ['changelog: |', '  - first <fix>', '  - second'] },
       { version: '2.6', extra: ['changelog: "Just [one](https://example.org/1)."'] },
@@ -109,15 +107,14 @@ describe('changelogs in the built site', () => {
       { version: '2.7', placeholder: true, extra: ['changelog: "- coming next"'] },
     ],
     'download_base_url: https://dl.example.org/builds\nsite_url: https://updates.example.org\n',
-  );
-  build({ root });
-  const read = (file: string) => readFileSync(path.join(root, 'dist', file), 'utf8');
+  ));
+  const { read } = tree;
   const changesBody = read('api/v2/changes.json');
   const changes = JSON.parse(changesBody);
   const page = read('devices/FP4/changelog/index.html');
   const feed = read('devices/FP4/official.xml');
   const devicePage = read('devices/FP4/index.html');
-  const fp3HasPage = existsSync(path.join(root, 'dist/devices/FP3/changelog/index.html'));
+  const fp3HasPage = tree.has('devices/FP3/changelog/index.html');
   const fp3Page = read('devices/FP3/index.html');
 
   it('answers /api/v2/changes with the portal\'s Change shape, newest build first, one change per item', () => {
@@ -160,9 +157,7 @@ describe('changelogs in the built site', () => {
   });
 
   it('answers [] when no build has a changelog', () => {
-    const plain = catalogProject([{}]);
-    build({ root: plain });
-    expect(readFileSync(path.join(plain, 'dist/api/v2/changes.json'), 'utf8')).toBe('[]');
+    expect(builtTree(catalogFiles([{}])).read('api/v2/changes.json')).toBe('[]');
   });
 });
 
@@ -209,7 +204,7 @@ describe('changelog anchors of download keys that are not a SHA-256', () => {
   it('are the whole key: two MD5 keys sharing their first 16 characters get their own url in /api/v2/changes and their own anchors', () => {
     const shared = '0123456789abcdef';
     const ids = [`${shared}0000000000000001`, `${shared}0000000000000002`];
-    const root = catalogProject(
+    const files = catalogFiles(
       [
         { extra: [`changelog: "- first"`] },
         { version: '2.6', extra: [`changelog: "- second"`] },
@@ -217,15 +212,10 @@ describe('changelog anchors of download keys that are not a SHA-256', () => {
       'download_base_url: https://dl.example.org/builds\nsite_url: https://updates.example.org\n',
     );
     // The catalog's own ids replaced by MD5-length download keys that share 16 characters.
-    const folder = path.join(root, 'content/FP4');
-    readdirSync(folder).sort().forEach((name, i) => {
-      const file = path.join(folder, name);
-      writeFileSync(file, readFileSync(file, 'utf8').replace(/^id: .*$/m, `id: ${ids[i]}`));
-    });
-    build({ root });
-    const changes = JSON.parse(readFileSync(path.join(root, 'dist/api/v2/changes.json'), 'utf8')) as { url: string }[];
+    const tree = builtTree(withIds(files, ids));
+    const changes = JSON.parse(tree.read('api/v2/changes.json')) as { url: string }[];
     expect(changes.map((c) => c.url)).toEqual(ids.reverse().map((id) => `https://updates.example.org/devices/FP4/changelog/#build-${id}-1`));
-    const page = readFileSync(path.join(root, 'dist/devices/FP4/changelog/index.html'), 'utf8');
+    const page = tree.read('devices/FP4/changelog/index.html');
     for (const c of changes) expect(page.split(` id="${c.url.split('#')[1]}"`)).toHaveLength(2);
   });
 });
@@ -233,26 +223,25 @@ describe('changelog anchors of download keys that are not a SHA-256', () => {
 describe('changelog anchors are unique per build in every case', () => {
   const SITE = 'download_base_url: https://dl.example.org/builds\nsite_url: https://updates.example.org\nv1_changes: changelog_url\n';
   /** Builds the catalog and reads what carries the anchors: the pages' ids, the changes' urls, the v1 `changes`. */
-  function built(root: string) {
-    build({ root });
-    const read = (file: string) => readFileSync(path.join(root, 'dist', file), 'utf8');
+  function built(files: CatalogFiles) {
+    const { read, has } = builtTree(files);
     const ids = (page: string) => [...page.matchAll(/ id="([^"]*)"/g)].map((m) => m[1]);
     const changelogPage = read('devices/FP4/changelog/index.html');
     const urls = (JSON.parse(read('api/v2/changes.json')) as { url: string }[]).map((c) => c.url);
-    const v1 = ['official', 'dev'].flatMap((list) => (existsSync(path.join(root, 'dist/api/v1/FP4', list, 'index.json')) ? (JSON.parse(read(`api/v1/FP4/${list}/index.json`)) as { response: { changes: string }[] }).response.map((r) => r.changes) : []));
+    const v1 = ['official', 'dev'].flatMap((list) => (has(`api/v1/FP4/${list}/index.json`) ? (JSON.parse(read(`api/v1/FP4/${list}/index.json`)) as { response: { changes: string }[] }).response.map((r) => r.changes) : []));
     return { changelogIds: ids(changelogPage), deviceIds: ids(read('devices/FP4/index.html')), urls, v1 };
   }
   const unique = (values: string[]) => expect(values.filter((v, i) => values.indexOf(v) !== i)).toEqual([]);
 
   it('two placeholders of one version and time: the first keeps its anchor, the second takes ~2, on every page, in /api/v2/changes and in v1 changes', () => {
-    const root = catalogProject(
+    const files = catalogFiles(
       [
         { version: '3.1', placeholder: true, timestamp: 1751364000, extra: ['changelog: "- coming to official"'] },
         { version: '3.1', placeholder: true, channel: 'dev', timestamp: 1751364000, extra: ['changelog: "- coming to dev"'] },
       ],
       SITE,
     );
-    const { changelogIds, deviceIds, urls, v1 } = built(root);
+    const { changelogIds, deviceIds, urls, v1 } = built(files);
     unique(changelogIds);
     unique(deviceIds);
     unique(urls);
@@ -265,14 +254,9 @@ describe('changelog anchors are unique per build in every case', () => {
   });
 
   it('two SHA-256 ids sharing their first 16 characters: each build takes its whole id', () => {
-    const root = catalogProject([{ extra: ['changelog: "- first"'] }, { version: '2.6', extra: ['changelog: "- second"'] }], SITE);
+    const files = catalogFiles([{ extra: ['changelog: "- first"'] }, { version: '2.6', extra: ['changelog: "- second"'] }], SITE);
     const ids = ['0123456789abcdef'.padEnd(64, '1'), '0123456789abcdef'.padEnd(64, '2')];
-    const folder = path.join(root, 'content/FP4');
-    readdirSync(folder).sort().forEach((name, i) => {
-      const file = path.join(folder, name);
-      writeFileSync(file, readFileSync(file, 'utf8').replace(/^id: .*$/m, `id: ${ids[i]}`));
-    });
-    const { changelogIds, deviceIds, urls, v1 } = built(root);
+    const { changelogIds, deviceIds, urls, v1 } = built(withIds(files, ids));
     unique(changelogIds);
     unique(deviceIds);
     const page = 'https://updates.example.org/devices/FP4/changelog/#';
@@ -281,3 +265,10 @@ describe('changelog anchors are unique per build in every case', () => {
     expect(v1.sort()).toEqual(ids.map((id) => `${page}build-${id}`));
   });
 });
+
+/** `files` with the manifests' ids replaced by `ids`, in the order of the manifests' paths. */
+function withIds(files: CatalogFiles, ids: string[]): CatalogFiles {
+  const manifests = Object.keys(files).filter((file) => file !== 'content/site.yaml').sort();
+  const changed = manifests.map((file, i) => [file, files[file]!.replace(/^id: .*$/m, `id: ${ids[i]}`)]);
+  return { ...files, ...Object.fromEntries(changed) };
+}

@@ -5,7 +5,6 @@ import { DIRECTION_CONTROLS, directionControlProblem, textProblem } from '../../
 import { parseManifest } from '../../src/catalog/manifest.js';
 import { formatProblem } from '../../src/catalog/problems.js';
 import { parseSite } from '../../src/catalog/site.js';
-import { runMain } from '../helpers/cli-process.js';
 
 describe('renderManifestText', () => {
   it('writes the schema line, comments, then the fields in the canonical order', () => {
@@ -34,18 +33,6 @@ describe('renderManifestText', () => {
     expect(renderManifestText({ version: '2.10', android_version: '14', api_level: '34', incremental: '1731067200', os_patch_level: '2024-11-05' })).toBe(
       '# yaml-language-server: $schema=../manifest.schema.json\nversion: "2.10"\nandroid_version: "14"\napi_level: "34"\nincremental: "1731067200"\nos_patch_level: "2024-11-05"\n',
     );
-  });
-});
-
-describe('--help of the maintainer commands', () => {
-  it.each([
-    ['add', 'otapress add <path/to/ota.zip> [options]'],
-    ['import', 'otapress import <listing.json|-> --device D --list L [--android-version N] [--skip-invalid] [--verbose] [--root DIR]'],
-    ['schema', 'otapress schema [--root DIR] [--check]'],
-    ['check', 'otapress check [--root DIR] [--format text|github]'],
-  ])('%s --help prints its usage', async (command, first) => {
-    const { code, out } = await runMain([command, '--help']);
-    expect({ code, first: out[0] }).toEqual({ code: 0, first });
   });
 });
 

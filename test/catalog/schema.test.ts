@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fg from 'fast-glob';
@@ -8,8 +8,7 @@ import { DEVICE_FILE, DEVICE_SCHEMA_COMMENT, DEVICE_SCHEMA_FILE, parseDeviceFile
 import { parseManifest } from '../../src/catalog/manifest.js';
 import { renderJsonSchema, SCHEMA_FILE } from '../../src/catalog/json-schema.js';
 import { parseSite } from '../../src/catalog/site.js';
-import { runOtapress } from '../helpers/cli-process.js';
-import { EXAMPLE, tempProject } from '../helpers/helpers.js';
+import { EXAMPLE } from '../helpers/helpers.js';
 
 const committed = readFileSync(path.join(EXAMPLE, SCHEMA_FILE), 'utf8');
 const validate = new Ajv2020({ allErrors: true, strict: true, strictRequired: false }).compile(JSON.parse(committed));
@@ -111,27 +110,5 @@ describe('the device file JSON Schema', () => {
     expect(text.split('\n')[0]).toBe(DEVICE_SCHEMA_COMMENT);
     expect(validateDevice(parse(text)), JSON.stringify(validateDevice.errors)).toBe(true);
     expect(parseDeviceFile(text, file).problems).toEqual([]);
-  });
-});
-
-describe('otapress schema', () => {
-  it('writes the schema files, and --check tells whether they are current (real CLI process)', { timeout: 60_000 }, () => {
-    const root = tempProject({ withContent: true });
-    const file = path.join(root, SCHEMA_FILE);
-    writeFileSync(file, '{}\n');
-    rmSync(path.join(root, DEVICE_SCHEMA_FILE));
-    expect(runOtapress(['schema', '--check', '--root', root])).toEqual({
-      code: 1,
-      stdout: '',
-      stderr: 'content/manifest.schema.json differs from the manifest schema; run otapress schema and commit it\ncontent/device.schema.json is missing; run otapress schema and commit it\n',
-    });
-    expect(runOtapress(['schema', '--root', root])).toEqual({ code: 0, stdout: 'wrote content/manifest.schema.json\nwrote content/device.schema.json\n', stderr: '' });
-    expect(readFileSync(file, 'utf8')).toBe(committed);
-    expect(readFileSync(path.join(root, DEVICE_SCHEMA_FILE), 'utf8')).toBe(renderDeviceJsonSchema());
-    expect(runOtapress(['schema', '--check', '--root', root])).toEqual({
-      code: 0,
-      stdout: 'content/manifest.schema.json is up to date\ncontent/device.schema.json is up to date\n',
-      stderr: '',
-    });
   });
 });

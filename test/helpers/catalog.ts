@@ -2,6 +2,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tempProject } from './helpers.js';
 
+/** The site.yaml of {@link catalogFiles} unless a test gives its own. */
+const SITE = 'download_base_url: https://dl.example.org/builds\nsite_url: https://updates.example.org\n';
+
 /** What a test says about one build; everything else gets a valid default. */
 export interface BuildSpec {
   device?: string;
@@ -18,13 +21,25 @@ export interface BuildSpec {
 }
 
 /**
- * A temporary project whose content/ holds `specs` as real manifest files, each with a unique
- * file name, id and md5 derived from its position. Returns the project root.
+ * A temporary project whose content/ holds `specs` as real manifest files ({@link catalogFiles}).
+ * Returns the project root.
  */
-export function catalogProject(specs: BuildSpec[], site = 'download_base_url: https://dl.example.org/builds\nsite_url: https://updates.example.org\n'): string {
+export function catalogProject(specs: BuildSpec[], site = SITE): string {
   const root = tempProject();
-  mkdirSync(path.join(root, 'content'), { recursive: true });
-  writeFileSync(path.join(root, 'content', 'site.yaml'), site);
+  for (const [file, text] of Object.entries(catalogFiles(specs, site))) {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    writeFileSync(path.join(root, file), text);
+  }
+  return root;
+}
+
+/**
+ * The files of a catalog of `specs`, by path from the project root (`content/site.yaml`,
+ * `content/<device>/<name>.yaml`), each manifest with a unique file name, id and md5 derived from
+ * its position: for the tests that compile in memory (memory-catalog.ts) and for {@link catalogProject}.
+ */
+export function catalogFiles(specs: BuildSpec[], site = SITE): Record<string, string> {
+  const files: Record<string, string> = { 'content/site.yaml': site };
   specs.forEach((spec, i) => {
     const { device = 'FP4', version = '2.5', channel = 'official', timestamp = 1731067200 + i * 3600, android = '14' } = spec;
     const number = String(100000 + i);
@@ -42,10 +57,9 @@ export function catalogProject(specs: BuildSpec[], site = 'download_base_url: ht
           `id: ${hex(i, 64)}`,
           `size: ${spec.size ?? 1000000 + i}`,
         ];
-    mkdirSync(path.join(root, 'content', device), { recursive: true });
-    writeFileSync(path.join(root, 'content', device, `${name}.yaml`), [...lines, ...(spec.extra ?? []), ''].join('\n'));
+    files[`content/${device}/${name}.yaml`] = [...lines, ...(spec.extra ?? []), ''].join('\n');
   });
-  return root;
+  return files;
 }
 
 /** A lowercase hex string of `length` characters that is unique for `i`. */

@@ -1,16 +1,19 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Build } from '../../src/catalog/manifest.js';
 import { parseManifest } from '../../src/catalog/manifest.js';
 import { parseSite } from '../../src/catalog/site.js';
 import { writtenAsIs } from '../../src/render/as-is.js';
 import { escapeMarkup } from '../../src/render/markup.js';
+import { EXAMPLE } from '../helpers/helpers.js';
 
 const { site } = parseSite('download_base_url: https://dl.example.org/builds\n');
 // The example build with every optional text a manifest can have (os_patch_level, ota_property_files, sha1, files), its
 // SHA-256 moved to `sha256` beside another download key.
 const FILE = 'content/FP4/e-3.0-a16-20250610500001-dev-FP4.yaml';
-const TEXT = readFileSync(FILE, 'utf8').replace(/^id: (.*)$/m, 'id: 5eb63bbbe01eeed093cb22bb8f5acdc3\nsha256: $1');
+const TEXT = readFileSync(path.join(EXAMPLE, FILE), 'utf8')
+  .replace(/^id: (.*)$/m, 'id: 5eb63bbbe01eeed093cb22bb8f5acdc3\nsha256: $1');
 const { build, problems } = parseManifest(`${TEXT}display_version: "3.0 (June)"\npre_version: rc1\nchanges: https://doc.example.org/3.0\n`, FILE, 'FP4', site!);
 
 /** Texts of a build that no output writes: the manifest's path is for messages only, `ota_type` is read by `add` alone. */

@@ -1,11 +1,8 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
-import { build } from '../../src/pipeline/build.js';
 import { FEED_ENTRIES } from '../../src/render/feeds.js';
-import { catalogProject } from '../helpers/catalog.js';
-import { tempProject } from '../helpers/helpers.js';
+import { catalogFiles } from '../helpers/catalog.js';
+import { builtTree, exampleFiles } from '../helpers/memory-catalog.js';
 
 const ATOM = 'http://www.w3.org/2005/Atom';
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -88,9 +85,7 @@ function checkAtom(text: string) {
 const idOf = (ni: string) => Buffer.from(ni.replace('ni:///sha-256;', ''), 'base64url').toString('hex');
 
 describe('Atom feeds of the example catalog', () => {
-  const root = tempProject({ withContent: true });
-  build({ root });
-  const read = (file: string) => readFileSync(path.join(root, 'dist', file), 'utf8');
+  const { read } = builtTree(exampleFiles());
   const feeds = Object.fromEntries(
     ['FP3', 'FP4', 'starlte'].flatMap((d) => ['stable', 'official', 'dev', 'community'].map((l) => [`${d}/${l}`, read(`devices/${d}/${l}.xml`)])),
   );
@@ -154,9 +149,8 @@ describe('Atom feeds of the example catalog', () => {
 
 describe('feeds with many builds and hostile values', () => {
   it(`keep the ${FEED_ENTRIES} newest builds`, () => {
-    const root = catalogProject(Array.from({ length: FEED_ENTRIES + 5 }, () => ({})));
-    build({ root });
-    const { entries } = checkAtom(readFileSync(path.join(root, 'dist/devices/FP4/official.xml'), 'utf8'));
+    const tree = builtTree(catalogFiles(Array.from({ length: FEED_ENTRIES + 5 }, () => ({}))));
+    const { entries } = checkAtom(tree.read('devices/FP4/official.xml'));
     expect(entries).toHaveLength(FEED_ENTRIES);
     expect(entries[0].updated).toBe(new Date((1731067200 + (FEED_ENTRIES + 4) * 3600) * 1000).toISOString().replace('.000Z', 'Z'));
   });
@@ -164,9 +158,8 @@ describe('feeds with many builds and hostile values', () => {
   it('stay well-formed whatever a manifest holds: markup is text (control characters never get this far: textProblem refuses them)', () => {
     const hostile = `<b>&amp;]]>"'</b>  ok`;
     // Quotes and <> must be percent-encoded in a url (the build refuses them raw); & and ' need escaping here.
-    const root = catalogProject([{ extra: [`display_version: ${JSON.stringify(hostile)}`, `url: "https://dl.example.org/a?b=1&c='x'"`] }]);
-    build({ root });
-    const { entries } = checkAtom(readFileSync(path.join(root, 'dist/devices/FP4/official.xml'), 'utf8'));
+    const files = catalogFiles([{ extra: [`display_version: ${JSON.stringify(hostile)}`, `url: "https://dl.example.org/a?b=1&c='x'"`] }]);
+    const { entries } = checkAtom(builtTree(files).read('devices/FP4/official.xml'));
     expect(entries[0].title).toBe(`<b>&amp;]]>"'</b>  ok`);
     expect(entries[0].href).toBe("https://dl.example.org/a?b=1&c='x'");
   });

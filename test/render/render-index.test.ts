@@ -1,14 +1,9 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build } from '../../src/pipeline/build.js';
-import { catalogProject } from '../helpers/catalog.js';
-import { tempProject } from '../helpers/helpers.js';
+import { catalogFiles } from '../helpers/catalog.js';
+import { builtTree, exampleFiles } from '../helpers/memory-catalog.js';
 
 describe('the device index, /api/devices.json', () => {
-  const root = tempProject({ withContent: true });
-  build({ root });
-  const index = JSON.parse(readFileSync(path.join(root, 'dist/api/devices.json'), 'utf8'));
+  const index = JSON.parse(builtTree(exampleFiles()).read('api/devices.json'));
 
   it('names every device with its page, its v2 answer and every list of the site', () => {
     expect(index.devices.map((d: { device: string; page: string; v2: string; lists: { list: string }[] }) => [d.device, d.page, d.v2, d.lists.map((l) => l.list)])).toEqual([
@@ -40,16 +35,14 @@ describe('the device index, /api/devices.json', () => {
 
   it('says null for a list without a downloadable build', () => {
     expect(index.devices[2].lists[2]).toEqual({ list: 'dev', url: '/api/v1/starlte/dev/', feed: '/devices/starlte/dev.xml', count: 0, newest: null });
-    const only = catalogProject([{ placeholder: true }]);
-    build({ root: only });
-    const lists = JSON.parse(readFileSync(path.join(only, 'dist/api/devices.json'), 'utf8')).devices[0].lists;
+    const only = builtTree(catalogFiles([{ placeholder: true }]));
+    const lists = JSON.parse(only.read('api/devices.json')).devices[0].lists;
     expect(lists[0]).toMatchObject({ list: 'stable', count: 1, newest: null });
   });
 
   it('never names a withdrawn (.disabled.zip) build as the newest: the newest one still offered', () => {
-    const root = catalogProject([{ timestamp: 1731067200 }, { timestamp: 1731070800, disabled: true }]);
-    build({ root });
-    const [stable] = JSON.parse(readFileSync(path.join(root, 'dist/api/devices.json'), 'utf8')).devices[0].lists;
+    const tree = builtTree(catalogFiles([{ timestamp: 1731067200 }, { timestamp: 1731070800, disabled: true }]));
+    const [stable] = JSON.parse(tree.read('api/devices.json')).devices[0].lists;
     expect(stable.count).toBe(2);
     expect(stable.newest).toMatchObject({ datetime: 1731067200 });
     expect(stable.newest.filename).not.toMatch(/\.disabled\.zip$/);

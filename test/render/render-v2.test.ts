@@ -1,8 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build, check } from '../../src/pipeline/build.js';
-import { main } from '../../src/cli.js';
 import { compareStrings, formatProblem } from '../../src/catalog/problems.js';
 import fc from 'fast-check';
 import { leastV2Bytes, renderV2, renderV2Build, V2_MAX_BYTES } from '../../src/render/v2.js';
@@ -10,17 +7,17 @@ import { unreadableV2Version } from '../../src/render/v2-candidates.js';
 import type { Build } from '../../src/catalog/manifest.js';
 import { SEED } from '../helpers/arbitraries.js';
 import { downloadAllowed, v2DecodeAnswer, v2Offers, v2Version, type V2Entry } from '../helpers/clients.js';
-import { catalogProject } from '../helpers/catalog.js';
-import { tempProject } from '../helpers/helpers.js';
+import { catalogFiles, type BuildSpec } from '../helpers/catalog.js';
+import { builtTree, compileFiles, exampleFiles, type BuiltTree } from '../helpers/memory-catalog.js';
 
-const v2Of = (root: string, device: string) => readFileSync(path.join(root, 'dist/api/v2/devices', device, 'builds.json'), 'utf8');
+const v2Of = (tree: BuiltTree, device: string) => tree.read(`api/v2/devices/${device}/builds.json`);
 
 describe('v2 listing of the example catalog', () => {
-  const root = tempProject({ withContent: true });
-  const compiled = build({ root });
-  const fp4Body = v2Of(root, 'FP4');
+  const tree = builtTree(exampleFiles());
+  const { compiled } = tree;
+  const fp4Body = v2Of(tree, 'FP4');
   const fp4 = JSON.parse(fp4Body);
-  const starlte = JSON.parse(v2Of(root, 'starlte')) as { version: string; files: { size: number }[] }[];
+  const starlte = JSON.parse(v2Of(tree, 'starlte')) as { version: string; files: { size: number }[] }[];
 
   it('lists each build once per list it is in, newest first, typed by the list, 2.6.3 as written; no placeholder, no withdrawn build', () => {
     expect(fp4.map((b: { type: string; version: string; datetime: number }) => `${b.datetime} ${b.type} ${b.version}`)).toEqual([
@@ -65,9 +62,7 @@ describe('v2 listing of the example catalog', () => {
   });
 
   it('writes no sha1 key for a hand-written manifest without one', () => {
-    const root = catalogProject([{}]);
-    build({ root });
-    const [entry] = JSON.parse(readFileSync(path.join(root, 'dist/api/v2/devices/FP4/builds.json'), 'utf8')) as V2Entry[];
+    const [entry] = JSON.parse(v2Of(builtTree(catalogFiles([{}])), 'FP4')) as V2Entry[];
     expect(entry.files[0]).not.toHaveProperty('sha1');
   });
 
@@ -83,9 +78,7 @@ describe('v2 listing of the example catalog', () => {
   });
 
   it('gives a device whose lists hold only placeholders or nothing an empty array', () => {
-    const only = catalogProject([{ placeholder: true }]);
-    build({ root: only });
-    expect(v2Of(only, 'FP4')).toBe('[]');
+    expect(v2Of(builtTree(catalogFiles([{ placeholder: true }])), 'FP4')).toBe('[]');
   });
 });
 
@@ -112,8 +105,8 @@ describe('the versions a v2 updater reads: the first two dot-separated parts, as
 
   it('judges each build by its own version, whichever versions the builds before it in its lists had', () => {
     // renderV2 asks once per version (builds share versions, and each is met once per list).
-    const root = catalogProject([{ version: '2147483648.0' }, { version: '2.6' }, { version: '2147483648.0' }, { version: '2.2147483648' }, { version: '2.7' }, { version: '2.6' }]);
-    const { files, notices } = check({ root });
+    const versions = ['2147483648.0', '2.6', '2147483648.0', '2.2147483648', '2.7', '2.6'];
+    const { files, notices } = compileFiles(catalogFiles(versions.map((version) => ({ version }))));
     const unread = notices.filter((n) => n.message.startsWith('LineageOS v2 updaters cannot read')).map((n) => `${path.basename(n.file)} ${n.message.split(':')[0]}`).sort();
     expect(unread).toEqual([
       'e-2147483648.0-a14-20241108100000-official-FP4.yaml LineageOS v2 updaters cannot read `2147483648.0`',
@@ -137,11 +130,11 @@ describe('the versions a v2 updater reads: the first two dot-separated parts, as
 
 describe('v2 size limit', () => {
   // 150 builds in two lists each: far more than 32 KiB of entries.
-  const root = catalogProject(Array.from({ length: 150 }, () => ({ channel: 'official' })));
-  const compiled = build({ root });
-  const body = v2Of(root, 'FP4');
+  const tree = builtTree(catalogFiles(Array.from({ length: 150 }, () => ({ channel: 'official' }))));
+  const { compiled } = tree;
+  const body = v2Of(tree, 'FP4');
   const entries = JSON.parse(body) as { datetime: number; type: string }[];
-  const v1 = JSON.parse(readFileSync(path.join(root, 'dist/api/v1/FP4/stable/index.json'), 'utf8'));
+  const v1 = JSON.parse(tree.read('api/v1/FP4/stable/index.json'));
 
   it(`keeps the body within ${V2_MAX_BYTES} bytes by dropping the oldest entries`, () => {
     expect(Buffer.byteLength(body)).toBeLessThanOrEqual(V2_MAX_BYTES);
@@ -283,53 +276,11 @@ describe('the entries left out for size without being rendered', () => {
   });
 });
 
-/** A build of each kind v2 leaves out (unreadable version, withdrawn, size 0 twice) beside two it keeps. */
-const LEFT_OUT = [{ version: '2147483648.0' }, { version: '2.6.3' }, { version: '2.7', disabled: true }, { version: '2.7', size: 0 }, { version: '2.8', size: 0 }, { version: '2.8' }];
-const LEFT_OUT_NOTICES = [
-  'content/FP4/e-2.7-a14-20241108100002-official-FP4.yaml:1:11  filename  left out of /api/v2/devices/FP4/builds: a `.disabled.zip` file is withdrawn, and a v2 entry cannot say so (phones would offer it for install); v1 still lists it, marked by the name',
-  'content/FP4/e-2.7-a14-20241108100002-official-FP4.yaml:1:11  filename  the v1 lists of FP4 hold withdrawn builds, and LineageOS v1 updaters cannot tell a `.disabled.zip` file is withdrawn: they offer it for install to phones on its version, with an older build, of the release types that list it: 2.7 (stable, official); for sites whose phones run the LineageOS updater, `v1_withdrawn: omit` in content/site.yaml leaves withdrawn builds out of v1',
-  "content/FP4/e-2.8-a14-20241108100004-official-FP4.yaml:9:7  size  left out of /api/v2/devices/FP4/builds with 1 older FP4 build of size 0: v2 phones check the download against `size` and some refuse a size that is not positive; write the zip's size in bytes (stat -c %s FILE) to offer them; v1 still lists them",
-  'content/FP4/e-2147483648.0-a14-20241108100000-official-FP4.yaml:2:10  version  LineageOS v2 updaters cannot read `2147483648.0`: 2147483648 is larger than the updater can read (at most 2147483647); so /api/v2/devices/FP4/builds leaves this build out; v1 still lists it (stable, official)',
-];
-
-describe('the build command prints notices and still succeeds', () => {
-  it.each([
-    ['build', 0],
-    ['check', 0],
-  ])('%s exits %i and prints each notice as file:line:col  field  message', async (command, code) => {
-    const root = catalogProject(LEFT_OUT);
-    const err: string[] = [];
-    const out: string[] = [];
-    expect(await main([command, '--root', root], { out: (l) => out.push(l), err: (l) => err.push(l) })).toBe(code);
-    expect(err).toEqual([...LEFT_OUT_NOTICES, '4 notices (not errors: the site builds; each says what phones will do, and what to change).']);
-    expect(out.at(-1)).toMatch(command === 'build' ? /^built 6 builds of 1 device into 4 listings \(12 records\), / : /^6 manifests are valid$/);
-    if (command === 'build') expect(JSON.parse(v2Of(root, 'FP4')).map((e: { version: string; type: string }) => `${e.type} ${e.version}`)).toEqual(['stable 2.8', 'official 2.8', 'stable 2.6.3', 'official 2.6.3']);
-  });
-
-  it('check --format github prints notices as notice annotations', async () => {
-    const root = catalogProject([{ version: '2147483648.0' }]);
-    const out: string[] = [];
-    expect(await main(['check', '--root', root, '--format', 'github'], { out: (l) => out.push(l), err: () => {} })).toBe(0);
-    expect(out).toEqual([
-      '::notice file=content/FP4/e-2147483648.0-a14-20241108100000-official-FP4.yaml,line=2,col=10,title=version::LineageOS v2 updaters cannot read `2147483648.0`: 2147483648 is larger than the updater can read (at most 2147483647); so /api/v2/devices/FP4/builds leaves this build out; v1 still lists it (stable, official)',
-      '1 manifest is valid',
-    ]);
-  });
-
-  it('check reports the same notices as build, without writing', () => {
-    const root = catalogProject(LEFT_OUT);
-    expect(check({ root }).notices.map(formatProblem)).toEqual(LEFT_OUT_NOTICES);
-  });
-});
-
 describe('v2 routes on both hosts', () => {
-  const root = tempProject({ withContent: true });
-  build({ root });
-  const redirects = readFileSync(path.join(root, 'dist/_redirects'), 'utf8');
-  const netlifyRoot = tempProject({ withContent: true });
-  build({ root: netlifyRoot, host: 'netlify' });
-  const netlify = readFileSync(path.join(netlifyRoot, 'dist/_redirects'), 'utf8');
-  const notFound = (file: string) => JSON.parse(readFileSync(path.join(root, 'dist', file), 'utf8'));
+  const tree = builtTree(exampleFiles());
+  const redirects = tree.read('_redirects');
+  const netlify = builtTree(exampleFiles(), 'netlify').read('_redirects');
+  const notFound = (file: string) => JSON.parse(tree.read(file));
   const bodies = { 'api/v2/devices/404.html': notFound('api/v2/devices/404.html'), 'api/v2/devices/404.json': notFound('api/v2/devices/404.json') };
 
   it('Cloudflare rewrites both slash forms to the device file, and other devices to []', () => {
@@ -361,29 +312,14 @@ describe('v2 routes on both hosts', () => {
 const longProperties = (n: number) => Array.from({ length: n }, (_, i) => `f${String(i).padStart(5, '0')}.bin:${i}:1`).join(',');
 
 describe('an entry that can never fit', { timeout: 60_000 }, () => {
-  // 2000 entries: about 36 KB of ota_property_files, a valid manifest (under 64 KiB) of a zip that holds them.
-  const specs = [{ version: '2.5' }, { version: '2.6', extra: [`ota_property_files: "${longProperties(2000)}"`] }, { version: '2.7' }];
-
-  it('is a problem at the ota_property_files line: check and build exit 1, nothing is written', async () => {
-    const root = catalogProject(specs);
-    for (const command of ['check', 'build']) {
-      const err: string[] = [];
-      expect(await main([command, '--root', root], { out: () => {}, err: (l) => err.push(l) })).toBe(1);
-      expect(err[0]).toMatch(
-        /^content\/FP4\/e-2\.6-a14-20241108100001-official-FP4\.yaml:10:21  ota_property_files  the v2 entry of this build \(list `stable`\) is 3\d{4} bytes, and a v2 answer may hold at most 32768 with its brackets: no v2 phone could ever be offered it; write the ota-property-files of the zip's META-INF\/com\/android\/metadata \(a few entries\), or remove `ota_property_files` \(phones then download the whole zip\)$/,
-      );
-    }
-    expect(existsSync(path.join(root, 'dist'))).toBe(false);
-  });
-
   it('one that fits alone but not after the newer ones is left out on its own: the older ones still fill the answer', () => {
     // Newest first: 30 small entries (about 15 KB with the official server's fields), one of about 27 KB
     // that no longer fits, then 30 small older ones.
     const big = { version: '2.6', timestamp: 1731000000, extra: ['lists: [official]', `ota_property_files: "${longProperties(1600)}"`] };
     const small = (i: number) => ({ version: '2.5', timestamp: i < 30 ? 1731100000 + i : 1730000000 + i, extra: ['lists: [official]'] });
-    const root = catalogProject([big, ...Array.from({ length: 60 }, (_, i) => small(i))]);
-    const compiled = build({ root });
-    const body = v2Of(root, 'FP4');
+    const tree = builtTree(catalogFiles([big, ...Array.from({ length: 60 }, (_, i) => small(i))]));
+    const { compiled } = tree;
+    const body = v2Of(tree, 'FP4');
     const answer = v2DecodeAnswer(body)!;
     expect(Buffer.byteLength(body)).toBeLessThanOrEqual(V2_MAX_BYTES);
     // Before the fix the loop stopped at the big entry: only the 30 newer ones were kept.
@@ -401,21 +337,20 @@ describe('downloads over http', { timeout: 60_000 }, () => {
     expect(downloadAllowed(entry.files[0].url)).toBe(false);
   });
 
-  it('are left out of v2 with one notice per device at the newest; v1 keeps them', async () => {
-    const root = catalogProject([
+  it('are left out of v2 with one notice per device at the newest; v1 keeps them', () => {
+    const specs: BuildSpec[] = [
       { version: '2.5', extra: ['url: http://mirror.example.net/FP4/a.zip'] },
       { version: '2.6' },
       { version: '2.7', extra: ['url: http://mirror.example.net/FP4/b.zip'] },
-    ]);
-    const err: string[] = [];
-    expect(await main(['build', '--root', root], { out: () => {}, err: (l) => err.push(l) })).toBe(0);
-    const answer = v2DecodeAnswer(v2Of(root, 'FP4'))!;
+    ];
+    const tree = builtTree(catalogFiles(specs));
+    const answer = v2DecodeAnswer(v2Of(tree, 'FP4'))!;
     expect(answer.map((e) => `${e.type} ${e.version}`)).toEqual(['stable 2.6', 'official 2.6']);
     expect(answer.every((e) => downloadAllowed(e.files[0].url))).toBe(true);
-    expect(err).toContain(
+    expect(tree.compiled.notices.map(formatProblem)).toContain(
       'content/FP4/e-2.7-a14-20241108100002-official-FP4.yaml:10:6  url  left out of /api/v2/devices/FP4/builds with 1 older FP4 build downloaded over http: the download address http://mirror.example.net/FP4/b.zip is not https, and the v2 updater offers it, then fails the download (the app permits no cleartext traffic); serve them over https (`url`, or download_base_url in content/site.yaml); v1 still lists them',
     );
-    const v1 = JSON.parse(readFileSync(path.join(root, 'dist/api/v1/FP4/official/index.json'), 'utf8'));
+    const v1 = JSON.parse(tree.read('api/v1/FP4/official/index.json'));
     expect(v1.response.map((r: { version: string }) => r.version)).toEqual(['2.7', '2.6', '2.5']);
   });
 });

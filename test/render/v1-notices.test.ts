@@ -1,15 +1,12 @@
 import fc from 'fast-check';
-import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileSite } from '../../src/pipeline/build.js';
 import { formatProblem } from '../../src/catalog/problems.js';
 import { parseSite } from '../../src/catalog/site.js';
 import { catalogArbitrary, contentOf, SEED } from '../helpers/arbitraries.js';
-import { catalogProject } from '../helpers/catalog.js';
-import { runMain } from '../helpers/cli-process.js';
+import { catalogFiles } from '../helpers/catalog.js';
 import { downloadAllowed, v1CanInstall, v1Lists, type Phone } from '../helpers/clients.js';
-import { tempProject } from '../helpers/helpers.js';
+import { builtTree, exampleFiles, type BuiltTree } from '../helpers/memory-catalog.js';
 
 interface V1Record {
   filename: string;
@@ -20,8 +17,10 @@ interface V1Record {
   size: number | '';
 }
 
-const listing = (root: string, device: string, list: string) =>
-  (JSON.parse(readFileSync(path.join(root, 'dist/api/v1', device, list, 'index.json'), 'utf8')) as { response: V1Record[] }).response;
+const listing = (tree: BuiltTree, device: string, list: string) =>
+  (JSON.parse(tree.read(`api/v1/${device}/${list}/index.json`)) as { response: V1Record[] }).response;
+/** The notices a build prints, one line each. */
+const noticesOf = (tree: BuiltTree) => tree.compiled.notices.map(formatProblem);
 /** A phone running `record`'s build, asking list `list`. */
 const phoneOn = (record: V1Record, list: string): Phone => ({ releaseType: list, buildDate: record.datetime, version: record.version, allowMajorUpgrades: false });
 /** Release order as a maintainer means it (written here, apart from otapress): whole numbers part by part, a missing part 0. */
@@ -38,12 +37,10 @@ const EXAMPLE_V1_NOTICES = [
   'content/starlte/e-0.23-q-2022050312345-stable-starlte.yaml:3:10  version  list `stable` of starlte: LineageOS v1 updaters compare `version` as text, where "0.17" comes before "0.7", so phones on 0.7 are never offered 0.17 or 0.23; v2 updaters compare the numbers; release numbers that sort the same as text (1.9 → 2.0, not 1.10) keep v1 phones updating',
 ];
 
-describe('the example catalog through otapress build: what LineageOS v1 phones do, and the notices that say it', { timeout: 60_000 }, () => {
-  it('prints one notice per list where text and release order disagree, and one for the withdrawn builds of FP4', async () => {
-    const root = tempProject({ withContent: true });
-    const { code, err } = await runMain(['build', '--root', root]);
-    expect(code).toBe(0);
-    expect(err.filter((l) => !l.includes('/api/v2/') && !/^\d+ notices/.test(l))).toEqual(EXAMPLE_V1_NOTICES);
+describe('the example catalog built: what LineageOS v1 phones do, and the notices that say it', () => {
+  it('has one notice per list where text and release order disagree, and one for the withdrawn builds of FP4', () => {
+    const root = builtTree(exampleFiles());
+    expect(noticesOf(root).filter((l) => !l.includes('/api/v2/'))).toEqual(EXAMPLE_V1_NOTICES);
 
     // What the notices say, on the real listings with the client's own rules.
     const fp3 = listing(root, 'FP3', 'dev');
@@ -59,15 +56,13 @@ describe('the example catalog through otapress build: what LineageOS v1 phones d
     expect(v1CanInstall(withdrawn, { releaseType: 'STABLE', buildDate: withdrawn.datetime - 1, version: '2.4', allowMajorUpgrades: false })).toBe(true);
   });
 
-  it('with v1_withdrawn: omit, no listing holds a withdrawn or size-0 build, no phone is offered one, and nothing is said about them', async () => {
-    const plain = tempProject({ withContent: true });
-    await runMain(['build', '--root', plain]);
-    const root = tempProject({ withContent: true });
-    appendFileSync(path.join(root, 'content/site.yaml'), '\n# Our phones run the LineageOS updater.\nv1_withdrawn: omit\n');
-    const { code, err } = await runMain(['build', '--root', root]);
-    expect(code).toBe(0);
-    expect(err.filter((l) => l.includes('withdrawn'))).toEqual([]);
-    for (const device of readdirSync(path.join(root, 'dist/api/v1')).filter((d) => !d.includes('.'))) {
+  it('with v1_withdrawn: omit, no listing holds a withdrawn or size-0 build, no phone is offered one, and nothing is said about them', () => {
+    const plain = builtTree(exampleFiles());
+    const files = exampleFiles();
+    files['content/site.yaml'] += '\n# Our phones run the LineageOS updater.\nv1_withdrawn: omit\n';
+    const root = builtTree(files);
+    expect(noticesOf(root).filter((l) => l.includes('withdrawn'))).toEqual([]);
+    for (const device of root.list('api/v1').filter((d) => !d.includes('.'))) {
       for (const list of ['stable', 'official', 'dev', 'community']) {
         const records = listing(root, device, list);
         expect(records.filter((r) => r.filename.endsWith('.disabled.zip') || r.size === 0)).toEqual([]);
@@ -87,12 +82,11 @@ describe('the example catalog through otapress build: what LineageOS v1 phones d
   });
 });
 
-describe('v1 downloads over http', { timeout: 60_000 }, () => {
-  it('stay listed (phones list them) with one notice per device: the app refuses the download', async () => {
-    const root = catalogProject([{ version: '2.5', extra: ['url: http://mirror.example.net/FP4/a.zip'] }, { version: '2.6' }]);
-    const { code, err } = await runMain(['build', '--root', root]);
-    expect(code).toBe(0);
-    expect(err).toContain(
+describe('v1 downloads over http', () => {
+  it('stay listed (phones list them) with one notice per device: the app refuses the download', () => {
+    const http = { version: '2.5', extra: ['url: http://mirror.example.net/FP4/a.zip'] };
+    const root = builtTree(catalogFiles([http, { version: '2.6' }]));
+    expect(noticesOf(root)).toContain(
       'content/FP4/e-2.5-a14-20241108100000-official-FP4.yaml:10:6  url  the v1 lists of FP4 offer a build downloaded over http (http://mirror.example.net/FP4/a.zip): LineageOS updaters permit no cleartext traffic, so phones list it and fail the download; serve it over https (`url`, or download_base_url in content/site.yaml)',
     );
     const record = listing(root, 'FP4', 'official').find((r) => r.version === '2.5')!;

@@ -10,7 +10,7 @@ import { ROOT, snapshotTree, tempProject } from '../helpers/helpers.js';
 /**
  * The corpus of broken input: each folder of test/fixtures/ holds a content/ tree and expected.txt,
  * the exit status and every line `otapress build` prints for it. Regenerate after an intended
- * change of a message with `UPDATE_FIXTURES=1 npx vitest run test/catalog/fixtures.test.ts`, then review
+ * change of a message with `UPDATE_FIXTURES=1 npx vitest run test/catalog/fixtures.slow.test.ts`, then review
  * the diff of expected.txt files.
  */
 const FIXTURES = path.join(ROOT, 'test', 'fixtures');
