@@ -13,9 +13,11 @@ import { listContent, readContent, type Content, type ContentListing } from '../
 import { placeholderHostNotice, type Site } from '../catalog/site.js';
 import { hostRuleProblems, renderHostFiles, type Host } from '../hosts/host-files.js';
 import { oldNetlifyTomlNotice } from '../hosts/netlify.js';
+import { githubPagesNotices } from '../hosts/github-pages.js';
 import type { IncrementalAnswer } from '../hosts/routes.js';
 import { renderIndexes } from '../render/device-index.js';
 import type { OutputFile } from '../render/output.js';
+import { linksOf, servedByGitHubPages } from '../render/urls.js';
 import type { DeviceSummary } from '../render/summary.js';
 import { infoUrlNotice } from '../render/v2-directory.js';
 import { compileDevice, compileSettings, filesByDevice, groupByDevice, type DeviceOutput } from './compile-device.js';
@@ -66,7 +68,7 @@ export function assembleSite(
   host: Host,
   problems: Problem[],
   hostFiles: () => OutputFile[] = () => renderHostFiles(site, content.devices, host, incrementalAnswers(devices), rootFormatAnswers(devices)),
-  indexFiles: (summaries: DeviceSummary[]) => OutputFile[] = renderIndexes,
+  indexFiles: (summaries: DeviceSummary[]) => OutputFile[] = (summaries) => renderIndexes(summaries, linksOf(site)),
 ): { files: OutputFile[]; problems: Problem[]; notices: Problem[] } {
   const all = [
     ...problems,
@@ -89,7 +91,9 @@ export function assembleSite(
       const offered = devices.flatMap((d) => d.summary?.lists.flatMap((l) => (l.newest ? [l.newest.url] : [])) ?? []);
       const placeholderHost = placeholderHostNotice(site, offered);
       const infoUrls = infoUrlNotice(site, devices.flatMap((d) => (d.summary ? [d.summary] : [])));
-      return sortProblems([...devices.flatMap((d) => d.notices), ...(placeholderHost ? [placeholderHost] : []), ...(infoUrls ? [infoUrls] : [])]);
+      // What Pages cannot answer, for a build for it or a site published there.
+      const pages = host === 'github-pages' || servedByGitHubPages(site) ? githubPagesNotices(site, { changes: devices.some((d) => d.summary?.changes !== undefined), incrementals: incrementalAnswers(devices) }) : [];
+      return sortProblems([...devices.flatMap((d) => d.notices), ...(placeholderHost ? [placeholderHost] : []), ...(infoUrls ? [infoUrls] : []), ...pages]);
     },
   };
 }
@@ -244,7 +248,11 @@ function oldNetlifyToml(root: string, site: Site): Problem | undefined {
   return oldNetlifyTomlNotice(readFileSync(file, 'utf8'));
 }
 
-/** A site whose `hosts` has no cloudflare gets no Cloudflare rule files, as with `--host netlify`. */
+/**
+ * A site whose `hosts` has no cloudflare gets no Cloudflare rule files: Netlify's, as with
+ * `--host netlify`, or, for a site on GitHub Pages alone, what Pages needs.
+ */
 function hostOf(site: Site, host: Host): Host {
-  return site.hosts.includes('cloudflare') ? host : 'netlify';
+  if (site.hosts.includes('cloudflare') || host !== 'all') return host;
+  return site.hosts.includes('netlify') ? 'netlify' : 'github-pages';
 }

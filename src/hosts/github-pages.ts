@@ -1,0 +1,152 @@
+/**
+ * GitHub Pages: a static host with no rules at all. It types a file by its extension (mime-db's
+ * table; no extension is `application/octet-stream`), answers a folder without its slash with a
+ * 301, serves `index.html` as a folder's only index, has no rewrites and no custom headers (but
+ * always `Access-Control-Allow-Origin: *` and `Cache-Control: max-age=600`), shows the site's
+ * `404.html` for every miss, and serves a project site under `/<repository>/` (docs.github.com
+ * "About GitHub Pages", "Creating a custom 404 page"; the look-alike in
+ * test/helpers/github-pages-server.ts cites the rest). So otapress writes no rules for it: every
+ * answer a phone gets there is a file whose name ends in `.json`, the pages link to those files
+ * under the site's base path (render/urls.ts linksOf), and what Pages cannot answer is said as
+ * notices ({@link githubPagesNotices}) and in the addresses a ROM build must set
+ * ({@link updaterAddresses}). Pure.
+ */
+import { formatPath } from '../catalog/formats.js';
+import type { Problem } from '../catalog/problems.js';
+import { SITE_FILE, type Site } from '../catalog/site.js';
+import { API_FILES, fill } from '../render/urls.js';
+import type { HostModule } from './host.js';
+import type { IncrementalAnswer } from './routes.js';
+
+/**
+ * GitHub Pages: a build for it (`--host github-pages`, or a site whose only host it is) writes an
+ * empty `.nojekyll`, so a copy published from a branch is served as it is (Jekyll would drop the
+ * files and folders starting with `_` or `.`); an Actions deploy runs no Jekyll and serves it as a
+ * file. It has no rules, so none can pass a limit; its documented limits (a published site of at
+ * most 1 GB, "About GitHub Pages", Usage limits) are on bytes, which `actions/upload-pages-artifact`
+ * checks when it packs dist/.
+ */
+export const githubPages: HostModule = {
+  name: 'github-pages',
+  writes: (site, target) => target === 'github-pages' && site.hosts.includes('github-pages'),
+  ruleFiles: () => [{ path: '.nojekyll', contents: '' }],
+  limits: {},
+  limitProblems: () => [],
+  outputLimitProblems: () => [],
+  // Every miss is the site's 404.html; a 404 carries Pages' own headers, which no file changes.
+  answers: { rootFormatMiss: 'html', notFoundCacheControl: 'rules' },
+};
+
+/** What the compiled catalog has that Pages cannot answer as the route table does. */
+export interface PagesCatalog {
+  /** Some build has a changelog: `/api/v2/changes` lists changes. */
+  changes: boolean;
+  /** The answers for phones on one build (incremental packages). */
+  incrementals: readonly IncrementalAnswer[];
+}
+
+/**
+ * What GitHub Pages cannot do for this site, and what phones and the LineageOS download portal get
+ * instead: notices (never problems: the site builds), each at site.yaml's `hosts`.
+ */
+export function githubPagesNotices(site: Site, catalog: PagesCatalog): Problem[] {
+  const notice = (field: string, message: string): Problem => ({ file: SITE_FILE, line: 1, col: 1, field, message });
+  const notices = [
+    notice(
+      'hosts',
+      `GitHub Pages serves files only: LineageOS phones find their answers there at the .json addresses \`otapress hosting github-pages\` prints (…${API_FILES.v2Builds.replace(':device', '{device}')} for 23.2 and later, …${API_FILES.listing.replace(':device', '{device}').replace(':list', '{type}')} before), not at the API's own paths; the LineageOS download portal, which asks /api/v2/oems and /api/v2/devices/<device> without .json, gets 404 there`,
+    ),
+    notice(
+      'hosts',
+      'GitHub Pages answers every miss with the site\'s 404.html (HTML, status 404), not a JSON 404: phones report "update check failed" for an unknown device or list as they do for any 404; a v2 device this site has no builds for gets that 404 too, where the official server answers [] ("no updates")',
+    ),
+    notice(
+      'cache_control',
+      `GitHub Pages sends its own headers: \`Cache-Control: max-age=600\` on every file, not \`${site.cacheControl}\`, so a new build reaches phones up to 10 minutes late; no Allow or Vary; \`Access-Control-Allow-Origin: *\` as the site's other hosts send it; JSON files as \`application/json; charset=utf-8\`, which LineageOS 23.2 accepts`,
+    ),
+  ];
+  if (catalog.changes) {
+    notices.push(
+      notice(
+        'hosts',
+        'GitHub Pages ignores the query string: /api/v2/changes.json?page=1 answers the first page again, so a client that pages until an answer fails (the LineageOS download portal\'s Changes tab) never ends; every change is on the first page',
+      ),
+    );
+  }
+  if (catalog.incrementals.length > 0) {
+    const { device, list, incremental } = catalog.incrementals[0];
+    notices.push(
+      notice(
+        'hosts',
+        `GitHub Pages cannot fall back from a missing file, so phones cannot ask …/{incr}: the ${catalog.incrementals.length} answer${catalog.incrementals.length === 1 ? '' : 's'} for phones on one build (${fill(API_FILES.v1Incremental, { device, list, incremental })}, an incremental package first) stay unread, and every phone gets the full listing at …/index.json with full packages only`,
+      ),
+    );
+  }
+  for (const [i, requestPath] of site.requestPaths.entries()) {
+    if (!requestPath.pattern.endsWith('.json') || requestPath.pattern.includes('{incremental}')) {
+      notices.push({ file: SITE_FILE, line: requestPath.line, col: requestPath.col, field: `request_paths.${i}`, message: `GitHub Pages has no rewrites: ${requestPath.pattern} answers 404 there; phones that ask it need their ROM build pointed at an address \`otapress hosting github-pages\` prints` });
+    }
+  }
+  return notices;
+}
+
+/** One address a ROM build must set for one updater: the setting, and its value. */
+export interface UpdaterAddress {
+  /** Which updaters read it (`LineageOS 23.2 and later`). */
+  updaters: string;
+  /** What the ROM build sets: a system property or a string resource of the updater app. */
+  setting: string;
+  /** The value, with the updater's own placeholders (`{device}`). */
+  value: string;
+  /** Where the setting lives, for the maintainer. */
+  where: string;
+}
+
+/**
+ * For each updater the site publishes, the value a ROM build must set for its phones to ask this
+ * site on GitHub Pages, at a file that answers 200 without a redirect. `siteUrl` without its
+ * trailing slash. The LineageOS updaters put `{device}`, `{type}` (the release type, lower case)
+ * and `{incr}` into `lineage.updater.uri` (LineageOS/android_packages_apps_Updater `Utils.java`
+ * `getServerURL`; 23.2: `UpdatesNetworkDataSource.kt`); the crDroid family reads the
+ * `updater_server_url` resource with `{device}` (crdroidandroid/android_packages_apps_Updater
+ * `Utils.java`); PixelExperience's updater formats the constant `Constants.OTA_URL` with the
+ * device and the version (`String.format` ignores the version when the address has one `%s`).
+ */
+export function updaterAddresses(site: Site, siteUrl: string): UpdaterAddress[] {
+  const addresses: UpdaterAddress[] = [
+    {
+      updaters: 'LineageOS 23.2 and later (v2)',
+      setting: 'lineage.updater.uri',
+      value: `${siteUrl}${API_FILES.v2Builds.replace(':device', '{device}')}`,
+      where: 'a system property of the device tree: PRODUCT_SYSTEM_EXT_PROPERTIES += lineage.updater.uri=…',
+    },
+    {
+      updaters: 'LineageOS up to 23.1 and /e/OS (v1)',
+      setting: 'lineage.updater.uri',
+      value: `${siteUrl}${API_FILES.listing.replace(':device', '{device}').replace(':list', '{type}')}`,
+      where: `the same property; {type} is ro.lineage.releasetype in lower case, one of the lists ${site.lists.map((l) => l.name).join(', ')}`,
+    },
+  ];
+  for (const format of site.formats) {
+    for (const list of format.path.includes('{list}') ? format.lists : format.lists.slice(0, 1)) {
+      const path = formatPath(format, '{device}', list);
+      const listNote = format.path.includes('{list}') ? ` (list ${list})` : '';
+      if (format.family === 'crdroid') {
+        addresses.push({
+          updaters: `crDroid, Evolution X and the other forks of crDroid's updater${listNote}`,
+          setting: 'updater_server_url',
+          value: `${siteUrl}${path}`,
+          where: 'a string resource of the Updater app: <string name="updater_server_url" translatable="false"> in its res/values/strings.xml (or an overlay)',
+        });
+      } else {
+        addresses.push({
+          updaters: `PixelExperience and PixelOS up to 14${listNote}`,
+          setting: 'Constants.OTA_URL',
+          value: `${siteUrl}${path.replace('{device}', '%s')}`,
+          where: 'a constant of packages_apps_Updates (Constants.java), changed in the ROM\'s fork of the app',
+        });
+      }
+    }
+  }
+  return addresses;
+}
