@@ -129,9 +129,10 @@ describe('the lists of a site that names none', () => {
 
 describe('hosts', () => {
   it.each([
-    ['the default: both', '', ['cloudflare', 'netlify']],
+    ['the default: every host', '', ['cloudflare', 'netlify', 'github-pages']],
     ['Cloudflare only', 'hosts: [cloudflare]\n', ['cloudflare']],
     ['Netlify only', 'hosts:\n  - netlify\n', ['netlify']],
+    ['GitHub Pages only', 'hosts: [github-pages]\n', ['github-pages']],
   ])('%s', (_, text, hosts) => {
     expect(parseSite(BASE + text)).toEqual({ site: expect.objectContaining({ hosts }), problems: [] });
   });
