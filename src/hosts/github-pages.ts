@@ -150,3 +150,14 @@ export function updaterAddresses(site: Site, siteUrl: string): UpdaterAddress[] 
   }
   return addresses;
 }
+
+/** {@link updaterAddresses} as `otapress hosting github-pages` prints them: one block per updater. */
+export function renderUpdaterAddresses(site: Site, siteUrl: string): string {
+  const blocks = updaterAddresses(site, siteUrl).map(({ updaters, setting, value, where }) => `${updaters}\n  ${setting}=${value}\n  (${where})`);
+  return `# What the ROM build of each updater sets to ask this site on GitHub Pages (${siteUrl}/): every
+# address is a file that \`otapress build --host github-pages\` writes and Pages answers with 200, no
+# redirect, as application/json.
+
+${blocks.join('\n\n')}
+`;
+}
