@@ -170,10 +170,10 @@ describe('a catalog on GitHub Pages, as a project site', () => {
     for (const device of devices()) {
       const { builds } = listOf(device, 'stable');
       if (builds.length === 0) continue;
-      const newest = [...builds].sort((a, b) => b.datetime - a.datetime)[0];
+      const newest = [...builds].sort((a, b) => b.timestamp - a.timestamp)[0];
       const { body } = await get(local(`${SITE_URL}/API/updater/${device}.json`));
       expect(dialectOracles.pixelexperience(body, { buildDate: 0, version: newest.version }), device).toEqual([newest.filename]);
-      expect(dialectOracles.pixelexperience(body, { buildDate: newest.datetime, version: newest.version }), device).toEqual([]);
+      expect(dialectOracles.pixelexperience(body, { buildDate: newest.timestamp, version: newest.version }), device).toEqual([]);
     }
   });
 
