@@ -82,10 +82,15 @@ export function githubPagesNotices(site: Site, catalog: PagesCatalog): Problem[]
       ),
     );
   }
-  for (const [i, requestPath] of site.requestPaths.entries()) {
-    if (!requestPath.pattern.endsWith('.json') || requestPath.pattern.includes('{incremental}')) {
-      notices.push({ file: SITE_FILE, line: requestPath.line, col: requestPath.col, field: `request_paths.${i}`, message: `GitHub Pages has no rewrites: ${requestPath.pattern} answers 404 there; phones that ask it need their ROM build pointed at an address \`otapress hosting github-pages\` prints` });
-    }
+  // A request path is a rewrite to a listing on every other host: no file of the site is there.
+  for (const [i, { pattern, line, col }] of site.requestPaths.entries()) {
+    notices.push({
+      file: SITE_FILE,
+      line,
+      col,
+      field: `request_paths.${i}`,
+      message: `GitHub Pages has no rewrites: ${pattern} answers 404 there; phones that ask it need their ROM build pointed at an address \`otapress hosting github-pages\` prints (or, on raw.githubusercontent.com, the copy \`otapress raw-branch\` writes)`,
+    });
   }
   return notices;
 }
