@@ -12,6 +12,7 @@ import type { Listing } from '../../src/catalog/plan.js';
 import { readContent } from '../../src/catalog/read.js';
 import { initCatalog } from '../../src/commands/init.js';
 import { build, check, compileSite } from '../../src/pipeline/build.js';
+import { startPreview } from '../../src/pipeline/preview.js';
 import { v1Lists, v2DecodeAnswer, v2Offers } from '../helpers/clients.js';
 import { runMain } from '../helpers/cli-process.js';
 import { dialectOracles } from '../helpers/dialects/oracles.js';
@@ -219,6 +220,19 @@ describe('a catalog on GitHub Pages, as a project site', () => {
       // A folder's address is first redirected to its slash form, which has no index.html.
       const response = await fetch(`${server.base}${miss}`);
       expect([response.status, response.headers.get('content-type')], miss).toEqual([404, 'text/html; charset=utf-8']);
+    }
+  });
+
+  it('is previewed under its base path too, where its links lead', async () => {
+    const preview = await startPreview({ root, port: 0, io: { out: () => {}, err: () => {} } });
+    try {
+      expect(new URL(preview.url).pathname).toBe('/ota/');
+      const home = await fetch(preview.url);
+      const links = [...(await home.text()).matchAll(/href="(\/ota\/[^"#]*)"/g)].map((m) => m[1]);
+      expect(links.length).toBeGreaterThan(devices().length);
+      for (const link of links) expect((await fetch(new URL(link, preview.url))).status, link).toBe(200);
+    } finally {
+      await preview.close();
     }
   });
 });
