@@ -43,6 +43,8 @@ export interface PagesCatalog {
   changes: boolean;
   /** The answers for phones on one build (incremental packages). */
   incrementals: readonly IncrementalAnswer[];
+  /** The pages link to the API's files (render/urls.ts linksOf): the site is known to be on Pages. */
+  linksToFiles: boolean;
 }
 
 /**
@@ -65,6 +67,14 @@ export function githubPagesNotices(site: Site, catalog: PagesCatalog): Problem[]
       `GitHub Pages sends its own headers: \`Cache-Control: max-age=600\` on every file, not \`${site.cacheControl}\`, so a new build reaches phones up to 10 minutes late; no Allow or Vary; \`Access-Control-Allow-Origin: *\` as the site's other hosts send it; JSON files as \`application/json; charset=utf-8\`, which LineageOS 23.2 accepts`,
     ),
   ];
+  if (!catalog.linksToFiles) {
+    notices.push(
+      notice(
+        'site_url',
+        'the pages link to the listings by the addresses the other hosts rewrite (/api/v1/<device>/<list>/), which GitHub Pages answers with 404: set site_url to the site\'s github.io address, or hosts: [github-pages] when it is on a domain of its own, and the pages link to the files',
+      ),
+    );
+  }
   if (catalog.changes) {
     notices.push(
       notice(

@@ -92,7 +92,9 @@ export function assembleSite(
       const placeholderHost = placeholderHostNotice(site, offered);
       const infoUrls = infoUrlNotice(site, devices.flatMap((d) => (d.summary ? [d.summary] : [])));
       // What Pages cannot answer, for a build for it or a site published there.
-      const pages = host === 'github-pages' || servedByGitHubPages(site) ? githubPagesNotices(site, { changes: devices.some((d) => d.summary?.changes !== undefined), incrementals: incrementalAnswers(devices) }) : [];
+      const onPages = servedByGitHubPages(site);
+      const changes = devices.some((d) => d.summary?.changes !== undefined);
+      const pages = host === 'github-pages' || onPages ? githubPagesNotices(site, { changes, incrementals: incrementalAnswers(devices), linksToFiles: onPages }) : [];
       return sortProblems([...devices.flatMap((d) => d.notices), ...(placeholderHost ? [placeholderHost] : []), ...(infoUrls ? [infoUrls] : []), ...pages]);
     },
   };

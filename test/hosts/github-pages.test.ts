@@ -10,6 +10,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Listing } from '../../src/catalog/plan.js';
 import { readContent } from '../../src/catalog/read.js';
+import { parseSite } from '../../src/catalog/site.js';
+import { githubPagesNotices } from '../../src/hosts/github-pages.js';
 import { initCatalog } from '../../src/commands/init.js';
 import { build, check, compileSite } from '../../src/pipeline/build.js';
 import { startPreview } from '../../src/pipeline/preview.js';
@@ -234,5 +236,23 @@ describe('a catalog on GitHub Pages, as a project site', () => {
     } finally {
       await preview.close();
     }
+  });
+});
+
+describe('the notices of a site on GitHub Pages', () => {
+  const site = parseSite('download_base_url: https://dl.example.org\nrequest_paths:\n  - /api/v1/{device}_{list}.json\n').site!;
+  const fields = (notices: { field: string; message: string }[]) => notices.map((n) => n.field);
+
+  it('say what Pages cannot answer for this site only', () => {
+    const none = githubPagesNotices(site, { changes: false, incrementals: [], linksToFiles: true });
+    expect(fields(none)).toEqual(['hosts', 'hosts', 'cache_control', 'request_paths.0']);
+    const all = githubPagesNotices(site, {
+      changes: true,
+      incrementals: [{ device: 'FP4', list: 'stable', incremental: 'eng.root.1' }],
+      linksToFiles: false,
+    });
+    expect(fields(all)).toEqual(['hosts', 'hosts', 'cache_control', 'site_url', 'hosts', 'hosts', 'request_paths.0']);
+    expect(all[5].message).toContain('the 1 answer for phones on one build (/api/v1/FP4/stable/eng.root.1.json');
+    expect(all[6].message).toContain('/api/v1/{device}_{list}.json answers 404 there');
   });
 });
