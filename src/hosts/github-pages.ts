@@ -124,7 +124,7 @@ export interface UpdaterAddress {
  * and `{incr}` into `lineage.updater.uri` (LineageOS/android_packages_apps_Updater `Utils.java`
  * `getServerURL`; 23.2: `UpdatesNetworkDataSource.kt`); the crDroid family reads the
  * `updater_server_url` resource with `{device}` (crdroidandroid/android_packages_apps_Updater
- * `Utils.java`); PixelExperience's updater formats the constant `Constants.OTA_URL` with the
+ * `Utils.java`) and so does PixelOS's (with `{device}` and `{version}`); PixelExperience's updater formats the constant `Constants.OTA_URL` with the
  * device and the version (`String.format` ignores the version when the address has one `%s`).
  */
 export function updaterAddresses(site: Site, siteUrl: string): UpdaterAddress[] {
@@ -141,6 +141,14 @@ export function updaterAddresses(site: Site, siteUrl: string): UpdaterAddress[] 
       value: `${siteUrl}${API_FILES.listing.replace(':device', '{device}').replace(':list', '{type}')}`,
       where: `the same property; {type} is ro.lineage.releasetype in lower case, one of the lists ${site.lists.map((l) => l.name).join(', ')}`,
     },
+    // PixelOS 15's updater reads the v1 listing's records one by one (a bad one is dropped alone):
+    // PixelOS-AOSP/android_packages_apps_Updater Utils.kt at dfdc32975e37d07c25b6bead05bff3620cd99b8f.
+    ...site.lists.map(({ name: list }) => ({
+      updaters: `PixelOS 15 and later, whose updater reads {"response": [...]} (list ${list})`,
+      setting: 'updater_server_url',
+      value: `${siteUrl}${fill(API_FILES.listing, { list }).replace(':device', '{device}')}`,
+      where: 'a string resource of the Updater app (net.pixelos.ota), in its res/values/strings.xml or an overlay',
+    })),
   ];
   for (const format of site.formats) {
     for (const list of format.path.includes('{list}') ? format.lists : format.lists.slice(0, 1)) {

@@ -110,6 +110,7 @@ describe('a catalog on GitHub Pages, as a project site', () => {
     expect(printed).toEqual([
       { setting: 'lineage.updater.uri', value: `${SITE_URL}/api/v2/devices/{device}/builds.json` },
       { setting: 'lineage.updater.uri', value: `${SITE_URL}/api/v1/{device}/{type}/index.json` },
+      ...['stable', 'official', 'dev', 'community'].map((list) => ({ setting: 'updater_server_url', value: `${SITE_URL}/api/v1/{device}/${list}/index.json` })),
       ...['stable', 'official', 'dev', 'community'].map((list) => ({ setting: 'updater_server_url', value: `${SITE_URL}/api/crdroid/${list}/{device}.json` })),
       { setting: 'Constants.OTA_URL', value: `${SITE_URL}/API/updater/%s.json` },
     ]);
@@ -133,8 +134,8 @@ describe('a catalog on GitHub Pages, as a project site', () => {
         }
       }
     }
-    // v2 per device, v1 and the crDroid family's per device and list, PixelExperience's per device.
-    expect(asked).toBe(2 + 8 + 8 + 2);
+    // v2 per device; v1, PixelOS's and the crDroid family's per device and list; PixelExperience's per device.
+    expect(asked).toBe(2 + 8 + 8 + 8 + 2);
   });
 
   it('gives LineageOS phones every build of their list, v1 and v2 alike', async () => {
@@ -160,6 +161,13 @@ describe('a catalog on GitHub Pages, as a project site', () => {
 
   // The readers this format is written for: crDroid's Kotlin one, and the Java forks that read its six
   // fields (the Java readers that also read crDroid's shown keys are the format's own tests' concern).
+  it('gives PixelOS 15 phones, which read the v1 listing, every build of the list', async () => {
+    for (const { device, list, builds } of listings) {
+      const { body } = await get(local(`${SITE_URL}/api/v1/${device}/${list}/index.json`));
+      expect(dialectOracles.pixelos15(body, { buildDate: 0 })?.sort(), `${device} ${list}`).toEqual(files(builds));
+    }
+  });
+
   it("gives the crDroid family's readers every build of the list", async () => {
     for (const { device, list, builds } of listings) {
       const { body } = await get(local(`${SITE_URL}/api/crdroid/${list}/${device}.json`));
