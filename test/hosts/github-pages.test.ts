@@ -15,6 +15,7 @@ import { githubPagesNotices } from '../../src/hosts/github-pages.js';
 import { initCatalog } from '../../src/commands/init.js';
 import { build, check, compileSite } from '../../src/pipeline/build.js';
 import { startPreview } from '../../src/pipeline/preview.js';
+import { catalogProject } from '../helpers/catalog.js';
 import { v1Lists, v2DecodeAnswer, v2Offers } from '../helpers/clients.js';
 import { runMain } from '../helpers/cli-process.js';
 import { dialectOracles } from '../helpers/dialects/oracles.js';
@@ -262,5 +263,20 @@ describe('the notices of a site on GitHub Pages', () => {
     expect(fields(all)).toEqual(['hosts', 'hosts', 'cache_control', 'site_url', 'hosts', 'hosts', 'request_paths.0']);
     expect(all[5].message).toContain('the 1 answer for phones on one build (/api/v1/FP4/stable/eng.root.1.json');
     expect(all[6].message).toContain('/api/v1/{device}_{list}.json answers 404 there');
+  });
+});
+
+describe('a build for GitHub Pages', () => {
+  const hostFiles = (files: { path: string }[]) => files.map((f) => f.path).filter((p) => !p.includes('/') && !/^(404\.html|index\.html|\.otapress-output)$/.test(p));
+
+  it('writes .nojekyll and no other host\'s rule files, with --host github-pages or for a site on Pages alone', () => {
+    const everyHost = catalogProject([{ device: 'FP4' }]);
+    expect(hostFiles(compileSite(readContent(everyHost), 'github-pages').files)).toEqual(['.nojekyll']);
+    expect(hostFiles(compileSite(readContent(everyHost)).files)).toEqual(['_headers', '_redirects', '_routes.json', '_worker.js']);
+    const pagesOnly = catalogProject([{ device: 'FP4' }], 'download_base_url: https://dl.example.org/builds\nhosts: [github-pages]\n');
+    expect(hostFiles(compileSite(readContent(pagesOnly)).files)).toEqual(['.nojekyll']);
+    // A site that does not deploy to Pages gets nothing of it.
+    const cloudflareOnly = catalogProject([{ device: 'FP4' }], 'download_base_url: https://dl.example.org/builds\nhosts: [cloudflare]\n');
+    expect(hostFiles(compileSite(readContent(cloudflareOnly), 'github-pages').files)).toEqual([]);
   });
 });
