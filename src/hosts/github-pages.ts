@@ -52,26 +52,39 @@ export interface PagesCatalog {
  * instead: notices (never problems: the site builds), each at site.yaml's `hosts`.
  */
 export function githubPagesNotices(site: Site, catalog: PagesCatalog): Problem[] {
-  const notice = (field: string, message: string): Problem => ({ file: SITE_FILE, line: 1, col: 1, field, message });
+  const notice = (field: string, ...words: string[]): Problem => {
+    return { file: SITE_FILE, line: 1, col: 1, field, message: words.join(' ') };
+  };
+  const v2 = API_FILES.v2Builds.replace(':device', '{device}');
+  const v1 = API_FILES.listing.replace(':device', '{device}').replace(':list', '{type}');
   const notices = [
     notice(
       'hosts',
-      `GitHub Pages serves files only: LineageOS phones find their answers there at the .json addresses \`otapress hosting github-pages\` prints (…${API_FILES.v2Builds.replace(':device', '{device}')} for 23.2 and later, …${API_FILES.listing.replace(':device', '{device}').replace(':list', '{type}')} before), not at the API's own paths; the LineageOS download portal, which asks /api/v2/oems and /api/v2/devices/<device> without .json, gets 404 there`,
+      'GitHub Pages serves files only: LineageOS phones find their answers there at the .json addresses',
+      `\`otapress hosting github-pages\` prints (…${v2} for 23.2 and later, …${v1} before), not at the API's own`,
+      'paths; the LineageOS download portal, which asks /api/v2/oems and /api/v2/devices/<device> without .json,',
+      'gets 404 there',
     ),
     notice(
       'hosts',
-      'GitHub Pages answers every miss with the site\'s 404.html (HTML, status 404), not a JSON 404: phones report "update check failed" for an unknown device or list as they do for any 404; a v2 device this site has no builds for gets that 404 too, where the official server answers [] ("no updates")',
+      "GitHub Pages answers every miss with the site's 404.html (HTML, status 404), not a JSON 404: phones report",
+      '"update check failed" for an unknown device or list as they do for any 404; a v2 device this site has no',
+      'builds for gets that 404 too, where the official server answers [] ("no updates")',
     ),
     notice(
       'cache_control',
-      `GitHub Pages sends its own headers: \`Cache-Control: max-age=600\` on every file, not \`${site.cacheControl}\`, so a new build reaches phones up to 10 minutes late; no Allow or Vary; \`Access-Control-Allow-Origin: *\` as the site's other hosts send it; JSON files as \`application/json; charset=utf-8\`, which LineageOS 23.2 accepts`,
+      `GitHub Pages sends its own headers: \`Cache-Control: max-age=600\` on every file, not \`${site.cacheControl}\`,`,
+      "so a new build reaches phones up to 10 minutes late; no Allow or Vary; `Access-Control-Allow-Origin: *` as the",
+      "site's other hosts send it; JSON files as `application/json; charset=utf-8`, which LineageOS 23.2 accepts",
     ),
   ];
   if (!catalog.linksToFiles) {
     notices.push(
       notice(
         'site_url',
-        'the pages link to the listings by the addresses the other hosts rewrite (/api/v1/<device>/<list>/), which GitHub Pages answers with 404: set site_url to the site\'s github.io address, or hosts: [github-pages] when it is on a domain of its own, and the pages link to the files',
+        'the pages link to the listings by the addresses the other hosts rewrite (/api/v1/<device>/<list>/), which',
+        "GitHub Pages answers with 404: set site_url to the site's github.io address, or hosts: [github-pages] when",
+        'it is on a domain of its own, and the pages link to the files',
       ),
     );
   }
@@ -79,27 +92,36 @@ export function githubPagesNotices(site: Site, catalog: PagesCatalog): Problem[]
     notices.push(
       notice(
         'hosts',
-        'GitHub Pages ignores the query string: /api/v2/changes.json?page=1 answers the first page again, so a client that pages until an answer fails (the LineageOS download portal\'s Changes tab) never ends; every change is on the first page',
+        'GitHub Pages ignores the query string: /api/v2/changes.json?page=1 answers the first page again, so a',
+        "client that pages until an answer fails (the LineageOS download portal's Changes tab) never ends; every",
+        'change is on the first page',
       ),
     );
   }
   if (catalog.incrementals.length > 0) {
     const { device, list, incremental } = catalog.incrementals[0];
+    const answers = catalog.incrementals.length === 1 ? 'answer' : 'answers';
     notices.push(
       notice(
         'hosts',
-        `GitHub Pages cannot fall back from a missing file, so phones cannot ask …/{incr}: the ${catalog.incrementals.length} answer${catalog.incrementals.length === 1 ? '' : 's'} for phones on one build (${fill(API_FILES.v1Incremental, { device, list, incremental })}, an incremental package first) stay unread, and every phone gets the full listing at …/index.json with full packages only`,
+        'GitHub Pages cannot fall back from a missing file, so phones cannot ask …/{incr}:',
+        `the ${catalog.incrementals.length} ${answers} for phones on one build`,
+        `(${fill(API_FILES.v1Incremental, { device, list, incremental })}, an incremental package first) stay unread,`,
+        'and every phone gets the full listing at …/index.json with full packages only',
       ),
     );
   }
   // A request path is a rewrite to a listing on every other host: no file of the site is there.
   for (const [i, { pattern, line, col }] of site.requestPaths.entries()) {
     notices.push({
-      file: SITE_FILE,
+      ...notice(
+        `request_paths.${i}`,
+        `GitHub Pages has no rewrites: ${pattern} answers 404 there; phones that ask it need their ROM build pointed`,
+        'at an address `otapress hosting github-pages` prints (or, on raw.githubusercontent.com, the copy',
+        '`otapress raw-branch` writes)',
+      ),
       line,
       col,
-      field: `request_paths.${i}`,
-      message: `GitHub Pages has no rewrites: ${pattern} answers 404 there; phones that ask it need their ROM build pointed at an address \`otapress hosting github-pages\` prints (or, on raw.githubusercontent.com, the copy \`otapress raw-branch\` writes)`,
     });
   }
   return notices;
@@ -124,10 +146,12 @@ export interface UpdaterAddress {
  * and `{incr}` into `lineage.updater.uri` (LineageOS/android_packages_apps_Updater `Utils.java`
  * `getServerURL`; 23.2: `UpdatesNetworkDataSource.kt`); the crDroid family reads the
  * `updater_server_url` resource with `{device}` (crdroidandroid/android_packages_apps_Updater
- * `Utils.java`) and so does PixelOS's (with `{device}` and `{version}`); PixelExperience's updater formats the constant `Constants.OTA_URL` with the
- * device and the version (`String.format` ignores the version when the address has one `%s`).
+ * `Utils.java`) and so does PixelOS's (with `{device}` and `{version}`); PixelExperience's updater
+ * formats the constant `Constants.OTA_URL` with the device and the version (`String.format`
+ * ignores the version when the address has one `%s`).
  */
 export function updaterAddresses(site: Site, siteUrl: string): UpdaterAddress[] {
+  const lists = site.lists.map((l) => l.name).join(', ');
   const addresses: UpdaterAddress[] = [
     {
       updaters: 'LineageOS 23.2 and later (v2)',
@@ -139,7 +163,7 @@ export function updaterAddresses(site: Site, siteUrl: string): UpdaterAddress[] 
       updaters: 'LineageOS up to 23.1 and /e/OS (v1)',
       setting: 'lineage.updater.uri',
       value: `${siteUrl}${API_FILES.listing.replace(':device', '{device}').replace(':list', '{type}')}`,
-      where: `the same property; {type} is ro.lineage.releasetype in lower case, one of the lists ${site.lists.map((l) => l.name).join(', ')}`,
+      where: `the same property; {type} is ro.lineage.releasetype in lower case, one of the lists ${lists}`,
     },
     // PixelOS 15's updater reads the v1 listing's records one by one (a bad one is dropped alone):
     // PixelOS-AOSP/android_packages_apps_Updater Utils.kt at dfdc32975e37d07c25b6bead05bff3620cd99b8f.
@@ -159,7 +183,9 @@ export function updaterAddresses(site: Site, siteUrl: string): UpdaterAddress[] 
           updaters: `crDroid, Evolution X and the other forks of crDroid's updater${listNote}`,
           setting: 'updater_server_url',
           value: `${siteUrl}${path}`,
-          where: 'a string resource of the Updater app: <string name="updater_server_url" translatable="false"> in its res/values/strings.xml (or an overlay)',
+          where:
+            'a string resource of the Updater app: <string name="updater_server_url" translatable="false">' +
+            ' in its res/values/strings.xml (or an overlay)',
         });
       } else {
         addresses.push({
@@ -176,7 +202,9 @@ export function updaterAddresses(site: Site, siteUrl: string): UpdaterAddress[] 
 
 /** {@link updaterAddresses} as `otapress hosting github-pages` prints them: one block per updater. */
 export function renderUpdaterAddresses(site: Site, siteUrl: string): string {
-  const blocks = updaterAddresses(site, siteUrl).map(({ updaters, setting, value, where }) => `${updaters}\n  ${setting}=${value}\n  (${where})`);
+  const blocks = updaterAddresses(site, siteUrl).map(({ updaters, setting, value, where }) => {
+    return `${updaters}\n  ${setting}=${value}\n  (${where})`;
+  });
   return `# What the ROM build of each updater sets to ask this site on GitHub Pages (${siteUrl}/): every
 # address is a file that \`otapress build --host github-pages\` writes and Pages answers with 200, no
 # redirect, as application/json.
