@@ -75,7 +75,10 @@ the same rules to dist/.htaccess.
     if (server === 'github-pages') {
       if (site.siteUrl === undefined) {
         const { SITE_FILE: file } = await import('../catalog/site.js');
-        throw new ContentError([{ file, line: 1, col: 1, field: 'site_url', message: 'the addresses a ROM build sets are absolute, and otapress does not know where the site is published; add `site_url: https://<owner>.github.io/<repository>/`' }]);
+        const message =
+          'the addresses a ROM build sets are absolute, and otapress does not know where the site is published;' +
+          ' add `site_url: https://<owner>.github.io/<repository>/`';
+        throw new ContentError([{ file, line: 1, col: 1, field: 'site_url', message }]);
       }
       const { renderUpdaterAddresses } = await import('../hosts/github-pages.js');
       io.out(renderUpdaterAddresses(site, site.siteUrl).trimEnd());

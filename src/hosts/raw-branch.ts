@@ -10,11 +10,12 @@ import { formatPath } from '../catalog/formats.js';
 import type { Site } from '../catalog/site.js';
 import { API_FILES, fill } from '../render/urls.js';
 
-/** The ledger in the branch's folder: the files otapress wrote there, one path a line, which alone it replaces or removes. */
+/** The ledger in the branch's folder: the files otapress wrote there, one a line, the only ones it replaces or removes. */
 export const RAW_LEDGER = '.otapress-raw';
 
 /** The ledger's first line: what the file is, for whoever finds it in the branch. */
-export const RAW_LEDGER_HEADER = '# Written by `otapress raw-branch`: the files below are copies of the site\'s, and it replaces or removes only these.';
+export const RAW_LEDGER_HEADER =
+  "# Written by `otapress raw-branch`: copies of the site's files, the only ones it replaces or removes.";
 
 /** One file of the raw branch: its path there (where phones ask), and the file of dist/ it copies. */
 export interface RawFile {
