@@ -51,7 +51,7 @@ with git rm, for otapress to write it). A file it wrote that the site no longer 
     const refused = files.flatMap(({ path: file }) => {
       const linked = linkedFolder(target, file);
       if (linked !== undefined) {
-        return [`${file}: ${linked}/ is a symbolic link (it can lead out of the branch), and raw-branch writes through none`];
+        return [`${file}: ${linked}/ is a symbolic link (it can lead out of the branch): not written through`];
       }
       if (written.has(file) || !lstatSync(path.join(target, file), { throwIfNoEntry: false })) return [];
       return [

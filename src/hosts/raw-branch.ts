@@ -10,7 +10,7 @@ import { formatPath } from '../catalog/formats.js';
 import type { Site } from '../catalog/site.js';
 import { API_FILES, fill } from '../render/urls.js';
 
-/** The ledger in the branch's folder: the files otapress wrote there, one a line, the only ones it replaces or removes. */
+/** The ledger in the branch folder: the files otapress wrote there, one a line, which alone it replaces or removes. */
 export const RAW_LEDGER = '.otapress-raw';
 
 /** The ledger's first line: what the file is, for whoever finds it in the branch. */
