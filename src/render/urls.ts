@@ -99,9 +99,10 @@ export function fill(pattern: string, params: Record<string, string>): string {
 
 /** Every path of `urls` with `base` before it. */
 function under(base: string, urls: Links): Links {
-  const entries = Object.entries(urls).map(([name, url]) => [
-    name,
-    typeof url === 'string' ? `${base}${url}` : (...args: [string, string]) => `${base}${(url as (...a: string[]) => string)(...args)}`,
-  ]);
+  const entries = Object.entries(urls).map(([name, url]) => {
+    if (typeof url === 'string') return [name, `${base}${url}`];
+    const path = url as (...args: string[]) => string;
+    return [name, (...args: string[]) => `${base}${path(...args)}`];
+  });
   return Object.fromEntries(entries) as Links;
 }
