@@ -7,7 +7,7 @@ import { COMMON_OPTIONS, defineCommand, EXIT, SEE_USAGE, UsageError } from '../i
 const SERVERS = ['nginx', 'caddy', 'apache', 'github-pages'] as const;
 
 export const command = defineCommand({
-  summary: 'print an nginx, Caddy or Apache configuration that serves dist/ as the hosts do, or the GitHub Pages addresses',
+  summary: 'print an nginx, Caddy or Apache configuration that serves dist/ as the hosts do, or what ROMs set for Pages',
   synopsis: 'otapress hosting <nginx|caddy|apache|github-pages> [--root DIR] [--dist DIR] [--listen [HOST:]PORT] [--prefix DIR] [--server-name NAME]',
   about: `Prints one complete configuration file, generated from content/site.yaml and the route table:
 the phone paths, the API headers, OPTIONS, the JSON 404s and the v2 path, with one rule per
@@ -74,11 +74,10 @@ the same rules to dist/.htaccess.
     if (!site) throw new ContentError(problems);
     if (server === 'github-pages') {
       if (site.siteUrl === undefined) {
-        const { SITE_FILE: file } = await import('../catalog/site.js');
         const message =
           'the addresses a ROM build sets are absolute, and otapress does not know where the site is published;' +
           ' add `site_url: https://<owner>.github.io/<repository>/`';
-        throw new ContentError([{ file, line: 1, col: 1, field: 'site_url', message }]);
+        throw new ContentError([{ file: SITE_FILE, line: 1, col: 1, field: 'site_url', message }]);
       }
       const { renderUpdaterAddresses } = await import('../hosts/github-pages.js');
       io.out(renderUpdaterAddresses(site, site.siteUrl).trimEnd());

@@ -168,7 +168,7 @@ export function updaterAddresses(site: Site, siteUrl: string): UpdaterAddress[] 
     // PixelOS 15's updater reads the v1 listing's records one by one (a bad one is dropped alone):
     // PixelOS-AOSP/android_packages_apps_Updater Utils.kt at dfdc32975e37d07c25b6bead05bff3620cd99b8f.
     ...site.lists.map(({ name: list }) => ({
-      updaters: `PixelOS 15 and later, whose updater reads {"response": [...]} (list ${list})`,
+      updaters: `PixelOS 15, whose updater reads {"response": [...]} (list ${list}; not the newer strict feed)`,
       setting: 'updater_server_url',
       value: `${siteUrl}${fill(API_FILES.listing, { list }).replace(':device', '{device}')}`,
       where: 'a string resource of the Updater app (net.pixelos.ota), in its res/values/strings.xml or an overlay',
