@@ -121,6 +121,8 @@ A file that already exists is never overwritten: init lists what it kept.`,
 
 // --- internal ---
 
+const PAGES_WORKFLOW = pagesWorkflow().file;
+
 /** `--channels nightly,unofficial`: names phones ask with (a URL path segment, lower-case), each once. */
 function channelsOption(text: string): string[] {
   const channels = text.split(',').map((c) => c.trim());
@@ -268,6 +270,14 @@ function report(result: InitResult, root: string, io: Io): void {
     // Netlify and Cloudflare Pages run the build on every push, and Netlify's rules are files the
     // build writes into dist/: nothing built here needs a commit.
     'commit everything, package-lock.json included (the workflows install from it), and push: Netlify and Cloudflare Pages build the site themselves; for a server of your own, npm run build and upload dist/',
+
+    // The Pages workflow deploys only once the repository publishes Pages from Actions.
+    ...(result.written.includes(PAGES_WORKFLOW)
+      ? [
+          'GitHub Pages: set site_url in content/site.yaml to https://<owner>.github.io/<repository>/ and, once,' +
+            ' Settings → Pages → Source to "GitHub Actions"; npx otapress hosting github-pages prints what ROM builds set',
+        ]
+      : []),
   ];
   io.out(`\nnext:\n${next.map((line) => `  ${line}`).join('\n')}`);
 }

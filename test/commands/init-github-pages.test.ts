@@ -25,6 +25,16 @@ describe('the GitHub Pages workflow of init', () => {
     expect(initCatalog(onPages, { version: '0.2.0' }).written).toContain(PAGES);
   });
 
+  it('says, when it wrote the workflow, what to set on GitHub for it to deploy (through the CLI)', async () => {
+    const root = path.join(tempProject(), 'ota');
+    const { code, out } = await runMain(['init', root, '--github-pages']);
+    expect(code).toBe(0);
+    expect(out).toContain(`wrote ${PAGES}`);
+    expect(out.join('\n')).toContain('Settings → Pages → Source to "GitHub Actions"');
+    const again = await runMain(['init', root, '--github-pages']);
+    expect(again.out.join('\n')).not.toContain('Settings → Pages');
+  });
+
   it('never replaces a pages.yml that is there', () => {
     const root = tempProject();
     mkdirSync(path.join(root, '.github', 'workflows'), { recursive: true });
