@@ -16,6 +16,7 @@ import type { Problem } from '../catalog/problems.js';
 import { SITE_FILE, type Site } from '../catalog/site.js';
 import { API_FILES, fill } from '../render/urls.js';
 import type { HostModule } from './host.js';
+import { rawBranchFiles, type RawFile } from './raw-branch.js';
 import type { IncrementalAnswer } from './routes.js';
 
 /**
@@ -45,6 +46,18 @@ export interface PagesCatalog {
   incrementals: readonly IncrementalAnswer[];
   /** The pages link to the API's files (render/urls.ts linksOf): the site is known to be on Pages. */
   linksToFiles: boolean;
+  /** The build wrote {@link pagesCopies}: the request paths that name one file answer there. */
+  copies: boolean;
+}
+
+/**
+ * The files a build for Pages adds, as it has no rewrites: each of the site's request paths that
+ * names one file (no `{incremental}`, no trailing slash), per device and list, as a copy of the v1
+ * listing it answers (the raw branch's copies: raw-branch.ts). A path without `.json` is served as
+ * `application/octet-stream`, which the v1 readers, which check no type, take.
+ */
+export function pagesCopies(site: Site, devices: readonly string[]): RawFile[] {
+  return rawBranchFiles(site, devices).filter((file) => file.path !== file.from);
 }
 
 /**
@@ -111,8 +124,9 @@ export function githubPagesNotices(site: Site, catalog: PagesCatalog): Problem[]
       ),
     );
   }
-  // A request path is a rewrite to a listing on every other host: no file of the site is there.
+  // A request path is a rewrite to a listing on every other host; on Pages, a copy where it names one file.
   for (const [i, { pattern, line, col }] of site.requestPaths.entries()) {
+    if (catalog.copies && !pattern.includes('{incremental}') && !pattern.endsWith('/')) continue;
     notices.push({
       ...notice(
         `request_paths.${i}`,

@@ -18,6 +18,7 @@ import { startPreview } from '../../src/pipeline/preview.js';
 import { catalogProject } from '../helpers/catalog.js';
 import { v1Lists, v2DecodeAnswer, v2Offers } from '../helpers/clients.js';
 import { runMain } from '../helpers/cli-process.js';
+import { snapshotTree } from '../helpers/helpers.js';
 import { dialectOracles } from '../helpers/dialects/oracles.js';
 import { startGitHubPagesServer, type PagesServer } from '../helpers/github-pages-server.js';
 
@@ -28,6 +29,8 @@ formats:
   pixelexperience:
     lists: [stable]
     path: /API/updater/{device}.json
+request_paths:
+  - /api/v1/{device}_{list}.json
 `;
 
 /** Builds besides init's example: a newer FP4 build of another list, and a second device. */
@@ -41,6 +44,7 @@ const BUILDS: { device: string; version: string; channel: string; timestamp: num
 let root: string;
 let server: PagesServer;
 let listings: Listing[];
+let compiled: ReturnType<typeof compileSite>;
 /** What `otapress hosting github-pages` printed: each setting and its value. */
 let printed: { setting: string; value: string }[];
 
@@ -68,7 +72,8 @@ beforeAll(async () => {
   const { problems } = check({ root });
   expect(problems.map((p) => `${p.file}:${p.line} ${p.field} ${p.message}`)).toEqual([]);
   build({ root, host: 'github-pages', cache: false, threads: 1 });
-  listings = compileSite(readContent(root), 'github-pages').listings;
+  compiled = compileSite(readContent(root), 'github-pages');
+  listings = compiled.listings;
   server = await startGitHubPagesServer({ root: path.join(root, 'dist'), repository: 'ota' });
   const { code, out } = await runMain(['hosting', 'github-pages', '--root', root]);
   expect(code).toBe(0);
@@ -105,6 +110,12 @@ describe('a catalog on GitHub Pages, as a project site', () => {
     expect(readFileSync(path.join(dist, '.nojekyll'), 'utf8')).toBe('');
     expect(existsSync(path.join(root, '.github', 'workflows', 'pages.yml'))).toBe(true);
     expect(readdirSync(dist).filter((f) => f.startsWith('_'))).toEqual([]);
+  });
+
+  it('is written by build byte for byte as compileSite makes it, Pages\' copies included', () => {
+    const expected = Object.fromEntries(compiled.files.map((f) => [f.path, Buffer.from(f.contents).toString('latin1')]));
+    expect(snapshotTree(path.join(root, 'dist'))).toEqual(expected);
+    expect(expected['api/v1/FP4_stable.json']).toBe(expected['api/v1/FP4/stable/index.json']);
   });
 
   it('prints an address for every updater the site publishes', () => {
@@ -226,6 +237,16 @@ describe('a catalog on GitHub Pages, as a project site', () => {
     expect(messages.some((m) => m.includes('/api/v2/oems and /api/v2/devices/<device> without .json'))).toBe(true);
   });
 
+  it('answers each request path that names one file with a copy of the listing it answers', async () => {
+    for (const { device, list } of listings) {
+      const copy = await get(local(`${SITE_URL}/api/v1/${device}_${list}.json`));
+      const listing = await get(local(`${SITE_URL}/api/v1/${device}/${list}/index.json`));
+      expect([copy.status, copy.type], `${device} ${list}`).toEqual([200, 'application/json; charset=utf-8']);
+      expect(copy.body).toBe(listing.body);
+    }
+    expect(check({ root }).notices.filter((n) => n.field.startsWith('request_paths'))).toEqual([]);
+  });
+
   it('answers as the notices say: a miss is the HTML 404 page, the portal\'s addresses without .json are misses', async () => {
     for (const miss of ['api/v2/devices/nosuch/builds.json', 'api/v2/oems', 'api/v2/devices/FP4', 'api/v1/FP4/stable/eng.root.20241108.123456']) {
       // A folder's address is first redirected to its slash form, which has no index.html.
@@ -253,12 +274,16 @@ describe('the notices of a site on GitHub Pages', () => {
   const fields = (notices: { field: string; message: string }[]) => notices.map((n) => n.field);
 
   it('say what Pages cannot answer for this site only', () => {
-    const none = githubPagesNotices(site, { changes: false, incrementals: [], linksToFiles: true });
-    expect(fields(none)).toEqual(['hosts', 'hosts', 'cache_control', 'request_paths.0']);
+    const none = githubPagesNotices(site, { changes: false, incrementals: [], linksToFiles: true, copies: true });
+    expect(fields(none)).toEqual(['hosts', 'hosts', 'cache_control']);
+    // Without Pages' copies (a build for another host of a site on github.io), the request path is a miss there.
+    const uncopied = githubPagesNotices(site, { changes: false, incrementals: [], linksToFiles: true, copies: false });
+    expect(fields(uncopied)).toEqual(['hosts', 'hosts', 'cache_control', 'request_paths.0']);
     const all = githubPagesNotices(site, {
       changes: true,
       incrementals: [{ device: 'FP4', list: 'stable', incremental: 'eng.root.1' }],
       linksToFiles: false,
+      copies: false,
     });
     expect(fields(all)).toEqual(['hosts', 'hosts', 'cache_control', 'site_url', 'hosts', 'hosts', 'request_paths.0']);
     expect(all[5].message).toContain('the 1 answer for phones on one build (/api/v1/FP4/stable/eng.root.1.json');
