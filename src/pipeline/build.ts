@@ -232,8 +232,10 @@ function buildListed(outDir: string, content: ContentListing, { root, host = 'al
         for (const file of compiled.files) writeStagedFile(tree.staging, file, made);
         // Pages' copies of the listings the request paths answer (compileSite adds the same).
         const staged = (file: string) => existsSync(path.join(tree.staging, file));
-        const copies = target === 'github-pages' ? pagesCopies(site, content.devices).filter((c) => staged(c.from) && !staged(c.path)) : [];
-        for (const copy of copies) writeStagedFile(tree.staging, { path: copy.path, contents: readFileSync(path.join(tree.staging, copy.from)) }, made);
+        const copies = (target === 'github-pages' ? pagesCopies(site, content.devices) : []).filter((c) => staged(c.from) && !staged(c.path));
+        for (const copy of copies) {
+          writeStagedFile(tree.staging, { path: copy.path, contents: readFileSync(path.join(tree.staging, copy.from)) }, made);
+        }
         tree.commit();
         const old = oldNetlifyToml(root, site);
         const sum = (key: keyof DeviceOutput['counts']) => devices.reduce((n, d) => n + d.counts[key], 0);
