@@ -27,6 +27,7 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   check: () => import('./commands/check.js'),
   serve: () => import('./commands/serve.js'),
   hosting: () => import('./commands/hosting.js'),
+  'raw-branch': () => import('./commands/raw-branch.js'),
 };
 
 /** What the process running the CLI does with a command once it is loaded, before it runs (bin.mjs). */

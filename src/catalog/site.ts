@@ -24,7 +24,7 @@ export const DEFAULT_LISTS: Record<string, string[]> = {
 };
 
 /** The hosts otapress writes rule files for: `dist/_redirects` and `dist/_headers`, in Cloudflare Pages' dialect or (with `--host netlify`) Netlify's. */
-export const HOSTS = ['cloudflare', 'netlify'] as const;
+export const HOSTS = ['cloudflare', 'netlify', 'github-pages'] as const;
 
 /** A host of {@link HOSTS}. */
 export type SiteHost = (typeof HOSTS)[number];

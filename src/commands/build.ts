@@ -3,7 +3,7 @@ import { COMMON_OPTIONS, count, defineCommand, EXIT, reportNotices, SEE_USAGE, U
 
 export const command = defineCommand({
   summary: 'validate content/ and write the static site to dist/',
-  synopsis: 'otapress build [--root DIR] [--out DIR [--overwrite]] [--host all|netlify] [--wait SECONDS]',
+  synopsis: 'otapress build [--root DIR] [--out DIR [--overwrite]] [--host all|netlify|github-pages] [--wait SECONDS]',
   about: `Reads content/site.yaml and every content/<device>/*.yaml, and writes dist/ only if all of them
 are valid; otherwise prints every problem as file:line:col  field  message and exits 1, leaving
 the previous dist/ as it was.
@@ -16,7 +16,8 @@ holds anything else is refused with exit status 2, since replacing it would dele
 dist/_redirects and dist/_headers are Cloudflare's rule files; --host netlify writes Netlify's in
 their place (Netlify reads both files, in a dialect of its own). netlify.toml's build command
 passes it, and it is the default where Netlify runs the build (its environment sets NETLIFY=true).
-No command changes netlify.toml.
+No command changes netlify.toml. --host github-pages writes neither (GitHub Pages reads no rule
+file) and an empty .nojekyll; it is the default for a site whose only host is github-pages.
 
 Devices whose manifests did not change since the last build come from the cache in
 node_modules/.cache/otapress (--no-cache compiles everything); the others compile on every core
@@ -29,9 +30,9 @@ One build at a time writes an output folder: a second one waits up to --wait sec
     overwrite: { type: 'boolean', description: 'replace the output folder even when it holds files no build wrote' },
     host: {
       type: 'string',
-      value: 'all|netlify',
-      description: `netlify writes Netlify's rule files in place of Cloudflare's (default: netlify where
-        Netlify runs the build, else all)`,
+      value: 'all|netlify|github-pages',
+      description: `netlify writes Netlify's rule files in place of Cloudflare's, github-pages neither
+        (default: netlify where Netlify runs the build, else all)`,
     },
     threads: { type: 'string', value: 'N', description: 'compile on at most N cores (default: every core)' },
     'no-cache': {
@@ -52,7 +53,9 @@ One build at a time writes an output folder: a second one waits up to --wait sec
     const path = await import('node:path');
     // Netlify's build environment sets NETLIFY=true (docs.netlify.com/configure-builds/environment-variables).
     const host = values.host ?? (process.env.NETLIFY === 'true' ? 'netlify' : 'all');
-    if (host !== 'all' && host !== 'netlify') throw new UsageError(`--host is all or netlify, not ${host}`, SEE_USAGE);
+    if (host !== 'all' && host !== 'netlify' && host !== 'github-pages') {
+      throw new UsageError(`--host is all, netlify or github-pages, not ${host}`, SEE_USAGE);
+    }
     const wait = Number(values.wait);
     if (!/^\d+(\.\d+)?$/.test(values.wait) || !Number.isFinite(wait)) throw new UsageError(`--wait is a number of seconds, not ${values.wait}`, SEE_USAGE);
     const root = path.resolve(values.root);

@@ -1,11 +1,14 @@
-/** `otapress hosting`: a configuration for a server of one's own, generated from the route table. */
+/**
+ * `otapress hosting`: a configuration for a server of one's own, generated from the route table;
+ * for GitHub Pages, which takes no configuration, the address each updater's ROM build must set.
+ */
 import { COMMON_OPTIONS, defineCommand, EXIT, SEE_USAGE, UsageError } from '../io.js';
 
-const SERVERS = ['nginx', 'caddy', 'apache'] as const;
+const SERVERS = ['nginx', 'caddy', 'apache', 'github-pages'] as const;
 
 export const command = defineCommand({
-  summary: 'print an nginx, Caddy or Apache configuration that serves dist/ as the hosts do',
-  synopsis: 'otapress hosting <nginx|caddy|apache> [--root DIR] [--dist DIR] [--listen [HOST:]PORT] [--prefix DIR] [--server-name NAME]',
+  summary: 'print an nginx, Caddy or Apache configuration that serves dist/ as the hosts do, or what ROMs set for Pages',
+  synopsis: 'otapress hosting <nginx|caddy|apache|github-pages> [--root DIR] [--dist DIR] [--listen [HOST:]PORT] [--prefix DIR] [--server-name NAME]',
   about: `Prints one complete configuration file, generated from content/site.yaml and the route table:
 the phone paths, the API headers, OPTIONS, the JSON 404s and the v2 path, with one rule per
 request shape for every device and list (new devices need no new configuration; regenerate it
@@ -16,7 +19,11 @@ when content/site.yaml changes).
   apache  a whole httpd.conf:  apache2 -d PREFIX -f FILE -DFOREGROUND   (Debian's module paths)
 
 For .htaccess-only hosting, set apache_htaccess: true in content/site.yaml: the build then writes
-the same rules to dist/.htaccess.`,
+the same rules to dist/.htaccess.
+
+  github-pages  GitHub Pages takes no configuration: prints, for each updater the site publishes,
+                the property or resource value its ROM build must set to ask the site at
+                site_url (https://<owner>.github.io/<repository>/), each a file Pages serves.`,
   options: {
     dist: {
       type: 'string',
@@ -65,6 +72,17 @@ the same rules to dist/.htaccess.`,
     const content = readContent(root);
     const { site, problems } = content.site ? parseSite(content.site) : { site: undefined, problems: content.problems.filter((p) => p.file === SITE_FILE) };
     if (!site) throw new ContentError(problems);
+    if (server === 'github-pages') {
+      if (site.siteUrl === undefined) {
+        const message =
+          'the addresses a ROM build sets are absolute, and otapress does not know where the site is published;' +
+          ' add `site_url: https://<owner>.github.io/<repository>/`';
+        throw new ContentError([{ file: SITE_FILE, line: 1, col: 1, field: 'site_url', message }]);
+      }
+      const { renderUpdaterAddresses } = await import('../hosts/github-pages.js');
+      io.out(renderUpdaterAddresses(site, site.siteUrl).trimEnd());
+      return EXIT.ok;
+    }
     const options = { dist, listen, prefix, serverName };
     const { HOSTS } = await import('../hosts/host-files.js');
     io.out(HOSTS.find((host) => host.name === server)!.serverConfig!(site, options).trimEnd());

@@ -118,9 +118,8 @@ dependencies: [android_device_fairphone_FP4]
   };
 }
 
-/** The GitHub Actions workflows: annotations on pull requests, the build of main. */
-export function workflows(): ScaffoldFile[] {
-  const setup = `    runs-on: ubuntu-latest
+/** The steps every workflow starts with: check out, Node 20, the locked packages. */
+const WORKFLOW_SETUP = `    runs-on: ubuntu-latest
     steps:
       - uses: actions/checkout@v4
       - uses: actions/setup-node@v4
@@ -128,6 +127,10 @@ export function workflows(): ScaffoldFile[] {
           node-version: 20
           cache: npm
       - run: npm ci`;
+
+/** The GitHub Actions workflows: annotations on pull requests, the build of main. */
+export function workflows(): ScaffoldFile[] {
+  const setup = WORKFLOW_SETUP;
   return [
     {
       file: '.github/workflows/check.yml',
@@ -169,6 +172,48 @@ ${setup}
 `,
     },
   ];
+}
+
+/**
+ * The workflow that publishes the site on GitHub Pages from main (`init --github-pages`, or a
+ * site.yaml whose site is on Pages): GitHub's own starter (actions/starter-workflows pages/static.yml)
+ * with the current majors of the Pages actions. An Actions deploy runs no Jekyll, and the site's
+ * base path comes from site_url, so neither `.nojekyll` nor actions/configure-pages is needed here.
+ */
+export function pagesWorkflow(): ScaffoldFile {
+  return {
+    file: '.github/workflows/pages.yml',
+    text: `# Main branch: build the site for GitHub Pages and deploy it. Once, in Settings → Pages, set Source
+# to "GitHub Actions"; set site_url in content/site.yaml to the site's address
+# (https://<owner>.github.io/<repository>/), and \`npx otapress hosting github-pages\` prints what
+# each ROM build must set to ask it.
+name: pages
+on:
+  push:
+    branches: [main]
+  workflow_dispatch:
+permissions:
+  contents: read
+  pages: write
+  id-token: write
+concurrency:
+  group: pages
+  cancel-in-progress: false
+jobs:
+  deploy:
+    environment:
+      name: github-pages
+      url: \${{ steps.deployment.outputs.page_url }}
+${WORKFLOW_SETUP}
+      - name: Build dist/ for GitHub Pages
+        run: npx otapress build --host github-pages
+      - uses: actions/upload-pages-artifact@v5
+        with:
+          path: dist/
+      - id: deployment
+        uses: actions/deploy-pages@v5
+`,
+  };
 }
 
 /** `.gitignore`: the installed packages, the built site, and what a running build leaves beside it. */

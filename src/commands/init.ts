@@ -10,7 +10,8 @@ import { linkedFolder, writeFileReplacing } from '../catalog/write-manifest.js';
 import { NETLIFY_TOML, NETLIFY_TOML_HEADER, oldNetlifyTomlNotice } from '../hosts/netlify.js';
 import { defineCommand, EXIT, HELP_OPTION, type Io, otapressVersion, SEE_USAGE, UsageError } from '../io.js';
 import { dependencyPlan, installedFromRegistry, packTarball, vendoredTarball } from './init-package.js';
-import { exampleDeviceFile, exampleManifest, GITIGNORE, maintainerReadme, packageJson, SCAFFOLD_SCRIPTS, siteYaml, workflows, type ScaffoldFile } from './init-files.js';
+import { exampleDeviceFile, exampleManifest, GITIGNORE, maintainerReadme, packageJson, pagesWorkflow, SCAFFOLD_SCRIPTS, siteYaml, workflows, type ScaffoldFile } from './init-files.js';
+import { servedByGitHubPages } from '../render/urls.js';
 
 /** What {@link initCatalog} did: each file it wrote, and each it found and left as it was. */
 export interface InitResult {
@@ -26,13 +27,14 @@ export interface InitResult {
 /**
  * Scaffolds a catalog repository in `root` (created if missing): content/site.yaml, the manifest
  * schema, package.json scripts and the otapress dependency, netlify.toml, GitHub workflows,
- * .gitignore and a README; with `example`, one sample device. A file that exists is kept as it is
+ * .gitignore and a README; with `example`, one sample device; with `githubPages`, or for a site
+ * published on GitHub Pages, the workflow that deploys it there. A file that exists is kept as it is
  * (files are created with O_EXCL, so not even one that appears meanwhile is replaced); package.json
  * only gets what it lacks.
  */
 export function initCatalog(
   root: string,
-  { example = false, version, channels, vendorFrom }: { example?: boolean; version: string; channels?: string[]; vendorFrom?: string },
+  { example = false, version, channels, vendorFrom, githubPages = false }: { example?: boolean; version: string; channels?: string[]; vendorFrom?: string; githubPages?: boolean },
 ): InitResult {
   const result: InitResult = { written: [], kept: [], notes: [], dependencyChanged: false };
   mkdirSync(root, { recursive: true });
@@ -64,6 +66,8 @@ export function initCatalog(
   } else if (existsSync(path.join(root, 'netlify.toml'))) result.kept.push('netlify.toml');
   else result.notes.push(`netlify.toml was not written: the hosts in ${SITE_FILE} do not include netlify`);
   for (const workflow of workflows()) create(workflow);
+  // Only for a site on Pages: on any other, a deploy that fails on every push until Pages is set up.
+  if (githubPages || (site && servedByGitHubPages(site))) create(pagesWorkflow());
   create({ file: '.gitignore', text: GITIGNORE });
   create({ file: 'README.md', text: maintainerReadme(path.basename(root)) });
   return result;
@@ -71,14 +75,16 @@ export function initCatalog(
 
 export const command = defineCommand({
   summary: 'turn this folder (or the one named) into a catalog repository, keeping every file it has',
-  synopsis: 'otapress init [folder] [--channels a,b] [--example]',
+  synopsis: 'otapress init [folder] [--channels a,b] [--example] [--github-pages]',
   about: `Writes what a catalog repository needs, in the current folder or the one named (created if
 missing): content/site.yaml (set download_base_url there), content/manifest.schema.json and
 content/device.schema.json (the editor schemas),
 netlify.toml, .github/workflows/check.yml (pull requests: problems as annotations) and build.yml
 (main), .gitignore and a README.md on adding builds, deploying and the phones' updater URI; and
 adds the scripts build, check and serve and the otapress dependency to package.json (created when
-missing). A file that already exists is never overwritten: init lists what it kept.`,
+missing). With --github-pages (or a site.yaml whose site_url is at github.io), also
+.github/workflows/pages.yml, which builds for GitHub Pages and deploys there on every push to main.
+A file that already exists is never overwritten: init lists what it kept.`,
   options: {
     channels: {
       type: 'string',
@@ -92,6 +98,11 @@ missing). A file that already exists is never overwritten: init lists what it ke
       description: `add one sample device (content/FP4/: a build and its device.yaml), to see a listing at
         once`,
     },
+    'github-pages': {
+      type: 'boolean',
+      description: `add .github/workflows/pages.yml, which builds the site for GitHub Pages and deploys it on
+        every push to main`,
+    },
     ...HELP_OPTION,
   },
   async run({ values, positionals }, io) {
@@ -102,13 +113,15 @@ missing). A file that already exists is never overwritten: init lists what it ke
     // The package this command runs from: kept inside the catalog unless a registry installed it.
     const packageRoot = fileURLToPath(new URL('../..', import.meta.url));
     const vendorFrom = installedFromRegistry(packageRoot) ? undefined : packageRoot;
-    const result = initCatalog(root, { example: values.example === true, version: otapressVersion(), channels, vendorFrom });
+    const result = initCatalog(root, { example: values.example === true, version: otapressVersion(), channels, vendorFrom, githubPages: values['github-pages'] === true });
     report(result, root, io);
     return EXIT.ok;
   },
 });
 
 // --- internal ---
+
+const PAGES_WORKFLOW = pagesWorkflow().file;
 
 /** `--channels nightly,unofficial`: names phones ask with (a URL path segment, lower-case), each once. */
 function channelsOption(text: string): string[] {
@@ -257,6 +270,14 @@ function report(result: InitResult, root: string, io: Io): void {
     // Netlify and Cloudflare Pages run the build on every push, and Netlify's rules are files the
     // build writes into dist/: nothing built here needs a commit.
     'commit everything, package-lock.json included (the workflows install from it), and push: Netlify and Cloudflare Pages build the site themselves; for a server of your own, npm run build and upload dist/',
+
+    // The Pages workflow deploys only once the repository publishes Pages from Actions.
+    ...(result.written.includes(PAGES_WORKFLOW)
+      ? [
+          'GitHub Pages: set site_url in content/site.yaml to https://<owner>.github.io/<repository>/ and, once,' +
+            ' Settings → Pages → Source to "GitHub Actions"; npx otapress hosting github-pages prints what ROM builds set',
+        ]
+      : []),
   ];
   io.out(`\nnext:\n${next.map((line) => `  ${line}`).join('\n')}`);
 }

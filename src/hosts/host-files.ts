@@ -6,6 +6,7 @@
 import { apache } from './apache.js';
 import { caddy } from './caddy.js';
 import { cloudflare } from './cloudflare.js';
+import { githubPages } from './github-pages.js';
 import { netlify } from './netlify.js';
 import { nginx } from './nginx.js';
 import { routeTable, type CatalogRoutes, type IncrementalAnswer, type RouteTable } from './routes.js';
@@ -14,6 +15,7 @@ import { renderEnvelope } from '../render/v1.js';
 import type { Problem } from '../catalog/problems.js';
 import type { Site } from '../catalog/site.js';
 import type { OutputFile } from '../render/output.js';
+import { basePath } from '../render/urls.js';
 
 export type { Host } from './host.js';
 
@@ -22,7 +24,7 @@ export type { Host } from './host.js';
  * `apache_htaccess: true`; Cloudflare's and Netlify's rule files share their names, and a build
  * writes one host's (host.ts `writes`).
  */
-export const HOSTS: readonly HostModule[] = [apache, cloudflare, netlify, nginx, caddy];
+export const HOSTS: readonly HostModule[] = [apache, cloudflare, netlify, githubPages, nginx, caddy];
 
 /**
  * The files besides the listings: the JSON 404 bodies (`404.html` for Cloudflare, which serves the
@@ -33,7 +35,7 @@ export const HOSTS: readonly HostModule[] = [apache, cloudflare, netlify, nginx,
  */
 export function renderHostFiles(site: Site, devices: readonly string[], host: Host = 'all', incrementals: readonly IncrementalAnswer[] = [], rootFiles: readonly string[] = []): OutputFile[] {
   const table = routeTable(site, { devices, incrementals, rootFiles });
-  const files: OutputFile[] = [{ path: '404.html', contents: NOT_FOUND_PAGE }, ...notFoundFiles(table)];
+  const files: OutputFile[] = [{ path: '404.html', contents: notFoundPage(basePath(site)) }, ...notFoundFiles(table)];
   for (const written of writtenHosts(site, host)) files.push(...written.ruleFiles(table));
   return files;
 }
@@ -66,7 +68,12 @@ function notFoundFiles(table: RouteTable): OutputFile[] {
   return files;
 }
 
-const NOT_FOUND_PAGE = `<!doctype html>
+/**
+ * The HTML 404 page. Hosts serve it for a miss at any depth, so its links are absolute paths, under
+ * the site's base path (`/<repository>` on a GitHub Pages project site).
+ */
+function notFoundPage(base: string): string {
+  return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -76,9 +83,10 @@ const NOT_FOUND_PAGE = `<!doctype html>
 <body>
 <main>
 <h1>Not found</h1>
-<p>There is nothing at this address. Update listings are at <code>/api/v1/&lt;device&gt;/&lt;list&gt;/</code>.</p>
-<p><a href="/">Home</a></p>
+<p>There is nothing at this address. Update listings are at <code>${base}/api/v1/&lt;device&gt;/&lt;list&gt;/</code>.</p>
+<p><a href="${base}/">Home</a></p>
 </main>
 </body>
 </html>
 `;
+}

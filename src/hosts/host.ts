@@ -1,6 +1,6 @@
 /**
- * What a host is to otapress: one module per host (cloudflare.ts, netlify.ts, nginx.ts, caddy.ts,
- * apache.ts), each generating its rules from the route table (routes.ts `RouteTable`) and nothing
+ * What a host is to otapress: one module per host (cloudflare.ts, netlify.ts, github-pages.ts,
+ * nginx.ts, caddy.ts, apache.ts), each generating its rules from the route table (routes.ts `RouteTable`) and nothing
  * else, registered in host-files.ts `HOSTS`. Adding a host is one module and one line there. Pure.
  */
 import type { Problem } from '../catalog/problems.js';
@@ -10,8 +10,11 @@ import type { RouteTable } from './routes.js';
 import type { ListenAddress } from './server-rules.js';
 import type { OutputLimits } from './limit-check.js';
 
-/** Which host a build is for: `all` writes Cloudflare's rule files; `netlify` writes Netlify's in their place. */
-export type Host = 'all' | 'netlify';
+/**
+ * Which host a build is for: `all` writes Cloudflare's rule files; `netlify` writes Netlify's in
+ * their place; `github-pages` writes neither (Pages reads no rule file), only what Pages needs.
+ */
+export type Host = 'all' | 'netlify' | 'github-pages';
 
 /** One host: the rule files a build writes for it, the limits they keep to, how it answers where rules cannot. */
 export interface HostModule {

@@ -14,9 +14,11 @@ import { listContent, readContent, type Content, type ContentListing } from '../
 import { placeholderHostNotice, type Site } from '../catalog/site.js';
 import { hostRuleProblems, renderHostFiles, type Host } from '../hosts/host-files.js';
 import { oldNetlifyTomlNotice } from '../hosts/netlify.js';
+import { githubPagesNotices, pagesCopies } from '../hosts/github-pages.js';
 import type { IncrementalAnswer } from '../hosts/routes.js';
 import { renderIndexes } from '../render/device-index.js';
 import type { OutputFile } from '../render/output.js';
+import { linksOf, servedByGitHubPages } from '../render/urls.js';
 import type { DeviceSummary } from '../render/summary.js';
 import { infoUrlNotice } from '../render/v2-directory.js';
 import { compileDevice, compileSettings, filesByDevice, groupByDevice, type DeviceOutput } from './compile-device.js';
@@ -46,9 +48,16 @@ export function compileSite(content: Content, host: Host = 'all'): CompiledSite 
   if (!site) return { builds: [], listings: [], files: [], problems, notices: [] };
 
   const devices = groupByDevice(content).map(({ device, manifests }) => compileDevice(device, manifests, site));
-  const assembled = assembleSite(content, site, devices, hostOf(site, host), problems);
+  const target = hostOf(site, host);
+  const assembled = assembleSite(content, site, devices, target, problems);
   const builds = devices.flatMap((d) => d.builds).sort((a, b) => compareStrings(a.source, b.source));
   if (assembled.problems.length > 0) return { site, builds, listings: [], files: [], problems: assembled.problems, notices: [] };
+  const byPath = new Map(assembled.files.map((f) => [f.path, f.contents]));
+  const copies = target === 'github-pages' ? pagesCopies(site, content.devices) : [];
+  for (const copy of copies) {
+    const contents = byPath.get(copy.from);
+    if (contents !== undefined && !byPath.has(copy.path)) assembled.files.push({ path: copy.path, contents });
+  }
   const files = assembled.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const listings = devices.flatMap((d) => d.listings);
   return { site, builds, listings, files, problems: [], notices: assembled.notices };
@@ -67,7 +76,7 @@ export function assembleSite(
   host: Host,
   problems: Problem[],
   hostFiles: () => OutputFile[] = () => renderHostFiles(site, content.devices, host, incrementalAnswers(devices), rootFormatAnswers(devices)),
-  indexFiles: (summaries: DeviceSummary[]) => OutputFile[] = renderIndexes,
+  indexFiles: (summaries: DeviceSummary[]) => OutputFile[] = (summaries) => renderIndexes(summaries, linksOf(site)),
 ): { files: OutputFile[]; problems: Problem[]; notices: Problem[] } {
   const all = [
     ...problems,
@@ -90,7 +99,14 @@ export function assembleSite(
       const offered = devices.flatMap((d) => d.summary?.lists.flatMap((l) => (l.newest ? [l.newest.url] : [])) ?? []);
       const placeholderHost = placeholderHostNotice(site, offered);
       const infoUrls = infoUrlNotice(site, devices.flatMap((d) => (d.summary ? [d.summary] : [])));
-      return sortProblems([...devices.flatMap((d) => d.notices), ...(placeholderHost ? [placeholderHost] : []), ...(infoUrls ? [infoUrls] : [])]);
+      // What Pages cannot answer, for a build for it or a site published there.
+      const onPages = servedByGitHubPages(site);
+      const changes = devices.some((d) => d.summary?.changes !== undefined);
+      // A site on github.io is deployed by a build for Pages (init's workflow), which writes the copies.
+      const copies = host === 'github-pages' || onPages;
+      const catalog = { changes, incrementals: incrementalAnswers(devices), linksToFiles: onPages, copies };
+      const pages = host === 'github-pages' || onPages ? githubPagesNotices(site, catalog) : [];
+      return sortProblems([...devices.flatMap((d) => d.notices), ...(placeholderHost ? [placeholderHost] : []), ...(infoUrls ? [infoUrls] : []), ...pages]);
     },
   };
 }
@@ -212,10 +228,17 @@ function buildListed(outDir: string, content: ContentListing, { root, host = 'al
           root,
           pool,
         });
-        const compiled = assembleSite(content, site, devices, hostOf(site, host), problems);
+        const target = hostOf(site, host);
+        const compiled = assembleSite(content, site, devices, target, problems);
         if (compiled.problems.length > 0) throw new ContentError(compiled.problems);
         const made = new Set<string>();
         for (const file of compiled.files) writeStagedFile(tree.staging, file, made);
+        // Pages' copies of the listings the request paths answer (compileSite adds the same).
+        const staged = (file: string) => existsSync(path.join(tree.staging, file));
+        const copies = (target === 'github-pages' ? pagesCopies(site, content.devices) : []).filter((c) => staged(c.from) && !staged(c.path));
+        for (const copy of copies) {
+          writeStagedFile(tree.staging, { path: copy.path, contents: readFileSync(path.join(tree.staging, copy.from)) }, made);
+        }
         tree.commit();
         const old = oldNetlifyToml(root, site);
         const sum = (key: keyof DeviceOutput['counts']) => devices.reduce((n, d) => n + d.counts[key], 0);
@@ -226,7 +249,7 @@ function buildListed(outDir: string, content: ContentListing, { root, host = 'al
           devices: devices.length,
           listings: sum('listings'),
           records: sum('records'),
-          files: compiled.files.length + sum('files'),
+          files: compiled.files.length + copies.length + sum('files'),
         };
       } catch (error) {
         tree.discard();
@@ -247,7 +270,11 @@ function oldNetlifyToml(root: string, site: Site): Problem | undefined {
   return oldNetlifyTomlNotice(readFileSync(file, 'utf8'));
 }
 
-/** A site whose `hosts` has no cloudflare gets no Cloudflare rule files, as with `--host netlify`. */
+/**
+ * A site whose `hosts` has no cloudflare gets no Cloudflare rule files: Netlify's, as with
+ * `--host netlify`, or, for a site on GitHub Pages alone, what Pages needs.
+ */
 function hostOf(site: Site, host: Host): Host {
-  return site.hosts.includes('cloudflare') ? host : 'netlify';
+  if (site.hosts.includes('cloudflare') || host !== 'all') return host;
+  return site.hosts.includes('netlify') ? 'netlify' : 'github-pages';
 }

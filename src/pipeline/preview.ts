@@ -5,6 +5,7 @@ import path from 'node:path';
 import { ContentError, formatProblem } from '../catalog/problems.js';
 import { changedDevicesRebuild, type Rebuild, type RebuildResult } from './rebuild.js';
 import { errorAnswer, respond, type Answer, type ServedTree } from '../hosts/respond.js';
+import { basePath } from '../render/urls.js';
 
 /** Options of {@link startPreview}. */
 export interface PreviewOptions {
@@ -40,7 +41,7 @@ export async function startPreview({ root, port = 8788, hostname = '127.0.0.1', 
     const method = request.method ?? 'GET';
     let answer: Answer;
     try {
-      answer = respond(current, method, request.url ?? '/');
+      answer = respond(current, method, withoutBase(request.url ?? '/', basePath(current.site)));
     } catch (error) {
       // respond() answers every request target itself (400 for what is not a path); should
       // anything else in it throw, one request gets a 500, and the preview keeps serving.
@@ -87,7 +88,7 @@ export async function startPreview({ root, port = 8788, hostname = '127.0.0.1', 
 
   const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://${hostname}:${bound}/`,
+    url: `http://${hostname}:${bound}${basePath(first.tree.site)}/`,
     port: bound,
     close: async () => {
       watcher.close();
@@ -171,4 +172,14 @@ function watchContent(contentDir: string, changed: (relative: string) => void): 
       stop();
     },
   };
+}
+
+/**
+ * A request under the site's base path (`/<repository>/…`, from site_url), as the site's own path:
+ * the pages link under it, as the site is served where it is published; elsewhere, as it is.
+ */
+function withoutBase(url: string, base: string): string {
+  if (base === '' || !(url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`))) return url;
+  const rest = url.slice(base.length);
+  return rest === '' || rest.startsWith('?') ? `/${rest}` : rest;
 }

@@ -12,6 +12,7 @@ import { renderHostFiles } from '../hosts/host-files.js';
 import type { Site } from '../catalog/site.js';
 import { renderIndexes } from '../render/device-index.js';
 import type { OutputFile } from '../render/output.js';
+import { linksOf } from '../render/urls.js';
 import type { DeviceSummary } from '../render/summary.js';
 
 /** The outcome of one rebuild: a tree to serve, or the problems that prevent it. */
@@ -58,7 +59,7 @@ export function changedDevicesRebuild(root: string): Rebuild {
     // The devices' own files stay deflated, out of the assembly: only the indexes and host files come back.
     const assembled = assembleSite(s, s.site, outputs, 'all', problems, () => s.hostFiles!.files, (summaries) => {
       // The indexes only change when a summary does: a changed manifest is rarely a list's newest build.
-      if (!s.indexes || !sameSummaries(s.indexes.summaries, summaries)) s.indexes = { summaries, files: renderIndexes(summaries) };
+      if (!s.indexes || !sameSummaries(s.indexes.summaries, summaries)) s.indexes = { summaries, files: renderIndexes(summaries, linksOf(s.site)) };
       return s.indexes.files;
     });
     if (assembled.problems.length > 0) return { problems: assembled.problems };

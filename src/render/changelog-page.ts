@@ -3,21 +3,21 @@ import { buildsWithChangelog, changelogAnchor, renderChangelog } from './changel
 import { html, isoTime, raw, readableTime } from './markup.js';
 import type { OutputFile } from './output.js';
 import { EXTRA_STYLE, pageBytes } from './pages.js';
-import { fileOf, URLS } from './urls.js';
+import { fileOf, URLS, type Links } from './urls.js';
 
 /**
  * The changelog page of a device (`/devices/<device>/changelog/`): every build with a changelog,
  * newest first, once whatever lists it is in, each at an anchor the device page, the feeds and
  * `/api/v2/changes` link to. `undefined` when no build of the device has a changelog: a catalog
- * without changelogs publishes exactly what it did before.
+ * without changelogs publishes exactly what it did before. It links as `links` says (urls.ts linksOf).
  */
-export function renderChangelogPage(device: string, builds: Iterable<Build>): OutputFile | undefined {
+export function renderChangelogPage(device: string, builds: Iterable<Build>, links: Links = URLS): OutputFile | undefined {
   const withChangelog = buildsWithChangelog(builds);
   if (withChangelog.length === 0) return undefined;
   // The head, whose arrow is the page's one character outside Latin-1, then each section as a part
   // of its own, one line apart: never joined into one string before the encoding (see utf8Of and
   // articleOf in pages.ts).
-  const body = [html`<p><a href="${URLS.devicePage(device)}">← ${device} builds</a></p>
+  const body = [html`<p><a href="${links.devicePage(device)}">← ${device} builds</a></p>
 <h1>${device} changelog</h1>
 `];
   for (const [i, build] of withChangelog.entries()) {

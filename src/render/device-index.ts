@@ -2,7 +2,7 @@ import { NO_DEVICE_INFO, type DeviceInfo } from '../catalog/device.js';
 import type { OutputFile } from './output.js';
 import { renderHomePage } from './pages.js';
 import type { DeviceSummary, NewestBuild } from './summary.js';
-import { fileOf, URLS } from './urls.js';
+import { fileOf, URLS, type Links } from './urls.js';
 import { displayName, renderV2Oems, renderV2UnknownDeviceBuilds } from './v2-directory.js';
 import { renderV2Changes } from './v2-changes.js';
 
@@ -37,12 +37,13 @@ export interface DeviceIndex {
 
 /**
  * The indexes of all devices: `/api/devices.json` for scripts, the home page for people, and the
- * LineageOS v2 directory (`/api/v2/oems`, and the `[]` that answers a device not in it).
+ * LineageOS v2 directory (`/api/v2/oems`, and the `[]` that answers a device not in it). The home
+ * page and the device index link as `links` says (urls.ts linksOf).
  */
-export function renderIndexes(summaries: readonly DeviceSummary[]): OutputFile[] {
+export function renderIndexes(summaries: readonly DeviceSummary[], links: Links = URLS): OutputFile[] {
   return [
-    { path: fileOf(URLS.deviceIndex), contents: renderDeviceIndex(summaries) },
-    { path: fileOf(URLS.home), contents: renderHomePage(summaries) },
+    { path: fileOf(URLS.deviceIndex), contents: renderDeviceIndex(summaries, links) },
+    { path: fileOf(URLS.home), contents: renderHomePage(summaries, links) },
     renderV2Oems(summaries),
     renderV2UnknownDeviceBuilds(),
     renderV2Changes(summaries),
@@ -54,20 +55,20 @@ export function renderIndexes(summaries: readonly DeviceSummary[]): OutputFile[]
  * `/api/devices.json`, outside `/api/v1/`: it points into both API versions, and a name under
  * `/api/v1/` could collide with a device folder (`devices.json` is a valid code name).
  */
-function renderDeviceIndex(summaries: readonly DeviceSummary[]): string {
+function renderDeviceIndex(summaries: readonly DeviceSummary[], links: Links): string {
   const index: DeviceIndex = {
     devices: summaries.map(({ device, lists, info = NO_DEVICE_INFO }) => ({
       device,
-      page: URLS.devicePage(device),
-      v2: URLS.v2Builds(device),
-      lists: lists.map(({ list, count, newest }) => ({ list, url: URLS.listing(device, list), feed: URLS.feed(device, list), count, newest })),
+      page: links.devicePage(device),
+      v2: links.v2Builds(device),
+      lists: lists.map(({ list, count, newest }) => ({ list, url: links.listing(device, list), feed: links.feed(device, list), count, newest })),
       name: displayName(device, info),
       oem: info.oem ?? null,
       models: info.models,
       maintainers: info.maintainers,
       links: info.links,
       dependencies: info.dependencies,
-      v2_device: URLS.v2Device(device),
+      v2_device: links.v2Device(device),
     })),
   };
   return JSON.stringify(index);

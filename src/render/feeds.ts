@@ -10,7 +10,7 @@ import { compareNewestFirst, type Listing } from '../catalog/plan.js';
 import type { Site } from '../catalog/site.js';
 import { anchorTail } from './pages.js';
 import { changelogForAtom, hasChangelog } from './changelog.js';
-import { fileOf, URLS } from './urls.js';
+import { fileOf, linksOf, URLS, type Links } from './urls.js';
 import type { OutputFile } from './output.js';
 
 /** How many of the newest builds a feed carries; readers only need what is new. */
@@ -32,14 +32,23 @@ export function renderFeeds(listings: readonly Listing[], site: Site, info?: Dev
   }
   // A build in several lists has the same entry in each feed but for its link: made once.
   const entryParts = new Map<Build, EntryParts>();
+  // Feed readers resolve a root-relative link against the feed's address: under the site's base path.
+  const links = linksOf(site);
   return listings.map((listing) => ({
     path: fileOf(URLS.feed(listing.device, listing.list)),
-    contents: renderFeed(listing, site, deviceUpdated.get(listing.device) ?? 0, info, entryParts),
+    contents: renderFeed(listing, site, deviceUpdated.get(listing.device) ?? 0, info, entryParts, links),
   }));
 }
 
 /** The Atom document of one list; `updatedIfEmpty` dates a feed without entries. */
-function renderFeed(listing: Listing, site: Site, updatedIfEmpty: number, info: DeviceInfo | undefined, entryParts: Map<Build, EntryParts>): string {
+function renderFeed(
+  listing: Listing,
+  site: Site,
+  updatedIfEmpty: number,
+  info: DeviceInfo | undefined,
+  entryParts: Map<Build, EntryParts>,
+  links: Links,
+): string {
   const { device, list } = listing;
   const entries = listing.builds
     .filter((b) => !b.placeholder)
@@ -58,11 +67,11 @@ function renderFeed(listing: Listing, site: Site, updatedIfEmpty: number, info: 
     ...(info && info.maintainers.length > 0
       ? info.maintainers.map((m) => `  <author><name>${x(m.name)}</name>${m.url ? `<uri>${x(m.url)}</uri>` : ''}</author>`)
       : [`  <author><name>${x(new URL(site.downloadBaseUrl).host)}</name></author>`]),
-    `  <link rel="self" type="application/atom+xml" href="${x(URLS.feed(device, list))}"/>`,
-    `  <link rel="alternate" type="text/html" href="${x(URLS.devicePage(device))}#${x(list)}"/>`,
+    `  <link rel="self" type="application/atom+xml" href="${x(links.feed(device, list))}"/>`,
+    `  <link rel="alternate" type="text/html" href="${x(links.devicePage(device))}#${x(list)}"/>`,
     ...(info?.links.info ? [`  <link rel="related" type="text/html" href="${x(info.links.info)}"/>`] : []),
     '  <generator>otapress</generator>',
-    ...entries.map((build) => renderEntry(build, anchorList, entryParts)),
+    ...entries.map((build) => renderEntry(build, anchorList, entryParts, links)),
     '</feed>',
     '',
   ];
@@ -92,16 +101,16 @@ interface EntryParts {
 }
 
 /** The lines of a build's entry in the feed of a list, joined; `list` is the list's name escaped. */
-function renderEntry(build: Build, list: string, entryParts: Map<Build, EntryParts>): string {
+function renderEntry(build: Build, list: string, entryParts: Map<Build, EntryParts>, links: Links): string {
   let parts = entryParts.get(build);
   if (parts === undefined) {
-    parts = entryPartsOf(build);
+    parts = entryPartsOf(build, links);
     entryParts.set(build, parts);
   }
   return parts.before + list + parts.after;
 }
 
-function entryPartsOf(build: Build): EntryParts {
+function entryPartsOf(build: Build, links: Links): EntryParts {
   // The build's values as they are, when none of them holds a character to escape (as-is.ts).
   const e = writtenAsIs(build) ? asIs : x;
   const withdrawn = isWithdrawn(build);
@@ -114,7 +123,7 @@ function entryPartsOf(build: Build): EntryParts {
   if (withdrawn) summary += '; withdrawn: the file is disabled';
   const before =
     `  <entry>\n    <id>${entryId(build)}</id>\n    <title>${e(build.display_version)}${withdrawn ? ' (withdrawn)' : ''}</title>\n` +
-    `    <updated>${time}</updated>\n    <published>${time}</published>\n    <link rel="alternate" type="text/html" href="${e(URLS.devicePage(build.device))}#`;
+    `    <updated>${time}</updated>\n    <published>${time}</published>\n    <link rel="alternate" type="text/html" href="${e(links.devicePage(build.device))}#`;
   let after = `-${e(anchorTail(build))}"/>\n`;
   // A withdrawn file gets no enclosure: feed readers and podcast clients fetch enclosures on their own.
   if (!withdrawn) after += `    <link rel="enclosure" type="application/zip" length="${build.size}" href="${e(build.url!)}"/>\n`;

@@ -9,7 +9,7 @@ import { asIs, escapeMarkup, flatten, html, humanSize, isoTime, raw, readableTim
 import type { Listing } from '../catalog/plan.js';
 import type { DeviceSummary } from './summary.js';
 import { compareStrings } from '../catalog/problems.js';
-import { fileOf, URLS } from './urls.js';
+import { fileOf, URLS, type Links } from './urls.js';
 import { changelogAnchor, hasChangelog, renderChangelog } from './changelog.js';
 import { utf8Of, type OutputFile } from './output.js';
 
@@ -17,8 +17,11 @@ import { utf8Of, type OutputFile } from './output.js';
 // per list. Plain HTML with inline CSS and a few lines of script for the copy buttons: no framework,
 // no request to another site. Every manifest value goes through the escaping `html` template.
 
-/** The page of one device: what device.yaml says of it, and its builds per list, with everything needed to pick and check one. */
-export function renderDevicePage(device: string, lists: readonly Listing[], info?: DeviceInfo, checksums = false): OutputFile {
+/**
+ * The page of one device: what device.yaml says of it, and its builds per list, with everything
+ * needed to pick and check one. It links as `links` says (urls.ts linksOf: the site's base path, Pages' files).
+ */
+export function renderDevicePage(device: string, lists: readonly Listing[], info?: DeviceInfo, checksums = false, links: Links = URLS): OutputFile {
   const nav = lists.map((l) => html`<li><a href="#${l.list}">${l.list}</a> <span class="meta">(${l.builds.length})</span></li>`);
   const withChangelog = lists.some((l) => l.builds.some(hasChangelog));
   const hasFiles = lists.some((l) => l.builds.some((b) => b.files !== undefined));
@@ -26,11 +29,11 @@ export function renderDevicePage(device: string, lists: readonly Listing[], info
   // heading (with `·`), then each article's opening tag and its body (see articleOf). The lists
   // follow the nav, one line apart.
   const body: (Markup | string)[] = [
-    html`<p><a href="${URLS.home}">← All devices</a></p>
+    html`<p><a href="${links.home}">← All devices</a></p>
 ${deviceHeading(device, info)}
-${info ? html`${deviceFacts(info)}\n` : ''}${withChangelog ? html`<p><a href="${URLS.changelogPage(device)}">Changelog</a> of every build</p>
-` : ''}<p>Phones ask <code>${URLS.listing(device, '<list>')}</code>; LineageOS 23.2 and later ask <a href="${URLS.v2Builds(device)}"><code>${URLS.v2Builds(device)}</code></a>.</p>
-${checksums ? html`<p><a href="${URLS.checksums(device)}">SHA256SUMS</a> of every download: in the folder of the files you downloaded, <code>sha256sum -c --ignore-missing SHA256SUMS</code></p>
+${info ? html`${deviceFacts(info)}\n` : ''}${withChangelog ? html`<p><a href="${links.changelogPage(device)}">Changelog</a> of every build</p>
+` : ''}<p>Phones ask <code>${links.listing(device, '<list>')}</code>; LineageOS 23.2 and later ask <a href="${links.v2Builds(device)}"><code>${links.v2Builds(device)}</code></a>.</p>
+${checksums ? html`<p><a href="${links.checksums(device)}">SHA256SUMS</a> of every download: in the folder of the files you downloaded, <code>sha256sum -c --ignore-missing SHA256SUMS</code></p>
 ` : ''}<nav aria-label="Lists"><ul class="lists">${join(nav, '\n')}</ul></nav>
 `,
   ];
@@ -38,33 +41,34 @@ ${checksums ? html`<p><a href="${URLS.checksums(device)}">SHA256SUMS</a> of ever
     body.push(html`${i > 0 ? '\n' : ''}<section id="${listing.list}" aria-labelledby="${listing.list}-title">
 <h2 id="${listing.list}-title">${listing.list}</h2>
 <p class="meta">${listing.builds.length} build${listing.builds.length === 1 ? '' : 's'} ·
-<a href="${URLS.listing(device, listing.list)}">JSON</a> ·
-<a href="${URLS.feed(device, listing.list)}">Atom feed</a></p>
+<a href="${links.listing(device, listing.list)}">JSON</a> ·
+<a href="${links.feed(device, listing.list)}">Atom feed</a></p>
 `);
     if (listing.builds.length === 0) body.push(html`<p>No builds in this list.</p>`);
     const list = escapeMarkup(listing.list);
     for (const [n, build] of listing.builds.entries()) {
       // Each article's opening tag (after a line break unless it is the list's first), then its body.
-      const article = articleOf(build);
+      const article = articleOf(build, links);
       body.push(`${n > 0 ? '\n' : ''}${article.open}${list}${article.close}`, article.body);
     }
     body.push(raw('\n</section>'));
   }
   // Feed readers find the lists' feeds from the page address alone.
-  const feeds = lists.map((l) => html`<link rel="alternate" type="application/atom+xml" title="${device} ${l.list} builds" href="${URLS.feed(device, l.list)}">`);
+  const feeds = lists.map((l) => html`<link rel="alternate" type="application/atom+xml" title="${device} ${l.list} builds" href="${links.feed(device, l.list)}">`);
   const styles = [...(info ? [DEVICE_FACTS_STYLE] : []), ...(withChangelog || hasFiles ? [html`<style>${raw(EXTRA_STYLE)}</style>`] : [])];
   const head = join([...feeds, ...styles], '\n');
   return { path: fileOf(URLS.devicePage(device)), contents: pageBytes(`${deviceLabel(device, info)} builds`, body, head) };
 }
 
-/** The home page: every device with its newest build and the size of each list. */
-export function renderHomePage(summaries: readonly DeviceSummary[]): string {
+/** The home page: every device with its newest build and the size of each list, linked as `links` says (see renderDevicePage). */
+export function renderHomePage(summaries: readonly DeviceSummary[], links: Links = URLS): string {
+  const base = links.home.slice(0, -1);
   const rowOf = ({ device, lists, info }: DeviceSummary) => {
     const newest = lists
       .flatMap((l) => (l.newest ? [l.newest] : []))
       .sort((a, b) => b.datetime - a.datetime || compareStrings(a.filename, b.filename))[0];
     const counts = lists.map((l) => html`${l.list} ${l.count}`);
-    return html`<li><a href="${URLS.devicePage(device)}">${deviceLabel(device, info)}</a>
+    return html`<li><a href="${links.devicePage(device)}">${deviceLabel(device, info)}</a>
 <span class="meta">${newest ? html`newest ${newest.version}${newest.android_version === '' ? '' : html` (Android ${newest.android_version})`}, ${readableTime(newest.datetime).slice(0, 10)}` : 'no downloadable build yet'}</span>
 <span class="meta">builds per list: ${join(counts, ' · ')}</span></li>`;
   };
@@ -81,7 +85,7 @@ ${join(members.map(rowOf), '\n')}
 ${join(summaries.map(rowOf), '\n')}
 </ul>`;
   const body = html`<h1>Update builds</h1>
-<p>${summaries.length} device${summaries.length === 1 ? '' : 's'}. Phones ask <code>/api/v1/&lt;device&gt;/&lt;list&gt;/</code> (LineageOS 23.2 and later: <code>/api/v2/devices/&lt;device&gt;/builds</code>); scripts can read <a href="${URLS.deviceIndex}">the device index</a>.</p>
+<p>${summaries.length} device${summaries.length === 1 ? '' : 's'}. Phones ask <code>${base}/api/v1/&lt;device&gt;/&lt;list&gt;/</code> (LineageOS 23.2 and later: <code>${base}/api/v2/devices/&lt;device&gt;/builds</code>); scripts can read <a href="${links.deviceIndex}">the device index</a>.</p>
 ${devices}`;
   return page('Update builds', body, groups ? DEVICE_FACTS_STYLE : raw(''));
 }
@@ -116,13 +120,13 @@ interface Article {
   body: string;
 }
 
-function articleOf(build: Build): Article {
+function articleOf(build: Build, links: Links): Article {
   let article = ARTICLES.get(build);
   if (article === undefined) {
     const classes = `build${build.placeholder ? ' is-placeholder' : ''}${isWithdrawn(build) ? ' is-disabled' : ''}`;
     // The build's values as they are, when none of them holds a character to escape (as-is.ts).
     const e = writtenAsIs(build) ? asIs : escapeMarkup;
-    article = { open: `<article class="${classes}" id="`, close: `-${e(anchorTail(build))}">`, body: flatten(buildBody(build, e)) };
+    article = { open: `<article class="${classes}" id="`, close: `-${e(anchorTail(build))}">`, body: flatten(buildBody(build, e, links)) };
     ARTICLES.set(build, article);
   }
   return article;
@@ -138,7 +142,7 @@ const ARTICLES = new WeakMap<Build, Article>();
  * per value and per row, nested templates joined), the device pages took 1.5 times the
  * instructions; the rarer sections (other files, changelog) still use it.
  */
-function buildBody(build: Build, e: (value: string) => string): string {
+function buildBody(build: Build, e: (value: string) => string, links: Links): string {
   const withdrawn = isWithdrawn(build);
   const badges: string[] = [];
   if (build.placeholder) badges.push('<span class="badge placeholder">Placeholder: announced, no package yet</span>');
@@ -173,7 +177,7 @@ ${badges.length > 0 ? `<p>${badges.join(' ')}</p>` : ''}
 <dl>
 ${rows}
 </dl>
-${download}${build.files ? renderFiles(build).text : ''}${build.incrementals ? renderIncrementals(build).text : ''}${hasChangelog(build) ? changelogSection(build).text : ''}
+${download}${build.files ? renderFiles(build).text : ''}${build.incrementals ? renderIncrementals(build).text : ''}${hasChangelog(build) ? changelogSection(build, links).text : ''}
 </article>`;
 }
 
@@ -205,10 +209,10 @@ const DOWNLOAD_ID_NOTE = 'not a SHA-256: the LineageOS download portal shows it 
 const DOWNLOAD_KEY_NOTE = 'not a SHA-256: the download key of the v1 listing, which phones already know';
 
 /** The changelog section of a build's article. */
-function changelogSection(build: Build & { changelog: ChangelogBlock[] }): Markup {
+function changelogSection(build: Build & { changelog: ChangelogBlock[] }, links: Links): Markup {
   return html`\n<section class="changelog" aria-label="Changelog of ${build.display_version}"><h4>Changelog</h4>
 ${renderChangelog(build.changelog)}
-<p class="meta"><a href="${URLS.changelogPage(build.device)}#${changelogAnchor(build)}">On the changelog page</a></p></section>`;
+<p class="meta"><a href="${links.changelogPage(build.device)}#${changelogAnchor(build)}">On the changelog page</a></p></section>`;
 }
 
 /** The build's other files (images, firmware), each with its download, size and hashes. */

@@ -1,3 +1,5 @@
+import type { Site } from '../catalog/site.js';
+
 /**
  * Where each output lives, as the URL people and clients use and as the file in `dist/` that
  * answers it. Pages use folder URLs (`/devices/FP4/` → `devices/FP4/index.html`) because
@@ -20,6 +22,46 @@ export const URLS = {
   changelogPage: (device: string) => `/devices/${device}/changelog/`,
   v2Changes: '/api/v2/changes',
 } as const;
+
+/**
+ * The path a site is published under, from `site_url` without its trailing slash: `/<repository>`
+ * for a GitHub Pages project site (`https://<owner>.github.io/<repository>`), empty at the root of
+ * a domain. Pages, feeds and indexes link with it: a root-relative link (`/devices/...`) leaves
+ * the site when it lives in a folder of its domain.
+ */
+export function basePath(site: Pick<Site, 'siteUrl'>): string {
+  return site.siteUrl === undefined ? '' : new URL(site.siteUrl).pathname.replace(/\/+$/, '');
+}
+
+/** {@link URLS} as a site links to them ({@link linksOf}). */
+export type Links = { [K in keyof typeof URLS]: (typeof URLS)[K] extends string ? string : (typeof URLS)[K] };
+
+/**
+ * {@link URLS} as the links of the site's pages, feeds and indexes: under its {@link basePath},
+ * and, on GitHub Pages ({@link servedByGitHubPages}), at the files that answer the API:
+ * Pages has no rewrites, serves no `index.json` for a folder, and types a file by its extension.
+ */
+export function linksOf(site: Pick<Site, 'siteUrl' | 'hosts'>): Links {
+  const base = basePath(site);
+  if (!servedByGitHubPages(site)) return base === '' ? URLS : under(base, URLS);
+  return under(base, {
+    ...URLS,
+    listing: (device: string, list: string) => fill(API_FILES.listing, { device, list }),
+    v2Builds: (device: string) => fill(API_FILES.v2Builds, { device }),
+    v2Device: (device: string) => fill(API_FILES.v2Device, { device }),
+    v2Oems: API_FILES.v2Oems,
+    v2Changes: API_FILES.v2Changes,
+  });
+}
+
+/**
+ * Is the site published on GitHub Pages: is its `site_url` at `<owner>.github.io`, or is Pages the
+ * one host its `hosts` names?
+ */
+export function servedByGitHubPages(site: Pick<Site, 'siteUrl' | 'hosts'>): boolean {
+  if (site.siteUrl !== undefined && new URL(site.siteUrl).hostname.endsWith('.github.io')) return true;
+  return site.hosts.length === 1 && site.hosts[0] === 'github-pages';
+}
 
 /** The `dist/` file that a host serves for `url`: folder URLs get their `index.html`. */
 export function fileOf(url: string): string {
@@ -51,4 +93,16 @@ export const API_FILES = {
 /** Fills `:device`, `:list` and the like into a path pattern; other placeholders stay. */
 export function fill(pattern: string, params: Record<string, string>): string {
   return pattern.replace(/:([a-z]+)/g, (whole, name: string) => params[name] ?? whole);
+}
+
+// --- internal ---
+
+/** Every path of `urls` with `base` before it. */
+function under(base: string, urls: Links): Links {
+  const entries = Object.entries(urls).map(([name, url]) => {
+    if (typeof url === 'string') return [name, `${base}${url}`];
+    const path = url as (...args: string[]) => string;
+    return [name, (...args: string[]) => `${base}${path(...args)}`];
+  });
+  return Object.fromEntries(entries) as Links;
 }

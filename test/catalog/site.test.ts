@@ -117,17 +117,18 @@ describe('the lists of a site that names none', () => {
 
 describe('hosts', () => {
   it.each([
-    ['the default: both', '', ['cloudflare', 'netlify']],
+    ['the default: every host', '', ['cloudflare', 'netlify', 'github-pages']],
     ['Cloudflare only', 'hosts: [cloudflare]\n', ['cloudflare']],
     ['Netlify only', 'hosts:\n  - netlify\n', ['netlify']],
+    ['GitHub Pages only', 'hosts: [github-pages]\n', ['github-pages']],
   ])('%s', (_, text, hosts) => {
     expect(parseSite(BASE + text)).toEqual({ site: expect.objectContaining({ hosts }), problems: [] });
   });
 
   it.each([
-    ['an unknown host', 'hosts: [cloudflare, vercel]\n', ['content/site.yaml:2:21  hosts.1  expected a host otapress writes rules for: cloudflare or netlify']],
+    ['an unknown host', 'hosts: [cloudflare, vercel]\n', ['content/site.yaml:2:21  hosts.1  expected a host otapress writes rules for: cloudflare or netlify or github-pages']],
     ['a host named twice', 'hosts: [netlify, cloudflare, netlify]\n', ['content/site.yaml:2:30  hosts.2  host `netlify` is listed twice']],
-    ['no host', 'hosts: []\n', ['content/site.yaml:2:8  hosts  name at least one host (cloudflare, netlify)']],
+    ['no host', 'hosts: []\n', ['content/site.yaml:2:8  hosts  name at least one host (cloudflare, netlify, github-pages)']],
     ['not a list', 'hosts: cloudflare\n', ['content/site.yaml:2:1  hosts  expected the list of hosts this site deploys to, e.g. [cloudflare]']],
     [
       'an OPTIONS handler without Cloudflare',

@@ -19,8 +19,8 @@ async function run(argv: string[]) {
 
 describe('otapress hosting on the command line', () => {
   it.each([
-    [['hosting'], 'name the server: nginx, caddy, apache'],
-    [['hosting', 'iis'], 'name the server: nginx, caddy, apache, not iis'],
+    [['hosting'], 'name the server: nginx, caddy, apache, github-pages'],
+    [['hosting', 'iis'], 'name the server: nginx, caddy, apache, github-pages, not iis'],
     [['hosting', 'nginx', 'caddy'], 'one server at a time, not nginx caddy'],
     [['hosting', 'nginx', '--listen', '80x'], '--listen is PORT, HOST:PORT or [IPv6]:PORT with a port from 1 to 65535, not 80x'],
     [['hosting', 'nginx', '--listen', '127.0.0.1:70000'], '--listen is PORT, HOST:PORT or [IPv6]:PORT with a port from 1 to 65535, not 127.0.0.1:70000'],

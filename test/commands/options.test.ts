@@ -48,7 +48,7 @@ function declared(options: OptionSpecs): [string, string][] {
 
 describe('the options of each command, declared once', () => {
   it('finds the commands it checks (a check of none could not fail)', () => {
-    expect(commands.map(([name]) => name)).toEqual(['add', 'build', 'check', 'hosting', 'import', 'init', 'schema', 'serve']);
+    expect(commands.map(([name]) => name)).toEqual(['add', 'build', 'check', 'hosting', 'import', 'init', 'raw-branch', 'schema', 'serve']);
   });
 
   it.each(commands)('%s --help lists every declared option, and each line of its options block comes from a declaration', (_, command) => {
