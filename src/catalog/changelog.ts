@@ -25,7 +25,7 @@ export interface ChangelogProblem {
 }
 
 /** Longest changelog accepted: a page shows it whole, and the v2 answers carry it. */
-export const CHANGELOG_MAX_CHARS = 16384;
+const CHANGELOG_MAX_CHARS = 16384;
 
 /** Reads a changelog; the problems say what to change (only links can be wrong: they must be https). */
 export function parseChangelog(text: string): { blocks: ChangelogBlock[]; problems: ChangelogProblem[] } {

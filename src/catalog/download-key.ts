@@ -103,7 +103,7 @@ export function sha256Problem(id: string, sha256: string): string | undefined {
 export const SHA256_WITHOUT_ID = 'missing `id`, the key phones download the build by: write the SHA-256 of the zip there (rename `sha256` to `id`); `sha256` is only for a build whose id is another download key';
 
 /** What an id that is not a SHA-256 looks like, for messages: `32 hex characters (an MD5?)`. */
-export function describeId(id: string): string {
+function describeId(id: string): string {
   if (/^[0-9a-fA-F]+$/.test(id)) {
     const guess = id.length === 32 ? ' (an MD5?)' : id.length === 40 ? ' (a SHA-1?)' : Math.abs(id.length - 64) <= 4 ? ` (a SHA-256 with ${id.length < 64 ? 'characters missing' : 'extra characters'}?)` : '';
     return `${id.length} hex character${id.length === 1 ? '' : 's'}${guess}`;

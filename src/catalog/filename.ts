@@ -35,7 +35,7 @@ const E_FORM =
 const LINEAGE_FORM = /^lineage-(\d+(?:\.\d+){1,2})-(\d{8})-([A-Za-z0-9][A-Za-z0-9_]*)-([A-Za-z0-9][A-Za-z0-9_.-]*?)(-signed)?\.zip$/;
 
 /** Platform letters of /e/ file names and the Android major version each stands for. */
-export const PLATFORM_LETTERS: Record<string, string> = {
+const PLATFORM_LETTERS: Record<string, string> = {
   n: '7',
   o: '8',
   p: '9',

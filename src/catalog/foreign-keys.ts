@@ -10,7 +10,7 @@ import { nearest } from './problems.js';
  * reads them); `romtype` and `datetime` are v1's names. `import` maps them; a manifest that uses
  * one gets the key to write instead.
  */
-export const FOREIGN_KEYS: Record<string, { ours: string; what: string }> = {
+const FOREIGN_KEYS: Record<string, { ours: string; what: string }> = {
   md5: { ours: 'md5sum', what: "crDroid's and Evolution X's name for the MD5 of the zip" },
   sha256: { ours: 'id', what: "crDroid's and Evolution X's name for the SHA-256 of the zip (phones key downloads by it)" },
   download: { ours: 'url', what: "crDroid's and Evolution X's name for the download address" },

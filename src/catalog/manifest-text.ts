@@ -2,7 +2,7 @@ import { ALWAYS_QUOTED, MANIFEST_ORDER, type WrittenField } from './fields.js';
 import { yaml } from './libraries.js';
 
 /** The line that points editors at the manifest's JSON Schema (written by `otapress schema`). */
-export const SCHEMA_COMMENT = '# yaml-language-server: $schema=../manifest.schema.json';
+const SCHEMA_COMMENT = '# yaml-language-server: $schema=../manifest.schema.json';
 
 /** Field values of a manifest as they are written; `undefined` leaves a field out. */
 export type ManifestValues = Partial<Record<WrittenField, string | number | boolean | string[] | ManifestEntry[] | undefined>>;

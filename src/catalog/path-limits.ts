@@ -11,13 +11,13 @@
 export const MAX_NAME_LENGTH = 100;
 
 /** Longest name of one file or folder the build writes (NAME_MAX). */
-export const MAX_PATH_COMPONENT_BYTES = 255;
+const MAX_PATH_COMPONENT_BYTES = 255;
 
 /**
  * Longest path of a file inside the output folder. The names above keep every path the build
  * writes under 300 bytes; 1024 leaves 3 KiB of PATH_MAX (4096) for where the output folder lives.
  */
-export const MAX_OUTPUT_PATH_BYTES = 1024;
+const MAX_OUTPUT_PATH_BYTES = 1024;
 
 /** Why a device, list or channel name is too long to become part of the output's paths, or `undefined`. */
 export function nameLengthProblem(name: string, what: 'device code name' | 'list name' | 'channel name'): string | undefined {

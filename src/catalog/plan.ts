@@ -174,7 +174,7 @@ export function compareNewestFirst(a: Build, b: Build): number {
 }
 
 /** Listing order: Android version (numeric) descending, then build time descending, then file name. */
-export function compareBuilds(a: Build, b: Build): number {
+function compareBuilds(a: Build, b: Build): number {
   return (
     Number(b.android_version) - Number(a.android_version) ||
     b.timestamp - a.timestamp ||

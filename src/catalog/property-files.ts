@@ -16,7 +16,7 @@
 export const PROPERTY_FILES_FORMAT = /^[A-Za-z0-9._-]+:\d+:\d+(,[A-Za-z0-9._-]+:\d+:\d+)*\s*$/;
 
 /** The largest number Kotlin's `String.toLong()` reads: 2^63-1. */
-export const LONG_MAX = 2n ** 63n - 1n;
+const LONG_MAX = 2n ** 63n - 1n;
 
 /** What is wrong with a value, and where in the (trimmed) value the entry it is about starts. */
 export interface PropertyFilesProblem {

@@ -156,10 +156,10 @@ export function readManifests(root: string, files: readonly { file: string; devi
 }
 
 /** Names the output already uses beside the device folders of `api/v1/`; a device of that name would clash. */
-export const RESERVED_DEVICE_NAMES = ['404.html', '404.json'];
+const RESERVED_DEVICE_NAMES = ['404.html', '404.json'];
 
 /** Why a folder name cannot be a device code name, or `undefined` when it can. */
-export function deviceNameProblem(name: string): string | undefined {
+function deviceNameProblem(name: string): string | undefined {
   if (!DEVICE_NAME.test(name)) {
     return `\`${name}\` is not a usable device code name: it becomes a URL path segment, so use letters, digits, \`.\`, \`-\` and \`_\`, starting with a letter or digit and not ending with \`.\``;
   }

@@ -15,7 +15,7 @@ export interface RequestPath {
 }
 
 /** Where request paths live: under `/api/v1/`, every host already sends the API headers and JSON 404s. */
-export const REQUEST_PATH_PREFIX = '/api/v1/';
+const REQUEST_PATH_PREFIX = '/api/v1/';
 
 /** The v1 request shapes every site answers, as patterns; the route table is built from them. */
 export const BUILT_IN_V1_PATHS = ['/api/v1/{device}/{list}', '/api/v1/{device}/{list}/', '/api/v1/{device}/{list}/{incremental}'] as const;

@@ -5,8 +5,6 @@
  */
 import type { Build } from './manifest.js';
 import { compareStrings, type Problem } from './problems.js';
-
-export { AOSP_TEST_CERTIFICATES, AOSP_TEST_KEYS, testKeyName, colonFingerprint, testKeyProblems } from './test-keys.js';
 import { colonFingerprint } from './test-keys.js';
 
 /** A build whose signer the build before it in one of its lists (by build time) does not trust: phones on that build cannot install it over the air. */

@@ -30,7 +30,7 @@ export const HOSTS = ['cloudflare', 'netlify', 'github-pages'] as const;
 export type SiteHost = (typeof HOSTS)[number];
 
 /** The host of the `download_base_url` that `otapress init` writes, to be replaced: builds under it lead nowhere. */
-export const PLACEHOLDER_DOWNLOAD_HOST = 'downloads.example.org';
+const PLACEHOLDER_DOWNLOAD_HOST = 'downloads.example.org';
 
 /** The default `Cache-Control` on listings: CDNs and clients may keep them five minutes. */
 export const DEFAULT_CACHE_CONTROL = 'public, max-age=300';

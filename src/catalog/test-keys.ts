@@ -11,7 +11,7 @@
  * `target/product/security/<name>.x509.pem` (`openssl x509 -pubkey -noout | openssl pkey -pubin
  * -outform DER | sha256sum`), each certificate checked against {@link AOSP_TEST_CERTIFICATES}.
  */
-export const AOSP_TEST_KEYS: Readonly<Record<string, string>> = {
+const AOSP_TEST_KEYS: Readonly<Record<string, string>> = {
   ef57b690165cb561b5026922c00d2d6574e8b184fa7d161e076f06e06e6d35db: 'testkey',
   '7bfcc5541e9f18e3738b1d5fa0b8524d44bac99424cfdcc6594d9386d4daaf15': 'networkstack',
   de5b1ddc59331bbdeee26d6467dd4f9fc09719098ba7dcb6a973045781a0e36c: 'bluetooth',
@@ -27,7 +27,7 @@ export const AOSP_TEST_KEYS: Readonly<Record<string, string>> = {
  * only), and manifests written when `signer` and `otacert` were certificate fingerprints still
  * name their test keys.
  */
-export const AOSP_TEST_CERTIFICATES: Readonly<Record<string, string>> = {
+const AOSP_TEST_CERTIFICATES: Readonly<Record<string, string>> = {
   a40da80a59d170caa950cf15c18c454d47a39b26989d8b640ecd745ba71bf5dc: 'testkey',
   c8a2e9bccf597c2fb6dc66bee293fc13f2fc47ec77bc6b2b0d52c11f51192ab8: 'platform',
   '28bbfe4a7b97e74681dc55c2fbb6ccb8d6c74963733f6af6ae74d8c3a6e879fd': 'shared',

@@ -11,7 +11,7 @@ const UTF8 = new TextDecoder('utf-8', { ignoreBOM: false });
 export const MAX_SOURCE_BYTES = 64 * 1024;
 
 /** Deepest nesting of mappings and lists we accept; a manifest has two levels (`lists: [...]`). */
-export const MAX_DEPTH = 16;
+const MAX_DEPTH = 16;
 
 /** Explicit YAML tags that only restate a plain type (`version: !!str 2.10`); every other tag is refused. */
 const PLAIN_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => `tag:yaml.org,2002:${t}`));

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 /** The folder of the catalog repository that holds the package, and the dependency naming it. */
-export const VENDOR_FOLDER = 'vendor';
+const VENDOR_FOLDER = 'vendor';
 
 /** The vendored tarball's path in the catalog, e.g. `vendor/otapress-0.2.0.tgz`. */
 export function vendoredTarball(version: string): string {

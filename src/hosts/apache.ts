@@ -11,7 +11,7 @@ import type { HostModule, ServerConfigOptions } from './host.js';
 import type { Site } from '../catalog/site.js';
 
 /** What `.htaccess` must be allowed to set (shared hosts usually allow All). */
-export const HTACCESS_OVERRIDES = 'FileInfo Indexes';
+const HTACCESS_OVERRIDES = 'FileInfo Indexes';
 
 /**
  * Apache: `.htaccess` in dist/ when site.yaml says `apache_htaccess: true` (shared hosting), and

@@ -5,7 +5,7 @@
 import { matches, type Paging, type RouteTable } from './routes.js';
 
 /** The paged request paths of the site, each with its {@link Paging}: the Cloudflare worker answers their later pages. */
-export function pagedPaths(table: RouteTable): { path: string; paging: Paging }[] {
+function pagedPaths(table: RouteTable): { path: string; paging: Paging }[] {
   return table.endpoints.flatMap(({ paths, paging }) => (paging ? paths.map((path) => ({ path, paging })) : []));
 }
 

@@ -164,7 +164,7 @@ export interface UpdaterAddress {
  * formats the constant `Constants.OTA_URL` with the device and the version (`String.format`
  * ignores the version when the address has one `%s`).
  */
-export function updaterAddresses(site: Site, siteUrl: string): UpdaterAddress[] {
+function updaterAddresses(site: Site, siteUrl: string): UpdaterAddress[] {
   const lists = site.lists.map((l) => l.name).join(', ');
   const addresses: UpdaterAddress[] = [
     {

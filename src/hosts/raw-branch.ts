@@ -14,7 +14,7 @@ import { API_FILES, fill } from '../render/urls.js';
 export const RAW_LEDGER = '.otapress-raw';
 
 /** The ledger's first line: what the file is, for whoever finds it in the branch. */
-export const RAW_LEDGER_HEADER =
+const RAW_LEDGER_HEADER =
   "# Written by `otapress raw-branch`: copies of the site's files, the only ones it replaces or removes.";
 
 /** One file of the raw branch: its path there (where phones ask), and the file of dist/ it copies. */

@@ -13,7 +13,7 @@ import { linkedFolder, linkedFolderProblem, writeFileReplacing } from '../catalo
 import { planImport, type ImportPlan } from './plan-import.js';
 
 /** Largest listing `import` reads: far above any real one, far below what would exhaust memory. */
-export const MAX_LISTING_BYTES = 4 * 1024 * 1024;
+const MAX_LISTING_BYTES = 4 * 1024 * 1024;
 
 /** What `otapress import` is asked to do. */
 export interface ImportOptions {

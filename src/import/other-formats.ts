@@ -8,7 +8,7 @@
  */
 
 /** crDroid's build keys and the v1 keys that carry the same value. */
-export const CRDROID_BUILD_KEYS: Record<string, string> = {
+const CRDROID_BUILD_KEYS: Record<string, string> = {
   download: 'url',
   timestamp: 'datetime',
   sha256: 'id',

@@ -19,7 +19,7 @@ export const RECORD_KEYS = V1_RECORD_KEYS;
  * The fields a LineageOS v1 updater reads: it drops a record that lacks any of them. Every other
  * field of the interface is only the /e/ updater's, so a record without it is still importable.
  */
-export const PHONE_KEYS = ['datetime', 'filename', 'id', 'romtype', 'size', 'url', 'version'] as const;
+const PHONE_KEYS = ['datetime', 'filename', 'id', 'romtype', 'size', 'url', 'version'] as const;
 
 /** Where a record is read: the site, the device and list it is imported into, and where messages go. */
 export interface RecordContext {

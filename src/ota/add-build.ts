@@ -62,7 +62,7 @@ export interface AddResult {
   notices: string[];
 }
 
-export { AddRefusal, type AddProblem } from './add-checks.js';
+export { AddRefusal,  } from './add-checks.js';
 
 /**
  * Makes the manifest of one OTA package: facts from the options, the zip's metadata and its name,

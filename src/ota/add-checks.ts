@@ -80,7 +80,7 @@ export function checkFacts(input: CheckInput): AddProblem[] {
  * The timestamp's problem, or `undefined` when it is plausible Unix seconds (the manifest's own
  * rule, {@link TIMESTAMP_RANGE}), checked on the text so that 400 digits are not read as Infinity.
  */
-export function timestampProblem(text: string): string | undefined {
+function timestampProblem(text: string): string | undefined {
   if (!/^\d+$/.test(text)) return 'expected Unix seconds as a whole number, e.g. 1731067200';
   if (text.length > 13) return `a number of ${text.length} digits is no build time; expected Unix seconds between 2009 and 2100, e.g. 1731067200`;
   const value = Number(text);

@@ -80,7 +80,7 @@ export function signerOfBlock(block: Buffer): { key: string; certificate: string
 }
 
 /** The DER bytes of each `-----BEGIN CERTIFICATE-----` block of `text`. */
-export function pemCertificates(text: string): Buffer[] {
+function pemCertificates(text: string): Buffer[] {
   return [...text.matchAll(/-----BEGIN CERTIFICATE-----([A-Za-z0-9+/=\s]+)-----END CERTIFICATE-----/g)].map((m) => Buffer.from(m[1].replace(/\s+/g, ''), 'base64'));
 }
 

@@ -1,10 +1,10 @@
 import yauzl from 'yauzl';
 
 /** Where a full OTA package keeps its build facts, as `key=value` lines. */
-export const METADATA_ENTRY = 'META-INF/com/android/metadata';
+const METADATA_ENTRY = 'META-INF/com/android/metadata';
 
 /** The certificates a build accepts its next update from (`signapk -w` adds the signer's). */
-export const OTACERT_ENTRY = 'META-INF/com/android/otacert';
+const OTACERT_ENTRY = 'META-INF/com/android/otacert';
 
 /** Largest metadata entry we read; real ones are under 2 KiB. */
 const MAX_METADATA_BYTES = 64 * 1024;

@@ -128,7 +128,7 @@ export function generateCatalog(root: string, { devices, builds, extras = false,
  * placed as `placement` says (both packages, neither withdrawn): the target's fields, its own file
  * name, digests and size, and the source's incremental. Undefined for the other builds.
  */
-export function incrementalManifest(d: number, b: number, builds: number, placement: 'newest' | 'spread'): { name: string; text: string } | undefined {
+function incrementalManifest(d: number, b: number, builds: number, placement: 'newest' | 'spread'): { name: string; text: string } | undefined {
   const target = manifest(d, b, builds).text;
   const source = manifest(d, b - 1, builds).text;
   const field = (text: string, key: string) => new RegExp(`^${key}: (.*)$`, 'm').exec(text)?.[1];
@@ -186,7 +186,7 @@ const DEVICES: Record<string, [name: string, oem: string, vendor: string, soc: s
 const MAINTAINERS = ['Jane Doe', 'Ravi Kumar', 'Alex Martin', 'Mei Chen', 'Jonas Becker', 'Sofia Rossi', 'Kwame Mensah', 'Olga Ivanova', 'Lucas Silva', 'Aiko Tanaka', 'Noah Dubois', 'Fatima Zahra'];
 
 /** A device's device.yaml, as a maintainer writes it (see content/FP4/device.yaml): 1 or 2 maintainers, links, sources. */
-export function deviceFile(d: number): string {
+function deviceFile(d: number): string {
   const device = deviceName(d);
   const base = CODE_NAMES[d % CODE_NAMES.length];
   const [name, oem, vendor, soc] = DEVICES[base];

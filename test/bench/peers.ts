@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 const PEERS = path.join(import.meta.dirname, 'peers');
-export const ELEVENTY_VERSION = '3.1.8';
+const ELEVENTY_VERSION = '3.1.8';
 const ELEVENTY_PACKAGES = [`@11ty/eleventy@${ELEVENTY_VERSION}`, 'js-yaml@4.1.1'];
 const ELEVENTY_DIR = path.join(tmpdir(), `otapress-bench-peers-eleventy-${ELEVENTY_VERSION}`);
 

@@ -69,7 +69,7 @@ const timestamp = fc.integer({ min: 1230768000, max: 4102444799 });
  * The lists a site gets when it names channels but no lists (README, "Site settings"): one per
  * channel, named after it, collecting the channels the interface puts in that list when declared.
  */
-export function listsForChannels(channels: readonly string[]): Record<string, string[]> {
+function listsForChannels(channels: readonly string[]): Record<string, string[]> {
   const INTERFACE_LISTS: Record<string, string[]> = { stable: ['stable', 'official'], dev: ['dev', 'community'] };
   return Object.fromEntries(channels.map((c) => [c, (INTERFACE_LISTS[c] ?? [c]).filter((m) => channels.includes(m))]));
 }

@@ -20,14 +20,14 @@ export interface Phone {
  * Java's `Integer.parseInt(s)`: an optional sign and decimal digits, within 32-bit range; anything
  * else throws `NumberFormatException` (returned here as `undefined`).
  */
-export function javaParseInt(s: string): number | undefined {
+function javaParseInt(s: string): number | undefined {
   if (!/^[+-]?[0-9]+$/.test(s)) return undefined;
   const n = Number(s);
   return n >= -2147483648 && n <= 2147483647 ? n : undefined;
 }
 
 /** Java's `s.split("\\.")`: like JavaScript's, but trailing empty strings are removed (and "" stays [""]). */
-export function javaSplitOnDot(s: string): string[] {
+function javaSplitOnDot(s: string): string[] {
   const parts = s.split('.');
   if (s === '') return parts;
   while (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();

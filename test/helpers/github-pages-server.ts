@@ -66,7 +66,7 @@ export async function startGitHubPagesServer(site: PagesSite): Promise<PagesServ
 }
 
 /** What GitHub Pages answers to `request` for `site`, reached at `origin` (absolute redirects name it). */
-export function githubPagesAnswer(site: PagesSite, request: HostRequest, origin: string): HostAnswer {
+function githubPagesAnswer(site: PagesSite, request: HostRequest, origin: string): HostAnswer {
   if (request.method !== 'GET' && request.method !== 'HEAD') return notAllowed();
   const { pathname, search } = new URL(request.url, origin);
   const prefix = sitePrefix(site);

@@ -41,7 +41,7 @@ export interface Probe {
 }
 
 /** The headers every JSON answer carries, as a phone sees them (the example catalog's settings). */
-export const API_HEADERS = { 'content-type': 'application/json', allow: 'GET, OPTIONS', vary: 'Accept', 'access-control-allow-origin': '*' } as const;
+const API_HEADERS = { 'content-type': 'application/json', allow: 'GET, OPTIONS', vary: 'Accept', 'access-control-allow-origin': '*' } as const;
 export const LISTING_CACHE_CONTROL = 'public, max-age=300';
 
 /**
@@ -221,7 +221,7 @@ size: 73400320
 };
 
 /** `content` with `manifests` (`content/`-relative paths) added, as readContent would read them. */
-export function withManifests(content: Content, manifests: Record<string, string>): Content {
+function withManifests(content: Content, manifests: Record<string, string>): Content {
   const added = Object.entries(manifests).map(([file, text]) => ({ file: `content/${file}`, device: file.split('/')[0], bytes: Buffer.from(text) }));
   if (added.length === 0) return content;
   return { ...content, manifests: [...content.manifests, ...added].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)) };

@@ -19,7 +19,7 @@ export const FP4_METADATA = [
 ].join('\n');
 
 /** Deterministic bytes that do not compress: a SHA-256 counter stream. */
-export function payloadBytes(length: number, seed = 'payload'): Buffer {
+function payloadBytes(length: number, seed = 'payload'): Buffer {
   const key = `${seed}:${length}`;
   const cached = payloads.get(key);
   if (cached) return cached;

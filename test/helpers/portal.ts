@@ -74,7 +74,7 @@ export function pageChanges(get: (page: number) => PortalResponse, limit = 1000)
 }
 
 /** ApiService `isChangeForVersions`. */
-export function isChangeForVersions(change: PortalChange, versions: readonly string[]): boolean {
+function isChangeForVersions(change: PortalChange, versions: readonly string[]): boolean {
   for (const version of versions) {
     if (change.branch.includes(version)) return true;
     if (['20.0', '21.0'].includes(version) && change.branch.includes(version.split('.')[0])) return true;
@@ -83,7 +83,7 @@ export function isChangeForVersions(change: PortalChange, versions: readonly str
 }
 
 /** ApiService `isChangeForDependencies` (with `isAndroidRepository`, `isDeviceSpecificChange`). */
-export function isChangeForDependencies(change: PortalChange, dependencies: readonly string[]): boolean {
+function isChangeForDependencies(change: PortalChange, dependencies: readonly string[]): boolean {
   if (!change.repository.startsWith('android_')) return false;
   if (change.type !== 'device specific') return true;
   return dependencies.includes(change.repository);

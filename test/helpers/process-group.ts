@@ -82,7 +82,7 @@ export async function startGroupServer({ name, command, args, folder, env, port,
 }
 
 /** Signals every process of the group `child` leads (it was spawned detached). */
-export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   try {
     process.kill(-child.pid!, signal);
   } catch {

@@ -52,7 +52,7 @@ export async function startRawGitHubServer(branch: RawBranch): Promise<RawServer
 }
 
 /** What raw.githubusercontent.com answers to `request` for `branch`. */
-export function rawGitHubAnswer(branch: RawBranch, request: HostRequest): HostAnswer {
+function rawGitHubAnswer(branch: RawBranch, request: HostRequest): HostAnswer {
   if (request.method !== 'GET' && request.method !== 'HEAD') return plain(405, '405: Method Not Allowed');
   const { pathname } = new URL(request.url, 'https://raw.githubusercontent.com');
   const repository = `/${branch.owner}/${branch.repo}/`;

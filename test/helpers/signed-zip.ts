@@ -37,7 +37,7 @@ export function aospTestKey(dir: string): SigningKey {
 }
 
 /** SHA-256 of the public key (SubjectPublicKeyInfo DER) of a PEM certificate. */
-export function fingerprintOf(certPem: string): string {
+function fingerprintOf(certPem: string): string {
   const key = new X509Certificate(readFileSync(certPem)).publicKey.export({ type: 'spki', format: 'der' });
   return createHash('sha256').update(key).digest('hex');
 }

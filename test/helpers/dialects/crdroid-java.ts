@@ -215,7 +215,7 @@ export function decodeJavaResponse(text: string, reader: JavaResponseReader): Ja
 }
 
 /** `Utils.isCompatible` of the reader for one update: newer than the phone's build unless downgrading is allowed. */
-export function javaResponseIsCompatible(
+function javaResponseIsCompatible(
   update: JavaResponseUpdate,
   phone: JavaResponsePhone,
   reader: JavaResponseReader,

@@ -95,13 +95,13 @@ export function kxList(value: KxValue): KxValue[] {
 }
 
 /** kotlinx's String: a quoted string only. */
-export function kxString(value: KxValue): string {
+function kxString(value: KxValue): string {
   if (value.kind !== 'string') throw new SerializationException('Expected quotation mark');
   return value.value;
 }
 
 /** kotlinx's Long or Int (`consumeNumericLiteral`): a numeric literal, quoted or not. */
-export function kxInteger(value: KxValue, type: 'Long' | 'Int'): number {
+function kxInteger(value: KxValue, type: 'Long' | 'Int'): number {
   const text = value.kind === 'string' ? value.value : value.kind === 'literal' ? value.text : undefined;
   if (text === undefined) throw new SerializationException('Expected numeric literal');
   const n = numericLiteral(text);

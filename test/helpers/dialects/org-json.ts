@@ -43,7 +43,7 @@ export function parseJSONObject(text: string): JsonObject {
 }
 
 /** `JSONObject.get`: a missing name throws. */
-export function get(object: JsonObject, name: string): JsonValue {
+function get(object: JsonObject, name: string): JsonValue {
   const value = object.get(name);
   if (value === undefined) throw new JSONException(`No value for ${name}`);
   return value;
@@ -71,27 +71,6 @@ export function getLong(object: JsonObject, name: string): number {
   throw new JSONException(`Value at ${name} is not a long`);
 }
 
-/** `JSONObject.getInt`: like getLong, cast to a Java int (wrapping, as `Number.intValue()` does). */
-export function getInt(object: JsonObject, name: string): number {
-  const value = get(object, name);
-  if (isJavaNumber(value)) return Number(BigInt.asIntN(32, numberLongValue(value)));
-  if (typeof value === 'string') {
-    const parsed = javaParseDouble(value);
-    if (parsed !== undefined) return doubleToInt(parsed);
-  }
-  throw new JSONException(`Value at ${name} is not an int`);
-}
-
-/** `JSONObject.getBoolean`: a Boolean, or the String "true"/"false" in any case. */
-export function getBoolean(object: JsonObject, name: string): boolean {
-  const value = get(object, name);
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'string' && ['true', 'false'].includes(value.toLowerCase())) {
-    return value.toLowerCase() === 'true';
-  }
-  throw new JSONException(`Value at ${name} is not a boolean`);
-}
-
 /** `JSONObject.optBoolean(name, fallback)`: a Boolean, or the String "true"/"false" in any case; else the fallback. */
 export function optBoolean(object: JsonObject, name: string, fallback: boolean): boolean {
   const value = object.get(name);
@@ -116,13 +95,6 @@ export function optLong(object: JsonObject, name: string, fallback: number): num
 export function getJSONArray(object: JsonObject, name: string): JsonArray {
   const value = get(object, name);
   if (!Array.isArray(value)) throw new JSONException(`Value at ${name} is not a JSONArray`);
-  return value;
-}
-
-/** `JSONObject.getJSONObject`. */
-export function getJSONObject(object: JsonObject, name: string): JsonObject {
-  const value = get(object, name);
-  if (!(value instanceof Map)) throw new JSONException(`Value at ${name} is not a JSONObject`);
   return value;
 }
 
@@ -161,7 +133,7 @@ export function joinLines(text: string): string {
 }
 
 /** `String.valueOf(value)` for a value org.json holds (`JSON.toString`). */
-export function javaToString(value: JsonValue | null): string {
+function javaToString(value: JsonValue | null): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'boolean') return String(value);
   if (value === NULL || value === null) return 'null';
@@ -222,12 +194,6 @@ function doubleToLong(d: number): bigint {
   if (d >= 2 ** 63) return 2n ** 63n - 1n;
   if (d <= -(2 ** 63)) return -(2n ** 63n);
   return BigInt(Math.trunc(d));
-}
-
-/** Java's `(int) d`: toward zero, NaN 0, saturating at the int range. */
-function doubleToInt(d: number): number {
-  if (Number.isNaN(d)) return 0;
-  return Math.max(-(2 ** 31), Math.min(2 ** 31 - 1, Math.trunc(d)));
 }
 
 /** `JSONObject.toString()` / `JSONArray.toString()` (JSONStringer, no indentation). */
