@@ -4,26 +4,31 @@
  * updater find their answer where they already look. This file reads the setting and holds the
  * path rules; render/formats.ts writes the files and hosts/routes.ts serves them. Pure.
  */
+import { DIALECT_SETTINGS } from './dialects.js';
 import { patternsMeet } from './request-paths.js';
 
-/** The updater families otapress writes a file for, beside the /e/ and LineageOS answers. */
-export const FORMAT_FAMILIES = ['crdroid', 'pixelexperience'] as const;
+/**
+ * The updater dialects otapress writes a file for, beside the /e/ and LineageOS answers, by the
+ * name site.yaml gives them (catalog/dialects.ts). `crdroid` and `pixelexperience`, once called
+ * families, keep their names and their files.
+ */
+export const FORMAT_FAMILIES = Object.keys(DIALECT_SETTINGS) as (keyof typeof DIALECT_SETTINGS)[];
 
-/** A family of {@link FORMAT_FAMILIES}. */
-export type FormatFamily = (typeof FORMAT_FAMILIES)[number];
+/** A dialect of {@link FORMAT_FAMILIES}. */
+export type FormatFamily = keyof typeof DIALECT_SETTINGS;
 
 /**
- * Where each family's file lives when site.yaml gives no `path`: in a folder of its own under
+ * Where each dialect's file lives when site.yaml gives no `path`: in a folder of its own under
  * `/api/`, where every host already sends the API headers (JSON type, CORS, Cache-Control) and the
  * JSON 404s.
  */
-export const DEFAULT_FORMAT_PATHS: Record<FormatFamily, { oneList: string; lists: string }> = {
-  crdroid: { oneList: '/api/crdroid/{device}.json', lists: '/api/crdroid/{list}/{device}.json' },
-  pixelexperience: { oneList: '/api/pixelexperience/{device}.json', lists: '/api/pixelexperience/{list}/{device}.json' },
-};
+export const DEFAULT_FORMAT_PATHS = Object.fromEntries(
+  FORMAT_FAMILIES.map((name) => [name, DIALECT_SETTINGS[name].paths]),
+) as Record<FormatFamily, { oneList: string; lists: string }>;
 
-/** One output format of a site: the family, the lists it publishes, the path of each device's file. */
+/** One output format of a site: the dialect, the lists it publishes, the path of each device's file. */
 export interface OutputFormat {
+  /** The dialect (the name it had when there were only two families). */
   family: FormatFamily;
   /** The request lists published in this format, in the order written. */
   lists: string[];
@@ -57,12 +62,14 @@ export function readFormats(value: unknown, lists: readonly string[]): { formats
   // `formats:` with nothing under it names no format yet.
   if (value === undefined || value === null) return { formats, problems };
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    problems.push({ path: [], message: `expected a mapping of updater family → settings, e.g. crdroid: { lists: [stable] }; families: ${FORMAT_FAMILIES.join(', ')}` });
+    problems.push({ path: [], message: `expected a mapping of updater dialect → settings, e.g. crdroid: { lists: [stable] }; families: ${FORMAT_FAMILIES.join(', ')}` });
     return { formats, problems };
   }
   for (const [family, settings] of Object.entries(value as Record<string, unknown>)) {
-    if (!(FORMAT_FAMILIES as readonly string[]).includes(family)) {
-      problems.push({ path: [family], key: true, message: `unknown updater family; otapress writes the formats of ${FORMAT_FAMILIES.join(' and ')} (besides the /e/ and LineageOS answers, which every site has)` });
+    if (!Object.hasOwn(DIALECT_SETTINGS, family)) {
+      const names = `${FORMAT_FAMILIES.slice(0, -1).join(', ')} and ${FORMAT_FAMILIES[FORMAT_FAMILIES.length - 1]}`;
+      const message = `unknown updater dialect; otapress writes the formats of ${names} (besides the /e/ and LineageOS answers, which every site has)`;
+      problems.push({ path: [family], key: true, message });
       continue;
     }
     const format = readFormat(family as FormatFamily, settings ?? {}, lists, problems);
