@@ -1,0 +1,91 @@
+// Every dialect switched on over the example catalog, each written file decoded by the reading
+// code of every updater that dialect serves (test/helpers/dialects/, transcribed from the updaters
+// themselves): a phone on any build of the list is offered exactly the builds of the list newer than
+// its own that the catalog can give that updater. Nothing wrongly offered, nothing wrongly dropped;
+// a build the dialect cannot carry is named in a notice, and only for what its updater needs.
+import { describe, expect, it } from 'vitest';
+import { isWithdrawn } from '../../src/catalog/filename.js';
+import type { Build } from '../../src/catalog/manifest.js';
+import { readContent } from '../../src/catalog/read.js';
+import { FORMAT_FAMILIES, type FormatFamily } from '../../src/catalog/formats.js';
+import { sha256Of } from '../../src/catalog/loose.js';
+import { dialectOracles, type DialectName, type DialectPhone } from '../helpers/dialects/index.js';
+import { EXAMPLE } from '../helpers/helpers.js';
+import { compileWith } from '../helpers/host-table.js';
+
+const content = readContent(EXAMPLE);
+
+/**
+ * Each dialect: the updaters that read its file, what a build must have for that updater (besides
+ * a download, a size and not being withdrawn, which every dialect needs), and whether the file
+ * offers the newest build alone.
+ */
+const cases: Record<FormatFamily, { readers: DialectName[]; carries: (b: Build) => boolean; newestOnly?: boolean }> = {
+  crdroid: { readers: ['crdroidKotlin'], carries: (b) => sha256Of(b) !== undefined },
+  pixelexperience: { readers: ['pixelexperience'], carries: (b) => b.md5sum !== '', newestOnly: true },
+  'crdroid-java': {
+    readers: ['crdroidJava', 'evolutionxUdc', 'evolutionxVic', 'cherishos', 'matrixx', 'infinityx', 'voltageos'],
+    carries: (b) => b.md5sum !== '',
+  },
+  'md5-six': { readers: ['matrixx', 'infinityx', 'voltageos'], carries: (b) => b.md5sum !== '' },
+  'lineage-v1': { readers: ['derpfest'], carries: () => true },
+  pixelos15: { readers: ['pixelos15'], carries: () => true },
+  'pixelos-feed': {
+    readers: ['pixelosFeed', 'pixelosFeedIncremental'],
+    carries: (b) =>
+      sha256Of(b) !== undefined && b.os_patch_level !== undefined && /^[1-9]\d*$/.test(b.api_level) && b.url!.startsWith('https://'),
+  },
+};
+
+it('covers every dialect otapress writes', () => {
+  expect(Object.keys(cases).sort()).toEqual([...FORMAT_FAMILIES].sort());
+});
+
+describe.each(FORMAT_FAMILIES)('the %s dialect on the example', (dialect) => {
+  const { readers, carries, newestOnly = false } = cases[dialect];
+  const compiled = compileWith(content, `formats:\n  ${dialect}: {}\n`);
+  const lists = compiled.site!.lists.map((l) => l.name);
+  const path = (device: string, list: string) => `api/${dialect}/${list}/${device}.json`;
+  const rows = compiled.listings.map((l) => ({ device: l.device, list: l.list, builds: l.builds }));
+
+  it('builds without problems', () => {
+    expect(compiled.problems).toEqual([]);
+    expect(lists.length).toBeGreaterThan(1);
+  });
+
+  it.each(rows)('$device, list $list: every reader offers each phone exactly what it can install', ({ device, list, builds }) => {
+    const file = compiled.files.find((f) => f.path === path(device, list));
+    const installable = builds
+      .filter((b) => !b.placeholder && b.url !== undefined && !isWithdrawn(b) && typeof b.size === 'number' && b.size > 0)
+      .filter(carries)
+      .sort((a, b) => b.timestamp - a.timestamp || (a.filename < b.filename ? -1 : 1));
+    const dates = [0, ...builds.map((b) => b.timestamp)];
+    for (const reader of readers) {
+      for (const buildDate of dates) {
+        const newer = installable.filter((b) => b.timestamp > buildDate);
+        const expected = (newestOnly ? newer.slice(0, 1) : newer).map((b) => b.filename).sort();
+        if (file === undefined) {
+          // Only a dialect of one object writes no file, and only with nothing to offer.
+          expect(newestOnly && installable.length === 0, `${reader}: no file`).toBe(true);
+          continue;
+        }
+        const phone: DialectPhone = { buildDate, device, version: installable[0]?.version ?? '', sdkLevel: 1, isAB: true };
+        const offered = dialectOracles[reader](String(file.contents), phone);
+        expect(offered, `${reader}, phone built at ${buildDate}: the answer is read`).toBeDefined();
+        expect([...offered!].sort(), `${reader}, phone built at ${buildDate}`).toEqual(expected);
+      }
+    }
+  });
+
+  it('names in a notice the builds of a list it leaves out, once per reason, and no build it carries', () => {
+    for (const { device, list, builds } of rows) {
+      const unsized = (b: Build) => typeof b.size !== 'number' || b.size <= 0;
+      const left = builds.filter((b) => !b.placeholder && b.url !== undefined && (isWithdrawn(b) || unsized(b) || !carries(b)));
+      const notices = compiled.notices.filter((n) => n.message.startsWith(`left out of /${path(device, list)} `));
+      if (newestOnly) continue;
+      expect(notices.length > 0, `${device} ${list}: a notice when a build is left out`).toBe(left.length > 0);
+      expect(notices.length, `${device} ${list}: one notice per reason`).toBeLessThanOrEqual(left.length);
+      for (const notice of notices) expect(left.map((b) => b.source), notice.message).toContain(notice.file);
+    }
+  });
+});
