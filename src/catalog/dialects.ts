@@ -9,7 +9,7 @@
 export interface DialectSetting {
   /** The default path of a device's file, with one list and with several (`{list}`). */
   paths: { oneList: string; lists: string };
-  /** The file is written for every device and list, nothing offered included (a list wrapper); else only with a build. */
+  /** A file for every device and list, with nothing to offer too (a list wrapper); else only with a build. */
   everyDevice: boolean;
 }
 

@@ -91,8 +91,8 @@ const SIZE: DialectNeed = {
 const SHA256: DialectNeed = {
   lacks: (b) => sha256Of(b) === undefined,
   why:
-    "its `id` is not a SHA-256 and it has no `sha256`, and crDroid's updater reads the download's `sha256`; write the SHA-256 of the zip " +
-    '(sha256sum FILE) in `sha256` (`otapress add --force ZIP` keeps the id and writes it)',
+    "its `id` is not a SHA-256 and it has no `sha256`, and crDroid's updater reads the download's `sha256`; " +
+    'write the SHA-256 of the zip (sha256sum FILE) in `sha256` (`otapress add --force ZIP` keeps the id and writes it)',
 };
 const MD5_FILEHASH: DialectNeed = {
   lacks: (b) => b.md5sum === '',
@@ -104,7 +104,11 @@ const MD5_ID: DialectNeed = {
 };
 
 /** A key whose value is the build's field (or the device's), never missing for a build the dialect carries. */
-const key = (name: string, value: DialectKey['value'], missing: DialectKey['missing'] = 'omit'): DialectKey => ({ key: name, value, missing });
+const key = (name: string, value: DialectKey['value'], missing: DialectKey['missing'] = 'omit'): DialectKey => ({
+  key: name,
+  value,
+  missing,
+});
 const filename = (name: string) => key(name, (b) => b.filename);
 const url = (name: string) => key(name, (b) => b.url);
 const timestamp = (name: string) => key(name, (b) => b.timestamp);
@@ -112,14 +116,17 @@ const size = key('size', (b) => b.size);
 const version = key('version', (b) => b.version);
 const md5 = key('md5', (b) => b.md5sum);
 const shown = (name: string, value: DialectKey['value'] = () => undefined) => key(name, value, '');
-const sdkLevel = (b: Build) => (/^\d{1,9}$/.test(b.api_level) && Number(b.api_level) > 0 ? Number(b.api_level) : undefined);
+const sdkLevel = (b: Build) =>
+  /^\d{1,9}$/.test(b.api_level) && Number(b.api_level) > 0 ? Number(b.api_level) : undefined;
 
 /** The `name:offset:size` ranges of the three payload entries PixelOS's strict feed requires, when all are there. */
 const PAYLOAD_ENTRIES = ['payload_metadata.bin', 'payload.bin', 'payload_properties.txt'];
-const payloadRanges = (b: Build) =>
-  b.ota_property_files !== undefined && PAYLOAD_ENTRIES.every((name) => b.ota_property_files!.split(',').some((r) => r.startsWith(`${name}:`)))
+const payloadRanges = (b: Build) => {
+  const ranges = b.ota_property_files?.split(',');
+  return ranges !== undefined && PAYLOAD_ENTRIES.every((name) => ranges.some((r) => r.startsWith(`${name}:`)))
     ? b.ota_property_files
     : undefined;
+};
 
 /** The maintainers as Gson reads them on PixelExperience twelve (`name`, `github_username`). */
 function maintainers(info: DeviceInfo): { name: string; github_username?: string }[] {
@@ -130,7 +137,11 @@ function maintainers(info: DeviceInfo): { name: string; github_username?: string
 }
 
 /** The device keys crDroid's OTA repository writes first. */
-const DEVICE_KEYS = [key('maintainer', (_, d) => d.maintainer), key('oem', (_, d) => d.oem), key('device', (_, d) => d.device)];
+const DEVICE_KEYS = [
+  key('maintainer', (_, d) => d.maintainer),
+  key('oem', (_, d) => d.oem),
+  key('device', (_, d) => d.device),
+];
 
 /** Every dialect otapress writes, by the name site.yaml gives it. */
 export const DIALECTS: Record<FormatFamily, Dialect> = {
@@ -206,7 +217,9 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
       key('sha256', sha256Of),
       size,
       version,
-      shown('buildtype'),
+      // The list the build is published in, as v1's `romtype`: AlphaDroid offers a build whose `buildtype` equals
+      // the phone's `ro.alpha.build.package`, and import takes a listing's `buildtype` as the list.
+      shown('buildtype', (_, __, list) => list),
       shown('forum', (_, d) => d.forum),
       shown('telegram', (_, d) => d.telegram),
       shown('gapps'),
@@ -276,9 +289,12 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
       WITHDRAWN,
       SIZE,
       SHA256,
-      { lacks: (b) => !b.url!.startsWith('https://'), why: 'its URL is not https, and PixelOS refuses the whole answer for one' },
-      { lacks: (b) => (b.os_patch_level ?? '').trim() === '', why: 'it has no `os_patch_level`, which PixelOS requires of every build' },
-      { lacks: (b) => sdkLevel(b) === undefined, why: 'it has no `api_level`, and PixelOS reads the SDK level of every build' },
+      { lacks: (b) => !b.url!.startsWith('https://'), why: 'its URL is not https, which PixelOS refuses' },
+      {
+        lacks: (b) => (b.os_patch_level ?? '').trim() === '',
+        why: 'it has no `os_patch_level`, which PixelOS requires of every build',
+      },
+      { lacks: (b) => sdkLevel(b) === undefined, why: 'it has no `api_level`, the SDK level PixelOS reads' },
       { lacks: (b) => b.version.trim() === '', why: 'its version is blank, which PixelOS refuses' },
     ],
     maxBytes: 1024 * 1024,

@@ -14,10 +14,18 @@ import type { OutputFile } from './output.js';
 import { deviceFields, dialectFile, dialectRecord, DIALECTS, type DeviceFields, type Dialect } from './dialects.js';
 
 /** What each dialect is called in notices and JSON 404s. */
-export const FAMILY_NAMES = Object.fromEntries(Object.entries(DIALECTS).map(([name, d]) => [name, d.title])) as Record<FormatFamily, string>;
+export const FAMILY_NAMES = Object.fromEntries(Object.entries(DIALECTS).map(([name, d]) => [name, d.title])) as Record<
+  FormatFamily,
+  string
+>;
 
 /** Every format file of one device, and the notices about builds a format leaves out. */
-export function renderFormats(device: string, listings: readonly Listing[], site: Site, info: DeviceInfo): { files: OutputFile[]; notices: Problem[] } {
+export function renderFormats(
+  device: string,
+  listings: readonly Listing[],
+  site: Site,
+  info: DeviceInfo,
+): { files: OutputFile[]; notices: Problem[] } {
   const files: OutputFile[] = [];
   const notices: Problem[] = [];
   let fields: DeviceFields | undefined;
@@ -32,9 +40,11 @@ export function renderFormats(device: string, listings: readonly Listing[], site
       // Past the most the updater reads, the oldest builds go: the newest stay offered.
       if (contents !== undefined && dialect.maxBytes !== undefined && Buffer.byteLength(contents) > dialect.maxBytes) {
         let kept = records.length;
-        while (kept > 0 && Buffer.byteLength(contents!) > dialect.maxBytes) contents = dialectFile(dialect, records.slice(0, --kept));
-        const dropped = offered.slice(kept);
-        left.push(leftOut(format, path, `it is older than the newest builds that fit in ${dialect.maxBytes} bytes, the most this updater reads`, dropped));
+        while (kept > 0 && Buffer.byteLength(contents!) > dialect.maxBytes) {
+          contents = dialectFile(dialect, records.slice(0, --kept));
+        }
+        const why = `it is older than the newest builds that fit in ${dialect.maxBytes} bytes, all this updater reads`;
+        left.push(leftOut(format, path, why, offered.slice(kept)));
       }
       notices.push(...left);
       if (contents !== undefined) files.push({ path: path.slice(1), contents });
@@ -51,7 +61,12 @@ export function renderFormats(device: string, listings: readonly Listing[], site
  * no dialect's answer. A dialect of one object carries the newest build alone: what is older than
  * it is never offered, left out or not.
  */
-function offeredBuilds(format: OutputFormat, dialect: Dialect, builds: readonly Build[], path: string): { offered: Build[]; notices: Problem[] } {
+function offeredBuilds(
+  format: OutputFormat,
+  dialect: Dialect,
+  builds: readonly Build[],
+  path: string,
+): { offered: Build[]; notices: Problem[] } {
   const offered: Build[] = [];
   const left = new Map<string, Build[]>();
   const seen = new Set<string>();
@@ -61,7 +76,8 @@ function offeredBuilds(format: OutputFormat, dialect: Dialect, builds: readonly 
     // A download key twice: the Java readers keep the first record and give it the later one's URL.
     if (why === undefined) {
       const downloadKey = build[dialect.downloadKey.field] ?? sha256Of(build);
-      if (seen.has(downloadKey!)) why = `its download key (\`${dialect.downloadKey.key}\`) is a newer build's too, and the updater keeps one build per key`;
+      const name = dialect.downloadKey.key;
+      if (seen.has(downloadKey!)) why = `its download key (\`${name}\`) is a newer build's too; one per key is kept`;
       seen.add(downloadKey!);
     }
     if (why === undefined) offered.push(build);
@@ -77,6 +93,9 @@ function leftOut(format: OutputFormat, path: string, why: string, [newest, ...ol
     file: newest.source,
     ...newest.at.file,
     field: '(build)',
-    message: `left out of ${path} (the ${FAMILY_NAMES[format.family]} answer)${older.length > 0 ? `, with ${older.length} older build${older.length === 1 ? '' : 's'} of the list` : ''}: ${why}`,
+    message:
+      `left out of ${path} (the ${FAMILY_NAMES[format.family]} answer)` +
+      (older.length > 0 ? `, with ${older.length} older build${older.length === 1 ? '' : 's'} of the list` : '') +
+      `: ${why}`,
   };
 }

@@ -24,7 +24,16 @@ const cases: Record<FormatFamily, { readers: DialectName[]; carries: (b: Build) 
   crdroid: { readers: ['crdroidKotlin'], carries: (b) => sha256Of(b) !== undefined },
   pixelexperience: { readers: ['pixelexperience'], carries: (b) => b.md5sum !== '', newestOnly: true },
   'crdroid-java': {
-    readers: ['crdroidJava', 'evolutionxUdc', 'evolutionxVic', 'cherishos', 'matrixx', 'infinityx', 'voltageos'],
+    readers: [
+      'crdroidJava',
+      'evolutionxUdc',
+      'evolutionxVic',
+      'alphadroid',
+      'cherishos',
+      'matrixx',
+      'infinityx',
+      'voltageos',
+    ],
     carries: (b) => b.md5sum !== '',
   },
   'md5-six': { readers: ['matrixx', 'infinityx', 'voltageos'], carries: (b) => b.md5sum !== '' },
@@ -33,7 +42,10 @@ const cases: Record<FormatFamily, { readers: DialectName[]; carries: (b: Build) 
   'pixelos-feed': {
     readers: ['pixelosFeed', 'pixelosFeedIncremental'],
     carries: (b) =>
-      sha256Of(b) !== undefined && b.os_patch_level !== undefined && /^[1-9]\d*$/.test(b.api_level) && b.url!.startsWith('https://'),
+      sha256Of(b) !== undefined &&
+      b.os_patch_level !== undefined &&
+      /^[1-9]\d*$/.test(b.api_level) &&
+      b.url!.startsWith('https://'),
   },
 };
 
@@ -53,10 +65,12 @@ describe.each(FORMAT_FAMILIES)('the %s dialect on the example', (dialect) => {
     expect(lists.length).toBeGreaterThan(1);
   });
 
-  it.each(rows)('$device, list $list: every reader offers each phone exactly what it can install', ({ device, list, builds }) => {
+  const title = '$device, list $list: every reader offers each phone exactly what it can install';
+  it.each(rows)(title, ({ device, list, builds }) => {
     const file = compiled.files.find((f) => f.path === path(device, list));
     const installable = builds
-      .filter((b) => !b.placeholder && b.url !== undefined && !isWithdrawn(b) && typeof b.size === 'number' && b.size > 0)
+      .filter((b) => !b.placeholder && b.url !== undefined && !isWithdrawn(b))
+      .filter((b) => typeof b.size === 'number' && b.size > 0)
       .filter(carries)
       .sort((a, b) => b.timestamp - a.timestamp || (a.filename < b.filename ? -1 : 1));
     const dates = [0, ...builds.map((b) => b.timestamp)];
@@ -69,7 +83,9 @@ describe.each(FORMAT_FAMILIES)('the %s dialect on the example', (dialect) => {
           expect(newestOnly && installable.length === 0, `${reader}: no file`).toBe(true);
           continue;
         }
-        const phone: DialectPhone = { buildDate, device, version: installable[0]?.version ?? '', sdkLevel: 1, isAB: true };
+        // An AlphaDroid phone's `ro.alpha.build.package` names the list it follows (the records' `buildtype`).
+        const version = installable[0]?.version ?? '';
+        const phone: DialectPhone = { buildDate, device, version, sdkLevel: 1, isAB: true, buildType: list };
         const offered = dialectOracles[reader](String(file.contents), phone);
         expect(offered, `${reader}, phone built at ${buildDate}: the answer is read`).toBeDefined();
         expect([...offered!].sort(), `${reader}, phone built at ${buildDate}`).toEqual(expected);
@@ -80,7 +96,9 @@ describe.each(FORMAT_FAMILIES)('the %s dialect on the example', (dialect) => {
   it('names in a notice the builds of a list it leaves out, once per reason, and no build it carries', () => {
     for (const { device, list, builds } of rows) {
       const unsized = (b: Build) => typeof b.size !== 'number' || b.size <= 0;
-      const left = builds.filter((b) => !b.placeholder && b.url !== undefined && (isWithdrawn(b) || unsized(b) || !carries(b)));
+      const left = builds
+        .filter((b) => !b.placeholder && b.url !== undefined)
+        .filter((b) => isWithdrawn(b) || unsized(b) || !carries(b));
       const notices = compiled.notices.filter((n) => n.message.startsWith(`left out of /${path(device, list)} `));
       if (newestOnly) continue;
       expect(notices.length > 0, `${device} ${list}: a notice when a build is left out`).toBe(left.length > 0);
