@@ -7,54 +7,20 @@ import { describe, expect, it } from 'vitest';
 import { isWithdrawn } from '../../src/catalog/filename.js';
 import type { Build } from '../../src/catalog/manifest.js';
 import { readContent } from '../../src/catalog/read.js';
-import { FORMAT_FAMILIES, type FormatFamily } from '../../src/catalog/formats.js';
-import { sha256Of } from '../../src/catalog/loose.js';
-import { dialectOracles, type DialectName, type DialectPhone } from '../helpers/dialects/index.js';
+import { FORMAT_FAMILIES } from '../../src/catalog/formats.js';
+import { dialectOracles, type DialectPhone } from '../helpers/dialects/index.js';
+import { DIALECT_CASES, expectedOffers, installable } from '../helpers/dialect-cases.js';
 import { EXAMPLE } from '../helpers/helpers.js';
 import { compileWith } from '../helpers/host-table.js';
 
 const content = readContent(EXAMPLE);
 
-/**
- * Each dialect: the updaters that read its file, what a build must have for that updater (besides
- * a download, a size and not being withdrawn, which every dialect needs), and whether the file
- * offers the newest build alone.
- */
-const cases: Record<FormatFamily, { readers: DialectName[]; carries: (b: Build) => boolean; newestOnly?: boolean }> = {
-  crdroid: { readers: ['crdroidKotlin'], carries: (b) => sha256Of(b) !== undefined },
-  pixelexperience: { readers: ['pixelexperience'], carries: (b) => b.md5sum !== '', newestOnly: true },
-  'crdroid-java': {
-    readers: [
-      'crdroidJava',
-      'evolutionxUdc',
-      'evolutionxVic',
-      'alphadroid',
-      'cherishos',
-      'matrixx',
-      'infinityx',
-      'voltageos',
-    ],
-    carries: (b) => b.md5sum !== '',
-  },
-  'md5-six': { readers: ['matrixx', 'infinityx', 'voltageos'], carries: (b) => b.md5sum !== '' },
-  'lineage-v1': { readers: ['derpfest'], carries: () => true },
-  pixelos15: { readers: ['pixelos15'], carries: () => true },
-  'pixelos-feed': {
-    readers: ['pixelosFeed', 'pixelosFeedIncremental'],
-    carries: (b) =>
-      sha256Of(b) !== undefined &&
-      b.os_patch_level !== undefined &&
-      /^[1-9]\d*$/.test(b.api_level) &&
-      b.url!.startsWith('https://'),
-  },
-};
-
 it('covers every dialect otapress writes', () => {
-  expect(Object.keys(cases).sort()).toEqual([...FORMAT_FAMILIES].sort());
+  expect(Object.keys(DIALECT_CASES).sort()).toEqual([...FORMAT_FAMILIES].sort());
 });
 
 describe.each(FORMAT_FAMILIES)('the %s dialect on the example', (dialect) => {
-  const { readers, carries, newestOnly = false } = cases[dialect];
+  const { readers, carries, newestOnly = false } = DIALECT_CASES[dialect];
   const compiled = compileWith(content, `formats:\n  ${dialect}: {}\n`);
   const lists = compiled.site!.lists.map((l) => l.name);
   const path = (device: string, list: string) => `api/${dialect}/${list}/${device}.json`;
@@ -68,23 +34,18 @@ describe.each(FORMAT_FAMILIES)('the %s dialect on the example', (dialect) => {
   const title = '$device, list $list: every reader offers each phone exactly what it can install';
   it.each(rows)(title, ({ device, list, builds }) => {
     const file = compiled.files.find((f) => f.path === path(device, list));
-    const installable = builds
-      .filter((b) => !b.placeholder && b.url !== undefined && !isWithdrawn(b))
-      .filter((b) => typeof b.size === 'number' && b.size > 0)
-      .filter(carries)
-      .sort((a, b) => b.timestamp - a.timestamp || (a.filename < b.filename ? -1 : 1));
+    const offerable = installable(DIALECT_CASES[dialect], builds);
     const dates = [0, ...builds.map((b) => b.timestamp)];
     for (const reader of readers) {
       for (const buildDate of dates) {
-        const newer = installable.filter((b) => b.timestamp > buildDate);
-        const expected = (newestOnly ? newer.slice(0, 1) : newer).map((b) => b.filename).sort();
+        const expected = expectedOffers(DIALECT_CASES[dialect], offerable, buildDate);
         if (file === undefined) {
           // Only a dialect of one object writes no file, and only with nothing to offer.
-          expect(newestOnly && installable.length === 0, `${reader}: no file`).toBe(true);
+          expect(newestOnly && offerable.length === 0, `${reader}: no file`).toBe(true);
           continue;
         }
         // An AlphaDroid phone's `ro.alpha.build.package` names the list it follows (the records' `buildtype`).
-        const version = installable[0]?.version ?? '';
+        const version = offerable[0]?.version ?? '';
         const phone: DialectPhone = { buildDate, device, version, sdkLevel: 1, isAB: true, buildType: list };
         const offered = dialectOracles[reader](String(file.contents), phone);
         expect(offered, `${reader}, phone built at ${buildDate}: the answer is read`).toBeDefined();
