@@ -4,7 +4,7 @@
  * updater find their answer where they already look. This file reads the setting and holds the
  * path rules; render/formats.ts writes the files and hosts/routes.ts serves them. Pure.
  */
-import { DIALECT_SETTINGS } from './dialects.js';
+import { DIALECT_SETTINGS, type DialectSetting } from './dialects.js';
 import { patternsMeet } from './request-paths.js';
 
 /**
@@ -121,13 +121,25 @@ export function formatFolder(pattern: string): string | undefined {
 }
 
 /** Why `pattern` cannot be the path of a format's file, or `undefined`. `oneList`: the format publishes one list. */
-export function formatPathProblem(pattern: string, oneList: boolean): string | undefined {
+export function formatPathProblem(
+  pattern: string,
+  oneList: boolean,
+  file: DialectSetting['file'] = 'json',
+): string | undefined {
   const examples = '/api/crdroid/{device}.json, /API/updater/{device}.json or /{device}.json';
   if (!pattern.startsWith('/')) return `a format's path starts with /, e.g. ${examples}`;
   // Its folder becomes a rule of Cloudflare's _routes.json with options_handler, at most 100
   // characters long (developers.cloudflare.com/pages/functions/routing/, "Limits").
   if (pattern.length > 100) return `a format's path has at most 100 characters (this one has ${pattern.length}): Cloudflare Pages takes no longer rule for its folder`;
-  if (!pattern.endsWith('.json')) return `a format's path ends in .json, e.g. ${examples}: every host sends the JSON content type by the name`;
+  if (file === 'channel') {
+    // The updater asks `<base><device>-<channel>`: only the base is the site's to choose.
+    const channel = 'the GrapheneOS updater asks <base><device>-<channel>';
+    const example = 'e.g. /releases/{device}-{list}';
+    if (!pattern.endsWith('/{device}-{list}')) return `${channel}: the path ends in /{device}-{list}, ${example}`;
+    if (formatFolder(pattern) === undefined) return `${channel}: put the files in a folder of their own, ${example}`;
+  } else if (!pattern.endsWith('.json')) {
+    return `a format's path ends in .json, e.g. ${examples}: every host sends the JSON content type by the name`;
+  }
   const unknown = /\{([^}]*)\}/.exec(pattern.replace(/\{(device|list)\}/g, ''));
   if (unknown) return `unknown placeholder {${unknown[1]}}; use {device} and {list}`;
   const bad = /[^A-Za-z0-9._~/-]/.exec(pattern.replace(/\{(device|list)\}/g, ''));
@@ -192,7 +204,10 @@ function readFormat(family: FormatFamily, settings: unknown, siteLists: readonly
   const defaults = DEFAULT_FORMAT_PATHS[family];
   let path = lists.length === 1 ? defaults.oneList : defaults.lists;
   if (pathValue !== undefined) {
-    const problem = typeof pathValue === 'string' ? formatPathProblem(pathValue, lists.length === 1) : `expected the path of each device's file, e.g. ${defaults.oneList}`;
+    const problem =
+      typeof pathValue === 'string'
+        ? formatPathProblem(pathValue, lists.length === 1, DIALECT_SETTINGS[family].file)
+        : `expected the path of each device's file, e.g. ${defaults.oneList}`;
     if (problem) problems.push({ path: [family, 'path'], message: problem });
     else path = pathValue as string;
   }

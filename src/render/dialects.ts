@@ -64,9 +64,12 @@ export interface Dialect {
   title: string;
   /**
    * `response`: `{"response": [...]}`; `array`: the bare array; `object`: the newest record alone
-   * (no file when nothing is offered); `v1`: the LineageOS v1 envelope `{"id":null,"response":[...],"error":null}`.
+   * (no file when nothing is offered); `v1`: the LineageOS v1 envelope `{"id":null,"response":[...],"error":null}`;
+   * `line`: the newest build's values, in the order of its keys, on one line with single spaces.
    */
-  wrapper: 'response' | 'array' | 'object' | 'v1';
+  wrapper: 'response' | 'array' | 'object' | 'v1' | 'line';
+  /** How many builds of a list it carries: every one, or the newest it can (what is older is never offered). */
+  count: 'every' | 'newest';
   /** The keys of a record, in the order written; for `v1`, the LineageOS v1 record is written as the API writes it. */
   keys: readonly DialectKey[];
   /**
@@ -154,6 +157,7 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
   crdroid: {
     title: 'crDroid-family',
     wrapper: 'response',
+    count: 'every',
     keys: [
       ...DEVICE_KEYS,
       filename('filename'),
@@ -181,6 +185,7 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
   pixelexperience: {
     title: 'PixelExperience-family',
     wrapper: 'object',
+    count: 'newest',
     keys: [
       key('error', () => false),
       filename('filename'),
@@ -207,6 +212,7 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
   'crdroid-java': {
     title: 'crDroid Java',
     wrapper: 'response',
+    count: 'every',
     keys: [
       shown('maintainer', (_, d) => d.maintainer),
       ...DEVICE_KEYS.slice(1),
@@ -236,6 +242,7 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
   'md5-six': {
     title: 'six-field md5',
     wrapper: 'response',
+    count: 'every',
     keys: [timestamp('timestamp'), filename('filename'), md5, size, url('download'), version],
     downloadKey: { key: 'md5', field: 'md5sum' },
     needs: [WITHDRAWN, SIZE, MD5_ID],
@@ -248,6 +255,7 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
   'lineage-v1': {
     title: 'LineageOS v1 static',
     wrapper: 'v1',
+    count: 'every',
     keys: [],
     downloadKey: { key: 'id', field: 'id' },
     needs: [WITHDRAWN, SIZE],
@@ -256,6 +264,7 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
   pixelos15: {
     title: 'PixelOS 15',
     wrapper: 'response',
+    count: 'every',
     keys: [timestamp('datetime'), filename('filename'), key('id', (b) => b.id), size, url('url'), version],
     downloadKey: { key: 'id', field: 'id' },
     needs: [WITHDRAWN, SIZE],
@@ -268,6 +277,7 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
   'pixelos-feed': {
     title: 'PixelOS feed',
     wrapper: 'array',
+    count: 'every',
     keys: [
       timestamp('datetime'),
       key('files', (b) => [
@@ -299,11 +309,39 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
     ],
     maxBytes: 1024 * 1024,
   },
+  /**
+   * GrapheneOS's updater (GrapheneOS/platform_packages_apps_Updater, Service.java): the first line
+   * split on single spaces, as GrapheneOS/script `generate-metadata` prints it: incremental,
+   * timestamp, device, channel. It then downloads `<device>-ota_update-<incremental>.zip` (or the
+   * incremental one) from the same base and checks the zip's metadata: `ota-type=AB`.
+   */
+  grapheneos: {
+    title: 'GrapheneOS channel',
+    wrapper: 'line',
+    count: 'newest',
+    keys: [
+      key('incremental', (b) => b.incremental),
+      timestamp('timestamp'),
+      key('device', (b) => b.device),
+      key('channel', (_, __, list) => list),
+    ],
+    downloadKey: { key: 'incremental', field: 'id' },
+    needs: [
+      WITHDRAWN,
+      SIZE,
+      {
+        lacks: (b) => !/^[^\s]+$/.test(b.incremental),
+        why: 'it has no `incremental`, which names its zip for the GrapheneOS updater',
+      },
+      { lacks: (b) => b.ota_type === 'BLOCK', why: 'it is a BLOCK package; GrapheneOS installs AB ones only' },
+    ],
+  },
 };
 
 /** The record of `build` in `dialect`. Built key by key: a record per build and list of a big catalog. */
 export function dialectRecord(dialect: Dialect, build: Build, device: DeviceFields, list: string): unknown {
   if (dialect.wrapper === 'v1') return renderRecord(build, list);
+  if (dialect.wrapper === 'line') return dialect.keys.map(({ value }) => String(value(build, device, list))).join(' ');
   const record: Record<string, unknown> = {};
   for (const { key: name, value, missing } of dialect.keys) {
     const v = value(build, device, list);
@@ -322,6 +360,8 @@ export function dialectFile(dialect: Dialect, records: readonly unknown[]): stri
       return JSON.stringify(records);
     case 'object':
       return records.length > 0 ? JSON.stringify(records[0]) : undefined;
+    case 'line':
+      return records.length > 0 ? `${String(records[0])}\n` : undefined;
     case 'v1':
       return renderEnvelope(records as ApiRecord[], null);
   }

@@ -58,8 +58,8 @@ export function renderFormats(
 /**
  * The builds of a list the format can offer, newest first, and one notice per reason a build is
  * left out: the first of the dialect's needs it lacks. A placeholder (nothing to download) is in
- * no dialect's answer. A dialect of one object carries the newest build alone: what is older than
- * it is never offered, left out or not.
+ * no dialect's answer. A dialect that carries the newest build alone never offers what is older
+ * than it, left out or not.
  */
 function offeredBuilds(
   format: OutputFormat,
@@ -82,7 +82,7 @@ function offeredBuilds(
     }
     if (why === undefined) offered.push(build);
     else left.set(why, [...(left.get(why) ?? []), build]);
-    if (dialect.wrapper === 'object' && offered.length > 0) break;
+    if (dialect.count === 'newest' && offered.length > 0) break;
   }
   return { offered, notices: [...left].map(([why, dropped]) => leftOut(format, path, why, dropped)) };
 }

@@ -18,6 +18,8 @@ export interface DialectCase {
   /** The key the updater tells downloads apart by. */
   key: (b: Build) => string;
   newestOnly?: boolean;
+  /** The name the reader gives an offered build, when not its file name. */
+  name?: (b: Build) => string;
 }
 
 const md5 = (b: Build) => b.md5sum !== '';
@@ -52,6 +54,13 @@ export const DIALECT_CASES: Record<FormatFamily, DialectCase> = {
       b.url!.startsWith('https://'),
     key: (b) => sha256Of(b)!,
   },
+  grapheneos: {
+    readers: ['grapheneos'],
+    carries: (b) => /^\S+$/.test(b.incremental) && b.ota_type !== 'BLOCK',
+    key: (b) => b.id,
+    newestOnly: true,
+    name: (b) => `${b.device}-ota_update-${b.incremental}.zip`,
+  },
 };
 
 /** Downloadable, a size above 0, not withdrawn: what any phone can install at all. */
@@ -71,5 +80,5 @@ export function installable(dialect: DialectCase, builds: readonly Build[]): Bui
 /** The file names a phone built at `buildDate` is offered from `installable` builds. */
 export function expectedOffers(dialect: DialectCase, builds: readonly Build[], buildDate: number): string[] {
   const newer = builds.filter((b) => b.timestamp > buildDate);
-  return (dialect.newestOnly ? newer.slice(0, 1) : newer).map((b) => b.filename).sort();
+  return (dialect.newestOnly ? newer.slice(0, 1) : newer).map(dialect.name ?? ((b) => b.filename)).sort();
 }

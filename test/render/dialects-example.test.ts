@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { isWithdrawn } from '../../src/catalog/filename.js';
 import type { Build } from '../../src/catalog/manifest.js';
 import { readContent } from '../../src/catalog/read.js';
-import { FORMAT_FAMILIES } from '../../src/catalog/formats.js';
+import { FORMAT_FAMILIES, formatPath } from '../../src/catalog/formats.js';
 import { dialectOracles, type DialectPhone } from '../helpers/dialects/index.js';
 import { DIALECT_CASES, expectedOffers, installable } from '../helpers/dialect-cases.js';
 import { EXAMPLE } from '../helpers/helpers.js';
@@ -23,7 +23,7 @@ describe.each(FORMAT_FAMILIES)('the %s dialect on the example', (dialect) => {
   const { readers, carries, newestOnly = false } = DIALECT_CASES[dialect];
   const compiled = compileWith(content, `formats:\n  ${dialect}: {}\n`);
   const lists = compiled.site!.lists.map((l) => l.name);
-  const path = (device: string, list: string) => `api/${dialect}/${list}/${device}.json`;
+  const path = (device: string, list: string) => formatPath(compiled.site!.formats[0], device, list).slice(1);
   const rows = compiled.listings.map((l) => ({ device: l.device, list: l.list, builds: l.builds }));
 
   it('builds without problems', () => {
@@ -46,7 +46,8 @@ describe.each(FORMAT_FAMILIES)('the %s dialect on the example', (dialect) => {
         }
         // An AlphaDroid phone's `ro.alpha.build.package` names the list it follows (the records' `buildtype`).
         const version = offerable[0]?.version ?? '';
-        const phone: DialectPhone = { buildDate, device, version, sdkLevel: 1, isAB: true, buildType: list };
+        const phone: DialectPhone = { buildDate, device, version, sdkLevel: 1, isAB: true };
+        Object.assign(phone, { buildType: list, channel: list });
         const offered = dialectOracles[reader](String(file.contents), phone);
         expect(offered, `${reader}, phone built at ${buildDate}: the answer is read`).toBeDefined();
         expect([...offered!].sort(), `${reader}, phone built at ${buildDate}`).toEqual(expected);

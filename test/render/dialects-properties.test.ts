@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileSite } from '../../src/pipeline/build.js';
-import { FORMAT_FAMILIES } from '../../src/catalog/formats.js';
+import { FORMAT_FAMILIES, formatPath } from '../../src/catalog/formats.js';
 import { catalogArbitrary, contentOf, SEED } from '../helpers/arbitraries.js';
 import { dialectOracles } from '../helpers/dialects/index.js';
 import { DIALECT_CASES, expectedOffers, installable } from '../helpers/dialect-cases.js';
@@ -18,11 +18,11 @@ describe('every dialect over generated catalogs', () => {
       fc.property(catalogArbitrary, (catalog) => {
         const compiled = compileSite(contentOf({ ...catalog, siteText: catalog.siteText + FORMATS }));
         expect(compiled.problems).toEqual([]);
-        const several = compiled.site!.lists.length > 1;
         for (const { device, list, builds } of compiled.listings) {
           for (const dialect of FORMAT_FAMILIES) {
             const rule = DIALECT_CASES[dialect];
-            const path = several ? `api/${dialect}/${list}/${device}.json` : `api/${dialect}/${device}.json`;
+            const format = compiled.site!.formats.find((f) => f.family === dialect)!;
+            const path = formatPath(format, device, list).slice(1);
             const file = compiled.files.find((f) => f.path === path);
             const offerable = installable(rule, builds);
             if (file === undefined) {
@@ -32,7 +32,7 @@ describe('every dialect over generated catalogs', () => {
             const sorted = builds.map((b) => b.timestamp).sort((a, b) => a - b);
             for (const buildDate of [0, sorted[Math.floor(sorted.length / 2)] ?? 0]) {
               const version = offerable[0]?.version ?? '';
-              const phone = { buildDate, device, version, sdkLevel: 1, isAB: true, buildType: list };
+              const phone = { buildDate, device, version, sdkLevel: 1, isAB: true, buildType: list, channel: list };
               for (const reader of rule.readers) {
                 const offered = dialectOracles[reader](String(file.contents), phone);
                 expect(offered, `${reader} reads ${path}`).toBeDefined();

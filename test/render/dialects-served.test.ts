@@ -1,7 +1,7 @@
 // The new dialects at the paths their phones already ask (crDroid's `/{device}.json`, Evolution X's
-// `/udc/builds/{device}.json`, AxionOS's `/OTA/GMS/{device}.json`), through the preview, which
-// answers from the same route table and header rules as the hosts: each file with the API headers,
-// and a miss a JSON 404 that the updater reads as no answer.
+// `/udc/builds/{device}.json`, AxionOS's `/OTA/GMS/{device}.json`, a GrapheneOS channel file),
+// through the preview, which answers from the same route table and header rules as the hosts: each
+// file with the API headers, and a miss a JSON 404 that the updater reads as no answer.
 import { describe, expect, it } from 'vitest';
 import { readContent } from '../../src/catalog/read.js';
 import { respond, servedTree } from '../../src/hosts/respond.js';
@@ -22,6 +22,8 @@ formats:
     path: /OTA/GMS/{device}.json
   pixelos15:
     path: /API/updater/{list}/{device}.json
+  grapheneos:
+    path: /releases/{device}-{list}
 `;
 
 const compiled = compileWith(readContent(EXAMPLE), YAML);
@@ -35,6 +37,7 @@ describe('dialects at their phones’ own paths, through the preview', () => {
     ['/FP4.json', 'voltageos'],
     ['/OTA/GMS/FP4.json', 'derpfest'],
     ['/API/updater/stable/FP4.json', 'pixelos15'],
+    ['/releases/FP4-stable', 'grapheneos'],
   ] as const)('%s is served with the API headers, and %s reads it', (path, reader) => {
     const answer = respond(tree, 'GET', path);
     expect(answer.status).toBe(200);
@@ -42,10 +45,12 @@ describe('dialects at their phones’ own paths, through the preview', () => {
     expect(answer.headers['Access-Control-Allow-Origin']).toBe('*');
     const file = compiled.files.find((f) => `/${f.path}` === path)!;
     expect(String(answer.body)).toBe(String(file.contents));
-    expect(dialectOracles[reader](String(answer.body), { buildDate: 0 })!.length).toBeGreaterThan(0);
+    const phone = { buildDate: 0, device: 'FP4', channel: 'stable', incremental: 'x' };
+    expect(dialectOracles[reader](String(answer.body), phone)!.length).toBeGreaterThan(0);
   });
 
-  it.each(['/udc/builds/nosuch.json', '/nosuch.json', '/OTA/GMS/nosuch.json', '/API/updater/stable/nosuch.json'])(
+  const misses = ['/udc/builds/x.json', '/x.json', '/OTA/GMS/x.json', '/API/updater/x/x.json', '/releases/x-stable'];
+  it.each(misses)(
     'answers a miss at %s with a JSON 404, which no reader takes for builds',
     (path) => {
       const answer = respond(tree, 'GET', path);
