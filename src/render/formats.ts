@@ -37,14 +37,19 @@ export function renderFormats(
       const { offered, notices: left } = offeredBuilds(format, dialect, listing?.builds ?? [], path);
       const records = offered.map((b) => dialectRecord(dialect, b, (fields ??= deviceFields(info)), list));
       let contents = dialectFile(dialect, records);
-      // Past the most the updater reads, the oldest builds go: the newest stay offered.
-      if (contents !== undefined && dialect.maxBytes !== undefined && Buffer.byteLength(contents) > dialect.maxBytes) {
-        let kept = records.length;
-        while (kept > 0 && Buffer.byteLength(contents!) > dialect.maxBytes) {
-          contents = dialectFile(dialect, records.slice(0, --kept));
+      // Past the most the updater reads, the oldest builds go: the newest stay offered. The most that
+      // fit, found by halving (the file grows with every record kept).
+      const max = dialect.maxBytes;
+      if (contents !== undefined && max !== undefined && Buffer.byteLength(contents) > max) {
+        let [fits, over] = [0, records.length];
+        while (over - fits > 1) {
+          const middle = Math.floor((fits + over) / 2);
+          if (Buffer.byteLength(dialectFile(dialect, records.slice(0, middle))!) <= max) fits = middle;
+          else over = middle;
         }
-        const why = `it is older than the newest builds that fit in ${dialect.maxBytes} bytes, all this updater reads`;
-        left.push(leftOut(format, path, why, offered.slice(kept)));
+        contents = dialectFile(dialect, records.slice(0, fits));
+        const why = `it is older than the newest builds that fit in ${max} bytes, all this updater reads`;
+        left.push(leftOut(format, path, why, offered.slice(fits)));
       }
       notices.push(...left);
       if (contents !== undefined) files.push({ path: path.slice(1), contents });
