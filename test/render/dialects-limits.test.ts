@@ -13,7 +13,8 @@ const compiled = compileWith(readContent(EXAMPLE), 'formats:\n  pixelos-feed: { 
 
 describe('the PixelOS feed past 1 MiB', () => {
   it('keeps the newest builds that fit, and says which it left out', () => {
-    const [model] = compiled.listings.find((l) => l.device === 'FP4' && l.list === 'dev')!.builds.filter((b) => !b.placeholder);
+    const listing = compiled.listings.find((l) => l.device === 'FP4' && l.list === 'dev')!;
+    const [model] = listing.builds.filter((b) => !b.placeholder);
     expect(model.os_patch_level).toBeDefined();
     const builds = Array.from({ length: 4000 }, (_, i) => ({
       ...model,
@@ -21,7 +22,8 @@ describe('the PixelOS feed past 1 MiB', () => {
       id: i.toString(16).padStart(64, '0'),
       timestamp: model.timestamp - i,
     }));
-    const { files, notices } = renderFormats('FP4', [{ device: 'FP4', list: 'dev', builds }], compiled.site!, NO_DEVICE_INFO);
+    const listings = [{ device: 'FP4', list: 'dev', builds }];
+    const { files, notices } = renderFormats('FP4', listings, compiled.site!, NO_DEVICE_INFO);
     const text = String(files[0].contents);
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(PIXELOS_FEED_MAX_BYTES);
     const decoded = decodePixelOsFeed(text, PIXELOS_FEED)!;
@@ -31,9 +33,10 @@ describe('the PixelOS feed past 1 MiB', () => {
     // One more would not have fitted.
     const kept = JSON.parse(text) as unknown[];
     expect(Buffer.byteLength(JSON.stringify([...kept, kept[0]]))).toBeGreaterThan(PIXELOS_FEED_MAX_BYTES);
+    const older = builds.length - decoded.length - 1;
     expect(notices.map((n) => n.message)).toEqual([
-      `left out of /api/pixelos-feed/FP4.json (the PixelOS feed answer), with ${builds.length - decoded.length - 1} older ` +
-        `builds of the list: it is older than the newest builds that fit in ${PIXELOS_FEED_MAX_BYTES} bytes, all this updater reads`,
+      `left out of /api/pixelos-feed/FP4.json (the PixelOS feed answer), with ${older} older builds of the list: ` +
+        `it is older than the newest builds that fit in ${PIXELOS_FEED_MAX_BYTES} bytes, all this updater reads`,
     ]);
   });
 });
