@@ -34,6 +34,11 @@ export interface OutputFormat {
   lists: string[];
   /** The file of a device and list: `/api/crdroid/{device}.json`, with `{list}` when `lists` has more than one. */
   path: string;
+  /**
+   * Where the changelog of a device and list lies, for the updaters that fetch one of their own
+   * (`/changelogs/{device}.txt`), when site.yaml gives `changelog`.
+   */
+  changelog?: string;
   /** Where site.yaml sets its `path` (or names the family), for problems found once the devices are known. */
   at?: { line: number; col: number };
 }
@@ -41,6 +46,11 @@ export interface OutputFormat {
 /** The path of `format`'s file for `device` and `list`, as a URL path (`/api/crdroid/akita.json`). */
 export function formatPath(format: OutputFormat, device: string, list: string): string {
   return format.path.replace('{device}', device).replace('{list}', list);
+}
+
+/** The path of `format`'s changelog for `device` and `list`, when it has one (`/changelogs/akita.txt`). */
+export function changelogPath(format: OutputFormat, device: string, list: string): string | undefined {
+  return format.changelog?.replace('{device}', device).replace('{list}', list);
 }
 
 /** A problem of the `formats` setting: where (a path below `formats`) and what. */
@@ -79,13 +89,28 @@ export function readFormats(value: unknown, lists: readonly string[]): { formats
   // device (`/ota/{device}.json` and `/ota/pe-{device}.json` for a device `pe-x`), or a file and a
   // folder (`/{device}.json` and `/x.json/{device}.json`), would overwrite each other in dist/.
   const seen: { file: string; what: string }[] = [];
-  for (const format of formats) {
-    for (const list of format.lists) {
-      const file = formatPath(format, '{device}', list);
-      const earlier = seen.find((other) => other.file === file) ?? seen.find((other) => patternsMeet(other.file, file, lists));
-      if (earlier === undefined) seen.push({ file, what: `${format.family}, list ${list}` });
-      else if (earlier.file === file) problems.push({ path: [format.family, 'path'], message: `${file} is also the file of ${earlier.what}; give each format and list its own path` });
-      else problems.push({ path: [format.family, 'path'], message: `${file} can name the same file or folder as ${earlier.file} (${earlier.what}) for some device; make them differ by a fixed part, e.g. a folder of each its own` });
+  const files = formats.flatMap((format) =>
+    format.lists.flatMap((list) => [
+      { format, list, file: formatPath(format, '{device}', list), key: 'path' },
+      ...(format.changelog === undefined
+        ? []
+        : [{ format, list, file: changelogPath(format, '{device}', list)!, key: 'changelog' }]),
+    ]),
+  );
+  for (const { format, list, file, key } of files) {
+    const earlier =
+      seen.find((other) => other.file === file) ?? seen.find((other) => patternsMeet(other.file, file, lists));
+    const at = [format.family, key];
+    const what = `${format.family}${key === 'path' ? '' : ` ${key}`}, list ${list}`;
+    if (earlier === undefined) seen.push({ file, what });
+    else if (earlier.file === file) {
+      const message = `${file} is also the file of ${earlier.what}; give each format and list its own path`;
+      problems.push({ path: at, message });
+    } else {
+      const message =
+        `${file} can name the same file or folder as ${earlier.file} (${earlier.what}) for some device; ` +
+        'make them differ by a fixed part, e.g. a folder of each its own';
+      problems.push({ path: at, message });
     }
   }
   return problems.length > 0 ? { formats: [], problems } : { formats, problems };
@@ -186,9 +211,15 @@ function readFormat(family: FormatFamily, settings: unknown, siteLists: readonly
     problems.push({ path: [family], message: `expected the settings of the ${family} format, e.g. lists: [stable]; or {} for every list at the default path` });
     return undefined;
   }
-  const { lists: listsValue, path: pathValue, ...rest } = settings as Record<string, unknown>;
+  const { lists: listsValue, path: pathValue, changelog: changelogValue, ...rest } = settings as Record<
+    string,
+    unknown
+  >;
   const before = problems.length;
-  for (const key of Object.keys(rest)) problems.push({ path: [family, key], key: true, message: 'unknown key; a format has `lists:` and `path:`' });
+  const keys = 'a format has `lists:`, `path:` and `changelog:`';
+  for (const key of Object.keys(rest)) {
+    problems.push({ path: [family, key], key: true, message: `unknown key; ${keys}` });
+  }
   let lists = [...siteLists];
   if (listsValue !== undefined) {
     if (!Array.isArray(listsValue) || listsValue.length === 0 || !listsValue.every((l) => typeof l === 'string')) {
@@ -211,5 +242,33 @@ function readFormat(family: FormatFamily, settings: unknown, siteLists: readonly
     if (problem) problems.push({ path: [family, 'path'], message: problem });
     else path = pathValue as string;
   }
-  return problems.length > before ? undefined : { family, lists, path };
+  let changelog: string | undefined;
+  if (changelogValue !== undefined) {
+    const problem =
+      typeof changelogValue === 'string'
+        ? changelogPathProblem(changelogValue, lists.length === 1)
+        : 'expected the path of each device\'s changelog, e.g. /changelogs/{device}.txt';
+    if (problem) problems.push({ path: [family, 'changelog'], message: problem });
+    else changelog = changelogValue as string;
+  }
+  if (problems.length > before) return undefined;
+  return { family, lists, path, ...(changelog !== undefined && { changelog }) };
+}
+
+/**
+ * Why `pattern` cannot be the path of a format's changelog: a text or Markdown file (`.txt`,
+ * `.md`, which every host serves as text by the name) in a folder of its own, so that no host
+ * needs a rule per device for it; otherwise the rules of a format's path.
+ */
+function changelogPathProblem(pattern: string, oneList: boolean): string | undefined {
+  const example = 'e.g. /changelogs/{device}.txt or /API/updater/changelogs/{device}.md';
+  if (!/\.(txt|md)$/.test(pattern)) return `a changelog's path ends in .txt or .md, ${example}`;
+  if (pattern.startsWith('/') && formatFolder(pattern) === undefined) {
+    return `a changelog lies in a folder of its own, ${example}`;
+  }
+  if (!oneList && !pattern.includes('{list}')) {
+    const several = 'the format publishes several lists: put {list} in the changelog';
+    return `${several}'s path, e.g. /changelogs/{list}/{device}.txt`;
+  }
+  return formatPathProblem(`${pattern}.json`, true)?.replace(/a format's path/g, "a changelog's path");
 }

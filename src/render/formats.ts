@@ -8,7 +8,8 @@ import { sha256Of } from '../catalog/loose.js';
 import { compareNewestFirst, type Listing } from '../catalog/plan.js';
 import type { Problem } from '../catalog/problems.js';
 import type { DeviceInfo } from '../catalog/device.js';
-import { formatPath, type FormatFamily, type OutputFormat } from '../catalog/formats.js';
+import { changelogPath, formatPath, type FormatFamily, type OutputFormat } from '../catalog/formats.js';
+import { renderDialectChangelog } from './dialect-changelog.js';
 import type { Site } from '../catalog/site.js';
 import type { OutputFile } from './output.js';
 import { deviceFields, dialectFile, dialectRecord, DIALECTS, type DeviceFields, type Dialect } from './dialects.js';
@@ -53,6 +54,9 @@ export function renderFormats(
       }
       notices.push(...left);
       if (contents !== undefined) files.push({ path: path.slice(1), contents });
+      const changelog = changelogPath(format, device, list);
+      const text = changelog === undefined ? undefined : renderDialectChangelog(listing?.builds ?? []);
+      if (text !== undefined) files.push({ path: changelog!.slice(1), contents: text });
     }
   }
   return { files, notices };
