@@ -64,7 +64,7 @@ export const DIALECT_CASES: Record<FormatFamily, DialectCase> = {
 };
 
 /** Downloadable, a size above 0, not withdrawn: what any phone can install at all. */
-export function downloadable(b: Build): boolean {
+function downloadable(b: Build): boolean {
   return !b.placeholder && b.url !== undefined && !isWithdrawn(b) && typeof b.size === 'number' && b.size > 0;
 }
 
