@@ -39,6 +39,11 @@ export interface OutputFormat {
    * (`/changelogs/{device}.txt`), when site.yaml gives `changelog`.
    */
   changelog?: string;
+  /**
+   * The `buildtype` of crdroid-java records (`buildtype:` in site.yaml); the list's name without
+   * it. AlphaDroid offers a build only when it equals the phone's `ro.alpha.build.package`.
+   */
+  buildtype?: string;
   /** Where site.yaml sets its `path` (or names the family), for problems found once the devices are known. */
   at?: { line: number; col: number };
 }
@@ -72,13 +77,16 @@ export function readFormats(value: unknown, lists: readonly string[]): { formats
   // `formats:` with nothing under it names no format yet.
   if (value === undefined || value === null) return { formats, problems };
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    problems.push({ path: [], message: `expected a mapping of updater dialect → settings, e.g. crdroid: { lists: [stable] }; families: ${FORMAT_FAMILIES.join(', ')}` });
+    const message = 'expected a mapping of updater dialect → settings, e.g. crdroid: { lists: [stable] }; dialects: ';
+    problems.push({ path: [], message: message + FORMAT_FAMILIES.join(', ') });
     return { formats, problems };
   }
   for (const [family, settings] of Object.entries(value as Record<string, unknown>)) {
     if (!Object.hasOwn(DIALECT_SETTINGS, family)) {
       const names = `${FORMAT_FAMILIES.slice(0, -1).join(', ')} and ${FORMAT_FAMILIES[FORMAT_FAMILIES.length - 1]}`;
-      const message = `unknown updater dialect; otapress writes the formats of ${names} (besides the /e/ and LineageOS answers, which every site has)`;
+      const message =
+        `unknown updater dialect; otapress writes the formats of ${names} ` +
+        '(besides the /e/ and LineageOS answers, which every site has)';
       problems.push({ path: [family], key: true, message });
       continue;
     }
@@ -211,12 +219,18 @@ function readFormat(family: FormatFamily, settings: unknown, siteLists: readonly
     problems.push({ path: [family], message: `expected the settings of the ${family} format, e.g. lists: [stable]; or {} for every list at the default path` });
     return undefined;
   }
-  const { lists: listsValue, path: pathValue, changelog: changelogValue, ...rest } = settings as Record<
+  const { lists: listsValue, path: pathValue, changelog: changelogValue, buildtype, ...rest } = settings as Record<
     string,
     unknown
   >;
   const before = problems.length;
-  const keys = 'a format has `lists:`, `path:` and `changelog:`';
+  const keys = 'a format has `lists:`, `path:` and `changelog:` (crdroid-java also `buildtype:`)';
+  if (buildtype !== undefined && family !== 'crdroid-java') {
+    problems.push({ path: [family, 'buildtype'], key: true, message: `unknown key; ${keys}` });
+  } else if (buildtype !== undefined && !(typeof buildtype === 'string' && ONE_LINE.test(buildtype))) {
+    const message = 'expected the build type phones compare, e.g. Official (on one line, at most 100 characters)';
+    problems.push({ path: [family, 'buildtype'], message });
+  }
   for (const key of Object.keys(rest)) {
     problems.push({ path: [family, key], key: true, message: `unknown key; ${keys}` });
   }
@@ -252,7 +266,13 @@ function readFormat(family: FormatFamily, settings: unknown, siteLists: readonly
     else changelog = changelogValue as string;
   }
   if (problems.length > before) return undefined;
-  return { family, lists, path, ...(changelog !== undefined && { changelog }) };
+  return {
+    family,
+    lists,
+    path,
+    ...(changelog !== undefined && { changelog }),
+    ...(typeof buildtype === 'string' && { buildtype }),
+  };
 }
 
 /**
@@ -260,6 +280,9 @@ function readFormat(family: FormatFamily, settings: unknown, siteLists: readonly
  * `.md`, which every host serves as text by the name) in a folder of its own, so that no host
  * needs a rule per device for it; otherwise the rules of a format's path.
  */
+/** Text on one line, 1 to 100 characters, without leading or trailing blanks. */
+const ONE_LINE = /^\S(?:[^\n\r]{0,98}\S)?$/;
+
 function changelogPathProblem(pattern: string, oneList: boolean): string | undefined {
   const example = 'e.g. /changelogs/{device}.txt or /API/updater/changelogs/{device}.md';
   if (!/\.(txt|md)$/.test(pattern)) return `a changelog's path ends in .txt or .md, ${example}`;

@@ -26,7 +26,9 @@ export function outputFloor(
   requestPaths = site.requestPaths.length,
 ): OutputFloor {
   // A dialect with a list wrapper writes a file per device and list, empty lists included.
-  const formatFilesPerDevice = site.formats.filter((f) => DIALECT_SETTINGS[f.family].everyDevice).reduce((n, f) => n + f.lists.length, 0);
+  const formatFilesPerDevice = site.formats
+    .filter((f) => DIALECT_SETTINGS[f.family].everyDevice)
+    .reduce((n, f) => n + f.lists.length, 0);
   const perDevice = 2 * lists + 4 + formatFilesPerDevice;
   // The site with its first `requestPaths` request paths only.
   const trimmed: Site = { ...site, requestPaths: site.requestPaths.slice(0, requestPaths) };

@@ -9,7 +9,7 @@ import { isWithdrawn } from '../catalog/filename.js';
 import type { Build } from '../catalog/manifest.js';
 import type { DeviceInfo } from '../catalog/device.js';
 import { sha256Of } from '../catalog/loose.js';
-import type { FormatFamily } from '../catalog/formats.js';
+import type { FormatFamily, OutputFormat } from '../catalog/formats.js';
 import { renderEnvelope, renderRecord, type ApiRecord } from './v1.js';
 
 /** The device's fields the dialects show, the same for every build of the device. */
@@ -48,7 +48,7 @@ export function deviceFields(info: DeviceInfo): DeviceFields {
  */
 export interface DialectKey {
   key: string;
-  value: (build: Build, device: DeviceFields, list: string) => unknown;
+  value: (build: Build, device: DeviceFields, list: string, format: OutputFormat) => unknown;
   missing: 'omit' | '';
 }
 
@@ -223,9 +223,10 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
       key('sha256', sha256Of),
       size,
       version,
-      // The list the build is published in, as v1's `romtype`: AlphaDroid offers a build whose `buildtype` equals
-      // the phone's `ro.alpha.build.package`, and import takes a listing's `buildtype` as the list.
-      shown('buildtype', (_, __, list) => list),
+      // The format's `buildtype`, else the list, as v1's `romtype` (import takes a listing's
+      // `buildtype` as the list): AlphaDroid offers a build whose `buildtype` equals the phone's
+      // `ro.alpha.build.package`, which a list name in lower case may not.
+      shown('buildtype', (_, __, list, format) => format.buildtype ?? list),
       shown('forum', (_, d) => d.forum),
       shown('telegram', (_, d) => d.telegram),
       shown('gapps'),
@@ -339,12 +340,20 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
 };
 
 /** The record of `build` in `dialect`. Built key by key: a record per build and list of a big catalog. */
-export function dialectRecord(dialect: Dialect, build: Build, device: DeviceFields, list: string): unknown {
+export function dialectRecord(
+  dialect: Dialect,
+  build: Build,
+  device: DeviceFields,
+  list: string,
+  format: OutputFormat,
+): unknown {
   if (dialect.wrapper === 'v1') return renderRecord(build, list);
-  if (dialect.wrapper === 'line') return dialect.keys.map(({ value }) => String(value(build, device, list))).join(' ');
+  if (dialect.wrapper === 'line') {
+    return dialect.keys.map(({ value }) => String(value(build, device, list, format))).join(' ');
+  }
   const record: Record<string, unknown> = {};
   for (const { key: name, value, missing } of dialect.keys) {
-    const v = value(build, device, list);
+    const v = value(build, device, list, format);
     if (v !== undefined) record[name] = v;
     else if (missing === '') record[name] = '';
   }

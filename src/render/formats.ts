@@ -36,7 +36,7 @@ export function renderFormats(
       const listing = listings.find((l) => l.list === list);
       const path = formatPath(format, device, list);
       const { offered, notices: left } = offeredBuilds(format, dialect, listing?.builds ?? [], path);
-      const records = offered.map((b) => dialectRecord(dialect, b, (fields ??= deviceFields(info)), list));
+      const records = offered.map((b) => dialectRecord(dialect, b, (fields ??= deviceFields(info)), list, format));
       let contents = dialectFile(dialect, records);
       // Past the most the updater reads, the oldest builds go: the newest stay offered. The most that
       // fit, found by halving (the file grows with every record kept).

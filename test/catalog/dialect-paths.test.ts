@@ -36,6 +36,17 @@ describe('dialect paths', () => {
     ]);
   });
 
+  it('takes `buildtype` for crdroid-java only, on one line', () => {
+    const yaml = (dialect: string, value: string) => `${base}formats:\n  ${dialect}:\n    buildtype: ${value}\n`;
+    expect(parseSite(yaml('crdroid-java', 'Official')).site!.formats[0].buildtype).toBe('Official');
+    expect(parseSite(yaml('crdroid', 'Official')).problems.map((p) => `${p.field} ${p.message}`)).toEqual([
+      'formats.crdroid.buildtype unknown key; a format has `lists:`, `path:` and `changelog:` (crdroid-java also `buildtype:`)',
+    ]);
+    expect(parseSite(yaml('crdroid-java', '[a]')).problems.map((p) => `${p.field} ${p.message}`)).toEqual([
+      'formats.crdroid-java.buildtype expected the build type phones compare, e.g. Official (on one line, at most 100 characters)',
+    ]);
+  });
+
   it('takes every dialect at its default path, all at once', () => {
     const names = ['crdroid', 'pixelexperience', 'crdroid-java', 'md5-six', 'lineage-v1', 'pixelos15', 'pixelos-feed'];
     names.push('grapheneos');
