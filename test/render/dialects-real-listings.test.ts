@@ -54,6 +54,7 @@ const rows: [string, string, string, string, string, (text: string) => unknown][
   ],
   ['derpfest-Pong.json', 'Pong', 'official', 'lineage-v1', '/{device}.json', derpFest],
   ['derpfest-a505fn-quoted-size.json', 'a505fn', 'official', 'lineage-v1', '/{device}.json', derpFest],
+  ['axionos-gms-sweet.json', 'sweet', 'official', 'lineage-v1', '/OTA/GMS/{device}.json', derpFest],
   ['pixelos-fifteen-beryllium.json', 'beryllium', 'official', 'pixelos15', UPDATER, decodePixelOs15],
   ['pixelos-fifteen-aston.json', 'aston', 'official', 'pixelos15', UPDATER, decodePixelOs15],
   [
