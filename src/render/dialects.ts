@@ -76,7 +76,7 @@ export interface Dialect {
    * The key the updater tells downloads apart by, and the build's field it holds (`sha256`: the
    * zip's SHA-256, the `id` when it is one): a second build with the same value is left out.
    */
-  downloadKey: { key: string; field: 'id' | 'md5sum' | 'sha256' };
+  downloadKey: { key: string; field: 'id' | 'md5sum' | 'sha256' | 'incremental' };
   /** What every build it carries has; the first it lacks is the notice's reason. */
   needs: readonly DialectNeed[];
   /** The most bytes the updater reads: the oldest builds are left out, with a notice, to stay within it. */
@@ -326,7 +326,7 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
       key('device', (b) => b.device),
       key('channel', (_, __, list) => list),
     ],
-    downloadKey: { key: 'incremental', field: 'id' },
+    downloadKey: { key: 'incremental', field: 'incremental' },
     needs: [
       WITHDRAWN,
       SIZE,

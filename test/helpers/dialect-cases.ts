@@ -57,7 +57,7 @@ export const DIALECT_CASES: Record<FormatFamily, DialectCase> = {
   grapheneos: {
     readers: ['grapheneos'],
     carries: (b) => /^\S+$/.test(b.incremental) && b.ota_type !== 'BLOCK',
-    key: (b) => b.id,
+    key: (b) => b.incremental,
     newestOnly: true,
     name: (b) => `${b.device}-ota_update-${b.incremental}.zip`,
   },
