@@ -42,14 +42,16 @@ export function deviceFields(info: DeviceInfo): DeviceFields {
 }
 
 /**
- * One key of a record: its value for a build (`undefined` when the catalog has none), and what a
- * missing value becomes: left out (`omit`), or `""` for a key the updater reads with `getString`
- * only to show it, where a missing key would drop the record.
+ * One key of a record: its JSON type, its value for a build (`undefined` when the catalog has
+ * none), and what a missing value becomes: `required`, never missing from a build the dialect
+ * carries (its needs see to that); left out (`omit`); or `""` for a key the updater reads with
+ * `getString` only to show it, where a missing key would drop the record.
  */
 export interface DialectKey {
   key: string;
+  type: 'string' | 'number' | 'boolean' | 'array';
   value: (build: Build, device: DeviceFields, list: string, format: OutputFormat) => unknown;
-  missing: 'omit' | '';
+  missing: 'required' | 'omit' | '';
 }
 
 /** A build a dialect cannot carry, and the notice's reason. */
@@ -107,17 +109,20 @@ const MD5_ID: DialectNeed = {
 };
 
 /** A key whose value is the build's field (or the device's), never missing for a build the dialect carries. */
-const key = (name: string, value: DialectKey['value'], missing: DialectKey['missing'] = 'omit'): DialectKey => ({
-  key: name,
-  value,
-  missing,
-});
-const filename = (name: string) => key(name, (b) => b.filename);
-const url = (name: string) => key(name, (b) => b.url);
-const timestamp = (name: string) => key(name, (b) => b.timestamp);
-const size = key('size', (b) => b.size);
-const version = key('version', (b) => b.version);
-const md5 = key('md5', (b) => b.md5sum);
+const key = (
+  name: string,
+  value: DialectKey['value'],
+  missing: DialectKey['missing'] = 'omit',
+  type: DialectKey['type'] = 'string',
+): DialectKey => ({ key: name, type, value, missing });
+const required = (name: string, value: DialectKey['value'], type: DialectKey['type'] = 'string') =>
+  key(name, value, 'required', type);
+const filename = (name: string) => required(name, (b) => b.filename);
+const url = (name: string) => required(name, (b) => b.url);
+const timestamp = (name: string) => required(name, (b) => b.timestamp, 'number');
+const size = required('size', (b) => b.size, 'number');
+const version = required('version', (b) => b.version);
+const md5 = required('md5', (b) => b.md5sum);
 const shown = (name: string, value: DialectKey['value'] = () => undefined) => key(name, value, '');
 const sdkLevel = (b: Build) =>
   /^\d{1,9}$/.test(b.api_level) && Number(b.api_level) > 0 ? Number(b.api_level) : undefined;
@@ -164,14 +169,14 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
       url('download'),
       timestamp('timestamp'),
       key('md5', (b) => (b.md5sum === '' ? undefined : b.md5sum)),
-      key('sha256', sha256Of),
+      required('sha256', sha256Of),
       size,
       version,
       key('forum', (_, d) => d.forum),
       key('paypal', (_, d) => d.paypal),
       key('telegram', (_, d) => d.telegram),
       key('os_patch_level', (b) => b.os_patch_level),
-      key('os_sdk_level', (b) => (/^\d{1,9}$/.test(b.api_level) ? Number(b.api_level) : undefined)),
+      key('os_sdk_level', (b) => (/^\d{1,9}$/.test(b.api_level) ? Number(b.api_level) : undefined), 'omit', 'number'),
       key('ota_property_files', (b) => b.ota_property_files),
     ],
     downloadKey: { key: 'sha256', field: 'sha256' },
@@ -187,15 +192,15 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
     wrapper: 'object',
     count: 'newest',
     keys: [
-      key('error', () => false),
+      required('error', () => false, 'boolean'),
       filename('filename'),
       timestamp('datetime'),
       size,
       url('url'),
-      key('filehash', (b) => b.md5sum),
+      required('filehash', (b) => b.md5sum),
       version,
-      key('id', (b) => b.id),
-      key('maintainers', (_, d) => maintainers(d.info)),
+      required('id', (b) => b.id),
+      required('maintainers', (_, d) => maintainers(d.info), 'array'),
       key('donate_url', (_, d) => d.info.links.donate),
       key('forum_url', (_, d) => d.info.links.forum),
       key('website_url', (_, d) => d.info.links.info),
@@ -266,7 +271,7 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
     title: 'PixelOS 15',
     wrapper: 'response',
     count: 'every',
-    keys: [timestamp('datetime'), filename('filename'), key('id', (b) => b.id), size, url('url'), version],
+    keys: [timestamp('datetime'), filename('filename'), required('id', (b) => b.id), size, url('url'), version],
     downloadKey: { key: 'id', field: 'id' },
     needs: [WITHDRAWN, SIZE],
   },
@@ -281,7 +286,7 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
     count: 'every',
     keys: [
       timestamp('datetime'),
-      key('files', (b) => [
+      required('files', (b) => [
         {
           filename: b.filename,
           os_patch_level: b.os_patch_level,
@@ -291,8 +296,8 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
           size: b.size,
           url: b.url,
         },
-      ]),
-      key('type', () => 'ci'),
+      ], 'array'),
+      required('type', () => 'ci'),
       version,
     ],
     downloadKey: { key: 'sha256', field: 'sha256' },
@@ -321,10 +326,10 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
     wrapper: 'line',
     count: 'newest',
     keys: [
-      key('incremental', (b) => b.incremental),
+      required('incremental', (b) => b.incremental),
       timestamp('timestamp'),
-      key('device', (b) => b.device),
-      key('channel', (_, __, list) => list),
+      required('device', (b) => b.device),
+      required('channel', (_, __, list) => list),
     ],
     downloadKey: { key: 'incremental', field: 'incremental' },
     needs: [
