@@ -4,31 +4,46 @@
  * updater find their answer where they already look. This file reads the setting and holds the
  * path rules; render/formats.ts writes the files and hosts/routes.ts serves them. Pure.
  */
+import { DIALECT_SETTINGS, type DialectSetting } from './dialects.js';
 import { patternsMeet } from './request-paths.js';
 
-/** The updater families otapress writes a file for, beside the /e/ and LineageOS answers. */
-export const FORMAT_FAMILIES = ['crdroid', 'pixelexperience'] as const;
+/**
+ * The updater dialects otapress writes a file for, beside the /e/ and LineageOS answers, by the
+ * name site.yaml gives them (catalog/dialects.ts). `crdroid` and `pixelexperience`, once called
+ * families, keep their names and their files.
+ */
+export const FORMAT_FAMILIES = Object.keys(DIALECT_SETTINGS) as (keyof typeof DIALECT_SETTINGS)[];
 
-/** A family of {@link FORMAT_FAMILIES}. */
-export type FormatFamily = (typeof FORMAT_FAMILIES)[number];
+/** A dialect of {@link FORMAT_FAMILIES}. */
+export type FormatFamily = keyof typeof DIALECT_SETTINGS;
 
 /**
- * Where each family's file lives when site.yaml gives no `path`: in a folder of its own under
+ * Where each dialect's file lives when site.yaml gives no `path`: in a folder of its own under
  * `/api/`, where every host already sends the API headers (JSON type, CORS, Cache-Control) and the
  * JSON 404s.
  */
-export const DEFAULT_FORMAT_PATHS: Record<FormatFamily, { oneList: string; lists: string }> = {
-  crdroid: { oneList: '/api/crdroid/{device}.json', lists: '/api/crdroid/{list}/{device}.json' },
-  pixelexperience: { oneList: '/api/pixelexperience/{device}.json', lists: '/api/pixelexperience/{list}/{device}.json' },
-};
+export const DEFAULT_FORMAT_PATHS = Object.fromEntries(
+  FORMAT_FAMILIES.map((name) => [name, DIALECT_SETTINGS[name].paths]),
+) as Record<FormatFamily, { oneList: string; lists: string }>;
 
-/** One output format of a site: the family, the lists it publishes, the path of each device's file. */
+/** One output format of a site: the dialect, the lists it publishes, the path of each device's file. */
 export interface OutputFormat {
+  /** The dialect (the name it had when there were only two families). */
   family: FormatFamily;
   /** The request lists published in this format, in the order written. */
   lists: string[];
   /** The file of a device and list: `/api/crdroid/{device}.json`, with `{list}` when `lists` has more than one. */
   path: string;
+  /**
+   * Where the changelog of a device and list lies, for the updaters that fetch one of their own
+   * (`/changelogs/{device}.txt`), when site.yaml gives `changelog`.
+   */
+  changelog?: string;
+  /**
+   * The `buildtype` of crdroid-java records (`buildtype:` in site.yaml); the list's name without
+   * it. AlphaDroid offers a build only when it equals the phone's `ro.alpha.build.package`.
+   */
+  buildtype?: string;
   /** Where site.yaml sets its `path` (or names the family), for problems found once the devices are known. */
   at?: { line: number; col: number };
 }
@@ -36,6 +51,11 @@ export interface OutputFormat {
 /** The path of `format`'s file for `device` and `list`, as a URL path (`/api/crdroid/akita.json`). */
 export function formatPath(format: OutputFormat, device: string, list: string): string {
   return format.path.replace('{device}', device).replace('{list}', list);
+}
+
+/** The path of `format`'s changelog for `device` and `list`, when it has one (`/changelogs/akita.txt`). */
+export function changelogPath(format: OutputFormat, device: string, list: string): string | undefined {
+  return format.changelog?.replace('{device}', device).replace('{list}', list);
 }
 
 /** A problem of the `formats` setting: where (a path below `formats`) and what. */
@@ -57,12 +77,17 @@ export function readFormats(value: unknown, lists: readonly string[]): { formats
   // `formats:` with nothing under it names no format yet.
   if (value === undefined || value === null) return { formats, problems };
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    problems.push({ path: [], message: `expected a mapping of updater family → settings, e.g. crdroid: { lists: [stable] }; families: ${FORMAT_FAMILIES.join(', ')}` });
+    const message = 'expected a mapping of updater dialect → settings, e.g. crdroid: { lists: [stable] }; dialects: ';
+    problems.push({ path: [], message: message + FORMAT_FAMILIES.join(', ') });
     return { formats, problems };
   }
   for (const [family, settings] of Object.entries(value as Record<string, unknown>)) {
-    if (!(FORMAT_FAMILIES as readonly string[]).includes(family)) {
-      problems.push({ path: [family], key: true, message: `unknown updater family; otapress writes the formats of ${FORMAT_FAMILIES.join(' and ')} (besides the /e/ and LineageOS answers, which every site has)` });
+    if (!Object.hasOwn(DIALECT_SETTINGS, family)) {
+      const names = `${FORMAT_FAMILIES.slice(0, -1).join(', ')} and ${FORMAT_FAMILIES[FORMAT_FAMILIES.length - 1]}`;
+      const message =
+        `unknown updater dialect; otapress writes the formats of ${names} ` +
+        '(besides the /e/ and LineageOS answers, which every site has)';
+      problems.push({ path: [family], key: true, message });
       continue;
     }
     const format = readFormat(family as FormatFamily, settings ?? {}, lists, problems);
@@ -72,13 +97,28 @@ export function readFormats(value: unknown, lists: readonly string[]): { formats
   // device (`/ota/{device}.json` and `/ota/pe-{device}.json` for a device `pe-x`), or a file and a
   // folder (`/{device}.json` and `/x.json/{device}.json`), would overwrite each other in dist/.
   const seen: { file: string; what: string }[] = [];
-  for (const format of formats) {
-    for (const list of format.lists) {
-      const file = formatPath(format, '{device}', list);
-      const earlier = seen.find((other) => other.file === file) ?? seen.find((other) => patternsMeet(other.file, file, lists));
-      if (earlier === undefined) seen.push({ file, what: `${format.family}, list ${list}` });
-      else if (earlier.file === file) problems.push({ path: [format.family, 'path'], message: `${file} is also the file of ${earlier.what}; give each format and list its own path` });
-      else problems.push({ path: [format.family, 'path'], message: `${file} can name the same file or folder as ${earlier.file} (${earlier.what}) for some device; make them differ by a fixed part, e.g. a folder of each its own` });
+  const files = formats.flatMap((format) =>
+    format.lists.flatMap((list) => [
+      { format, list, file: formatPath(format, '{device}', list), key: 'path' },
+      ...(format.changelog === undefined
+        ? []
+        : [{ format, list, file: changelogPath(format, '{device}', list)!, key: 'changelog' }]),
+    ]),
+  );
+  for (const { format, list, file, key } of files) {
+    const earlier =
+      seen.find((other) => other.file === file) ?? seen.find((other) => patternsMeet(other.file, file, lists));
+    const at = [format.family, key];
+    const what = `${format.family}${key === 'path' ? '' : ` ${key}`}, list ${list}`;
+    if (earlier === undefined) seen.push({ file, what });
+    else if (earlier.file === file) {
+      const message = `${file} is also the file of ${earlier.what}; give each format and list its own path`;
+      problems.push({ path: at, message });
+    } else {
+      const message =
+        `${file} can name the same file or folder as ${earlier.file} (${earlier.what}) for some device; ` +
+        'make them differ by a fixed part, e.g. a folder of each its own';
+      problems.push({ path: at, message });
     }
   }
   return problems.length > 0 ? { formats: [], problems } : { formats, problems };
@@ -114,13 +154,25 @@ export function formatFolder(pattern: string): string | undefined {
 }
 
 /** Why `pattern` cannot be the path of a format's file, or `undefined`. `oneList`: the format publishes one list. */
-export function formatPathProblem(pattern: string, oneList: boolean): string | undefined {
+export function formatPathProblem(
+  pattern: string,
+  oneList: boolean,
+  file: DialectSetting['file'] = 'json',
+): string | undefined {
   const examples = '/api/crdroid/{device}.json, /API/updater/{device}.json or /{device}.json';
   if (!pattern.startsWith('/')) return `a format's path starts with /, e.g. ${examples}`;
   // Its folder becomes a rule of Cloudflare's _routes.json with options_handler, at most 100
   // characters long (developers.cloudflare.com/pages/functions/routing/, "Limits").
   if (pattern.length > 100) return `a format's path has at most 100 characters (this one has ${pattern.length}): Cloudflare Pages takes no longer rule for its folder`;
-  if (!pattern.endsWith('.json')) return `a format's path ends in .json, e.g. ${examples}: every host sends the JSON content type by the name`;
+  if (file === 'channel') {
+    // The updater asks `<base><device>-<channel>`: only the base is the site's to choose.
+    const channel = 'the GrapheneOS updater asks <base><device>-<channel>';
+    const example = 'e.g. /releases/{device}-{list}';
+    if (!pattern.endsWith('/{device}-{list}')) return `${channel}: the path ends in /{device}-{list}, ${example}`;
+    if (formatFolder(pattern) === undefined) return `${channel}: put the files in a folder of their own, ${example}`;
+  } else if (!pattern.endsWith('.json')) {
+    return `a format's path ends in .json, e.g. ${examples}: every host sends the JSON content type by the name`;
+  }
   const unknown = /\{([^}]*)\}/.exec(pattern.replace(/\{(device|list)\}/g, ''));
   if (unknown) return `unknown placeholder {${unknown[1]}}; use {device} and {list}`;
   const bad = /[^A-Za-z0-9._~/-]/.exec(pattern.replace(/\{(device|list)\}/g, ''));
@@ -167,9 +219,21 @@ function readFormat(family: FormatFamily, settings: unknown, siteLists: readonly
     problems.push({ path: [family], message: `expected the settings of the ${family} format, e.g. lists: [stable]; or {} for every list at the default path` });
     return undefined;
   }
-  const { lists: listsValue, path: pathValue, ...rest } = settings as Record<string, unknown>;
+  const { lists: listsValue, path: pathValue, changelog: changelogValue, buildtype, ...rest } = settings as Record<
+    string,
+    unknown
+  >;
   const before = problems.length;
-  for (const key of Object.keys(rest)) problems.push({ path: [family, key], key: true, message: 'unknown key; a format has `lists:` and `path:`' });
+  const keys = 'a format has `lists:`, `path:` and `changelog:` (crdroid-java also `buildtype:`)';
+  if (buildtype !== undefined && family !== 'crdroid-java') {
+    problems.push({ path: [family, 'buildtype'], key: true, message: `unknown key; ${keys}` });
+  } else if (buildtype !== undefined && !(typeof buildtype === 'string' && ONE_LINE.test(buildtype))) {
+    const message = 'expected the build type phones compare, e.g. Official (on one line, at most 100 characters)';
+    problems.push({ path: [family, 'buildtype'], message });
+  }
+  for (const key of Object.keys(rest)) {
+    problems.push({ path: [family, key], key: true, message: `unknown key; ${keys}` });
+  }
   let lists = [...siteLists];
   if (listsValue !== undefined) {
     if (!Array.isArray(listsValue) || listsValue.length === 0 || !listsValue.every((l) => typeof l === 'string')) {
@@ -185,9 +249,49 @@ function readFormat(family: FormatFamily, settings: unknown, siteLists: readonly
   const defaults = DEFAULT_FORMAT_PATHS[family];
   let path = lists.length === 1 ? defaults.oneList : defaults.lists;
   if (pathValue !== undefined) {
-    const problem = typeof pathValue === 'string' ? formatPathProblem(pathValue, lists.length === 1) : `expected the path of each device's file, e.g. ${defaults.oneList}`;
+    const problem =
+      typeof pathValue === 'string'
+        ? formatPathProblem(pathValue, lists.length === 1, DIALECT_SETTINGS[family].file)
+        : `expected the path of each device's file, e.g. ${defaults.oneList}`;
     if (problem) problems.push({ path: [family, 'path'], message: problem });
     else path = pathValue as string;
   }
-  return problems.length > before ? undefined : { family, lists, path };
+  let changelog: string | undefined;
+  if (changelogValue !== undefined) {
+    const problem =
+      typeof changelogValue === 'string'
+        ? changelogPathProblem(changelogValue, lists.length === 1)
+        : 'expected the path of each device\'s changelog, e.g. /changelogs/{device}.txt';
+    if (problem) problems.push({ path: [family, 'changelog'], message: problem });
+    else changelog = changelogValue as string;
+  }
+  if (problems.length > before) return undefined;
+  return {
+    family,
+    lists,
+    path,
+    ...(changelog !== undefined && { changelog }),
+    ...(typeof buildtype === 'string' && { buildtype }),
+  };
+}
+
+/**
+ * Why `pattern` cannot be the path of a format's changelog: a text or Markdown file (`.txt`,
+ * `.md`, which every host serves as text by the name) in a folder of its own, so that no host
+ * needs a rule per device for it; otherwise the rules of a format's path.
+ */
+/** Text on one line, 1 to 100 characters, without leading or trailing blanks. */
+const ONE_LINE = /^\S(?:[^\n\r]{0,98}\S)?$/;
+
+function changelogPathProblem(pattern: string, oneList: boolean): string | undefined {
+  const example = 'e.g. /changelogs/{device}.txt or /API/updater/changelogs/{device}.md';
+  if (!/\.(txt|md)$/.test(pattern)) return `a changelog's path ends in .txt or .md, ${example}`;
+  if (pattern.startsWith('/') && formatFolder(pattern) === undefined) {
+    return `a changelog lies in a folder of its own, ${example}`;
+  }
+  if (!oneList && !pattern.includes('{list}')) {
+    const several = 'the format publishes several lists: put {list} in the changelog';
+    return `${several}'s path, e.g. /changelogs/{list}/{device}.txt`;
+  }
+  return formatPathProblem(`${pattern}.json`, true)?.replace(/a format's path/g, "a changelog's path");
 }

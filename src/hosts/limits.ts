@@ -6,6 +6,7 @@
  * compiled or written; the problem names the list or device folder that passes the limit. Each
  * host module checks its own limits (host.ts `outputLimitProblems`) with the floor counted here. Pure.
  */
+import { DIALECT_SETTINGS } from '../catalog/dialects.js';
 import type { Site } from '../catalog/site.js';
 import type { Problem } from '../catalog/problems.js';
 import { endpoints, formatNotFoundScopes, headerRules, NOT_FOUND_FOLDERS, routeTable } from './routes.js';
@@ -16,7 +17,7 @@ import { limitCheck, type OutputFloor, type OutputLimits } from './limit-check.j
 /**
  * The files a build writes at least, and the Netlify rules it writes, for `site` and
  * `devices` device folders (with its first `lists` lists): every device gets, per list, its listing and its feed, and besides its v1 404s
- * (`404.json`, `404.html`), its v2 builds and its page, and the files of its crDroid-family formats.
+ * (`404.json`, `404.html`), its v2 builds and its page, and the files of its dialects that list every device.
  */
 export function outputFloor(
   site: Site,
@@ -24,8 +25,10 @@ export function outputFloor(
   lists = site.lists.length,
   requestPaths = site.requestPaths.length,
 ): OutputFloor {
-  // A crDroid-family format writes a file per device and list, empty lists included.
-  const formatFilesPerDevice = site.formats.filter((f) => f.family === 'crdroid').reduce((n, f) => n + f.lists.length, 0);
+  // A dialect with a list wrapper writes a file per device and list, empty lists included.
+  const formatFilesPerDevice = site.formats
+    .filter((f) => DIALECT_SETTINGS[f.family].everyDevice)
+    .reduce((n, f) => n + f.lists.length, 0);
   const perDevice = 2 * lists + 4 + formatFilesPerDevice;
   // The site with its first `requestPaths` request paths only.
   const trimmed: Site = { ...site, requestPaths: site.requestPaths.slice(0, requestPaths) };

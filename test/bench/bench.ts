@@ -9,8 +9,8 @@
 //   npm run bench -- --peers --curve       also Hugo and Eleventy building the same v1 listings (test/bench/peers/)
 //   npm run bench -- --extras --only build also a cold build of the same catalog with a device.yaml on every
 //                                          device and a changelog on every build, in the same rounds
-//   npm run bench -- --formats --only build  the same, with the plain catalog and both other updater families'
-//                                          formats in site.yaml (crdroid, pixelexperience) as the second catalog
+//   npm run bench -- --formats --only build  the same, with the plain catalog and every updater dialect in
+//                                          site.yaml (formats: crdroid, crdroid-java, ...) as the second catalog
 //   npm run bench -- --incrementals        a cold build of the catalog with an incremental package for each
 //                                          device's newest tenth of builds against the same catalog without
 //                                          (incrementals.ts), alone; --spread: a tenth spread over the history
@@ -34,6 +34,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFi
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { FORMAT_FAMILIES } from '../../src/catalog/formats.js';
 import { deviceName, generateCatalog } from './catalog.js';
 import { fileSystemOf } from './file-system.js';
 import { compareListings, preparePeers, type Peer, type Command } from './peers.js';
@@ -41,7 +42,7 @@ import { targetLine, type Target } from './targets.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 /** What the second catalog of --extras or --formats adds to the plain one, for the ratio lines. */
-const SECOND_OF = { extras: 'device files and changelogs', formats: 'the crDroid-family and PixelExperience-family formats' };
+const SECOND_OF = { extras: 'device files and changelogs', formats: 'every updater dialect' };
 // What a maintainer runs: the package's JavaScript built ahead of time (lib/), rebuilt from the
 // current src/ first so that the figures are never those of a stale build.
 const BIN = path.join(ROOT, 'lib', 'bin.mjs');
@@ -252,11 +253,14 @@ async function benchCatalog({ devices, builds }: { devices: number; builds: numb
     if (!reused || !existsSync(path.join(root, 'content'))) generateCatalog(root, { devices, builds });
     // With --extras, the same catalog with a device.yaml on every device and a changelog on every
     // build, in a folder of its own inside the first (the first's builds read only its content/).
-    // With --formats, the second catalog is the plain one with both other families' formats in site.yaml.
+    // With --formats, the second catalog is the plain one with every dialect in site.yaml.
     const extrasRoot = values.extras || values.formats ? path.join(root, values.formats ? 'formats' : 'extras') : undefined;
     if (extrasRoot && (!reused || !existsSync(path.join(extrasRoot, 'content')))) {
       generateCatalog(extrasRoot, { devices, builds, extras: !values.formats });
-      if (values.formats) appendFileSync(path.join(extrasRoot, 'content', 'site.yaml'), '\nformats:\n  crdroid: {}\n  pixelexperience: {}\n');
+      if (values.formats) {
+        const dialects = FORMAT_FAMILIES.map((name) => `  ${name}: {}\n`).join('');
+        appendFileSync(path.join(extrasRoot, 'content', 'site.yaml'), `\nformats:\n${dialects}`);
+      }
     }
     const cache = path.join(root, 'node_modules', '.cache', 'otapress');
     const build = (at = root) => run(['node', BIN, 'build', '--root', at]);

@@ -166,7 +166,12 @@ describe('formats in site.yaml', () => {
   });
 
   it.each([
-    ['formats:\n  lineage: {}\n', '3:3 formats.lineage unknown updater family; otapress writes the formats of crdroid and pixelexperience (besides the /e/ and LineageOS answers, which every site has)'],
+    [
+      'formats:\n  lineage: {}\n',
+      '3:3 formats.lineage unknown updater dialect; otapress writes the formats of crdroid, pixelexperience, ' +
+        'crdroid-java, md5-six, lineage-v1, pixelos15, pixelos-feed and grapheneos ' +
+        '(besides the /e/ and LineageOS answers, which every site has)',
+    ],
     ['formats:\n  crdroid: { lists: [nightly] }\n', '3:22 formats.crdroid.lists.0 `nightly` is not a list of this site (lists: stable, official, dev, community); add it to `lists` or name one of those'],
     ['formats:\n  crdroid:\n    path: /api/crdroid/{device}.json\n', '4:11 formats.crdroid.path the format publishes several lists, and each needs its own file: put {list} in the path, e.g. /api/crdroid/{list}/{device}.json or /{list}-{device}.json'],
     ['formats:\n  crdroid:\n    lists: [stable]\n    path: /api/v1/{device}.json\n', expect.stringMatching(/^5:11 formats\.crdroid\.path \/api\/v1\/ holds the LineageOS and \/e\/ answers/)],

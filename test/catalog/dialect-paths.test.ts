@@ -1,0 +1,66 @@
+// Each dialect's path where its phones ask: a JSON dialect's ends in `.json`; GrapheneOS's updater
+// asks `<base><device>-<channel>`, so its path ends in `/{device}-{list}`, in a folder of its own.
+import { describe, expect, it } from 'vitest';
+import { parseSite } from '../../src/catalog/site.js';
+
+const base = 'download_base_url: https://images.example.org/builds\n';
+const problemsOf = (dialect: string, path: string) =>
+  parseSite(`${base}formats:\n  ${dialect}:\n    lists: [stable]\n    path: ${path}\n`).problems.map(
+    (p) => `${p.field} ${p.message}`,
+  );
+
+describe('dialect paths', () => {
+  it.each([
+    ['crdroid-java', '/{device}.json'],
+    ['crdroid-java', '/udc/builds/{device}.json'],
+    ['lineage-v1', '/OTA/GMS/{device}.json'],
+    ['pixelos-feed', '/API/updater/{device}.json'],
+    ['grapheneos', '/releases/{device}-{list}'],
+  ])('%s takes %s', (dialect, path) => {
+    expect(problemsOf(dialect, path)).toEqual([]);
+  });
+
+  it.each([
+    ['grapheneos', '/releases/{device}.json', 'the path ends in /{device}-{list}, e.g. /releases/{device}-{list}'],
+    ['grapheneos', '/{device}-{list}', 'put the files in a folder of their own, e.g. /releases/{device}-{list}'],
+  ])('%s refuses %s', (dialect, path, message) => {
+    expect(problemsOf(dialect, path)).toEqual([
+      `formats.${dialect}.path the GrapheneOS updater asks <base><device>-<channel>: ${message}`,
+    ]);
+  });
+
+  it('refuses a JSON dialect’s path without .json', () => {
+    expect(problemsOf('crdroid-java', '/releases/{device}-{list}')).toEqual([
+      "formats.crdroid-java.path a format's path ends in .json, e.g. /api/crdroid/{device}.json, " +
+        '/API/updater/{device}.json or /{device}.json: every host sends the JSON content type by the name',
+    ]);
+  });
+
+  it('takes `buildtype` for crdroid-java only, on one line', () => {
+    const yaml = (dialect: string, value: string) => `${base}formats:\n  ${dialect}:\n    buildtype: ${value}\n`;
+    expect(parseSite(yaml('crdroid-java', 'Official')).site!.formats[0].buildtype).toBe('Official');
+    expect(parseSite(yaml('crdroid', 'Official')).problems.map((p) => `${p.field} ${p.message}`)).toEqual([
+      'formats.crdroid.buildtype unknown key; a format has `lists:`, `path:` and `changelog:` (crdroid-java also `buildtype:`)',
+    ]);
+    expect(parseSite(yaml('crdroid-java', '[a]')).problems.map((p) => `${p.field} ${p.message}`)).toEqual([
+      'formats.crdroid-java.buildtype expected the build type phones compare, e.g. Official (on one line, at most 100 characters)',
+    ]);
+  });
+
+  it('takes every dialect at its default path, all at once', () => {
+    const names = ['crdroid', 'pixelexperience', 'crdroid-java', 'md5-six', 'lineage-v1', 'pixelos15', 'pixelos-feed'];
+    names.push('grapheneos');
+    const site = parseSite(`${base}formats:\n${names.map((n) => `  ${n}:\n`).join('')}`);
+    expect(site.problems).toEqual([]);
+    expect(site.site!.formats.map((f) => f.path)).toEqual([
+      '/api/crdroid/{list}/{device}.json',
+      '/api/pixelexperience/{list}/{device}.json',
+      '/api/crdroid-java/{list}/{device}.json',
+      '/api/md5-six/{list}/{device}.json',
+      '/api/lineage-v1/{list}/{device}.json',
+      '/api/pixelos15/{list}/{device}.json',
+      '/api/pixelos-feed/{list}/{device}.json',
+      '/api/grapheneos/{device}-{list}',
+    ]);
+  });
+});
