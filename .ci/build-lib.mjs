@@ -21,7 +21,17 @@
 // - the build and check commands load lib/pipeline/build-command.js, build.ts and all it imports as
 //   one module, but for the few modules the CLI itself loads (see SHARED): with both bundles,
 //   cold 1k builds took 0.87x the wall time and 0.84x the CPU time.
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
@@ -43,8 +53,13 @@ const ownModulesStay = {
   setup(b) {
     b.onResolve({ filter: /^\.\.?\// }, (args) => {
       if (args.kind === 'entry-point' || !args.importer.startsWith(src + path.sep)) return undefined;
-      const command = path.dirname(args.importer) === path.join(src, 'commands') && ['build.ts', 'check.ts'].includes(path.basename(args.importer));
-      return { path: command && args.path === '../pipeline/build.js' ? '../pipeline/build-command.js' : args.path, external: true };
+      const command =
+        path.dirname(args.importer) === path.join(src, 'commands') &&
+        ['build.ts', 'check.ts'].includes(path.basename(args.importer));
+      return {
+        path: command && args.path === '../pipeline/build.js' ? '../pipeline/build-command.js' : args.path,
+        external: true,
+      };
     });
   },
 };
@@ -55,7 +70,13 @@ const ownModulesStay = {
  * the CLI's `instanceof`; the worker pool started ahead must be the one the build uses): the CLI's
  * own (io, problems, out-dir) and what the build command loads first (worker-pool, cache-key).
  */
-const SHARED = ['io.ts', 'catalog/problems.ts', 'pipeline/out-dir.ts', 'pipeline/worker-pool.ts', 'pipeline/cache-key.ts'].map((f) => path.join(src, f));
+const SHARED = [
+  'io.ts',
+  'catalog/problems.ts',
+  'pipeline/out-dir.ts',
+  'pipeline/worker-pool.ts',
+  'pipeline/cache-key.ts',
+].map((f) => path.join(src, f));
 const sharedStay = {
   name: 'shared-stay',
   setup(b) {
@@ -83,8 +104,12 @@ const librariesFromVendor = {
       if (args.path !== LIBRARIES) return undefined;
       const text = readFileSync(args.path, 'utf8');
       const from = "const FROM = { yaml: 'yaml', zod: 'zod' };";
-      if (!text.includes(from)) throw new Error(`${args.path}: the line \`${from}\` that .ci/build-lib.mjs rewrites is gone`);
-      return { contents: text.replace(from, "const FROM = { yaml: '../vendor/yaml.cjs', zod: '../vendor/zod.cjs' };"), loader: 'ts' };
+      if (!text.includes(from))
+        throw new Error(`${args.path}: the line \`${from}\` that .ci/build-lib.mjs rewrites is gone`);
+      return {
+        contents: text.replace(from, "const FROM = { yaml: '../vendor/yaml.cjs', zod: '../vendor/zod.cjs' };"),
+        loader: 'ts',
+      };
     });
   },
 };
@@ -111,7 +136,9 @@ for (const [name, contents, what] of vendored) {
     stdin: { contents, resolveDir: root, sourcefile: name, loader: 'js' },
     outfile: path.join(out, 'vendor', name),
     bundle: true,
-    banner: { js: `// Built by .ci/build-lib.mjs: ${what}, loaded by catalog/libraries.js when content needs it; the licence is in LICENSES.txt.` },
+    banner: {
+      js: `// Built by .ci/build-lib.mjs: ${what}, loaded by catalog/libraries.js when content needs it; the licence is in LICENSES.txt.`,
+    },
     format: 'cjs',
     platform: 'node',
     target: 'node20',
@@ -129,7 +156,9 @@ const { metafile } = await build({
   chunkNames: 'vendor/[name]-[hash]',
   plugins: [ownModulesStay, librariesFromVendor],
   // yaml and yauzl are CommonJS and require Node's modules at run time.
-  banner: { js: "import { createRequire as __otapressRequire } from 'node:module';\nconst require = __otapressRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __otapressRequire } from 'node:module';\nconst require = __otapressRequire(import.meta.url);",
+  },
   format: 'esm',
   platform: 'node',
   target: 'node20',
@@ -152,7 +181,9 @@ async function bundle(entry, name, what, plugins = []) {
     outfile: path.join(out, 'pipeline', name),
     bundle: true,
     plugins: [...plugins, librariesFromVendor],
-    banner: { js: `// Built by .ci/build-lib.mjs: ${what}; the libraries' licences are in ../vendor/LICENSES.txt.\nimport { createRequire as __otapressRequire } from 'node:module';\nconst require = __otapressRequire(import.meta.url);` },
+    banner: {
+      js: `// Built by .ci/build-lib.mjs: ${what}; the libraries' licences are in ../vendor/LICENSES.txt.\nimport { createRequire as __otapressRequire } from 'node:module';\nconst require = __otapressRequire(import.meta.url);`,
+    },
     format: 'esm',
     platform: 'node',
     target: 'node20',
@@ -163,16 +194,30 @@ async function bundle(entry, name, what, plugins = []) {
 }
 
 // The compile worker's module (see above).
-await bundle('compile-devices.ts', 'compile-worker-bundle.js', 'compile-devices.ts and all it imports, for the compile worker (compile-worker.mjs)');
+await bundle(
+  'compile-devices.ts',
+  'compile-worker-bundle.js',
+  'compile-devices.ts and all it imports, for the compile worker (compile-worker.mjs)',
+);
 // The build and check commands' module: build.ts and all it imports but the shared modules above.
 // Loading sixty files one by one was a fixed cost of every build on the calling thread, before its
 // first device.
-await bundle('build.ts', 'build-command.js', 'build.ts and all it imports, but for the modules shared with the CLI, for the build and check commands', [sharedStay]);
+await bundle(
+  'build.ts',
+  'build-command.js',
+  'build.ts and all it imports, but for the modules shared with the CLI, for the build and check commands',
+  [sharedStay],
+);
 
-for (const built of vendorMetafiles) for (const input of Object.keys(built.inputs)) metafile.inputs[input] ??= built.inputs[input];
+for (const built of vendorMetafiles)
+  for (const input of Object.keys(built.inputs)) metafile.inputs[input] ??= built.inputs[input];
 
 // The licence of every package that went into lib/, as their licences ask.
-const packages = [...new Set(Object.keys(metafile.inputs).flatMap((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1] ?? []))].sort();
+const packages = [
+  ...new Set(
+    Object.keys(metafile.inputs).flatMap((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1] ?? []),
+  ),
+].sort();
 const notices = packages.map((name) => {
   const dir = path.join(root, 'node_modules', name);
   const { version, license } = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
@@ -181,7 +226,10 @@ const notices = packages.map((name) => {
   return `${name} ${version} (${license})\n\n${readFileSync(path.join(dir, file), 'utf8').trim()}\n`;
 });
 if (existsSync(path.join(out, 'vendor'))) {
-  writeFileSync(path.join(out, 'vendor', 'LICENSES.txt'), `Libraries bundled into this folder, and their licences.\n\n${notices.join('\n---\n\n')}`);
+  writeFileSync(
+    path.join(out, 'vendor', 'LICENSES.txt'),
+    `Libraries bundled into this folder, and their licences.\n\n${notices.join('\n---\n\n')}`,
+  );
 }
 
 placeBuilt(out, lib);

@@ -38,7 +38,9 @@ try {
   if (missing) {
     const { fileURLToPath } = await import('node:url');
     const project = fileURLToPath(new URL('..', import.meta.url)).replace(/[\\/]$/, '');
-    console.error(`otapress cannot start: the package ${missing[1]} is not installed; run npm ci first (in ${project})`);
+    console.error(
+      `otapress cannot start: the package ${missing[1]} is not installed; run npm ci first (in ${project})`,
+    );
   } else {
     // A failure of otapress itself, not of the content: show the stack so it can be reported.
     console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));

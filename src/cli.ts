@@ -149,7 +149,10 @@ export async function outputWritten(code: number): Promise<number> {
   const { describeWriteError } = await import('./pipeline/out-dir.js');
   for (const [stream, error] of lost) {
     const name = stream === process.stdout ? 'stdout' : 'stderr';
-    print(stream === process.stdout ? process.stderr : process.stdout, `otapress could not write its output to ${name}: ${describeWriteError(error) ?? error.message}\n`);
+    print(
+      stream === process.stdout ? process.stderr : process.stdout,
+      `otapress could not write its output to ${name}: ${describeWriteError(error) ?? error.message}\n`,
+    );
   }
   await drained();
   return code === EXIT.ok ? EXIT.io : code;

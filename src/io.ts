@@ -94,7 +94,9 @@ export function reportProblems(problems: readonly Problem[], io: Io, format: str
 export function reportNotices(notices: readonly Problem[], io: Io, format: string): void {
   if (notices.length === 0) return;
   report(notices, io, format, 'notice');
-  io.err(`${count(notices.length, 'notice')} (not errors: the site builds; each says what phones will do, and what to change).`);
+  io.err(
+    `${count(notices.length, 'notice')} (not errors: the site builds; each says what phones will do, and what to change).`,
+  );
 }
 
 // --- internal ---
@@ -102,7 +104,11 @@ export function reportNotices(notices: readonly Problem[], io: Io, format: strin
 /** Each problem on a line of its own: on stderr as text, or on stdout as GitHub annotations (`::error`, `::notice`). */
 function report(problems: readonly Problem[], io: Io, format: string, kind: 'error' | 'notice'): void {
   const github = format === 'github';
-  const lines = problems.map((p) => (github ? `::${kind} file=${property(p.file)},line=${p.line},col=${p.col},title=${property(p.field)}::${escapeData(p.message)}` : formatProblem(p)));
+  const lines = problems.map((p) =>
+    github
+      ? `::${kind} file=${property(p.file)},line=${p.line},col=${p.col},title=${property(p.field)}::${escapeData(p.message)}`
+      : formatProblem(p),
+  );
   const to = github ? 'out' : 'err';
   if (io.lines) {
     if (lines.length > 0) io.lines(to, lines);

@@ -140,7 +140,13 @@ function importsOf(text: string): { from: string; names?: string[] }[] {
     const whole = clause!.replace(/\{[^}]*\}/, '').replace(/[\s,]/g, '') !== '';
     const names = braces?.[1]!
       .split(',')
-      .map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!)
+      .map(
+        (n) =>
+          n
+            .trim()
+            .replace(/^type\s+/, '')
+            .split(/\s+as\s+/)[0]!,
+      )
       .filter(Boolean);
     found.push({ from: from!, names: whole ? undefined : names });
   }

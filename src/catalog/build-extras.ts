@@ -22,17 +22,22 @@ export interface BuildFile {
 
 /** `N` lowercase hex characters, with a message that says how to fix the usual mistakes. */
 export const hex = (length: number, what: string) =>
-  zod().string({ error: `expected ${what}: ${length} lowercase hex characters` }).superRefine((value, ctx) => {
-    if (lowerHex(length).test(value)) return;
-    if (/^[0-9a-f]*$/i.test(value) && value.length === length && value !== value.toLowerCase()) {
-      ctx.addIssue({ code: 'custom', message: `write the ${length} hex characters in lowercase: ${value.toLowerCase()}` });
-    } else {
-      ctx.addIssue({
-        code: 'custom',
-        message: `expected ${what}: ${length} lowercase hex characters, got ${value.length} character${value.length === 1 ? '' : 's'}${/^[0-9a-fA-F]*$/.test(value) ? '' : ' with non-hex ones'}`,
-      });
-    }
-  });
+  zod()
+    .string({ error: `expected ${what}: ${length} lowercase hex characters` })
+    .superRefine((value, ctx) => {
+      if (lowerHex(length).test(value)) return;
+      if (/^[0-9a-f]*$/i.test(value) && value.length === length && value !== value.toLowerCase()) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `write the ${length} hex characters in lowercase: ${value.toLowerCase()}`,
+        });
+      } else {
+        ctx.addIssue({
+          code: 'custom',
+          message: `expected ${what}: ${length} lowercase hex characters, got ${value.length} character${value.length === 1 ? '' : 's'}${/^[0-9a-fA-F]*$/.test(value) ? '' : ' with non-hex ones'}`,
+        });
+      }
+    });
 
 /** Exactly `length` lowercase hex characters: what {@link hex} takes. */
 export function lowerHex(length: number): RegExp {
@@ -58,7 +63,8 @@ export const downloadUrl = lazily(() =>
     .string({ error: 'expected the download address, e.g. https://example.org/builds/FP4/e-2.5-....zip' })
     .regex(URL_SHAPE, { error: 'expected an absolute http(s) download address without spaces' })
     .regex(URL_CHARACTERS, {
-      error: 'the address holds characters that must be percent-encoded (quotes, <, >, \\, control or non-ASCII characters); write them as %XX, e.g. %22 for " and %C3%A4 for ä',
+      error:
+        'the address holds characters that must be percent-encoded (quotes, <, >, \\, control or non-ASCII characters); write them as %XX, e.g. %22 for " and %C3%A4 for ä',
     }),
 );
 
@@ -68,22 +74,35 @@ export const extraFields = lazily(() => {
   return {
     sha1: hex(40, 'the SHA-1 of the zip (sha1sum FILE)'),
     files: z.array(
-      z.strictObject({
-        filename: z
-          .string({ error: 'expected the file name, e.g. recovery.img' })
-          .regex(PLAIN_FILENAME, { error: 'expected a plain file name of letters, digits, `-`, `.`, `_` and `~`, e.g. recovery.img; it ends the download address' }),
-        size: z
-          .number({ error: 'expected the file size in bytes as a whole number (stat -c %s FILE)' })
-          .int({ error: 'expected the file size in bytes as a whole number (stat -c %s FILE)' })
-          .positive({ error: 'expected the file size in bytes (stat -c %s FILE); an empty file is not offered' })
-          .max(Number.MAX_SAFE_INTEGER, { error: 'more bytes than any file holds; expected the size in bytes (stat -c %s FILE)' }),
-        sha256: hex(64, 'the SHA-256 of the file (sha256sum FILE)'),
-        sha1: hex(40, 'the SHA-1 of the file (sha1sum FILE)'),
-        url: downloadUrl(),
-      }).partial({ url: true }),
-      { error: 'expected a list of files, each with filename, size, sha256 and sha1 (otapress add ZIP --file recovery.img writes them)' },
+      z
+        .strictObject({
+          filename: z.string({ error: 'expected the file name, e.g. recovery.img' }).regex(PLAIN_FILENAME, {
+            error:
+              'expected a plain file name of letters, digits, `-`, `.`, `_` and `~`, e.g. recovery.img; it ends the download address',
+          }),
+          size: z
+            .number({ error: 'expected the file size in bytes as a whole number (stat -c %s FILE)' })
+            .int({ error: 'expected the file size in bytes as a whole number (stat -c %s FILE)' })
+            .positive({ error: 'expected the file size in bytes (stat -c %s FILE); an empty file is not offered' })
+            .max(Number.MAX_SAFE_INTEGER, {
+              error: 'more bytes than any file holds; expected the size in bytes (stat -c %s FILE)',
+            }),
+          sha256: hex(64, 'the SHA-256 of the file (sha256sum FILE)'),
+          sha1: hex(40, 'the SHA-1 of the file (sha1sum FILE)'),
+          url: downloadUrl(),
+        })
+        .partial({ url: true }),
+      {
+        error:
+          'expected a list of files, each with filename, size, sha256 and sha1 (otapress add ZIP --file recovery.img writes them)',
+      },
     ),
-    changelog: z.string({ error: 'expected the changelog as Markdown text; write it as a block: `changelog: |` and the lines indented below' }).superRefine(refuseUnpublishableText),
+    changelog: z
+      .string({
+        error:
+          'expected the changelog as Markdown text; write it as a block: `changelog: |` and the lines indented below',
+      })
+      .superRefine(refuseUnpublishableText),
   };
 });
 
@@ -102,11 +121,21 @@ export interface ExtrasContext {
 /** Checks the build's files (unique names, none the zip's, none on a placeholder) and the changelog's links. */
 export function checkExtras({ fields, bad, changelogAt, report }: ExtrasContext): ChangelogBlock[] | undefined {
   if (fields.files !== undefined && !bad.has('files')) {
-    if (fields.placeholder === true) report('files', 'a placeholder has no package, so it has no other files either; remove `files`, or remove `placeholder: true`', { key: true });
+    if (fields.placeholder === true)
+      report(
+        'files',
+        'a placeholder has no package, so it has no other files either; remove `files`, or remove `placeholder: true`',
+        { key: true },
+      );
     const seen = new Set<string>();
     fields.files.forEach((file, i) => {
-      if (file.filename === fields.filename) report(`files.${i}.filename`, `\`${file.filename}\` is the build's zip; list only its other files (images, firmware) here`);
-      else if (seen.has(file.filename)) report(`files.${i}.filename`, `\`${file.filename}\` is listed twice; remove one`);
+      if (file.filename === fields.filename)
+        report(
+          `files.${i}.filename`,
+          `\`${file.filename}\` is the build's zip; list only its other files (images, firmware) here`,
+        );
+      else if (seen.has(file.filename))
+        report(`files.${i}.filename`, `\`${file.filename}\` is listed twice; remove one`);
       seen.add(file.filename);
     });
   }
@@ -114,16 +143,28 @@ export function checkExtras({ fields, bad, changelogAt, report }: ExtrasContext)
   const { blocks, problems } = parseChangelog(fields.changelog);
   if (problems.length > 0) {
     const at = changelogAt();
-    for (const p of problems) report('changelog', p.message, { at: at.block ? { line: at.line + p.line, col: at.col + p.col } : at });
+    for (const p of problems)
+      report('changelog', p.message, { at: at.block ? { line: at.line + p.line, col: at.col + p.col } : at });
   }
   return blocks;
 }
 
 /** The build's files with their download addresses: the manifest's, or derived like the zip's. */
-export function buildFiles(files: ManifestFiles | undefined, folder: string, downloadBaseUrl: string): BuildFile[] | undefined {
+export function buildFiles(
+  files: ManifestFiles | undefined,
+  folder: string,
+  downloadBaseUrl: string,
+): BuildFile[] | undefined {
   return files?.map((f) => {
     const url = f.url ?? `${folder}/${f.filename}`;
-    return { filename: f.filename, size: f.size, sha256: f.sha256, sha1: f.sha1, url, filepath: filepathOf(url, downloadBaseUrl) };
+    return {
+      filename: f.filename,
+      size: f.size,
+      sha256: f.sha256,
+      sha1: f.sha1,
+      url,
+      filepath: filepathOf(url, downloadBaseUrl),
+    };
   });
 }
 

@@ -41,16 +41,20 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  */
 export function cacheControlProblem(value: string): string | undefined {
   const example = 'e.g. "public, max-age=300"';
-  if (!/^[\x20-\x7e]*$/.test(value)) return `a header value is one line of printable ASCII; remove line breaks, tabs, control and non-ASCII characters (${example})`;
+  if (!/^[\x20-\x7e]*$/.test(value))
+    return `a header value is one line of printable ASCII; remove line breaks, tabs, control and non-ASCII characters (${example})`;
   if (value.trim() === '') return `expected a Cache-Control header value, ${example}`;
   const seen = new Set<string>();
   for (const element of splitList(value)) {
     const directive = /^([^=]*)(?:=(.*))?$/s.exec(element)!;
     const [name, argument] = [directive[1], directive[2]];
-    if (name === '') return `an empty directive (two commas, or one at an end); separate directives with one comma, ${example}`;
+    if (name === '')
+      return `an empty directive (two commas, or one at an end); separate directives with one comma, ${example}`;
     const lower = name.toLowerCase();
-    if (!TOKEN.test(name)) return `\`${name}\` is not a directive name: directives are words such as max-age and no-cache, separated by commas (${example})`;
-    if (REQUEST_DIRECTIVES.includes(lower)) return `\`${name}\` is a directive of requests, not of responses; remove it`;
+    if (!TOKEN.test(name))
+      return `\`${name}\` is not a directive name: directives are words such as max-age and no-cache, separated by commas (${example})`;
+    if (REQUEST_DIRECTIVES.includes(lower))
+      return `\`${name}\` is a directive of requests, not of responses; remove it`;
     const kind = RESPONSE_DIRECTIVES[lower];
     if (kind === undefined) {
       const hint = nearest(lower, Object.keys(RESPONSE_DIRECTIVES));
@@ -58,7 +62,8 @@ export function cacheControlProblem(value: string): string | undefined {
     }
     if (seen.has(lower)) return `\`${lower}\` is given twice; keep one`;
     seen.add(lower);
-    if (kind === 'seconds' && (argument === undefined || !/^\d{1,10}$/.test(argument))) return `\`${lower}\` takes a number of seconds, e.g. ${lower}=300`;
+    if (kind === 'seconds' && (argument === undefined || !/^\d{1,10}$/.test(argument)))
+      return `\`${lower}\` takes a number of seconds, e.g. ${lower}=300`;
     if (kind === 'none' && argument !== undefined) return `\`${lower}\` takes no value; write it alone`;
     if (kind === 'fields' && argument !== undefined && !fieldNames(argument)) {
       return `\`${lower}=\` takes header names in double quotes, e.g. ${lower}="Set-Cookie" or ${lower}="Set-Cookie, Authorization"; or write \`${lower}\` alone`;
@@ -89,6 +94,9 @@ function splitList(value: string): string[] {
 /** A quoted list of field names (RFC 9111 §5.2.2.4): `"Set-Cookie, Authorization"`; no escapes. */
 function fieldNames(argument: string): boolean {
   if (!/^"[^"\\]*"$/.test(argument)) return false;
-  const names = argument.slice(1, -1).split(',').map((n) => n.trim());
+  const names = argument
+    .slice(1, -1)
+    .split(',')
+    .map((n) => n.trim());
   return names.every((name) => TOKEN.test(name));
 }

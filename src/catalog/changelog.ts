@@ -15,7 +15,8 @@ export type ChangelogBlock =
   | { kind: 'code'; text: string };
 
 /** A piece of a line: text, inline code, or a link whose address is checked https. */
-export type Inline = { kind: 'text'; text: string } | { kind: 'code'; text: string } | { kind: 'link'; text: string; href: string };
+export type Inline =
+  { kind: 'text'; text: string } | { kind: 'code'; text: string } | { kind: 'link'; text: string; href: string };
 
 /** Something a changelog holds that the subset cannot show safely, at a 0-based line and column of the changelog text. */
 export interface ChangelogProblem {
@@ -32,7 +33,11 @@ export function parseChangelog(text: string): { blocks: ChangelogBlock[]; proble
   const problems: ChangelogProblem[] = [];
   const blocks: ChangelogBlock[] = [];
   if (text.length > CHANGELOG_MAX_CHARS) {
-    problems.push({ line: 0, col: 0, message: `the changelog is ${text.length} characters long; keep it under ${CHANGELOG_MAX_CHARS} (link to a longer one)` });
+    problems.push({
+      line: 0,
+      col: 0,
+      message: `the changelog is ${text.length} characters long; keep it under ${CHANGELOG_MAX_CHARS} (link to a longer one)`,
+    });
     return { blocks, problems };
   }
   const lines = (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text).split('\n');
@@ -124,7 +129,9 @@ export function changelogUrl(siteUrl: string | undefined, device: string, anchor
  * manifest path keeps it and the others take `~2`, `~3`, ... after it: `~` never ends a placeholder's
  * anchor (its timestamp does), nor a paragraph's id on the page (`<anchor>-<n>`).
  */
-export function uniqueChangelogAnchors<B extends AnchorFacts & { source: string }>(builds: readonly B[]): Map<B, string> {
+export function uniqueChangelogAnchors<B extends AnchorFacts & { source: string }>(
+  builds: readonly B[],
+): Map<B, string> {
   const byAnchor = new Map<string, B[]>();
   for (const build of builds) {
     const anchor = changelogAnchor(build);

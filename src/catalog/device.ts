@@ -58,7 +58,13 @@ export const LINK_KINDS = ['info', 'forum', 'support', 'donate', 'source'] as co
 export type LinkKind = (typeof LINK_KINDS)[number];
 
 /** How pages name each link. */
-export const LINK_LABELS: Record<LinkKind, string> = { info: 'Info and guides', forum: 'Forum', support: 'Support chat', donate: 'Donate', source: 'Device sources' };
+export const LINK_LABELS: Record<LinkKind, string> = {
+  info: 'Info and guides',
+  forum: 'Forum',
+  support: 'Support chat',
+  donate: 'Donate',
+  source: 'Device sources',
+};
 
 /** The information of a device without device.yaml. */
 export const NO_DEVICE_INFO: DeviceInfo = { models: [], maintainers: [], links: {}, dependencies: [] };
@@ -77,9 +83,12 @@ const oneLine = (what: string, example: string) =>
 const httpsUrlSchema = () =>
   zod()
     .string({ error: 'expected an https:// address, e.g. https://wiki.example.org/devices/FP4' })
-    .regex(/^https:\/\/[^\s/?#]+(?:[/?#]\S*)?$/, { error: 'expected an absolute https:// address without spaces (pages and apps open it from another site)' })
+    .regex(/^https:\/\/[^\s/?#]+(?:[/?#]\S*)?$/, {
+      error: 'expected an absolute https:// address without spaces (pages and apps open it from another site)',
+    })
     .regex(/^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/, {
-      error: 'the address holds characters that must be percent-encoded (quotes, <, >, \\, control or non-ASCII characters); write them as %XX',
+      error:
+        'the address holds characters that must be percent-encoded (quotes, <, >, \\, control or non-ASCII characters); write them as %XX',
     })
     .max(2000, { error: 'expected an address of at most 2000 characters' });
 
@@ -87,31 +96,43 @@ const httpsUrlSchema = () =>
 export const deviceSchema = lazily(() => {
   const z = zod();
   const httpsUrl = httpsUrlSchema();
-  return z.strictObject({
-    name: oneLine('the display name', 'Fairphone 4'),
-    oem: oneLine('the vendor name', 'Fairphone'),
-    models: z.array(oneLine('a model name', 'FP4'), { error: 'expected a list of model names, e.g. [FP4, FP4 5G]' }).max(50, { error: 'at most 50 model names' }),
-    maintainers: z
-      .array(
-        z.strictObject(
-          { name: oneLine('the maintainer\'s name', 'Jane Doe'), url: httpsUrl.optional() },
-          { error: 'expected a maintainer as `name:` and an optional `url:`, e.g. - name: Jane Doe' },
-        ),
-        { error: 'expected a list of maintainers, e.g. - name: Jane Doe' },
-      )
-      .max(50, { error: 'at most 50 maintainers' }),
-    links: z.strictObject(Object.fromEntries(LINK_KINDS.map((kind) => [kind, httpsUrl])) as Record<LinkKind, typeof httpsUrl>, {
-      error: `expected a mapping of links (${LINK_KINDS.join(', ')}), e.g. info: https://wiki.example.org/devices/FP4`,
-    }).partial(),
-    dependencies: z
-      .array(
-        z.string({ error: 'expected a repository name, e.g. android_device_fairphone_FP4' }).regex(/^[A-Za-z0-9._-]{1,100}$/, {
-          error: 'expected a repository name: letters, digits, `.`, `-` and `_` (the name, not its URL), e.g. android_device_fairphone_FP4',
-        }),
-        { error: 'expected a list of repository names, e.g. [android_device_fairphone_FP4]' },
-      )
-      .max(200, { error: 'at most 200 repositories' }),
-  }).partial();
+  return z
+    .strictObject({
+      name: oneLine('the display name', 'Fairphone 4'),
+      oem: oneLine('the vendor name', 'Fairphone'),
+      models: z
+        .array(oneLine('a model name', 'FP4'), { error: 'expected a list of model names, e.g. [FP4, FP4 5G]' })
+        .max(50, { error: 'at most 50 model names' }),
+      maintainers: z
+        .array(
+          z.strictObject(
+            { name: oneLine("the maintainer's name", 'Jane Doe'), url: httpsUrl.optional() },
+            { error: 'expected a maintainer as `name:` and an optional `url:`, e.g. - name: Jane Doe' },
+          ),
+          { error: 'expected a list of maintainers, e.g. - name: Jane Doe' },
+        )
+        .max(50, { error: 'at most 50 maintainers' }),
+      links: z
+        .strictObject(
+          Object.fromEntries(LINK_KINDS.map((kind) => [kind, httpsUrl])) as Record<LinkKind, typeof httpsUrl>,
+          {
+            error: `expected a mapping of links (${LINK_KINDS.join(', ')}), e.g. info: https://wiki.example.org/devices/FP4`,
+          },
+        )
+        .partial(),
+      dependencies: z
+        .array(
+          z
+            .string({ error: 'expected a repository name, e.g. android_device_fairphone_FP4' })
+            .regex(/^[A-Za-z0-9._-]{1,100}$/, {
+              error:
+                'expected a repository name: letters, digits, `.`, `-` and `_` (the name, not its URL), e.g. android_device_fairphone_FP4',
+            }),
+          { error: 'expected a list of repository names, e.g. [android_device_fairphone_FP4]' },
+        )
+        .max(200, { error: 'at most 200 repositories' }),
+    })
+    .partial();
 });
 
 /** Keys of device.yaml, and of the mappings inside it, for "did you mean" hints; `''` holds {@link deviceSchema}'s own. */
@@ -151,13 +172,17 @@ export function parseDeviceFile(input: string | Uint8Array, file: string): { inf
 
 /** The JSON Schema of device.yaml for editors, generated from {@link deviceSchema}. */
 export function deviceJsonSchema(): Record<string, unknown> {
-  const generated = zod().toJSONSchema(deviceSchema(), { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const generated = zod().toJSONSchema(deviceSchema(), { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   const properties = { ...(generated.properties as Record<string, Record<string, unknown>>) };
   for (const [key, description] of Object.entries(DESCRIPTIONS)) properties[key] = { description, ...properties[key] };
   return {
     $schema: generated.$schema,
     title: 'otapress device file',
-    description: 'What a catalog knows about one device: content/<device>/device.yaml. Every key is optional. See the README, "Device files".',
+    description:
+      'What a catalog knows about one device: content/<device>/device.yaml. Every key is optional. See the README, "Device files".',
     type: 'object',
     properties,
     additionalProperties: false,
@@ -176,7 +201,10 @@ type DeviceSettings = Z.infer<ReturnType<typeof deviceSchema>>;
 
 /** How a device file is read (read-document.ts): its messages, and the keys each of its mappings knows. */
 const DEVICE: DocumentKind<DeviceSettings> = {
-  notAMapping: (found) => (found === 'nothing' ? undefined : `expected a mapping of keys (name: ..., oem: ...), found ${found}; see the README, "Device files"`),
+  notAMapping: (found) =>
+    found === 'nothing'
+      ? undefined
+      : `expected a mapping of keys (name: ..., oem: ...), found ${found}; see the README, "Device files"`,
   schema: deviceSchema,
   unknownKey(key, path) {
     const known = DEVICE_KEYS[path.filter((p) => typeof p === 'string').join('.')] ?? [];

@@ -34,22 +34,26 @@ export const DOWNLOAD_KEY = /^[A-Za-z0-9._~+=:/-]{1,255}$/;
  * listing already gave its phones (an MD5, a SHA-1, a random string): phones only key downloads by
  * it. A SHA-256 in capitals is a slip, not another key: it must be written in lowercase.
  */
-export const downloadKey = lazily(() => zod().string({ error: "expected the SHA-256 of the zip (sha256sum FILE), or the download key phones already know" }).superRefine((value, ctx) => {
-  if (isDownloadKey(value)) return;
-  if (/^[0-9a-fA-F]{64}$/.test(value) && value !== value.toLowerCase()) {
-    ctx.addIssue({ code: 'custom', message: `write the 64 hex characters in lowercase: ${value.toLowerCase()}` });
-  } else if (!DOWNLOAD_KEY.test(value)) {
-    ctx.addIssue({
-      code: 'custom',
-      message:
-        value === ''
-          ? 'id is empty; phones key each download by it: write the SHA-256 of the zip (sha256sum FILE)'
-          : value.length > 255
-            ? `id is ${value.length} characters long; expected the SHA-256 of the zip (sha256sum FILE), or a download key of at most 255 characters`
-            : 'expected the SHA-256 of the zip (sha256sum FILE), or a download key of letters, digits and `. _ ~ - + = : /` (characters every listing, page and feed carries unchanged)',
-    });
-  }
-}));
+export const downloadKey = lazily(() =>
+  zod()
+    .string({ error: 'expected the SHA-256 of the zip (sha256sum FILE), or the download key phones already know' })
+    .superRefine((value, ctx) => {
+      if (isDownloadKey(value)) return;
+      if (/^[0-9a-fA-F]{64}$/.test(value) && value !== value.toLowerCase()) {
+        ctx.addIssue({ code: 'custom', message: `write the 64 hex characters in lowercase: ${value.toLowerCase()}` });
+      } else if (!DOWNLOAD_KEY.test(value)) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            value === ''
+              ? 'id is empty; phones key each download by it: write the SHA-256 of the zip (sha256sum FILE)'
+              : value.length > 255
+                ? `id is ${value.length} characters long; expected the SHA-256 of the zip (sha256sum FILE), or a download key of at most 255 characters`
+                : 'expected the SHA-256 of the zip (sha256sum FILE), or a download key of letters, digits and `. _ ~ - + = : /` (characters every listing, page and feed carries unchanged)',
+        });
+      }
+    }),
+);
 
 /** Whether {@link downloadKey} takes `value` as it is: a download key, and not a SHA-256 written in capitals. */
 export function isDownloadKey(value: string): boolean {
@@ -100,12 +104,20 @@ export function sha256Problem(id: string, sha256: string): string | undefined {
 }
 
 /** A manifest with `sha256` and no `id`: crDroid's listings call the download key `sha256`, which here is only the SHA-256 beside another key. */
-export const SHA256_WITHOUT_ID = 'missing `id`, the key phones download the build by: write the SHA-256 of the zip there (rename `sha256` to `id`); `sha256` is only for a build whose id is another download key';
+export const SHA256_WITHOUT_ID =
+  'missing `id`, the key phones download the build by: write the SHA-256 of the zip there (rename `sha256` to `id`); `sha256` is only for a build whose id is another download key';
 
 /** What an id that is not a SHA-256 looks like, for messages: `32 hex characters (an MD5?)`. */
 function describeId(id: string): string {
   if (/^[0-9a-fA-F]+$/.test(id)) {
-    const guess = id.length === 32 ? ' (an MD5?)' : id.length === 40 ? ' (a SHA-1?)' : Math.abs(id.length - 64) <= 4 ? ` (a SHA-256 with ${id.length < 64 ? 'characters missing' : 'extra characters'}?)` : '';
+    const guess =
+      id.length === 32
+        ? ' (an MD5?)'
+        : id.length === 40
+          ? ' (a SHA-1?)'
+          : Math.abs(id.length - 64) <= 4
+            ? ` (a SHA-256 with ${id.length < 64 ? 'characters missing' : 'extra characters'}?)`
+            : '';
     return `${id.length} hex character${id.length === 1 ? '' : 's'}${guess}`;
   }
   return `${id.length} character${id.length === 1 ? '' : 's'}, not all hex`;
@@ -120,7 +132,8 @@ export function looseNotices(builds: readonly Build[]): Problem[] {
   const packages = builds.filter((b) => !b.placeholder);
   const notices: Problem[] = [];
   const newestFirst = (a: Build, b: Build) => b.timestamp - a.timestamp || compareStrings(a.source, b.source);
-  const others = (n: number) => (n === 0 ? '' : ` (and ${n} older build${n === 1 ? '' : 's'} of ${packages[0].device})`);
+  const others = (n: number) =>
+    n === 0 ? '' : ` (and ${n} older build${n === 1 ? '' : 's'} of ${packages[0].device})`;
   const keyed = packages.filter((b) => sha256Of(b) === undefined).sort(newestFirst);
   if (keyed.length > 0) {
     const [newest] = keyed;

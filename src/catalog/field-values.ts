@@ -87,22 +87,29 @@ export const digits = (what: string, example: string) => {
 
 /** A build time the manifest may hold: whole Unix seconds in {@link TIMESTAMP_RANGE}. */
 function plausibleSeconds(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= TIMESTAMP_RANGE[0] && value < TIMESTAMP_RANGE[1];
+  return (
+    typeof value === 'number' && Number.isInteger(value) && value >= TIMESTAMP_RANGE[0] && value < TIMESTAMP_RANGE[1]
+  );
 }
 
 /** `timestamp` and `datetime`: one schema for both. */
 export const unixSeconds = lazily(() =>
-  zod().number({ error: 'expected Unix seconds as a whole number, e.g. 1731067200 (date +%s)' }).superRefine((value, ctx) => {
-    if (plausibleSeconds(value)) return;
-    if (!Number.isInteger(value)) {
-      ctx.addIssue({ code: 'custom', message: `expected whole Unix seconds; write ${Math.floor(value)}` });
-    } else if (value >= 1e11 && value / 1000 >= TIMESTAMP_RANGE[0] && value / 1000 < TIMESTAMP_RANGE[1]) {
-      ctx.addIssue({ code: 'custom', message: `${value} looks like milliseconds; write seconds: ${Math.floor(value / 1000)}` });
-    } else if (value < TIMESTAMP_RANGE[0] || value >= TIMESTAMP_RANGE[1]) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `${value} is not a plausible build time; expected Unix seconds between 2009 and 2100, e.g. 1731067200`,
-      });
-    }
-  }),
+  zod()
+    .number({ error: 'expected Unix seconds as a whole number, e.g. 1731067200 (date +%s)' })
+    .superRefine((value, ctx) => {
+      if (plausibleSeconds(value)) return;
+      if (!Number.isInteger(value)) {
+        ctx.addIssue({ code: 'custom', message: `expected whole Unix seconds; write ${Math.floor(value)}` });
+      } else if (value >= 1e11 && value / 1000 >= TIMESTAMP_RANGE[0] && value / 1000 < TIMESTAMP_RANGE[1]) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${value} looks like milliseconds; write seconds: ${Math.floor(value / 1000)}`,
+        });
+      } else if (value < TIMESTAMP_RANGE[0] || value >= TIMESTAMP_RANGE[1]) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${value} is not a plausible build time; expected Unix seconds between 2009 and 2100, e.g. 1731067200`,
+        });
+      }
+    }),
 );

@@ -10,9 +10,29 @@ import type * as Z from 'zod';
 import { downloadUrl, extraFields, hex, isDownloadUrl, lowerHex } from './build-extras.js';
 import { downloadKey, isDownloadKey } from './download-key.js';
 import {
-  digits, digitsMatching, digitsOrNumber, digitsText, EMPTY, FINGERPRINT, hexText, ID_JSON, INCREMENTAL, LOWER_HEX_JSON,
-  matching, orEmpty, PATCH_DATE, seconds, SHORT_NUMBER, shownText, SOURCE_INCREMENTAL, text, textMatching, UNIX_SECONDS,
-  unixSeconds, VERSION_TEXT, type JsonSchema,
+  digits,
+  digitsMatching,
+  digitsOrNumber,
+  digitsText,
+  EMPTY,
+  FINGERPRINT,
+  hexText,
+  ID_JSON,
+  INCREMENTAL,
+  LOWER_HEX_JSON,
+  matching,
+  orEmpty,
+  PATCH_DATE,
+  seconds,
+  SHORT_NUMBER,
+  shownText,
+  SOURCE_INCREMENTAL,
+  text,
+  textMatching,
+  UNIX_SECONDS,
+  unixSeconds,
+  VERSION_TEXT,
+  type JsonSchema,
 } from './field-values.js';
 import { NAME_PARTS } from './filename-checks.js';
 import { PLAIN_FILENAME } from './filename.js';
@@ -66,13 +86,15 @@ export interface Field {
  */
 export const FIELDS = {
   filename: {
-    schema: () => zod().string({ error: 'expected the package file name, e.g. e-2.5-t-20241108446322-official-FP4.zip' }),
+    schema: () =>
+      zod().string({ error: 'expected the package file name, e.g. e-2.5-t-20241108446322-official-FP4.zip' }),
     plain: text,
     written: 20,
     required: 'package',
     placeholder: 'package only',
     json: { inPackage: () => ({ type: 'string', pattern: PLAIN_FILENAME.source }) },
-    description: 'Package file name, one plain name of letters, digits, -, ., _ and ~. The forms e-<version>-<platform>-<yyyymmdd><build number>-<channel>-<device>.zip (or .disabled.zip) and lineage-<version>-<yyyymmdd>-<type>-<device>[-signed].zip are checked against version, channel and the device folder.',
+    description:
+      'Package file name, one plain name of letters, digits, -, ., _ and ~. The forms e-<version>-<platform>-<yyyymmdd><build number>-<channel>-<device>.zip (or .disabled.zip) and lineage-<version>-<yyyymmdd>-<type>-<device>[-signed].zip are checked against version, channel and the device folder.',
     record: { at: 8 },
   },
   filename_differs: {
@@ -82,16 +104,22 @@ export const FIELDS = {
       }),
     plain: ZOD_ONLY,
     written: 30,
-    description: 'Parts (device, version, channel, android_version) in which a file name already published differs from the folder and the fields; they are then not refused.',
+    description:
+      'Parts (device, version, channel, android_version) in which a file name already published differs from the folder and the fields; they are then not refused.',
   },
   version: {
     schema: () =>
-      textMatching(VERSION_TEXT, 'expected the release number as text, e.g. "2.5"', 'expected the version as phones show it, e.g. "2.5", "8.1.1-Arete" or "fourteen": at most 64 letters, digits, `.`, `-`, `_` and `~`, starting with a letter or digit'),
+      textMatching(
+        VERSION_TEXT,
+        'expected the release number as text, e.g. "2.5"',
+        'expected the version as phones show it, e.g. "2.5", "8.1.1-Arete" or "fourteen": at most 64 letters, digits, `.`, `-`, `_` and `~`, starting with a letter or digit',
+      ),
     plain: matching(VERSION_TEXT),
     written: 40,
     quoted: true,
     required: 'always',
-    description: 'The version as phones show it: "2.5", "2.6.3", "8.1.1-Arete", "fourteen". LineageOS v2 phones read only major.minor numbers; other versions are left out of that answer. Quote it: YAML reads 2.10 as the number 2.1.',
+    description:
+      'The version as phones show it: "2.5", "2.6.3", "8.1.1-Arete", "fourteen". LineageOS v2 phones read only major.minor numbers; other versions are left out of that answer. Quote it: YAML reads 2.10 as the number 2.1.',
     record: { at: 11 },
   },
   channel: {
@@ -142,7 +170,11 @@ export const FIELDS = {
   },
   incremental: {
     schema: () =>
-      digitsMatching(INCREMENTAL, 'expected the build incremental as text, e.g. eng.root.20241108.123456', 'expected letters, digits, `.`, `-` and `_` only, e.g. eng.root.20241108.123456'),
+      digitsMatching(
+        INCREMENTAL,
+        'expected the build incremental as text, e.g. eng.root.20241108.123456',
+        'expected letters, digits, `.`, `-` and `_` only, e.g. eng.root.20241108.123456',
+      ),
     plain: digitsText(INCREMENTAL),
     written: 90,
     quoted: true,
@@ -154,16 +186,25 @@ export const FIELDS = {
   },
   source_incremental: {
     schema: () =>
-      digitsMatching(SOURCE_INCREMENTAL, 'expected the incremental of the build the package applies on (pre-build-incremental of its metadata), e.g. eng.build.20250110', 'expected letters, digits, `.`, `-` and `_` only (at most 128, not `index`), as pre-build-incremental of the package metadata, e.g. eng.build.20250110'),
+      digitsMatching(
+        SOURCE_INCREMENTAL,
+        'expected the incremental of the build the package applies on (pre-build-incremental of its metadata), e.g. eng.build.20250110',
+        'expected letters, digits, `.`, `-` and `_` only (at most 128, not `index`), as pre-build-incremental of the package metadata, e.g. eng.build.20250110',
+      ),
     plain: digitsText(SOURCE_INCREMENTAL),
     written: 100,
     quoted: true,
     json: { property: (generated) => digitsOrNumber(generated) },
-    description: 'An incremental package: the ro.build.version.incremental of the build it applies on (pre-build-incremental of its metadata). Phones on that build are offered it instead of the full package of the build with the same incremental field.',
+    description:
+      'An incremental package: the ro.build.version.incremental of the build it applies on (pre-build-incremental of its metadata). Phones on that build are offered it instead of the full package of the build with the same incremental field.',
   },
   source_build: {
     schema: () =>
-      textMatching(FINGERPRINT, 'expected the fingerprint of the build the package applies on (pre-build of its metadata)', 'expected a build fingerprint (pre-build of the package metadata): printable characters without spaces'),
+      textMatching(
+        FINGERPRINT,
+        'expected the fingerprint of the build the package applies on (pre-build of its metadata)',
+        'expected a build fingerprint (pre-build of the package metadata): printable characters without spaces',
+      ),
     plain: matching(FINGERPRINT),
     written: 110,
     description: 'The fingerprint of the build an incremental package applies on (pre-build of its metadata).',
@@ -174,7 +215,8 @@ export const FIELDS = {
     written: 120,
     placeholder: 'may be empty',
     json: { property: () => orEmpty(LOWER_HEX_JSON(32)), inPackage: () => LOWER_HEX_JSON(32) },
-    description: 'MD5 of the zip: 32 lowercase hex characters. Optional: LineageOS phones never read it (published as "" when left out).',
+    description:
+      'MD5 of the zip: 32 lowercase hex characters. Optional: LineageOS phones never read it (published as "" when left out).',
     record: { at: 5 },
   },
   id: {
@@ -184,7 +226,8 @@ export const FIELDS = {
     required: 'package',
     placeholder: 'package only',
     json: { property: () => orEmpty(ID_JSON), inPackage: () => ID_JSON },
-    description: 'SHA-256 of the zip: 64 lowercase hex characters (what otapress add writes). Phones use it only as the download key, so a key an existing listing gave its phones (an MD5, a SHA-1, ...) may stay: letters, digits and . _ ~ - + = : / (at most 255).',
+    description:
+      'SHA-256 of the zip: 64 lowercase hex characters (what otapress add writes). Phones use it only as the download key, so a key an existing listing gave its phones (an MD5, a SHA-1, ...) may stay: letters, digits and . _ ~ - + = : / (at most 255).',
     record: { at: 15 },
   },
   sha256: {
@@ -193,13 +236,17 @@ export const FIELDS = {
     written: 150,
     placeholder: 'package only',
     json: { property: () => orEmpty(LOWER_HEX_JSON(64)), inPackage: () => LOWER_HEX_JSON(64) },
-    description: "SHA-256 of the zip, 64 lowercase hex characters, for a build whose id is another download key: v2 sha256, the pages, feeds and SHA256SUMS and the crDroid-family answer carry it; v1 id stays the key. Beside an id that is a SHA-256 it must equal it (otapress check).",
+    description:
+      'SHA-256 of the zip, 64 lowercase hex characters, for a build whose id is another download key: v2 sha256, the pages, feeds and SHA256SUMS and the crDroid-family answer carry it; v1 id stays the key. Beside an id that is a SHA-256 it must equal it (otapress check).',
   },
   size: {
     schema: () =>
       zod()
         .number({ error: 'expected the zip size in bytes as a whole number (stat -c %s FILE)' })
-        .max(Number.MAX_SAFE_INTEGER, { error: (issue) => `${String(issue.input)} bytes is more than any file holds; expected the zip size in bytes (stat -c %s FILE)` })
+        .max(Number.MAX_SAFE_INTEGER, {
+          error: (issue) =>
+            `${String(issue.input)} bytes is more than any file holds; expected the zip size in bytes (stat -c %s FILE)`,
+        })
         .int({ error: 'expected the zip size in bytes as a whole number (stat -c %s FILE)' })
         .nonnegative({ error: 'a size cannot be negative; expected the zip size in bytes (stat -c %s FILE)' }),
     plain: (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : UNSURE),
@@ -271,7 +318,11 @@ export const FIELDS = {
   },
   os_patch_level: {
     schema: () =>
-      textMatching(PATCH_DATE, 'expected the security patch date as text, e.g. "2024-11-05"', 'expected the security patch date as yyyy-mm-dd, e.g. "2024-11-05"'),
+      textMatching(
+        PATCH_DATE,
+        'expected the security patch date as text, e.g. "2024-11-05"',
+        'expected the security patch date as yyyy-mm-dd, e.g. "2024-11-05"',
+      ),
     plain: matching(PATCH_DATE),
     written: 230,
     quoted: true,
@@ -279,7 +330,11 @@ export const FIELDS = {
   },
   ota_property_files: {
     schema: () =>
-      textMatching(PROPERTY_FILES_FORMAT, 'expected the ota-property-files value of the zip metadata', 'expected name:offset:size entries separated by commas, as in META-INF/com/android/metadata'),
+      textMatching(
+        PROPERTY_FILES_FORMAT,
+        'expected the ota-property-files value of the zip metadata',
+        'expected name:offset:size entries separated by commas, as in META-INF/com/android/metadata',
+      ),
     plain: matching(PROPERTY_FILES_FORMAT),
     written: 250,
     description: 'ota-property-files of the zip metadata: name:offset:size entries, comma separated.',
@@ -294,17 +349,25 @@ export const FIELDS = {
     schema: () => hex(64, "the SHA-256 of the signer's public key (what otapress add writes)"),
     plain: hexText(64),
     written: 260,
-    description: "SHA-256 of the public key (SubjectPublicKeyInfo) of the certificate in the zip's whole-file signature (otapress add reads it from the end of the zip).",
+    description:
+      "SHA-256 of the public key (SubjectPublicKeyInfo) of the certificate in the zip's whole-file signature (otapress add reads it from the end of the zip).",
   },
   otacert: {
     schema: () =>
-      zod().array(hex(64, 'the SHA-256 of the public key of a certificate of META-INF/com/android/otacert (what otapress add writes)'), {
-        error: 'expected a list of public key SHA-256s, e.g. [0123...]',
-      }),
+      zod().array(
+        hex(
+          64,
+          'the SHA-256 of the public key of a certificate of META-INF/com/android/otacert (what otapress add writes)',
+        ),
+        {
+          error: 'expected a list of public key SHA-256s, e.g. [0123...]',
+        },
+      ),
     plain: (v: unknown) =>
       Array.isArray(v) && v.every((f) => typeof f === 'string' && lowerHex(64).test(f)) ? [...(v as string[])] : UNSURE,
     written: 270,
-    description: 'SHA-256 of the public key of each certificate of META-INF/com/android/otacert: the keys this build accepts its next update from.',
+    description:
+      'SHA-256 of the public key of each certificate of META-INF/com/android/otacert: the keys this build accepts its next update from.',
   },
   test_build: {
     schema: () => zod().boolean({ error: 'expected true or false' }),

@@ -25,7 +25,12 @@ export interface NameProblem {
 }
 
 /** Every problem of the manifest's file name. Pure. */
-export function filenameProblems(fields: NameFields, bad: ReadonlySet<string>, device: string, placeholder: boolean): NameProblem[] {
+export function filenameProblems(
+  fields: NameFields,
+  bad: ReadonlySet<string>,
+  device: string,
+  placeholder: boolean,
+): NameProblem[] {
   const problems: NameProblem[] = [];
   const report = (field: string, message: string, { key = false } = {}) => problems.push({ field, message, key });
   const name = fields.filename;
@@ -34,11 +39,16 @@ export function filenameProblems(fields: NameFields, bad: ReadonlySet<string>, d
   }
   if (placeholder || name === undefined || bad.has('filename')) return problems;
   if (name.includes('/') || name.includes('\\') || name.includes('..') || name.trim() !== name || name === '') {
-    report('filename', 'expected a plain file name without folders, `..` or surrounding spaces; the phone saves the download under this name');
+    report(
+      'filename',
+      'expected a plain file name without folders, `..` or surrounding spaces; the phone saves the download under this name',
+    );
     return problems;
   }
   if (!PLAIN_FILENAME.test(name)) {
-    const odd = [...new Set([...name].filter((ch) => !/[A-Za-z0-9._~-]/.test(ch)))].map((ch) => (ch === ' ' ? 'a space' : JSON.stringify(ch))).join(', ');
+    const odd = [...new Set([...name].filter((ch) => !/[A-Za-z0-9._~-]/.test(ch)))]
+      .map((ch) => (ch === ' ' ? 'a space' : JSON.stringify(ch)))
+      .join(', ');
     report(
       'filename',
       name.length > 255
@@ -54,7 +64,11 @@ export function filenameProblems(fields: NameFields, bad: ReadonlySet<string>, d
   const accepted = bad.has('filename_differs') ? [] : (fields.filename_differs ?? []);
   if (!facts) {
     if (fields.filename_differs !== undefined) {
-      report('filename_differs', `\`${name}\` is in neither form whose parts are compared (${FILENAME_FORMS}), so nothing differs; remove filename_differs`, { key: true });
+      report(
+        'filename_differs',
+        `\`${name}\` is in neither form whose parts are compared (${FILENAME_FORMS}), so nothing differs; remove filename_differs`,
+        { key: true },
+      );
     }
     return problems;
   }
@@ -63,11 +77,19 @@ export function filenameProblems(fields: NameFields, bad: ReadonlySet<string>, d
   // already download, or moving it to a folder phones do not ask, is rarely possible.
   const line = differs.length > 0 ? `filename_differs: [${differs.map((d) => d.part).join(', ')}]` : '';
   for (const d of differs) {
-    if (!accepted.includes(d.part)) report(d.field, `${d.what}; if the zip is already published under this name, write \`${line}\`; otherwise ${d.fix}`);
+    if (!accepted.includes(d.part))
+      report(
+        d.field,
+        `${d.what}; if the zip is already published under this name, write \`${line}\`; otherwise ${d.fix}`,
+      );
   }
   accepted.forEach((part, i) => {
     if (accepted.indexOf(part) !== i) report(`filename_differs.${i}`, `\`${part}\` is listed twice; remove one`);
-    else if (!differs.some((d) => d.part === part)) report(`filename_differs.${i}`, `the file name agrees with the ${part === 'device' ? 'folder' : `\`${part}\` field`}; remove \`${part}\` from filename_differs`);
+    else if (!differs.some((d) => d.part === part))
+      report(
+        `filename_differs.${i}`,
+        `the file name agrees with the ${part === 'device' ? 'folder' : `\`${part}\` field`}; remove \`${part}\` from filename_differs`,
+      );
   });
   return problems;
 }
@@ -84,13 +106,29 @@ function nameDisagreements(facts: FilenameFacts, fields: NameFields, bad: Readon
     });
   }
   if (fields.version !== undefined && !bad.has('version') && facts.version !== fields.version) {
-    differs.push({ part: 'version', field: 'version', what: `version is "${fields.version}" but the file name says "${facts.version}"`, fix: 'make them agree' });
+    differs.push({
+      part: 'version',
+      field: 'version',
+      what: `version is "${fields.version}" but the file name says "${facts.version}"`,
+      fix: 'make them agree',
+    });
   }
   if (fields.channel !== undefined && !bad.has('channel') && facts.channel !== fields.channel) {
-    differs.push({ part: 'channel', field: 'channel', what: `channel is \`${fields.channel}\` but the file name says \`${facts.channel}\``, fix: 'make them agree' });
+    differs.push({
+      part: 'channel',
+      field: 'channel',
+      what: `channel is \`${fields.channel}\` but the file name says \`${facts.channel}\``,
+      fix: 'make them agree',
+    });
   }
-  if (facts.androidVersion !== undefined && fields.android_version !== undefined && !bad.has('android_version') && facts.androidVersion !== fields.android_version) {
-    const part = facts.platform !== undefined ? `platform part \`${facts.platform}\`` : `LineageOS version ${facts.version}`;
+  if (
+    facts.androidVersion !== undefined &&
+    fields.android_version !== undefined &&
+    !bad.has('android_version') &&
+    facts.androidVersion !== fields.android_version
+  ) {
+    const part =
+      facts.platform !== undefined ? `platform part \`${facts.platform}\`` : `LineageOS version ${facts.version}`;
     differs.push({
       part: 'android_version',
       field: 'android_version',

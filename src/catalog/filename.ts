@@ -32,7 +32,8 @@ export const PLAIN_FILENAME = /^(?!.*\.\.)[A-Za-z0-9_][A-Za-z0-9._~-]{0,254}$/;
 
 const E_FORM =
   /^e-(\d+(?:\.\d+){1,2})-([a-z]|a\d{2})-(\d{8})(\d*)-([a-z0-9][a-z0-9_]*)-([A-Za-z0-9][A-Za-z0-9_.-]*?)(\.disabled)?\.zip$/;
-const LINEAGE_FORM = /^lineage-(\d+(?:\.\d+){1,2})-(\d{8})-([A-Za-z0-9][A-Za-z0-9_]*)-([A-Za-z0-9][A-Za-z0-9_.-]*?)(-signed)?\.zip$/;
+const LINEAGE_FORM =
+  /^lineage-(\d+(?:\.\d+){1,2})-(\d{8})-([A-Za-z0-9][A-Za-z0-9_]*)-([A-Za-z0-9][A-Za-z0-9_.-]*?)(-signed)?\.zip$/;
 
 /** Platform letters of /e/ file names and the Android major version each stands for. */
 const PLATFORM_LETTERS: Record<string, string> = {
@@ -64,7 +65,9 @@ const LINEAGE_ANDROID_VERSIONS: Record<string, string> = {
 /** The Android major version of a LineageOS version (`21.0` → `14`, `22.1` → `15`); `undefined` for one it does not know. */
 export function androidVersionOfLineage(version: string): string | undefined {
   const [major, minor] = version.split('.');
-  return LINEAGE_ANDROID_VERSIONS[`${major}.${minor}`] ?? (Number(major) >= 22 ? LINEAGE_ANDROID_VERSIONS[major] : undefined);
+  return (
+    LINEAGE_ANDROID_VERSIONS[`${major}.${minor}`] ?? (Number(major) >= 22 ? LINEAGE_ANDROID_VERSIONS[major] : undefined)
+  );
 }
 
 /** Reads an OTA file name; `undefined` when it fits none of {@link FILENAME_FORMS} (the facts then come from elsewhere). */
@@ -89,7 +92,16 @@ export function parseBuildFilename(name: string): FilenameFacts | undefined {
     const [, version, date, channel, device] = lineage;
     // Unofficial builds spell the type in capitals (UNOFFICIAL); phones compare it ignoring case.
     const androidVersion = androidVersionOfLineage(version);
-    return { form: 'lineage', version, ...(androidVersion && { androidVersion }), date, buildNumber: '', channel: channel.toLowerCase(), device, disabled: false };
+    return {
+      form: 'lineage',
+      version,
+      ...(androidVersion && { androidVersion }),
+      date,
+      buildNumber: '',
+      channel: channel.toLowerCase(),
+      device,
+      disabled: false,
+    };
   }
   return undefined;
 }

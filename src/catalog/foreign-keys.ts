@@ -12,10 +12,16 @@ import { nearest } from './problems.js';
  */
 const FOREIGN_KEYS: Record<string, { ours: string; what: string }> = {
   md5: { ours: 'md5sum', what: "crDroid's and Evolution X's name for the MD5 of the zip" },
-  sha256: { ours: 'id', what: "crDroid's and Evolution X's name for the SHA-256 of the zip (phones key downloads by it)" },
+  sha256: {
+    ours: 'id',
+    what: "crDroid's and Evolution X's name for the SHA-256 of the zip (phones key downloads by it)",
+  },
   download: { ours: 'url', what: "crDroid's and Evolution X's name for the download address" },
   buildtype: { ours: 'channel', what: "crDroid's and Evolution X's release type (weekly, OFFICIAL, ...)" },
-  romtype: { ours: 'channel', what: 'the v1 release type, which the build sets to the list (a manifest names its channel, or `lists`)' },
+  romtype: {
+    ours: 'channel',
+    what: 'the v1 release type, which the build sets to the list (a manifest names its channel, or `lists`)',
+  },
   datetime: { ours: 'timestamp', what: "v1's build time, which the build sets equal to timestamp" },
   timestamp: { ours: 'timestamp', what: 'the build time in Unix seconds' },
 };

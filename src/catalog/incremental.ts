@@ -33,7 +33,11 @@ export function splitIncrementals(builds: readonly Build[]): { full: Build[]; in
  * for another build of the same name), and for two packages from the same source to the same target.
  * `allRead`: every manifest of the device could be read (else a missing target is not reported).
  */
-export function incrementalTargets(full: readonly Build[], incremental: readonly Build[], allRead = true): { targets: Map<Build, Build>; problems: Problem[] } {
+export function incrementalTargets(
+  full: readonly Build[],
+  incremental: readonly Build[],
+  allRead = true,
+): { targets: Map<Build, Build>; problems: Problem[] } {
   const byIncremental = new Map<string, Build[]>();
   for (const build of full) {
     if (build.placeholder || build.incremental === '') continue;
@@ -45,7 +49,11 @@ export function incrementalTargets(full: readonly Build[], incremental: readonly
   const problems: Problem[] = [];
   const seen = new Map<string, Build>();
   for (const pkg of [...incremental].sort((a, b) => compareStrings(a.source, b.source))) {
-    const at = (field: string): Omit<Problem, 'message'> => ({ file: pkg.source, ...(field === 'source_incremental' ? pkg.appliesOn!.at : pkg.appliesOn!.installsAt), field });
+    const at = (field: string): Omit<Problem, 'message'> => ({
+      file: pkg.source,
+      ...(field === 'source_incremental' ? pkg.appliesOn!.at : pkg.appliesOn!.installsAt),
+      field,
+    });
     const candidates = byIncremental.get(pkg.incremental) ?? [];
     const target = candidates.find((b) => b.timestamp === pkg.timestamp);
     if (!target) {
@@ -53,16 +61,20 @@ export function incrementalTargets(full: readonly Build[], incremental: readonly
       if (!allRead && candidates.length === 0) continue;
       problems.push({
         ...at('incremental'),
-        message: candidates.length === 0
-          ? `no full package of ${pkg.device} has incremental ${pkg.incremental}, the build this incremental package installs: phones are offered it in place of that build's full package; add the full package's manifest first (otapress add <its zip>)`
-          : `the full package of ${pkg.device} with incremental ${pkg.incremental} (${candidates[0].source}) was built at ${candidates[0].timestamp}, this package at ${pkg.timestamp}: it was made for another build of the same name; check post-timestamp in both zips`,
+        message:
+          candidates.length === 0
+            ? `no full package of ${pkg.device} has incremental ${pkg.incremental}, the build this incremental package installs: phones are offered it in place of that build's full package; add the full package's manifest first (otapress add <its zip>)`
+            : `the full package of ${pkg.device} with incremental ${pkg.incremental} (${candidates[0].source}) was built at ${candidates[0].timestamp}, this package at ${pkg.timestamp}: it was made for another build of the same name; check post-timestamp in both zips`,
       });
       continue;
     }
     const key = `${pkg.appliesOn!.incremental}\u0000${target.source}`;
     const earlier = seen.get(key);
     if (earlier) {
-      problems.push({ ...at('source_incremental'), message: `${earlier.source} is already the incremental package from ${pkg.appliesOn!.incremental} to ${target.filename}; phones on that build can be offered one: remove one of the two manifests` });
+      problems.push({
+        ...at('source_incremental'),
+        message: `${earlier.source} is already the incremental package from ${pkg.appliesOn!.incremental} to ${target.filename}; phones on that build can be offered one: remove one of the two manifests`,
+      });
       continue;
     }
     seen.set(key, pkg);
@@ -99,20 +111,35 @@ export function planIncrementalListings(
   for (const [pkg, target] of [...targets].sort(([a], [b]) => compareStrings(a.source, b.source))) {
     const leftOut = withdrawn === 'omit' && (isWithdrawn(pkg) || pkg.size === 0);
     if (leftOut || pkg.lists.length === 0) {
-      const why = leftOut ? (isWithdrawn(pkg) ? 'it is withdrawn (`.disabled.zip`)' : 'its size is 0') : 'its `lists` is empty';
-      notices.push({ file: pkg.source, ...(leftOut ? (isWithdrawn(pkg) ? pkg.at.filename : pkg.at.size) : pkg.at.file), field: leftOut ? (isWithdrawn(pkg) ? 'filename' : 'size') : 'lists', message: `${why}: left out of every answer, so phones on ${pkg.appliesOn!.incremental} are offered the full package ${target.filename}` });
+      const why = leftOut
+        ? isWithdrawn(pkg)
+          ? 'it is withdrawn (`.disabled.zip`)'
+          : 'its size is 0'
+        : 'its `lists` is empty';
+      notices.push({
+        file: pkg.source,
+        ...(leftOut ? (isWithdrawn(pkg) ? pkg.at.filename : pkg.at.size) : pkg.at.file),
+        field: leftOut ? (isWithdrawn(pkg) ? 'filename' : 'size') : 'lists',
+        message: `${why}: left out of every answer, so phones on ${pkg.appliesOn!.incremental} are offered the full package ${target.filename}`,
+      });
       continue;
     }
     if (isWithdrawn(pkg) || pkg.size === 0) {
       // As a full build with `v1_withdrawn: list`: kept, and said, since v1 phones offer it all the same.
-      notices.push({ file: pkg.source, ...(isWithdrawn(pkg) ? pkg.at.filename : pkg.at.size), field: isWithdrawn(pkg) ? 'filename' : 'size', message: `${isWithdrawn(pkg) ? 'it is withdrawn (`.disabled.zip`)' : 'its size is 0'}, and \`v1_withdrawn: list\` keeps it in the answer for phones on ${pkg.appliesOn!.incremental}, which LineageOS v1 updaters offer for install; \`v1_withdrawn: omit\` in content/site.yaml leaves it out, and offers them ${target.filename}` });
+      notices.push({
+        file: pkg.source,
+        ...(isWithdrawn(pkg) ? pkg.at.filename : pkg.at.size),
+        field: isWithdrawn(pkg) ? 'filename' : 'size',
+        message: `${isWithdrawn(pkg) ? 'it is withdrawn (`.disabled.zip`)' : 'its size is 0'}, and \`v1_withdrawn: list\` keeps it in the answer for phones on ${pkg.appliesOn!.incremental}, which LineageOS v1 updaters offer for install; \`v1_withdrawn: omit\` in content/site.yaml leaves it out, and offers them ${target.filename}`,
+      });
     }
     published.set(pkg, target);
   }
   const answers: IncrementalListing[] = [];
   const untrusted = new Set<Build>();
   const fullByIncremental = new Map<string, Build>();
-  for (const b of full) if (!b.placeholder && !fullByIncremental.has(b.incremental)) fullByIncremental.set(b.incremental, b);
+  for (const b of full)
+    if (!b.placeholder && !fullByIncremental.has(b.incremental)) fullByIncremental.set(b.incremental, b);
   for (const listing of listings) {
     // What each source build's phones are offered in place of a target, in this list.
     const bySource = new Map<string, Map<Build, Build>>();
@@ -124,7 +151,8 @@ export function planIncrementalListings(
       offered.set(target, pkg);
     }
     const before = beforeKeyChanges(listing.builds);
-    for (const build of before.slice(0, MAX_KEY_CHANGE_ANSWERS)) if (!bySource.has(build.incremental)) bySource.set(build.incremental, new Map());
+    for (const build of before.slice(0, MAX_KEY_CHANGE_ANSWERS))
+      if (!bySource.has(build.incremental)) bySource.set(build.incremental, new Map());
     const unanswered = before.slice(MAX_KEY_CHANGE_ANSWERS).filter((b) => !bySource.has(b.incremental));
     if (unanswered.length > 0) {
       const newest = unanswered[0];
@@ -153,7 +181,12 @@ export function planIncrementalListings(
   }
   for (const pkg of untrusted) {
     const source = fullByIncremental.get(pkg.appliesOn!.incremental);
-    notices.push({ file: pkg.source, ...pkg.at.file, field: 'signer', message: `signed with a key ${source?.filename ?? pkg.appliesOn!.incremental} does not trust (its otacert): left out of the answer for phones on ${pkg.appliesOn!.incremental}, which are offered the full package ${published.get(pkg)!.filename} where they can install it; sign the incremental package with the key its source trusts` });
+    notices.push({
+      file: pkg.source,
+      ...pkg.at.file,
+      field: 'signer',
+      message: `signed with a key ${source?.filename ?? pkg.appliesOn!.incremental} does not trust (its otacert): left out of the answer for phones on ${pkg.appliesOn!.incremental}, which are offered the full package ${published.get(pkg)!.filename} where they can install it; sign the incremental package with the key its source trusts`,
+    });
   }
   return { answers, notices, published };
 }
@@ -180,13 +213,14 @@ function beforeKeyChanges(builds: readonly Build[]): Build[] {
   const packaged = builds.filter((b) => !b.placeholder).sort((a, b) => b.timestamp - a.timestamp);
   const out: Build[] = [];
   const newerSigners = new Set<string>();
-  for (let i = 0; i < packaged.length; ) {
+  for (let i = 0; i < packaged.length;) {
     // Builds of one build time are not newer than each other.
     let j = i;
     while (j < packaged.length && packaged[j].timestamp === packaged[i].timestamp) j++;
     for (let k = i; k < j; k++) {
       const { otacert, incremental } = packaged[k];
-      if (otacert && [...newerSigners].some((s) => !otacert.includes(s)) && SOURCE_INCREMENTAL.test(incremental)) out.push(packaged[k]);
+      if (otacert && [...newerSigners].some((s) => !otacert.includes(s)) && SOURCE_INCREMENTAL.test(incremental))
+        out.push(packaged[k]);
     }
     for (let k = i; k < j; k++) if (packaged[k].signer !== undefined) newerSigners.add(packaged[k].signer!);
     i = j;
@@ -196,7 +230,14 @@ function beforeKeyChanges(builds: readonly Build[]): Build[] {
 
 /** The target's record with the incremental package's download: what a phone on the source build downloads. */
 function asOffered(target: Build, pkg: Build): Build {
-  const offered: Build = { ...target, filename: pkg.filename, url: pkg.url, size: pkg.size, id: pkg.id, md5sum: pkg.md5sum };
+  const offered: Build = {
+    ...target,
+    filename: pkg.filename,
+    url: pkg.url,
+    size: pkg.size,
+    id: pkg.id,
+    md5sum: pkg.md5sum,
+  };
   if (pkg.filepath !== undefined) offered.filepath = pkg.filepath;
   if (pkg.sha1 !== undefined) offered.sha1 = pkg.sha1;
   else delete offered.sha1;

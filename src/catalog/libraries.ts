@@ -24,7 +24,18 @@ const FROM = { yaml: 'yaml', zod: 'zod' };
  * The functions of zod that otapress calls: all that lib/vendor/zod.cjs holds (.ci/build-lib.mjs
  * builds it from this list, so that it holds a fifth of zod), and all that {@link zod} types.
  */
-export const ZOD_FUNCTIONS = ['array', 'boolean', 'enum', 'number', 'preprocess', 'record', 'strictObject', 'string', 'toJSONSchema', 'unknown'] as const;
+export const ZOD_FUNCTIONS = [
+  'array',
+  'boolean',
+  'enum',
+  'number',
+  'preprocess',
+  'record',
+  'strictObject',
+  'string',
+  'toJSONSchema',
+  'unknown',
+] as const;
 
 /** What {@link zod} gives: {@link ZOD_FUNCTIONS}. */
 export type ZodFunctions = Pick<typeof Zod, (typeof ZOD_FUNCTIONS)[number]>;

@@ -5,7 +5,9 @@ import { yaml } from './libraries.js';
 const SCHEMA_COMMENT = '# yaml-language-server: $schema=../manifest.schema.json';
 
 /** Field values of a manifest as they are written; `undefined` leaves a field out. */
-export type ManifestValues = Partial<Record<WrittenField, string | number | boolean | string[] | ManifestEntry[] | undefined>>;
+export type ManifestValues = Partial<
+  Record<WrittenField, string | number | boolean | string[] | ManifestEntry[] | undefined>
+>;
 
 /** One entry of a list of mappings (`files:`), its keys in the order written; values are plain names, hex and numbers. */
 export type ManifestEntry = Record<string, string | number>;
@@ -22,7 +24,14 @@ export function renderManifestText(values: ManifestValues, comments: readonly st
     if (value === undefined) continue;
     if (Array.isArray(value) && value.some((v) => typeof v === 'object')) {
       // A block list of mappings: `- key: value` with the entry's other keys below it.
-      lines.push(`${key}:`, ...(value as ManifestEntry[]).flatMap((entry) => Object.entries(entry).map(([k, v], i) => `  ${i === 0 ? '-' : ' '} ${k}: ${typeof v === 'number' ? v : renderString(v, false)}`)));
+      lines.push(
+        `${key}:`,
+        ...(value as ManifestEntry[]).flatMap((entry) =>
+          Object.entries(entry).map(
+            ([k, v], i) => `  ${i === 0 ? '-' : ' '} ${k}: ${typeof v === 'number' ? v : renderString(v, false)}`,
+          ),
+        ),
+      );
       continue;
     }
     lines.push(`${key}: ${renderValue(key, value as string | number | boolean | string[])}`);

@@ -103,9 +103,18 @@ export function parseManifest(input: string | Uint8Array, file: string, device: 
 
   const context: RuleContext = { fields, raw, bad, device, site, placeholder, report };
   for (const rule of RULES) rule(context);
-  const changelog = checkExtras({ fields, bad, report: (field, message, { key, at } = {}) => (at ? problems.push({ file, ...at, field, message }) : report(field, message, { key })), changelogAt: () => changelogStart(source) });
+  const changelog = checkExtras({
+    fields,
+    bad,
+    report: (field, message, { key, at } = {}) =>
+      at ? problems.push({ file, ...at, field, message }) : report(field, message, { key }),
+    changelogAt: () => changelogStart(source),
+  });
   if (problems.length > 0) return { problems: sortProblems(problems) };
-  return { build: buildOf(fields as Required<ManifestFields>, { file, device, site, placeholder, changelog, source }), problems };
+  return {
+    build: buildOf(fields as Required<ManifestFields>, { file, device, site, placeholder, changelog, source }),
+    problems,
+  };
 }
 
 /** The lists that collect a channel by the site's membership rules. */
@@ -114,7 +123,11 @@ export function defaultLists(site: Site, channel: string): readonly string[] {
   let byChannel = DEFAULT_LISTS.get(site);
   if (byChannel === undefined) DEFAULT_LISTS.set(site, (byChannel = new Map()));
   let lists = byChannel.get(channel);
-  if (lists === undefined) byChannel.set(channel, (lists = Object.freeze(site.lists.filter((list) => list.channels.includes(channel)).map((list) => list.name))));
+  if (lists === undefined)
+    byChannel.set(
+      channel,
+      (lists = Object.freeze(site.lists.filter((list) => list.channels.includes(channel)).map((list) => list.name))),
+    );
   return lists;
 }
 
@@ -149,7 +162,10 @@ const requiredFields: Rule = ({ raw, bad, placeholder, report }) => {
   for (const key of missing) {
     if (key === 'id' && raw.sha256 !== undefined) report('sha256', SHA256_WITHOUT_ID, { key: true });
     else if (!misspelt.has(key)) {
-      report('', `missing \`${key}\`${placeholder ? ' (a placeholder needs version, channel, timestamp and display_version)' : ''}; add it${key === 'filename' ? ' or mark the build `placeholder: true`' : ''}`);
+      report(
+        '',
+        `missing \`${key}\`${placeholder ? ' (a placeholder needs version, channel, timestamp and display_version)' : ''}; add it${key === 'filename' ? ' or mark the build `placeholder: true`' : ''}`,
+      );
     }
   }
 };
@@ -158,7 +174,11 @@ const placeholderHasNoPackage: Rule = ({ raw, placeholder, report }) => {
   if (!placeholder) return;
   for (const key of PACKAGE_ONLY) {
     if (raw[key] !== undefined) {
-      report(key, `a placeholder has no package, so it must not have \`${key}\` (a phone would offer it for download); remove it, or remove \`placeholder: true\``, { key: true });
+      report(
+        key,
+        `a placeholder has no package, so it must not have \`${key}\` (a phone would offer it for download); remove it, or remove \`placeholder: true\``,
+        { key: true },
+      );
     }
   }
 };
@@ -166,7 +186,10 @@ const placeholderHasNoPackage: Rule = ({ raw, placeholder, report }) => {
 const channelKnown: Rule = ({ fields, site, report }) => {
   if (fields.channel === undefined || site.channels.includes(fields.channel)) return;
   const hint = nearest(fields.channel, site.channels);
-  report('channel', `\`${fields.channel}\` is not a channel of this site${hint ? `; did you mean \`${hint}\`?` : ''} (channels: ${site.channels.join(', ')}, set in content/site.yaml)`);
+  report(
+    'channel',
+    `\`${fields.channel}\` is not a channel of this site${hint ? `; did you mean \`${hint}\`?` : ''} (channels: ${site.channels.join(', ')}, set in content/site.yaml)`,
+  );
 };
 
 const listsKnown: Rule = ({ fields, site, report }) => {
@@ -175,7 +198,10 @@ const listsKnown: Rule = ({ fields, site, report }) => {
   fields.lists.forEach((name, i) => {
     if (!names.includes(name)) {
       const hint = nearest(name, names);
-      report(`lists.${i}`, `\`${name}\` is not a request list of this site${hint ? `; did you mean \`${hint}\`?` : ''} (lists: ${names.join(', ')})`);
+      report(
+        `lists.${i}`,
+        `\`${name}\` is not a request list of this site${hint ? `; did you mean \`${hint}\`?` : ''} (lists: ${names.join(', ')})`,
+      );
     } else if (fields.lists!.indexOf(name) !== i) {
       report(`lists.${i}`, `\`${name}\` is listed twice; remove one`);
     }
@@ -183,9 +209,18 @@ const listsKnown: Rule = ({ fields, site, report }) => {
 };
 
 const reachesAList: Rule = ({ fields, bad, site, report }) => {
-  if (fields.lists !== undefined || fields.channel === undefined || bad.has('channel') || !site.channels.includes(fields.channel)) return;
+  if (
+    fields.lists !== undefined ||
+    fields.channel === undefined ||
+    bad.has('channel') ||
+    !site.channels.includes(fields.channel)
+  )
+    return;
   if (!site.lists.some((list) => list.channels.includes(fields.channel!))) {
-    report('channel', `no request list collects channel \`${fields.channel}\`, so no phone would see this build; add \`lists: [...]\` here or the channel to a list in content/site.yaml`);
+    report(
+      'channel',
+      `no request list collects channel \`${fields.channel}\`, so no phone would see this build; add \`lists: [...]\` here or the channel to a list in content/site.yaml`,
+    );
   }
 };
 
@@ -194,16 +229,27 @@ const filenameAgrees: Rule = ({ fields, bad, device, placeholder, report }) => {
 };
 
 const apiLevelKnown: Rule = ({ fields, bad, placeholder, report }) => {
-  if (placeholder || fields.api_level !== undefined || fields.android_version === undefined || bad.has('android_version') || bad.has('api_level')) return;
+  if (
+    placeholder ||
+    fields.api_level !== undefined ||
+    fields.android_version === undefined ||
+    bad.has('android_version') ||
+    bad.has('api_level')
+  )
+    return;
   if (API_LEVELS[fields.android_version] === undefined) {
     report('android_version', `no known API level for Android ${fields.android_version}; add \`api_level: "NN"\``);
   }
 };
 
 const datetimeIsTimestamp: Rule = ({ fields, bad, report }) => {
-  if (fields.datetime === undefined || fields.timestamp === undefined || bad.has('datetime') || bad.has('timestamp')) return;
+  if (fields.datetime === undefined || fields.timestamp === undefined || bad.has('datetime') || bad.has('timestamp'))
+    return;
   if (fields.datetime !== fields.timestamp) {
-    report('datetime', `datetime must equal timestamp (${fields.timestamp}): phones compare it with their own build time; remove \`datetime\``);
+    report(
+      'datetime',
+      `datetime must equal timestamp (${fields.timestamp}): phones compare it with their own build time; remove \`datetime\``,
+    );
   }
 };
 
@@ -211,24 +257,40 @@ const propertyFilesReadable: Rule = ({ fields, bad, placeholder, report }) => {
   if (fields.ota_property_files === undefined || bad.has('ota_property_files')) return;
   const size = placeholder || bad.has('size') ? undefined : fields.size;
   const problem = propertyFilesProblem(fields.ota_property_files, size);
-  if (problem) report('ota_property_files', problem.message, { within: { value: fields.ota_property_files.trim(), index: problem.index ?? 0 } });
+  if (problem)
+    report('ota_property_files', problem.message, {
+      within: { value: fields.ota_property_files.trim(), index: problem.index ?? 0 },
+    });
 };
 
 const incrementalPackage: Rule = ({ fields, raw, bad, placeholder, report }) => {
   if (fields.source_incremental === undefined) {
-    if (raw.source_build !== undefined && raw.source_incremental === undefined && !bad.has('source_build')) report('source_build', 'only an incremental package names the build it applies on; add `source_incremental` (pre-build-incremental of its metadata), or remove `source_build`', { key: true });
+    if (raw.source_build !== undefined && raw.source_incremental === undefined && !bad.has('source_build'))
+      report(
+        'source_build',
+        'only an incremental package names the build it applies on; add `source_incremental` (pre-build-incremental of its metadata), or remove `source_build`',
+        { key: true },
+      );
     return;
   }
   if (placeholder) {
-    report('source_incremental', 'a placeholder has no package, so it applies on no build; remove `source_incremental`, or remove `placeholder: true`', { key: true });
+    report(
+      'source_incremental',
+      'a placeholder has no package, so it applies on no build; remove `source_incremental`, or remove `placeholder: true`',
+      { key: true },
+    );
   } else if (fields.incremental !== undefined && fields.incremental === fields.source_incremental) {
-    report('source_incremental', `the package would apply on the build it makes (both are ${fields.incremental}); \`incremental\` is the build it installs (post-build-incremental), \`source_incremental\` the one it applies on (pre-build-incremental)`);
+    report(
+      'source_incremental',
+      `the package would apply on the build it makes (both are ${fields.incremental}); \`incremental\` is the build it installs (post-build-incremental), \`source_incremental\` the one it applies on (pre-build-incremental)`,
+    );
   }
 };
 
 /** A `sha256` that cannot stand beside the manifest's `id` (download-key.ts). */
 const oneSha256: Rule = ({ fields, bad, placeholder, report }) => {
-  if (placeholder || fields.sha256 === undefined || fields.id === undefined || bad.has('sha256') || bad.has('id')) return;
+  if (placeholder || fields.sha256 === undefined || fields.id === undefined || bad.has('sha256') || bad.has('id'))
+    return;
   const problem = sha256Problem(fields.id, fields.sha256);
   if (problem) report('sha256', problem);
 };
@@ -238,7 +300,20 @@ const noTestKey: Rule = ({ fields, bad, report }) => {
   for (const p of testKeyProblems(fields)) report(p.field, p.message);
 };
 
-const RULES: Rule[] = [requiredFields, incrementalPackage, noTestKey, placeholderHasNoPackage, channelKnown, listsKnown, reachesAList, filenameAgrees, apiLevelKnown, datetimeIsTimestamp, propertyFilesReadable, oneSha256];
+const RULES: Rule[] = [
+  requiredFields,
+  incrementalPackage,
+  noTestKey,
+  placeholderHasNoPackage,
+  channelKnown,
+  listsKnown,
+  reachesAList,
+  filenameAgrees,
+  apiLevelKnown,
+  datetimeIsTimestamp,
+  propertyFilesReadable,
+  oneSha256,
+];
 
 /** How a manifest is read (read-document.ts): its messages, and "" as "left out" in a placeholder. */
 const MANIFEST: DocumentKind<ManifestFields> = {
@@ -259,9 +334,13 @@ const MANIFEST: DocumentKind<ManifestFields> = {
   schema: manifestSchema,
   unknownKey(key) {
     const hint = suggestKey(key, MANIFEST_KEYS);
-    return hint ? `unknown field; did you mean \`${hint.key}\`?${hint.why ? ` (${hint.why})` : ''}` : 'unknown field; see the manifest reference in the README';
+    return hint
+      ? `unknown field; did you mean \`${hint.key}\`?${hint.why ? ` (${hint.why})` : ''}`
+      : 'unknown field; see the manifest reference in the README';
   },
-  issue: (issue, { source, raw }) => ({ message: typeTrapMessage(source, issue.path, valueAt(raw, issue.path), issue.message) ?? issue.message }),
+  issue: (issue, { source, raw }) => ({
+    message: typeTrapMessage(source, issue.path, valueAt(raw, issue.path), issue.message) ?? issue.message,
+  }),
   firstIssueOnly: true,
   dotted: true,
 };
@@ -277,7 +356,10 @@ interface BuildSource {
 }
 
 /** The build of a manifest whose fields passed every check, with every derived value filled in. */
-function buildOf(f: Required<ManifestFields>, { file, device, site, placeholder, changelog, source }: BuildSource): Build {
+function buildOf(
+  f: Required<ManifestFields>,
+  { file, device, site, placeholder, changelog, source }: BuildSource,
+): Build {
   const url = placeholder ? undefined : (f.url ?? `${site.downloadBaseUrl}/${f.channel}/${device}/${f.filename}`);
   // Made field by field in the order below, not as one literal with conditional spreads: each
   // spread, and every field after the first, went through V8's generic (runtime) object building.
@@ -303,19 +385,36 @@ function buildOf(f: Required<ManifestFields>, { file, device, site, placeholder,
   if (url !== undefined) build.filepath = filepathOf(url, site.downloadBaseUrl);
   build.display_version = f.display_version ?? displayVersionOf(f.filename);
   // Opt-in (site.yaml `v1_changes`): the interface shows `changes` always empty.
-  build.changes = f.changes ?? (site.v1Changes === 'changelog_url' && changelog?.length ? changelogUrl(site.siteUrl, device, changelogAnchor({ placeholder, version: f.version, timestamp: f.timestamp, id: f.id ?? '' })) : '');
+  build.changes =
+    f.changes ??
+    (site.v1Changes === 'changelog_url' && changelog?.length
+      ? changelogUrl(
+          site.siteUrl,
+          device,
+          changelogAnchor({ placeholder, version: f.version, timestamp: f.timestamp, id: f.id ?? '' }),
+        )
+      : '');
   build.pre_version = f.pre_version ?? '';
   build.is_upgrade_supported = f.is_upgrade_supported ?? false;
-  build.lists = f.lists ? site.lists.map((l) => l.name).filter((name) => f.lists.includes(name)) : defaultLists(site, f.channel);
+  build.lists = f.lists
+    ? site.lists.map((l) => l.name).filter((name) => f.lists.includes(name))
+    : defaultLists(site, f.channel);
   if (f.os_patch_level !== undefined) build.os_patch_level = f.os_patch_level;
   if (f.ota_property_files !== undefined) build.ota_property_files = f.ota_property_files.trim();
   if (f.ota_type !== undefined) build.ota_type = f.ota_type;
   if (f.sha1 !== undefined) build.sha1 = f.sha1;
   // The same as a SHA-256 id (allowed, never needed) adds nothing: the id already is the build's SHA-256.
   if (f.sha256 !== undefined && f.sha256 !== f.id) build.sha256 = f.sha256;
-  if (f.files !== undefined) build.files = buildFiles(f.files, `${site.downloadBaseUrl}/${f.channel}/${device}`, site.downloadBaseUrl);
+  if (f.files !== undefined)
+    build.files = buildFiles(f.files, `${site.downloadBaseUrl}/${f.channel}/${device}`, site.downloadBaseUrl);
   if (changelog !== undefined) build.changelog = changelog;
-  build.at = positionsOf(source, f.url !== undefined, f.ota_property_files !== undefined, f.files, build.sha256 !== undefined);
+  build.at = positionsOf(
+    source,
+    f.url !== undefined,
+    f.ota_property_files !== undefined,
+    f.files,
+    build.sha256 !== undefined,
+  );
   if (f.signer !== undefined) build.signer = f.signer;
   if (f.otacert !== undefined) build.otacert = f.otacert;
   if (f.source_incremental !== undefined) {
@@ -340,12 +439,19 @@ function changelogStart(source: YamlSource): { line: number; col: number; block:
   const at = source.locate(['changelog']);
   const text = source.sourceText(['changelog']) ?? '';
   if (!/^[|>]/.test(text)) return { ...at, block: false };
-  const first = text.split('\n').slice(1).find((l) => l.trim() !== '') ?? '';
+  const first =
+    text
+      .split('\n')
+      .slice(1)
+      .find((l) => l.trim() !== '') ?? '';
   return { line: at.line + 1, col: first.length - first.trimStart().length + 1, block: true };
 }
 
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
-  return path.reduce<unknown>((v, key) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined), value);
+  return path.reduce<unknown>(
+    (v, key) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined),
+    value,
+  );
 }
 
 /** Explains the YAML typing traps: `version: 2.10` is the number 2.1, `md5sum: 1e5...` a number, `timestamp: 2024-11-08` text. */
@@ -362,20 +468,27 @@ function typeTrapMessage(source: YamlSource, path: PropertyKey[], input: unknown
   if (schema && field !== 'filename' && (typeof input === 'number' || typeof input === 'boolean')) {
     // Quoting helps only when the text as written is right; otherwise say what is wrong with the text.
     const asText = schema.safeParse(text);
-    if (asText.success) return `YAML reads ${text} as ${typeof input === 'number' ? 'the number' : 'the boolean'} ${String(input)}, not text; quote it: ${field}: "${text}"`;
+    if (asText.success)
+      return `YAML reads ${text} as ${typeof input === 'number' ? 'the number' : 'the boolean'} ${String(input)}, not text; quote it: ${field}: "${text}"`;
     if (!numberFields.includes(field) && !booleanFields.includes(field)) return asText.error.issues[0]?.message;
   }
   if (numberFields.includes(field) && typeof input === 'string') {
     const trimmed = input.trim();
     if (/^\d+$/.test(trimmed)) return `the number is written as text; remove the quotes: ${field}: ${trimmed}`;
     if (field !== 'size' && /^\d{4}-\d{2}-\d{2}([Tt ][\d:.]+)?([Zz]|[+-]\d{2}:?\d{2})?$/.test(trimmed)) {
-      const ms = Date.parse(/[Tt ]/.test(trimmed) && !/([Zz]|[+-]\d{2}:?\d{2})$/.test(trimmed) ? `${trimmed}Z` : trimmed);
+      const ms = Date.parse(
+        /[Tt ]/.test(trimmed) && !/([Zz]|[+-]\d{2}:?\d{2})$/.test(trimmed) ? `${trimmed}Z` : trimmed,
+      );
       if (Number.isFinite(ms)) {
         return `${trimmed} is a date; write Unix seconds instead: ${field}: ${Math.floor(ms / 1000)} (date -u -d '${trimmed}' +%s, or post-timestamp in the zip's metadata)`;
       }
     }
   }
-  if (booleanFields.includes(field) && typeof input === 'string' && /^(yes|no|on|off|y|n|true|false)$/i.test(input.trim())) {
+  if (
+    booleanFields.includes(field) &&
+    typeof input === 'string' &&
+    /^(yes|no|on|off|y|n|true|false)$/i.test(input.trim())
+  ) {
     return `YAML reads ${text} as text, not a boolean; write ${/^(yes|on|y|true)$/i.test(input.trim()) ? 'true' : 'false'}`;
   }
   return undefined;

@@ -24,13 +24,28 @@ export interface NameFamilyFacts {
  * LineageOS build scripts); the Android version after crDroid's, Evolution X's, PixelOS's and
  * Project Elixir's names is the platform's, not the ROM's.
  */
-export const NAME_FAMILIES: { family: string; example: string; read: (name: string) => NameFamilyFacts | null | undefined }[] = [
+export const NAME_FAMILIES: {
+  family: string;
+  example: string;
+  read: (name: string) => NameFamilyFacts | null | undefined;
+}[] = [
   {
     family: 'LineageOS',
     example: 'lineage-21.0-20240409_164757-UNOFFICIAL-m20lte.zip',
     read: (name) => {
-      const m = /^lineage-(\d+\.\d+(?:\.\d+)?)-\d{8}(?:_\d{6})?-([A-Za-z0-9]+)-([A-Za-z0-9][A-Za-z0-9_.-]*?)(?:-signed)?\.zip$/.exec(name);
-      return m && { family: 'LineageOS', androidVersion: androidVersionOfLineage(m[1]), version: m[1], releaseType: m[2].toLowerCase(), device: m[3] };
+      const m =
+        /^lineage-(\d+\.\d+(?:\.\d+)?)-\d{8}(?:_\d{6})?-([A-Za-z0-9]+)-([A-Za-z0-9][A-Za-z0-9_.-]*?)(?:-signed)?\.zip$/.exec(
+          name,
+        );
+      return (
+        m && {
+          family: 'LineageOS',
+          androidVersion: androidVersionOfLineage(m[1]),
+          version: m[1],
+          releaseType: m[2].toLowerCase(),
+          device: m[3],
+        }
+      );
     },
   },
   {
@@ -46,8 +61,19 @@ export const NAME_FAMILIES: { family: string; example: string; read: (name: stri
     example: 'EvolutionX-14.0-20240315-akita-9.0-Official.zip',
     read: (name) => {
       // A variant may stand before the release type: EvolutionX-16.0-20260802-Pong-11.9-Vanilla-Official.zip.
-      const m = /^EvolutionX-(\d{1,2})(?:\.\d+)?-\d{8}-([A-Za-z0-9_.-]+?)-v?(\d+(?:\.\d+){0,2})(?:-[A-Za-z]+)*-([A-Za-z]+)\.zip$/.exec(name);
-      return m && { family: 'Evolution X', androidVersion: m[1], version: m[3], releaseType: m[4].toLowerCase(), device: m[2] };
+      const m =
+        /^EvolutionX-(\d{1,2})(?:\.\d+)?-\d{8}-([A-Za-z0-9_.-]+?)-v?(\d+(?:\.\d+){0,2})(?:-[A-Za-z]+)*-([A-Za-z]+)\.zip$/.exec(
+          name,
+        );
+      return (
+        m && {
+          family: 'Evolution X',
+          androidVersion: m[1],
+          version: m[3],
+          releaseType: m[4].toLowerCase(),
+          device: m[2],
+        }
+      );
     },
   },
   {
@@ -56,15 +82,31 @@ export const NAME_FAMILIES: { family: string; example: string; read: (name: stri
     read: (name) => {
       const m = /^PixelOS_([A-Za-z0-9_.-]+?)-(\d{1,2})\.\d+-\d{8}-\d{4}\.zip$/.exec(name);
       // PixelOS's updater compares `version` with org.pixelexperience.version, the branch's name.
-      return m && { family: 'PixelOS', androidVersion: m[2], ...(BRANCH_NAMES[m[2]] !== undefined && { version: BRANCH_NAMES[m[2]] }), device: m[1] };
+      return (
+        m && {
+          family: 'PixelOS',
+          androidVersion: m[2],
+          ...(BRANCH_NAMES[m[2]] !== undefined && { version: BRANCH_NAMES[m[2]] }),
+          device: m[1],
+        }
+      );
     },
   },
   {
     family: 'Project Elixir',
     example: 'ProjectElixir_4.1_alioth-14.0-20240226-2058-OFFICIAL.zip',
     read: (name) => {
-      const m = /^ProjectElixir_(\d+(?:\.\d+){0,2})_([A-Za-z0-9_.-]+?)-(\d{1,2})\.\d+-\d{8}-\d{4}-([A-Za-z]+)\.zip$/.exec(name);
-      return m && { family: 'Project Elixir', androidVersion: m[3], version: m[1], releaseType: m[4].toLowerCase(), device: m[2] };
+      const m =
+        /^ProjectElixir_(\d+(?:\.\d+){0,2})_([A-Za-z0-9_.-]+?)-(\d{1,2})\.\d+-\d{8}-\d{4}-([A-Za-z]+)\.zip$/.exec(name);
+      return (
+        m && {
+          family: 'Project Elixir',
+          androidVersion: m[3],
+          version: m[1],
+          releaseType: m[4].toLowerCase(),
+          device: m[2],
+        }
+      );
     },
   },
   {
@@ -72,7 +114,10 @@ export const NAME_FAMILIES: { family: string; example: string; read: (name: stri
     example: 'RisingOS_Revived-8.1.1-251201-0524-GAPPS-OFFICIAL-akita-ota.zip',
     // The name holds RisingOS's own version and no Android one.
     read: (name) => {
-      const m = /^RisingOS(?:_Revived)?-(\d+(?:\.\d+){0,2})-\d{6}-\d{4}-[A-Za-z]+-([A-Za-z]+)-([A-Za-z0-9_.-]+?)(?:-ota)?\.zip$/.exec(name);
+      const m =
+        /^RisingOS(?:_Revived)?-(\d+(?:\.\d+){0,2})-\d{6}-\d{4}-[A-Za-z]+-([A-Za-z]+)-([A-Za-z0-9_.-]+?)(?:-ota)?\.zip$/.exec(
+          name,
+        );
       return m && { family: 'RisingOS', version: m[1], releaseType: m[2].toLowerCase(), device: m[3] };
     },
   },

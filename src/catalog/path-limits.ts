@@ -20,7 +20,10 @@ const MAX_PATH_COMPONENT_BYTES = 255;
 const MAX_OUTPUT_PATH_BYTES = 1024;
 
 /** Why a device, list or channel name is too long to become part of the output's paths, or `undefined`. */
-export function nameLengthProblem(name: string, what: 'device code name' | 'list name' | 'channel name'): string | undefined {
+export function nameLengthProblem(
+  name: string,
+  what: 'device code name' | 'list name' | 'channel name',
+): string | undefined {
   if (name.length <= MAX_NAME_LENGTH) return undefined;
   return `the ${what} is ${name.length} characters long, over the limit of ${MAX_NAME_LENGTH}: it becomes a folder or file name of the site (${what === 'device code name' ? 'api/v1/<device>/' : 'devices/<device>/<list>.xml'}), and file systems take at most ${MAX_PATH_COMPONENT_BYTES} bytes per name; shorten it`;
 }
@@ -28,9 +31,11 @@ export function nameLengthProblem(name: string, what: 'device code name' | 'list
 /** Why an output path (relative, `/`-separated) cannot be written on every file system, or `undefined`. */
 export function outputPathProblem(file: string): string | undefined {
   const bytes = Buffer.byteLength(file);
-  if (bytes > MAX_OUTPUT_PATH_BYTES) return `the path is ${bytes} bytes long, over the ${MAX_OUTPUT_PATH_BYTES}-byte limit for a file of the output`;
+  if (bytes > MAX_OUTPUT_PATH_BYTES)
+    return `the path is ${bytes} bytes long, over the ${MAX_OUTPUT_PATH_BYTES}-byte limit for a file of the output`;
   const long = file.split('/').find((part) => Buffer.byteLength(part) > MAX_PATH_COMPONENT_BYTES);
-  if (long !== undefined) return `the name ${JSON.stringify(long.slice(0, 40) + '…')} is ${Buffer.byteLength(long)} bytes long, over the ${MAX_PATH_COMPONENT_BYTES} bytes a file system takes`;
+  if (long !== undefined)
+    return `the name ${JSON.stringify(long.slice(0, 40) + '…')} is ${Buffer.byteLength(long)} bytes long, over the ${MAX_PATH_COMPONENT_BYTES} bytes a file system takes`;
   return undefined;
 }
 

@@ -18,7 +18,11 @@ export const flag: PlainCheck = (v) => (typeof v === 'boolean' ? v : UNSURE);
  * own), when every key of `raw` has a check in `checks` and every check vouches for its value;
  * `undefined` otherwise.
  */
-export function readPlain(raw: Record<string, unknown>, checks: Partial<Record<string, PlainCheck>>, keys: readonly string[]): Record<string, unknown> | undefined {
+export function readPlain(
+  raw: Record<string, unknown>,
+  checks: Partial<Record<string, PlainCheck>>,
+  keys: readonly string[],
+): Record<string, unknown> | undefined {
   for (const key of Object.keys(raw)) if (!Object.hasOwn(checks, key)) return undefined;
   const values: Record<string, unknown> = {};
   for (const key of keys) {

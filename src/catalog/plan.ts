@@ -107,7 +107,8 @@ function sharedAddresses(builds: readonly Build[]): Problem[] {
       if (earlier === undefined) first.set(entry.url, entry);
       // Two zips at their derived address have the same file name, which checkCatalog reports.
       else if (entry.field === 'filename' && earlier.field === 'filename') continue;
-      else if (earlier.sha256 !== entry.sha256 || earlier.size !== entry.size) problems.push(addressClash(entry, earlier));
+      else if (earlier.sha256 !== entry.sha256 || earlier.size !== entry.size)
+        problems.push(addressClash(entry, earlier));
     }
   }
   return problems;
@@ -130,10 +131,26 @@ export interface DownloadEntry {
 /** The download addresses of a build (none for a placeholder). */
 export function downloadEntries(build: Build): DownloadEntry[] {
   if (build.placeholder || build.url === undefined) return [];
-  const zip: DownloadEntry = { url: build.url, source: build.source, what: `the zip ${build.filename}`, field: build.at.url ? 'url' : 'filename', at: build.at.url ?? build.at.filename, sha256: sha256Of(build) ?? build.id, size: build.size };
+  const zip: DownloadEntry = {
+    url: build.url,
+    source: build.source,
+    what: `the zip ${build.filename}`,
+    field: build.at.url ? 'url' : 'filename',
+    at: build.at.url ?? build.at.filename,
+    sha256: sha256Of(build) ?? build.id,
+    size: build.size,
+  };
   return [
     zip,
-    ...(build.files ?? []).map((file, i) => ({ url: file.url, source: build.source, what: `the file ${file.filename}`, field: `files.${i}`, at: build.at.files?.[i] ?? build.at.file, sha256: file.sha256, size: file.size })),
+    ...(build.files ?? []).map((file, i) => ({
+      url: file.url,
+      source: build.source,
+      what: `the file ${file.filename}`,
+      field: `files.${i}`,
+      at: build.at.files?.[i] ?? build.at.file,
+      sha256: file.sha256,
+      size: file.size,
+    })),
   ];
 }
 
@@ -144,7 +161,9 @@ export function addressClash(entry: DownloadEntry, earlier: DownloadEntry): Prob
     ...entry.at,
     field: entry.field,
     message: `${entry.url} is also the address of ${earlier.what} of ${earlier.source}, with another SHA-256 or size; one address holds one file, and the second upload would replace the first: ${
-      entry.field.startsWith('files.') ? `give ${entry.what.replace(/^the file /, '')} another name (e.g. recovery-<version>.img), or its own \`url:\`` : "correct this build's `url`, or the other file's name or address"
+      entry.field.startsWith('files.')
+        ? `give ${entry.what.replace(/^the file /, '')} another name (e.g. recovery-<version>.img), or its own \`url:\``
+        : "correct this build's `url`, or the other file's name or address"
     }`,
   };
 }
@@ -157,7 +176,9 @@ export function addressClash(entry: DownloadEntry, earlier: DownloadEntry): Prob
  */
 export function planListings(builds: readonly Build[], devices: readonly string[], site: Site): Listing[] {
   const byDevice = new Map<string, Build[]>(devices.map((d) => [d, []]));
-  for (const build of builds) if (site.v1Withdrawn === 'list' || !(isWithdrawn(build) || build.size === 0)) byDevice.get(build.device)?.push(build);
+  for (const build of builds)
+    if (site.v1Withdrawn === 'list' || !(isWithdrawn(build) || build.size === 0))
+      byDevice.get(build.device)?.push(build);
   const listings: Listing[] = [];
   for (const device of [...byDevice.keys()].sort(compareStrings)) {
     const ordered = byDevice.get(device)!.sort(compareBuilds);

@@ -133,5 +133,11 @@ function editDistance(a: string, b: string): number {
 const UNSHOWN = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 function escaped(c: string): string {
-  return c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  return c === '\n'
+    ? '\\n'
+    : c === '\r'
+      ? '\\r'
+      : c === '\t'
+        ? '\\t'
+        : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }

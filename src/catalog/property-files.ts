@@ -29,13 +29,17 @@ export interface PropertyFilesProblem {
  * within 64 bits, and (when the zip's size is known: positive) each entry within the zip.
  */
 export function propertyFilesProblem(value: string, zipSize: number | undefined): PropertyFilesProblem | undefined {
-  if (!PROPERTY_FILES_FORMAT.test(value)) return { message: 'expected name:offset:size entries separated by commas, as in META-INF/com/android/metadata' };
+  if (!PROPERTY_FILES_FORMAT.test(value))
+    return { message: 'expected name:offset:size entries separated by commas, as in META-INF/com/android/metadata' };
   let index = 0;
   for (const entry of value.trim().split(',')) {
     const [name, offsetText, sizeText] = entry.split(':');
     const offset = BigInt(offsetText);
     const size = BigInt(sizeText);
-    for (const [what, text, n] of [['offset', offsetText, offset], ['size', sizeText, size]] as const) {
+    for (const [what, text, n] of [
+      ['offset', offsetText, offset],
+      ['size', sizeText, size],
+    ] as const) {
       if (n > LONG_MAX) {
         return {
           index,

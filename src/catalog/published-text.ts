@@ -35,7 +35,10 @@ export function directionControlProblem(text: string): string | undefined {
     if (Object.hasOwn(DIRECTION_CONTROLS, ch) && !found.has(ch)) found.set(ch, i + 1);
   });
   if (found.size === 0) return undefined;
-  const named = [...found].map(([ch, at]) => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} ${DIRECTION_CONTROLS[ch]} (character ${at})`);
+  const named = [...found].map(
+    ([ch, at]) =>
+      `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} ${DIRECTION_CONTROLS[ch]} (character ${at})`,
+  );
   return `holds ${named.join(', ')}: an invisible direction control makes the text display in another order than it is written, so a name can pass for another; remove ${found.size === 1 ? 'it' : 'them'}`;
 }
 
@@ -58,7 +61,11 @@ export function textProblem(text: string): string | undefined {
   if (!found) return undefined;
   const code = `U+${found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
   const at = [...text.slice(0, found.index)].length + 1;
-  const kind = /\p{Cs}/u.test(found[0]) ? 'half of a character (a lone surrogate), which strict JSON decoders refuse' : /\p{Noncharacter_Code_Point}/u.test(found[0]) ? 'a noncharacter, which is not text' : 'a control character, which pages and feeds cannot show';
+  const kind = /\p{Cs}/u.test(found[0])
+    ? 'half of a character (a lone surrogate), which strict JSON decoders refuse'
+    : /\p{Noncharacter_Code_Point}/u.test(found[0])
+      ? 'a noncharacter, which is not text'
+      : 'a control character, which pages and feeds cannot show';
   return `holds ${code} (character ${at}), ${kind}; remove it`;
 }
 

@@ -4,7 +4,17 @@
  * planning, problems, the manifest JSON Schema, writing a manifest. Pure except this reader and
  * write-manifest.ts. Imports no other wing.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  statSync,
+  type Dirent,
+} from 'node:fs';
 import path from 'node:path';
 import { DEVICE_FILE } from './device.js';
 import { nameLengthProblem } from './path-limits.js';
@@ -68,11 +78,16 @@ export interface ContentListing {
 export function listContent(root: string, { devices: only }: { devices?: readonly string[] } = {}): ContentListing {
   const contentDir = path.join(root, 'content');
   const problems: Problem[] = [];
-  const problem = (file: string, field: string, message: string) => problems.push({ file, line: 1, col: 1, field, message });
+  const problem = (file: string, field: string, message: string) =>
+    problems.push({ file, line: 1, col: 1, field, message });
   const content: ContentListing = { files: [], devices: [], problems, others: new Map() };
   // content/ itself is refused like every link inside it: followed, it would publish another folder's devices.
   if (lstatSync(contentDir, { throwIfNoEntry: false })?.isSymbolicLink()) {
-    problem('content', '(folder)', 'symbolic links are refused (a link can point outside the repository); replace it with the folder itself');
+    problem(
+      'content',
+      '(folder)',
+      'symbolic links are refused (a link can point outside the repository); replace it with the folder itself',
+    );
     return content;
   }
 
@@ -83,7 +98,12 @@ export function listContent(root: string, { devices: only }: { devices?: readonl
       const file = `content/${entry.name}`;
       if (refused(entry.dirent, contentDir, file, problem) || !/\.ya?ml$/i.test(entry.name)) continue;
       if (entry.name === 'site.yaml') content.site = readLimited(path.join(contentDir, entry.name), file, problem);
-      else if (entry.name === DEVICE_FILE) problem(file, '(file)', `a device file describes one device and goes in its folder: move it to content/<device>/${DEVICE_FILE}`);
+      else if (entry.name === DEVICE_FILE)
+        problem(
+          file,
+          '(file)',
+          `a device file describes one device and goes in its folder: move it to content/<device>/${DEVICE_FILE}`,
+        );
       else problem(file, '(file)', 'manifests go in a device folder: move it to content/<device>/');
       continue;
     }
@@ -107,7 +127,12 @@ export function listContent(root: string, { devices: only }: { devices?: readonl
     function isManifest(child: Dirent, file: string): boolean {
       if (refused(child, contentDir, file, problem)) return false;
       if (child.isDirectory()) {
-        if (!device.startsWith('.') && !child.name.startsWith('.')) problem(file, '(folder)', 'folders inside a device folder are not read; put manifests directly in content/<device>/');
+        if (!device.startsWith('.') && !child.name.startsWith('.'))
+          problem(
+            file,
+            '(folder)',
+            'folders inside a device folder are not read; put manifests directly in content/<device>/',
+          );
         return false;
       }
       if (!/\.ya?ml$/i.test(child.name)) return false; // READMEs, images and other notes may live beside the manifests.
@@ -119,7 +144,11 @@ export function listContent(root: string, { devices: only }: { devices?: readonl
       if (child.name !== DEVICE_FILE && /^device\.ya?ml$/i.test(child.name)) {
         // Read as a manifest, it would be refused field by field for what a device file holds; on a
         // case-insensitive disk it is the device file, on another it is not: one name everywhere.
-        problem(file, '(file)', `read as neither the device file nor a manifest: the device file is named ${DEVICE_FILE} exactly (lower case, .yaml); rename it so, or name a build's manifest after its zip`);
+        problem(
+          file,
+          '(file)',
+          `read as neither the device file nor a manifest: the device file is named ${DEVICE_FILE} exactly (lower case, .yaml); rename it so, or name a build's manifest after its zip`,
+        );
         return false;
       }
       if (!child.name.endsWith('.yaml')) {
@@ -132,7 +161,11 @@ export function listContent(root: string, { devices: only }: { devices?: readonl
   }
   content.devices = [...devices].sort(compareStrings);
   if (content.site === undefined && !only && !problems.some((p) => p.file === SITE_FILE)) {
-    problem(SITE_FILE, '(file)', 'missing: run `npx otapress init` to start a catalog here, or create content/site.yaml with at least `download_base_url: https://...` (see the README)');
+    problem(
+      SITE_FILE,
+      '(file)',
+      'missing: run `npx otapress init` to start a catalog here, or create content/site.yaml with at least `download_base_url: https://...` (see the README)',
+    );
   }
   return content;
 }
@@ -141,9 +174,13 @@ export function listContent(root: string, { devices: only }: { devices?: readonl
  * The second half of {@link readContent}: reads manifests that {@link listContent} found, in the
  * order given; one that cannot be read (gone, replaced by a pipe, too large) is left out with a problem.
  */
-export function readManifests(root: string, files: readonly { file: string; device: string }[]): { manifests: ManifestFile[]; problems: Problem[] } {
+export function readManifests(
+  root: string,
+  files: readonly { file: string; device: string }[],
+): { manifests: ManifestFile[]; problems: Problem[] } {
   const problems: Problem[] = [];
-  const problem = (file: string, field: string, message: string) => problems.push({ file, line: 1, col: 1, field, message });
+  const problem = (file: string, field: string, message: string) =>
+    problems.push({ file, line: 1, col: 1, field, message });
   const manifests: ManifestFile[] = [];
   // `file` is `content/<device>/<name>`, names as listed: joined without path.join's normalizing,
   // which took 0.7 % of a cold 100k build's CPU.
@@ -180,7 +217,10 @@ function deviceNameProblem(name: string): string | undefined {
  * entries by the path its entries start with: one sort of 100,000 paths, with an object and a
  * split per entry, took 0.6 s of a cold 100k build before any device could be compiled (0.3 s now).
  */
-function listEntries(contentDir: string, only?: readonly string[]): { name: string; dirent: Dirent; children?: Dirent[] }[] {
+function listEntries(
+  contentDir: string,
+  only?: readonly string[],
+): { name: string; dirent: Dirent; children?: Dirent[] }[] {
   const list = (dir: string) => {
     try {
       return readdirSync(dir, { withFileTypes: true });
@@ -193,7 +233,13 @@ function listEntries(contentDir: string, only?: readonly string[]): { name: stri
   for (const dirent of list(contentDir)) {
     if (only && !only.includes(dirent.name)) continue;
     // A folder's own entry tells nothing (only its entries do): it is placed where they sort.
-    if (dirent.isDirectory()) entries.push({ name: dirent.name, dirent, children: list(path.join(contentDir, dirent.name)).sort(byName), key: `${dirent.name}/` });
+    if (dirent.isDirectory())
+      entries.push({
+        name: dirent.name,
+        dirent,
+        children: list(path.join(contentDir, dirent.name)).sort(byName),
+        key: `${dirent.name}/`,
+      });
     else entries.push({ name: dirent.name, dirent, key: dirent.name });
   }
   return entries.sort((a, b) => compareStrings(a.key, b.key));
@@ -203,10 +249,23 @@ function listEntries(contentDir: string, only?: readonly string[]): { name: stri
  * Reports an entry that is no plain file or folder (a link, a pipe, a socket, a device) and returns
  * true; `file` is its path from the root, `content/...`.
  */
-function refused(dirent: Dirent, contentDir: string, file: string, problem: (file: string, field: string, message: string) => void): boolean {
+function refused(
+  dirent: Dirent,
+  contentDir: string,
+  file: string,
+  problem: (file: string, field: string, message: string) => void,
+): boolean {
   if (dirent.isSymbolicLink()) {
-    const what = statSync(path.join(contentDir, file.slice('content/'.length)), { throwIfNoEntry: false })?.isDirectory() ? 'folder' : 'file';
-    problem(file, `(${what})`, `symbolic links are refused (a link can point outside the repository); replace it with the ${what} itself`);
+    const what = statSync(path.join(contentDir, file.slice('content/'.length)), {
+      throwIfNoEntry: false,
+    })?.isDirectory()
+      ? 'folder'
+      : 'file';
+    problem(
+      file,
+      `(${what})`,
+      `symbolic links are refused (a link can point outside the repository); replace it with the ${what} itself`,
+    );
     return true;
   }
   if (!dirent.isDirectory() && !dirent.isFile()) {
@@ -218,7 +277,11 @@ function refused(dirent: Dirent, contentDir: string, file: string, problem: (fil
 }
 
 /** Reads a file unless it is larger than any manifest could be; that case is reported by size. */
-function readLimited(absolute: string, file: string, problem: (file: string, field: string, message: string) => void): Uint8Array | undefined {
+function readLimited(
+  absolute: string,
+  file: string,
+  problem: (file: string, field: string, message: string) => void,
+): Uint8Array | undefined {
   let fd: number;
   try {
     // O_NONBLOCK: a file replaced by a named pipe after listing must not hang the build.
@@ -253,7 +316,11 @@ function readLimited(absolute: string, file: string, problem: (file: string, fie
       if (failure !== undefined) throw failure;
       if (stat.size > MAX_SOURCE_BYTES || read > MAX_SOURCE_BYTES) {
         const size = Math.max(stat.size, read);
-        problem(file, '(file)', `the file is ${size} bytes (${(size / 1048576).toFixed(1)} MiB), over the ${MAX_SOURCE_BYTES}-byte limit for one file; ${whatItHolds(file)}`);
+        problem(
+          file,
+          '(file)',
+          `the file is ${size} bytes (${(size / 1048576).toFixed(1)} MiB), over the ${MAX_SOURCE_BYTES}-byte limit for one file; ${whatItHolds(file)}`,
+        );
         return undefined;
       }
     }
@@ -297,7 +364,8 @@ function openRead(absolute: string, flags: number): number {
 
 function unreadableMessage(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ELOOP') return 'symbolic links are refused (a link can point outside the repository); replace it with the file itself';
+  if (code === 'ELOOP')
+    return 'symbolic links are refused (a link can point outside the repository); replace it with the file itself';
   if (code === 'EACCES' || code === 'EPERM') return 'cannot be read (permission denied); make it readable';
   if (code === 'ENOENT') return 'disappeared while the build was reading content/; run the build again';
   return `cannot be read (${code ?? (error as Error).message}); check the file`;

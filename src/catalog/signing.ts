@@ -22,7 +22,9 @@ export interface KeyChange {
  * list (in the build's order) that shows it.
  */
 export function keyChanges(builds: readonly Build[]): KeyChange[] {
-  const signed = builds.filter((b) => !b.placeholder && b.appliesOn === undefined && (b.signer !== undefined || b.otacert !== undefined));
+  const signed = builds.filter(
+    (b) => !b.placeholder && b.appliesOn === undefined && (b.signer !== undefined || b.otacert !== undefined),
+  );
   const ordered = [...signed].sort((a, b) => a.timestamp - b.timestamp || compareStrings(a.source, b.source));
   const changes = new Map<Build, KeyChange>();
   const lists = [...new Set(ordered.flatMap((b) => b.lists))];
@@ -30,14 +32,18 @@ export function keyChanges(builds: readonly Build[]): KeyChange[] {
     const inList = ordered.filter((b) => b.lists.includes(list));
     for (let i = 1; i < inList.length; i++) {
       const [previous, build] = [inList[i - 1], inList[i]];
-      if (!changes.has(build) && previous.otacert && build.signer && !previous.otacert.includes(build.signer)) changes.set(build, { build, previous });
+      if (!changes.has(build) && previous.otacert && build.signer && !previous.otacert.includes(build.signer))
+        changes.set(build, { build, previous });
     }
   }
   return ordered.flatMap((b) => changes.get(b) ?? []);
 }
 
 /** Whether phones on `installed` can install `offered` over the air: its signer is in `installed`'s otacert (or either does not say). */
-export function installableOver(offered: Pick<Build, 'signer'>, installed: Pick<Build, 'otacert'> | undefined): boolean {
+export function installableOver(
+  offered: Pick<Build, 'signer'>,
+  installed: Pick<Build, 'otacert'> | undefined,
+): boolean {
   return installed?.otacert === undefined || offered.signer === undefined || installed.otacert.includes(offered.signer);
 }
 

@@ -86,18 +86,22 @@ export const siteSchema = lazily(() => {
   const z = zod();
   return z.strictObject({
     download_base_url: z
-      .string({ error: 'expected the https:// address under which builds are stored, e.g. https://images.example.org/builds' })
+      .string({
+        error: 'expected the https:// address under which builds are stored, e.g. https://images.example.org/builds',
+      })
       .regex(DOWNLOAD_BASE_URL, {
         error: 'expected an absolute http(s) address without query or fragment, e.g. https://images.example.org/builds',
       })
       // RFC 3986 characters only (a space is reported by the check above): quotes, <, > and non-ASCII must be percent-encoded.
       .regex(URL_CHARACTERS, {
-        error: 'the address holds characters that must be percent-encoded (quotes, <, >, \\, control or non-ASCII characters); write them as %XX, e.g. %22 for " and %C3%A4 for ä',
+        error:
+          'the address holds characters that must be percent-encoded (quotes, <, >, \\, control or non-ASCII characters); write them as %XX, e.g. %22 for " and %C3%A4 for ä',
       })
       // What passes the patterns but no URL parser reads (a port past 65535, `[x]` as a host) would
       // stop every build that makes a download address from it.
       .refine((v) => URL.canParse(v), {
-        error: 'the host or port of this address cannot be read (a port is a number from 0 to 65535, an IPv6 host is written [2001:db8::1]); e.g. https://images.example.org/builds',
+        error:
+          'the host or port of this address cannot be read (a port is a number from 0 to 65535, an IPv6 host is written [2001:db8::1]); e.g. https://images.example.org/builds',
       }),
     channels: z
       .array(z.string().regex(segment, { error: segmentMessage }), { error: 'expected a list of channel names' })
@@ -106,7 +110,9 @@ export const siteSchema = lazily(() => {
     lists: z
       .record(
         z.string().regex(segment, { error: segmentMessage }),
-        z.array(z.string(), { error: 'expected the list of channels this request list collects, e.g. [stable, official]' }),
+        z.array(z.string(), {
+          error: 'expected the list of channels this request list collects, e.g. [stable, official]',
+        }),
         { error: 'expected a mapping of request list → channels, e.g. stable: [stable, official]' },
       )
       .optional(),
@@ -123,27 +129,56 @@ export const siteSchema = lazily(() => {
       .optional(),
     apache_htaccess: z.boolean({ error: 'expected true or false' }).optional(),
     v1_withdrawn: z
-      .enum(['list', 'omit'], { error: 'expected `list` (withdrawn .disabled.zip and size-0 builds stay in the v1 lists, the default for the /e/ channels) or `omit` (left out, for phones running the LineageOS updater; the default for other channels)' })
+      .enum(['list', 'omit'], {
+        error:
+          'expected `list` (withdrawn .disabled.zip and size-0 builds stay in the v1 lists, the default for the /e/ channels) or `omit` (left out, for phones running the LineageOS updater; the default for other channels)',
+      })
       .optional(),
     site_url: z
       .string({ error: 'expected the https:// address this site is served at, e.g. https://updates.example.org' })
-      .regex(SITE_URL, { error: 'expected the https:// address this site is served at, without query or fragment, e.g. https://updates.example.org' })
+      .regex(SITE_URL, {
+        error:
+          'expected the https:// address this site is served at, without query or fragment, e.g. https://updates.example.org',
+      })
       .optional(),
-    v1_changes: z.enum(['empty', 'changelog_url'], { error: 'expected empty (the default: v1 `changes` is "") or changelog_url (the build\'s changelog page address)' }).optional(),
+    v1_changes: z
+      .enum(['empty', 'changelog_url'], {
+        error:
+          'expected empty (the default: v1 `changes` is "") or changelog_url (the build\'s changelog page address)',
+      })
+      .optional(),
     // Checked below, where the lists are known.
-    request_paths: z.array(z.unknown(), { error: 'expected a list of request paths, e.g. - /api/v1/{device}_{list}' }).optional(),
+    request_paths: z
+      .array(z.unknown(), { error: 'expected a list of request paths, e.g. - /api/v1/{device}_{list}' })
+      .optional(),
     // Checked below (formats.ts), where the lists are known.
     formats: z.unknown().optional(),
   });
 });
 
 /** The settings keys (those of {@link siteSchema}), for "did you mean" hints. */
-export const SITE_KEYS = ['download_base_url', 'channels', 'lists', 'cache_control', 'options_handler', 'hosts', 'apache_htaccess', 'v1_withdrawn', 'site_url', 'v1_changes', 'request_paths', 'formats'];
+export const SITE_KEYS = [
+  'download_base_url',
+  'channels',
+  'lists',
+  'cache_control',
+  'options_handler',
+  'hosts',
+  'apache_htaccess',
+  'v1_withdrawn',
+  'site_url',
+  'v1_changes',
+  'request_paths',
+  'formats',
+];
 
 /** The settings as {@link siteSchema} reads them. */
 export type SiteSettings = Z.infer<ReturnType<typeof siteSchema>>;
 
-const names = (v: unknown, allowed: (name: string) => boolean) => (Array.isArray(v) && v.length >= 1 && v.every((x) => typeof x === 'string' && allowed(x)) ? [...(v as string[])] : UNSURE);
+const names = (v: unknown, allowed: (name: string) => boolean) =>
+  Array.isArray(v) && v.length >= 1 && v.every((x) => typeof x === 'string' && allowed(x))
+    ? [...(v as string[])]
+    : UNSURE;
 
 /**
  * Each setting's value as {@link siteSchema} reads it, for the values it takes, with the same
@@ -151,7 +186,8 @@ const names = (v: unknown, allowed: (name: string) => boolean) => (Array.isArray
  * with the same result.
  */
 const PLAIN_SETTINGS: Record<string, PlainCheck> = {
-  download_base_url: (v) => (typeof v === 'string' && DOWNLOAD_BASE_URL.test(v) && URL_CHARACTERS.test(v) && URL.canParse(v) ? v : UNSURE),
+  download_base_url: (v) =>
+    typeof v === 'string' && DOWNLOAD_BASE_URL.test(v) && URL_CHARACTERS.test(v) && URL.canParse(v) ? v : UNSURE,
   channels: (v) => names(v, (name) => segment.test(name)),
   lists: plainLists,
   cache_control: (v) => (typeof v === 'string' ? v : UNSURE),
@@ -167,7 +203,8 @@ const PLAIN_SETTINGS: Record<string, PlainCheck> = {
 
 /** `lists`: a plain mapping of list names to lists of channel names, copied as zod's record copies it. */
 function plainLists(v: unknown): Record<string, string[]> | typeof UNSURE {
-  if (v === null || typeof v !== 'object' || Array.isArray(v) || Object.getPrototypeOf(v) !== Object.prototype) return UNSURE;
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || Object.getPrototypeOf(v) !== Object.prototype)
+    return UNSURE;
   const lists: Record<string, string[]> = {};
   for (const [name, channels] of Object.entries(v)) {
     if (!segment.test(name) || !Array.isArray(channels) || !channels.every((c) => typeof c === 'string')) return UNSURE;
@@ -197,7 +234,8 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
   const channels = settings.channels ?? [...DEFAULT_CHANNELS];
   channels.forEach((channel, i) => {
     if (channels.indexOf(channel) !== i) report(['channels', i], `channel \`${channel}\` is listed twice`);
-    else if (nameLengthProblem(channel, 'channel name')) report(['channels', i], nameLengthProblem(channel, 'channel name')!);
+    else if (nameLengthProblem(channel, 'channel name'))
+      report(['channels', i], nameLengthProblem(channel, 'channel name')!);
   });
   const lists = readLists(settings, channels, report);
   const cacheProblem = settings.cache_control === undefined ? undefined : cacheControlProblem(settings.cache_control);
@@ -207,13 +245,27 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
     if (hosts.indexOf(host) !== i) report(['hosts', i], `host \`${host}\` is listed twice`);
   });
   if (settings.options_handler && !hosts.includes('cloudflare')) {
-    report(['options_handler'], 'the OPTIONS handler is a Cloudflare Pages _worker.js, and `hosts` has no cloudflare; remove options_handler or add cloudflare to hosts');
+    report(
+      ['options_handler'],
+      'the OPTIONS handler is a Cloudflare Pages _worker.js, and `hosts` has no cloudflare; remove options_handler or add cloudflare to hosts',
+    );
   }
-  const requestPaths = readRequestPaths(settings.request_paths ?? [], lists.map((l) => l.name), source, report);
+  const requestPaths = readRequestPaths(
+    settings.request_paths ?? [],
+    lists.map((l) => l.name),
+    source,
+    report,
+  );
   if (settings.v1_changes === 'changelog_url' && settings.site_url === undefined) {
-    report(['v1_changes'], 'v1 `changes` must be an absolute address, and otapress does not know where the site is served; add `site_url: https://...`');
+    report(
+      ['v1_changes'],
+      'v1 `changes` must be an absolute address, and otapress does not know where the site is served; add `site_url: https://...`',
+    );
   }
-  const formats = readFormats(settings.formats, lists.map((l) => l.name));
+  const formats = readFormats(
+    settings.formats,
+    lists.map((l) => l.name),
+  );
   for (const problem of formats.problems) report(['formats', ...problem.path], problem.message, problem.key);
   if (problems.length > 0) return { problems };
   return {
@@ -231,8 +283,12 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
       ...(settings.site_url !== undefined && { siteUrl: settings.site_url.replace(/\/+$/, '') }),
       v1Changes: settings.v1_changes ?? 'empty',
       formats: formats.formats.map((format) => {
-        const given = (settings.formats as Record<string, { path?: unknown } | null>)[format.family]?.path !== undefined;
-        return { ...format, at: source.locate(given ? ['formats', format.family, 'path'] : ['formats', format.family], { key: !given }) };
+        const given =
+          (settings.formats as Record<string, { path?: unknown } | null>)[format.family]?.path !== undefined;
+        return {
+          ...format,
+          at: source.locate(given ? ['formats', format.family, 'path'] : ['formats', format.family], { key: !given }),
+        };
       }),
     },
     problems,
@@ -255,7 +311,9 @@ export function defaultV1Withdrawn(channels: readonly string[]): 'list' | 'omit'
  * addresses the listings offer (each device's newest builds).
  */
 export function placeholderHostNotice(site: Site, urls: readonly string[], file = SITE_FILE): Problem | undefined {
-  const placeholder = [...new Set(urls)].filter((url) => URL.canParse(url) && new URL(url).host === PLACEHOLDER_DOWNLOAD_HOST);
+  const placeholder = [...new Set(urls)].filter(
+    (url) => URL.canParse(url) && new URL(url).host === PLACEHOLDER_DOWNLOAD_HOST,
+  );
   if (placeholder.length === 0) return undefined;
   const { line, col } = site.downloadBaseUrlAt ?? { line: 1, col: 1 };
   return {
@@ -271,7 +329,11 @@ export function placeholderHostNotice(site: Site, urls: readonly string[], file 
  * Where `content/site.yaml` names the request list `name`; for the default lists, where it names
  * the channels, or its start. For problems found once the devices are known (the output limits).
  */
-export function listLocation(input: string | Uint8Array, name: string, file = SITE_FILE): { line: number; col: number } {
+export function listLocation(
+  input: string | Uint8Array,
+  name: string,
+  file = SITE_FILE,
+): { line: number; col: number } {
   const source = readYamlSource(input, file);
   const value = source.value as Record<string, unknown> | null;
   const has = (key: string) => value !== null && typeof value === 'object' && Object.hasOwn(value, key);
@@ -298,19 +360,30 @@ function siteKind(input: string | Uint8Array, file: string): DocumentKind<SiteSe
       return `unknown setting${hint ? `; did you mean \`${hint}\`?` : `; known settings: ${SITE_KEYS.join(', ')}`}`;
     },
     issue(issue, { raw }) {
-      if (issue.path.length === 1 && issue.path[0] === 'download_base_url' && !Object.hasOwn(raw!, 'download_base_url')) {
+      if (
+        issue.path.length === 1 &&
+        issue.path[0] === 'download_base_url' &&
+        !Object.hasOwn(raw!, 'download_base_url')
+      ) {
         return missingDownloadBaseUrl(typeof input === 'string' ? input : Buffer.from(input).toString('utf8'), file);
       }
-      return { message: issue.message, key: issue.path.length > 0 && issue.code === 'invalid_type' && issue.input === undefined };
+      return {
+        message: issue.message,
+        key: issue.path.length > 0 && issue.code === 'invalid_type' && issue.input === undefined,
+      };
     },
   };
 }
 
 /** The request lists, as written or by default; reports names too long and members that are not channels. */
 function readLists(settings: SiteSettings, channels: readonly string[], report: SiteReport): Site['lists'] {
-  const lists = Object.entries(settings.lists ?? defaultListsOf(settings.channels)).map(([name, members]) => ({ name, channels: members }));
+  const lists = Object.entries(settings.lists ?? defaultListsOf(settings.channels)).map(([name, members]) => ({
+    name,
+    channels: members,
+  }));
   // Lists named after the channels were reported with them.
-  for (const { name } of settings.lists ? lists : []) if (nameLengthProblem(name, 'list name')) report(['lists', name], nameLengthProblem(name, 'list name')!, true);
+  for (const { name } of settings.lists ? lists : [])
+    if (nameLengthProblem(name, 'list name')) report(['lists', name], nameLengthProblem(name, 'list name')!, true);
   if (lists.length === 0) report(['lists'], 'name at least one request list, e.g. stable: [stable, official]');
   for (const list of lists) {
     list.channels.forEach((channel, i) => {
@@ -332,7 +405,12 @@ function readLists(settings: SiteSettings, channels: readonly string[], report: 
 }
 
 /** The extra request paths, each a pattern or `path:` and `list:`, located for the messages about them later. */
-function readRequestPaths(entries: readonly unknown[], names: string[], source: YamlSource, report: SiteReport): RequestPath[] {
+function readRequestPaths(
+  entries: readonly unknown[],
+  names: string[],
+  source: YamlSource,
+  report: SiteReport,
+): RequestPath[] {
   const requestPaths: RequestPath[] = [];
   entries.forEach((entry, i) => {
     const shape = 'expected a path such as /api/v1/{device}_{list}, or `path:` and `list:` for a path without {list}';
@@ -342,14 +420,28 @@ function readRequestPaths(entries: readonly unknown[], names: string[], source: 
     else if (entry !== null && typeof entry === 'object' && !Array.isArray(entry)) {
       const { path: pattern, list, ...rest } = entry as Record<string, unknown>;
       const extra = Object.keys(rest)[0];
-      if (extra !== undefined) return report(['request_paths', i, extra], 'unknown key; a request path has `path:` and `list:`', true);
+      if (extra !== undefined)
+        return report(['request_paths', i, extra], 'unknown key; a request path has `path:` and `list:`', true);
       if (typeof pattern !== 'string') return report(['request_paths', i, 'path'], shape, pattern === undefined);
-      if (typeof list !== 'string') return report(['request_paths', i, 'list'], `expected the list this path answers (${names.join(', ')})`, list === undefined);
-      if (!names.includes(list)) return report(['request_paths', i, 'list'], `\`${list}\` is not a list of this site (lists: ${names.join(', ')})`);
+      if (typeof list !== 'string')
+        return report(
+          ['request_paths', i, 'list'],
+          `expected the list this path answers (${names.join(', ')})`,
+          list === undefined,
+        );
+      if (!names.includes(list))
+        return report(
+          ['request_paths', i, 'list'],
+          `\`${list}\` is not a list of this site (lists: ${names.join(', ')})`,
+        );
       requestPath = { pattern, list };
       path = ['request_paths', i, 'path'];
     } else return report(path, shape);
-    const problem = requestPathProblem(requestPath.pattern, { lists: names, fixedList: requestPath.list, earlier: requestPaths.map((r) => r.pattern) });
+    const problem = requestPathProblem(requestPath.pattern, {
+      lists: names,
+      fixedList: requestPath.list,
+      earlier: requestPaths.map((r) => r.pattern),
+    });
     if (problem) return report(path, problem);
     requestPaths.push({ ...requestPath, ...source.locate(path, { key: false }) });
   });
@@ -366,7 +458,8 @@ function missingDownloadBaseUrl(text: string, file: string): Problem {
       line: commented + 1,
       col: lines[commented].indexOf('#') + 1,
       field: 'download_base_url',
-      message: 'download_base_url is commented out, and every build needs it for its download address; remove the `#` and set the address your zips are uploaded to, e.g. download_base_url: https://images.example.org/builds',
+      message:
+        'download_base_url is commented out, and every build needs it for its download address; remove the `#` and set the address your zips are uploaded to, e.g. download_base_url: https://images.example.org/builds',
     };
   }
   return {
@@ -374,7 +467,8 @@ function missingDownloadBaseUrl(text: string, file: string): Problem {
     line: 1,
     col: 1,
     field: 'download_base_url',
-    message: 'missing `download_base_url`: every build needs it for its download address; add a line download_base_url: https://... with the address your zips are uploaded to',
+    message:
+      'missing `download_base_url`: every build needs it for its download address; add a line download_base_url: https://... with the address your zips are uploaded to',
   };
 }
 
@@ -386,6 +480,9 @@ function missingDownloadBaseUrl(text: string, file: string): Problem {
  */
 function defaultListsOf(channels: readonly string[] | undefined): Record<string, string[]> {
   if (channels === undefined) return DEFAULT_LISTS;
-  const interfaceList = (channel: string) => (Object.hasOwn(DEFAULT_LISTS, channel) ? DEFAULT_LISTS[channel] : [channel]);
-  return Object.fromEntries(channels.map((channel) => [channel, interfaceList(channel).filter((member) => channels.includes(member))]));
+  const interfaceList = (channel: string) =>
+    Object.hasOwn(DEFAULT_LISTS, channel) ? DEFAULT_LISTS[channel] : [channel];
+  return Object.fromEntries(
+    channels.map((channel) => [channel, interfaceList(channel).filter((member) => channels.includes(member))]),
+  );
 }

@@ -44,8 +44,11 @@ const AOSP_TEST_CERTIFICATES: Readonly<Record<string, string>> = {
  * `build/make/target/product/security/testkey`, or undefined.
  */
 export function testKeyName(fingerprint: string): string | undefined {
-  const name = Object.hasOwn(AOSP_TEST_KEYS, fingerprint) ? AOSP_TEST_KEYS[fingerprint]
-    : Object.hasOwn(AOSP_TEST_CERTIFICATES, fingerprint) ? AOSP_TEST_CERTIFICATES[fingerprint] : undefined;
+  const name = Object.hasOwn(AOSP_TEST_KEYS, fingerprint)
+    ? AOSP_TEST_KEYS[fingerprint]
+    : Object.hasOwn(AOSP_TEST_CERTIFICATES, fingerprint)
+      ? AOSP_TEST_CERTIFICATES[fingerprint]
+      : undefined;
   return name && `the public AOSP test key \`${name}\` (build/make/target/product/security/${name}.x509.pem)`;
 }
 
@@ -55,14 +58,26 @@ export function colonFingerprint(fingerprint: string): string {
 }
 
 /** Problems of a manifest that records a test key, unless it says `test_build: true`. */
-export function testKeyProblems(fields: { signer?: string; otacert?: string[]; test_build?: boolean }): { field: string; message: string }[] {
+export function testKeyProblems(fields: {
+  signer?: string;
+  otacert?: string[];
+  test_build?: boolean;
+}): { field: string; message: string }[] {
   if (fields.test_build === true) return [];
   const problems: { field: string; message: string }[] = [];
   const signerKey = fields.signer === undefined ? undefined : testKeyName(fields.signer);
-  if (signerKey) problems.push({ field: 'signer', message: `the build is signed with ${signerKey}, whose private key anyone has; sign it with your release keys, or add \`test_build: true\` if it is a test build` });
+  if (signerKey)
+    problems.push({
+      field: 'signer',
+      message: `the build is signed with ${signerKey}, whose private key anyone has; sign it with your release keys, or add \`test_build: true\` if it is a test build`,
+    });
   (fields.otacert ?? []).forEach((fingerprint, i) => {
     const key = testKeyName(fingerprint);
-    if (key) problems.push({ field: `otacert.${i}`, message: `the build trusts ${key} for its next update, so it installs updates signed by anyone; build it with your release keys, or add \`test_build: true\` if it is a test build` });
+    if (key)
+      problems.push({
+        field: `otacert.${i}`,
+        message: `the build trusts ${key} for its next update, so it installs updates signed by anyone; build it with your release keys, or add \`test_build: true\` if it is a test build`,
+      });
   });
   return problems;
 }

@@ -46,6 +46,7 @@ export function linkedFolderProblem(folder: string) {
     line: 1,
     col: 1,
     field: '(folder)',
-    message: 'symbolic links are refused (a link can point outside the repository); nothing was written through it; replace it with the folder itself',
+    message:
+      'symbolic links are refused (a link can point outside the repository); nothing was written through it; replace it with the folder itself',
   };
 }

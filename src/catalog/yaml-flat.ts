@@ -123,7 +123,10 @@ function readLiteralBlock(text: string, from: number): { value: string; next: nu
  * does. Anything else (a comment, a line indented more or less, a list, a literal block, a level
  * further down, no line at all, which is a null) is left to `yaml`.
  */
-function readBlockMapping(text: string, from: number): { value: Record<string, unknown>; first: number; next: number } | undefined {
+function readBlockMapping(
+  text: string,
+  from: number,
+): { value: Record<string, unknown>; first: number; next: number } | undefined {
   const value: Record<string, unknown> = {};
   let indent = 0;
   let first = -1;
@@ -224,7 +227,8 @@ function readValue(text: string, at: number, end: number): unknown {
   }
   while (scalarEnd > at && text.charCodeAt(scalarEnd - 1) === SPACE) scalarEnd--;
   const scalar = text.slice(at, scalarEnd);
-  if (!PLAIN.test(scalar) || scalar.startsWith('- ') || scalar === '-' || scalar.startsWith('? ') || scalar === '?') return NOT_FLAT;
+  if (!PLAIN.test(scalar) || scalar.startsWith('- ') || scalar === '-' || scalar.startsWith('? ') || scalar === '?')
+    return NOT_FLAT;
   return resolvePlain(scalar);
 }
 
@@ -242,7 +246,10 @@ let core: { tags: CoreTag[]; options: unknown } | undefined;
 function coreTags(): { tags: CoreTag[]; options: unknown } {
   if (core) return core;
   const { schema, options } = yaml().parseDocument('');
-  return (core = { tags: schema.tags.filter((tag) => tag.default === true && tag.test && !tag.collection) as unknown as CoreTag[], options });
+  return (core = {
+    tags: schema.tags.filter((tag) => tag.default === true && tag.test && !tag.collection) as unknown as CoreTag[],
+    options,
+  });
 }
 
 /**

@@ -140,7 +140,14 @@ export function composeYamlSource(text: string, file: string, problems: Problem[
     try {
       value = doc.toJS({ maxAliasCount: 50 });
     } catch (error) {
-      at(1, 1, '(file)', error instanceof RangeError ? parserFailure(error, file) : `${(error as Error).message}; write the values out instead of using YAML aliases`);
+      at(
+        1,
+        1,
+        '(file)',
+        error instanceof RangeError
+          ? parserFailure(error, file)
+          : `${(error as Error).message}; write the values out instead of using YAML aliases`,
+      );
     }
   }
 
@@ -220,7 +227,11 @@ function structureProblems(
       // The node's range starts after its tag; find the tag as written just before it.
       const written = /(![^\s]*)[ \t]*$/.exec(text.slice(Math.max(0, start - 200), start));
       const offset = written ? start - written[0].length : start;
-      found.push({ offset, field, message: `the YAML tag ${written?.[1] ?? node.tag} is not accepted; remove it and write the value as plain text` });
+      found.push({
+        offset,
+        field,
+        message: `the YAML tag ${written?.[1] ?? node.tag} is not accepted; remove it and write the value as plain text`,
+      });
       continue;
     }
     if (isMap(node)) {
@@ -230,7 +241,11 @@ function structureProblems(
         if (!isPair(pair)) continue;
         const keyOffset = (pair.key as Node | null)?.range?.[0] ?? start;
         if (!isScalar(pair.key)) {
-          found.push({ offset: keyOffset, field, message: 'a key must be a plain name, not a list or mapping; write `name: value`' });
+          found.push({
+            offset: keyOffset,
+            field,
+            message: 'a key must be a plain name, not a list or mapping; write `name: value`',
+          });
           continue;
         }
         const name = String(pair.key.value);
@@ -272,7 +287,7 @@ const KINDS = {
   device: {
     holds: 'a device file describes one device in a few lines',
     shape: 'a device file is a mapping of a few fields, its lists and links one level below',
-    documents: 'write the device\'s fields in one document',
+    documents: "write the device's fields in one document",
   },
   site: {
     holds: 'site.yaml holds the settings of the site in a few lines',
@@ -324,7 +339,8 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i];
-    const length = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    const length =
+      b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
     if (length === 0 || i + length > bytes.length) return i;
     try {
       new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(i, i + length));

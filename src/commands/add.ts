@@ -84,7 +84,11 @@ came from. A progress bar shows on a terminal only; Ctrl-C leaves nothing behind
     },
   },
   async run({ values, positionals }, io) {
-    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'name the OTA zip to add' : `add takes one zip, not ${positionals.length}`, SEE_USAGE);
+    if (positionals.length !== 1)
+      throw new UsageError(
+        positionals.length === 0 ? 'name the OTA zip to add' : `add takes one zip, not ${positionals.length}`,
+        SEE_USAGE,
+      );
     // Hashing starts first, on two worker threads, so that loading the rest overlaps it.
     const { existsSync, statSync } = await import('node:fs');
     const { startHashing } = await import('../ota/hash.js');
@@ -101,7 +105,10 @@ came from. A progress bar shows on a terminal only; Ctrl-C leaves nothing behind
     };
     process.once('SIGINT', interrupted);
     const zip = positionals[0];
-    const hashing = existsSync(zip) && statSync(zip).isFile() ? startHashing(zip, (done, total) => bar.update(done, total)) : undefined;
+    const hashing =
+      existsSync(zip) && statSync(zip).isFile()
+        ? startHashing(zip, (done, total) => bar.update(done, total))
+        : undefined;
     const path = await import('node:path');
     const { addBuild } = await import('../ota/add-build.js');
     try {
@@ -146,5 +153,8 @@ came from. A progress bar shows on a terminal only; Ctrl-C leaves nothing behind
 
 /** `--lists a, b`: the names, without spaces and empty ones. */
 function listOption(text: string | undefined): string[] | undefined {
-  return text?.split(',').map((name) => name.trim()).filter(Boolean);
+  return text
+    ?.split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
 }

@@ -57,10 +57,12 @@ One build at a time writes an output folder: a second one waits up to --wait sec
       throw new UsageError(`--host is all, netlify or github-pages, not ${host}`, SEE_USAGE);
     }
     const wait = Number(values.wait);
-    if (!/^\d+(\.\d+)?$/.test(values.wait) || !Number.isFinite(wait)) throw new UsageError(`--wait is a number of seconds, not ${values.wait}`, SEE_USAGE);
+    if (!/^\d+(\.\d+)?$/.test(values.wait) || !Number.isFinite(wait))
+      throw new UsageError(`--wait is a number of seconds, not ${values.wait}`, SEE_USAGE);
     const root = path.resolve(values.root);
     const threads = values.threads === undefined ? undefined : Number(values.threads);
-    if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1)) throw new UsageError(`--threads is a whole number of at least 1, not ${values.threads}`, SEE_USAGE);
+    if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1))
+      throw new UsageError(`--threads is a whole number of at least 1, not ${values.threads}`, SEE_USAGE);
     const cache = !values['no-cache'];
     // A cold build's workers start before the rest of otapress is loaded here: they load it meanwhile.
     const { prestartForBuild } = await import('../pipeline/worker-pool.js');
@@ -83,7 +85,9 @@ One build at a time writes an output folder: a second one waits up to --wait sec
       void pool?.close();
     }
     reportNotices(built.notices, io, 'text');
-    io.out(`built ${count(built.builds, 'build')} of ${count(built.devices, 'device')} into ${count(built.listings, 'listing')} (${count(built.records, 'record')}), ${count(built.files, 'file')}`);
+    io.out(
+      `built ${count(built.builds, 'build')} of ${count(built.devices, 'device')} into ${count(built.listings, 'listing')} (${count(built.records, 'record')}), ${count(built.files, 'file')}`,
+    );
     return EXIT.ok;
   },
 });

@@ -29,7 +29,8 @@ export const command = defineCommand({
   setsJitBudget: true,
   async run({ values }, io) {
     const { format } = values;
-    if (format !== 'text' && format !== 'github') throw new UsageError(`--format is text or github, not ${format}`, SEE_USAGE);
+    if (format !== 'text' && format !== 'github')
+      throw new UsageError(`--format is text or github, not ${format}`, SEE_USAGE);
     const path = await import('node:path');
     const { check } = await import('../pipeline/build.js');
     const { problems, builds, notices } = check({ root: path.resolve(values.root) });

@@ -7,8 +7,10 @@ import { COMMON_OPTIONS, defineCommand, EXIT, SEE_USAGE, UsageError } from '../i
 const SERVERS = ['nginx', 'caddy', 'apache', 'github-pages'] as const;
 
 export const command = defineCommand({
-  summary: 'print an nginx, Caddy or Apache configuration that serves dist/ as the hosts do, or what ROMs set for Pages',
-  synopsis: 'otapress hosting <nginx|caddy|apache|github-pages> [--root DIR] [--dist DIR] [--listen [HOST:]PORT] [--prefix DIR] [--server-name NAME]',
+  summary:
+    'print an nginx, Caddy or Apache configuration that serves dist/ as the hosts do, or what ROMs set for Pages',
+  synopsis:
+    'otapress hosting <nginx|caddy|apache|github-pages> [--root DIR] [--dist DIR] [--listen [HOST:]PORT] [--prefix DIR] [--server-name NAME]',
   about: `Prints one complete configuration file, generated from content/site.yaml and the route table:
 the phone paths, the API headers, OPTIONS, the JSON 404s and the v2 path, with one rule per
 request shape for every device and list (new devices need no new configuration; regenerate it
@@ -48,12 +50,21 @@ the same rules to dist/.htaccess.
   async run({ values, positionals }, io) {
     const server = positionals[0];
     if (positionals.length !== 1 || !SERVERS.includes(server as (typeof SERVERS)[number])) {
-      throw new UsageError(positionals.length > 1 ? `one server at a time, not ${positionals.join(' ')}` : `name the server: ${SERVERS.join(', ')}${server ? `, not ${server}` : ''}`, SEE_USAGE);
+      throw new UsageError(
+        positionals.length > 1
+          ? `one server at a time, not ${positionals.join(' ')}`
+          : `name the server: ${SERVERS.join(', ')}${server ? `, not ${server}` : ''}`,
+        SEE_USAGE,
+      );
     }
     const path = await import('node:path');
     const { parseListen } = await import('../hosts/server-rules.js');
     const listen = values.listen === undefined ? undefined : parseListen(values.listen);
-    if (values.listen !== undefined && !listen) throw new UsageError(`--listen is PORT, HOST:PORT or [IPv6]:PORT with a port from 1 to 65535, not ${values.listen}`, SEE_USAGE);
+    if (values.listen !== undefined && !listen)
+      throw new UsageError(
+        `--listen is PORT, HOST:PORT or [IPv6]:PORT with a port from 1 to 65535, not ${values.listen}`,
+        SEE_USAGE,
+      );
     const serverName = values['server-name'];
     if (serverName !== undefined && !/^(\*\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(serverName)) {
       throw new UsageError(`--server-name is a host name such as updates.example.org, not ${serverName}`, SEE_USAGE);
@@ -61,16 +72,25 @@ the same rules to dist/.htaccess.
     const root = path.resolve(values.root);
     const dist = path.resolve(root, values.dist ?? 'dist');
     const prefix = values.prefix === undefined ? undefined : path.resolve(values.prefix);
-    for (const [name, value] of [['--dist', dist], ['--prefix', prefix]] as const) {
+    for (const [name, value] of [
+      ['--dist', dist],
+      ['--prefix', prefix],
+    ] as const) {
       // Written into the configuration as they are: a quote or a line break would end the string.
-      if (value !== undefined && !/^[^\s"'\\;{}$#`]+$/.test(value)) throw new UsageError(`${name} must be a path without spaces, quotes or ;{}$#\\ characters, not ${value}`, SEE_USAGE);
+      if (value !== undefined && !/^[^\s"'\\;{}$#`]+$/.test(value))
+        throw new UsageError(
+          `${name} must be a path without spaces, quotes or ;{}$#\\ characters, not ${value}`,
+          SEE_USAGE,
+        );
     }
     const { readContent } = await import('../catalog/read.js');
     const { parseSite, SITE_FILE } = await import('../catalog/site.js');
     const { ContentError } = await import('../catalog/problems.js');
     // Only site.yaml matters: the rules are the same for every device and build.
     const content = readContent(root);
-    const { site, problems } = content.site ? parseSite(content.site) : { site: undefined, problems: content.problems.filter((p) => p.file === SITE_FILE) };
+    const { site, problems } = content.site
+      ? parseSite(content.site)
+      : { site: undefined, problems: content.problems.filter((p) => p.file === SITE_FILE) };
     if (!site) throw new ContentError(problems);
     if (server === 'github-pages') {
       if (site.siteUrl === undefined) {

@@ -8,7 +8,8 @@ import { COMMON_OPTIONS, defineCommand, EXIT, SEE_USAGE, UsageError } from '../i
 
 export const command = defineCommand({
   summary: 'migrate a saved v1 listing into manifests, merging builds seen in several lists',
-  synopsis: 'otapress import <listing.json|-> --device D --list L [--android-version N] [--skip-invalid] [--verbose] [--root DIR]',
+  synopsis:
+    'otapress import <listing.json|-> --device D --list L [--android-version N] [--skip-invalid] [--verbose] [--root DIR]',
   about: `Reads a v1 listing saved from a running server ({"id":null,"response":[...],"error":null}, from
 a file or from standard input with -; no network) that answers GET /api/v1/<D>/<L>/, and writes one
 manifest per build into content/<D>/. A build already there (same id, or same display_version for a
@@ -47,8 +48,18 @@ are imported; the exit status is 1 when none is).`,
     ...COMMON_OPTIONS,
   },
   async run({ values, positionals }, io) {
-    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'name the saved listing to import, or - for standard input' : `import takes one listing, not ${positionals.length}`, SEE_USAGE);
-    if (values.device === undefined || values.list === undefined) throw new UsageError(`pass the device and the request list the listing is for, e.g. --device FP4 --list stable`, SEE_USAGE);
+    if (positionals.length !== 1)
+      throw new UsageError(
+        positionals.length === 0
+          ? 'name the saved listing to import, or - for standard input'
+          : `import takes one listing, not ${positionals.length}`,
+        SEE_USAGE,
+      );
+    if (values.device === undefined || values.list === undefined)
+      throw new UsageError(
+        `pass the device and the request list the listing is for, e.g. --device FP4 --list stable`,
+        SEE_USAGE,
+      );
     const plan = importListing({
       source: positionals[0],
       root: path.resolve(values.root),
@@ -61,20 +72,29 @@ are imported; the exit status is 1 when none is).`,
     for (const note of shown) io.err(formatProblem(note));
     if (plan.notes.length > 0) {
       const more = shown.length < plan.notes.length ? ` (${plan.notes.length} in all; --verbose shows each)` : '';
-      io.err(`${shown.length} note${shown.length === 1 ? '' : 's'} above${more}: the build publishes these values as they say`);
+      io.err(
+        `${shown.length} note${shown.length === 1 ? '' : 's'} above${more}: the build publishes these values as they say`,
+      );
     }
-    if (plan.problems.length > 0 && !values['skip-invalid'] && plan.unshown === 0) throw new ContentError(plan.problems);
+    if (plan.problems.length > 0 && !values['skip-invalid'] && plan.unshown === 0)
+      throw new ContentError(plan.problems);
     for (const p of plan.problems) io.err(formatProblem(p));
     if (plan.unshown > 0) {
       const total = plan.problems.length + plan.unshown;
-      io.err(`${total} problems found, the first ${MAX_PROBLEMS} above: ${plan.unshown} more not shown; fix these (or the tool that wrote the listing) and import again${values['skip-invalid'] ? '' : '; nothing was written.'}`);
+      io.err(
+        `${total} problems found, the first ${MAX_PROBLEMS} above: ${plan.unshown} more not shown; fix these (or the tool that wrote the listing) and import again${values['skip-invalid'] ? '' : '; nothing was written.'}`,
+      );
       if (!values['skip-invalid']) return EXIT.invalid;
     }
-    for (const write of plan.writes) io.out(`${write.action === 'created' ? 'created' : 'updated'} ${write.file}${write.action === 'created' ? '' : `: ${write.action}`}`);
+    for (const write of plan.writes)
+      io.out(
+        `${write.action === 'created' ? 'created' : 'updated'} ${write.file}${write.action === 'created' ? '' : `: ${write.action}`}`,
+      );
     if (plan.device) {
       const { file, written, kept, leftOut } = plan.device;
       if (written) io.out(`device fields kept in ${file}: ${kept.join(', ')}`);
-      else if (kept.length > 0) io.out(`device fields not written: ${file} exists and is left as it is (it would keep ${kept.join(', ')})`);
+      else if (kept.length > 0)
+        io.out(`device fields not written: ${file} exists and is left as it is (it would keep ${kept.join(', ')})`);
       if (leftOut.length > 0) io.out(`device fields left out: ${leftOut.join(', ')}`);
     }
     io.out(
@@ -82,7 +102,9 @@ are imported; the exit status is 1 when none is).`,
     );
     // --skip-invalid leaves out some records; when it leaves out every one, the migration failed.
     if (plan.records > 0 && plan.skipped === plan.records) {
-      io.err(`no record of ${plan.records} could be imported (problems above); fix the listing, or the site settings it needs`);
+      io.err(
+        `no record of ${plan.records} could be imported (problems above); fix the listing, or the site settings it needs`,
+      );
       return EXIT.invalid;
     }
     return EXIT.ok;

@@ -4,7 +4,14 @@
  */
 import { DEVICE_FILE, DEVICE_SCHEMA_COMMENT } from '../catalog/device.js';
 import { renderManifestText } from '../catalog/manifest-text.js';
-import { DEFAULT_CACHE_CONTROL, DEFAULT_CHANNELS, DEFAULT_LISTS, defaultV1Withdrawn, HOSTS, parseSite } from '../catalog/site.js';
+import {
+  DEFAULT_CACHE_CONTROL,
+  DEFAULT_CHANNELS,
+  DEFAULT_LISTS,
+  defaultV1Withdrawn,
+  HOSTS,
+  parseSite,
+} from '../catalog/site.js';
 
 /** One file to scaffold, at its path relative to the catalog repository. */
 export interface ScaffoldFile {
@@ -25,9 +32,19 @@ export const SCAFFOLD_SCRIPTS: Record<string, string> = {
  * give it by default (a list of its own name; see parseSite).
  */
 export function siteYaml(channels?: readonly string[]): string {
-  const listsOf = channels === undefined ? DEFAULT_LISTS : Object.fromEntries(parseSite(`download_base_url: https://x.invalid\nchannels: [${channels.join(', ')}]\n`).site!.lists.map((l) => [l.name, l.channels]));
+  const listsOf =
+    channels === undefined
+      ? DEFAULT_LISTS
+      : Object.fromEntries(
+          parseSite(`download_base_url: https://x.invalid\nchannels: [${channels.join(', ')}]\n`).site!.lists.map(
+            (l) => [l.name, l.channels],
+          ),
+        );
   const lists = Object.entries(listsOf).map(([list, members]) => `  ${list}: [${members.join(', ')}]`);
-  const why = channels === undefined ? '(ro.lineage.releasetype): that is why the stable list also collects official builds.' : '(ro.lineage.releasetype, the type in a LineageOS zip\'s name, lower-cased).';
+  const why =
+    channels === undefined
+      ? '(ro.lineage.releasetype): that is why the stable list also collects official builds.'
+      : "(ro.lineage.releasetype, the type in a LineageOS zip's name, lower-cased).";
   return `# otapress site settings: see "Site settings" in node_modules/otapress/README.md.
 
 # Where phones download the OTA zips from: a build's address is
@@ -56,14 +73,16 @@ ${lists.join('\n')}
 # apps only send GET.
 # options_handler: false
 
-${channels === undefined || defaultV1Withdrawn(channels) === 'list'
+${
+  channels === undefined || defaultV1Withdrawn(channels) === 'list'
     ? `# LineageOS updaters cannot tell a withdrawn (.disabled.zip) build from any other and offer it for
 # install, and offer a build of size 0: omit leaves both out of the listings (README, Site settings).
 # v1_withdrawn: list`
     : `# LineageOS updaters cannot tell a withdrawn (.disabled.zip) build from any other and offer it for
 # install, and offer a build of size 0: omit (the default for these channels) leaves both out of the
 # listings; list keeps them, as the /e/ interface does (README, Site settings).
-v1_withdrawn: omit`}
+v1_withdrawn: omit`
+}
 
 # Your own Apache on shared hosting, where only .htaccess is allowed: write dist/.htaccess with the
 # rules of \`otapress hosting apache\` (README, "Your own server: nginx, Caddy, Apache").
@@ -305,7 +324,9 @@ export function packageJson(
     }
   }
   pkg.scripts = scripts;
-  const has = ['dependencies', 'devDependencies'].find((field) => Object.hasOwn((pkg[field] ?? {}) as object, 'otapress'));
+  const has = ['dependencies', 'devDependencies'].find((field) =>
+    Object.hasOwn((pkg[field] ?? {}) as object, 'otapress'),
+  );
   if (otapress === undefined) {
     // Left as it is, present or not (init says why).
   } else if (has && replace) {

@@ -31,13 +31,19 @@ export function dependencyPlan(
   root: string,
   fromRegistry: boolean,
 ): { action: 'keep' } | { action: 'add-range' } | { action: 'vendor'; why: string } {
-  if (spec === undefined) return fromRegistry ? { action: 'add-range' } : { action: 'vendor', why: 'otapress was not installed from a registry' };
+  if (spec === undefined)
+    return fromRegistry
+      ? { action: 'add-range' }
+      : { action: 'vendor', why: 'otapress was not installed from a registry' };
   const local = localPath(spec);
   if (local === undefined) return { action: 'keep' };
   const target = path.resolve(root, local);
   const inside = path.relative(root, target);
   if (inside !== '' && !inside.startsWith('..') && !path.isAbsolute(inside)) return { action: 'keep' };
-  return { action: 'vendor', why: `${JSON.stringify(spec)} is a path outside the catalog, which a fresh clone, its CI and the hosts' builds do not have` };
+  return {
+    action: 'vendor',
+    why: `${JSON.stringify(spec)} is a path outside the catalog, which a fresh clone, its CI and the hosts' builds do not have`,
+  };
 }
 
 /**
@@ -49,8 +55,12 @@ export function installedFromRegistry(packageRoot: string): boolean {
   const modules = path.dirname(packageRoot);
   if (path.basename(modules) !== 'node_modules') return false;
   try {
-    const lock = JSON.parse(readFileSync(path.join(modules, '.package-lock.json'), 'utf8')) as { packages?: Record<string, { resolved?: unknown }> };
-    const entry = Object.entries(lock.packages ?? {}).find(([key]) => key === 'node_modules/otapress' || key.endsWith('/node_modules/otapress'));
+    const lock = JSON.parse(readFileSync(path.join(modules, '.package-lock.json'), 'utf8')) as {
+      packages?: Record<string, { resolved?: unknown }>;
+    };
+    const entry = Object.entries(lock.packages ?? {}).find(
+      ([key]) => key === 'node_modules/otapress' || key.endsWith('/node_modules/otapress'),
+    );
     const resolved = entry?.[1].resolved;
     return typeof resolved === 'string' && /^https?:\/\//.test(resolved);
   } catch {
@@ -65,7 +75,10 @@ export function installedFromRegistry(packageRoot: string): boolean {
  * when the folder has no built lib/ to pack (the TypeScript sources alone do not install).
  */
 export function packTarball(packageRoot: string): Buffer | undefined {
-  const manifest = JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { files?: string[]; bin?: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as {
+    files?: string[];
+    bin?: Record<string, string>;
+  };
   if (!existsSync(path.join(packageRoot, 'lib', 'bin.mjs'))) return undefined;
   const executables = new Set(Object.values(manifest.bin ?? {}).map((file) => path.posix.normalize(file)));
   const files = new Set<string>(['package.json']);
@@ -75,12 +88,18 @@ export function packTarball(packageRoot: string): Buffer | undefined {
     const full = path.join(packageRoot, top);
     if (!existsSync(full)) continue;
     if (!statSync(full).isDirectory()) files.add(top);
-    else for (const file of readdirSync(full, { recursive: true }) as string[]) if (statSync(path.join(full, file)).isFile()) files.add(`${top}/${file.split(path.sep).join('/')}`);
+    else
+      for (const file of readdirSync(full, { recursive: true }) as string[])
+        if (statSync(path.join(full, file)).isFile()) files.add(`${top}/${file.split(path.sep).join('/')}`);
   }
   const blocks: Buffer[] = [];
   for (const file of [...files].sort()) {
     const contents = readFileSync(path.join(packageRoot, file));
-    blocks.push(tarHeader(`package/${file}`, contents.length, executables.has(file) ? 0o755 : 0o644), contents, Buffer.alloc((512 - (contents.length % 512)) % 512));
+    blocks.push(
+      tarHeader(`package/${file}`, contents.length, executables.has(file) ? 0o755 : 0o644),
+      contents,
+      Buffer.alloc((512 - (contents.length % 512)) % 512),
+    );
   }
   blocks.push(Buffer.alloc(1024)); // two zero blocks end the archive
   return gzipSync(Buffer.concat(blocks), { level: 9 });
@@ -106,7 +125,8 @@ function tarHeader(name: string, size: number, mode: number): Buffer {
   let rest = name;
   if (Buffer.byteLength(name) > 100) {
     const cut = name.lastIndexOf('/', 155);
-    if (cut <= 0 || Buffer.byteLength(name.slice(cut + 1)) > 100) throw new Error(`${name}: too long a path for a tarball entry`);
+    if (cut <= 0 || Buffer.byteLength(name.slice(cut + 1)) > 100)
+      throw new Error(`${name}: too long a path for a tarball entry`);
     prefix = name.slice(0, cut);
     rest = name.slice(cut + 1);
   }

@@ -10,7 +10,18 @@ import { linkedFolder, writeFileReplacing } from '../catalog/write-manifest.js';
 import { NETLIFY_TOML, NETLIFY_TOML_HEADER, oldNetlifyTomlNotice } from '../hosts/netlify.js';
 import { defineCommand, EXIT, HELP_OPTION, type Io, otapressVersion, SEE_USAGE, UsageError } from '../io.js';
 import { dependencyPlan, installedFromRegistry, packTarball, vendoredTarball } from './init-package.js';
-import { exampleDeviceFile, exampleManifest, GITIGNORE, maintainerReadme, packageJson, pagesWorkflow, SCAFFOLD_SCRIPTS, siteYaml, workflows, type ScaffoldFile } from './init-files.js';
+import {
+  exampleDeviceFile,
+  exampleManifest,
+  GITIGNORE,
+  maintainerReadme,
+  packageJson,
+  pagesWorkflow,
+  SCAFFOLD_SCRIPTS,
+  siteYaml,
+  workflows,
+  type ScaffoldFile,
+} from './init-files.js';
 import { servedByGitHubPages } from '../render/urls.js';
 
 /** What {@link initCatalog} did: each file it wrote, and each it found and left as it was. */
@@ -34,16 +45,26 @@ export interface InitResult {
  */
 export function initCatalog(
   root: string,
-  { example = false, version, channels, vendorFrom, githubPages = false }: { example?: boolean; version: string; channels?: string[]; vendorFrom?: string; githubPages?: boolean },
+  {
+    example = false,
+    version,
+    channels,
+    vendorFrom,
+    githubPages = false,
+  }: { example?: boolean; version: string; channels?: string[]; vendorFrom?: string; githubPages?: boolean },
 ): InitResult {
   const result: InitResult = { written: [], kept: [], notes: [], dependencyChanged: false };
   mkdirSync(root, { recursive: true });
-  const create = ({ file, text }: ScaffoldFile) => (createFile(root, file, text, result.notes) ? result.written : result.kept).push(file);
+  const create = ({ file, text }: ScaffoldFile) =>
+    (createFile(root, file, text, result.notes) ? result.written : result.kept).push(file);
 
   if (createFile(root, SITE_FILE, siteYaml(channels), result.notes)) result.written.push(SITE_FILE);
   else {
     result.kept.push(SITE_FILE);
-    if (channels) result.notes.push(`--channels was not applied: ${SITE_FILE} was already there; add ${channels.join(', ')} to its \`channels\` (and \`lists\`) by hand`);
+    if (channels)
+      result.notes.push(
+        `--channels was not applied: ${SITE_FILE} was already there; add ${channels.join(', ')} to its \`channels\` (and \`lists\`) by hand`,
+      );
   }
   create({ file: SCHEMA_FILE, text: renderJsonSchema() });
   create({ file: DEVICE_SCHEMA_FILE, text: renderDeviceJsonSchema() });
@@ -109,11 +130,21 @@ A file that already exists is never overwritten: init lists what it kept.`,
     if (positionals.length > 1) throw new UsageError(`init takes one folder, not ${positionals.length}`, SEE_USAGE);
     const root = path.resolve(positionals[0] ?? '.');
     const channels = values.channels === undefined ? undefined : channelsOption(values.channels);
-    if (channels && values.example && !channels.includes('official')) throw new UsageError('--example adds a build of channel official, which --channels leaves out: pass one of them', SEE_USAGE);
+    if (channels && values.example && !channels.includes('official'))
+      throw new UsageError(
+        '--example adds a build of channel official, which --channels leaves out: pass one of them',
+        SEE_USAGE,
+      );
     // The package this command runs from: kept inside the catalog unless a registry installed it.
     const packageRoot = fileURLToPath(new URL('../..', import.meta.url));
     const vendorFrom = installedFromRegistry(packageRoot) ? undefined : packageRoot;
-    const result = initCatalog(root, { example: values.example === true, version: otapressVersion(), channels, vendorFrom, githubPages: values['github-pages'] === true });
+    const result = initCatalog(root, {
+      example: values.example === true,
+      version: otapressVersion(),
+      channels,
+      vendorFrom,
+      githubPages: values['github-pages'] === true,
+    });
     report(result, root, io);
     return EXIT.ok;
   },
@@ -128,9 +159,16 @@ function channelsOption(text: string): string[] {
   const channels = text.split(',').map((c) => c.trim());
   for (const channel of channels) {
     if (channel !== channel.toLowerCase() && /^[a-z0-9][a-z0-9_-]*$/.test(channel.toLowerCase())) {
-      throw new UsageError(`--channels: write \`${channel.toLowerCase()}\`, not \`${channel}\`: phones lower-case their release type when they ask`, SEE_USAGE);
+      throw new UsageError(
+        `--channels: write \`${channel.toLowerCase()}\`, not \`${channel}\`: phones lower-case their release type when they ask`,
+        SEE_USAGE,
+      );
     }
-    if (!/^[a-z0-9][a-z0-9_-]*$/.test(channel)) throw new UsageError(`--channels: \`${channel}\` is not a channel name (lowercase letters, digits, \`-\` and \`_\`; it is a URL path segment), e.g. --channels nightly`, SEE_USAGE);
+    if (!/^[a-z0-9][a-z0-9_-]*$/.test(channel))
+      throw new UsageError(
+        `--channels: \`${channel}\` is not a channel name (lowercase letters, digits, \`-\` and \`_\`; it is a URL path segment), e.g. --channels nightly`,
+        SEE_USAGE,
+      );
   }
   const twice = channels.find((c, i) => channels.indexOf(c) !== i);
   if (twice) throw new UsageError(`--channels names \`${twice}\` twice`, SEE_USAGE);
@@ -153,7 +191,9 @@ function readableText(file: string): string | undefined {
 function createFile(root: string, file: string, text: string | Buffer, notes?: string[]): boolean {
   const linked = linkedFolder(root, file);
   if (linked !== undefined) {
-    notes?.push(`${file} was not written: ${linked}/ is a symbolic link (it can point outside the catalog), and init writes through none; make it a folder and run init again`);
+    notes?.push(
+      `${file} was not written: ${linked}/ is a symbolic link (it can point outside the catalog), and init writes through none; make it a folder and run init again`,
+    );
     return false;
   }
   const target = path.join(root, file);
@@ -186,7 +226,9 @@ function updatePackageJson(root: string, version: string, vendorFrom: string | u
   if (stat && !stat.isFile()) {
     // A named pipe would make the read wait forever; a link could lead out of the catalog.
     result.kept.push('package.json (not a regular file)');
-    result.notes.push('package.json is not a regular file (a link, a named pipe or a folder), so it was not read: make it a file, or add the scripts and the otapress dependency by hand');
+    result.notes.push(
+      'package.json is not a regular file (a link, a named pipe or a folder), so it was not read: make it a file, or add the scripts and the otapress dependency by hand',
+    );
     return;
   }
   if (stat) {
@@ -195,7 +237,9 @@ function updatePackageJson(root: string, version: string, vendorFrom: string | u
       existing = JSON.parse(text) as Record<string, unknown>;
     } catch (error) {
       result.kept.push('package.json (not valid JSON)');
-      result.notes.push(`package.json is not valid JSON (${(error as Error).message}): add the scripts ${Object.keys(SCAFFOLD_SCRIPTS).join(', ')} and the otapress dependency by hand`);
+      result.notes.push(
+        `package.json is not valid JSON (${(error as Error).message}): add the scripts ${Object.keys(SCAFFOLD_SCRIPTS).join(', ')} and the otapress dependency by hand`,
+      );
       return;
     }
     if (existing === null || typeof existing !== 'object' || Array.isArray(existing)) {
@@ -206,7 +250,10 @@ function updatePackageJson(root: string, version: string, vendorFrom: string | u
     indent = /^[ \t]+(?=")/m.exec(text)?.[0] ?? indent;
   }
   const otapress = otapressDependency(root, version, existing, vendorFrom, result);
-  const { text, added, kept } = packageJson(existing, path.basename(root), otapress.spec, { indent, replace: otapress.replace });
+  const { text, added, kept } = packageJson(existing, path.basename(root), otapress.spec, {
+    indent,
+    replace: otapress.replace,
+  });
   result.kept.push(...kept.map((entry) => `package.json ${entry}`));
   result.dependencyChanged = added.some((entry) => /^(dev)?[dD]ependencies\.otapress /.test(entry));
   if (text === undefined) return;
@@ -228,23 +275,30 @@ function otapressDependency(
   vendorFrom: string | undefined,
   result: InitResult,
 ): { spec: string | undefined; replace: boolean } {
-  const field = ['dependencies', 'devDependencies'].find((f) => Object.hasOwn((existing?.[f] ?? {}) as object, 'otapress'));
+  const field = ['dependencies', 'devDependencies'].find((f) =>
+    Object.hasOwn((existing?.[f] ?? {}) as object, 'otapress'),
+  );
   const current = field === undefined ? undefined : String((existing![field] as Record<string, unknown>).otapress);
   const range = { spec: `^${version}`, replace: false };
   const plan = dependencyPlan(current, root, vendorFrom === undefined);
   if (plan.action !== 'vendor') return range;
   const tarball = vendorFrom === undefined ? undefined : packTarball(vendorFrom);
   if (tarball === undefined) {
-    result.notes.push(`otapress could not be kept inside the catalog (${plan.why}): run init from the installed package (npx otapress init), not from the sources`);
+    result.notes.push(
+      `otapress could not be kept inside the catalog (${plan.why}): run init from the installed package (npx otapress init), not from the sources`,
+    );
     return range;
   }
   const file = vendoredTarball(version);
   const linked = linkedFolder(root, file);
   if (linked !== undefined) {
-    result.notes.push(`${file} was not written and package.json's otapress dependency was left as it was: ${linked}/ is a symbolic link (it can point outside the catalog); make it a folder and run init again`);
+    result.notes.push(
+      `${file} was not written and package.json's otapress dependency was left as it was: ${linked}/ is a symbolic link (it can point outside the catalog); make it a folder and run init again`,
+    );
     return { spec: undefined, replace: false };
   }
-  if (createFile(root, file, tarball)) result.written.push(`${file} (otapress ${version}, kept inside the catalog: ${plan.why})`);
+  if (createFile(root, file, tarball))
+    result.written.push(`${file} (otapress ${version}, kept inside the catalog: ${plan.why})`);
   else if (!readFileSync(path.join(root, file)).equals(tarball)) {
     // A package this otapress did not make, with install scripts of its own: never installed on init's word.
     result.kept.push(`${file} (differs from this otapress ${version})`);

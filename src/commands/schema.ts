@@ -34,12 +34,16 @@ field names and flag wrong values while you type.)`,
     });
     if (values.check) {
       const stale = schemas.filter((s) => s.current !== s.text);
-      for (const s of stale) io.err(`${s.name} ${s.current === undefined ? 'is missing' : `differs from ${s.what}`}; run otapress schema and commit it`);
+      for (const s of stale)
+        io.err(
+          `${s.name} ${s.current === undefined ? 'is missing' : `differs from ${s.what}`}; run otapress schema and commit it`,
+        );
       if (stale.length > 0) return EXIT.invalid;
       for (const s of schemas) io.out(`${s.name} is up to date`);
       return EXIT.ok;
     }
-    if (!existsSync(path.join(root, 'content'))) throw new UsageError(`no content/ folder in ${root}; pass --root with the project folder`, SEE_USAGE);
+    if (!existsSync(path.join(root, 'content')))
+      throw new UsageError(`no content/ folder in ${root}; pass --root with the project folder`, SEE_USAGE);
     for (const s of schemas) {
       if (s.current !== s.text) writeFileSync(s.file, s.text);
       io.out(`${s.current === s.text ? 'kept' : 'wrote'} ${s.name}`);

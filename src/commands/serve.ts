@@ -21,13 +21,20 @@ started it (npx, npm run).`,
   readOnly: true,
   async run({ values }, io) {
     const port = Number(values.port);
-    if (!/^\d+$/.test(values.port) || port > 65535) throw new UsageError(`--port is a number from 0 to 65535, not ${values.port}`, SEE_USAGE);
+    if (!/^\d+$/.test(values.port) || port > 65535)
+      throw new UsageError(`--port is a number from 0 to 65535, not ${values.port}`, SEE_USAGE);
     const path = await import('node:path');
     const { startPreview } = await import('../pipeline/preview.js');
-    const preview = await startPreview({ root: path.resolve(values.root), port, io }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') throw new UsageError(`port ${port} is already in use on 127.0.0.1; pick another with --port N (0 picks a free one)`, SEE_USAGE);
-      throw error;
-    });
+    const preview = await startPreview({ root: path.resolve(values.root), port, io }).catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'EADDRINUSE')
+          throw new UsageError(
+            `port ${port} is already in use on 127.0.0.1; pick another with --port N (0 picks a free one)`,
+            SEE_USAGE,
+          );
+        throw error;
+      },
+    );
     // Listening for the stop signals before saying where it serves: whoever reads that may stop it at once.
     const stopped = untilStopped();
     io.out(`serving content/ at ${preview.url} (Ctrl-C stops)`);

@@ -63,7 +63,7 @@ export function renderApacheConfig(
     `Listen ${formatListen(listen).replace(/^:/, '')}`,
     `ServerName ${serverName ?? listen.host ?? 'localhost'}`,
     'ServerTokens Prod',
-    '# Started as root, Apache serves as this user (Debian\'s); a normal user keeps its own.',
+    "# Started as root, Apache serves as this user (Debian's); a normal user keeps its own.",
     'User www-data',
     'Group www-data',
     '',
@@ -84,8 +84,21 @@ export function renderApacheConfig(
     '</Directory>',
     `<Directory ${quote(root)}>`,
     ...(rulesIn === 'htaccess'
-      ? ['    # The rules come from .htaccess; these are the overrides they use.', `    AllowOverride ${HTACCESS_OVERRIDES}`, '    Require all granted', '    Options Indexes FollowSymLinks']
-      : ['    AllowOverride None', '    Require all granted', '    Options -Indexes -MultiViews', ...renderApacheRules(site).split('\n').filter((line) => line !== '').map((line) => `    ${line}`)]),
+      ? [
+          '    # The rules come from .htaccess; these are the overrides they use.',
+          `    AllowOverride ${HTACCESS_OVERRIDES}`,
+          '    Require all granted',
+          '    Options Indexes FollowSymLinks',
+        ]
+      : [
+          '    AllowOverride None',
+          '    Require all granted',
+          '    Options -Indexes -MultiViews',
+          ...renderApacheRules(site)
+            .split('\n')
+            .filter((line) => line !== '')
+            .map((line) => `    ${line}`),
+        ]),
     '</Directory>',
   ];
   return `${lines.join('\n')}\n`;
@@ -128,7 +141,8 @@ function apacheRules(rules: ServerRules): string {
   // pattern only (pages and other misses there keep the HTML headers).
   for (const scope of rules.formatScopes) {
     // Without backslashes, which the quoted argument would have to keep as they are.
-    const line = 'prefix' in scope ? scope.prefix.replace(/\./g, '\\.') : requestLine(scope.regex).slice('^[A-Z]+\\s'.length);
+    const line =
+      'prefix' in scope ? scope.prefix.replace(/\./g, '\\.') : requestLine(scope.regex).slice('^[A-Z]+\\s'.length);
     const path = line.replaceAll('\\s', ' ').replaceAll('\\?', '[?]').replaceAll('\\.', '[.]');
     out.push(...apiHeadersFor(rules, path));
   }
@@ -155,7 +169,10 @@ function preamble(rules: ServerRules): string[] {
     'RewriteCond %{REQUEST_METHOD} =OPTIONS',
     `RewriteRule ^${api} - [R=204,L]`,
     // The same for the formats' files outside /api/: a folder of their own, or a pattern at the root.
-    ...rules.formatScopes.flatMap((scope) => ['RewriteCond %{REQUEST_METHOD} =OPTIONS', `RewriteRule ${'prefix' in scope ? `^${scope.prefix.slice(1)}` : relative(scope.regex)} - [R=204,L]`]),
+    ...rules.formatScopes.flatMap((scope) => [
+      'RewriteCond %{REQUEST_METHOD} =OPTIONS',
+      `RewriteRule ${'prefix' in scope ? `^${scope.prefix.slice(1)}` : relative(scope.regex)} - [R=204,L]`,
+    ]),
     'RewriteCond %{REQUEST_METHOD} !^(GET|HEAD)$',
     'RewriteRule ^ - [R=405,L]',
     '# The request shapes of the route table, for the request as sent (REDIRECT_STATUS is empty): the',
@@ -275,7 +292,10 @@ function requestLine(regex: string): string {
  * grammar never lets them through).
  */
 function text(value: string): string {
-  if (/^expr=/i.test(value) || value.includes('\\')) throw new Error(`cannot be written literally as an Apache header value (\`expr=\` or a backslash): ${JSON.stringify(value)}`);
+  if (/^expr=/i.test(value) || value.includes('\\'))
+    throw new Error(
+      `cannot be written literally as an Apache header value (\`expr=\` or a backslash): ${JSON.stringify(value)}`,
+    );
   return quote(value.replaceAll('%', '%%'));
 }
 

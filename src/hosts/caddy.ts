@@ -62,7 +62,7 @@ export function renderCaddyfile(site: Site, { dist, listen, prefix, serverName }
       '\thide .*',
       '}',
       '',
-      '# A miss under /api/ (or of a format\'s file) answers the nearest JSON 404, other misses the HTML 404 page.',
+      "# A miss under /api/ (or of a format's file) answers the nearest JSON 404, other misses the HTML 404 page.",
       ...handleErrors(rules),
     ]),
     '}',
@@ -108,7 +108,12 @@ function rootRegexes(rules: ServerRules): string[] {
 /** The API headers and the OPTIONS answer on the formats' files at the root, by their patterns. */
 function rootFormats(rules: ServerRules): string[] {
   const roots = rootRegexes(rules);
-  const rootMatcher = (name: string, i: number, extra: string[]) => [`@${name}${i + 1} {`, ...extra.map((line) => `\t${line}`), `\tpath_regexp ${quote(roots[i])}`, '}'];
+  const rootMatcher = (name: string, i: number, extra: string[]) => [
+    `@${name}${i + 1} {`,
+    ...extra.map((line) => `\t${line}`),
+    `\tpath_regexp ${quote(roots[i])}`,
+    '}',
+  ];
   return roots.flatMap((_, i) => [
     ...rootMatcher('format_root', i, []),
     ...headerBlock(`@format_root${i + 1}`, rules.apiHeaders),
@@ -185,14 +190,19 @@ function methods(rules: ServerRules): string[] {
     '}',
     ...optionsHeaderBlock('@options', rules),
     'respond @options 204',
-    '# Other methods but GET and HEAD: 405 (Caddy\'s file server would answer them).',
+    "# Other methods but GET and HEAD: 405 (Caddy's file server would answer them).",
     '@refused {',
     '\tnot method GET HEAD',
     '\tnot {',
     '\t\tmethod OPTIONS',
     `\t\t${api}`,
     '\t}',
-    ...rootRegexes(rules).flatMap((regex) => ['\tnot {', '\t\tmethod OPTIONS', `\t\tpath_regexp ${quote(regex)}`, '\t}']),
+    ...rootRegexes(rules).flatMap((regex) => [
+      '\tnot {',
+      '\t\tmethod OPTIONS',
+      `\t\tpath_regexp ${quote(regex)}`,
+      '\t}',
+    ]),
     '}',
     'error @refused 405',
   ];
@@ -257,7 +267,8 @@ function handleErrors(rules: ServerRules): string[] {
  * such values are refused (site.yaml's grammar never lets them through).
  */
 function text(value: string): string {
-  if (value.includes('{$') || value.includes('\\')) throw new Error(`cannot be written literally in a Caddyfile (\`{$\` or a backslash): ${JSON.stringify(value)}`);
+  if (value.includes('{$') || value.includes('\\'))
+    throw new Error(`cannot be written literally in a Caddyfile (\`{$\` or a backslash): ${JSON.stringify(value)}`);
   const escaped = value.replace(/[{}]/g, '\\$&');
   return escaped === value ? quote(value) : `"${escaped.replace(/"/g, '\\"')}"`;
 }

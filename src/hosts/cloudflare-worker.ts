@@ -81,5 +81,8 @@ export function optionsAnswers(table: Pick<RouteTable, 'site' | 'headerRules'>):
   // placeholders (developers.cloudflare.com/pages/functions/routing/), and `/*` would bill every page.
   return table.headerRules
     .filter((rule) => 'Allow' in rule.values && !rule.for.includes(':'))
-    .map((rule) => ({ for: rule.for, headers: Object.fromEntries(Object.entries(rule.values).filter(([name]) => name !== 'Content-Type')) }));
+    .map((rule) => ({
+      for: rule.for,
+      headers: Object.fromEntries(Object.entries(rule.values).filter(([name]) => name !== 'Content-Type')),
+    }));
 }

@@ -22,7 +22,12 @@ export function formatFiles(site: Site): { name: string; path: string; list: str
   return site.formats.flatMap((format) =>
     format.lists.map((list) => {
       const folder = formatFolder(format.path);
-      return { name: `${format.family} format, list ${list}`, path: formatPath(format, ':device', list), list, ...(folder !== undefined && { folder }) };
+      return {
+        name: `${format.family} format, list ${list}`,
+        path: formatPath(format, ':device', list),
+        list,
+        ...(folder !== undefined && { folder }),
+      };
     }),
   );
 }
@@ -33,7 +38,9 @@ export function formatFiles(site: Site): { name: string; path: string; list: str
  * those of `/api/` apply already.
  */
 export function formatFolders(site: Site): string[] {
-  const folders = formatFiles(site).flatMap((f) => (f.folder !== undefined && !f.folder.startsWith('/api/') ? [f.folder] : []));
+  const folders = formatFiles(site).flatMap((f) =>
+    f.folder !== undefined && !f.folder.startsWith('/api/') ? [f.folder] : [],
+  );
   return [...new Set(folders)].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
 }
 
@@ -59,15 +66,24 @@ const ROOT_PATTERNS = new WeakMap<Site, string[]>();
  */
 export function formatNotFoundScopes(site: Site): NotFoundScope[] {
   const families = (test: (file: { folder?: string }) => boolean) =>
-    [...new Set(site.formats.filter((f) => test({ folder: formatFolder(f.path) })).map((f) => FAMILY_NAMES[f.family]))].join(' and ');
+    [
+      ...new Set(site.formats.filter((f) => test({ folder: formatFolder(f.path) })).map((f) => FAMILY_NAMES[f.family])),
+    ].join(' and ');
   const folders = formatFolders(site).map((folder) => ({
     folder,
     message: `not found: no ${families((f) => f.folder !== undefined && f.folder.startsWith(folder))} answer here for this device and list; /api/devices.json lists the devices`,
     file: `${folder}404.html`,
   }));
-  const root = rootFormatFiles(site).length > 0
-    ? [{ folder: ROOT_FORMAT_MISSES, message: `not found: no ${families((f) => f.folder === undefined)} answer here for this device and list; /api/devices.json lists the devices`, file: `${ROOT_FORMAT_MISSES}404.json` }]
-    : [];
+  const root =
+    rootFormatFiles(site).length > 0
+      ? [
+          {
+            folder: ROOT_FORMAT_MISSES,
+            message: `not found: no ${families((f) => f.folder === undefined)} answer here for this device and list; /api/devices.json lists the devices`,
+            file: `${ROOT_FORMAT_MISSES}404.json`,
+          },
+        ]
+      : [];
   return [...folders, ...root];
 }
 
@@ -106,5 +122,8 @@ export function problemAtFormat(format: Site['formats'][number], message: string
 /** {@link matches}' regular expression: `*` any text, `:name` (letters, digits, `_`) one segment's worth, anchored. */
 function toPattern(pattern: string): string {
   const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-  return `^${pattern.split('*').map((part) => escape(part).replace(/:[A-Za-z]\w*/g, '[^/]+')).join('.*')}$`;
+  return `^${pattern
+    .split('*')
+    .map((part) => escape(part).replace(/:[A-Za-z]\w*/g, '[^/]+'))
+    .join('.*')}$`;
 }

@@ -87,7 +87,7 @@ export function githubPagesNotices(site: Site, catalog: PagesCatalog): Problem[]
     notice(
       'cache_control',
       `GitHub Pages sends its own headers: \`Cache-Control: max-age=600\` on every file, not \`${site.cacheControl}\`,`,
-      "so a new build reaches phones up to 10 minutes late; no Allow or Vary; `Access-Control-Allow-Origin: *` as the",
+      'so a new build reaches phones up to 10 minutes late; no Allow or Vary; `Access-Control-Allow-Origin: *` as the',
       "site's other hosts send it; JSON files as `application/json; charset=utf-8`, which LineageOS 23.2 accepts",
     ),
   ];
@@ -206,7 +206,7 @@ function updaterAddresses(site: Site, siteUrl: string): UpdaterAddress[] {
           updaters: `PixelExperience and PixelOS up to 14${listNote}`,
           setting: 'Constants.OTA_URL',
           value: `${siteUrl}${path.replace('{device}', '%s')}`,
-          where: 'a constant of packages_apps_Updates (Constants.java), changed in the ROM\'s fork of the app',
+          where: "a constant of packages_apps_Updates (Constants.java), changed in the ROM's fork of the app",
         });
       }
     }

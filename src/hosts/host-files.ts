@@ -33,7 +33,13 @@ export const HOSTS: readonly HostModule[] = [apache, cloudflare, netlify, github
  * past-the-end answer (a JSON 404 body), and the rule files of every host a build for `host`
  * writes ({@link HOSTS}).
  */
-export function renderHostFiles(site: Site, devices: readonly string[], host: Host = 'all', incrementals: readonly IncrementalAnswer[] = [], rootFiles: readonly string[] = []): OutputFile[] {
+export function renderHostFiles(
+  site: Site,
+  devices: readonly string[],
+  host: Host = 'all',
+  incrementals: readonly IncrementalAnswer[] = [],
+  rootFiles: readonly string[] = [],
+): OutputFile[] {
   const table = routeTable(site, { devices, incrementals, rootFiles });
   const files: OutputFile[] = [{ path: '404.html', contents: notFoundPage(basePath(site)) }, ...notFoundFiles(table)];
   for (const written of writtenHosts(site, host)) files.push(...written.ruleFiles(table));
@@ -63,7 +69,14 @@ function notFoundFiles(table: RouteTable): OutputFile[] {
     if (scope.file !== `${scope.folder}404.html`) files.push({ path: scope.file.slice(1), contents: body });
   }
   for (const { paging, paths } of table.endpoints) {
-    if (paging) files.push({ path: paging.past.slice(1), contents: renderEnvelope([], `past the last page: ${paths[0]} answers all it has on its first page (no ${paging.param}, or ${paging.param}=0)`) });
+    if (paging)
+      files.push({
+        path: paging.past.slice(1),
+        contents: renderEnvelope(
+          [],
+          `past the last page: ${paths[0]} answers all it has on its first page (no ${paging.param}, or ${paging.param}=0)`,
+        ),
+      });
   }
   return files;
 }

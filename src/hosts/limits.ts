@@ -37,21 +37,33 @@ export function outputFloor(
   // endpoint names them, once for a site-wide one; one for an endpoint's unknown-device answer; one
   // per JSON 404 folder, per device where the folder names one; two more per path of a paged
   // endpoint, for its first page and the pages after it (netlifyRules).
-  const unslashed = (endpoint: (typeof used)[number]) => endpoint.paths.filter((p) => !p.endsWith('/')).length * (endpoint.paging ? 3 : 1);
+  const unslashed = (endpoint: (typeof used)[number]) =>
+    endpoint.paths.filter((p) => !p.endsWith('/')).length * (endpoint.paging ? 3 : 1);
   const perDeviceEndpoints = used.filter((endpoint) => endpoint.paths[0].includes(':device'));
   const rulesPerDevice =
-    perDeviceEndpoints.reduce((n, endpoint) => n + (endpoint.paths[0].includes(':list') ? lists : 1) * unslashed(endpoint), 0) +
-    NOT_FOUND_FOLDERS.filter((folder) => folder.includes(':device')).length;
+    perDeviceEndpoints.reduce(
+      (n, endpoint) => n + (endpoint.paths[0].includes(':list') ? lists : 1) * unslashed(endpoint),
+      0,
+    ) + NOT_FOUND_FOLDERS.filter((folder) => folder.includes(':device')).length;
   // The formats' JSON 404 folders outside /api/ (and the one for their files at the root) are one rule each.
   const fixedRules =
     NOT_FOUND_FOLDERS.filter((folder) => !folder.includes(':device')).length +
     formatNotFoundScopes(site).length +
-    used.filter((endpoint) => !endpoint.paths[0].includes(':device')).reduce((n, endpoint) => n + unslashed(endpoint), 0) +
+    used
+      .filter((endpoint) => !endpoint.paths[0].includes(':device'))
+      .reduce((n, endpoint) => n + unslashed(endpoint), 0) +
     used.filter((endpoint) => endpoint.unknownDevice !== undefined).length;
   // Cloudflare: the rules of _redirects with placeholders, which no device adds (a placeholder
   // beside fixed text is a static rule per device; so is a known device's v2 answer).
   const dynamicRedirects = cloudflareRules(routeTable(trimmed)).filter(([from]) => /[:*]/.test(from)).length;
-  return { files: devices * perDevice, perDevice, rules: devices * rulesPerDevice + fixedRules, rulesPerDevice, dynamicRedirects, headerRules: headerRules(site).length };
+  return {
+    files: devices * perDevice,
+    perDevice,
+    rules: devices * rulesPerDevice + fixedRules,
+    rulesPerDevice,
+    dynamicRedirects,
+    headerRules: headerRules(site).length,
+  };
 }
 
 /**
@@ -60,7 +72,11 @@ export function outputFloor(
  * problem at the site.yaml list, the request path or the device folder that passes the limit
  * (limit-check.ts). `locateList` says where site.yaml names a list.
  */
-export function outputLimitProblems(site: Site, devices: readonly string[], locateList: (name: string) => { line: number; col: number } = () => ({ line: 1, col: 1 })): Problem[] {
+export function outputLimitProblems(
+  site: Site,
+  devices: readonly string[],
+  locateList: (name: string) => { line: number; col: number } = () => ({ line: 1, col: 1 }),
+): Problem[] {
   const limits: OutputLimits = {
     site,
     devices,

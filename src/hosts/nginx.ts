@@ -23,7 +23,10 @@ export const nginx: HostModule = {
   serverConfig: renderNginxConfig,
 };
 
-export function renderNginxConfig(site: Site, { dist, listen = { port: 80 }, prefix, serverName }: ServerConfigOptions): string {
+export function renderNginxConfig(
+  site: Site,
+  { dist, listen = { port: 80 }, prefix, serverName }: ServerConfigOptions,
+): string {
   const rules = serverRules(routeTable(site));
   const { maps, candidates } = notFoundMaps(rules);
   const { locations, pastEnd } = rewriteLocations(rules);
@@ -73,7 +76,7 @@ export function renderNginxConfig(site: Site, { dist, listen = { port: 80 }, pre
   ];
   const lines = [
     ...preamble(rules, prefix),
-    '    # The nearest folder with a JSON 404 for a miss under /api/ (or of a format\'s file), most specific first.',
+    "    # The nearest folder with a JSON 404 for a miss under /api/ (or of a format's file), most specific first.",
     ...indent(maps, 1),
     '',
     // The blank lines between its blocks stay empty; those inside the blocks keep their indent.
@@ -112,7 +115,9 @@ function preamble(rules: ServerRules, prefix: string | undefined): string[] {
     '    absolute_redirect off;',
     '',
     // nginx has no escape for `$` in a string: text() writes it as this variable, whose value is `$`.
-    ...(Object.values({ ...rules.apiHeaders, ...rules.optionsHeaders }).some((value) => value.includes('$')) ? ['    geo $otapress_dollar {', '        default "$";', '    }', ''] : []),
+    ...(Object.values({ ...rules.apiHeaders, ...rules.optionsHeaders }).some((value) => value.includes('$'))
+      ? ['    geo $otapress_dollar {', '        default "$";', '    }', '']
+      : []),
   ];
 }
 
@@ -125,7 +130,12 @@ function notFoundMaps(rules: ServerRules): { maps: string[]; candidates: string[
     candidates.push(variable);
     const file = fillGroups(scope.file, scope.groups, (n) => `$${n}`);
     // A path outside the folder maps to a name no file has (`try_files` skips it).
-    maps.push(`map $uri ${variable} {`, `    ${quote(`~${scope.regex}`)} ${quote(file)};`, `    default "/.otapress-no-404";`, '}');
+    maps.push(
+      `map $uri ${variable} {`,
+      `    ${quote(`~${scope.regex}`)} ${quote(file)};`,
+      `    default "/.otapress-no-404";`,
+      '}',
+    );
   });
   return { maps, candidates };
 }
@@ -138,7 +148,12 @@ function rewriteLocations(rules: ServerRules): { locations: string[]; pastEnd: s
     // A page after the first: 418 (a code nothing else here uses) turned into a 404 with the
     // past-the-end answer's body and the JSON 404's headers.
     const paging = rewrite.paging
-      ? [`error_page 418 =404 @otapress_past_end_${i + 1};`, `if ($args ~ ${quote(rewrite.paging.query)}) {`, '    return 418;', '}']
+      ? [
+          `error_page 418 =404 @otapress_past_end_${i + 1};`,
+          `if ($args ~ ${quote(rewrite.paging.query)}) {`,
+          '    return 418;',
+          '}',
+        ]
       : [];
     if (rewrite.paging) {
       pastEnd.push(
@@ -193,7 +208,9 @@ function apiHeaders(rules: ServerRules, cacheControl: string, always: boolean): 
 function optionsAnswer(rules: ServerRules): string[] {
   return [
     'if ($request_method = OPTIONS) {',
-    ...Object.entries(rules.optionsHeaders).map(([name, value]) => `    add_header ${headerName(name)} ${text(value)};`),
+    ...Object.entries(rules.optionsHeaders).map(
+      ([name, value]) => `    add_header ${headerName(name)} ${text(value)};`,
+    ),
     '    return 204;',
     '}',
   ];

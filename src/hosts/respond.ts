@@ -44,13 +44,27 @@ export function servedTree(site: Site, files: readonly OutputFile[]): ServedTree
  */
 export function respond(tree: ServedTree, method: string, url: string): Answer {
   const target = requestTarget(url);
-  if (!target) return errorAnswer(400, method, 'bad request: the request target is not a path; ask for one such as /api/v1/<device>/<list>/');
+  if (!target)
+    return errorAnswer(
+      400,
+      method,
+      'bad request: the request target is not a path; ask for one such as /api/v1/<device>/<list>/',
+    );
   const { pathname: requested, search } = target;
   const table = tableOf(tree.site);
   const rules = table.headerRules;
-  const finish = (status: number, body: string | Uint8Array, type?: string, extra: Record<string, string> = {}): Answer => {
+  const finish = (
+    status: number,
+    body: string | Uint8Array,
+    type?: string,
+    extra: Record<string, string> = {},
+  ): Answer => {
     // Cloudflare Pages sends Access-Control-Allow-Origin: * on every static asset (measured with wrangler).
-    const headers: Record<string, string> = { ...(type && { 'Content-Type': type }), ...extra, 'Access-Control-Allow-Origin': '*' };
+    const headers: Record<string, string> = {
+      ...(type && { 'Content-Type': type }),
+      ...extra,
+      'Access-Control-Allow-Origin': '*',
+    };
     if (status === 200 && type) headers['Cache-Control'] = 'public, max-age=0, must-revalidate';
     Object.assign(headers, headersFor(rules, requested));
     if (status === 404) headers['Cache-Control'] = 'no-store';
@@ -69,10 +83,11 @@ export function respond(tree: ServedTree, method: string, url: string): Answer {
 
   const file = (p: string) => tree.files.get(p);
   // A page after the first of a paged answer (Cloudflare's worker): its past-the-end file, with 404.
-  if (rewritten?.past && file(rewritten.past) !== undefined) return finish(404, file(rewritten.past)!, contentType(rewritten.past));
+  if (rewritten?.past && file(rewritten.past) !== undefined)
+    return finish(404, file(rewritten.past)!, contentType(rewritten.past));
   const serve = (p: string) => finish(200, file(p)!, contentType(p));
   const notFound = (): Answer => {
-    for (let dir = pathname; dir; ) {
+    for (let dir = pathname; dir;) {
       dir = dir.slice(0, dir.lastIndexOf('/'));
       const page = `${dir}/404.html`;
       if (file(page) !== undefined) return finish(404, file(page)!, contentType(page));
@@ -84,7 +99,8 @@ export function respond(tree: ServedTree, method: string, url: string): Answer {
 
   if (pathname.endsWith('/')) {
     if (file(`${pathname}index.html`) !== undefined) return serve(`${pathname}index.html`);
-    if (pathname !== '/' && file(`${pathname.slice(0, -1)}.html`) !== undefined) return redirect(`${pathname.slice(0, -1)}${search}`);
+    if (pathname !== '/' && file(`${pathname.slice(0, -1)}.html`) !== undefined)
+      return redirect(`${pathname.slice(0, -1)}${search}`);
     return notFound();
   }
   if (file(pathname) !== undefined) {
@@ -105,7 +121,11 @@ export function respond(tree: ServedTree, method: string, url: string): Answer {
  * through it: nothing a client sends may stop the preview.
  */
 export function errorAnswer(status: number, method: string, message: string): Answer {
-  return { status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }, body: method === 'HEAD' ? '' : renderEnvelope([], message) };
+  return {
+    status,
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
+    body: method === 'HEAD' ? '' : renderEnvelope([], message),
+  };
 }
 
 // --- internal ---
@@ -147,7 +167,15 @@ function rewrites(site: Site): Rewrite[] {
         const { regex, groups } = toRegex(path, true, endpoint.perDevice ? lists : undefined);
         const forBuild = endpoint.incrementalFile !== undefined && path.includes(':incremental');
         const file = forBuild ? endpoint.incrementalFile! : endpoint.file;
-        return { pattern: new RegExp(regex), names: groups, file, perDevice: endpoint.perDevice ?? false, unknownDevice: endpoint.unknownDevice, paging: endpoint.paging, ...(forBuild && { fallback: endpoint.file }) };
+        return {
+          pattern: new RegExp(regex),
+          names: groups,
+          file,
+          perDevice: endpoint.perDevice ?? false,
+          unknownDevice: endpoint.unknownDevice,
+          paging: endpoint.paging,
+          ...(forBuild && { fallback: endpoint.file }),
+        };
       }),
     );
     REWRITES.set(site, cached);
@@ -181,7 +209,8 @@ function rewrite(tree: ServedTree, pathname: string, search: string): { target: 
   // A format's file at the root: Cloudflare has a rule to itself for each one written, and one
   // for any other path of its shape to ROOT_FORMAT_MISSES, whose 404.html is the JSON 404
   // (cloudflare.ts `cloudflareRules`).
-  if (isRootFormatFile(tree.site, pathname)) return { target: tree.files.has(pathname) ? pathname : `${ROOT_FORMAT_MISSES}missing` };
+  if (isRootFormatFile(tree.site, pathname))
+    return { target: tree.files.has(pathname) ? pathname : `${ROOT_FORMAT_MISSES}missing` };
   for (const { pattern, names, file, perDevice, unknownDevice, paging, fallback } of rewrites(tree.site)) {
     const match = pattern.exec(pathname);
     if (!match) continue;

@@ -12,7 +12,14 @@ import type { Site } from '../catalog/site.js';
 import { BUILT_IN_V1_PATHS, hasInSegmentPlaceholder } from '../catalog/request-paths.js';
 import { formatFolders, formatNotFoundScopes, rootFormatFiles, type NotFoundScope } from './format-routes.js';
 
-export { formatFiles, formatNotFoundScopes, isRootFormatFile, matches, problemAtFormat, type NotFoundScope } from './format-routes.js';
+export {
+  formatFiles,
+  formatNotFoundScopes,
+  isRootFormatFile,
+  matches,
+  problemAtFormat,
+  type NotFoundScope,
+} from './format-routes.js';
 
 /**
  * The API's request shapes and the static file that answers each. This table is the one
@@ -213,13 +220,19 @@ export function notFoundScopes(site: Site, devices: readonly string[]): NotFound
   const messages: Record<(typeof NOT_FOUND_FOLDERS)[number], (device: string) => string> = {
     '/api/v1/:device/': (device) => `not found: ${device} has the lists ${lists}; ask for /api/v1/${device}/<list>/`,
     '/api/v1/': () => 'unknown device: no builds are published here for this device',
-    '/api/v2/devices/': () => 'unknown device or path: v2 answers are /api/v2/devices/<device> and /api/v2/devices/<device>/builds for the devices in /api/v2/oems',
-    '/api/': () => 'not found: listings are at /api/v1/<device>/<list>/ and /api/v2/devices/<device>/builds; /api/devices.json lists the devices',
+    '/api/v2/devices/': () =>
+      'unknown device or path: v2 answers are /api/v2/devices/<device> and /api/v2/devices/<device>/builds for the devices in /api/v2/oems',
+    '/api/': () =>
+      'not found: listings are at /api/v1/<device>/<list>/ and /api/v2/devices/<device>/builds; /api/devices.json lists the devices',
   };
   return [
     ...formatNotFoundScopes(site),
     ...NOT_FOUND_FOLDERS.flatMap((folder) =>
-      (folder.includes(':device') ? devices : ['']).map((device) => ({ folder: fill(folder, { device }), message: messages[folder](device), file: fill(`${folder}404.json`, { device }) })),
+      (folder.includes(':device') ? devices : ['']).map((device) => ({
+        folder: fill(folder, { device }),
+        message: messages[folder](device),
+        file: fill(`${folder}404.json`, { device }),
+      })),
     ),
   ];
 }

@@ -84,13 +84,23 @@ export function serverRules(table: RouteTable): ServerRules {
         shape,
         ...toRegex(shape, true, endpoint.perDevice ? lists : undefined),
         ...answering(endpoint, shape),
-        ...(endpoint.paging && { paging: { param: endpoint.paging.param, query: pastFirstPageRegex(endpoint.paging), past: endpoint.paging.past } }),
+        ...(endpoint.paging && {
+          paging: {
+            param: endpoint.paging.param,
+            query: pastFirstPageRegex(endpoint.paging),
+            past: endpoint.paging.past,
+          },
+        }),
       })),
     ),
     // Most specific first: the formats' folders and files, then the API's folders.
     notFound: [
       ...table.formatNotFound.map(({ folder, file }) => ({ folder, ...toRegex(folder, false), file })),
-      ...table.rootPatterns.map((path) => ({ folder: '/', ...toRegex(path, true), file: `${ROOT_FORMAT_MISSES}404.json` })),
+      ...table.rootPatterns.map((path) => ({
+        folder: '/',
+        ...toRegex(path, true),
+        file: `${ROOT_FORMAT_MISSES}404.json`,
+      })),
       ...NOT_FOUND_FOLDERS.map((folder) => ({ folder, ...toRegex(folder, false), file: `${folder}404.json` })),
     ],
     apiPrefix: '/api/',
@@ -107,7 +117,10 @@ export function serverRules(table: RouteTable): ServerRules {
 }
 
 /** The file that answers `shape` of `endpoint`, and the one that answers when it does not exist. */
-function answering(endpoint: Endpoint, shape: string): Pick<ServerRewrite, 'file' | 'fallback' | 'fileRegex' | 'fileGroups'> {
+function answering(
+  endpoint: Endpoint,
+  shape: string,
+): Pick<ServerRewrite, 'file' | 'fallback' | 'fileRegex' | 'fileGroups'> {
   const forBuild = endpoint.incrementalFile !== undefined && shape.includes(':incremental');
   const file = forBuild ? endpoint.incrementalFile! : endpoint.file;
   const fallback = forBuild ? endpoint.file : endpoint.unknownDevice;
@@ -116,7 +129,11 @@ function answering(endpoint: Endpoint, shape: string): Pick<ServerRewrite, 'file
 }
 
 /** Fills `:name` placeholders with what `reference(i, name)` gives for group `i` (1-based). */
-export function fillGroups(pattern: string, groups: readonly string[], reference: (index: number, name: string) => string): string {
+export function fillGroups(
+  pattern: string,
+  groups: readonly string[],
+  reference: (index: number, name: string) => string,
+): string {
   return pattern.replace(/:([a-z]+)/g, (whole, name: string) => {
     const index = groups.indexOf(name);
     return index < 0 ? whole : reference(index + 1, name);
@@ -146,7 +163,11 @@ export function formatListen({ host, port }: ListenAddress): string {
  * order); with `lists`, a `:list` matches those names only (for a placeholder beside fixed text, as
  * on Cloudflare). The preview's rewrites and the servers' rules both come from it.
  */
-export function toRegex(pattern: string, anchored: boolean, lists?: readonly string[]): { regex: string; groups: string[] } {
+export function toRegex(
+  pattern: string,
+  anchored: boolean,
+  lists?: readonly string[],
+): { regex: string; groups: string[] } {
   const groups: string[] = [];
   const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const source = escape(pattern).replace(/:([a-z]+)/g, (_, name: string) => {

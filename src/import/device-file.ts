@@ -46,7 +46,8 @@ export function deviceFileOf(fields: ReadonlyMap<string, DeviceField>, source: s
   for (const [key, { value }] of [...fields].sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0))) {
     const place = Object.hasOwn(PLACES, key) ? PLACES[key] : undefined; // Never Object.prototype's `constructor`.
     const why = place === undefined ? 'no place in device.yaml' : unusable(value, place.url === true);
-    if (why === undefined && values.has(place!.key)) leftOut.push(`${key} (device.yaml ${place!.key} already holds ${keyFor(fields, place!.key)})`);
+    if (why === undefined && values.has(place!.key))
+      leftOut.push(`${key} (device.yaml ${place!.key} already holds ${keyFor(fields, place!.key)})`);
     else if (why === undefined) {
       values.set(place!.key, String(value).trim());
       kept.push(`${key} → ${place!.key}`);
@@ -54,13 +55,19 @@ export function deviceFileOf(fields: ReadonlyMap<string, DeviceField>, source: s
   }
   if (values.has('maintainers.url') && !values.has('maintainers.name')) {
     values.delete('maintainers.url');
-    kept.splice(kept.findIndex((k) => k.endsWith('→ maintainers.url')), 1);
+    kept.splice(
+      kept.findIndex((k) => k.endsWith('→ maintainers.url')),
+      1,
+    );
     leftOut.push('maintainer_url (no maintainer name to go with it)');
   }
   // What device.yaml's own rules refuse (a name too long, an address no URL parser reads) is left
   // out too, with its words, so that the next check accepts the file import writes.
   for (let text = render(values, source); text !== undefined; text = render(values, source)) {
-    const refused = parseDeviceFile(text, 'device.yaml').problems.map((p) => ({ place: p.field.replace(/\.\d+(?=\.|$)/g, ''), message: p.message }));
+    const refused = parseDeviceFile(text, 'device.yaml').problems.map((p) => ({
+      place: p.field.replace(/\.\d+(?=\.|$)/g, ''),
+      message: p.message,
+    }));
     const known = refused.filter((r) => values.has(r.place));
     if (known.length === 0) break;
     for (const { place, message } of known) {
@@ -71,7 +78,10 @@ export function deviceFileOf(fields: ReadonlyMap<string, DeviceField>, source: s
     }
     if (values.has('maintainers.url') && !values.has('maintainers.name')) {
       values.delete('maintainers.url');
-      kept.splice(kept.findIndex((k) => k.endsWith('→ maintainers.url')), 1);
+      kept.splice(
+        kept.findIndex((k) => k.endsWith('→ maintainers.url')),
+        1,
+      );
       leftOut.push('maintainer_url (no maintainer name to go with it)');
     }
   }
@@ -99,12 +109,15 @@ function render(values: ReadonlyMap<string, string>, source: string): string | u
 
 /** Why a value cannot go into device.yaml, or `undefined` when it can. */
 function unusable(value: unknown, url: boolean): string | undefined {
-  if (typeof value !== 'string') return `not text but ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`;
+  if (typeof value !== 'string')
+    return `not text but ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`;
   const text = value.trim();
   if (text === '') return 'empty';
-  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(text)) return 'holds control or direction characters';
+  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(text))
+    return 'holds control or direction characters';
   if (text.length > 300) return `${text.length} characters long`;
-  if (url && !/^https:\/\/[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/.test(text)) return 'not an https address of URL characters';
+  if (url && !/^https:\/\/[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/.test(text))
+    return 'not an https address of URL characters';
   return undefined;
 }
 

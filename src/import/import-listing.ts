@@ -34,29 +34,50 @@ export interface ImportOptions {
  * writes them, each atomically, only if every record is valid or `skipInvalid` is set.
  */
 export function importListing(options: ImportOptions): ImportPlan {
-  if (!DEVICE_NAME.test(options.device)) throw new UsageError(`\`${options.device}\` is not a usable device code name; pass --device with the name phones ask for, e.g. FP4`);
-  if (options.androidVersion !== undefined && !/^\d{1,3}$/.test(options.androidVersion)) throw new UsageError(`--android-version takes the Android major version, e.g. 14, not \`${options.androidVersion}\``);
+  if (!DEVICE_NAME.test(options.device))
+    throw new UsageError(
+      `\`${options.device}\` is not a usable device code name; pass --device with the name phones ask for, e.g. FP4`,
+    );
+  if (options.androidVersion !== undefined && !/^\d{1,3}$/.test(options.androidVersion))
+    throw new UsageError(
+      `--android-version takes the Android major version, e.g. 14, not \`${options.androidVersion}\``,
+    );
   const sourceName = options.source === '-' ? '<stdin>' : options.source;
   let text: string | Uint8Array;
   try {
-    text = options.source === '-' ? (options.stdin ?? (() => readBounded(0)))() : readBounded(openSync(options.source, 'r'));
+    text =
+      options.source === '-' ? (options.stdin ?? (() => readBounded(0)))() : readBounded(openSync(options.source, 'r'));
   } catch (error) {
     if (error instanceof ListingTooLarge) {
       const size = error.size === undefined ? 'holds more than' : `is ${error.size} bytes, over`;
-      throw new UsageError(`${sourceName} ${size} the ${MAX_LISTING_BYTES}-byte limit: a v1 listing of even a thousand builds is under 1 MB, so this is not one; pass the listing saved from the server`);
+      throw new UsageError(
+        `${sourceName} ${size} the ${MAX_LISTING_BYTES}-byte limit: a v1 listing of even a thousand builds is under 1 MB, so this is not one; pass the listing saved from the server`,
+      );
     }
-    throw new UsageError(`cannot read ${sourceName} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); pass the saved listing, or - for standard input`);
+    throw new UsageError(
+      `cannot read ${sourceName} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); pass the saved listing, or - for standard input`,
+    );
   }
   const twin = existsSync(path.join(options.root, 'content'))
-    ? readdirSync(path.join(options.root, 'content')).find((name) => name !== options.device && name.toLowerCase() === options.device.toLowerCase())
+    ? readdirSync(path.join(options.root, 'content')).find(
+        (name) => name !== options.device && name.toLowerCase() === options.device.toLowerCase(),
+      )
     : undefined;
   if (twin !== undefined) {
-    throw new UsageError(`content/${twin} is a device folder whose name differs from ${options.device} only by case; phones ask with the exact name, so a device has one folder: pass --device ${twin} if that is this device, or rename the folder`);
+    throw new UsageError(
+      `content/${twin} is a device folder whose name differs from ${options.device} only by case; phones ask with the exact name, so a device has one folder: pass --device ${twin} if that is this device, or rename the folder`,
+    );
   }
   const content = readContent(options.root);
-  const { site, problems } = content.site ? parseSite(content.site) : { site: undefined, problems: content.problems.filter((p) => p.file === SITE_FILE) };
+  const { site, problems } = content.site
+    ? parseSite(content.site)
+    : { site: undefined, problems: content.problems.filter((p) => p.file === SITE_FILE) };
   if (!site) {
-    const base = /"url"\s*:\s*"(https?:\/\/[^"]+)"/.exec(typeof text === 'string' ? text : Buffer.from(text).toString('latin1'))?.[1].split('/').slice(0, -3).join('/');
+    const base = /"url"\s*:\s*"(https?:\/\/[^"]+)"/
+      .exec(typeof text === 'string' ? text : Buffer.from(text).toString('latin1'))?.[1]
+      .split('/')
+      .slice(0, -3)
+      .join('/');
     const hint = base ? ` (the listing's addresses suggest download_base_url: ${base})` : '';
     throw new ContentError(problems.map((p) => ({ ...p, message: p.message + hint })));
   }

@@ -31,7 +31,8 @@ export function locateJson(text: string, base: readonly string[]): JsonLocator {
       elements = elementOffsets(text, array);
     }
     const [index, key] = path.slice(base.length);
-    if (typeof index !== 'number' || elements![index] === undefined) return position(path.length <= base.length ? array : 0);
+    if (typeof index !== 'number' || elements![index] === undefined)
+      return position(path.length <= base.length ? array : 0);
     const record = elements![index];
     if (typeof key !== 'string') return position(record);
     return position(memberOffset(text, record, key) ?? record);
@@ -47,7 +48,11 @@ function startsOfLines(text: string): number[] {
 }
 
 function skipSpace(text: string, i: number): number {
-  while (i < text.length && (text[i] === ' ' || text[i] === '\n' || text[i] === '\r' || text[i] === '\t' || text[i] === '\ufeff')) i++;
+  while (
+    i < text.length &&
+    (text[i] === ' ' || text[i] === '\n' || text[i] === '\r' || text[i] === '\t' || text[i] === '\ufeff')
+  )
+    i++;
   return i;
 }
 

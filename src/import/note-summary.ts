@@ -30,7 +30,14 @@ export function summarizeNotes(notes: readonly Problem[], filled: ReadonlySet<Pr
     else kinds.set(key, { first: note, count: 1 });
   }
   for (const { first, count } of kinds.values()) {
-    out.push(count === 1 ? first : { ...first, message: `${first.message.replace(/^record \d+: /, '')} (${count} records, the first here; --verbose shows each)` });
+    out.push(
+      count === 1
+        ? first
+        : {
+            ...first,
+            message: `${first.message.replace(/^record \d+: /, '')} (${count} records, the first here; --verbose shows each)`,
+          },
+    );
   }
   return out;
 }

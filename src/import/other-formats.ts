@@ -55,7 +55,10 @@ export function isPixelExperienceRecord(r: Record<string, unknown>): boolean {
  * hands its first maintainer to `deviceField` as crDroid's `maintainer` (and their GitHub page as
  * `maintainer_url`) and drops the envelope's `error`; returns the renamed keys (v1 key → theirs).
  */
-export function mapPixelExperienceRecord(r: Record<string, unknown>, deviceField: (key: string, value: unknown) => void): Map<string, string> {
+export function mapPixelExperienceRecord(
+  r: Record<string, unknown>,
+  deviceField: (key: string, value: unknown) => void,
+): Map<string, string> {
   const renamed = new Map<string, string>();
   if (r.filehash !== undefined && r.md5sum === undefined) {
     r.md5sum = r.filehash;
@@ -64,10 +67,14 @@ export function mapPixelExperienceRecord(r: Record<string, unknown>, deviceField
   delete r.filehash;
   delete r.error;
   const maintainers = Array.isArray(r.maintainers) ? r.maintainers : [];
-  const first = maintainers.find((m): m is Record<string, unknown> => m !== null && typeof m === 'object' && typeof (m as { name?: unknown }).name === 'string');
+  const first = maintainers.find(
+    (m): m is Record<string, unknown> =>
+      m !== null && typeof m === 'object' && typeof (m as { name?: unknown }).name === 'string',
+  );
   if (first) {
     deviceField('maintainer', first.name);
-    if (typeof first.github_username === 'string' && /^[A-Za-z0-9-]{1,39}$/.test(first.github_username)) deviceField('maintainer_url', `https://github.com/${first.github_username}`);
+    if (typeof first.github_username === 'string' && /^[A-Za-z0-9-]{1,39}$/.test(first.github_username))
+      deviceField('maintainer_url', `https://github.com/${first.github_username}`);
   }
   delete r.maintainers;
   return renamed;

@@ -145,7 +145,13 @@ function readListing(input: ImportInput, report: Report): Listing | undefined {
   if (decoded.badByte !== undefined) {
     const { line, col } = lineColOf(decoded.text, decoded.text.length);
     const field = '(file)';
-    report.problems.push({ file: sourceName, line, col, field, message: `invalid UTF-8 at byte ${decoded.badByte} (0x${decoded.badValue}); a listing is UTF-8 JSON: convert it (iconv -f latin1 -t utf-8), do not let the bytes become U+FFFD` });
+    report.problems.push({
+      file: sourceName,
+      line,
+      col,
+      field,
+      message: `invalid UTF-8 at byte ${decoded.badByte} (0x${decoded.badValue}); a listing is UTF-8 JSON: convert it (iconv -f latin1 -t utf-8), do not let the bytes become U+FFFD`,
+    });
     return undefined;
   }
   const text = decoded.text;
@@ -204,7 +210,12 @@ function readRecords(listing: Listing, input: ImportInput, report: Report): Reco
   const filled = new Map<FilledField, Tally>();
   const normalised = new Map<string, Tally & { kind: NormalisedKind; field: string }>();
   const deviceFields = new Map<string, DeviceField>();
-  const tally = <T extends Tally>(map: Map<string, T> | Map<FilledField, T>, key: string, make: () => T, detail?: string) => {
+  const tally = <T extends Tally>(
+    map: Map<string, T> | Map<FilledField, T>,
+    key: string,
+    make: () => T,
+    detail?: string,
+  ) => {
     const entry = (map as Map<string, T>).get(key) ?? (map as Map<string, T>).set(key, make()).get(key)!;
     entry.count++;
     if (detail !== undefined && entry.details.size < 100) entry.details.add(detail);
@@ -226,7 +237,13 @@ function readRecords(listing: Listing, input: ImportInput, report: Report): Reco
     },
     note: (field, message) => report.at(field ? [...path, field] : path, `record ${index}: ${message}`, notes),
     filled: (field, detail) => tally(filled, field, () => ({ count: 0, path, details: new Set() }), detail),
-    normalised: (kind, field, detail) => tally(normalised, `${kind}:${field}`, () => ({ kind, field, count: 0, path: [...path, field], details: new Set() }), detail),
+    normalised: (kind, field, detail) =>
+      tally(
+        normalised,
+        `${kind}:${field}`,
+        () => ({ kind, field, count: 0, path: [...path, field], details: new Set() }),
+        detail,
+      ),
     deviceField: (key, value) => {
       if (!deviceFields.has(key)) deviceFields.set(key, { value, record: index });
     },
@@ -234,7 +251,12 @@ function readRecords(listing: Listing, input: ImportInput, report: Report): Reco
     partial: (values) => {
       // Past the problems shown, a check would only be counted: a listing of a million broken records is not parsed twice.
       if (problems.length >= MAX_PROBLEMS) return;
-      const draft = parseManifest(renderManifestText({ ...values, lists: orderLists(site, [list]) }), `content/${device}/record.yaml`, device, site);
+      const draft = parseManifest(
+        renderManifestText({ ...values, lists: orderLists(site, [list]) }),
+        `content/${device}/record.yaml`,
+        device,
+        site,
+      );
       for (const p of draft.problems) {
         const field = p.field === '(file)' ? '' : p.field.split('.')[0];
         if (reportedFields.has(field) || p.message.startsWith('missing')) continue;
@@ -250,9 +272,18 @@ function readRecords(listing: Listing, input: ImportInput, report: Report): Reco
     const before = problems.length + report.unshown;
     const values = readRecord(record, context);
     // Only a record with every field of the interface can be in its order (LineageOS ones are alphabetical).
-    if (values && !keyOrderNoted && RECORD_KEYS.every((k) => k in (record as object)) && !sameOrder(Object.keys(record as object))) {
+    if (
+      values &&
+      !keyOrderNoted &&
+      RECORD_KEYS.every((k) => k in (record as object)) &&
+      !sameOrder(Object.keys(record as object))
+    ) {
       keyOrderNoted = true;
-      report.at(path, `record ${index}: the keys are in another order than the interface's; the build writes every record in the interface's order`, notes);
+      report.at(
+        path,
+        `record ${index}: the keys are in another order than the interface's; the build writes every record in the interface's order`,
+        notes,
+      );
     }
     if (values && problems.length + report.unshown === before) candidates.push({ index, values });
     else invalidRecords++;
@@ -269,21 +300,40 @@ function noteTallies(
   sourceName: string,
   report: Report,
 ): void {
-  const counted = (count: number, what: string) => (count < records ? `${count} of ${records} ${what}s` : count === 1 ? `the ${what}` : `all ${count} ${what}s`);
+  const counted = (count: number, what: string) =>
+    count < records ? `${count} of ${records} ${what}s` : count === 1 ? `the ${what}` : `all ${count} ${what}s`;
   const shown = (details: Set<string>) => {
     const sorted = [...details].sort(compareStrings);
-    return sorted.length === 0 ? '' : ` (${sorted.slice(0, 5).join(', ')}${sorted.length > 5 ? `, and ${sorted.length - 5} more` : ''})`;
+    return sorted.length === 0
+      ? ''
+      : ` (${sorted.slice(0, 5).join(', ')}${sorted.length > 5 ? `, and ${sorted.length - 5} more` : ''})`;
   };
   for (const [field, { count, path, details }] of filled) {
     const name = field.replace(/_from_name$|_given$|_unknown$/, '');
-    const lack = count < records ? `${count} of ${records} records lack` : count === 1 ? 'the record lacks' : `all ${count} records lack`;
-    const reader = name === 'romtype' ? 'which phones compare with their release type' : 'which only the /e/ updater reads';
-    const note = { file: sourceName, ...report.locator(path), field: name, message: `${lack} \`${name}\`, ${reader}: ${FILLED[field]}${shown(details)}` };
+    const lack =
+      count < records
+        ? `${count} of ${records} records lack`
+        : count === 1
+          ? 'the record lacks'
+          : `all ${count} records lack`;
+    const reader =
+      name === 'romtype' ? 'which phones compare with their release type' : 'which only the /e/ updater reads';
+    const note = {
+      file: sourceName,
+      ...report.locator(path),
+      field: name,
+      message: `${lack} \`${name}\`, ${reader}: ${FILLED[field]}${shown(details)}`,
+    };
     report.notes.push(note);
     report.filledNotes.add(note);
   }
   for (const { kind, field, count, path, details } of normalised.values()) {
-    report.notes.push({ file: sourceName, ...report.locator(path), field, message: `\`${field}\` ${NORMALISED[kind].replace('{count}', counted(count, 'record'))}${shown(details)}` });
+    report.notes.push({
+      file: sourceName,
+      ...report.locator(path),
+      field,
+      message: `\`${field}\` ${NORMALISED[kind].replace('{count}', counted(count, 'record'))}${shown(details)}`,
+    });
   }
 }
 
@@ -298,6 +348,11 @@ interface Tally {
 function decodeListing(input: string | Uint8Array): { text: string; badByte?: number; badValue?: string } {
   if (typeof input === 'string') return { text: input.replace(/^\ufeff/, '') };
   const bad = firstInvalidUtf8(input);
-  if (bad !== -1) return { text: new TextDecoder().decode(input.subarray(0, bad)), badByte: bad, badValue: input[bad].toString(16).toUpperCase().padStart(2, '0') };
+  if (bad !== -1)
+    return {
+      text: new TextDecoder().decode(input.subarray(0, bad)),
+      badByte: bad,
+      badValue: input[bad].toString(16).toUpperCase().padStart(2, '0'),
+    };
   return { text: new TextDecoder('utf-8').decode(input) }; // TextDecoder drops a leading BOM.
 }

@@ -9,7 +9,12 @@ import { V1_RECORD_KEYS } from '../catalog/fields.js';
 import type { ManifestValues } from '../catalog/manifest-text.js';
 import type { Site } from '../catalog/site.js';
 import { deriveAndroidVersion } from '../catalog/name-families.js';
-import { isCrDroidRecord, isPixelExperienceRecord, mapCrDroidRecord, mapPixelExperienceRecord } from './other-formats.js';
+import {
+  isCrDroidRecord,
+  isPixelExperienceRecord,
+  mapCrDroidRecord,
+  mapPixelExperienceRecord,
+} from './other-formats.js';
 import { checkAcross, manifestValuesOf, readValues, type CompleteRead, type RecordValues } from './record-values.js';
 
 /** The keys of a v1 record in the order the /e/ OTA server writes them (and every listing otapress writes): the field table's. */
@@ -51,11 +56,15 @@ export interface RecordContext {
 
 /** The forms of a value the import publishes differently, reported once per listing. */
 export const NORMALISED = {
-  datetime_text: 'is text in {count}; phones read it with getLong, which takes a number in text, so it is published as the number',
+  datetime_text:
+    'is text in {count}; phones read it with getLong, which takes a number in text, so it is published as the number',
   timestamp_text: 'is text in {count}; published as the number, equal to datetime',
-  size_text: 'is text in {count}; phones read it with getLong, which takes a number in text, so it is published as the number',
-  id_key: "is not a SHA-256 in {count}; phones use it only as the download key, so it is published as written (pages and feeds do not call it a SHA-256)",
-  romtype_list: 'is not the list imported into in {count}; published as the list, which phones compare with their release type (ignoring case)',
+  size_text:
+    'is text in {count}; phones read it with getLong, which takes a number in text, so it is published as the number',
+  id_key:
+    'is not a SHA-256 in {count}; phones use it only as the download key, so it is published as written (pages and feeds do not call it a SHA-256)',
+  romtype_list:
+    'is not the list imported into in {count}; published as the list, which phones compare with their release type (ignoring case)',
   crdroid: 'is read as the v1 key in {count} (crDroid / Evolution X listing)',
   pixelexperience: 'is read as the v1 key in {count} (PixelExperience / PixelOS / Project Elixir answer)',
 } as const;
@@ -71,7 +80,8 @@ export const FILLED = {
   android_version: 'derived from api_level by the pairing of the v1 interface (README, The v1 interface)',
   android_version_from_name: 'derived from the file name',
   android_version_given: 'set to --android-version',
-  android_version_unknown: 'left out: neither api_level nor the file name tells it, and no phone needs it to offer the build (the build notes how each answer shows it; --android-version N sets it)',
+  android_version_unknown:
+    'left out: neither api_level nor the file name tells it, and no phone needs it to offer the build (the build notes how each answer shows it; --android-version N sets it)',
   romtype: 'set to the list imported into',
   api_level: 'derived from android_version by the same pairing, as the build does',
   display_version: 'derived from the file name, as the build does',
@@ -88,7 +98,10 @@ export type FilledField = keyof typeof FILLED;
 /** Checks one record's shape and types; returns the manifest values it stands for. */
 export function readRecord(record: unknown, c: RecordContext): RecordValues | undefined {
   if (record === null || typeof record !== 'object' || Array.isArray(record)) {
-    c.problem(undefined, `expected a record (a JSON object), found ${record === null ? 'null' : Array.isArray(record) ? 'an array' : typeof record}`);
+    c.problem(
+      undefined,
+      `expected a record (a JSON object), found ${record === null ? 'null' : Array.isArray(record) ? 'an array' : typeof record}`,
+    );
     return undefined;
   }
   const r = { ...(record as Record<string, unknown>) };
@@ -101,16 +114,39 @@ export function readRecord(record: unknown, c: RecordContext): RecordValues | un
   const read = readValues(r, record as Record<string, unknown>, shape.renamed, placeholder, c);
   checkAcross(read, r, placeholder, shape.renamed, c);
   const { values, size, url, upgrade } = read;
-  if (Object.values(values).some((v) => v === undefined) || size === undefined || upgrade === undefined || (!placeholder && url === undefined)) {
-    c.partial?.({ ...values, android_version: values.android_version || undefined, api_level: values.api_level || undefined, md5sum: values.md5sum || undefined, size: size === '' ? undefined : size, url, ...(placeholder && { placeholder: true }) });
+  if (
+    Object.values(values).some((v) => v === undefined) ||
+    size === undefined ||
+    upgrade === undefined ||
+    (!placeholder && url === undefined)
+  ) {
+    c.partial?.({
+      ...values,
+      android_version: values.android_version || undefined,
+      api_level: values.api_level || undefined,
+      md5sum: values.md5sum || undefined,
+      size: size === '' ? undefined : size,
+      url,
+      ...(placeholder && { placeholder: true }),
+    });
     return undefined;
   }
   return manifestValuesOf(read as CompleteRead, placeholder, c, shape.buildExtras);
 }
 
 /** What a record, valid or not, says about which build it is. */
-export function rawIdentity(r: Record<string, unknown>): { placeholder: boolean; id: unknown; filename: unknown; display_version: unknown } {
-  return { placeholder: r.url === undefined && r.filename === '', id: typeof r.id === 'string' ? r.id.toLowerCase() : r.id, filename: r.filename, display_version: r.display_version };
+export function rawIdentity(r: Record<string, unknown>): {
+  placeholder: boolean;
+  id: unknown;
+  filename: unknown;
+  display_version: unknown;
+} {
+  return {
+    placeholder: r.url === undefined && r.filename === '',
+    id: typeof r.id === 'string' ? r.id.toLowerCase() : r.id,
+    filename: r.filename,
+    display_version: r.display_version,
+  };
 }
 
 /** Whether the record's known keys come in the interface's order. */
@@ -153,10 +189,16 @@ function adoptOtherShapes(r: Record<string, unknown>, c: RecordContext): Shape {
   const buildExtras: Shape['buildExtras'] = {};
   for (const key of ['os_patch_level', 'ota_property_files'] as const) {
     if (typeof r[key] === 'string' && r[key] !== '') buildExtras[key] = r[key] as string;
-    if (r[key] !== undefined && buildExtras[key] === undefined) c.note(key, `\`${key}\` is ${JSON.stringify(r[key])}, not text the build can publish; it is left out`);
+    if (r[key] !== undefined && buildExtras[key] === undefined)
+      c.note(key, `\`${key}\` is ${JSON.stringify(r[key])}, not text the build can publish; it is left out`);
     delete r[key];
   }
-  if (r.os_sdk_level !== undefined && r.api_level === undefined && typeof r.os_sdk_level === 'number' && Number.isSafeInteger(r.os_sdk_level)) {
+  if (
+    r.os_sdk_level !== undefined &&
+    r.api_level === undefined &&
+    typeof r.os_sdk_level === 'number' &&
+    Number.isSafeInteger(r.os_sdk_level)
+  ) {
     r.api_level = String(r.os_sdk_level);
     c.normalised(pixelExperience ? 'pixelexperience' : 'crdroid', 'os_sdk_level', 'os_sdk_level → api_level');
   }
@@ -189,21 +231,32 @@ function checkKeys(r: Record<string, unknown>, shape: Shape, placeholder: boolea
     if (shape.foreign) c.deviceField(key, r[key]);
     else {
       const foreign = foreignKey(key);
-      c.note(key, `\`${key}\` is not a field of the v1 interface; it is left out${foreign ? ` (${key} is ${foreign.what}; v1 calls it \`${foreign.ours === 'channel' ? 'romtype' : foreign.ours}\`)` : ''}`);
+      c.note(
+        key,
+        `\`${key}\` is not a field of the v1 interface; it is left out${foreign ? ` (${key} is ${foreign.what}; v1 calls it \`${foreign.ours === 'channel' ? 'romtype' : foreign.ours}\`)` : ''}`,
+      );
     }
   }
   for (const key of PHONE_KEYS) {
     if (r[key] === undefined && !(key === 'url' && placeholder)) {
-      const name = shape.renamed.get(key) ?? (shape.crDroid ? CRDROID_NAMES[key] ?? key : key);
-      c.problem(key, shape.crDroid
-        ? `missing \`${name}\`; the build needs it to publish the v1 \`${key}\` that phones read`
-        : `missing${key === 'url' ? ' (only a placeholder, with filename, id and size "", has no url)' : ''}; LineageOS phones drop a record without ${key}`);
+      const name = shape.renamed.get(key) ?? (shape.crDroid ? (CRDROID_NAMES[key] ?? key) : key);
+      c.problem(
+        key,
+        shape.crDroid
+          ? `missing \`${name}\`; the build needs it to publish the v1 \`${key}\` that phones read`
+          : `missing${key === 'url' ? ' (only a placeholder, with filename, id and size "", has no url)' : ''}; LineageOS phones drop a record without ${key}`,
+      );
     }
   }
 }
 
 /** The crDroid key a missing v1 phone key stands for, for messages. */
-const CRDROID_NAMES: Record<string, string> = { url: 'download', datetime: 'timestamp', id: 'sha256', romtype: 'buildtype' };
+const CRDROID_NAMES: Record<string, string> = {
+  url: 'download',
+  datetime: 'timestamp',
+  id: 'sha256',
+  romtype: 'buildtype',
+};
 
 /** Fills in, in `r`, the fields only the /e/ updater reads, from what the record has; reports each through `c.filled`. */
 function fillMissing(r: Record<string, unknown>, placeholder: boolean, c: RecordContext): void {
@@ -219,7 +272,9 @@ function fillMissing(r: Record<string, unknown>, placeholder: boolean, c: Record
     c.filled('channel_from_name');
   } else if (r.channel === undefined) fill('channel', c.list);
   if (r.android_version === undefined) {
-    const fromLevel = androidVersionOf(typeof r.api_level === 'number' ? String(r.api_level) : (r.api_level as string | undefined));
+    const fromLevel = androidVersionOf(
+      typeof r.api_level === 'number' ? String(r.api_level) : (r.api_level as string | undefined),
+    );
     const fromName = typeof r.filename === 'string' ? deriveAndroidVersion(r.filename, undefined) : undefined;
     if (fromLevel !== undefined) fill('android_version', fromLevel, `${String(r.api_level)} → ${fromLevel}`);
     else if (fromName !== undefined) {
@@ -234,11 +289,21 @@ function fillMissing(r: Record<string, unknown>, placeholder: boolean, c: Record
     }
   }
   // The build derives api_level from android_version; "" is what a placeholder shows without it.
-  if (r.api_level === undefined) fill('api_level', placeholder ? '' : API_LEVELS[String(r.android_version)] ?? '');
-  if (r.display_version === undefined && typeof r.filename === 'string' && r.filename !== '') fill('display_version', displayVersionOf(r.filename));
-  if (r.display_version === undefined) c.problem('display_version', 'missing `display_version`, which names a placeholder (it has no file name to derive it from); add it');
+  if (r.api_level === undefined) fill('api_level', placeholder ? '' : (API_LEVELS[String(r.android_version)] ?? ''));
+  if (r.display_version === undefined && typeof r.filename === 'string' && r.filename !== '')
+    fill('display_version', displayVersionOf(r.filename));
+  if (r.display_version === undefined)
+    c.problem(
+      'display_version',
+      'missing `display_version`, which names a placeholder (it has no file name to derive it from); add it',
+    );
   if (r.md5sum === undefined) fill('md5sum', '');
-  for (const [key, value] of [['incremental', ''], ['changes', ''], ['pre_version', ''], ['is_upgrade_supported', false]] as const) {
+  for (const [key, value] of [
+    ['incremental', ''],
+    ['changes', ''],
+    ['pre_version', ''],
+    ['is_upgrade_supported', false],
+  ] as const) {
     if (r[key] === undefined) fill(key, value);
   }
 }

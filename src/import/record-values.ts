@@ -58,7 +58,8 @@ export function readValues(
     // org.json's getLong reads a number written as text, as many hand-made listings have it.
     if (typeof v === 'string' && /^\d{1,15}$/.test(v)) {
       // A timestamp filled in from datetime is datetime's note already.
-      if (key === 'datetime' || record.timestamp !== undefined) c.normalised(`${key}_text`, renamed.get(key) ?? key, JSON.stringify(v));
+      if (key === 'datetime' || record.timestamp !== undefined)
+        c.normalised(`${key}_text`, renamed.get(key) ?? key, JSON.stringify(v));
       return Number(v);
     }
     if (key === 'timestamp' && record.timestamp === undefined) return undefined; // Filled from datetime: its problem says it.
@@ -77,9 +78,13 @@ export function readValues(
   /** The id: a SHA-256 (lower-cased), or any other download key phones already know, published as written. */
   const downloadKey = (): string | undefined => {
     const v = text('id');
-    if (v === undefined || v === '' || /^[0-9a-fA-F]{64}$/.test(v)) return v === undefined || v === '' ? v : hex('id', 64);
+    if (v === undefined || v === '' || /^[0-9a-fA-F]{64}$/.test(v))
+      return v === undefined || v === '' ? v : hex('id', 64);
     if (!DOWNLOAD_KEY.test(v)) {
-      c.problem('id', `${describe(v)} is not a download key otapress can publish unchanged: it needs 1 to 255 letters, digits and \`. _ ~ - + = : /\` (phones key downloads by it, and pages and feeds link it)`);
+      c.problem(
+        'id',
+        `${describe(v)} is not a download key otapress can publish unchanged: it needs 1 to 255 letters, digits and \`. _ ~ - + = : /\` (phones key downloads by it, and pages and feeds link it)`,
+      );
       return undefined;
     }
     if (!SHA256.test(v)) c.normalised('id_key', renamed.get('id') ?? 'id', v.length > 40 ? `${v.slice(0, 40)}…` : v);
@@ -115,7 +120,8 @@ export function readValues(
   const url = placeholder ? undefined : text('url');
   const size = sizeOf(r.size, placeholder, c);
   const upgrade = r.is_upgrade_supported;
-  if (upgrade !== undefined && typeof upgrade !== 'boolean') c.problem('is_upgrade_supported', `expected true or false, found ${describe(upgrade)}`);
+  if (upgrade !== undefined && typeof upgrade !== 'boolean')
+    c.problem('is_upgrade_supported', `expected true or false, found ${describe(upgrade)}`);
 
   return { values, url, size, upgrade };
 }
@@ -139,15 +145,24 @@ export function checkAcross(
   c: ValueContext,
 ): void {
   if (values.datetime !== undefined && values.timestamp !== undefined && values.datetime !== values.timestamp) {
-    c.problem('datetime', `datetime ${values.datetime} differs from timestamp ${values.timestamp}; phones compare datetime with their build time, so otapress publishes one build time: make them equal`);
+    c.problem(
+      'datetime',
+      `datetime ${values.datetime} differs from timestamp ${values.timestamp}; phones compare datetime with their build time, so otapress publishes one build time: make them equal`,
+    );
   }
   if (values.romtype !== undefined && values.romtype !== c.list) {
     c.normalised('romtype_list', renamed.get('romtype') ?? 'romtype', `${values.romtype} → ${c.list}`);
   }
-  if (!placeholder && values.id === '') c.problem('id', 'id is empty; phones key each download by it (records with the same id collapse into one): give the build its own, e.g. the SHA-256 of the zip');
+  if (!placeholder && values.id === '')
+    c.problem(
+      'id',
+      'id is empty; phones key each download by it (records with the same id collapse into one): give the build its own, e.g. the SHA-256 of the zip',
+    );
   if (placeholder) {
-    if (values.id !== '' && values.id !== undefined) c.problem('id', 'a placeholder (no url, filename "") has id ""; a phone would otherwise treat it as a download');
-    if (size !== '' && size !== undefined) c.problem('size', 'a placeholder (no url, filename "") has size ""; a numeric size would make a phone offer it');
+    if (values.id !== '' && values.id !== undefined)
+      c.problem('id', 'a placeholder (no url, filename "") has id ""; a phone would otherwise treat it as a download');
+    if (size !== '' && size !== undefined)
+      c.problem('size', 'a placeholder (no url, filename "") has size ""; a numeric size would make a phone offer it');
   } else if (r.url !== undefined && r.filename === '') {
     c.problem('filename', 'a record with a url needs its file name; a placeholder has neither');
   }
@@ -186,7 +201,10 @@ export function manifestValuesOf(
     channel: v.channel,
     timestamp: v.timestamp,
     android_version: v.android_version || undefined,
-    api_level: v.api_level === API_LEVELS[v.android_version] || (v.api_level === '' && v.android_version === '') ? undefined : v.api_level,
+    api_level:
+      v.api_level === API_LEVELS[v.android_version] || (v.api_level === '' && v.android_version === '')
+        ? undefined
+        : v.api_level,
     incremental: v.incremental,
     md5sum: v.md5sum || undefined,
     id: v.id,
@@ -211,7 +229,10 @@ function sizeOf(rawSize: unknown, placeholder: boolean, c: ValueContext): number
   }
   if (rawSize === '' && placeholder) return '';
   if (rawSize !== undefined) {
-    c.problem('size', `expected the size in bytes as a whole number${placeholder ? ', or "" in a placeholder' : ''}, found ${describe(rawSize)}${placeholder || typeof rawSize === 'number' ? '' : '; LineageOS phones drop a record whose size is not a number'}`);
+    c.problem(
+      'size',
+      `expected the size in bytes as a whole number${placeholder ? ', or "" in a placeholder' : ''}, found ${describe(rawSize)}${placeholder || typeof rawSize === 'number' ? '' : '; LineageOS phones drop a record whose size is not a number'}`,
+    );
   }
   return undefined;
 }

@@ -15,13 +15,19 @@ export function isSingleBuild(json: unknown): json is Record<string, unknown> {
 
 /** What a file that is no listing is, and what to pass instead: one line. */
 export function whatTheFileIs(json: unknown): string {
-  const shapes = 'a v1 listing ({"id": null, "response": [records...], "error": null}), an array of records, a crDroid-family device file ({"response": [...]}) or a PixelExperience-family answer ({"error": false, "filename": ..., "url": ..., ...})';
+  const shapes =
+    'a v1 listing ({"id": null, "response": [records...], "error": null}), an array of records, a crDroid-family device file ({"response": [...]}) or a PixelExperience-family answer ({"error": false, "filename": ..., "url": ..., ...})';
   if (json !== null && typeof json === 'object' && !Array.isArray(json)) {
     const r = json as Record<string, unknown>;
-    if (r.error === true) return `this is a PixelExperience-family answer with "error": true, which says the server had no build for the device: there is nothing to import; save the answer of a device that has one`;
+    if (r.error === true)
+      return `this is a PixelExperience-family answer with "error": true, which says the server had no build for the device: there is nothing to import; save the answer of a device that has one`;
     const entries = Object.entries(r);
     // ArrowOS's records name their file by `filepath` under the download server, not by an address.
-    const isServerRecord = (x: unknown) => x !== null && typeof x === 'object' && !Array.isArray(x) && typeof (x as { filepath?: unknown }).filepath === 'string';
+    const isServerRecord = (x: unknown) =>
+      x !== null &&
+      typeof x === 'object' &&
+      !Array.isArray(x) &&
+      typeof (x as { filepath?: unknown }).filepath === 'string';
     if (entries.length > 0 && entries.every(([, v]) => Array.isArray(v) && v.length > 0 && v.every(isServerRecord))) {
       const names = entries.map(([k]) => k);
       const shown = names.slice(0, 3).join(', ') + (names.length > 3 ? `, and ${names.length - 3} more` : '');
@@ -38,12 +44,16 @@ export function missingListMessage(list: string, site: Site, siteText: Uint8Arra
   const names = site.lists.map((l) => l.name);
   const hint = nearest(list, names);
   const head = `\`${list}\` is not a request list of this site${hint ? `; did you mean \`${hint}\`?` : ''} (lists: ${names.join(', ')})`;
-  if (!/^[a-z0-9][a-z0-9_-]*$/.test(list)) return `${head}; a list name is a URL path segment: lowercase letters, digits, \`-\` and \`_\``;
+  if (!/^[a-z0-9][a-z0-9_-]*$/.test(list))
+    return `${head}; a list name is a URL path segment: lowercase letters, digits, \`-\` and \`_\``;
   const source = siteText ? readYamlSource(siteText, SITE_FILE) : undefined;
   const value = (source?.value ?? {}) as Record<string, unknown>;
   const line = (key: string) => (source ? ` (line ${source.locate([key], { key: true }).line})` : '');
   const channel = site.channels.includes(list) ? undefined : list;
-  const channels = value.channels !== undefined ? `\`${list}\` to \`channels\`${line('channels')}` : `the line \`channels: [${[...site.channels, list].join(', ')}]\``;
+  const channels =
+    value.channels !== undefined
+      ? `\`${list}\` to \`channels\`${line('channels')}`
+      : `the line \`channels: [${[...site.channels, list].join(', ')}]\``;
   const edit =
     value.lists !== undefined
       ? `the list \`${list}: [${list}]\` under \`lists:\`${line('lists')}${channel ? ` and ${channels}` : ''}`

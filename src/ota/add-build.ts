@@ -15,11 +15,27 @@ import { parseManifest, type Build } from '../catalog/manifest.js';
 import { propertyFilesProblem } from '../catalog/property-files.js';
 import { renderManifestText, type ManifestValues } from '../catalog/manifest-text.js';
 import { AddRefusal, checkFacts, example, filenameProblem, said, type AddProblem } from './add-checks.js';
-import { keepFacts, keptFields, keptKey, readReplaced, refuseFolder, refuseOtherPackage, refuseSharedAddress, withKept, type KeptKey } from './add-existing.js';
+import {
+  keepFacts,
+  keptFields,
+  keptKey,
+  readReplaced,
+  refuseFolder,
+  refuseOtherPackage,
+  refuseSharedAddress,
+  withKept,
+  type KeptKey,
+} from './add-existing.js';
 import { reportLines, type Digests, type Draft, type FileEntry } from './add-report.js';
 import { deriveBuildFacts, FACT_OPTIONS, parseOtaMetadata, type DerivedFacts, type FactOptions } from './metadata.js';
 import { readOtaEntries, ZipReadError } from './zip.js';
-import { certificateFingerprintNotices, readZipSigning, SignatureError, signingFacts, type ZipSigning } from './signature.js';
+import {
+  certificateFingerprintNotices,
+  readZipSigning,
+  SignatureError,
+  signingFacts,
+  type ZipSigning,
+} from './signature.js';
 import { sourceBuildOf, targetProblem, type SourceBuild } from './incremental.js';
 import { ContentError, UsageError, type Problem } from '../catalog/problems.js';
 import { readContent } from '../catalog/read.js';
@@ -62,7 +78,7 @@ export interface AddResult {
   notices: string[];
 }
 
-export { AddRefusal,  } from './add-checks.js';
+export { AddRefusal } from './add-checks.js';
 
 /**
  * Makes the manifest of one OTA package: facts from the options, the zip's metadata and its name,
@@ -113,7 +129,8 @@ async function makeManifest(options: AddOptions, hashing: () => Hashing): Promis
 
   const digests = await hashing().digests.catch((error: Error) => {
     // The reader's own messages (the file changed, or became shorter) name the file and what to do.
-    if (error.message.startsWith(path.resolve(options.zip))) throw new UsageError(`${error.message}; nothing was written`);
+    if (error.message.startsWith(path.resolve(options.zip)))
+      throw new UsageError(`${error.message}; nothing was written`);
     throw new UsageError(`could not read ${options.zip} to the end (${error.message}); nothing was written`);
   });
   const files = await hashFiles(options.files ?? []);
@@ -143,10 +160,14 @@ async function readZip(zip: string, options: AddOptions) {
   const notZip = notAFile(zip, options.zip);
   if (notZip) throw new UsageError(`${notZip}; pass the path of the OTA zip`);
   if (options.placeholder && options.url !== undefined) {
-    throw new UsageError('--placeholder announces a build without a package, and --url names its package: pass one of them');
+    throw new UsageError(
+      '--placeholder announces a build without a package, and --url names its package: pass one of them',
+    );
   }
   const content = readContent(options.root);
-  const { site, problems: siteProblems } = content.site ? parseSite(content.site) : { site: undefined, problems: content.problems.filter((p) => p.file === SITE_FILE) };
+  const { site, problems: siteProblems } = content.site
+    ? parseSite(content.site)
+    : { site: undefined, problems: content.problems.filter((p) => p.file === SITE_FILE) };
   if (!site) throw new ContentError(siteProblems);
   let metadataText: string | undefined;
   let signing: ReturnType<typeof signingFacts>;
@@ -158,7 +179,14 @@ async function readZip(zip: string, options: AddOptions) {
     signing = signingFacts(zipSigning, options.testBuild === true, options.zip);
   } catch (error) {
     if (error instanceof ZipReadError) throw new UsageError(error.message);
-    if (error instanceof SignatureError) throw new AddRefusal([{ where: options.zip, field: 'signer', message: `${error.message}; sign the zip again (signapk -w), or download it again` }]);
+    if (error instanceof SignatureError)
+      throw new AddRefusal([
+        {
+          where: options.zip,
+          field: 'signer',
+          message: `${error.message}; sign the zip again (signapk -w), or download it again`,
+        },
+      ]);
     throw error;
   }
   if (signing.problems.length > 0) throw new AddRefusal(signing.problems);
@@ -195,7 +223,11 @@ function decideFacts(
   if (metadataText === undefined && !options.withoutMetadata) {
     // Given --timestamp and --incremental, such a zip would publish; yet it may not be an OTA
     // package at all, and a guessed build time offers it to the wrong phones (or to none).
-    const asked = ['--timestamp', '--incremental', ...derived.missing.filter((o) => o !== '--timestamp' && o !== '--incremental')];
+    const asked = [
+      '--timestamp',
+      '--incremental',
+      ...derived.missing.filter((o) => o !== '--timestamp' && o !== '--incremental'),
+    ];
     throw new UsageError(
       `${options.zip} has no META-INF/com/android/metadata, which every OTA package made by ota_from_target_files has: it may be no OTA package at all, and nothing in it tells the exact build time phones compare with their ro.build.date.utc (a build a second older or newer is offered to the wrong phones).`,
       `if it is the package phones should install, say so and give what it cannot: otapress add ${options.zip} --without-metadata ${asked.map((o) => `${o} ${o === '--timestamp' ? '<ro.build.date.utc of the build>' : o === '--incremental' ? '<ro.build.version.incremental>' : example(o, site)}`).join(' ')}`,
@@ -231,7 +263,12 @@ function checkBeforeHashing(device: string, file: string, content: Content, site
 /** The manifest's text with these digests and other files, validated as the build will read it. */
 function draftText(draft: Draft, digests: Digests, files: FileEntry[], options: AddOptions) {
   const usable = usableValues(draft.facts, digests, options);
-  const found = { ...usable.values, ...sourceValues(draft.source), ...draft.signing.values, ...(files.length > 0 && { files }) };
+  const found = {
+    ...usable.values,
+    ...sourceValues(draft.source),
+    ...draft.signing.values,
+    ...(files.length > 0 && { files }),
+  };
   const values = withKey(withKept(found, draft.kept), draft.key, digests.sha256);
   const text = validate(values, draft.file, draft.facts.device, draft.site, draft.derived, options, draft.others);
   return { text, values, unusable: usable.unusable };
@@ -244,31 +281,63 @@ type Content = ReturnType<typeof readContent>;
  * origin (the zip's name or metadata, an option), never of the file not written. Also refuses a
  * file name another manifest of the device already publishes.
  */
-function validate(values: ManifestValues, file: string, device: string, site: Site, derived: DerivedFacts, options: AddOptions, others: Build[]): string {
+function validate(
+  values: ManifestValues,
+  file: string,
+  device: string,
+  site: Site,
+  derived: DerivedFacts,
+  options: AddOptions,
+  others: Build[],
+): string {
   const text = renderManifestText(values);
   const parsed = parseManifest(text, file, device, site);
   const problems = parsed.problems.map((p) => fromManifestProblem(p, values, derived, options));
-  const same = parsed.build && !parsed.build.placeholder ? others.find((b) => !b.placeholder && b.filename === parsed.build!.filename) : undefined;
+  const same =
+    parsed.build && !parsed.build.placeholder
+      ? others.find((b) => !b.placeholder && b.filename === parsed.build!.filename)
+      : undefined;
   if (same) {
-    problems.push({ where: options.zip, field: 'filename', message: `${same.source} already publishes a package named ${same.filename} on ${device}; phones save downloads under that name: pass --filename with the name this one is published under` });
+    problems.push({
+      where: options.zip,
+      field: 'filename',
+      message: `${same.source} already publishes a package named ${same.filename} on ${device}; phones save downloads under that name: pass --filename with the name this one is published under`,
+    });
   }
   if (problems.length > 0) throw new AddRefusal(problems);
   return text;
 }
 
 /** A problem of the manifest text, said of where its value came from. */
-function fromManifestProblem(problem: Problem, values: ManifestValues, derived: DerivedFacts, options: AddOptions): AddProblem {
+function fromManifestProblem(
+  problem: Problem,
+  values: ManifestValues,
+  derived: DerivedFacts,
+  options: AddOptions,
+): AddProblem {
   const field = problem.field.split('.')[0];
-  const optionOf: Record<string, string> = { url: '--url', lists: '--lists', filename_differs: '--filename-differs', files: '--file' };
+  const optionOf: Record<string, string> = {
+    url: '--url',
+    lists: '--lists',
+    filename_differs: '--filename-differs',
+    files: '--file',
+  };
   const origin = derived.origins.find((o) => o.field === field)?.from ?? optionOf[field];
   const value = values[field as keyof ManifestValues];
   // A `--file` problem is about one of the files: the one at the index the problem names.
-  const entry = field === 'files' && Array.isArray(value) ? (value[Number(problem.field.split('.')[1])] as { filename?: string } | undefined) : undefined;
+  const entry =
+    field === 'files' && Array.isArray(value)
+      ? (value[Number(problem.field.split('.')[1])] as { filename?: string } | undefined)
+      : undefined;
   const shown = entry?.filename ?? (Array.isArray(value) ? value.join(',') : String(value));
   const option = FACT_OPTIONS[field as keyof typeof FACT_OPTIONS];
   if (origin?.startsWith('--')) return { where: origin, field, message: `${origin} ${shown}: ${problem.message}` };
   const hint = option ? `; pass ${option} with the right value` : '';
-  return { where: options.zip, field, message: `${origin ? said(origin, shown) : `${field} is ${shown}`}: ${problem.message}${hint}` };
+  return {
+    where: options.zip,
+    field,
+    message: `${origin ? said(origin, shown) : `${field} is ${shown}`}: ${problem.message}${hint}`,
+  };
 }
 
 /**
@@ -296,9 +365,14 @@ async function hashFiles(paths: readonly string[]): Promise<FileEntry[]> {
  * The manifest's values, holding only what the zip holds: an `ota_property_files` a phone cannot
  * read, or one past the zip's end, is left out and returned as `unusable`.
  */
-function usableValues(facts: Parameters<typeof manifestValues>[0], digests: Parameters<typeof manifestValues>[1], options: AddOptions) {
+function usableValues(
+  facts: Parameters<typeof manifestValues>[0],
+  digests: Parameters<typeof manifestValues>[1],
+  options: AddOptions,
+) {
   const values = manifestValues(facts, digests, options);
-  const unusable = facts.ota_property_files === undefined ? undefined : propertyFilesProblem(facts.ota_property_files, digests.size);
+  const unusable =
+    facts.ota_property_files === undefined ? undefined : propertyFilesProblem(facts.ota_property_files, digests.size);
   if (unusable) delete values.ota_property_files;
   return { values, unusable };
 }
@@ -327,7 +401,10 @@ function manifestValues(
   options: AddOptions,
 ): ManifestValues {
   // api_level is written only when it differs from what android_version implies, as by hand.
-  const apiLevel = facts.api_level !== undefined && facts.api_level !== API_LEVELS[facts.android_version] ? facts.api_level : undefined;
+  const apiLevel =
+    facts.api_level !== undefined && facts.api_level !== API_LEVELS[facts.android_version]
+      ? facts.api_level
+      : undefined;
   const common: ManifestValues = {
     version: facts.version,
     channel: facts.channel,
@@ -341,10 +418,27 @@ function manifestValues(
     ota_property_files: facts.ota_property_files?.trim(),
   };
   if (options.placeholder) {
-    return { placeholder: true, ...common, api_level: facts.api_level, display_version: displayVersionOf(facts.filename), url: options.url };
+    return {
+      placeholder: true,
+      ...common,
+      api_level: facts.api_level,
+      display_version: displayVersionOf(facts.filename),
+      url: options.url,
+    };
   }
-  const differs = options.filenameDiffers?.length ? NAME_PARTS.filter((p) => options.filenameDiffers!.includes(p)) : undefined;
-  return { filename: facts.filename, filename_differs: differs, ...common, api_level: apiLevel, sha1: digests.sha1, id: digests.sha256, size: digests.size, url: options.url };
+  const differs = options.filenameDiffers?.length
+    ? NAME_PARTS.filter((p) => options.filenameDiffers!.includes(p))
+    : undefined;
+  return {
+    filename: facts.filename,
+    filename_differs: differs,
+    ...common,
+    api_level: apiLevel,
+    sha1: digests.sha1,
+    id: digests.sha256,
+    size: digests.size,
+    url: options.url,
+  };
 }
 
 /** `values` keyed by the kept download key, with the zip's SHA-256 beside it; as they are without one. */

@@ -63,12 +63,27 @@ export function checkFacts(input: CheckInput): AddProblem[] {
   const push = (field: string, message: string) => problems.push({ where: at(field), field, message });
 
   if (!DEVICE_NAME.test(facts.device!)) {
-    push('device', `${said(from('device'), facts.device!)}, which is not a device code name phones ask with (letters, digits, \`_\`, \`.\` and \`-\`); pass --device with the code name`);
+    push(
+      'device',
+      `${said(from('device'), facts.device!)}, which is not a device code name phones ask with (letters, digits, \`_\`, \`.\` and \`-\`); pass --device with the code name`,
+    );
   }
   const time = timestampProblem(facts.timestamp!);
-  if (time) push('timestamp', `${said(from('timestamp'), facts.timestamp!)}: ${time}${from('timestamp') === '--timestamp' ? '' : '; pass --timestamp with the exact build time (ro.build.date.utc of the build)'}`);
-  if (facts.api_level === undefined && !input.placeholder && API_LEVELS[facts.android_version!] === undefined && /^\d{1,3}$/.test(facts.android_version!)) {
-    push('android_version', `otapress knows no API level for Android ${facts.android_version} (${from('android_version')}), and the zip's metadata has no post-sdk-level; pass --api-level NN`);
+  if (time)
+    push(
+      'timestamp',
+      `${said(from('timestamp'), facts.timestamp!)}: ${time}${from('timestamp') === '--timestamp' ? '' : '; pass --timestamp with the exact build time (ro.build.date.utc of the build)'}`,
+    );
+  if (
+    facts.api_level === undefined &&
+    !input.placeholder &&
+    API_LEVELS[facts.android_version!] === undefined &&
+    /^\d{1,3}$/.test(facts.android_version!)
+  ) {
+    push(
+      'android_version',
+      `otapress knows no API level for Android ${facts.android_version} (${from('android_version')}), and the zip's metadata has no post-sdk-level; pass --api-level NN`,
+    );
   }
 
   problems.push(...nameProblems(input, from, at));
@@ -82,10 +97,13 @@ export function checkFacts(input: CheckInput): AddProblem[] {
  */
 function timestampProblem(text: string): string | undefined {
   if (!/^\d+$/.test(text)) return 'expected Unix seconds as a whole number, e.g. 1731067200';
-  if (text.length > 13) return `a number of ${text.length} digits is no build time; expected Unix seconds between 2009 and 2100, e.g. 1731067200`;
+  if (text.length > 13)
+    return `a number of ${text.length} digits is no build time; expected Unix seconds between 2009 and 2100, e.g. 1731067200`;
   const value = Number(text);
-  if (value >= 1e11 && value / 1000 >= TIMESTAMP_RANGE[0] && value / 1000 < TIMESTAMP_RANGE[1]) return `${value} looks like milliseconds; phones compare seconds: ${Math.floor(value / 1000)}`;
-  if (value < TIMESTAMP_RANGE[0] || value >= TIMESTAMP_RANGE[1]) return `${value} is not a plausible build time; expected Unix seconds between 2009 and 2100, e.g. 1731067200`;
+  if (value >= 1e11 && value / 1000 >= TIMESTAMP_RANGE[0] && value / 1000 < TIMESTAMP_RANGE[1])
+    return `${value} looks like milliseconds; phones compare seconds: ${Math.floor(value / 1000)}`;
+  if (value < TIMESTAMP_RANGE[0] || value >= TIMESTAMP_RANGE[1])
+    return `${value} is not a plausible build time; expected Unix seconds between 2009 and 2100, e.g. 1731067200`;
   return undefined;
 }
 
@@ -131,13 +149,23 @@ function located({ where, field, message }: AddProblem): Problem {
 }
 
 function filenameMessage(name: string, origin: string): string {
-  const odd = [...new Set([...name].filter((ch) => !/[A-Za-z0-9._~-]/.test(ch)))].map((ch) => (ch === ' ' ? 'a space' : `\`${ch}\``));
-  const why = 'phones save the download under this name and it ends the download address, so it takes letters, digits, `-`, `.`, `_` and `~` only';
+  const odd = [...new Set([...name].filter((ch) => !/[A-Za-z0-9._~-]/.test(ch)))].map((ch) =>
+    ch === ' ' ? 'a space' : `\`${ch}\``,
+  );
+  const why =
+    'phones save the download under this name and it ends the download address, so it takes letters, digits, `-`, `.`, `_` and `~` only';
   const what =
-    name.length > 255 ? `is ${name.length} characters long, over the 255 a phone's file system holds` : odd.length > 0 ? `holds ${odd.join(', ')}` : `starts with \`${name[0]}\`, not a letter, a digit or \`_\``;
+    name.length > 255
+      ? `is ${name.length} characters long, over the 255 a phone's file system holds`
+      : odd.length > 0
+        ? `holds ${odd.join(', ')}`
+        : `starts with \`${name[0]}\`, not a letter, a digit or \`_\``;
   // `x (1).zip` is a browser's second download of x.zip.
   const copy = /^(.*?) ?\(\d+\)(\.zip)$/.exec(name);
-  const fix = copy && PLAIN_FILENAME.test(copy[1] + copy[2]) ? `it looks like a second download of ${copy[1]}${copy[2]}: rename it so, or pass --filename ${copy[1]}${copy[2]}` : 'rename it as it is on the download server, or pass --filename with that name';
+  const fix =
+    copy && PLAIN_FILENAME.test(copy[1] + copy[2])
+      ? `it looks like a second download of ${copy[1]}${copy[2]}: rename it so, or pass --filename ${copy[1]}${copy[2]}`
+      : 'rename it as it is on the download server, or pass --filename with that name';
   return origin === '--filename' ? `--filename ${what}; ${why}` : `the zip's name ${what}; ${why}: ${fix}`;
 }
 
@@ -146,7 +174,12 @@ function nameProblems(input: CheckInput, from: (f: string) => string, at: (f: st
   const { derived, filenameDiffers } = input;
   const problems: AddProblem[] = [];
   filenameDiffers.forEach((part) => {
-    if (!(NAME_PARTS as readonly string[]).includes(part)) problems.push({ where: '--filename-differs', field: 'filename_differs', message: `\`${part}\` is not a part of a file name; expected ${NAME_PARTS.join(', ')}` });
+    if (!(NAME_PARTS as readonly string[]).includes(part))
+      problems.push({
+        where: '--filename-differs',
+        field: 'filename_differs',
+        message: `\`${part}\` is not a part of a file name; expected ${NAME_PARTS.join(', ')}`,
+      });
   });
   const name = derived.name;
   if (!name || input.placeholder) return problems;
@@ -154,14 +187,32 @@ function nameProblems(input: CheckInput, from: (f: string) => string, at: (f: st
   const differs: { part: string; message: string }[] = [];
   // A device that is no code name at all has its own message.
   if (DEVICE_NAME.test(facts.device!) && !nameFitsDevice(name.device, facts.device!)) {
-    const installs = from('device') === 'metadata pre-device' ? ` (the package installs only on ${derived.preDevices.join(', ')}: pre-device is checked when it is installed)` : '';
-    differs.push({ part: 'device', message: `${said(from('device'), facts.device!)} but the file name is for device \`${name.device}\`${installs}` });
+    const installs =
+      from('device') === 'metadata pre-device'
+        ? ` (the package installs only on ${derived.preDevices.join(', ')}: pre-device is checked when it is installed)`
+        : '';
+    differs.push({
+      part: 'device',
+      message: `${said(from('device'), facts.device!)} but the file name is for device \`${name.device}\`${installs}`,
+    });
   }
-  if (name.version !== facts.version) differs.push({ part: 'version', message: `${said(from('version'), facts.version!)} but the file name says version ${name.version}` });
-  if (name.channel !== facts.channel) differs.push({ part: 'channel', message: `${said(from('channel'), facts.channel!)} but the file name says \`${name.channel}\` (the release type phones of this build ask for)` });
+  if (name.version !== facts.version)
+    differs.push({
+      part: 'version',
+      message: `${said(from('version'), facts.version!)} but the file name says version ${name.version}`,
+    });
+  if (name.channel !== facts.channel)
+    differs.push({
+      part: 'channel',
+      message: `${said(from('channel'), facts.channel!)} but the file name says \`${name.channel}\` (the release type phones of this build ask for)`,
+    });
   if (name.androidVersion !== undefined && name.androidVersion !== facts.android_version) {
-    const part = name.platform !== undefined ? `platform part \`${name.platform}\`` : `LineageOS version ${name.version}`;
-    differs.push({ part: 'android_version', message: `${said(from('android_version'), facts.android_version!)} but the file name's ${part} means Android ${name.androidVersion}` });
+    const part =
+      name.platform !== undefined ? `platform part \`${name.platform}\`` : `LineageOS version ${name.version}`;
+    differs.push({
+      part: 'android_version',
+      message: `${said(from('android_version'), facts.android_version!)} but the file name's ${part} means Android ${name.androidVersion}`,
+    });
   }
   const open = differs.filter((d) => !filenameDiffers.includes(d.part));
   const all = differs.map((d) => d.part).join(',');
@@ -174,7 +225,11 @@ function nameProblems(input: CheckInput, from: (f: string) => string, at: (f: st
   }
   filenameDiffers.forEach((part) => {
     if ((NAME_PARTS as readonly string[]).includes(part) && !differs.some((d) => d.part === part)) {
-      problems.push({ where: '--filename-differs', field: 'filename_differs', message: `the file name agrees on ${part}; leave \`${part}\` out of --filename-differs` });
+      problems.push({
+        where: '--filename-differs',
+        field: 'filename_differs',
+        message: `the file name agrees on ${part}; leave \`${part}\` out of --filename-differs`,
+      });
     }
   });
   return problems;
@@ -189,14 +244,23 @@ function siteProblems(input: CheckInput, from: (f: string) => string): AddProble
   input.lists?.forEach((list, i) => {
     if (!names.includes(list)) {
       const hint = nearest(list, names);
-      problems.push({ where: '--lists', field: 'lists', message: `\`${list}\` is not a request list of this site${hint ? `; did you mean \`${hint}\`?` : ''} (lists: ${names.join(', ')}, set in ${SITE_FILE})` });
-    } else if (input.lists!.indexOf(list) !== i) problems.push({ where: '--lists', field: 'lists', message: `\`${list}\` is named twice; name it once` });
+      problems.push({
+        where: '--lists',
+        field: 'lists',
+        message: `\`${list}\` is not a request list of this site${hint ? `; did you mean \`${hint}\`?` : ''} (lists: ${names.join(', ')}, set in ${SITE_FILE})`,
+      });
+    } else if (input.lists!.indexOf(list) !== i)
+      problems.push({ where: '--lists', field: 'lists', message: `\`${list}\` is named twice; name it once` });
   });
   const known = site.channels.includes(channel);
   const collected = input.lists !== undefined || site.lists.some((l) => l.channels.includes(channel));
   if (known && collected) return problems;
   if (!/^[a-z0-9][a-z0-9_-]*$/.test(channel)) {
-    problems.push({ where: from('channel').startsWith('--') ? from('channel') : zip, field: 'channel', message: `${said(from('channel'), channel)}, which cannot be a channel (it is a URL path segment: lowercase letters, digits, \`-\` and \`_\`); pass --channel with one of ${site.channels.join(', ')}` });
+    problems.push({
+      where: from('channel').startsWith('--') ? from('channel') : zip,
+      field: 'channel',
+      message: `${said(from('channel'), channel)}, which cannot be a channel (it is a URL path segment: lowercase letters, digits, \`-\` and \`_\`); pass --channel with one of ${site.channels.join(', ')}`,
+    });
     return problems;
   }
   const source = readYamlSource(input.siteText, SITE_FILE);
@@ -204,14 +268,24 @@ function siteProblems(input: CheckInput, from: (f: string) => string): AddProble
   const line = (key: string) => source.locate([key], { key: true }).line;
   const where = (key: string) => (value[key] === undefined ? `${SITE_FILE}:1:1` : `${SITE_FILE}:${line(key)}:1`);
   const listEdit = `the list \`${channel}: [${channel}]\` under \`lists:\` (line ${line('lists')})`;
-  const origin = from('channel') === 'the file name' ? `${zip} is a build of release type \`${channel}\` (its file name)` : `${from('channel')} names channel \`${channel}\``;
+  const origin =
+    from('channel') === 'the file name'
+      ? `${zip} is a build of release type \`${channel}\` (its file name)`
+      : `${from('channel')} names channel \`${channel}\``;
   const phones = `phones of that release type ask for the list \`${channel}\` (/api/v1/${DEVICE_NAME.test(derived.facts.device!) ? derived.facts.device : '<device>'}/${channel}/) and offer only records whose romtype is \`${channel}\``;
   if (!known) {
     // Without `lists:`, the lists follow the channels: a new channel gets a list of its own name.
-    const channels = value.channels !== undefined ? `add \`${channel}\` to \`channels\` (line ${line('channels')})` : `add the line \`channels: [${[...site.channels, channel].join(', ')}]\``;
+    const channels =
+      value.channels !== undefined
+        ? `add \`${channel}\` to \`channels\` (line ${line('channels')})`
+        : `add the line \`channels: [${[...site.channels, channel].join(', ')}]\``;
     // --lists names the lists already; written lists need one for the channel only without it.
     const edit = value.lists !== undefined && input.lists === undefined ? `${channels} and ${listEdit}` : channels;
-    problems.push({ where: where('channels'), field: 'channels', message: `${origin}, which this site has no channel for; ${phones}. The one edit: ${edit}; then run the same add again` });
+    problems.push({
+      where: where('channels'),
+      field: 'channels',
+      message: `${origin}, which this site has no channel for; ${phones}. The one edit: ${edit}; then run the same add again`,
+    });
   } else {
     problems.push({
       where: where('lists'),

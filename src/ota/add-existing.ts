@@ -28,17 +28,31 @@ interface GivenOptions {
  * What a zip cannot tell, from the manifest `add --force` replaces: the lists, the changelog, the
  * download address and other files, the texts written by hand. An option given for one replaces it.
  */
-const KEPT_ON_FORCE = ['display_version', 'changes', 'pre_version', 'is_upgrade_supported', 'lists', 'url', 'files', 'changelog'] as const;
+const KEPT_ON_FORCE = [
+  'display_version',
+  'changes',
+  'pre_version',
+  'is_upgrade_supported',
+  'lists',
+  'url',
+  'files',
+  'changelog',
+] as const;
 
 /** The manifest `add --force` replaces, read as YAML: its mapping, or undefined when it holds none. */
 export function readReplaced(target: string, file: string): Record<string, unknown> | undefined {
   // A pipe would never end its read, a link could lead out of the repository.
-  if (!lstatSync(target).isFile()) throw new AddUsageError(`${file} is not a regular file (a link, a named pipe or a folder); remove it, then add the zip again`);
+  if (!lstatSync(target).isFile())
+    throw new AddUsageError(
+      `${file} is not a regular file (a link, a named pipe or a folder); remove it, then add the zip again`,
+    );
   let raw: unknown;
   try {
     raw = yaml().parse(readFileSync(target, 'utf8'));
   } catch (error) {
-    throw new AddUsageError(`${file} cannot be read as YAML (${(error as Error).message.split('\n')[0]}), so what the zip cannot tell (lists, changelog, url, files) cannot be kept from it; fix it, or remove it and add the zip again`);
+    throw new AddUsageError(
+      `${file} cannot be read as YAML (${(error as Error).message.split('\n')[0]}), so what the zip cannot tell (lists, changelog, url, files) cannot be kept from it; fix it, or remove it and add the zip again`,
+    );
   }
   return raw === null || typeof raw !== 'object' || Array.isArray(raw) ? undefined : (raw as Record<string, unknown>);
 }
@@ -46,13 +60,18 @@ export function readReplaced(target: string, file: string): Record<string, unkno
 /** The fields of {@link KEPT_ON_FORCE} the replaced manifest holds, but those an option gives. */
 export function keptFields(raw: Record<string, unknown> | undefined, options: GivenOptions): ManifestValues {
   if (raw === undefined) return {};
-  const given: Partial<Record<(typeof KEPT_ON_FORCE)[number], unknown>> = { lists: options.lists, url: options.url, files: options.files };
+  const given: Partial<Record<(typeof KEPT_ON_FORCE)[number], unknown>> = {
+    lists: options.lists,
+    url: options.url,
+    files: options.files,
+  };
   const kept: ManifestValues = {};
   for (const field of KEPT_ON_FORCE) {
     const value = raw[field];
     // A placeholder has no package: no address and no other files to keep.
     const packageOnly = options.placeholder === true && (field === 'url' || field === 'files');
-    if (value !== undefined && value !== null && given[field] === undefined && !packageOnly) kept[field] = value as ManifestValues[typeof field];
+    if (value !== undefined && value !== null && given[field] === undefined && !packageOnly)
+      kept[field] = value as ManifestValues[typeof field];
   }
   return kept;
 }
@@ -71,7 +90,10 @@ export function keepFacts(derived: DerivedFacts, raw: Record<string, unknown> | 
     derived.facts[field] = value;
     derived.origins = [...derived.origins.filter((o) => o.field !== field), { field, value, from: `${file} (kept)` }];
   };
-  keep('channel', derived.origins.find((o) => o.field === 'channel')?.from.startsWith("the site's first channel") === true);
+  keep(
+    'channel',
+    derived.origins.find((o) => o.field === 'channel')?.from.startsWith("the site's first channel") === true,
+  );
   keep('android_version', derived.facts.android_version === undefined);
 }
 
@@ -93,7 +115,11 @@ export function keptKey(raw: Record<string, unknown> | undefined, options: Given
   if (typeof id !== 'string' || !isDownloadKey(id) || SHA256.test(id)) return undefined;
   const stated: KeptKey['stated'] = {};
   // Only values of the right form: another (an upper-case digest, a size as text) is written again from the zip.
-  for (const [field, length] of [['md5sum', 32], ['sha1', 40], ['sha256', 64]] as const) {
+  for (const [field, length] of [
+    ['md5sum', 32],
+    ['sha1', 40],
+    ['sha256', 64],
+  ] as const) {
     const value = raw[field];
     if (typeof value === 'string' && lowerHex(length).test(value)) stated[field] = value;
   }
@@ -106,9 +132,16 @@ export function keptKey(raw: Record<string, unknown> | undefined, options: Given
  * manifest states differs from the zip's. Phones that know the key would take this zip for the one
  * they already have (or have half downloaded).
  */
-export function refuseOtherPackage(key: KeptKey, digests: { md5: string; sha1: string; sha256: string; size: number }, file: string, zip: string): void {
+export function refuseOtherPackage(
+  key: KeptKey,
+  digests: { md5: string; sha1: string; sha256: string; size: number },
+  file: string,
+  zip: string,
+): void {
   const actual = { md5sum: digests.md5, sha1: digests.sha1, sha256: digests.sha256, size: digests.size };
-  const differs = (Object.keys(key.stated) as (keyof KeptKey['stated'])[]).filter((field) => key.stated[field] !== actual[field]);
+  const differs = (Object.keys(key.stated) as (keyof KeptKey['stated'])[]).filter(
+    (field) => key.stated[field] !== actual[field],
+  );
   if (differs.length === 0) return;
   throw new AddRefusal(
     differs.map((field) => ({
@@ -122,13 +155,15 @@ export function refuseOtherPackage(key: KeptKey, digests: { md5: string; sha1: s
 /** `values` with each kept field that they leave unset. */
 export function withKept(values: ManifestValues, kept: ManifestValues): ManifestValues {
   const out = { ...values };
-  for (const [field, value] of Object.entries(kept) as [keyof ManifestValues, ManifestValues[keyof ManifestValues]][]) if (out[field] === undefined) out[field] = value;
+  for (const [field, value] of Object.entries(kept) as [keyof ManifestValues, ManifestValues[keyof ManifestValues]][])
+    if (out[field] === undefined) out[field] = value;
   return out;
 }
 
 /** A kept value on one line of the report. */
 export function summary(value: ManifestValues[keyof ManifestValues]): string {
-  if (Array.isArray(value)) return value.map((v) => (typeof v === 'object' ? String(v.filename ?? JSON.stringify(v)) : v)).join(', ');
+  if (Array.isArray(value))
+    return value.map((v) => (typeof v === 'object' ? String(v.filename ?? JSON.stringify(v)) : v)).join(', ');
   const text = String(value);
   return text.includes('\n') ? `${text.split('\n')[0]} … (${text.split('\n').length} lines)` : text;
 }
@@ -139,9 +174,13 @@ export function summary(value: ManifestValues[keyof ManifestValues]): string {
  * folder on the way to the manifest that is a symbolic link (it can point outside the repository).
  */
 export function refuseFolder(root: string, device: string, file: string): void {
-  const twin = readdirSync(path.join(root, 'content')).find((name) => name !== device && name.toLowerCase() === device.toLowerCase());
+  const twin = readdirSync(path.join(root, 'content')).find(
+    (name) => name !== device && name.toLowerCase() === device.toLowerCase(),
+  );
   if (twin !== undefined) {
-    throw new AddUsageError(`content/${twin} is a device folder whose name differs from ${device} only by case; phones ask with the exact name, so a device has one folder: pass --device ${twin} if that is this device, or rename the folder`);
+    throw new AddUsageError(
+      `content/${twin} is a device folder whose name differs from ${device} only by case; phones ask with the exact name, so a device has one folder: pass --device ${twin} if that is this device, or rename the folder`,
+    );
   }
   const linked = linkedFolder(root, file);
   if (linked !== undefined) throw new ContentError([linkedFolderProblem(linked)]);
@@ -153,7 +192,16 @@ export function refuseSharedAddress(build: Build | undefined, others: readonly B
   const taken = new Map(others.flatMap(downloadEntries).map((e) => [e.url, e]));
   const clashes = downloadEntries(build).flatMap((entry) => {
     const earlier = taken.get(entry.url);
-    return earlier && (earlier.sha256 !== entry.sha256 || earlier.size !== entry.size) ? [addressClash(entry, earlier)] : [];
+    return earlier && (earlier.sha256 !== entry.sha256 || earlier.size !== entry.size)
+      ? [addressClash(entry, earlier)]
+      : [];
   });
-  if (clashes.length > 0) throw new AddRefusal(clashes.map((p) => ({ where: p.field.startsWith('files.') ? '--file' : zip, field: p.field.split('.')[0], message: p.message })));
+  if (clashes.length > 0)
+    throw new AddRefusal(
+      clashes.map((p) => ({
+        where: p.field.startsWith('files.') ? '--file' : zip,
+        field: p.field.split('.')[0],
+        message: p.message,
+      })),
+    );
 }

@@ -45,24 +45,43 @@ export function reportLines(
   const report = derived.origins.map((o) => [
     o.field,
     o.value,
-    o.field === 'api_level' && values.api_level === undefined && !options.placeholder ? `${o.from} (implied by Android ${facts.android_version}, not written)`
-      : o.field === 'ota_property_files' && unusable ? `${o.from} (not written: ${unusable.message.split(';')[0]})` : o.from,
+    o.field === 'api_level' && values.api_level === undefined && !options.placeholder
+      ? `${o.from} (implied by Android ${facts.android_version}, not written)`
+      : o.field === 'ota_property_files' && unusable
+        ? `${o.from} (not written: ${unusable.message.split(';')[0]})`
+        : o.from,
   ]);
   for (const o of source?.origins ?? []) report.push([o.field, o.value, o.from]);
   report.push(...signing.report);
   report.push(['md5sum', digests.md5, 'MD5 of the zip']);
   if (options.placeholder) {
     // A placeholder names no package: its file name only gives the display_version.
-    report.splice(report.findIndex((r) => r[0] === 'filename'), 1);
+    report.splice(
+      report.findIndex((r) => r[0] === 'filename'),
+      1,
+    );
     report.push(['display_version', String(values.display_version), 'the file name']);
   } else if (key) {
-    report.push(['sha1', digests.sha1, 'SHA-1 of the zip'], ['id', key.id, `kept from ${file} (the download key phones know; not a SHA-256)`], ['sha256', digests.sha256, 'SHA-256 of the zip'], ['size', String(digests.size), 'size of the zip']);
-  } else report.push(['sha1', digests.sha1, 'SHA-1 of the zip'], ['id', digests.sha256, 'SHA-256 of the zip'], ['size', String(digests.size), 'size of the zip']);
-  if (values.filename_differs) report.push(['filename_differs', (values.filename_differs as string[]).join(', '), '--filename-differs']);
+    report.push(
+      ['sha1', digests.sha1, 'SHA-1 of the zip'],
+      ['id', key.id, `kept from ${file} (the download key phones know; not a SHA-256)`],
+      ['sha256', digests.sha256, 'SHA-256 of the zip'],
+      ['size', String(digests.size), 'size of the zip'],
+    );
+  } else
+    report.push(
+      ['sha1', digests.sha1, 'SHA-1 of the zip'],
+      ['id', digests.sha256, 'SHA-256 of the zip'],
+      ['size', String(digests.size), 'size of the zip'],
+    );
+  if (values.filename_differs)
+    report.push(['filename_differs', (values.filename_differs as string[]).join(', '), '--filename-differs']);
   if (options.lists) report.push(['lists', options.lists.join(', '), '--lists']);
-  for (const f of files) report.push(['files', `${f.filename} ${f.size} bytes, SHA-256 ${f.sha256}, SHA-1 ${f.sha1}`, '--file']);
+  for (const f of files)
+    report.push(['files', `${f.filename} ${f.size} bytes, SHA-256 ${f.sha256}, SHA-1 ${f.sha1}`, '--file']);
   if (options.url) report.push(['url', options.url, '--url']);
-  for (const [field, value] of Object.entries(kept)) if (values[field as keyof ManifestValues] === value) report.push([field, summary(value), `kept from ${file}`]);
+  for (const [field, value] of Object.entries(kept))
+    if (values[field as keyof ManifestValues] === value) report.push([field, summary(value), `kept from ${file}`]);
   const order = ['device', ...MANIFEST_ORDER] as string[];
   // Stable: the files stay in the order given.
   report.sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0]));

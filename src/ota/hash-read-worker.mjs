@@ -32,7 +32,7 @@ function read() {
     const slot = k % slots;
     const length = Math.min(chunk, size - position);
     const view = new Uint8Array(shared, slot * chunk, length);
-    for (let filled = 0; filled < length; ) {
+    for (let filled = 0; filled < length;) {
       const n = readSync(fd, view, filled, length - filled, position + filled);
       if (n === 0) throw new Error(`${file} became shorter while it was read; try again when it is complete`);
       filled += n;

@@ -93,8 +93,14 @@ export function startHashing(file: string, onProgress?: HashProgress): Hashing {
     };
     for (const w of workers) w.on('error', fail);
     // A worker's messages all arrive before its exit: one that exits without its digest failed.
-    reader.on('exit', (code) => sha256 === undefined && fail(new Error(`a hashing worker stopped early (exit code ${code})`)));
-    md5Worker.on('exit', (code) => md5 === undefined && fail(new Error(`a hashing worker stopped early (exit code ${code})`)));
+    reader.on(
+      'exit',
+      (code) => sha256 === undefined && fail(new Error(`a hashing worker stopped early (exit code ${code})`)),
+    );
+    md5Worker.on(
+      'exit',
+      (code) => md5 === undefined && fail(new Error(`a hashing worker stopped early (exit code ${code})`)),
+    );
     reader.on('message', (m: { size?: number; sha256?: string; sha1?: string }) => {
       if (m.size !== undefined) size = m.size;
       if (m.sha256 !== undefined) {

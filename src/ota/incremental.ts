@@ -25,7 +25,10 @@ export interface SourceBuild {
  * (no `pre-build`, no `pre-build-incremental`), a problem when it is incremental but names no
  * source incremental a phone could ask with.
  */
-export function sourceBuildOf(metadata: ReadonlyMap<string, string> | undefined, zip: string): SourceBuild | AddProblem | undefined {
+export function sourceBuildOf(
+  metadata: ReadonlyMap<string, string> | undefined,
+  zip: string,
+): SourceBuild | AddProblem | undefined {
   const value = (key: string) => {
     const v = metadata?.get(key)?.trim();
     return v === undefined || v === '' ? undefined : v;
@@ -40,12 +43,19 @@ export function sourceBuildOf(metadata: ReadonlyMap<string, string> | undefined,
     return {
       where: zip,
       field: 'source_incremental',
-      message: incremental === undefined
-        ? `the zip is an incremental package (its metadata has pre-build=${preBuild}) but names no pre-build-incremental, the ro.build.version.incremental of the phones it applies on; make it again with ota_from_target_files -i from the source build's target files`
-        : `the zip's metadata says pre-build-incremental=${incremental}, which cannot be one path segment of a phone's request (letters, digits, \`.\`, \`-\` and \`_\`, at most 128, not \`index\`)`,
+      message:
+        incremental === undefined
+          ? `the zip is an incremental package (its metadata has pre-build=${preBuild}) but names no pre-build-incremental, the ro.build.version.incremental of the phones it applies on; make it again with ota_from_target_files -i from the source build's target files`
+          : `the zip's metadata says pre-build-incremental=${incremental}, which cannot be one path segment of a phone's request (letters, digits, \`.\`, \`-\` and \`_\`, at most 128, not \`index\`)`,
     };
   }
-  const origins: SourceBuild['origins'] = [{ field: 'source_incremental', value: incremental, from: preIncremental !== undefined ? 'metadata pre-build-incremental' : 'metadata pre-build' }];
+  const origins: SourceBuild['origins'] = [
+    {
+      field: 'source_incremental',
+      value: incremental,
+      from: preIncremental !== undefined ? 'metadata pre-build-incremental' : 'metadata pre-build',
+    },
+  ];
   const result: SourceBuild = { source_incremental: incremental, origins };
   // One fingerprint is recorded; several (OEM-dependent) are in the zip for whoever needs them.
   if (fingerprints.length === 1 && /^[\x21-\x7e]{1,256}$/.test(fingerprints[0])) {
@@ -60,15 +70,20 @@ export function sourceBuildOf(metadata: ReadonlyMap<string, string> | undefined,
  * the source build are offered the incremental package in its place, with its version and build
  * time. A problem when the device has none with the package's incremental and build time.
  */
-export function targetProblem(facts: { device: string; incremental: string; timestamp: string }, others: readonly Build[], zip: string): AddProblem | undefined {
+export function targetProblem(
+  facts: { device: string; incremental: string; timestamp: string },
+  others: readonly Build[],
+  zip: string,
+): AddProblem | undefined {
   const full = others.filter((b) => !b.placeholder && b.appliesOn === undefined && b.incremental === facts.incremental);
   if (full.some((b) => String(b.timestamp) === facts.timestamp)) return undefined;
   return {
     where: zip,
     field: 'incremental',
-    message: full.length === 0
-      ? `the zip is an incremental package that installs ${facts.incremental} (post-build-incremental), and ${facts.device} publishes no full package of that build: phones on the source build are offered it in place of that build's full package; add the full package first (otapress add <its zip>), then this one`
-      : `the full package of ${facts.incremental} (${full[0].source}) was built at ${full[0].timestamp}, this incremental package at ${facts.timestamp}: it was made from other target files of the same name; make it again from the published build's target files`,
+    message:
+      full.length === 0
+        ? `the zip is an incremental package that installs ${facts.incremental} (post-build-incremental), and ${facts.device} publishes no full package of that build: phones on the source build are offered it in place of that build's full package; add the full package first (otapress add <its zip>), then this one`
+        : `the full package of ${facts.incremental} (${full[0].source}) was built at ${full[0].timestamp}, this incremental package at ${facts.timestamp}: it was made from other target files of the same name; make it again from the published build's target files`,
   };
 }
 
@@ -78,5 +93,10 @@ export function targetProblem(facts: { device: string; incremental: string; time
 function incrementalOfFingerprint(fingerprint: string): string | undefined {
   const colon = fingerprint.indexOf(':');
   if (colon < 0) return undefined;
-  return fingerprint.slice(colon + 1).split(':')[0].split('/')[2] || undefined;
+  return (
+    fingerprint
+      .slice(colon + 1)
+      .split(':')[0]
+      .split('/')[2] || undefined
+  );
 }

@@ -19,7 +19,12 @@ export interface BuildFacts {
 }
 
 /** Values the maintainer gave on the command line; they win over the zip and its name. */
-export type FactOptions = Partial<Record<'device' | 'filename' | 'version' | 'channel' | 'timestamp' | 'android_version' | 'api_level' | 'incremental', string>>;
+export type FactOptions = Partial<
+  Record<
+    'device' | 'filename' | 'version' | 'channel' | 'timestamp' | 'android_version' | 'api_level' | 'incremental',
+    string
+  >
+>;
 
 /** The facts of one package and where each came from (`metadata post-timestamp`, `the file name`, `--channel`). */
 export interface DerivedFacts {
@@ -62,7 +67,12 @@ export const FACT_OPTIONS: Record<keyof FactOptions, string> = {
  * Combines the command-line options, the zip's metadata and its file name into the build facts,
  * in that order of precedence, and records where each value came from. Pure.
  */
-export function deriveBuildFacts(zipName: string, metadata: Map<string, string> | undefined, options: FactOptions, defaultChannel?: string): DerivedFacts {
+export function deriveBuildFacts(
+  zipName: string,
+  metadata: Map<string, string> | undefined,
+  options: FactOptions,
+  defaultChannel?: string,
+): DerivedFacts {
   const facts: BuildFacts = {};
   const origins: DerivedFacts['origins'] = [];
   const notes: string[] = [];
@@ -82,11 +92,22 @@ export function deriveBuildFacts(zipName: string, metadata: Map<string, string> 
   // Any ROM's name may be published; these forms and families tell version, device and more.
   const family = name ? undefined : readNameFamily(filename);
   if (!name && !family) {
-    notes.push(`\`${filename}\` is in none of the name forms otapress reads, so it tells nothing (${FILENAME_FORMS}; or as ${NAME_FAMILIES.map((f) => f.example).join(', ')})`);
+    notes.push(
+      `\`${filename}\` is in none of the name forms otapress reads, so it tells nothing (${FILENAME_FORMS}; or as ${NAME_FAMILIES.map((f) => f.example).join(', ')})`,
+    );
   }
   if (metadata === undefined) notes.push('the zip has no META-INF/com/android/metadata');
 
-  for (const key of ['device', 'version', 'channel', 'timestamp', 'android_version', 'api_level', 'incremental'] as const) set(key, options[key], FACT_OPTIONS[key]);
+  for (const key of [
+    'device',
+    'version',
+    'channel',
+    'timestamp',
+    'android_version',
+    'api_level',
+    'incremental',
+  ] as const)
+    set(key, options[key], FACT_OPTIONS[key]);
 
   // Taken as written: a value that is not plausible Unix seconds is refused naming the metadata.
   set('timestamp', meta('post-timestamp'), 'metadata post-timestamp');
@@ -96,9 +117,18 @@ export function deriveBuildFacts(zipName: string, metadata: Map<string, string> 
   set('incremental', fingerprint?.incremental, 'metadata post-build');
   set('api_level', meta('post-sdk-level'), 'metadata post-sdk-level');
   set('android_version', androidVersionOf(meta('post-sdk-level')), 'metadata post-sdk-level');
-  const preDevices = meta('pre-device')?.split(',').map((d) => d.trim()).filter(Boolean) ?? [];
+  const preDevices =
+    meta('pre-device')
+      ?.split(',')
+      .map((d) => d.trim())
+      .filter(Boolean) ?? [];
   // The one the name is for (`Linux4-beyond1lte` is for beyond1lte), else the first.
-  if (preDevices.length > 0) set('device', preDevices.find((d) => name !== undefined && nameFitsDevice(name.device, d)) ?? preDevices[0], 'metadata pre-device');
+  if (preDevices.length > 0)
+    set(
+      'device',
+      preDevices.find((d) => name !== undefined && nameFitsDevice(name.device, d)) ?? preDevices[0],
+      'metadata pre-device',
+    );
   set('os_patch_level', meta('post-security-patch-level'), 'metadata post-security-patch-level');
   const otaType = meta('ota-type');
   if (otaType === 'AB' || otaType === 'BLOCK') set('ota_type', otaType, 'metadata ota-type');
@@ -124,7 +154,9 @@ export function deriveBuildFacts(zipName: string, metadata: Map<string, string> 
     .filter((key) => facts[key] === undefined)
     .map((key) => FACT_OPTIONS[key]);
   if (missing.includes('--timestamp') && metadata !== undefined) {
-    notes.push('the metadata has no post-timestamp (a file name carries only the day, not the build time phones compare)');
+    notes.push(
+      'the metadata has no post-timestamp (a file name carries only the day, not the build time phones compare)',
+    );
   }
   return { facts, origins, missing, notes, ...(name && { name }), preDevices };
 }
@@ -132,11 +164,16 @@ export function deriveBuildFacts(zipName: string, metadata: Map<string, string> 
 // --- internal ---
 
 /** `brand/product/device:14/UP1A.231005.007/eng.root.20241108.123456:user/release-keys`. */
-function parseFingerprint(fingerprint: string | undefined): { androidVersion?: string; incremental?: string } | undefined {
+function parseFingerprint(
+  fingerprint: string | undefined,
+): { androidVersion?: string; incremental?: string } | undefined {
   if (fingerprint === undefined) return undefined;
   const colon = fingerprint.indexOf(':');
   if (colon < 0) return undefined;
-  const [release, , incremental] = fingerprint.slice(colon + 1).split(':')[0].split('/');
+  const [release, , incremental] = fingerprint
+    .slice(colon + 1)
+    .split(':')[0]
+    .split('/');
   const major = /^(\d+)/.exec(release ?? '')?.[1];
   return { androidVersion: major, incremental: incremental || undefined };
 }

@@ -25,7 +25,10 @@ export function formatDuration(seconds: number): string {
  * A progress bar on a terminal stream, redrawn at most ten times a second; on anything that is
  * not a terminal (a pipe, a CI log) it prints nothing at all.
  */
-export function progressBar(stream: NodeJS.WriteStream, label: string): { update(done: number, total: number): void; end(): void } {
+export function progressBar(
+  stream: NodeJS.WriteStream,
+  label: string,
+): { update(done: number, total: number): void; end(): void } {
   if (!stream.isTTY) return { update() {}, end() {} };
   const start = Date.now();
   let last = 0;

@@ -54,7 +54,9 @@ export function readZipSigning(zipPath: string, otacert: Uint8Array | undefined)
   if (otacert !== undefined) {
     const certificates = pemCertificates(Buffer.from(otacert).toString('latin1'));
     if (certificates.length === 0) throw new SignatureError('META-INF/com/android/otacert holds no PEM certificate');
-    const read = certificates.map((der) => readCertificate(der, 'META-INF/com/android/otacert holds a certificate that cannot be read'));
+    const read = certificates.map((der) =>
+      readCertificate(der, 'META-INF/com/android/otacert holds a certificate that cannot be read'),
+    );
     signing.otacert = [...new Set(read.map((c) => c.key))];
     signing.otacertCertificates = [...new Set(read.map((c) => c.certificate))];
   }
@@ -81,7 +83,9 @@ export function signerOfBlock(block: Buffer): { key: string; certificate: string
 
 /** The DER bytes of each `-----BEGIN CERTIFICATE-----` block of `text`. */
 function pemCertificates(text: string): Buffer[] {
-  return [...text.matchAll(/-----BEGIN CERTIFICATE-----([A-Za-z0-9+/=\s]+)-----END CERTIFICATE-----/g)].map((m) => Buffer.from(m[1].replace(/\s+/g, ''), 'base64'));
+  return [...text.matchAll(/-----BEGIN CERTIFICATE-----([A-Za-z0-9+/=\s]+)-----END CERTIFICATE-----/g)].map((m) =>
+    Buffer.from(m[1].replace(/\s+/g, ''), 'base64'),
+  );
 }
 
 // --- internal ---
@@ -114,7 +118,7 @@ function signatureBlock(zipPath: string): Buffer | undefined {
     const size = fstatSync(fd).size;
     const length = Math.min(size, TAIL);
     tail = Buffer.alloc(length);
-    for (let filled = 0; filled < length; ) {
+    for (let filled = 0; filled < length;) {
       const n = readSync(fd, tail, filled, length - filled, size - length + filled);
       if (n === 0) throw new SignatureError('the file became shorter while its end was read');
       filled += n;
@@ -131,9 +135,17 @@ function signatureBlock(zipPath: string): Buffer | undefined {
   // Unless they end a comment of that size, which ends the end-of-central-directory record, the
   // bytes are no footer (a Zip64 archive's record ends in 0xffffffff and a comment size of 0).
   const eocd = tail.length - eocdSize;
-  if (commentSize < FOOTER_SIZE || eocd < 0 || tail.readUInt32LE(eocd) !== 0x06054b50 || tail.readUInt16LE(eocd + 20) !== commentSize) return undefined;
+  if (
+    commentSize < FOOTER_SIZE ||
+    eocd < 0 ||
+    tail.readUInt32LE(eocd) !== 0x06054b50 ||
+    tail.readUInt16LE(eocd + 20) !== commentSize
+  )
+    return undefined;
   if (signatureStart <= FOOTER_SIZE || signatureStart > commentSize) {
-    throw new SignatureError(`its zip comment announces a whole-file signature ${signatureStart} bytes from the end in a comment of ${commentSize} bytes, which cannot be`);
+    throw new SignatureError(
+      `its zip comment announces a whole-file signature ${signatureStart} bytes from the end in a comment of ${commentSize} bytes, which cannot be`,
+    );
   }
   return tail.subarray(tail.length - signatureStart, tail.length - FOOTER_SIZE);
 }
@@ -154,7 +166,8 @@ function element(der: Buffer, at: number, limit = der.length): Element {
   let start = at + 2;
   if (length & 0x80) {
     const bytes = length & 0x7f;
-    if (bytes === 0 || bytes > 4 || start + bytes > limit) throw new SignatureError('its whole-file signature is not DER');
+    if (bytes === 0 || bytes > 4 || start + bytes > limit)
+      throw new SignatureError('its whole-file signature is not DER');
     length = 0;
     for (let i = 0; i < bytes; i++) length = length * 256 + der[start + i];
     start += bytes;
@@ -165,7 +178,7 @@ function element(der: Buffer, at: number, limit = der.length): Element {
 
 function children(der: Buffer, parent: Element): Element[] {
   const out: Element[] = [];
-  for (let at = parent.start; at < parent.end; ) {
+  for (let at = parent.start; at < parent.end;) {
     const child = element(der, at, parent.end);
     out.push(child);
     at = child.end;
@@ -185,7 +198,12 @@ const SIGNED_DATA = Buffer.from('2a864886f70d010702', 'hex');
 function signerCertificate(der: Buffer): Buffer | undefined {
   const content = element(der, 0);
   const [oid, explicit] = children(der, content);
-  if (content.tag !== 0x30 || oid?.tag !== 0x06 || !der.subarray(oid.start, oid.end).equals(SIGNED_DATA) || explicit?.tag !== 0xa0) {
+  if (
+    content.tag !== 0x30 ||
+    oid?.tag !== 0x06 ||
+    !der.subarray(oid.start, oid.end).equals(SIGNED_DATA) ||
+    explicit?.tag !== 0xa0
+  ) {
     throw new SignatureError('its whole-file signature is not a PKCS#7 SignedData');
   }
   const signedData = children(der, explicit)[0];
@@ -197,9 +215,11 @@ function signerCertificate(der: Buffer): Buffer | undefined {
   const signerInfos = parts[parts.length - 1];
   const signerInfo = signerInfos?.tag === 0x31 ? children(der, signerInfos)[0] : undefined;
   const issuerAndSerial = signerInfo?.tag === 0x30 ? children(der, signerInfo)[1] : undefined;
-  if (issuerAndSerial?.tag !== 0x30) throw new SignatureError('its whole-file signature names no signer by issuer and serial number');
+  if (issuerAndSerial?.tag !== 0x30)
+    throw new SignatureError('its whole-file signature names no signer by issuer and serial number');
   const [issuer, serial] = children(der, issuerAndSerial).map((e) => der.subarray(e.from, e.end));
-  if (issuer === undefined || serial === undefined) throw new SignatureError('its whole-file signature names no signer by issuer and serial number');
+  if (issuer === undefined || serial === undefined)
+    throw new SignatureError('its whole-file signature names no signer by issuer and serial number');
   const named = certs.find((cert) => {
     const outer = element(cert, 0);
     const tbs = outer.tag === 0x30 ? children(cert, outer)[0] : undefined;
@@ -208,7 +228,12 @@ function signerCertificate(der: Buffer): Buffer | undefined {
     const offset = fields[0]?.tag === 0xa0 ? 1 : 0; // [0] version
     const certSerial = fields[offset];
     const certIssuer = fields[offset + 2];
-    return certSerial && certIssuer && cert.subarray(certSerial.from, certSerial.end).equals(serial) && cert.subarray(certIssuer.from, certIssuer.end).equals(issuer);
+    return (
+      certSerial &&
+      certIssuer &&
+      cert.subarray(certSerial.from, certSerial.end).equals(serial) &&
+      cert.subarray(certIssuer.from, certIssuer.end).equals(issuer)
+    );
   });
   if (!named) throw new SignatureError('its whole-file signature names a signer certificate it does not carry');
   return named;
@@ -219,7 +244,11 @@ function signerCertificate(der: Buffer): Buffer | undefined {
  * (unless `testBuild`), says that an unsigned zip will not install, and the manifest values and
  * report lines of the rest.
  */
-export function signingFacts(signing: ZipSigning, testBuild: boolean, zip: string): {
+export function signingFacts(
+  signing: ZipSigning,
+  testBuild: boolean,
+  zip: string,
+): {
   problems: { where: string; field: string; message: string }[];
   notices: string[];
   values: { signer?: string; otacert?: string[]; test_build?: boolean };
@@ -227,18 +256,40 @@ export function signingFacts(signing: ZipSigning, testBuild: boolean, zip: strin
 } {
   const problems: { where: string; field: string; message: string }[] = [];
   const signerKey = [signing.signer, signing.signerCertificate].map((f) => f && testKeyName(f)).find(Boolean);
-  if (signerKey && !testBuild) problems.push({ where: zip, field: 'signer', message: `the zip is signed with ${signerKey}, whose private key anyone has: phones that trust it install updates signed by anyone; sign the build with your release keys (sign_target_files_apks, then ota_from_target_files -k), or pass --test-build if it is a test build` });
+  if (signerKey && !testBuild)
+    problems.push({
+      where: zip,
+      field: 'signer',
+      message: `the zip is signed with ${signerKey}, whose private key anyone has: phones that trust it install updates signed by anyone; sign the build with your release keys (sign_target_files_apks, then ota_from_target_files -k), or pass --test-build if it is a test build`,
+    });
   // By key or, for test keys known only by their certificate, by certificate: each named once.
-  const trusted = new Set([...(signing.otacert ?? []), ...(signing.otacertCertificates ?? [])].flatMap((f) => testKeyName(f) ?? []));
+  const trusted = new Set(
+    [...(signing.otacert ?? []), ...(signing.otacertCertificates ?? [])].flatMap((f) => testKeyName(f) ?? []),
+  );
   for (const key of trusted) {
-    if (!testBuild) problems.push({ where: zip, field: 'otacert', message: `the build trusts ${key} for its next update (META-INF/com/android/otacert): it installs updates signed by anyone; build it with your release keys, or pass --test-build if it is a test build` });
+    if (!testBuild)
+      problems.push({
+        where: zip,
+        field: 'otacert',
+        message: `the build trusts ${key} for its next update (META-INF/com/android/otacert): it installs updates signed by anyone; build it with your release keys, or pass --test-build if it is a test build`,
+      });
   }
-  const notices = signing.signer === undefined ? [`notice: ${zip} has no whole-file signature (signapk -w): recovery and update_engine refuse to install an unsigned package; sign it, then run add again`] : [];
+  const notices =
+    signing.signer === undefined
+      ? [
+          `notice: ${zip} has no whole-file signature (signapk -w): recovery and update_engine refuse to install an unsigned package; sign it, then run add again`,
+        ]
+      : [];
   const report: [string, string, string][] = [];
   if (signing.signer) report.push(['signer', signing.signer, `whole-file signature (${signing.signerSubject})`]);
   if (signing.otacert) report.push(['otacert', signing.otacert.join(', '), 'META-INF/com/android/otacert']);
   if (testBuild) report.push(['test_build', 'true', '--test-build']);
-  return { problems, notices, values: { signer: signing.signer, otacert: signing.otacert, ...(testBuild && { test_build: true }) }, report };
+  return {
+    problems,
+    notices,
+    values: { signer: signing.signer, otacert: signing.otacert, ...(testBuild && { test_build: true }) },
+    report,
+  };
 }
 
 /**
@@ -252,5 +303,7 @@ export function certificateFingerprintNotices(signing: ZipSigning, others: reado
   const legacy = others.filter((b) => b.signer === certificate || b.otacert?.includes(certificate));
   if (legacy.length === 0) return [];
   const named = `${legacy[0].source}${legacy.length > 1 ? ` and ${legacy.length - 1} more` : ''}`;
-  return [`notice: ${named} ${legacy.length > 1 ? 'record' : 'records'} the certificate of the key ${zip} is signed with, not the key (as otapress wrote signer and otacert before): beside this build's key that reads as a key change, and phones on ${legacy.length > 1 ? 'those builds' : 'that build'} would be offered nothing newer; run otapress add --force on ${legacy.length > 1 ? 'their zips' : 'its zip'}`];
+  return [
+    `notice: ${named} ${legacy.length > 1 ? 'record' : 'records'} the certificate of the key ${zip} is signed with, not the key (as otapress wrote signer and otacert before): beside this build's key that reads as a key change, and phones on ${legacy.length > 1 ? 'those builds' : 'that build'} would be offered nothing newer; run otapress add --force on ${legacy.length > 1 ? 'their zips' : 'its zip'}`,
+  ];
 }

@@ -21,7 +21,9 @@ export async function readOtaEntries(zipPath: string): Promise<{ metadata?: stri
   try {
     zip = await yauzl.openPromise(zipPath, { lazyEntries: true, autoClose: false, strictFileNames: false });
   } catch (error) {
-    throw new ZipReadError(`${zipPath} is not a readable zip (${(error as Error).message}); pass the OTA package itself`);
+    throw new ZipReadError(
+      `${zipPath} is not a readable zip (${(error as Error).message}); pass the OTA package itself`,
+    );
   }
   try {
     let text: string | undefined;
@@ -32,12 +34,18 @@ export async function readOtaEntries(zipPath: string): Promise<{ metadata?: stri
       const entry = await nextEntry(zip);
       if (entry === undefined) return { ...(text !== undefined && { metadata: text }), ...(otacert && { otacert }) };
       if (entry.relativeOffsetOfLocalHeader + 30 + entry.fileName.length + entry.compressedSize > zip.fileSize) {
-        throw new ZipReadError(`${zipPath} is a damaged or truncated zip (${entry.fileName} reaches past the end of the file); download it again`);
+        throw new ZipReadError(
+          `${zipPath} is a damaged or truncated zip (${entry.fileName} reaches past the end of the file); download it again`,
+        );
       }
-      const wanted = (entry.fileName === METADATA_ENTRY && text === undefined) || (entry.fileName === OTACERT_ENTRY && otacert === undefined);
+      const wanted =
+        (entry.fileName === METADATA_ENTRY && text === undefined) ||
+        (entry.fileName === OTACERT_ENTRY && otacert === undefined);
       if (!wanted) continue;
       if (entry.uncompressedSize > MAX_METADATA_BYTES) {
-        throw new ZipReadError(`${entry.fileName} in ${zipPath} is ${entry.uncompressedSize} bytes, far more than ${entry.fileName === METADATA_ENTRY ? 'build metadata' : 'a few certificates'}; is this an OTA package?`);
+        throw new ZipReadError(
+          `${entry.fileName} in ${zipPath} is ${entry.uncompressedSize} bytes, far more than ${entry.fileName === METADATA_ENTRY ? 'build metadata' : 'a few certificates'}; is this an OTA package?`,
+        );
       }
       const stream = await zip.openReadStreamPromise(entry);
       const chunks: Buffer[] = [];

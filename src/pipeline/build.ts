@@ -51,7 +51,8 @@ export function compileSite(content: Content, host: Host = 'all'): CompiledSite 
   const target = hostOf(site, host);
   const assembled = assembleSite(content, site, devices, target, problems);
   const builds = devices.flatMap((d) => d.builds).sort((a, b) => compareStrings(a.source, b.source));
-  if (assembled.problems.length > 0) return { site, builds, listings: [], files: [], problems: assembled.problems, notices: [] };
+  if (assembled.problems.length > 0)
+    return { site, builds, listings: [], files: [], problems: assembled.problems, notices: [] };
   const byPath = new Map(assembled.files.map((f) => [f.path, f.contents]));
   const copies = target === 'github-pages' ? pagesCopies(site, content.devices) : [];
   for (const copy of copies) {
@@ -75,7 +76,8 @@ export function assembleSite(
   devices: readonly DeviceOutput[],
   host: Host,
   problems: Problem[],
-  hostFiles: () => OutputFile[] = () => renderHostFiles(site, content.devices, host, incrementalAnswers(devices), rootFormatAnswers(devices)),
+  hostFiles: () => OutputFile[] = () =>
+    renderHostFiles(site, content.devices, host, incrementalAnswers(devices), rootFormatAnswers(devices)),
   indexFiles: (summaries: DeviceSummary[]) => OutputFile[] = (summaries) => renderIndexes(summaries, linksOf(site)),
 ): { files: OutputFile[]; problems: Problem[]; notices: Problem[] } {
   const all = [
@@ -89,7 +91,12 @@ export function assembleSite(
     }),
   ];
   if (all.length > 0) return { files: [], problems: sortProblems(all), notices: [] };
-  const files: OutputFile[] = [...devices.flatMap((d) => d.files), ...indexFiles(devices.map((d) => d.summary!)), ...hostFiles(), OUTPUT_MARKER_FILE];
+  const files: OutputFile[] = [
+    ...devices.flatMap((d) => d.files),
+    ...indexFiles(devices.map((d) => d.summary!)),
+    ...hostFiles(),
+    OUTPUT_MARKER_FILE,
+  ];
   // Sorted when asked for: the preview, which rebuilds on every change, never asks.
   return {
     files,
@@ -98,7 +105,10 @@ export function assembleSite(
       // The newest download of each list is what phones are offered: on init's placeholder host, it leads nowhere.
       const offered = devices.flatMap((d) => d.summary?.lists.flatMap((l) => (l.newest ? [l.newest.url] : [])) ?? []);
       const placeholderHost = placeholderHostNotice(site, offered);
-      const infoUrls = infoUrlNotice(site, devices.flatMap((d) => (d.summary ? [d.summary] : [])));
+      const infoUrls = infoUrlNotice(
+        site,
+        devices.flatMap((d) => (d.summary ? [d.summary] : [])),
+      );
       // What Pages cannot answer, for a build for it or a site published there.
       const onPages = servedByGitHubPages(site);
       const changes = devices.some((d) => d.summary?.changes !== undefined);
@@ -106,14 +116,21 @@ export function assembleSite(
       const copies = host === 'github-pages' || onPages;
       const catalog = { changes, incrementals: incrementalAnswers(devices), linksToFiles: onPages, copies };
       const pages = host === 'github-pages' || onPages ? githubPagesNotices(site, catalog) : [];
-      return sortProblems([...devices.flatMap((d) => d.notices), ...(placeholderHost ? [placeholderHost] : []), ...(infoUrls ? [infoUrls] : []), ...pages]);
+      return sortProblems([
+        ...devices.flatMap((d) => d.notices),
+        ...(placeholderHost ? [placeholderHost] : []),
+        ...(infoUrls ? [infoUrls] : []),
+        ...pages,
+      ]);
     },
   };
 }
 
 /** The answers for phones on one build that the compiled devices have, for the hosts' rules (in device order). */
 export function incrementalAnswers(devices: readonly Pick<DeviceOutput, 'device' | 'summary'>[]): IncrementalAnswer[] {
-  return devices.flatMap((d) => (d.summary?.incrementals ?? []).map(({ list, incremental }) => ({ device: d.device, list, incremental })));
+  return devices.flatMap((d) =>
+    (d.summary?.incrementals ?? []).map(({ list, incremental }) => ({ device: d.device, list, incremental })),
+  );
 }
 
 /** The files of the other updater formats that the compiled devices write at the root of the site (`/akita.json`), for the hosts' rules (in device order). */
@@ -180,7 +197,10 @@ export function check({ root }: { root: string }): CompiledSite {
 
 // --- internal ---
 
-function buildInto(outDir: string, { root, host = 'all', cache = true, threads, waitMs, onWait, overwrite, pool: given }: BuildOptions): BuildSummary {
+function buildInto(
+  outDir: string,
+  { root, host = 'all', cache = true, threads, waitMs, onWait, overwrite, pool: given }: BuildOptions,
+): BuildSummary {
   checkOutDir(outDir, root, { overwrite });
   // Only listed here: each thread reads a device's manifests when it takes the device, and drops
   // them once it is compiled, so that memory does not grow with the catalog.
@@ -191,7 +211,9 @@ function buildInto(outDir: string, { root, host = 'all', cache = true, threads, 
   // large) starts its own now, as soon as it knows how many manifests there are: they load otapress
   // while this thread reads the settings, takes the lock and stages the tree, instead of after its
   // first two compiled devices (or never, in a warm build).
-  const pool = given ?? prestartFor(cacheDir, threads, () => ({ devices: content.devices.length, manifests: content.files.length }));
+  const pool =
+    given ??
+    prestartFor(cacheDir, threads, () => ({ devices: content.devices.length, manifests: content.files.length }));
   try {
     // A cold build's calling thread has its heap collected at once, so that its next limit is set
     // by the tight growing percentage (see collectNow). Not a warm one's: its heap holds the cached
@@ -199,14 +221,23 @@ function buildInto(outDir: string, { root, host = 'all', cache = true, threads, 
     // one manifest changed: 5.2 s and 150 MB with, 4.3 to 4.6 s and 177 MB without).
     const perThread = content.files.length / (workersFor(content.devices.length, threads) + 1);
     return withJitBudget(perThread, () =>
-      withTightHeap(content.files.length, () => buildListed(outDir, content, { root, host, cache, threads, waitMs, onWait }, pool), { collectFirst: cold }),
+      withTightHeap(
+        content.files.length,
+        () => buildListed(outDir, content, { root, host, cache, threads, waitMs, onWait }, pool),
+        { collectFirst: cold },
+      ),
     );
   } finally {
     if (!given) void pool?.close();
   }
 }
 
-function buildListed(outDir: string, content: ContentListing, { root, host = 'all', cache = true, threads, waitMs, onWait }: BuildOptions, pool?: WorkerPool): BuildSummary {
+function buildListed(
+  outDir: string,
+  content: ContentListing,
+  { root, host = 'all', cache = true, threads, waitMs, onWait }: BuildOptions,
+  pool?: WorkerPool,
+): BuildSummary {
   // One build at a time writes a folder (its devices go into the staging folder as they compile);
   // a tree a killed build had moved aside is put back even when this one fails.
   return withOutputLock(
@@ -235,9 +266,15 @@ function buildListed(outDir: string, content: ContentListing, { root, host = 'al
         for (const file of compiled.files) writeStagedFile(tree.staging, file, made);
         // Pages' copies of the listings the request paths answer (compileSite adds the same).
         const staged = (file: string) => existsSync(path.join(tree.staging, file));
-        const copies = (target === 'github-pages' ? pagesCopies(site, content.devices) : []).filter((c) => staged(c.from) && !staged(c.path));
+        const copies = (target === 'github-pages' ? pagesCopies(site, content.devices) : []).filter(
+          (c) => staged(c.from) && !staged(c.path),
+        );
         for (const copy of copies) {
-          writeStagedFile(tree.staging, { path: copy.path, contents: readFileSync(path.join(tree.staging, copy.from)) }, made);
+          writeStagedFile(
+            tree.staging,
+            { path: copy.path, contents: readFileSync(path.join(tree.staging, copy.from)) },
+            made,
+          );
         }
         tree.commit();
         const old = oldNetlifyToml(root, site);

@@ -16,7 +16,19 @@
  * or written beside and renamed over.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, copyFileSync, constants, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, linkSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  constants,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  linkSync,
+  type Stats,
+} from 'node:fs';
 import path from 'node:path';
 import type { DeviceOutput } from './compile-device.js';
 import type { Problem } from '../catalog/problems.js';
@@ -24,7 +36,6 @@ import { CACHE_FORMAT } from './cache-key.js';
 import { writeAll } from './disk.js';
 import { isAlive } from './output-lock.js';
 import type { StagedFile } from './write.js';
-
 
 /** A device found in the cache: its output without the files' bytes, and where each file is. */
 export interface CacheHit {
@@ -51,15 +62,24 @@ export function readCacheEntry(cacheDir: string, key: string): CacheHit | undefi
     const rest = data.subarray(65);
     if (createHash('sha256').update(rest).digest('hex') !== data.toString('latin1', 0, 64)) return undefined;
     const header = JSON.parse(rest.toString('utf8')) as CacheHeader;
-    if (header.format !== CACHE_FORMAT || header.key !== key || header.files.length !== header.counts.files) return undefined;
+    if (header.format !== CACHE_FORMAT || header.key !== key || header.files.length !== header.counts.files)
+      return undefined;
     const files: CacheHit['files'] = [];
     for (const [n, [file, size, ino, mtimeMs]] of header.files.entries()) {
       const source = path.join(cacheDir, `${key}.${n}`);
       const stat = lstatSync(source, { throwIfNoEntry: false });
-      if (!stat || !stat.isFile() || stat.size !== size || stat.ino !== ino || stat.mtimeMs !== mtimeMs) return undefined;
+      if (!stat || !stat.isFile() || stat.size !== size || stat.ino !== ino || stat.mtimeMs !== mtimeMs)
+        return undefined;
       files.push({ path: file, source });
     }
-    const output = { device: header.device, problems: header.problems, summary: header.summary, notices: header.notices, counts: header.counts, files: [] };
+    const output = {
+      device: header.device,
+      problems: header.problems,
+      summary: header.summary,
+      notices: header.notices,
+      counts: header.counts,
+      files: [],
+    };
     return { output, files };
   } catch {
     return undefined;
@@ -83,7 +103,12 @@ export function readCachedFiles(hit: CacheHit): DeviceOutput['files'] | undefine
  * build leaves no entry that names files it did not store. A cache that cannot be written only
  * makes the next build slower: errors are swallowed.
  */
-export function writeCacheEntry(cacheDir: string, key: string, output: DeviceOutput, written?: readonly StagedFile[]): void {
+export function writeCacheEntry(
+  cacheDir: string,
+  key: string,
+  output: DeviceOutput,
+  written?: readonly StagedFile[],
+): void {
   const temporary = path.join(cacheDir, `.${key}.${process.pid}.tmp`);
   const entry = path.join(cacheDir, `${key}.bin`);
   try {
@@ -96,7 +121,16 @@ export function writeCacheEntry(cacheDir: string, key: string, output: DeviceOut
       stat ??= lstatSync(target);
       return [file.path, stat.size, stat.ino, stat.mtimeMs];
     });
-    const header: CacheHeader = { format: CACHE_FORMAT, key, device: output.device, problems: output.problems, summary: output.summary, notices: output.notices, counts: output.counts, files };
+    const header: CacheHeader = {
+      format: CACHE_FORMAT,
+      key,
+      device: output.device,
+      problems: output.problems,
+      summary: output.summary,
+      notices: output.notices,
+      counts: output.counts,
+      files,
+    };
     // The text encoded once, for the checksum and the file: hashing the string and writing it out
     // after its checksum encoded it twice, and copied it once more.
     const body = Buffer.from(JSON.stringify(header));
@@ -110,7 +144,6 @@ export function writeCacheEntry(cacheDir: string, key: string, output: DeviceOut
   }
 }
 
-
 /**
  * Removes what this build did not use, so that the cache holds one catalog's worth, not history:
  * the entries of other keys with their files, and the temporaries of builds that no longer run
@@ -120,7 +153,8 @@ export function pruneCache(cacheDir: string, used: Set<string>): void {
   for (const name of readdirSync(cacheDir)) {
     const entry = /^([0-9a-f]{64})\.(?:bin|\d+)$/.exec(name);
     const temporary = /^\.[0-9a-f]{64}(?:\.\d+)?\.(\d+)\.tmp$/.exec(name);
-    if ((entry && !used.has(entry[1])) || (temporary && !isAlive(Number(temporary[1])))) rmSync(path.join(cacheDir, name), { force: true });
+    if ((entry && !used.has(entry[1])) || (temporary && !isAlive(Number(temporary[1]))))
+      rmSync(path.join(cacheDir, name), { force: true });
   }
 }
 
@@ -199,7 +233,11 @@ function copyBeside(from: string, to: string): void {
 }
 
 /** Writes a new file and renames it over `file`: an existing `file` (maybe a link into dist/) is never written through. */
-function writeBeside(file: string, bytes: Uint8Array, temporary = `${path.join(path.dirname(file), `.${path.basename(file)}`)}.${process.pid}.tmp`): void {
+function writeBeside(
+  file: string,
+  bytes: Uint8Array,
+  temporary = `${path.join(path.dirname(file), `.${path.basename(file)}`)}.${process.pid}.tmp`,
+): void {
   try {
     const fd = openSync(temporary, 'w');
     try {

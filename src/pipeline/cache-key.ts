@@ -23,7 +23,12 @@ export function cacheDirOf(root: string): string {
  * found, let alone served.
  */
 export function baseKey(siteBytes: Uint8Array): string {
-  return createHash('sha256').update(CACHE_FORMAT).update(codeVersion()).update(`${siteBytes.byteLength}\0`).update(siteBytes).digest('hex');
+  return createHash('sha256')
+    .update(CACHE_FORMAT)
+    .update(codeVersion())
+    .update(`${siteBytes.byteLength}\0`)
+    .update(siteBytes)
+    .digest('hex');
 }
 
 /**
@@ -31,7 +36,13 @@ export function baseKey(siteBytes: Uint8Array): string {
  * listed them (catalog/read.ts); without them, the folder is listed here. Either way the key is the
  * same for the same folder.
  */
-export function deviceKey(base: string, device: string, manifests: readonly ManifestFile[], root?: string, others?: readonly string[]): string {
+export function deviceKey(
+  base: string,
+  device: string,
+  manifests: readonly ManifestFile[],
+  root?: string,
+  others?: readonly string[],
+): string {
   const hash = createHash('sha256').update(base).update(`${device}\0`);
   for (const m of manifests) hash.update(`${m.file}\0${m.bytes.byteLength}\0`).update(m.bytes);
   if (root !== undefined) {
@@ -58,7 +69,13 @@ function stampFolder(hash: ReturnType<typeof createHash>, root: string, folder: 
 }
 
 /** The entries `names` (sorted) of `folder` but `manifests`, as {@link stampFolder} stamps them. */
-function stampEntries(hash: ReturnType<typeof createHash>, root: string, folder: string, names: readonly string[], manifests: Set<string>): void {
+function stampEntries(
+  hash: ReturnType<typeof createHash>,
+  root: string,
+  folder: string,
+  names: readonly string[],
+  manifests: Set<string>,
+): void {
   for (const name of names) {
     const file = `${folder}/${name}`;
     if (manifests.has(file)) continue;

@@ -68,41 +68,80 @@ export function compileDevice(device: string, manifests: readonly ManifestFile[]
   problems.push(...checkCatalog(builds, []));
   // Incremental packages are in no listing of their own: only in the answers for their source build.
   const { full, incremental } = splitIncrementals(builds);
-  const { targets, problems: incrementalProblems } = incremental.length > 0 ? incrementalTargets(full, incremental, allRead) : { targets: new Map<Build, Build>(), problems: [] };
+  const { targets, problems: incrementalProblems } =
+    incremental.length > 0
+      ? incrementalTargets(full, incremental, allRead)
+      : { targets: new Map<Build, Build>(), problems: [] };
   problems.push(...incrementalProblems);
   const counts = { builds: builds.length, listings: 0, records: 0, files: 0 };
   if (problems.length > 0) return { device, builds, listings: [], files: [], problems, notices: [], counts };
   // Builds whose anchors would be the same (placeholders of one version and time, ids sharing
   // their first characters) each get one of their own, on the pages, in the feeds and answers.
   for (const [build, anchor] of uniqueChangelogAnchors(builds)) {
-    if (site.v1Changes === 'changelog_url' && build.changes === changelogUrl(site.siteUrl, device, changelogAnchor(build))) build.changes = changelogUrl(site.siteUrl, device, anchor);
+    if (
+      site.v1Changes === 'changelog_url' &&
+      build.changes === changelogUrl(site.siteUrl, device, changelogAnchor(build))
+    )
+      build.changes = changelogUrl(site.siteUrl, device, anchor);
     build.anchor = anchor;
   }
   const listings = planListings(full, [device], site);
-  const { answers, notices: incrementalNotices, published } = planIncrementalListings(listings, targets, full, site.v1Withdrawn);
+  const {
+    answers,
+    notices: incrementalNotices,
+    published,
+  } = planIncrementalListings(listings, targets, full, site.v1Withdrawn);
   // Each target's page lists the incremental packages that install it, by source incremental.
-  for (const [pkg, target] of [...published].sort(([a], [b]) => compareStrings(a.appliesOn!.incremental, b.appliesOn!.incremental))) (target.incrementals ??= []).push(pkg);
+  for (const [pkg, target] of [...published].sort(([a], [b]) =>
+    compareStrings(a.appliesOn!.incremental, b.appliesOn!.incremental),
+  ))
+    (target.incrementals ??= []).push(pkg);
   // A build the one before it does not trust: its page says so, and check tells. Among the builds
   // phones are offered: a withdrawn one left out of v1 (v1_withdrawn: omit) is no step of theirs.
   const changes = keyChanges([...new Set(listings.flatMap((l) => l.builds))]);
   for (const { build } of changes) build.cleanInstall = true;
   const rendered = renderDevice(device, listings, site, info, answers);
-  if (rendered.problems.length > 0) return { device, builds, listings: [], files: [], problems: rendered.problems, notices: [], counts };
+  if (rendered.problems.length > 0)
+    return { device, builds, listings: [], files: [], problems: rendered.problems, notices: [], counts };
   const bodies = renderListings([...listings, ...answers]);
   const files = [
-    ...listings.map((l, i) => ({ path: fill(API_FILES.listing, { device: l.device, list: l.list }).slice(1), contents: bodies[i] })),
-    ...answers.map((a, i) => ({ path: fill(API_FILES.v1Incremental, { device: a.device, list: a.list, incremental: a.incremental }).slice(1), contents: bodies[listings.length + i] })),
+    ...listings.map((l, i) => ({
+      path: fill(API_FILES.listing, { device: l.device, list: l.list }).slice(1),
+      contents: bodies[i],
+    })),
+    ...answers.map((a, i) => ({
+      path: fill(API_FILES.v1Incremental, { device: a.device, list: a.list, incremental: a.incremental }).slice(1),
+      contents: bodies[listings.length + i],
+    })),
     ...rendered.files,
   ];
   // Two v1 files of the device one path ignoring case (an answer for `INDEX` beside the listing's
   // `index.json`) would be one file on a case-insensitive disk: refused at the build that asks for
   // it. The formats' folders are the site's (output-case.ts), refused only on such a disk.
   const clashes = caseClashes(files.flatMap((f) => (f.path.startsWith('api/v1/') ? [f.path] : [])));
-  if (clashes.length > 0) return { device, builds, listings: [], files: [], problems: clashes.map((c) => caseClashProblem(c, builds)), notices: [], counts };
+  if (clashes.length > 0)
+    return {
+      device,
+      builds,
+      listings: [],
+      files: [],
+      problems: clashes.map((c) => caseClashProblem(c, builds)),
+      notices: [],
+      counts,
+    };
   counts.listings = listings.length;
   counts.records = listings.reduce((n, l) => n + l.builds.length, 0);
   counts.files = files.length;
-  return { device, builds, listings, files, problems, notices: [...looseNotices(builds), ...rendered.notices, ...keyChangeNotices(changes), ...incrementalNotices], summary: rendered.summary, counts };
+  return {
+    device,
+    builds,
+    listings,
+    files,
+    problems,
+    notices: [...looseNotices(builds), ...rendered.notices, ...keyChangeNotices(changes), ...incrementalNotices],
+    summary: rendered.summary,
+    counts,
+  };
 }
 
 /**
@@ -110,11 +149,16 @@ export function compileDevice(device: string, manifests: readonly ManifestFile[]
  * whose output would pass its hosts' limits (hosts/limits.ts) has no settings to build with:
  * nothing is compiled or written for it.
  */
-export function compileSettings(content: Pick<Content, 'site' | 'problems' | 'devices'>): { site?: Site; problems: Problem[] } {
+export function compileSettings(content: Pick<Content, 'site' | 'problems' | 'devices'>): {
+  site?: Site;
+  problems: Problem[];
+} {
   const problems = [...content.problems];
   const { site, problems: siteProblems } = content.site ? parseSite(content.site) : { site: undefined, problems: [] };
   problems.push(...siteProblems);
-  const overLimits = site ? outputLimitProblems(site, content.devices, (name) => listLocation(content.site!, name)) : [];
+  const overLimits = site
+    ? outputLimitProblems(site, content.devices, (name) => listLocation(content.site!, name))
+    : [];
   if (overLimits.length > 0) return { problems: sortProblems([...problems, ...overLimits]) };
   return { site, problems: site ? problems : sortProblems(problems) };
 }
@@ -130,7 +174,9 @@ export function groupByDevice(content: Content): { device: string; manifests: Ma
  * The manifests to read of each device folder, devices in output order, as {@link groupByDevice}
  * without the bytes; with the folder's other entries as listed (see {@link ContentListing}).
  */
-export function filesByDevice(listing: ContentListing): { device: string; files: ContentListing['files']; others: string[] }[] {
+export function filesByDevice(
+  listing: ContentListing,
+): { device: string; files: ContentListing['files']; others: string[] }[] {
   const groups = new Map<string, ContentListing['files']>(listing.devices.map((d) => [d, []]));
   for (const file of listing.files) groups.get(file.device)?.push(file);
   return [...groups].map(([device, files]) => ({ device, files, others: listing.others.get(device) ?? [] }));
@@ -138,8 +184,12 @@ export function filesByDevice(listing: ContentListing): { device: string; files:
 
 /** The problem of two output paths of a device that differ only by case: at the build whose incremental names the answer, else at the first build. */
 function caseClashProblem({ path, other }: { path: string; other: string }, builds: readonly Build[]): Problem {
-  const name = path.split('/').pop()!.replace(/\.json$/, '');
-  const build = builds.find((b) => b.appliesOn?.incremental === name) ?? builds.find((b) => b.incremental === name) ?? builds[0];
+  const name = path
+    .split('/')
+    .pop()!
+    .replace(/\.json$/, '');
+  const build =
+    builds.find((b) => b.appliesOn?.incremental === name) ?? builds.find((b) => b.incremental === name) ?? builds[0];
   const field = build.appliesOn?.incremental === name ? 'source_incremental' : 'incremental';
   return {
     file: build.source,

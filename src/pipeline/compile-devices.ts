@@ -65,7 +65,6 @@ export interface DeviceFiles {
 /** While a build writes into a staging folder, how often (ms) the calling thread starts writing it back to disk ({@link startWriteback}). */
 export const WRITEBACK_EVERY_MS = 1000;
 
-
 /**
  * Compiles every device like {@link compileDevice}, with the same result in the same order, but
  * takes a device from the cache when its manifests, the site settings and otapress itself are
@@ -75,7 +74,12 @@ export const WRITEBACK_EVERY_MS = 1000;
  * other and, once it has compiled two (cache hits do not count) with enough left to share, starts
  * the workers, which take devices from the same counter; then it waits for them.
  */
-export function compileDevices(sources: readonly (DeviceGroup | DeviceFiles)[], siteBytes: Uint8Array, site: Site, options: CompileOptions = {}): DeviceOutput[] {
+export function compileDevices(
+  sources: readonly (DeviceGroup | DeviceFiles)[],
+  siteBytes: Uint8Array,
+  site: Site,
+  options: CompileOptions = {},
+): DeviceOutput[] {
   const { cacheDir, writeTo, root, deflate } = options;
   // A cache folder this build makes (a fresh clone, CI) holds no entry of its own to look up or prune.
   const fresh = cacheDir !== undefined && mkdirSync(cacheDir, { recursive: true }) !== undefined;
@@ -108,7 +112,8 @@ export function compileDevices(sources: readonly (DeviceGroup | DeviceFiles)[], 
         writeback = performance.now();
       }
       if (!hit) compiled++;
-      if (!started && workers > 0 && (compiled >= 2 || workersFrom === 0) && left[i + 1] >= Math.max(1, workersFrom)) start();
+      if (!started && workers > 0 && (compiled >= 2 || workersFrom === 0) && left[i + 1] >= Math.max(1, workersFrom))
+        start();
     }
   }
   // The calling thread has nothing left to take: what is written starts going to disk while the
@@ -139,7 +144,10 @@ export function runWorker({ shared, job, state, slot, port }: WorkerData): void 
   } catch (error) {
     // The errno fields too (a full disk in a worker is a message for the user, not a stack trace).
     const { code, path: at, dest, syscall } = error as NodeJS.ErrnoException & { dest?: string };
-    port.postMessage({ error: error instanceof Error ? (error.stack ?? error.message) : String(error), errno: { code, path: at, dest, syscall } });
+    port.postMessage({
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      errno: { code, path: at, dest, syscall },
+    });
   } finally {
     Atomics.store(state, slot, DONE);
     Atomics.notify(state, slot);
@@ -181,12 +189,22 @@ function sizeOf(source: DeviceGroup | DeviceFiles): number {
  * takes it from the cache or compiles it and stores it there, and writes it out. Returns its cache
  * key, what is left of its output, and whether the cache had it.
  */
-function processDevice(source: DeviceGroup | DeviceFiles, job: Job, site: Site, made: Set<string>): [string | undefined, DeviceOutput, boolean] {
-  const { manifests, problems: unread } = 'manifests' in source ? { manifests: source.manifests, problems: [] } : readManifests(job.root!, source.files);
-  const key = job.base === undefined ? undefined : deviceKey(job.base, source.device, manifests, job.root, 'others' in source ? source.others : undefined);
+function processDevice(
+  source: DeviceGroup | DeviceFiles,
+  job: Job,
+  site: Site,
+  made: Set<string>,
+): [string | undefined, DeviceOutput, boolean] {
+  const { manifests, problems: unread } =
+    'manifests' in source ? { manifests: source.manifests, problems: [] } : readManifests(job.root!, source.files);
+  const key =
+    job.base === undefined
+      ? undefined
+      : deviceKey(job.base, source.device, manifests, job.root, 'others' in source ? source.others : undefined);
   const hit = key === undefined || job.fresh ? undefined : readCacheEntry(job.cacheDir!, key);
   // A manifest that could not be read is the device's problem, and not the cache's: never stored.
-  const unreadable = (output: DeviceOutput) => (unread.length > 0 ? { ...output, problems: [...unread, ...output.problems], files: [] } : output);
+  const unreadable = (output: DeviceOutput) =>
+    unread.length > 0 ? { ...output, problems: [...unread, ...output.problems], files: [] } : output;
   if (hit && unread.length === 0) {
     if (job.writeTo !== undefined) {
       // The build links the cached files into its tree; one gone since it was checked (another build
@@ -200,7 +218,10 @@ function processDevice(source: DeviceGroup | DeviceFiles, job: Job, site: Site, 
   }
   const { device, problems, files: rendered, summary, notices, counts } = compileDevice(source.device, manifests, site);
   // Bytes once, for the staging folder, the cache and whoever keeps them (the preview serves bytes).
-  const files = rendered.map((f) => ({ path: f.path, contents: typeof f.contents === 'string' ? Buffer.from(f.contents) : f.contents }));
+  const files = rendered.map((f) => ({
+    path: f.path,
+    contents: typeof f.contents === 'string' ? Buffer.from(f.contents) : f.contents,
+  }));
   const output: DeviceOutput = { device, problems, files, summary, notices, counts }; // No builds: they are not needed past this point.
   if (unread.length > 0) return [key, finish(unreadable(output), job), false];
   if (job.writeTo === undefined || problems.length > 0) {
@@ -209,7 +230,13 @@ function processDevice(source: DeviceGroup | DeviceFiles, job: Job, site: Site, 
   }
   // Written into the tree first; the cache then links to those very files.
   if (key === undefined) for (const file of files) writeStagedFile(job.writeTo!, file, made);
-  else writeCacheEntry(job.cacheDir!, key, output, files.map((file) => createStagedFile(job.writeTo!, file, made)));
+  else
+    writeCacheEntry(
+      job.cacheDir!,
+      key,
+      output,
+      files.map((file) => createStagedFile(job.writeTo!, file, made)),
+    );
   return [key, { ...output, files: [] }, false];
 }
 
@@ -276,7 +303,13 @@ interface Started {
   slot: number;
 }
 
-function startWorkers(sources: readonly (DeviceGroup | DeviceFiles)[], job: Job, state: Int32Array, workers: number, pool?: WorkerPool): Started[] {
+function startWorkers(
+  sources: readonly (DeviceGroup | DeviceFiles)[],
+  job: Job,
+  state: Int32Array,
+  workers: number,
+  pool?: WorkerPool,
+): Started[] {
   const shared = pack(sources);
   const ready = pool?.take(workers) ?? [];
   return Array.from({ length: workers }, (_, w) => {
@@ -306,7 +339,9 @@ function collect(started: Started[], state: Int32Array, done: Done[], devices: n
     }
     let count = 0;
     for (;;) {
-      const message = receiveMessageOnPort(port)?.message as { device?: [number, string | undefined, DeviceOutput]; done?: number; error?: string; errno?: object } | undefined;
+      const message = receiveMessageOnPort(port)?.message as
+        | { device?: [number, string | undefined, DeviceOutput]; done?: number; error?: string; errno?: object }
+        | undefined;
       if (message?.device) {
         const [i, key, output] = message.device;
         done[i] = [key, output];
@@ -314,7 +349,8 @@ function collect(started: Started[], state: Int32Array, done: Done[], devices: n
         continue;
       }
       void worker.terminate();
-      if (message?.done !== count) throw Object.assign(new Error(`a compile worker failed: ${message?.error ?? 'no answer'}`), message?.errno);
+      if (message?.done !== count)
+        throw Object.assign(new Error(`a compile worker failed: ${message?.error ?? 'no answer'}`), message?.errno);
       break;
     }
   }
@@ -345,8 +381,16 @@ function pack(sources: readonly (DeviceGroup | DeviceFiles)[]): SharedGroups {
 function unpack(shared: SharedGroups, device: number): DeviceGroup | DeviceFiles {
   const name = shared.devices[device];
   const range = shared.files.slice(shared.firstFile[device], shared.firstFile[device + 1]);
-  if (!shared.bytes) return { device: name, files: range.map((file) => ({ file, device: name })), others: shared.others[device] };
+  if (!shared.bytes)
+    return { device: name, files: range.map((file) => ({ file, device: name })), others: shared.others[device] };
   const first = shared.firstFile[device];
   // A copy, not a view: TextDecoder does not decode from shared memory.
-  return { device: name, manifests: range.map((file, n) => ({ file, device: name, bytes: shared.bytes!.slice(shared.offsets![first + n], shared.offsets![first + n + 1]) })) };
+  return {
+    device: name,
+    manifests: range.map((file, n) => ({
+      file,
+      device: name,
+      bytes: shared.bytes!.slice(shared.offsets![first + n], shared.offsets![first + n + 1]),
+    })),
+  };
 }

@@ -142,7 +142,8 @@ const writebacks = new Map<string, ChildProcess>();
  */
 export function flushToDisk(dir: string, marker?: string): void {
   const status = marker === undefined ? undefined : flushByHelper(dir, marker);
-  if (status === 0 || (status === undefined && spawnSync('sync', ['-f', dir], { stdio: 'ignore' }).status === 0)) return;
+  if (status === 0 || (status === undefined && spawnSync('sync', ['-f', dir], { stdio: 'ignore' }).status === 0))
+    return;
   const walk = (folder: string) => {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
       const child = path.join(folder, entry.name);
@@ -211,12 +212,14 @@ export function writeDurably(file: string, contents: string | Uint8Array, flags 
 
 /** Writes all of `bytes` to an open file (a write may take fewer bytes than it is given). */
 export function writeAll(fd: number, bytes: Uint8Array): void {
-  for (let written = 0; written < bytes.byteLength; ) written += writeSync(fd, bytes, written, bytes.byteLength - written);
+  for (let written = 0; written < bytes.byteLength;)
+    written += writeSync(fd, bytes, written, bytes.byteLength - written);
 }
 
 /** A write's error names no path (write(2) has only a file descriptor): add the file's, so that messages can say where. */
 export function atPath(error: unknown, file: string): unknown {
-  if (error instanceof Error && (error as NodeJS.ErrnoException).path === undefined) (error as NodeJS.ErrnoException).path = file;
+  if (error instanceof Error && (error as NodeJS.ErrnoException).path === undefined)
+    (error as NodeJS.ErrnoException).path = file;
   return error;
 }
 

@@ -98,5 +98,8 @@ export function jitFlagsFor(perThread) {
   const back = `--interrupt-budget=${INTERRUPT_BUDGET}`;
   if (perThread < HUGE_BUILD_FROM) return { flags, back };
   const inlining = '--max-inlined-bytecode-size-cumulative=';
-  return { flags: `${flags} ${inlining}${HUGE_BUILD_INLINED_BYTECODE}`, back: `${back} ${inlining}${V8_INLINED_BYTECODE}` };
+  return {
+    flags: `${flags} ${inlining}${HUGE_BUILD_INLINED_BYTECODE}`,
+    back: `${back} ${inlining}${V8_INLINED_BYTECODE}`,
+  };
 }

@@ -25,7 +25,17 @@ export const OUTPUT_MARKER_FILE: OutputFile = {
  * What the top of an output folder held before builds wrote {@link OUTPUT_MARKER} (otapress 0.2 and
  * earlier): a folder with `api/v1/404.json` and nothing but these names is taken for one of theirs.
  */
-const EARLIER_OUTPUT_NAMES = new Set(['404.html', '_headers', '_redirects', '_routes.json', '_worker.js', '.htaccess', 'api', 'devices', 'index.html']);
+const EARLIER_OUTPUT_NAMES = new Set([
+  '404.html',
+  '_headers',
+  '_redirects',
+  '_routes.json',
+  '_worker.js',
+  '.htaccess',
+  'api',
+  'devices',
+  'index.html',
+]);
 
 /** The output folder cannot be written: another build holds it, it would replace what it must not, or the disk refused. */
 export class OutputError extends Error {
@@ -55,7 +65,9 @@ export function checkOutDir(outDir: string, root: string, { overwrite = false } 
   const content = path.join(project, 'content');
   const inside = (child: string, dir: string) => {
     const relative = path.relative(dir, child);
-    return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
+    return (
+      relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
+    );
   };
   if (inside(project, out) || inside(out, content)) {
     throw new OutputError(
@@ -78,7 +90,10 @@ const WRITE_ERRORS: Record<string, [what: string, todo: string]> = {
   EDQUOT: ['the disk quota is used up', 'free some space or raise the quota, and run it again'],
   EROFS: ['the file system is read-only', 'use a writable folder'],
   EACCES: ['permission denied', 'make the folder writable for this user, or use another'],
-  EPERM: ['the operation is not permitted (an immutable file or folder?)', 'make the folder writable for this user, or use another'],
+  EPERM: [
+    'the operation is not permitted (an immutable file or folder?)',
+    'make the folder writable for this user, or use another',
+  ],
   ENAMETOOLONG: ['the path is too long for the file system', 'use a folder with a shorter path'],
   EIO: ['the disk reported an input/output error', 'check the disk (dmesg), then run it again'],
   EMFILE: ['too many files are open', 'raise the limit (ulimit -n) and run it again'],
@@ -96,8 +111,16 @@ const ELSEWHERE = ['EROFS', 'EACCES', 'EPERM', 'ENAMETOOLONG'];
 export function describeWriteError(error: unknown): string | undefined {
   const { code, path: at, dest, syscall } = (error ?? {}) as NodeJS.ErrnoException & { dest?: string };
   if (typeof code !== 'string' || !/^E[A-Z0-9]+$/.test(code)) return undefined;
-  const [what, todo] = WRITE_ERRORS[code] ?? [`the system refused to ${syscall ?? 'write'} (${oneLine((error as Error).message)})`, 'check the path and run it again'];
-  const where = at === undefined ? '' : syscall === 'rename' && dest ? ` renaming ${oneLine(at)} to ${oneLine(dest)}` : ` at ${oneLine(at)}`;
+  const [what, todo] = WRITE_ERRORS[code] ?? [
+    `the system refused to ${syscall ?? 'write'} (${oneLine((error as Error).message)})`,
+    'check the path and run it again',
+  ];
+  const where =
+    at === undefined
+      ? ''
+      : syscall === 'rename' && dest
+        ? ` renaming ${oneLine(at)} to ${oneLine(dest)}`
+        : ` at ${oneLine(at)}`;
   return `${what} (${code}${where}); ${todo}`;
 }
 
@@ -105,8 +128,13 @@ export function describeWriteError(error: unknown): string | undefined {
 export function writeFailure(error: unknown, outDir: string): OutputError | undefined {
   const described = describeWriteError(error);
   if (described === undefined) return undefined;
-  const elsewhere = ELSEWHERE.includes((error as NodeJS.ErrnoException).code!) ? ' (build --out DIR writes the site elsewhere)' : '';
-  return new OutputError(`could not write the site to ${oneLine(outDir)}: ${described}${elsewhere}. ${oneLine(outDir)} is as it was before this build.`, 'io');
+  const elsewhere = ELSEWHERE.includes((error as NodeJS.ErrnoException).code!)
+    ? ' (build --out DIR writes the site elsewhere)'
+    : '';
+  return new OutputError(
+    `could not write the site to ${oneLine(outDir)}: ${described}${elsewhere}. ${oneLine(outDir)} is as it was before this build.`,
+    'io',
+  );
 }
 
 // --- internal ---
@@ -118,8 +146,11 @@ function foreignEntries(out: string): string | undefined {
   if (stat === undefined || stat.isSymbolicLink()) return undefined;
   if (!stat.isDirectory()) return 'it is a file, not a folder';
   const names = readdirSync(out).sort();
-  if (names.length === 0 || lstatSync(path.join(out, OUTPUT_MARKER), { throwIfNoEntry: false })?.isFile()) return undefined;
-  const earlier = names.every((name) => EARLIER_OUTPUT_NAMES.has(name)) && lstatSync(path.join(out, 'api', 'v1', '404.json'), { throwIfNoEntry: false })?.isFile();
+  if (names.length === 0 || lstatSync(path.join(out, OUTPUT_MARKER), { throwIfNoEntry: false })?.isFile())
+    return undefined;
+  const earlier =
+    names.every((name) => EARLIER_OUTPUT_NAMES.has(name)) &&
+    lstatSync(path.join(out, 'api', 'v1', '404.json'), { throwIfNoEntry: false })?.isFile();
   if (earlier) return undefined;
   const unknown = names.filter((name) => !EARLIER_OUTPUT_NAMES.has(name));
   const shown = (unknown.length > 0 ? unknown : names).slice(0, 3).map((name) => `\`${oneLine(name)}\``);

@@ -16,9 +16,18 @@ import { SITE_FILE, type Site } from '../catalog/site.js';
  * Problems of the site's folders that differ only by case, when `dir` lies on a disk that ignores
  * case (`ignores`: how that is found; the probe of a file by another case of its name).
  */
-export function folderCaseProblems(site: Site, dir: string, ignores: (dir: string) => boolean = ignoresCase): Problem[] {
+export function folderCaseProblems(
+  site: Site,
+  dir: string,
+  ignores: (dir: string) => boolean = ignoresCase,
+): Problem[] {
   // The folders every site writes, then each format's fixed folders (before its first placeholder).
-  const folders = ['api/v1/', 'api/v2/', 'devices/', ...site.formats.map((f) => f.path.slice(1).replace(/[^/]*\{.*$/, ''))];
+  const folders = [
+    'api/v1/',
+    'api/v2/',
+    'devices/',
+    ...site.formats.map((f) => f.path.slice(1).replace(/[^/]*\{.*$/, '')),
+  ];
   const clashes = caseClashes(folders.filter((f) => f !== ''));
   if (clashes.length === 0 || !ignores(dir)) return [];
   return clashes.map(({ path: folder, other }) => {

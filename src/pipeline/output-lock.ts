@@ -107,7 +107,12 @@ function lockHolder(lock: string): LockHolder | undefined {
     const writtenMs = statSync(lock).mtimeMs;
     const [pidText, start] = text.trim().split(' ');
     const pid = Number.parseInt(pidText, 10);
-    return { pid: Number.isSafeInteger(pid) && pid > 0 ? pid : 0, start: /^\d+$/.test(start ?? '') ? start : undefined, writtenMs, text };
+    return {
+      pid: Number.isSafeInteger(pid) && pid > 0 ? pid : 0,
+      start: /^\d+$/.test(start ?? '') ? start : undefined,
+      writtenMs,
+      text,
+    };
   } catch {
     return undefined;
   }

@@ -32,7 +32,14 @@ export interface Preview {
  * when anything under `content/` changes. An invalid change prints its problems and keeps the last
  * good tree in service. Throws {@link ContentError} when the content is invalid from the start.
  */
-export async function startPreview({ root, port = 8788, hostname = '127.0.0.1', io, rebuild = changedDevicesRebuild(root), debounceMs = 20 }: PreviewOptions): Promise<Preview> {
+export async function startPreview({
+  root,
+  port = 8788,
+  hostname = '127.0.0.1',
+  io,
+  rebuild = changedDevicesRebuild(root),
+  debounceMs = 20,
+}: PreviewOptions): Promise<Preview> {
   const first = rebuild([]);
   if (!first.tree) throw new ContentError(first.problems);
   let current: ServedTree = first.tree;
@@ -74,10 +81,14 @@ export async function startPreview({ root, port = 8788, hostname = '127.0.0.1', 
     }
     if (result.tree) {
       current = result.tree;
-      io.out(`rebuilt after changes to ${changed.join(', ') || 'content/'} in ${Math.round(performance.now() - started)} ms`);
+      io.out(
+        `rebuilt after changes to ${changed.join(', ') || 'content/'} in ${Math.round(performance.now() - started)} ms`,
+      );
     } else {
       for (const problem of result.problems) io.err(formatProblem(problem));
-      io.err(`${result.problems.length} problem${result.problems.length === 1 ? '' : 's'} found; still serving the last good build.`);
+      io.err(
+        `${result.problems.length} problem${result.problems.length === 1 ? '' : 's'} found; still serving the last good build.`,
+      );
     }
   };
   const watcher = watchContent(contentDir, (relative) => {
@@ -124,7 +135,9 @@ function watchContent(contentDir: string, changed: (relative: string) => void): 
     unwatch(folder); // A folder removed and made again is another folder: watch the new one.
     if (!lstatSync(path.join(contentDir, folder), { throwIfNoEntry: false })?.isDirectory()) return;
     try {
-      const watcher = watch(path.join(contentDir, folder), (_event, name) => changed(name ? `${folder}/${String(name)}` : folder));
+      const watcher = watch(path.join(contentDir, folder), (_event, name) =>
+        changed(name ? `${folder}/${String(name)}` : folder),
+      );
       watcher.on('error', () => unwatch(folder)); // The folder went away; content/'s watcher says so.
       watchers.set(folder, watcher);
     } catch {

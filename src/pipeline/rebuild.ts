@@ -54,17 +54,28 @@ export function changedDevicesRebuild(root: string): Rebuild {
     // And the formats' files at the root, each of which has a rule there.
     const rootFiles = rootFormatAnswers(outputs);
     const key = `${s.devices.join('/')}\u0000${incrementals.map((a) => `${a.device}/${a.list}/${a.incremental}`).join(' ')}\u0000${rootFiles.join(' ')}`;
-    if (s.hostFiles?.key !== key) s.hostFiles = { key, files: renderHostFiles(s.site, s.devices, 'all', incrementals, rootFiles) };
+    if (s.hostFiles?.key !== key)
+      s.hostFiles = { key, files: renderHostFiles(s.site, s.devices, 'all', incrementals, rootFiles) };
     const problems = [...s.siteProblems, ...[...s.layoutProblems.values()].flat()];
     // The devices' own files stay deflated, out of the assembly: only the indexes and host files come back.
-    const assembled = assembleSite(s, s.site, outputs, 'all', problems, () => s.hostFiles!.files, (summaries) => {
-      // The indexes only change when a summary does: a changed manifest is rarely a list's newest build.
-      if (!s.indexes || !sameSummaries(s.indexes.summaries, summaries)) s.indexes = { summaries, files: renderIndexes(summaries, linksOf(s.site)) };
-      return s.indexes.files;
-    });
+    const assembled = assembleSite(
+      s,
+      s.site,
+      outputs,
+      'all',
+      problems,
+      () => s.hostFiles!.files,
+      (summaries) => {
+        // The indexes only change when a summary does: a changed manifest is rarely a list's newest build.
+        if (!s.indexes || !sameSummaries(s.indexes.summaries, summaries))
+          s.indexes = { summaries, files: renderIndexes(summaries, linksOf(s.site)) };
+        return s.indexes.files;
+      },
+    );
     if (assembled.problems.length > 0) return { problems: assembled.problems };
     const files = new Map<string, Stored>();
-    for (const output of outputs) for (const file of output.deflated ?? []) files.set(`/${file.path}`, new Deflated(file.contents as Uint8Array));
+    for (const output of outputs)
+      for (const file of output.deflated ?? []) files.set(`/${file.path}`, new Deflated(file.contents as Uint8Array));
     for (const [served, contents] of servedTree(s.site, assembled.files).files) files.set(served, contents);
     return { tree: { site: s.site, files: new DeflatedFiles(files) }, problems: [] };
   };
@@ -74,7 +85,9 @@ export function changedDevicesRebuild(root: string): Rebuild {
     const { site, problems } = compileSettings(listing);
     state = undefined;
     if (!site) return { problems }; // Nothing to build on: the next change compiles everything again.
-    const compiled = withTightHeap(listing.files.length, () => compileDevices(filesByDevice(listing), listing.site!, site, { cacheDir: cacheDirOf(root), root, deflate: true }));
+    const compiled = withTightHeap(listing.files.length, () =>
+      compileDevices(filesByDevice(listing), listing.site!, site, { cacheDir: cacheDirOf(root), root, deflate: true }),
+    );
     state = {
       site,
       siteBytes: listing.site!,
@@ -102,7 +115,9 @@ export function changedDevicesRebuild(root: string): Rebuild {
     state.devices = [...state.devices.filter((d) => !devices.includes(d)), ...partial.devices].sort(compareStrings);
     const result = assemble(state);
     setImmediate(() => {
-      for (const output of compiled) if (outputs.get(output.device) === output && output.problems.length === 0) outputs.set(output.device, deflateOutput(output));
+      for (const output of compiled)
+        if (outputs.get(output.device) === output && output.problems.length === 0)
+          outputs.set(output.device, deflateOutput(output));
     });
     return result;
   };
@@ -145,7 +160,10 @@ export class DeflatedFiles implements ReadonlyMap<string, string | Uint8Array> {
       for (const served of stored) yield [served, files.get(served)!];
     })(this) as MapIterator<[string, string | Uint8Array]>;
   }
-  forEach(callback: (value: string | Uint8Array, key: string, map: ReadonlyMap<string, string | Uint8Array>) => void, thisArg?: unknown): void {
+  forEach(
+    callback: (value: string | Uint8Array, key: string, map: ReadonlyMap<string, string | Uint8Array>) => void,
+    thisArg?: unknown,
+  ): void {
     for (const [served, contents] of this.entries()) callback.call(thisArg, contents, served, this);
   }
   [Symbol.iterator](): MapIterator<[string, string | Uint8Array]> {
@@ -179,7 +197,10 @@ interface State {
 
 /** Whether two lists of summaries are equal: the same objects, or equal as JSON. */
 function sameSummaries(a: readonly DeviceSummary[], b: readonly DeviceSummary[]): boolean {
-  return a.length === b.length && a.every((summary, i) => summary === b[i] || JSON.stringify(summary) === JSON.stringify(b[i]));
+  return (
+    a.length === b.length &&
+    a.every((summary, i) => summary === b[i] || JSON.stringify(summary) === JSON.stringify(b[i]))
+  );
 }
 
 /** Groups problems by the device folder of their file: `content/<device>` or anything inside it. */
@@ -187,7 +208,8 @@ function byFolder(problems: readonly Problem[]): Map<string, Problem[]> {
   const groups = new Map<string, Problem[]>();
   for (const problem of problems) {
     const parts = problem.file.split('/');
-    const inFolder = parts[0] === 'content' && (parts.length >= 3 || (parts.length === 2 && problem.field === '(folder)'));
+    const inFolder =
+      parts[0] === 'content' && (parts.length >= 3 || (parts.length === 2 && problem.field === '(folder)'));
     const folder = inFolder ? parts[1] : '';
     groups.set(folder, [...(groups.get(folder) ?? []), problem]);
   }
@@ -201,7 +223,8 @@ function changedDevices(changed: readonly string[]): string[] | undefined {
   for (const file of changed) {
     const parts = file.split('/');
     // content/<device> itself (a folder created, renamed or removed) or a file inside it.
-    if (parts[0] !== 'content' || parts.length < 2 || parts[1] === 'site.yaml' || !DEVICE_NAME.test(parts[1])) return undefined;
+    if (parts[0] !== 'content' || parts.length < 2 || parts[1] === 'site.yaml' || !DEVICE_NAME.test(parts[1]))
+      return undefined;
     if (parts.length === 2 && /\.ya?ml$/i.test(parts[1])) return undefined; // A stray manifest beside site.yaml.
     devices.add(parts[1]);
   }

@@ -33,7 +33,10 @@ export const WARM_PARALLEL_THRESHOLD = 5_000;
  * stages the tree. The manifests are counted by name in the device folders (catalog/read.ts reads
  * and checks them later). See {@link prestartFor}.
  */
-export function prestartForBuild(root: string, { cache, threads }: { cache: boolean; threads?: number }): WorkerPool | undefined {
+export function prestartForBuild(
+  root: string,
+  { cache, threads }: { cache: boolean; threads?: number },
+): WorkerPool | undefined {
   const cacheDir = cache ? cacheDirOf(root) : undefined;
   return prestartFor(cacheDir, threads, () => countManifests(path.join(root, 'content'), thresholdOf(cacheDir)));
 }
@@ -45,7 +48,11 @@ export function prestartForBuild(root: string, { cache, threads }: { cache: bool
  * device; a warm one of at least {@link WARM_PARALLEL_THRESHOLD}, which reads every manifest to
  * find its devices in the cache.
  */
-export function prestartFor(cacheDir: string | undefined, threads: number | undefined, count: () => { devices: number; manifests: number }): WorkerPool | undefined {
+export function prestartFor(
+  cacheDir: string | undefined,
+  threads: number | undefined,
+  count: () => { devices: number; manifests: number },
+): WorkerPool | undefined {
   const { devices, manifests } = count();
   const workers = workersFor(devices, threads);
   return workers > 0 && manifests >= thresholdOf(cacheDir) ? prestartWorkers(workers) : undefined;
@@ -67,7 +74,9 @@ function countManifests(contentDir: string, enough: number): { devices: number; 
   let manifests = 0;
   let folders: string[];
   try {
-    folders = readdirSync(contentDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    folders = readdirSync(contentDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
   } catch {
     return { devices, manifests };
   }
@@ -89,7 +98,11 @@ function countManifests(contentDir: string, enough: number): { devices: number; 
 /** Starts a worker with the data `data` makes around the port it will answer on; returns the worker and the calling side's port. */
 export function startWorker(data: (port: MessagePort) => object): { worker: Worker; port: MessagePort } {
   const { port1, port2 } = new MessageChannel();
-  const worker = new Worker(WORKER_ENTRY, { workerData: data(port2), transferList: [port2], resourceLimits: WORKER_LIMITS });
+  const worker = new Worker(WORKER_ENTRY, {
+    workerData: data(port2),
+    transferList: [port2],
+    resourceLimits: WORKER_LIMITS,
+  });
   worker.unref();
   return { worker, port: port1 };
 }
@@ -145,4 +158,3 @@ const WORKER_ENTRY = new URL('./compile-worker.mjs', import.meta.url);
  * --single-threaded move by 15 % from one run to the next, too much to choose by.
  */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 32 };
-

@@ -15,7 +15,16 @@ import {
 import path from 'node:path';
 import { outputPathProblem } from '../catalog/path-limits.js';
 import type { OutputFile } from '../render/output.js';
-import { atPath, discardTree, flushToDisk, removeInBackground, startWriteback, stopWriteback, syncPath, writeAll } from './disk.js';
+import {
+  atPath,
+  discardTree,
+  flushToDisk,
+  removeInBackground,
+  startWriteback,
+  stopWriteback,
+  syncPath,
+  writeAll,
+} from './disk.js';
 import { isAlive } from './output-lock.js';
 
 /**
@@ -94,7 +103,12 @@ export function createStagedFile(staging: string, file: OutputFile, made: Set<st
 }
 
 /** {@link createStagedFile}, with the `lstat` of the file only when `withStat` (nothing without the cache asks for it). */
-function writeNew(staging: string, file: OutputFile, made: Set<string>, withStat: boolean): { path: string; stat?: Stats } {
+function writeNew(
+  staging: string,
+  file: OutputFile,
+  made: Set<string>,
+  withStat: boolean,
+): { path: string; stat?: Stats } {
   const target = stagedPath(staging, file.path, made);
   const bytes = typeof file.contents === 'string' ? Buffer.from(file.contents) : file.contents;
   let fd: number;
@@ -158,7 +172,6 @@ export function recoverTree(outDir: string): void {
   for (const name of readdirSync(parent).sort()) if (trash.test(name)) removeInBackground(path.join(parent, name));
 }
 
-
 // --- internal ---
 
 /** The absolute path of `file` in a staging folder, its folder made; refuses a path that leaves the tree. */
@@ -184,13 +197,15 @@ function stagedPath(staging: string, file: string, made: Set<string>): string {
  */
 function checkTreePath(file: string): void {
   const parts = file.split('/');
-  if (parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\\') || p.includes('\0')) || path.isAbsolute(file)) {
+  if (
+    parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\\') || p.includes('\0')) ||
+    path.isAbsolute(file)
+  ) {
     throw new Error(`refusing to write outside the output folder: ${JSON.stringify(file)}`);
   }
   const tooLong = outputPathProblem(file);
   if (tooLong) throw new Error(`refusing to write ${JSON.stringify(file)}: ${tooLong}`);
 }
-
 
 function siblings(outDir: string) {
   const parent = path.dirname(path.resolve(outDir));

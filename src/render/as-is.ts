@@ -35,7 +35,26 @@ const ESCAPED = /["\\&'<>\u0000-\u001f\ud800-\udfff\ufffe\uffff]/;
  * (a number where the loose forms allow one) is tested as the text its output writes.
  */
 function textsOf(build: Build): string {
-  const { device, incremental, api_level, url, filepath, md5sum, changes, channel, filename, version, pre_version, display_version, android_version, id, sha256, os_patch_level, ota_property_files, sha1 } = build;
+  const {
+    device,
+    incremental,
+    api_level,
+    url,
+    filepath,
+    md5sum,
+    changes,
+    channel,
+    filename,
+    version,
+    pre_version,
+    display_version,
+    android_version,
+    id,
+    sha256,
+    os_patch_level,
+    ota_property_files,
+    sha1,
+  } = build;
   return (
     `${device}${incremental}${api_level}${url ?? ''}${filepath ?? ''}${md5sum}${changes}${channel}${filename}${version}${pre_version}` +
     `${display_version}${android_version}${id}${sha256 ?? ''}${os_patch_level ?? ''}${ota_property_files ?? ''}${sha1 ?? ''}`

@@ -25,7 +25,9 @@ export function changelogForAtom(blocks: readonly ChangelogBlock[]): string {
 
 /** The changes a changelog lists, as plain text: each list item and paragraph (headings and code blocks are not changes). */
 export function changeTexts(blocks: readonly ChangelogBlock[]): string[] {
-  return blocks.filter((b) => b.kind === 'item' || b.kind === 'paragraph').map((b) => plainText((b as { text: Inline[] }).text));
+  return blocks
+    .filter((b) => b.kind === 'item' || b.kind === 'paragraph')
+    .map((b) => plainText((b as { text: Inline[] }).text));
 }
 
 /** Whether a build has a changelog to show (a manifest's empty one shows nothing). */
@@ -95,7 +97,8 @@ function render(blocks: readonly ChangelogBlock[], { text, tags }: Form, prefix?
     inList = false;
     if (out !== '') out += '\n';
     if (block.kind === 'heading') out += `${tags.h4}${inline(block.text, text, tags)}${tags.h4End}`;
-    else if (block.kind === 'paragraph') out += `${tags.p}${id()}${tags.open}${inline(block.text, text, tags)}${tags.pEnd}`;
+    else if (block.kind === 'paragraph')
+      out += `${tags.p}${id()}${tags.open}${inline(block.text, text, tags)}${tags.pEnd}`;
     else out += `${tags.pre}${text(block.text)}${tags.preEnd}`;
   }
   if (inList) out += tags.ulEnd;

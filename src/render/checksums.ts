@@ -45,7 +45,9 @@ export function renderChecksums(device: string, listings: readonly Listing[]): O
   for (const [filename, sums] of byName) {
     if (sums.size === 1) lines.push([filename, [...sums.keys()][0]]);
     // Paths whose parts are not plain are left out, as names are: a line break would forge a line.
-    else for (const [sha256, filepath] of sums) if (filepath.split('/').every((part) => PLAIN_FILENAME.test(part))) lines.push([filepath, sha256]);
+    else
+      for (const [sha256, filepath] of sums)
+        if (filepath.split('/').every((part) => PLAIN_FILENAME.test(part))) lines.push([filepath, sha256]);
   }
   const text = lines.sort(([a], [b]) => compareStrings(a, b)).map(([name, sha256]) => `${sha256}  ${name}\n`);
   return { path: fileOf(URLS.checksums(device)), contents: text.join('') };

@@ -36,19 +36,36 @@ export interface RenderedDevice {
  * rendered independently; the site-wide indexes need only the summaries (see `renderIndexes`).
  * `info` is the device's device.yaml, when it has one.
  */
-export function renderDevice(device: string, listings: readonly Listing[], site: Site, info?: DeviceInfo, answers: readonly IncrementalListing[] = []): RenderedDevice {
+export function renderDevice(
+  device: string,
+  listings: readonly Listing[],
+  site: Site,
+  info?: DeviceInfo,
+  answers: readonly IncrementalListing[] = [],
+): RenderedDevice {
   const v2 = renderV2(device, listings);
   const v2Device = renderV2Device(device, info ?? NO_DEVICE_INFO, v2.versions, site);
   const builds = listings.flatMap((l) => l.builds);
   const links = linksOf(site);
   const changelogPage = renderChangelogPage(device, builds, links);
   const changes = deviceChanges(device, builds, site, info);
-  const formats = site.formats.length > 0 ? renderFormats(device, listings, site, info ?? NO_DEVICE_INFO) : { files: [], notices: [] };
+  const formats =
+    site.formats.length > 0
+      ? renderFormats(device, listings, site, info ?? NO_DEVICE_INFO)
+      : { files: [], notices: [] };
   const checksums = renderChecksums(device, [...listings, ...answers]);
   // The formats' files at the root of the site (a device writes nothing else there): each has a rule of its own on the hosts.
   const rootFiles = formats.files.flatMap((f) => (f.path.includes('/') ? [] : [`/${f.path}`]));
   return {
-    files: [v2.file, v2Device, renderDevicePage(device, listings, info, checksums !== undefined, links), ...(checksums ? [checksums] : []), ...(changelogPage ? [changelogPage] : []), ...renderFeeds(listings, site, info), ...formats.files],
+    files: [
+      v2.file,
+      v2Device,
+      renderDevicePage(device, listings, info, checksums !== undefined, links),
+      ...(checksums ? [checksums] : []),
+      ...(changelogPage ? [changelogPage] : []),
+      ...renderFeeds(listings, site, info),
+      ...formats.files,
+    ],
     notices: [...v1Notices(device, listings), ...v2.notices, ...formats.notices],
     problems: v2.problems,
     summary: {

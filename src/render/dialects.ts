@@ -286,17 +286,21 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
     count: 'every',
     keys: [
       timestamp('datetime'),
-      required('files', (b) => [
-        {
-          filename: b.filename,
-          os_patch_level: b.os_patch_level,
-          os_sdk_level: sdkLevel(b),
-          ...(payloadRanges(b) !== undefined && { ota_property_files: payloadRanges(b) }),
-          sha256: sha256Of(b),
-          size: b.size,
-          url: b.url,
-        },
-      ], 'array'),
+      required(
+        'files',
+        (b) => [
+          {
+            filename: b.filename,
+            os_patch_level: b.os_patch_level,
+            os_sdk_level: sdkLevel(b),
+            ...(payloadRanges(b) !== undefined && { ota_property_files: payloadRanges(b) }),
+            sha256: sha256Of(b),
+            size: b.size,
+            url: b.url,
+          },
+        ],
+        'array',
+      ),
       required('type', () => 'ci'),
       version,
     ],

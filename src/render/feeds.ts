@@ -28,7 +28,8 @@ export function renderFeeds(listings: readonly Listing[], site: Site, info?: Dev
   // An empty list's feed is as new as the device's newest build, so `updated` never needs a clock.
   const deviceUpdated = new Map<string, number>();
   for (const listing of listings) {
-    for (const build of listing.builds) deviceUpdated.set(listing.device, Math.max(deviceUpdated.get(listing.device) ?? 0, build.timestamp));
+    for (const build of listing.builds)
+      deviceUpdated.set(listing.device, Math.max(deviceUpdated.get(listing.device) ?? 0, build.timestamp));
   }
   // A build in several lists has the same entry in each feed but for its link: made once.
   const entryParts = new Map<Build, EntryParts>();
@@ -65,7 +66,9 @@ function renderFeed(
     `  <subtitle>New builds in the ${x(list)} list of ${x(deviceLabel(device, info))}</subtitle>`,
     `  <updated>${isoTime(updated)}</updated>`,
     ...(info && info.maintainers.length > 0
-      ? info.maintainers.map((m) => `  <author><name>${x(m.name)}</name>${m.url ? `<uri>${x(m.url)}</uri>` : ''}</author>`)
+      ? info.maintainers.map(
+          (m) => `  <author><name>${x(m.name)}</name>${m.url ? `<uri>${x(m.url)}</uri>` : ''}</author>`,
+        )
       : [`  <author><name>${x(new URL(site.downloadBaseUrl).host)}</name></author>`]),
     `  <link rel="self" type="application/atom+xml" href="${x(links.feed(device, list))}"/>`,
     `  <link rel="alternate" type="text/html" href="${x(links.devicePage(device))}#${x(list)}"/>`,
@@ -126,7 +129,8 @@ function entryPartsOf(build: Build, links: Links): EntryParts {
     `    <updated>${time}</updated>\n    <published>${time}</published>\n    <link rel="alternate" type="text/html" href="${e(links.devicePage(build.device))}#`;
   let after = `-${e(anchorTail(build))}"/>\n`;
   // A withdrawn file gets no enclosure: feed readers and podcast clients fetch enclosures on their own.
-  if (!withdrawn) after += `    <link rel="enclosure" type="application/zip" length="${build.size}" href="${e(build.url!)}"/>\n`;
+  if (!withdrawn)
+    after += `    <link rel="enclosure" type="application/zip" length="${build.size}" href="${e(build.url!)}"/>\n`;
   after += `    <category term="${e(build.channel)}"/>\n    <summary type="text">${summary}.</summary>\n`;
   // The changelog as escaped HTML (built only from the parsed blocks, see render/changelog.ts).
   if (hasChangelog(build)) after += `    <content type="html">${changelogForAtom(build.changelog)}</content>\n`;

@@ -85,7 +85,10 @@ export function humanSize(bytes: number): string {
 export function isoTime(seconds: number): string {
   // Pages and feeds ask for the same build's time several times in a row (machine and readable forms).
   if (seconds === last.seconds) return last.iso;
-  const iso = Number.isInteger(seconds) && seconds >= 0 && seconds < YEAR_10000 ? formatUtc(seconds) : new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+  const iso =
+    Number.isInteger(seconds) && seconds >= 0 && seconds < YEAR_10000
+      ? formatUtc(seconds)
+      : new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
   last.seconds = seconds;
   last.iso = iso;
   return iso;
@@ -111,7 +114,9 @@ function formatUtc(seconds: number): string {
   const z = days + 719468;
   const era = Math.floor(z / 146097);
   const dayOfEra = z - era * 146097;
-  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) / 365);
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) / 365,
+  );
   const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
   const m = Math.floor((5 * dayOfYear + 2) / 153);
   const day = dayOfYear - Math.floor((153 * m + 2) / 5) + 1;

@@ -21,8 +21,16 @@ import { utf8Of, type OutputFile } from './output.js';
  * The page of one device: what device.yaml says of it, and its builds per list, with everything
  * needed to pick and check one. It links as `links` says (urls.ts linksOf: the site's base path, Pages' files).
  */
-export function renderDevicePage(device: string, lists: readonly Listing[], info?: DeviceInfo, checksums = false, links: Links = URLS): OutputFile {
-  const nav = lists.map((l) => html`<li><a href="#${l.list}">${l.list}</a> <span class="meta">(${l.builds.length})</span></li>`);
+export function renderDevicePage(
+  device: string,
+  lists: readonly Listing[],
+  info?: DeviceInfo,
+  checksums = false,
+  links: Links = URLS,
+): OutputFile {
+  const nav = lists.map(
+    (l) => html`<li><a href="#${l.list}">${l.list}</a> <span class="meta">(${l.builds.length})</span></li>`,
+  );
   const withChangelog = lists.some((l) => l.builds.some(hasChangelog));
   const hasFiles = lists.some((l) => l.builds.some((b) => b.files !== undefined));
   // The body in parts, never joined (see utf8Of): the head with the arrow, then per list its
@@ -30,20 +38,41 @@ export function renderDevicePage(device: string, lists: readonly Listing[], info
   // follow the nav, one line apart.
   const body: (Markup | string)[] = [
     html`<p><a href="${links.home}">← All devices</a></p>
-${deviceHeading(device, info)}
-${info ? html`${deviceFacts(info)}\n` : ''}${withChangelog ? html`<p><a href="${links.changelogPage(device)}">Changelog</a> of every build</p>
-` : ''}<p>Phones ask <code>${links.listing(device, '<list>')}</code>; LineageOS 23.2 and later ask <a href="${links.v2Builds(device)}"><code>${links.v2Builds(device)}</code></a>.</p>
-${checksums ? html`<p><a href="${links.checksums(device)}">SHA256SUMS</a> of every download: in the folder of the files you downloaded, <code>sha256sum -c --ignore-missing SHA256SUMS</code></p>
-` : ''}<nav aria-label="Lists"><ul class="lists">${join(nav, '\n')}</ul></nav>
-`,
+      ${deviceHeading(device, info)}
+      ${info ? html`${deviceFacts(info)} ` : ''}${
+        withChangelog ? html`<p><a href="${links.changelogPage(device)}">Changelog</a> of every build</p> ` : ''
+      }
+      <p>
+        Phones ask <code>${links.listing(device, '<list>')}</code>; LineageOS 23.2 and later ask
+        <a href="${links.v2Builds(device)}"><code>${links.v2Builds(device)}</code></a
+        >.
+      </p>
+      ${
+        checksums
+          ? html`<p>
+              <a href="${links.checksums(device)}">SHA256SUMS</a> of every download: in the folder of the files you
+              downloaded, <code>sha256sum -c --ignore-missing SHA256SUMS</code>
+            </p> `
+          : ''
+      }
+      <nav aria-label="Lists">
+        <ul class="lists">
+          ${join(nav, '\n')}
+        </ul>
+      </nav> `,
   ];
   for (const [i, listing] of lists.entries()) {
-    body.push(html`${i > 0 ? '\n' : ''}<section id="${listing.list}" aria-labelledby="${listing.list}-title">
-<h2 id="${listing.list}-title">${listing.list}</h2>
-<p class="meta">${listing.builds.length} build${listing.builds.length === 1 ? '' : 's'} ·
-<a href="${links.listing(device, listing.list)}">JSON</a> ·
-<a href="${links.feed(device, listing.list)}">Atom feed</a></p>
-`);
+    body.push(
+      html`${i > 0 ? '\n' : ''}
+        <section id="${listing.list}" aria-labelledby="${listing.list}-title">
+          <h2 id="${listing.list}-title">${listing.list}</h2>
+          <p class="meta">
+            ${listing.builds.length} build${listing.builds.length === 1 ? '' : 's'} ·
+            <a href="${links.listing(device, listing.list)}">JSON</a> ·
+            <a href="${links.feed(device, listing.list)}">Atom feed</a>
+          </p>
+        </section> `,
+    );
     if (listing.builds.length === 0) body.push(html`<p>No builds in this list.</p>`);
     const list = escapeMarkup(listing.list);
     for (const [n, build] of listing.builds.entries()) {
@@ -54,10 +83,30 @@ ${checksums ? html`<p><a href="${links.checksums(device)}">SHA256SUMS</a> of eve
     body.push(raw('\n</section>'));
   }
   // Feed readers find the lists' feeds from the page address alone.
-  const feeds = lists.map((l) => html`<link rel="alternate" type="application/atom+xml" title="${device} ${l.list} builds" href="${links.feed(device, l.list)}">`);
-  const styles = [...(info ? [DEVICE_FACTS_STYLE] : []), ...(withChangelog || hasFiles ? [html`<style>${raw(EXTRA_STYLE)}</style>`] : [])];
+  const feeds = lists.map(
+    (l) =>
+      html`<link
+        rel="alternate"
+        type="application/atom+xml"
+        title="${device} ${l.list} builds"
+        href="${links.feed(device, l.list)}"
+      />`,
+  );
+  const styles = [
+    ...(info ? [DEVICE_FACTS_STYLE] : []),
+    ...(withChangelog || hasFiles
+      ? [
+          html`<style>
+            ${raw(EXTRA_STYLE)}
+          </style>`,
+        ]
+      : []),
+  ];
   const head = join([...feeds, ...styles], '\n');
-  return { path: fileOf(URLS.devicePage(device)), contents: pageBytes(`${deviceLabel(device, info)} builds`, body, head) };
+  return {
+    path: fileOf(URLS.devicePage(device)),
+    contents: pageBytes(`${deviceLabel(device, info)} builds`, body, head),
+  };
 }
 
 /** The home page: every device with its newest build and the size of each list, linked as `links` says (see renderDevicePage). */
@@ -68,25 +117,40 @@ export function renderHomePage(summaries: readonly DeviceSummary[], links: Links
       .flatMap((l) => (l.newest ? [l.newest] : []))
       .sort((a, b) => b.datetime - a.datetime || compareStrings(a.filename, b.filename))[0];
     const counts = lists.map((l) => html`${l.list} ${l.count}`);
-    return html`<li><a href="${links.devicePage(device)}">${deviceLabel(device, info)}</a>
-<span class="meta">${newest ? html`newest ${newest.version}${newest.android_version === '' ? '' : html` (Android ${newest.android_version})`}, ${readableTime(newest.datetime).slice(0, 10)}` : 'no downloadable build yet'}</span>
-<span class="meta">builds per list: ${join(counts, ' · ')}</span></li>`;
+    return html`<li>
+      <a href="${links.devicePage(device)}">${deviceLabel(device, info)}</a>
+      <span class="meta"
+        >${newest ? html`newest ${newest.version}${newest.android_version === '' ? '' : html` (Android ${newest.android_version})`}, ${readableTime(newest.datetime).slice(0, 10)}` : 'no downloadable build yet'}</span
+      >
+      <span class="meta">builds per list: ${join(counts, ' · ')}</span>
+    </li>`;
   };
   // Grouped by vendor once device.yaml names one; a catalog without device files keeps one list.
   const groups = groupByVendor(summaries);
   const devices = groups
-    ? join(groups.map(({ vendor, devices: members }, i) => html`<section aria-labelledby="vendor-${i + 1}">
-<h2 class="vendor" id="vendor-${i + 1}">${vendor}</h2>
-<ul class="devices">
-${join(members.map(rowOf), '\n')}
-</ul>
-</section>`), '\n')
+    ? join(
+        groups.map(
+          ({ vendor, devices: members }, i) =>
+            html`<section aria-labelledby="vendor-${i + 1}">
+              <h2 class="vendor" id="vendor-${i + 1}">${vendor}</h2>
+              <ul class="devices">
+                ${join(members.map(rowOf), '\n')}
+              </ul>
+            </section>`,
+        ),
+        '\n',
+      )
     : html`<ul class="devices">
-${join(summaries.map(rowOf), '\n')}
-</ul>`;
+        ${join(summaries.map(rowOf), '\n')}
+      </ul>`;
   const body = html`<h1>Update builds</h1>
-<p>${summaries.length} device${summaries.length === 1 ? '' : 's'}. Phones ask <code>${base}/api/v1/&lt;device&gt;/&lt;list&gt;/</code> (LineageOS 23.2 and later: <code>${base}/api/v2/devices/&lt;device&gt;/builds</code>); scripts can read <a href="${links.deviceIndex}">the device index</a>.</p>
-${devices}`;
+    <p>
+      ${summaries.length} device${summaries.length === 1 ? '' : 's'}. Phones ask
+      <code>${base}/api/v1/&lt;device&gt;/&lt;list&gt;/</code> (LineageOS 23.2 and later:
+      <code>${base}/api/v2/devices/&lt;device&gt;/builds</code>); scripts can read
+      <a href="${links.deviceIndex}">the device index</a>.
+    </p>
+    ${devices}`;
   return page('Update builds', body, groups ? DEVICE_FACTS_STYLE : raw(''));
 }
 
@@ -126,7 +190,11 @@ function articleOf(build: Build, links: Links): Article {
     const classes = `build${build.placeholder ? ' is-placeholder' : ''}${isWithdrawn(build) ? ' is-disabled' : ''}`;
     // The build's values as they are, when none of them holds a character to escape (as-is.ts).
     const e = writtenAsIs(build) ? asIs : escapeMarkup;
-    article = { open: `<article class="${classes}" id="`, close: `-${e(anchorTail(build))}">`, body: flatten(buildBody(build, e, links)) };
+    article = {
+      open: `<article class="${classes}" id="`,
+      close: `-${e(anchorTail(build))}">`,
+      body: flatten(buildBody(build, e, links)),
+    };
     ARTICLES.set(build, article);
   }
   return article;
@@ -148,7 +216,10 @@ function buildBody(build: Build, e: (value: string) => string, links: Links): st
   if (build.placeholder) badges.push('<span class="badge placeholder">Placeholder: announced, no package yet</span>');
   if (withdrawn) badges.push('<span class="badge disabled">Disabled: withdrawn, do not install</span>');
   if (build.is_upgrade_supported) badges.push('<span class="badge upgrade">Upgrade supported</span>');
-  if (build.cleanInstall) badges.push('<span class="badge clean-install">Clean install required: signed with another key than the build before it trusts, so phones cannot update to it over the air</span>');
+  if (build.cleanInstall)
+    badges.push(
+      '<span class="badge clean-install">Clean install required: signed with another key than the build before it trusts, so phones cannot update to it over the air</span>',
+    );
   const time = build.timestamp;
   let rows =
     `${row('Version', e(build.version))}\n` +
@@ -163,10 +234,12 @@ function buildBody(build: Build, e: (value: string) => string, links: Links): st
   if (!build.placeholder) {
     const sha256 = sha256Of(build);
     if (sha256 !== undefined) rows += `\n${row('SHA-256', hash(sha256))}`;
-    if (!idIsSha256(build)) rows += `\n${row('Download id', `<code>${e(build.id)}</code> <span class="meta">${sha256 === undefined ? DOWNLOAD_ID_NOTE : DOWNLOAD_KEY_NOTE}</span>`)}`;
+    if (!idIsSha256(build))
+      rows += `\n${row('Download id', `<code>${e(build.id)}</code> <span class="meta">${sha256 === undefined ? DOWNLOAD_ID_NOTE : DOWNLOAD_KEY_NOTE}</span>`)}`;
   }
   if (build.sha1) rows += `\n${row('SHA-1', hash(e(build.sha1)))}`;
-  if (build.signer) rows += `\n${row('Signer', `${hash(build.signer)} <span class="meta">(SHA-256 of the signing key)</span>`)}`;
+  if (build.signer)
+    rows += `\n${row('Signer', `${hash(build.signer)} <span class="meta">(SHA-256 of the signing key)</span>`)}`;
   rows += `\n${row('Android upgrade', build.is_upgrade_supported ? 'Yes: marked as an upgrade from an earlier Android version' : 'No: not marked as an upgrade from an earlier Android version')}`;
   const download = build.placeholder
     ? '<p class="meta">No download: this build has no package yet.</p>'
@@ -199,7 +272,8 @@ export function buildTitle(build: Pick<Build, 'placeholder' | 'filename' | 'disp
  * 469a0e707f63ebbaf2fc3daf05aa4dc7e8d9f3aa) shows as the file's SHA256 and compares with the
  * SHA-256 of a file the user picks.
  */
-const DOWNLOAD_ID_NOTE = 'not a SHA-256: the LineageOS download portal shows it as the SHA256, and its Compare reports a mismatch even for the right file';
+const DOWNLOAD_ID_NOTE =
+  'not a SHA-256: the LineageOS download portal shows it as the SHA256, and its Compare reports a mismatch even for the right file';
 
 /**
  * Beside a download id that is not a SHA-256 when the manifest gives the zip's SHA-256 too
@@ -210,21 +284,39 @@ const DOWNLOAD_KEY_NOTE = 'not a SHA-256: the download key of the v1 listing, wh
 
 /** The changelog section of a build's article. */
 function changelogSection(build: Build & { changelog: ChangelogBlock[] }, links: Links): Markup {
-  return html`\n<section class="changelog" aria-label="Changelog of ${build.display_version}"><h4>Changelog</h4>
-${renderChangelog(build.changelog)}
-<p class="meta"><a href="${links.changelogPage(build.device)}#${changelogAnchor(build)}">On the changelog page</a></p></section>`;
+  return html` <section class="changelog" aria-label="Changelog of ${build.display_version}">
+    <h4>Changelog</h4>
+    ${renderChangelog(build.changelog)}
+    <p class="meta">
+      <a href="${links.changelogPage(build.device)}#${changelogAnchor(build)}">On the changelog page</a>
+    </p>
+  </section>`;
 }
 
 /** The build's other files (images, firmware), each with its download, size and hashes. */
 function renderFiles(build: Build): Markup {
   const items = (build.files ?? []).map(
-    (f) => html`<li><a href="${f.url}">${f.filename}</a> <span class="meta">${humanSize(f.size)} (${f.size} bytes)</span>
-<dl><div><dt>SHA-256</dt><dd>${raw(hash(escapeMarkup(f.sha256)))}</dd></div><div><dt>SHA-1</dt><dd>${raw(hash(escapeMarkup(f.sha1)))}</dd></div></dl></li>`,
+    (f) =>
+      html`<li>
+        <a href="${f.url}">${f.filename}</a> <span class="meta">${humanSize(f.size)} (${f.size} bytes)</span>
+        <dl>
+          <div>
+            <dt>SHA-256</dt>
+            <dd>${raw(hash(escapeMarkup(f.sha256)))}</dd>
+          </div>
+          <div>
+            <dt>SHA-1</dt>
+            <dd>${raw(hash(escapeMarkup(f.sha1)))}</dd>
+          </div>
+        </dl>
+      </li>`,
   );
-  return html`\n<section class="files" aria-label="Other files of ${build.display_version}"><h4>Other files</h4>
-<ul>
-${join(items, '\n')}
-</ul></section>`;
+  return html` <section class="files" aria-label="Other files of ${build.display_version}">
+    <h4>Other files</h4>
+    <ul>
+      ${join(items, '\n')}
+    </ul>
+  </section>`;
 }
 
 /**
@@ -234,14 +326,21 @@ ${join(items, '\n')}
 function renderIncrementals(build: Build): Markup {
   const items = build.incrementals!.map((pkg) => {
     const sha256 = sha256Of(pkg);
-    return html`<li>From <code>${pkg.appliesOn!.incremental}</code>: <a href="${pkg.url ?? ''}">${pkg.filename}</a> <span class="meta">${humanSize(pkg.size as number)} (${pkg.size} bytes)</span>
-<dl>${sha256 === undefined ? '' : raw(`<div><dt>SHA-256</dt><dd>${hash(sha256)}</dd></div>`)}${pkg.md5sum ? raw(`<div><dt>MD5</dt><dd>${hash(escapeMarkup(pkg.md5sum))}</dd></div>`) : ''}${pkg.sha1 ? raw(`<div><dt>SHA-1</dt><dd>${hash(escapeMarkup(pkg.sha1))}</dd></div>`) : ''}</dl></li>`;
+    return html`<li>
+      From <code>${pkg.appliesOn!.incremental}</code>: <a href="${pkg.url ?? ''}">${pkg.filename}</a>
+      <span class="meta">${humanSize(pkg.size as number)} (${pkg.size} bytes)</span>
+      <dl>
+        ${sha256 === undefined ? '' : raw(`<div><dt>SHA-256</dt><dd>${hash(sha256)}</dd></div>`)}${pkg.md5sum ? raw(`<div><dt>MD5</dt><dd>${hash(escapeMarkup(pkg.md5sum))}</dd></div>`) : ''}${pkg.sha1 ? raw(`<div><dt>SHA-1</dt><dd>${hash(escapeMarkup(pkg.sha1))}</dd></div>`) : ''}
+      </dl>
+    </li>`;
   });
-  return html`\n<section class="incrementals" aria-label="Incremental packages of ${build.display_version}"><h4>Incremental packages</h4>
-<p class="meta">Each installs only on the build it names (its <code>ro.build.version.incremental</code>).</p>
-<ul>
-${join(items, '\n')}
-</ul></section>`;
+  return html` <section class="incrementals" aria-label="Incremental packages of ${build.display_version}">
+    <h4>Incremental packages</h4>
+    <p class="meta">Each installs only on the build it names (its <code>ro.build.version.incremental</code>).</p>
+    <ul>
+      ${join(items, '\n')}
+    </ul>
+  </section>`;
 }
 
 /** A row of a build's facts: `value` is markup (already escaped). */
@@ -276,18 +375,21 @@ export function pageBytes(title: string, body: readonly (Markup | string)[], hea
 /** A page up to its body. */
 function pageStart(title: string, head: Markup): Markup {
   return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title>
-<link rel="icon" href="data:,">
-${head}
-<style>${raw(STYLE)}</style>
-</head>
-<body>
-<main>
-`;
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title}</title>
+        <link rel="icon" href="data:," />
+        ${head}
+        <style>
+          ${raw(STYLE)}
+        </style>
+      </head>
+      <body>
+        <main></main>
+      </body>
+    </html> `;
 }
 
 const STYLE = `

@@ -67,7 +67,5 @@ export function summarizeDevice(device: string, listings: readonly Listing[], in
 
 /** The newest build that has a package and is not withdrawn (`.disabled.zip`), by build time (listing order puts newer platforms first). */
 function newestBuild(builds: readonly Build[]): Build | undefined {
-  return builds
-    .filter((b) => !b.placeholder && !isWithdrawn(b))
-    .sort(compareNewestFirst)[0];
+  return builds.filter((b) => !b.placeholder && !isWithdrawn(b)).sort(compareNewestFirst)[0];
 }

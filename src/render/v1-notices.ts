@@ -35,7 +35,9 @@ export function v1Notices(device: string, listings: readonly Listing[]): Problem
 
   if (withdrawn.size > 0) {
     const newest = newestOf([...withdrawn.keys()]);
-    const named = [...withdrawn].sort(([a], [b]) => compareNewestFirst(a, b)).map(([b, lists]) => `${b.version} (${lists.join(', ')})`);
+    const named = [...withdrawn]
+      .sort(([a], [b]) => compareNewestFirst(a, b))
+      .map(([b, lists]) => `${b.version} (${lists.join(', ')})`);
     notices.push({
       file: newest.source,
       ...newest.at.filename,
@@ -88,7 +90,7 @@ export function v1Notices(device: string, listings: readonly Listing[]): Problem
 export function releaseKey(version: string): string {
   let key = '';
   let kept = 0;
-  for (let from = 0; from <= version.length; ) {
+  for (let from = 0; from <= version.length;) {
     const end = partEnd(version, from);
     const start = numberStart(version, from, end);
     key += String.fromCharCode((end - start) >>> 16, (end - start) & 0xffff) + version.slice(start, end);
@@ -191,7 +193,12 @@ function textOrderNotice(device: string, listing: Listing, places: VersionPlaces
   }
   // The offered versions by release, then in the order the list has them.
   const order = offered.map((_, n) => n).sort((a, b) => release[offered[a]] - release[offered[b]] || a - b);
-  const offers: Offers = { text: new Int32Array(order.length), release: new Int32Array(order.length), time: new Float64Array(order.length), order: new Int32Array(order) };
+  const offers: Offers = {
+    text: new Int32Array(order.length),
+    release: new Int32Array(order.length),
+    time: new Float64Array(order.length),
+    order: new Int32Array(order),
+  };
   for (let n = 0; n < order.length; n++) {
     const text = offered[order[n]];
     offers.text[n] = text;
@@ -201,7 +208,10 @@ function textOrderNotice(device: string, listing: Listing, places: VersionPlaces
   const { missed, older, firstMissed, firstOlder } = phonePairs(installs, offers, since, release);
   if (missed.length === 0 && older.length === 0) return undefined;
   // The first pair in release order (missed before older): the first of each kind's first version.
-  const first = missed.length === 0 || (older.length > 0 && compareFirstPairs(older[0], missed[0], release) < 0) ? older[0] : missed[0];
+  const first =
+    missed.length === 0 || (older.length > 0 && compareFirstPairs(older[0], missed[0], release) < 0)
+      ? older[0]
+      : missed[0];
   const [low, high] = [versions[first.install], versions[first.offers[0]]].sort();
   // Where to point: the newest build of the versions phones miss (or else of the older releases
   // they list); of two with the same time and name, the one whose first pair comes first (by phone
@@ -214,18 +224,32 @@ function textOrderNotice(device: string, listing: Listing, places: VersionPlaces
     const build = newest[offers.text[n]]!;
     const found = firsts[n] * firsts.length + offers.order[n];
     const name = at === undefined ? 0 : compareStrings(build.filename, at.filename);
-    if (at === undefined || build.timestamp > at.timestamp || (build.timestamp === at.timestamp && (name < 0 || (name === 0 && found < atFound)))) {
+    if (
+      at === undefined ||
+      build.timestamp > at.timestamp ||
+      (build.timestamp === at.timestamp && (name < 0 || (name === 0 && found < atFound)))
+    ) {
       at = build;
       atFound = found;
     }
   }
   const say = (pairs: PhonePairs[], verb: string) =>
     few(
-      pairs.map(({ install, offers: those }) => `phones on ${versions[install]} ${verb} ${few(those.map((text) => versions[text]), 'more', ' or ')}`),
+      pairs.map(
+        ({ install, offers: those }) =>
+          `phones on ${versions[install]} ${verb} ${few(
+            those.map((text) => versions[text]),
+            'more',
+            ' or ',
+          )}`,
+      ),
       'more versions',
       '; ',
     );
-  const parts = [missed.length > 0 && say(missed, 'are never offered'), older.length > 0 && say(older, 'list the older release')].filter(Boolean);
+  const parts = [
+    missed.length > 0 && say(missed, 'are never offered'),
+    older.length > 0 && say(older, 'list the older release'),
+  ].filter(Boolean);
   return {
     file: at!.source,
     ...at!.at.version,
@@ -261,7 +285,12 @@ interface PhonePairs {
  * `firstMissed` and `firstOlder` say, per offered version, the place in `installs` of the first
  * phone version it pairs with in that kind (-1: none).
  */
-function phonePairs(installs: readonly number[], offers: Offers, since: Float64Array, release: Int32Array): { missed: PhonePairs[]; older: PhonePairs[]; firstMissed: Int32Array; firstOlder: Int32Array } {
+function phonePairs(
+  installs: readonly number[],
+  offers: Offers,
+  since: Float64Array,
+  release: Int32Array,
+): { missed: PhonePairs[]; older: PhonePairs[]; firstMissed: Int32Array; firstOlder: Int32Array } {
   const missed: PhonePairs[] = [];
   const older: PhonePairs[] = [];
   const { text, release: offered, time } = offers;
@@ -306,5 +335,7 @@ function addList(lists: Map<Build, string[]>, build: Build, list: string): void 
 
 /** Up to four items joined, then how many more there are. */
 function few(items: string[], more: string, separator = ', '): string {
-  return items.length <= 4 ? items.join(separator) : `${items.slice(0, 4).join(separator)}${separator}${items.length - 4} ${more}`;
+  return items.length <= 4
+    ? items.join(separator)
+    : `${items.slice(0, 4).join(separator)}${separator}${items.length - 4} ${more}`;
 }

@@ -113,19 +113,60 @@ const ROMTYPE_EMPTY = ',"romtype":""';
  * 5.52 instead of 5.62.
  */
 function plainRecordParts(build: Build): RecordParts | undefined {
-  const { incremental, api_level, timestamp, md5sum, changes, channel, filename, version, pre_version, display_version, android_version, id, size, is_upgrade_supported } = build;
+  const {
+    incremental,
+    api_level,
+    timestamp,
+    md5sum,
+    changes,
+    channel,
+    filename,
+    version,
+    pre_version,
+    display_version,
+    android_version,
+    id,
+    size,
+    is_upgrade_supported,
+  } = build;
   // renderRecord leaves `url` out of a placeholder's record; JSON.stringify any undefined value.
   const url = build.placeholder ? undefined : build.url;
   if (
-    typeof incremental !== 'string' || typeof api_level !== 'string' || typeof md5sum !== 'string' || typeof changes !== 'string' ||
-    typeof channel !== 'string' || typeof filename !== 'string' || typeof version !== 'string' || typeof pre_version !== 'string' ||
-    typeof display_version !== 'string' || typeof android_version !== 'string' || typeof id !== 'string' ||
-    (url !== undefined && typeof url !== 'string') || typeof is_upgrade_supported !== 'boolean' ||
-    !Number.isFinite(timestamp) || (size !== '' && !Number.isFinite(size))
+    typeof incremental !== 'string' ||
+    typeof api_level !== 'string' ||
+    typeof md5sum !== 'string' ||
+    typeof changes !== 'string' ||
+    typeof channel !== 'string' ||
+    typeof filename !== 'string' ||
+    typeof version !== 'string' ||
+    typeof pre_version !== 'string' ||
+    typeof display_version !== 'string' ||
+    typeof android_version !== 'string' ||
+    typeof id !== 'string' ||
+    (url !== undefined && typeof url !== 'string') ||
+    typeof is_upgrade_supported !== 'boolean' ||
+    !Number.isFinite(timestamp) ||
+    (size !== '' && !Number.isFinite(size))
   ) {
     return undefined;
   }
-  if (!writtenAsIs(build) && !jsonWritesAsIs(incremental + api_level + (url ?? '') + md5sum + changes + channel + filename + version + pre_version + display_version + android_version + id)) {
+  if (
+    !writtenAsIs(build) &&
+    !jsonWritesAsIs(
+      incremental +
+        api_level +
+        (url ?? '') +
+        md5sum +
+        changes +
+        channel +
+        filename +
+        version +
+        pre_version +
+        display_version +
+        android_version +
+        id,
+    )
+  ) {
     return undefined;
   }
   const before =
@@ -148,4 +189,6 @@ export function jsonWritesAsIs(text: string): boolean {
 const JSON_ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** {@link renderEnvelope}'s text around the records of a successful answer. */
-const [ENVELOPE_START, ENVELOPE_END] = renderEnvelope([], null).split('[]').map((part, i) => (i === 0 ? `${part}[` : `]${part}`));
+const [ENVELOPE_START, ENVELOPE_END] = renderEnvelope([], null)
+  .split('[]')
+  .map((part, i) => (i === 0 ? `${part}[` : `]${part}`));

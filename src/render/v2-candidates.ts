@@ -19,8 +19,10 @@ export function unreadableV2Version(version: string): string | undefined {
   while (parts.length > 0 && parts.at(-1) === '') parts.pop();
   if (parts.length < 2) return 'it has no minor number (the updater needs two, as in 2.6)';
   for (const part of parts.slice(0, 2)) {
-    if (!/^[+-]?\d+$/.test(part)) return `${part === '' ? 'an empty part' : `\`${part}\``} is not a whole number (the updater reads the first two parts as numbers, as in 2.6 or 2.6.3)`;
-    if (Math.abs(Number(part)) > JAVA_INT_MAX + (part.startsWith('-') ? 1 : 0)) return `${part} is larger than the updater can read (at most ${JAVA_INT_MAX})`;
+    if (!/^[+-]?\d+$/.test(part))
+      return `${part === '' ? 'an empty part' : `\`${part}\``} is not a whole number (the updater reads the first two parts as numbers, as in 2.6 or 2.6.3)`;
+    if (Math.abs(Number(part)) > JAVA_INT_MAX + (part.startsWith('-') ? 1 : 0))
+      return `${part} is larger than the updater can read (at most ${JAVA_INT_MAX})`;
   }
   return undefined;
 }
@@ -59,8 +61,10 @@ export function v2Candidates(
       else if (!build.url!.startsWith('https://')) cleartext.add(build);
       else {
         let why = whyOf.get(build.version);
-        if (why === undefined && !whyOf.has(build.version)) whyOf.set(build.version, (why = unreadableV2Version(build.version)));
-        if (why !== undefined) unreadable.set(build, { why, lists: [...(unreadable.get(build)?.lists ?? []), listing.list] });
+        if (why === undefined && !whyOf.has(build.version))
+          whyOf.set(build.version, (why = unreadableV2Version(build.version)));
+        if (why !== undefined)
+          unreadable.set(build, { why, lists: [...(unreadable.get(build)?.lists ?? []), listing.list] });
         else candidates.push({ build, list: listing.list, rank });
       }
     }
@@ -103,7 +107,8 @@ export function v2Candidates(
     });
   }
   candidates.sort(
-    (a, b) => b.build.timestamp - a.build.timestamp || a.rank - b.rank || compareStrings(a.build.filename, b.build.filename),
+    (a, b) =>
+      b.build.timestamp - a.build.timestamp || a.rank - b.rank || compareStrings(a.build.filename, b.build.filename),
   );
 
   return { candidates, notices };

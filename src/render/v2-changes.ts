@@ -45,8 +45,15 @@ export const V2_CHANGES_MAX = 1000;
  * 270 MB and the collector's time. A line per build, so that the answer parses only the builds it
  * reaches: parsed whole, every device's changes cost the end of the build a quarter of a second.
  */
-export function deviceChanges(device: string, builds: Iterable<Build>, site: Site, info?: DeviceInfo): string | undefined {
-  const lines = [JSON.stringify([`${site.siteUrl ?? ''}${URLS.changelogPage(device)}#`, changesRepository(device, info)])];
+export function deviceChanges(
+  device: string,
+  builds: Iterable<Build>,
+  site: Site,
+  info?: DeviceInfo,
+): string | undefined {
+  const lines = [
+    JSON.stringify([`${site.siteUrl ?? ''}${URLS.changelogPage(device)}#`, changesRepository(device, info)]),
+  ];
   let count = 0;
   for (const build of buildsWithChangelog(builds)) {
     if (count >= V2_CHANGES_MAX) break;
@@ -85,7 +92,16 @@ export function renderV2Changes(devices: readonly { device: string; changes?: st
     advance(newest);
     const { repository } = newest;
     for (const [i, subject] of subjects.slice(0, V2_CHANGES_MAX - all.length).entries()) {
-      all.push({ branch, project: repository, repository, subject, submitted, type: 'device specific', updated: submitted, url: `${newest.page}${anchor}-${i + 1}` });
+      all.push({
+        branch,
+        project: repository,
+        repository,
+        subject,
+        submitted,
+        type: 'device specific',
+        updated: submitted,
+        url: `${newest.page}${anchor}-${i + 1}`,
+      });
     }
   }
   return { path: API_FILES.v2Changes.slice(1), contents: JSON.stringify(all) };

@@ -45,7 +45,11 @@ export interface V2Device {
  */
 export function changesRepository(device: string, info: DeviceInfo = NO_DEVICE_INFO): string {
   const suffix = `_${device.toLowerCase()}`;
-  return info.dependencies.find((repository) => repository.startsWith('android_') && repository.toLowerCase().endsWith(suffix)) ?? `android_device_${device}`;
+  return (
+    info.dependencies.find(
+      (repository) => repository.startsWith('android_') && repository.toLowerCase().endsWith(suffix),
+    ) ?? `android_device_${device}`
+  );
 }
 
 /** The display name of a device: device.yaml `name`, else its code name (as the official server's devices.json would have it). */
@@ -64,7 +68,12 @@ function vendorOf(info: DeviceInfo = NO_DEVICE_INFO): string {
  * `versions` holds exactly the versions a client finds there: api_common.py's
  * `get_device_versions` takes them from the same builds.
  */
-export function renderV2Device(device: string, info: DeviceInfo, versions: readonly string[], site: Pick<Site, 'siteUrl'>): OutputFile {
+export function renderV2Device(
+  device: string,
+  info: DeviceInfo,
+  versions: readonly string[],
+  site: Pick<Site, 'siteUrl'>,
+): OutputFile {
   const answer: V2Device = {
     name: displayName(device, info),
     model: device,
@@ -91,11 +100,15 @@ function infoUrl(device: string, info: DeviceInfo, site: Pick<Site, 'siteUrl'>):
  * A notice when some devices' `info_url` is only a path ({@link infoUrl}): the portal runs on
  * another site and would open that path there. Once for the site, naming the first few devices.
  */
-export function infoUrlNotice(site: Site, devices: readonly { device: string; info?: DeviceInfo }[]): Problem | undefined {
+export function infoUrlNotice(
+  site: Site,
+  devices: readonly { device: string; info?: DeviceInfo }[],
+): Problem | undefined {
   if (site.siteUrl !== undefined) return undefined;
   const without = devices.filter((d) => d.info?.links.info === undefined).map((d) => d.device);
   if (without.length === 0) return undefined;
-  const named = without.length > 3 ? `${without.slice(0, 3).join(', ')} and ${without.length - 3} more` : without.join(', ');
+  const named =
+    without.length > 3 ? `${without.slice(0, 3).join(', ')} and ${without.length - 3} more` : without.join(', ');
   return {
     file: SITE_FILE,
     line: 1,
@@ -126,7 +139,10 @@ export function renderV2Oems(devices: readonly { device: string; info?: DeviceIn
   }
   const answer: V2Oem[] = [...oems]
     .sort(([a], [b]) => byName(a, b))
-    .map(([name, list]) => ({ name, devices: list.sort((a, b) => byName(a.name, b.name) || compareStrings(a.model, b.model)) }));
+    .map(([name, list]) => ({
+      name,
+      devices: list.sort((a, b) => byName(a.name, b.name) || compareStrings(a.model, b.model)),
+    }));
   return { path: API_FILES.v2Oems.slice(1), contents: JSON.stringify(answer) };
 }
 

@@ -95,7 +95,12 @@ export function renderV2(device: string, listings: readonly Listing[]): Rendered
     });
   }
   const versions = [...new Set([...keptBuilds].map((build) => build.version))];
-  return { file: { path: fill(API_FILES.v2Builds, { device }).slice(1), contents: `[${bodies.join(',')}]` }, notices, problems, versions };
+  return {
+    file: { path: fill(API_FILES.v2Builds, { device }).slice(1), contents: `[${bodies.join(',')}]` },
+    notices,
+    problems,
+    versions,
+  };
 }
 
 /**
@@ -124,7 +129,14 @@ export function renderV2Build(build: Build, list: string): V2Build {
   };
   const others = [...(build.files ?? [])]
     .sort((a, b) => fileRank(a.filename) - fileRank(b.filename) || compareStrings(a.filename, b.filename))
-    .map((f): V2File => ({ filename: f.filename, filepath: f.filepath, sha1: f.sha1, sha256: f.sha256, size: f.size, url: f.url }));
+    .map((f): V2File => ({
+      filename: f.filename,
+      filepath: f.filepath,
+      sha1: f.sha1,
+      sha256: f.sha256,
+      size: f.size,
+      url: f.url,
+    }));
   return { date, datetime: build.timestamp, files: [zip, ...others], type: list, version: build.version };
 }
 
@@ -159,12 +171,21 @@ function v2Sha256(build: Pick<Build, 'id' | 'sha256'>): string {
  */
 function plainV2EntryParts(build: Build): V2EntryParts | undefined {
   if (build.files !== undefined && build.files.length > 0) return undefined;
-  const { timestamp, filename, filepath, os_patch_level, ota_property_files, sha1, size, url, version, api_level } = build;
+  const { timestamp, filename, filepath, os_patch_level, ota_property_files, sha1, size, url, version, api_level } =
+    build;
   const sha256 = v2Sha256(build);
   if (
-    !Number.isFinite(timestamp) || typeof size !== 'number' || !Number.isFinite(size) || typeof filename !== 'string' || typeof filepath !== 'string' ||
-    typeof sha256 !== 'string' || typeof url !== 'string' || typeof version !== 'string' || typeof api_level !== 'string' ||
-    (os_patch_level !== undefined && typeof os_patch_level !== 'string') || (ota_property_files !== undefined && typeof ota_property_files !== 'string') ||
+    !Number.isFinite(timestamp) ||
+    typeof size !== 'number' ||
+    !Number.isFinite(size) ||
+    typeof filename !== 'string' ||
+    typeof filepath !== 'string' ||
+    typeof sha256 !== 'string' ||
+    typeof url !== 'string' ||
+    typeof version !== 'string' ||
+    typeof api_level !== 'string' ||
+    (os_patch_level !== undefined && typeof os_patch_level !== 'string') ||
+    (ota_property_files !== undefined && typeof ota_property_files !== 'string') ||
     (sha1 !== undefined && typeof sha1 !== 'string')
   ) {
     return undefined;
@@ -173,7 +194,21 @@ function plainV2EntryParts(build: Build): V2EntryParts | undefined {
   const sdk = api_level !== '' ? Number(api_level) : undefined;
   if (sdk !== undefined && !Number.isFinite(sdk)) return undefined;
   const date = isoTime(timestamp).slice(0, 10);
-  if (!writtenAsIs(build) && !jsonWritesAsIs(date + filename + filepath + (os_patch_level ?? '') + (ota_property_files ?? '') + (sha1 ?? '') + sha256 + url + version)) return undefined;
+  if (
+    !writtenAsIs(build) &&
+    !jsonWritesAsIs(
+      date +
+        filename +
+        filepath +
+        (os_patch_level ?? '') +
+        (ota_property_files ?? '') +
+        (sha1 ?? '') +
+        sha256 +
+        url +
+        version,
+    )
+  )
+    return undefined;
   const head = flatten(
     `{"date":"${date}","datetime":${timestamp},"files":[{"date":"${date}","datetime":${timestamp},"filename":"${filename}","filepath":"${filepath}",` +
       (os_patch_level === undefined ? '' : `"os_patch_level":"${os_patch_level}",`) +
@@ -204,9 +239,17 @@ interface V2EntryParts {
  * 110, and 350 for each file, where its size takes at most 16).
  */
 export function leastV2Bytes(build: Build, list: string): number {
-  let n = ENTRY_FIXED + 2 * list.length + build.version.length + build.filename.length + build.filepath!.length + v2Sha256(build).length + build.url!.length;
+  let n =
+    ENTRY_FIXED +
+    2 * list.length +
+    build.version.length +
+    build.filename.length +
+    build.filepath!.length +
+    v2Sha256(build).length +
+    build.url!.length;
   n += (build.os_patch_level?.length ?? 0) + (build.ota_property_files?.length ?? 0) + (build.sha1?.length ?? 0);
-  for (const f of build.files ?? []) n += FILE_FIXED + f.filename.length + f.filepath.length + f.sha1.length + f.sha256.length + f.url.length;
+  for (const f of build.files ?? [])
+    n += FILE_FIXED + f.filename.length + f.filepath.length + f.sha1.length + f.sha256.length + f.url.length;
   return n;
 }
 
@@ -287,7 +330,8 @@ const JSON_MAX_BYTES_PER_UNIT = 6;
  * renderer itself so that the two cannot drift apart. `FILE_FIXED` is the same for each further file.
  */
 const ENTRY_FIXED = v2Bytes(emptyBuild([]));
-const FILE_FIXED = v2Bytes(emptyBuild([{ filename: '', filepath: '', sha1: '', sha256: '', size: 0, url: '' }])) - ENTRY_FIXED;
+const FILE_FIXED =
+  v2Bytes(emptyBuild([{ filename: '', filepath: '', sha1: '', sha256: '', size: 0, url: '' }])) - ENTRY_FIXED;
 
 function v2Bytes(build: Build): number {
   return Buffer.byteLength(JSON.stringify(renderV2Build(build, '')));
@@ -295,7 +339,17 @@ function v2Bytes(build: Build): number {
 
 /** A build with nothing in it, for {@link ENTRY_FIXED}: only the fields {@link renderV2Build} reads. */
 function emptyBuild(files: NonNullable<Build['files']>): Build {
-  return { timestamp: 0, filename: '', filepath: '', api_level: '', id: '', size: 0, url: '', version: '', files } as unknown as Build;
+  return {
+    timestamp: 0,
+    filename: '',
+    filepath: '',
+    api_level: '',
+    id: '',
+    size: 0,
+    url: '',
+    version: '',
+    files,
+  } as unknown as Build;
 }
 
 /**
@@ -303,9 +357,15 @@ function emptyBuild(files: NonNullable<Build['files']>): Build {
  * the larger part, else the file (a long `url`, or the extra files of the entry).
  */
 function tooLargeProblem(build: Build, list: string, size: number): Problem {
-  const props = build.ota_property_files !== undefined && build.ota_property_files.length * 2 > size ? build.at.ota_property_files : undefined;
+  const props =
+    build.ota_property_files !== undefined && build.ota_property_files.length * 2 > size
+      ? build.at.ota_property_files
+      : undefined;
   // The other files (`files:`) when they are the larger part: their entries, not the zip's address.
-  const files = !props && build.files?.length && (v2Bytes(build) - v2Bytes({ ...build, files: undefined })) * 2 > size ? (build.at.files?.[0] ?? build.at.file) : undefined;
+  const files =
+    !props && build.files?.length && (v2Bytes(build) - v2Bytes({ ...build, files: undefined })) * 2 > size
+      ? (build.at.files?.[0] ?? build.at.file)
+      : undefined;
   const fix = props
     ? "write the ota-property-files of the zip's META-INF/com/android/metadata (a few entries), or remove `ota_property_files` (phones then download the whole zip)"
     : files

@@ -21,7 +21,9 @@ describe('the peers of the benchmark', { timeout: 120_000 }, () => {
     expect(compareListings(dist, copy, 'copy')).toBe(3 * 4);
     const listing = path.join(copy, 'api', 'v1', 'FP4', 'dev', 'index.json');
     writeFileSync(listing, '{"id":null,"response":[],"error":null}');
-    expect(() => compareListings(dist, copy, 'copy')).toThrow(/copy: api\/v1\/FP4\/dev\/index.json differs from otapress's at byte 23/);
+    expect(() => compareListings(dist, copy, 'copy')).toThrow(
+      /copy: api\/v1\/FP4\/dev\/index.json differs from otapress's at byte 23/,
+    );
     rmSync(copy, { recursive: true });
     fresh();
     rmSync(listing);
@@ -33,17 +35,38 @@ describe('the peers of the benchmark', { timeout: 120_000 }, () => {
     expect(() => compareListings(dist, copy, 'copy')).toThrow('extra api/v1/FP4/nightly/index.json');
   });
 
-  it.runIf(spawnSync('hugo', ['version']).status === 0)("Hugo's project writes otapress's listings byte for byte (placeholders, withdrawn builds, lists: overrides)", () => {
-    const root = tempProject();
-    generateCatalog(root, { devices: 20, builds: 50 });
-    build({ root });
-    const out = path.join(root, 'hugo-out');
-    cpSync(path.join(import.meta.dirname, '..', 'bench', 'peers', 'hugo'), path.join(root, 'hugo-project'), { recursive: true });
-    const hugo = spawnSync('hugo', ['--quiet', '--source', path.join(root, 'hugo-project'), '--destination', out, '--cacheDir', path.join(root, 'hugo-cache')], {
-      env: { ...process.env, HUGO_DATADIR: path.join(root, 'content'), HUGO_RESOURCEDIR: path.join(root, 'hugo-resources') },
-      encoding: 'utf8',
-    });
-    expect(hugo.stderr).toBe('');
-    expect(compareListings(path.join(root, 'dist'), out, 'Hugo')).toBe(20 * 4);
-  });
+  it.runIf(spawnSync('hugo', ['version']).status === 0)(
+    "Hugo's project writes otapress's listings byte for byte (placeholders, withdrawn builds, lists: overrides)",
+    () => {
+      const root = tempProject();
+      generateCatalog(root, { devices: 20, builds: 50 });
+      build({ root });
+      const out = path.join(root, 'hugo-out');
+      cpSync(path.join(import.meta.dirname, '..', 'bench', 'peers', 'hugo'), path.join(root, 'hugo-project'), {
+        recursive: true,
+      });
+      const hugo = spawnSync(
+        'hugo',
+        [
+          '--quiet',
+          '--source',
+          path.join(root, 'hugo-project'),
+          '--destination',
+          out,
+          '--cacheDir',
+          path.join(root, 'hugo-cache'),
+        ],
+        {
+          env: {
+            ...process.env,
+            HUGO_DATADIR: path.join(root, 'content'),
+            HUGO_RESOURCEDIR: path.join(root, 'hugo-resources'),
+          },
+          encoding: 'utf8',
+        },
+      );
+      expect(hugo.stderr).toBe('');
+      expect(compareListings(path.join(root, 'dist'), out, 'Hugo')).toBe(20 * 4);
+    },
+  );
 });

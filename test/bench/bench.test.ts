@@ -13,69 +13,151 @@ describe('npm run bench', { timeout: 120_000 }, () => {
   it('measures the floor, cold, warm and single-threaded builds and hashing, and prints the table', () => {
     const result = spawnSync(
       process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'test', 'bench', 'bench.ts'), '--devices', '3', '--builds', '4', '--runs', '1', '--hash-mb', '1'],
+      [
+        '--import',
+        'tsx',
+        path.join(ROOT, 'test', 'bench', 'bench.ts'),
+        '--devices',
+        '3',
+        '--builds',
+        '4',
+        '--runs',
+        '1',
+        '--hash-mb',
+        '1',
+      ],
       { cwd: ROOT, encoding: 'utf8' },
     );
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     const rows = result.stdout.split('\n').map((line) => line.split(/\s{2,}/)[0]);
     expect(rows).toEqual(
-      expect.arrayContaining(['measurement', 'I/O floor', 'cold build', 'warm build', 'single-thread build', 'md5sum', 'sha256sum']),
+      expect.arrayContaining([
+        'measurement',
+        'I/O floor',
+        'cold build',
+        'warm build',
+        'single-thread build',
+        'md5sum',
+        'sha256sum',
+      ]),
     );
     expect(result.stdout).toContain('3 devices x 4 builds = 12 manifests');
     expect(result.stdout).toContain('the build writes 12 builds of 3 devices into 12 listings');
     // The catalog's folder, and the file system it is on.
-    expect(result.stdout).toMatch(new RegExp(`12 manifests in ${escapeRegExp(tmpdir())}/otapress-bench-\\w+ \\(${escapeRegExp(fileSystemOf(tmpdir()))}\\): generating`));
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `12 manifests in ${escapeRegExp(tmpdir())}/otapress-bench-\\w+ \\(${escapeRegExp(fileSystemOf(tmpdir()))}\\): generating`,
+      ),
+    );
   });
 
   // /dev/shm is a tmpfs on Linux; where it is not (another system, a container without it), there is nothing to run on.
-  it.runIf(fileSystemOf('/dev/shm') === 'tmpfs, in memory')('says when the catalog is in memory (TMPDIR on a tmpfs), where no build waits for a disk', () => {
-    const dir = mkdtempSync('/dev/shm/otapress-bench-test-');
-    try {
-      const result = spawnSync(
-        process.execPath,
-        ['--import', 'tsx', path.join(ROOT, 'test', 'bench', 'bench.ts'), '--devices', '2', '--builds', '3', '--runs', '1', '--only', 'build'],
-        { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TMPDIR: dir } },
-      );
-      expect(result.stderr).toBe('');
-      expect(result.status).toBe(0);
-      expect(result.stdout).toMatch(new RegExp(`6 manifests in ${escapeRegExp(dir)}/otapress-bench-\\w+ \\(tmpfs, in memory\\): generating`));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it.runIf(fileSystemOf('/dev/shm') === 'tmpfs, in memory')(
+    'says when the catalog is in memory (TMPDIR on a tmpfs), where no build waits for a disk',
+    () => {
+      const dir = mkdtempSync('/dev/shm/otapress-bench-test-');
+      try {
+        const result = spawnSync(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            path.join(ROOT, 'test', 'bench', 'bench.ts'),
+            '--devices',
+            '2',
+            '--builds',
+            '3',
+            '--runs',
+            '1',
+            '--only',
+            'build',
+          ],
+          { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TMPDIR: dir } },
+        );
+        expect(result.stderr).toBe('');
+        expect(result.status).toBe(0);
+        expect(result.stdout).toMatch(
+          new RegExp(`6 manifests in ${escapeRegExp(dir)}/otapress-bench-\\w+ \\(tmpfs, in memory\\): generating`),
+        );
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('with --extras, also cold-builds the catalog with device files and changelogs and prints the ratio to the plain one, and with --baseline to the plain build of another checkout', () => {
     const result = spawnSync(
       process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'test', 'bench', 'bench.ts'), '--devices', '3', '--builds', '4', '--runs', '2', '--only', 'build', '--extras', '--baseline', ROOT],
+      [
+        '--import',
+        'tsx',
+        path.join(ROOT, 'test', 'bench', 'bench.ts'),
+        '--devices',
+        '3',
+        '--builds',
+        '4',
+        '--runs',
+        '2',
+        '--only',
+        'build',
+        '--extras',
+        '--baseline',
+        ROOT,
+      ],
       { cwd: ROOT, encoding: 'utf8' },
     );
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     const rows = result.stdout.split('\n').map((line) => line.trim().split(/\s{2,}/)[0]);
-    expect(rows).toEqual(expect.arrayContaining(['cold build (extras)', 'I/O floor (extras)', 'baseline cold build', 'cold build extras / plain', 'I/O floor extras / plain', 'extras / baseline plain', 'plain / baseline plain']));
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        'cold build (extras)',
+        'I/O floor (extras)',
+        'baseline cold build',
+        'cold build extras / plain',
+        'I/O floor extras / plain',
+        'extras / baseline plain',
+        'plain / baseline plain',
+      ]),
+    );
     // The same builds and listings as the plain catalog (its changelog pages are more files).
-    expect(result.stdout).toMatch(/with device files and changelogs \(.*\), it writes 12 builds of 3 devices into 12 listings \(\d+ records\), \d+ files/);
+    expect(result.stdout).toMatch(
+      /with device files and changelogs \(.*\), it writes 12 builds of 3 devices into 12 listings \(\d+ records\), \d+ files/,
+    );
     // Here the baseline is this very checkout: named by its commit, or by its folder where it is
     // not a git checkout (CI also runs the suite in a copy without .git).
     const rev = spawnSync('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' });
     const commit = rev.status === 0 ? rev.stdout.trim() : path.basename(ROOT);
     expect(result.stdout).toContain(`(baseline: otapress at ${commit}, ${ROOT})`);
-    expect(result.stdout).toMatch(new RegExp(`cold build with device files and changelogs / ${commit}'s plain build.*target at most 1\\.10x`));
-    expect(result.stdout).toMatch(/the same catalog with device files and changelogs \/ without, same code.*target at most 1\.10x/);
+    expect(result.stdout).toMatch(
+      new RegExp(`cold build with device files and changelogs / ${commit}'s plain build.*target at most 1\\.10x`),
+    );
+    expect(result.stdout).toMatch(
+      /the same catalog with device files and changelogs \/ without, same code.*target at most 1\.10x/,
+    );
     // Two rounds: each ratio's target line ends with its lowest and highest round.
-    expect(result.stdout).toMatch(/cold build with cache \/ --no-cache \(12 manifests\) +\d+\.\d\dx +target at most 1\.05x +(met|MISSED) +\(rounds \d+\.\d\dx to \d+\.\d\dx(: 1 of 2 met it)?\)\n/);
-    expect(result.stdout).toMatch(/peak RSS, cold build \(at 12 manifests, not 100k\) +\d+ MB +target under 300 MB +met\n/);
+    expect(result.stdout).toMatch(
+      /cold build with cache \/ --no-cache \(12 manifests\) +\d+\.\d\dx +target at most 1\.05x +(met|MISSED) +\(rounds \d+\.\d\dx to \d+\.\d\dx(: 1 of 2 met it)?\)\n/,
+    );
+    expect(result.stdout).toMatch(
+      /peak RSS, cold build \(at 12 manifests, not 100k\) +\d+ MB +target under 300 MB +met\n/,
+    );
   });
 });
 
 describe('the list of targets the benchmark ends with', () => {
   const ratio = { figure: 'cold / --no-cache', unit: 'x', target: 1.05 };
   it('shows a median beside its target, met or MISSED, as before', () => {
-    expect(targetLine({ ...ratio, value: 1.03 }, 20)).toBe('  cold / --no-cache         1.03x  target at most 1.05x    met');
-    expect(targetLine({ ...ratio, value: 1.08 }, 20)).toBe('  cold / --no-cache         1.08x  target at most 1.05x    MISSED');
-    expect(targetLine({ figure: 'peak RSS', value: 221.4, unit: 'MB', target: 300, below: true }, 8)).toBe('  peak RSS     221 MB  target under 300 MB   met');
+    expect(targetLine({ ...ratio, value: 1.03 }, 20)).toBe(
+      '  cold / --no-cache         1.03x  target at most 1.05x    met',
+    );
+    expect(targetLine({ ...ratio, value: 1.08 }, 20)).toBe(
+      '  cold / --no-cache         1.08x  target at most 1.05x    MISSED',
+    );
+    expect(targetLine({ figure: 'peak RSS', value: 221.4, unit: 'MB', target: 300, below: true }, 8)).toBe(
+      '  peak RSS     221 MB  target under 300 MB   met',
+    );
     expect(targetLine({ figure: 'x', unit: 'x', target: 1 }, 1)).toBe('  x          -  target at most 1.00x    n/a');
   });
 
@@ -87,9 +169,15 @@ describe('the list of targets the benchmark ends with', () => {
       '  cold / --no-cache         2.53x  target at most 1.50x    MISSED  (rounds 2.21x to 3.45x)',
     );
     // Under a target: a round equal to it does not meet it. One round, or rounds not measured, add nothing.
-    expect(targetLine({ ...ratio, value: 0.9, target: 1, below: true, rounds: [0.8, 1] }, 20)).toBe('  cold / --no-cache         0.90x  target under 1.00x    met     (rounds 0.80x to 1.00x: 1 of 2 met it)');
-    expect(targetLine({ ...ratio, value: 1.03, rounds: [1.03] }, 20)).toBe('  cold / --no-cache         1.03x  target at most 1.05x    met');
-    expect(targetLine({ ...ratio, value: 1.03, rounds: [Number.NaN, 1.03] }, 20)).toBe('  cold / --no-cache         1.03x  target at most 1.05x    met');
+    expect(targetLine({ ...ratio, value: 0.9, target: 1, below: true, rounds: [0.8, 1] }, 20)).toBe(
+      '  cold / --no-cache         0.90x  target under 1.00x    met     (rounds 0.80x to 1.00x: 1 of 2 met it)',
+    );
+    expect(targetLine({ ...ratio, value: 1.03, rounds: [1.03] }, 20)).toBe(
+      '  cold / --no-cache         1.03x  target at most 1.05x    met',
+    );
+    expect(targetLine({ ...ratio, value: 1.03, rounds: [Number.NaN, 1.03] }, 20)).toBe(
+      '  cold / --no-cache         1.03x  target at most 1.05x    met',
+    );
   });
 });
 
@@ -105,4 +193,3 @@ describe('the file system a benchmark runs on', () => {
     expect(fileSystemOf(path.join(tmpdir(), 'otapress-no-such-folder', 'x'))).toBe('unknown file system');
   });
 });
-

@@ -30,7 +30,18 @@
 // are interleaved, so that load from other processes spreads over all of them, and the median is
 // reported.
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -72,14 +83,22 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  console.log('usage: npm run bench -- [--quick] [--devices N] [--builds N] [--runs N] [--curve] [--peers] [--extras [--baseline DIR]] [--formats] [--incrementals [--spread]] [--hash-mb MB] [--only build,preview,hash] [--catalog DIR] [--keep] [--keep-env]');
+  console.log(
+    'usage: npm run bench -- [--quick] [--devices N] [--builds N] [--runs N] [--curve] [--peers] [--extras [--baseline DIR]] [--formats] [--incrementals [--spread]] [--hash-mb MB] [--only build,preview,hash] [--catalog DIR] [--keep] [--keep-env]',
+  );
   process.exit(0);
 }
-if (spawnSync(process.execPath, [path.join(ROOT, '.ci', 'build-lib.mjs')], { stdio: 'inherit' }).status !== 0) throw new Error('could not build lib/ (npm run prepare)');
+if (spawnSync(process.execPath, [path.join(ROOT, '.ci', 'build-lib.mjs')], { stdio: 'inherit' }).status !== 0)
+  throw new Error('could not build lib/ (npm run prepare)');
 if (values.incrementals) {
   // A figure of its own (test/bench/incrementals.ts): the same catalog with and without incremental packages.
   const { benchIncrementals } = await import('./incrementals.js');
-  benchIncrementals({ devices: Number(values.devices), builds: Number(values.builds), runs: Number(values.runs), placement: values.spread ? 'spread' : 'newest' });
+  benchIncrementals({
+    devices: Number(values.devices),
+    builds: Number(values.builds),
+    runs: Number(values.runs),
+    placement: values.spread ? 'spread' : 'newest',
+  });
   process.exit(0);
 }
 const baseline = values.baseline === undefined ? undefined : prepareBaseline(path.resolve(values.baseline));
@@ -129,15 +148,24 @@ const sizes = values.curve
     ]
   : [{ devices: Number(values.devices), builds: Number(values.builds) }];
 
-console.log(`otapress benchmark: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${availableParallelism()} usable, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
+console.log(
+  `otapress benchmark: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${availableParallelism()} usable, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+);
 console.log(`load average at start: ${loadAverage()}`);
 console.log(`${describeEnv()}\n`);
 const perManifest: { manifests: number; cold: number; warm: number }[] = [];
 /** The figures of the targets, in the order of the issue's table. */
 const targets: Target[] = [];
-const target = (figure: string, value: number | undefined, unit: string, limit: number, below = false) => targets.push({ figure, value, unit, target: limit, below });
+const target = (figure: string, value: number | undefined, unit: string, limit: number, below = false) =>
+  targets.push({ figure, value, unit, target: limit, below });
 /** A target on the ratio of two measurements: the median of their same-round ratios, and each round's (targets.ts). */
-const ratioTarget = (figure: string, a: Row, b: Row, limit: number, { below = false, of = 'ms' as 'ms' | 'cpu' } = {}) =>
+const ratioTarget = (
+  figure: string,
+  a: Row,
+  b: Row,
+  limit: number,
+  { below = false, of = 'ms' as 'ms' | 'cpu' } = {},
+) =>
   targets.push({ figure, value: sameRound(a, b, of), unit: 'x', target: limit, below, rounds: roundRatios(a, b, of) });
 const peers = values.peers && only.has('build') ? preparePeers() : [];
 for (const size of only.has('build') || only.has('preview') ? sizes : []) {
@@ -171,35 +199,67 @@ for (const size of only.has('build') || only.has('preview') ? sizes : []) {
       ]),
     ];
     // CPU time (user + system, all threads) is steadier than wall time when other work shares the cores.
-    const cpu = (a: Row, b: Row) => (a.samples.every((x) => x.cpu !== undefined) ? `${sameRound(a, b, 'cpu').toFixed(2)}x` : '-');
+    const cpu = (a: Row, b: Row) =>
+      a.samples.every((x) => x.cpu !== undefined) ? `${sameRound(a, b, 'cpu').toFixed(2)}x` : '-';
     console.log(`  ${''.padEnd(28)}  wall    CPU   (wall, each round)`);
-    for (const [name, a, b] of ratios) console.log(`  ${name.padEnd(28)} ${`${sameRound(a, b).toFixed(2)}x`.padStart(6)} ${cpu(a, b).padStart(6)}   (${roundRatios(a, b).map((r) => r.toFixed(2)).join(' ')})`);
+    for (const [name, a, b] of ratios)
+      console.log(
+        `  ${name.padEnd(28)} ${`${sameRound(a, b).toFixed(2)}x`.padStart(6)} ${cpu(a, b).padStart(6)}   (${roundRatios(
+          a,
+          b,
+        )
+          .map((r) => r.toFixed(2))
+          .join(' ')})`,
+      );
     console.log('');
     ratioTarget(`cold build with cache / --no-cache (${size})`, cold, noCache, 1.05);
-    for (const p of peers) ratioTarget(`cold build / ${p.name} cold (${size})`, cold, row(`${p.name} cold`)!, 1, { below: true });
+    for (const p of peers)
+      ratioTarget(`cold build / ${p.name} cold (${size})`, cold, row(`${p.name} cold`)!, 1, { below: true });
   }
   const extras = row('cold build (extras)');
   if (cold && extras) {
     // The two catalogs differ only by the device files and changelogs, and are built in the same rounds.
     const cpuKnown = [...cold.samples, ...extras.samples].every((x) => x.cpu !== undefined);
-    console.log(`same-round ratio, ${manifests} manifests with and without ${SECOND} (median over ${extras.samples.length} rounds):`);
+    console.log(
+      `same-round ratio, ${manifests} manifests with and without ${SECOND} (median over ${extras.samples.length} rounds):`,
+    );
     console.log(`  ${''.padEnd(28)}  wall    CPU   (wall, each round; CPU, each round)`);
     const extrasFloor = row('I/O floor (extras)');
-    const pairs: [string, Row, Row][] = [['cold build extras / plain', extras, cold], ...(floor && extrasFloor ? [['I/O floor extras / plain', extrasFloor, floor] as [string, Row, Row]] : [])];
+    const pairs: [string, Row, Row][] = [
+      ['cold build extras / plain', extras, cold],
+      ...(floor && extrasFloor ? [['I/O floor extras / plain', extrasFloor, floor] as [string, Row, Row]] : []),
+    ];
     for (const [name, a, b] of pairs) {
-      const each = (of: 'ms' | 'cpu') => roundRatios(a, b, of).map((r) => r.toFixed(2)).join(' ');
-      console.log(`  ${name.padEnd(28)} ${`${sameRound(a, b).toFixed(2)}x`.padStart(6)} ${(cpuKnown ? `${sameRound(a, b, 'cpu').toFixed(2)}x` : '-').padStart(6)}   (${each('ms')}; ${cpuKnown ? each('cpu') : '-'})`);
+      const each = (of: 'ms' | 'cpu') =>
+        roundRatios(a, b, of)
+          .map((r) => r.toFixed(2))
+          .join(' ');
+      console.log(
+        `  ${name.padEnd(28)} ${`${sameRound(a, b).toFixed(2)}x`.padStart(6)} ${(cpuKnown ? `${sameRound(a, b, 'cpu').toFixed(2)}x` : '-').padStart(6)}   (${each('ms')}; ${cpuKnown ? each('cpu') : '-'})`,
+      );
     }
     console.log('');
     const old = row('baseline cold build');
     if (old) {
       // A cold 100k build with device files and changelogs stays within 10% of the baseline
       // otapress's build of the plain catalog (no device files, no changelogs).
-      const each = (of: 'ms' | 'cpu') => roundRatios(extras, old, of).map((r) => r.toFixed(2)).join(' ');
-      console.log(`  ${'extras / baseline plain'.padEnd(28)} ${`${sameRound(extras, old).toFixed(2)}x`.padStart(6)} ${(cpuKnown ? `${sameRound(extras, old, 'cpu').toFixed(2)}x` : '-').padStart(6)}   (${each('ms')}; ${cpuKnown ? each('cpu') : '-'})`);
-      console.log(`  ${'plain / baseline plain'.padEnd(28)} ${`${sameRound(cold, old).toFixed(2)}x`.padStart(6)} ${(cpuKnown ? `${sameRound(cold, old, 'cpu').toFixed(2)}x` : '-').padStart(6)}`);
+      const each = (of: 'ms' | 'cpu') =>
+        roundRatios(extras, old, of)
+          .map((r) => r.toFixed(2))
+          .join(' ');
+      console.log(
+        `  ${'extras / baseline plain'.padEnd(28)} ${`${sameRound(extras, old).toFixed(2)}x`.padStart(6)} ${(cpuKnown ? `${sameRound(extras, old, 'cpu').toFixed(2)}x` : '-').padStart(6)}   (${each('ms')}; ${cpuKnown ? each('cpu') : '-'})`,
+      );
+      console.log(
+        `  ${'plain / baseline plain'.padEnd(28)} ${`${sameRound(cold, old).toFixed(2)}x`.padStart(6)} ${(cpuKnown ? `${sameRound(cold, old, 'cpu').toFixed(2)}x` : '-').padStart(6)}`,
+      );
       console.log(`  (baseline: otapress at ${baseline!.commit}, ${baseline!.dir})\n`);
-      ratioTarget(`cold build with device files and changelogs / ${baseline!.commit}'s plain build${at}`, extras, old, 1.1);
+      ratioTarget(
+        `cold build with device files and changelogs / ${baseline!.commit}'s plain build${at}`,
+        extras,
+        old,
+        1.1,
+      );
       if (cpuKnown) ratioTarget(`  the same, CPU time${at}`, extras, old, 1.1, { of: 'cpu' });
     }
     // What the second catalog's additions cost with the same code, both catalogs built alike.
@@ -217,9 +277,15 @@ for (const size of only.has('build') || only.has('preview') ? sizes : []) {
 }
 if (values.curve) {
   console.log('growth: time per manifest (µs), including node startup');
-  for (const p of perManifest) console.log(`  ${String(p.manifests).padStart(7)} manifests  cold ${(p.cold * 1000).toFixed(1).padStart(8)}  warm ${(p.warm * 1000).toFixed(1).padStart(8)}`);
+  for (const p of perManifest)
+    console.log(
+      `  ${String(p.manifests).padStart(7)} manifests  cold ${(p.cold * 1000).toFixed(1).padStart(8)}  warm ${(p.warm * 1000).toFixed(1).padStart(8)}`,
+    );
   const [, ten, hundred] = perManifest;
-  if (ten && hundred) console.log(`  100k vs 10k: cold ${(hundred.cold / ten.cold).toFixed(2)}x, warm ${(hundred.warm / ten.warm).toFixed(2)}x per manifest`);
+  if (ten && hundred)
+    console.log(
+      `  100k vs 10k: cold ${(hundred.cold / ten.cold).toFixed(2)}x, warm ${(hundred.warm / ten.warm).toFixed(2)}x per manifest`,
+    );
 }
 const hashMb = Number(values['hash-mb']);
 if (hashMb > 0 && only.has('hash')) {
@@ -230,7 +296,9 @@ if (hashMb > 0 && only.has('hash')) {
   const at = hashMb === 1536 ? '' : ` (on ${hashMb} MiB, not 1.5 GiB)`;
   const bare = rows.find((r) => r.name.startsWith('bare node'))!;
   target(`otapress add / md5sum${at}`, add.samples.length ? medianMs(add) / medianMs(md5) : undefined, 'x', 1.1);
-  console.log(`otapress add / bare node doing only the hashing: ${add.samples.length ? (medianMs(add) / medianMs(bare)).toFixed(2) : '-'}x; bare node / md5sum: ${(medianMs(bare) / medianMs(md5)).toFixed(2)}x\n`);
+  console.log(
+    `otapress add / bare node doing only the hashing: ${add.samples.length ? (medianMs(add) / medianMs(bare)).toFixed(2) : '-'}x; bare node / md5sum: ${(medianMs(bare) / medianMs(md5)).toFixed(2)}x\n`,
+  );
 }
 if (targets.length > 0) {
   console.log('targets, medians of this run (ratios: medians of same-round ratios):');
@@ -249,12 +317,15 @@ async function benchCatalog({ devices, builds }: { devices: number; builds: numb
   const root = reused ? path.resolve(values.catalog!) : mkdtempSync(path.join(tmpdir(), 'otapress-bench-'));
   try {
     // The file system too: on tmpfs no build waits for a disk, on a disk the figures include it.
-    process.stdout.write(`${devices} devices x ${builds} builds = ${manifests} manifests in ${root} (${fileSystemOf(root)}): ${reused ? 'reused' : 'generating'}... `);
+    process.stdout.write(
+      `${devices} devices x ${builds} builds = ${manifests} manifests in ${root} (${fileSystemOf(root)}): ${reused ? 'reused' : 'generating'}... `,
+    );
     if (!reused || !existsSync(path.join(root, 'content'))) generateCatalog(root, { devices, builds });
     // With --extras, the same catalog with a device.yaml on every device and a changelog on every
     // build, in a folder of its own inside the first (the first's builds read only its content/).
     // With --formats, the second catalog is the plain one with every dialect in site.yaml.
-    const extrasRoot = values.extras || values.formats ? path.join(root, values.formats ? 'formats' : 'extras') : undefined;
+    const extrasRoot =
+      values.extras || values.formats ? path.join(root, values.formats ? 'formats' : 'extras') : undefined;
     if (extrasRoot && (!reused || !existsSync(path.join(extrasRoot, 'content')))) {
       generateCatalog(extrasRoot, { devices, builds, extras: !values.formats });
       if (values.formats) {
@@ -300,15 +371,38 @@ async function benchCatalog({ devices, builds }: { devices: number; builds: numb
       { name: 'warm build', samples: [], manifests, note: '1 manifest changed' },
       { name: 'single-thread build', samples: [], manifests, note: 'no cache, --threads 1' },
     ];
-    const extrasRow: Row = { name: 'cold build (extras)', samples: [], manifests, note: 'as cold build, with a device.yaml on every device and a changelog on every build' };
-    const extrasFloor: Row = { name: 'I/O floor (extras)', samples: [], manifests, note: 'what the extras build reads and writes: its bytes cost at least this' };
+    const extrasRow: Row = {
+      name: 'cold build (extras)',
+      samples: [],
+      manifests,
+      note: 'as cold build, with a device.yaml on every device and a changelog on every build',
+    };
+    const extrasFloor: Row = {
+      name: 'I/O floor (extras)',
+      samples: [],
+      manifests,
+      note: 'what the extras build reads and writes: its bytes cost at least this',
+    };
     if (extrasRoot) rows.push(extrasRow, extrasFloor);
-    const baselineRow: Row | undefined = extrasRoot && baseline ? { name: 'baseline cold build', samples: [], manifests, note: `otapress at ${baseline.commit} (--baseline), the plain catalog, as cold build` } : undefined;
+    const baselineRow: Row | undefined =
+      extrasRoot && baseline
+        ? {
+            name: 'baseline cold build',
+            samples: [],
+            manifests,
+            note: `otapress at ${baseline.commit} (--baseline), the plain catalog, as cold build`,
+          }
+        : undefined;
     if (baselineRow) rows.push(baselineRow);
     const peerRows = peers.map((peer) => ({
       peer,
       out: path.join(root, `${peer.name.toLowerCase()}-out`),
-      cold: { name: `${peer.name} cold`, samples: [], manifests, note: `${peer.name} ${peer.version}: v1 listings only, no output or cache before` } as Row,
+      cold: {
+        name: `${peer.name} cold`,
+        samples: [],
+        manifests,
+        note: `${peer.name} ${peer.version}: v1 listings only, no output or cache before`,
+      } as Row,
       warm: { name: `${peer.name} warm`, samples: [], manifests, note: 'its output there, 1 manifest changed' } as Row,
     }));
     const cold = () => {
@@ -343,7 +437,10 @@ async function benchCatalog({ devices, builds }: { devices: number; builds: numb
     };
     /** Every peer's listings against ours, byte for byte. */
     const compare = (when: string) => {
-      for (const { peer, out } of peerRows) console.log(`  ${peer.name} ${when}: ${compareListings(dist, out, peer.name)} listings equal to otapress's, byte for byte`);
+      for (const { peer, out } of peerRows)
+        console.log(
+          `  ${peer.name} ${when}: ${compareListings(dist, out, peer.name)} listings equal to otapress's, byte for byte`,
+        );
     };
     for (let r = 0; r < (only.has('build') ? runs : 0); r++) {
       const floorOut = path.join(root, 'floor-out');
@@ -389,7 +486,10 @@ async function benchCatalog({ devices, builds }: { devices: number; builds: numb
  * reports it. Peak memory is the server's, read from /proc before it is stopped.
  */
 async function benchPreview(root: string, listing: string, change: () => number): Promise<Row[]> {
-  const server = spawn('node', [BIN, 'serve', '--root', root, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() });
+  const server = spawn('node', [BIN, 'serve', '--root', root, '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: childEnv(),
+  });
   let output = '';
   server.stdout.on('data', (chunk) => (output += chunk));
   server.stderr.on('data', (chunk) => (output += chunk));
@@ -403,7 +503,12 @@ async function benchPreview(root: string, listing: string, change: () => number)
   try {
     await until(() => /serving content\/ at (\S+)/.test(output), 'start');
     const url = /serving content\/ at (\S+)/.exec(output)![1];
-    const total: Row = { name: 'preview rebuild', samples: [], manifests: 0, note: 'change to new listing served, debounce included' };
+    const total: Row = {
+      name: 'preview rebuild',
+      samples: [],
+      manifests: 0,
+      note: 'change to new listing served, debounce included',
+    };
     const rebuild: Row = { name: '  of which rebuild', samples: [], manifests: 0, note: 'as serve reports it' };
     for (let r = 0; r < Math.max(runs, 5); r++) {
       await new Promise((resolve) => setTimeout(resolve, 300)); // Let the watcher settle between changes.
@@ -413,7 +518,8 @@ async function benchPreview(root: string, listing: string, change: () => number)
       let body = '';
       while (!body.includes(`"size":${size},`)) {
         body = await (await fetch(`${url}${listing}`)).text();
-        if (performance.now() - started > 60_000) throw new Error(`otapress serve did not serve the change:\n${output.slice(seen)}`);
+        if (performance.now() - started > 60_000)
+          throw new Error(`otapress serve did not serve the change:\n${output.slice(seen)}`);
       }
       total.samples.push({ ms: performance.now() - started });
       const reported = / in (\d+(?:\.\d+)?) ms/.exec(output.slice(seen));
@@ -459,8 +565,18 @@ with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_STORED, allowZip64=True) as z
     const rows: Row[] = [
       { name: 'md5sum', samples: [], manifests: 0, note: `${megabytes} MiB` },
       { name: 'sha256sum', samples: [], manifests: 0, note: `${megabytes} MiB` },
-      { name: 'bare node: md5 + sha256', samples: [], manifests: 0, note: 'hash-floor.mjs: one read, two threads, nothing else' },
-      { name: 'otapress add', samples: [], manifests: 0, note: hasAdd ? 'md5 + sha256 + manifest, --dry-run' : 'n/a: otapress add is not on this branch' },
+      {
+        name: 'bare node: md5 + sha256',
+        samples: [],
+        manifests: 0,
+        note: 'hash-floor.mjs: one read, two threads, nothing else',
+      },
+      {
+        name: 'otapress add',
+        samples: [],
+        manifests: 0,
+        note: hasAdd ? 'md5 + sha256 + manifest, --dry-run' : 'n/a: otapress add is not on this branch',
+      },
     ];
     for (let r = 0; r < runs; r++) {
       rows[0].samples.push(run(['md5sum', zip]));
@@ -512,7 +628,10 @@ function removeSetAside(): void {
  */
 function prepareBaseline(dir: string): { dir: string; bin: string; commit: string } {
   const bin = path.join(dir, 'lib', 'bin.mjs');
-  if (!existsSync(bin) && spawnSync(process.execPath, [path.join(dir, '.ci', 'build-lib.mjs')], { stdio: 'inherit' }).status !== 0) {
+  if (
+    !existsSync(bin) &&
+    spawnSync(process.execPath, [path.join(dir, '.ci', 'build-lib.mjs')], { stdio: 'inherit' }).status !== 0
+  ) {
     throw new Error(`--baseline ${dir}: could not build its lib/ (run npm ci there first)`);
   }
   if (!existsSync(bin)) throw new Error(`--baseline ${dir}: no lib/bin.mjs there; it must be a checkout of otapress`);
@@ -528,10 +647,21 @@ function run(what: string[] | Command): Sample & { note?: string } {
   const result = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', maxBuffer: 2 ** 29, env: childEnv(env), cwd });
   const ms = performance.now() - started;
   const stderr = result.stderr;
-  if (result.status !== 0) throw new Error(`${command.join(' ')} failed (${result.status ?? result.signal} ${result.error?.message ?? ''}):\n${stderr.slice(-2000)}`);
+  if (result.status !== 0)
+    throw new Error(
+      `${command.join(' ')} failed (${result.status ?? result.signal} ${result.error?.message ?? ''}):\n${stderr.slice(-2000)}`,
+    );
   const rss = /otapress-bench-rss (\d+) cpu ([\d.]+) ([\d.]+)/.exec(stderr);
   const out = result.stdout.trim();
-  return { ms, rssMb: rss ? Number(rss[1]) / 1024 : undefined, cpu: rss ? Number(rss[2]) + Number(rss[3]) : undefined, note: out.split('\n').at(-1)?.replace(/^built /, '') };
+  return {
+    ms,
+    rssMb: rss ? Number(rss[1]) / 1024 : undefined,
+    cpu: rss ? Number(rss[2]) + Number(rss[3]) : undefined,
+    note: out
+      .split('\n')
+      .at(-1)
+      ?.replace(/^built /, ''),
+  };
 }
 
 /**
@@ -587,7 +717,17 @@ function printTable(rows: Row[]): void {
   const reference = floor ?? md5;
   const refMs = reference && reference.samples.length > 0 ? median(reference.samples.map((s) => s.ms)) : undefined;
   const refCpu = reference && reference.samples.length > 0 ? median(reference.samples.map((s) => s.cpu ?? NaN)) : NaN;
-  const header = ['measurement', 'median', `x ${reference?.name ?? '-'}`, 'manifests/s', 'CPU', 'CPU x', 'peak RSS', 'runs (ms)', 'note'];
+  const header = [
+    'measurement',
+    'median',
+    `x ${reference?.name ?? '-'}`,
+    'manifests/s',
+    'CPU',
+    'CPU x',
+    'peak RSS',
+    'runs (ms)',
+    'note',
+  ];
   const lines = rows.map((row) => {
     if (row.samples.length === 0) return [row.name, '-', '-', '-', '-', '-', '-', '-', row.note ?? ''];
     const ms = median(row.samples.map((s) => s.ms));
@@ -606,7 +746,11 @@ function printTable(rows: Row[]): void {
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const format = (cells: string[]) => cells.map((c, i) => (i === 0 || i === cells.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  const format = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 0 || i === cells.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
   console.log(format(header));
   for (const line of lines) console.log(format(line));
   console.log('');

@@ -18,7 +18,38 @@ export interface CatalogSize {
 }
 
 /** Real device code names, suffixed with a number to reach any count while looking like a catalog. */
-const CODE_NAMES = ['FP3', 'FP4', 'FP5', 'starlte', 'star2lte', 'herolte', 'sailfish', 'walleye', 'taimen', 'bonito', 'sargo', 'redfin', 'oriole', 'raven', 'panther', 'lynx', 'akita', 'beyond1lte', 'a5y17lte', 'dipper', 'lavender', 'guacamole', 'kebab', 'instantnoodlep', 'emerald', 'two', 'teracube2e', 'gs290', 'zirconia', 'axolotl'];
+const CODE_NAMES = [
+  'FP3',
+  'FP4',
+  'FP5',
+  'starlte',
+  'star2lte',
+  'herolte',
+  'sailfish',
+  'walleye',
+  'taimen',
+  'bonito',
+  'sargo',
+  'redfin',
+  'oriole',
+  'raven',
+  'panther',
+  'lynx',
+  'akita',
+  'beyond1lte',
+  'a5y17lte',
+  'dipper',
+  'lavender',
+  'guacamole',
+  'kebab',
+  'instantnoodlep',
+  'emerald',
+  'two',
+  'teracube2e',
+  'gs290',
+  'zirconia',
+  'axolotl',
+];
 
 /** Platform part of the file name and its Android version, oldest first (a build's age picks one). */
 const PLATFORMS = [
@@ -46,13 +77,19 @@ export function deviceName(d: number): string {
  * the occasional comment, `lists:` override, upgrade flag, `.disabled.zip` and placeholder.
  * Deterministic: the same numbers give the same bytes.
  */
-export function manifest(d: number, b: number, builds: number, { extras = false } = {}): { name: string; text: string } {
+export function manifest(
+  d: number,
+  b: number,
+  builds: number,
+  { extras = false } = {},
+): { name: string; text: string } {
   const device = deviceName(d);
   const digest = (what: string) => createHash('sha256').update(`${what}/${device}/${b}`).digest('hex');
   const noise = parseInt(digest('noise').slice(0, 8), 16);
   const [platform, android] = PLATFORMS[Math.min(PLATFORMS.length - 1, Math.floor((b / builds) * PLATFORMS.length))];
   const channel = CHANNELS[noise % CHANNELS.length];
-  const version = noise % 7 === 0 ? `${1 + Math.floor(b / 40)}.${b % 40}.${noise % 4}` : `${1 + Math.floor(b / 40)}.${b % 40}`;
+  const version =
+    noise % 7 === 0 ? `${1 + Math.floor(b / 40)}.${b % 40}.${noise % 4}` : `${1 + Math.floor(b / 40)}.${b % 40}`;
   const timestamp = 1577836800 + b * 86400 * 3 + d * 60 + (noise % 3600);
   const date = new Date(timestamp * 1000).toISOString();
   const ymd = date.slice(0, 10).replace(/-/g, '');
@@ -63,7 +100,13 @@ export function manifest(d: number, b: number, builds: number, { extras = false 
 
   if (noise % 97 === 0) {
     lines.push('# Announced build, package not published yet.');
-    lines.push('placeholder: true', `version: "${version}"`, `channel: ${channel}`, `timestamp: ${timestamp}`, `android_version: "${android}"`);
+    lines.push(
+      'placeholder: true',
+      `version: "${version}"`,
+      `channel: ${channel}`,
+      `timestamp: ${timestamp}`,
+      `android_version: "${android}"`,
+    );
     if (noise % 2 === 0) lines.push(`md5sum: ${digest('md5').slice(0, 32)}`);
     lines.push(`display_version: ${stem.slice(2)}`);
     if (extras) lines.push(...changelog(d, b, version, timestamp, noise));
@@ -128,14 +171,23 @@ export function generateCatalog(root: string, { devices, builds, extras = false,
  * placed as `placement` says (both packages, neither withdrawn): the target's fields, its own file
  * name, digests and size, and the source's incremental. Undefined for the other builds.
  */
-function incrementalManifest(d: number, b: number, builds: number, placement: 'newest' | 'spread'): { name: string; text: string } | undefined {
+function incrementalManifest(
+  d: number,
+  b: number,
+  builds: number,
+  placement: 'newest' | 'spread',
+): { name: string; text: string } | undefined {
   const target = manifest(d, b, builds).text;
   const source = manifest(d, b - 1, builds).text;
   const field = (text: string, key: string) => new RegExp(`^${key}: (.*)$`, 'm').exec(text)?.[1];
   const filename = field(target, 'filename');
   const from = field(source, 'incremental');
-  const chosen = placement === 'newest' ? b >= builds - Math.ceil(builds / 10) : parseInt(field(target, 'id')!.slice(0, 4), 16) % 10 === 0;
-  if (!chosen || !filename || !from || field(source, 'filename') === undefined || filename.endsWith('.disabled.zip')) return undefined;
+  const chosen =
+    placement === 'newest'
+      ? b >= builds - Math.ceil(builds / 10)
+      : parseInt(field(target, 'id')!.slice(0, 4), 16) % 10 === 0;
+  if (!chosen || !filename || !from || field(source, 'filename') === undefined || filename.endsWith('.disabled.zip'))
+    return undefined;
   const digest = (what: string) => createHash('sha256').update(`incremental/${what}/${d}/${b}`).digest('hex');
   const stem = `${filename.replace(/\.zip$/, '')}-incremental-${b - 1}`;
   const text = target
@@ -183,7 +235,20 @@ const DEVICES: Record<string, [name: string, oem: string, vendor: string, soc: s
   axolotl: ['SHIFT6mq', 'SHIFT', 'shift', 'sdm845'],
 };
 
-const MAINTAINERS = ['Jane Doe', 'Ravi Kumar', 'Alex Martin', 'Mei Chen', 'Jonas Becker', 'Sofia Rossi', 'Kwame Mensah', 'Olga Ivanova', 'Lucas Silva', 'Aiko Tanaka', 'Noah Dubois', 'Fatima Zahra'];
+const MAINTAINERS = [
+  'Jane Doe',
+  'Ravi Kumar',
+  'Alex Martin',
+  'Mei Chen',
+  'Jonas Becker',
+  'Sofia Rossi',
+  'Kwame Mensah',
+  'Olga Ivanova',
+  'Lucas Silva',
+  'Aiko Tanaka',
+  'Noah Dubois',
+  'Fatima Zahra',
+];
 
 /** A device's device.yaml, as a maintainer writes it (see content/FP4/device.yaml): 1 or 2 maintainers, links, sources. */
 function deviceFile(d: number): string {
@@ -203,7 +268,9 @@ function deviceFile(d: number): string {
     'maintainers:',
     `  - name: ${first}`,
     `    url: https://github.com/${handle(first)}`,
-    ...(noise % 2 === 0 && second !== first ? [`  - name: ${second}`, ...(noise % 5 === 0 ? [] : [`    url: https://gitlab.example.org/${handle(second)}`])] : []),
+    ...(noise % 2 === 0 && second !== first
+      ? [`  - name: ${second}`, ...(noise % 5 === 0 ? [] : [`    url: https://gitlab.example.org/${handle(second)}`])]
+      : []),
     'links:',
     `  info: https://wiki.example.org/devices/${device}`,
     ...(noise % 4 !== 0 ? [`  forum: https://forum.example.org/c/${device.toLowerCase()}`] : []),
@@ -234,8 +301,15 @@ const CHANGE_ITEMS = [
 function changelog(d: number, b: number, version: string, timestamp: number, noise: number): string[] {
   const month = new Date(timestamp * 1000).toISOString().slice(0, 7);
   const items = 1 + ((noise >>> 12) % 5);
-  const lines = ['changelog: |', `  Version ${version} for ${deviceName(d)}, with the Android security patch of ${month}.`, '', '  ## Changes'];
-  for (let i = 0; i < items; i++) lines.push(`  - ${CHANGE_ITEMS[(b * 7 + d + i * 5 + (noise >>> 16)) % CHANGE_ITEMS.length]}`);
-  if ((noise >>> 20) % 3 === 0) lines.push(`  - See [the release notes](https://doc.example.org/releases/${version}) for the details`);
+  const lines = [
+    'changelog: |',
+    `  Version ${version} for ${deviceName(d)}, with the Android security patch of ${month}.`,
+    '',
+    '  ## Changes',
+  ];
+  for (let i = 0; i < items; i++)
+    lines.push(`  - ${CHANGE_ITEMS[(b * 7 + d + i * 5 + (noise >>> 16)) % CHANGE_ITEMS.length]}`);
+  if ((noise >>> 20) % 3 === 0)
+    lines.push(`  - See [the release notes](https://doc.example.org/releases/${version}) for the details`);
   return lines;
 }

@@ -17,7 +17,15 @@ const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 /** One cold build: wall milliseconds and CPU seconds (user + system). */
 function coldBuild(root: string): { ms: number; cpu?: number } {
   rmSync(path.join(root, 'dist'), { recursive: true, force: true });
-  const argv = [...(TIME ? [TIME, '-f', 'otapress-bench cpu %U %S'] : []), process.execPath, BIN, 'build', '--root', root, '--no-cache'];
+  const argv = [
+    ...(TIME ? [TIME, '-f', 'otapress-bench cpu %U %S'] : []),
+    process.execPath,
+    BIN,
+    'build',
+    '--root',
+    root,
+    '--no-cache',
+  ];
   const started = performance.now();
   const result = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', maxBuffer: 2 ** 28 });
   const ms = performance.now() - started;
@@ -29,7 +37,17 @@ function coldBuild(root: string): { ms: number; cpu?: number } {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Generates both catalogs, builds each `runs` times, alternating, and prints the figures. */
-export function benchIncrementals({ devices, builds, runs, placement }: { devices: number; builds: number; runs: number; placement: 'newest' | 'spread' }): void {
+export function benchIncrementals({
+  devices,
+  builds,
+  runs,
+  placement,
+}: {
+  devices: number;
+  builds: number;
+  runs: number;
+  placement: 'newest' | 'spread';
+}): void {
   const base = mkdtempSync(path.join(tmpdir(), 'otapress-bench-incrementals-'));
   try {
     const plain = path.join(base, 'plain');
@@ -38,8 +56,11 @@ export function benchIncrementals({ devices, builds, runs, placement }: { device
       plain: generateCatalog(plain, { devices, builds }),
       incrementals: generateCatalog(withIncrementals, { devices, builds, incrementals: placement }),
     };
-    for (const root of [plain, withIncrementals]) appendFileSync(path.join(root, 'content', 'site.yaml'), 'hosts: [netlify]\n');
-    console.log(`incremental packages: ${counts.plain} manifests, and the same with ${counts.incrementals - counts.plain} incremental packages (one build in ten, ${placement === 'newest' ? "each device's newest tenth" : 'spread over the history'}), cold builds (--no-cache), ${runs} alternating rounds`);
+    for (const root of [plain, withIncrementals])
+      appendFileSync(path.join(root, 'content', 'site.yaml'), 'hosts: [netlify]\n');
+    console.log(
+      `incremental packages: ${counts.plain} manifests, and the same with ${counts.incrementals - counts.plain} incremental packages (one build in ten, ${placement === 'newest' ? "each device's newest tenth" : 'spread over the history'}), cold builds (--no-cache), ${runs} alternating rounds`,
+    );
     const samples = { plain: [] as { ms: number; cpu?: number }[], incrementals: [] as { ms: number; cpu?: number }[] };
     for (let i = 0; i < runs; i++) {
       // Alternated, so that load from other processes falls on both.
@@ -48,10 +69,14 @@ export function benchIncrementals({ devices, builds, runs, placement }: { device
     }
     const of = (which: keyof typeof samples, key: 'ms' | 'cpu') => median(samples[which].map((s) => s[key] ?? NaN));
     for (const which of ['plain', 'incrementals'] as const) {
-      console.log(`  ${which.padEnd(13)} wall ${(of(which, 'ms') / 1000).toFixed(2)} s  CPU ${of(which, 'cpu').toFixed(2)} s   (rounds: ${samples[which].map((s) => (s.ms / 1000).toFixed(2)).join(' ')})`);
+      console.log(
+        `  ${which.padEnd(13)} wall ${(of(which, 'ms') / 1000).toFixed(2)} s  CPU ${of(which, 'cpu').toFixed(2)} s   (rounds: ${samples[which].map((s) => (s.ms / 1000).toFixed(2)).join(' ')})`,
+      );
     }
     const ratio = (key: 'ms' | 'cpu') => of('incrementals', key) / of('plain', key);
-    console.log(`  with / without: wall ${ratio('ms').toFixed(2)}x, CPU ${ratio('cpu').toFixed(2)}x (target: at most 1.10x)`);
+    console.log(
+      `  with / without: wall ${ratio('ms').toFixed(2)}x, CPU ${ratio('cpu').toFixed(2)}x (target: at most 1.10x)`,
+    );
   } finally {
     rmSync(base, { recursive: true, force: true });
   }

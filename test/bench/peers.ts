@@ -51,7 +51,8 @@ export function compareListings(ours: string, theirs: string, name: string): num
     for (const device of readdirSync(v1, { withFileTypes: true })) {
       if (!device.isDirectory()) continue;
       for (const list of readdirSync(path.join(v1, device.name), { withFileTypes: true })) {
-        if (list.isDirectory() && existsSync(path.join(v1, device.name, list.name, 'index.json'))) found.push(`api/v1/${device.name}/${list.name}/index.json`);
+        if (list.isDirectory() && existsSync(path.join(v1, device.name, list.name, 'index.json')))
+          found.push(`api/v1/${device.name}/${list.name}/index.json`);
       }
     }
     return found.sort();
@@ -60,14 +61,19 @@ export function compareListings(ours: string, theirs: string, name: string): num
   const other = listings(theirs);
   const missing = mine.filter((f) => !other.includes(f));
   const extra = other.filter((f) => !mine.includes(f));
-  if (missing.length > 0 || extra.length > 0) throw new Error(`${name}: listings differ: missing ${missing.slice(0, 3).join(', ') || '-'}; extra ${extra.slice(0, 3).join(', ') || '-'}`);
+  if (missing.length > 0 || extra.length > 0)
+    throw new Error(
+      `${name}: listings differ: missing ${missing.slice(0, 3).join(', ') || '-'}; extra ${extra.slice(0, 3).join(', ') || '-'}`,
+    );
   for (const file of mine) {
     const a = readFileSync(path.join(ours, file));
     const b = readFileSync(path.join(theirs, file));
     if (!a.equals(b)) {
       let at = 0;
       while (a[at] === b[at]) at++;
-      throw new Error(`${name}: ${file} differs from otapress's at byte ${at}:\n  otapress: ${a.toString('utf8', Math.max(0, at - 80), at + 80)}\n  ${name}: ${b.toString('utf8', Math.max(0, at - 80), at + 80)}`);
+      throw new Error(
+        `${name}: ${file} differs from otapress's at byte ${at}:\n  otapress: ${a.toString('utf8', Math.max(0, at - 80), at + 80)}\n  ${name}: ${b.toString('utf8', Math.max(0, at - 80), at + 80)}`,
+      );
     }
   }
   return mine.length;
@@ -79,7 +85,8 @@ function prepareHugo(): Peer {
   if (spawnSync('hugo', ['version']).status !== 0) {
     console.log("hugo is missing: installing Debian's package (apt-get install -y hugo)...");
     const installed = spawnSync('apt-get', ['install', '-y', 'hugo'], { stdio: ['ignore', 'ignore', 'inherit'] });
-    if (installed.status !== 0) throw new Error('could not install hugo with apt-get; install it (apt-get install -y hugo) and run again');
+    if (installed.status !== 0)
+      throw new Error('could not install hugo with apt-get; install it (apt-get install -y hugo) and run again');
   }
   const version = /v(\d+\.\d+\.\d+)/.exec(spawnSync('hugo', ['version'], { encoding: 'utf8' }).stdout)?.[1] ?? '?';
   return {
@@ -87,8 +94,21 @@ function prepareHugo(): Peer {
     version,
     command: (root, out) => ({
       // A copy of the project beside the catalog: Hugo writes a lock file into its source folder.
-      argv: ['hugo', '--quiet', '--source', hugoProject(root), '--destination', out, '--cacheDir', path.join(root, 'hugo-cache')],
-      env: { ...process.env, HUGO_DATADIR: path.join(root, 'content'), HUGO_RESOURCEDIR: path.join(root, 'hugo-resources') },
+      argv: [
+        'hugo',
+        '--quiet',
+        '--source',
+        hugoProject(root),
+        '--destination',
+        out,
+        '--cacheDir',
+        path.join(root, 'hugo-cache'),
+      ],
+      env: {
+        ...process.env,
+        HUGO_DATADIR: path.join(root, 'content'),
+        HUGO_RESOURCEDIR: path.join(root, 'hugo-resources'),
+      },
     }),
     leftovers: (root, out) => [out, path.join(root, 'hugo-cache'), path.join(root, 'hugo-resources')],
   };
@@ -104,11 +124,16 @@ function prepareEleventy(): Peer {
   const marker = path.join(ELEVENTY_DIR, 'installed.txt');
   const wanted = ELEVENTY_PACKAGES.join(' ');
   if (!existsSync(marker) || readFileSync(marker, 'utf8') !== wanted) {
-    console.log(`installing ${wanted} with npm into ${ELEVENTY_DIR} (kept for the next run; not a dependency of otapress)...`);
+    console.log(
+      `installing ${wanted} with npm into ${ELEVENTY_DIR} (kept for the next run; not a dependency of otapress)...`,
+    );
     rmSync(ELEVENTY_DIR, { recursive: true, force: true });
     mkdirSync(ELEVENTY_DIR, { recursive: true });
     writeFileSync(path.join(ELEVENTY_DIR, 'package.json'), '{ "private": true, "type": "module" }\n');
-    const npm = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', ...ELEVENTY_PACKAGES], { cwd: ELEVENTY_DIR, stdio: ['ignore', 'ignore', 'inherit'] });
+    const npm = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', ...ELEVENTY_PACKAGES], {
+      cwd: ELEVENTY_DIR,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     if (npm.status !== 0) throw new Error(`could not install ${wanted} with npm`);
     writeFileSync(marker, wanted);
   }
@@ -122,7 +147,12 @@ function prepareEleventy(): Peer {
     name: 'Eleventy',
     version: ELEVENTY_VERSION,
     command: (root, out) => ({
-      argv: ['node', path.join(ELEVENTY_DIR, 'node_modules', '@11ty', 'eleventy', 'cmd.cjs'), '--quiet', `--output=${out}`],
+      argv: [
+        'node',
+        path.join(ELEVENTY_DIR, 'node_modules', '@11ty', 'eleventy', 'cmd.cjs'),
+        '--quiet',
+        `--output=${out}`,
+      ],
       env: { ...process.env, OTAPRESS_CATALOG: path.join(root, 'content') },
       cwd: project,
     }),

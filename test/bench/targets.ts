@@ -25,6 +25,9 @@ export function targetLine(t: Target, width: number): string {
   const met = t.value === undefined ? 'n/a' : meets(t.value) ? 'met' : 'MISSED';
   const rounds = (t.rounds ?? []).filter((v) => Number.isFinite(v));
   const disagree = rounds.some(meets) && !rounds.every(meets);
-  const spread = rounds.length < 2 ? '' : `  (rounds ${shown(Math.min(...rounds))} to ${shown(Math.max(...rounds))}${disagree ? `: ${rounds.filter(meets).length} of ${rounds.length} met it` : ''})`;
+  const spread =
+    rounds.length < 2
+      ? ''
+      : `  (rounds ${shown(Math.min(...rounds))} to ${shown(Math.max(...rounds))}${disagree ? `: ${rounds.filter(meets).length} of ${rounds.length} met it` : ''})`;
   return `  ${t.figure.padEnd(width)}  ${(t.value === undefined ? '-' : shown(t.value)).padStart(9)}  target ${t.below ? 'under' : 'at most'} ${shown(t.target).padEnd(7)}  ${spread ? met.padEnd(6) : met}${spread}`;
 }

@@ -95,15 +95,22 @@ describe('the pages of the example catalog', () => {
     expect(response?.status()).toBe(200);
     expect(await page.title()).toBe('Update builds');
     // Vendors by name, devices without device.yaml under the explicit unknown vendor, last.
-    const groups = await page.locator('main section').evaluateAll((sections) =>
-      sections.map((s) => [s.querySelector('h2')!.textContent, [...s.querySelectorAll('.devices a')].map((a) => a.textContent)]),
-    );
+    const groups = await page
+      .locator('main section')
+      .evaluateAll((sections) =>
+        sections.map((s) => [
+          s.querySelector('h2')!.textContent,
+          [...s.querySelectorAll('.devices a')].map((a) => a.textContent),
+        ]),
+      );
     expect(groups).toEqual([
       ['Fairphone', ['Fairphone 4 (FP4)']],
       ['Samsung', ['Galaxy S9 (starlte)']],
       ['Unknown vendor', ['FP3']],
     ]);
-    expect(await page.getByRole('region', { name: 'Samsung' }).locator('a').getAttribute('href')).toBe('/devices/starlte/');
+    expect(await page.getByRole('region', { name: 'Samsung' }).locator('a').getAttribute('href')).toBe(
+      '/devices/starlte/',
+    );
     expect(await page.locator('.devices a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual([
       '/devices/FP4/',
       '/devices/starlte/',
@@ -147,7 +154,9 @@ describe('the pages of the example catalog', () => {
     const withdrawn = official.nth(4);
     expect(await withdrawn.locator('.badge').allTextContents()).toEqual(['Disabled: withdrawn, do not install']);
     expect(await withdrawn.locator('a.download').textContent()).toBe('Download (withdrawn file)');
-    expect(await official.nth(3).locator('dd').last().textContent()).toBe('No: not marked as an upgrade from an earlier Android version');
+    expect(await official.nth(3).locator('dd').last().textContent()).toBe(
+      'No: not marked as an upgrade from an earlier Android version',
+    );
 
     expect(errors).toEqual([]);
     expect(foreign).toEqual([]);
@@ -156,13 +165,21 @@ describe('the pages of the example catalog', () => {
 
   it('a device page shows what its device.yaml says: vendor, models, maintainers and links; one without it shows none', async () => {
     const { page, errors, foreign } = await open(server, '/devices/FP4/');
-    expect(await page.locator('dl.device-facts > div').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).innerText.replace(/\s+/g, ' ')))).toEqual([
+    expect(
+      await page
+        .locator('dl.device-facts > div')
+        .evaluateAll((rows) => rows.map((r) => (r as HTMLElement).innerText.replace(/\s+/g, ' '))),
+    ).toEqual([
       'Vendor Fairphone',
       'Model FP4',
       'Maintainers Jane Doe, Ravi Kumar',
       'Links Info and guides · Forum · Support chat · Device sources',
     ]);
-    expect(await page.locator('dl.device-facts a').evaluateAll((links) => links.map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('rel')]))).toEqual([
+    expect(
+      await page
+        .locator('dl.device-facts a')
+        .evaluateAll((links) => links.map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('rel')])),
+    ).toEqual([
       ['Jane Doe', 'https://github.com/janedoe', 'external noopener'],
       ['Info and guides', 'https://wiki.example.org/devices/FP4', 'external noopener'],
       ['Forum', 'https://forum.example.org/c/fp4', 'external noopener'],
@@ -170,7 +187,11 @@ describe('the pages of the example catalog', () => {
       ['Device sources', 'https://github.com/example/android_device_fairphone_FP4', 'external noopener'],
     ]);
     // The facts lay out as two columns: the term beside its value.
-    const [term, value] = await page.locator('dl.device-facts > div').first().locator('dt, dd').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top));
+    const [term, value] = await page
+      .locator('dl.device-facts > div')
+      .first()
+      .locator('dt, dd')
+      .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top));
     expect(Math.abs(term - value)).toBeLessThan(2);
     expect(errors).toEqual([]);
     expect(foreign).toEqual([]);
@@ -183,7 +204,14 @@ describe('the pages of the example catalog', () => {
   });
 
   it('every link and feed link on every page resolves inside dist/, anchors included; downloads point at the manifests’ urls', async () => {
-    const pages = ['/', '/devices/FP3/', '/devices/FP4/', '/devices/starlte/', '/devices/FP3/changelog/', '/devices/FP4/changelog/'];
+    const pages = [
+      '/',
+      '/devices/FP3/',
+      '/devices/FP4/',
+      '/devices/starlte/',
+      '/devices/FP3/changelog/',
+      '/devices/FP4/changelog/',
+    ];
     const checked = new Map<string, number>();
     const downloads = new Set<string>();
     for (const url of pages) {
@@ -193,7 +221,9 @@ describe('the pages of the example catalog', () => {
         .locator('a[href]:not([rel~="external"]), link[rel="alternate"][href]')
         .evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement | HTMLLinkElement).href));
       // Links from device.yaml (maintainers, info, forum, ...) go elsewhere by design.
-      const external = await page.locator('a[rel~="external"]').evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
+      const external = await page
+        .locator('a[rel~="external"]')
+        .evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
       for (const href of external) expect(new URL(href).protocol, href).toBe('https:');
       for (const href of hrefs) {
         const target = new URL(href);
@@ -215,7 +245,14 @@ describe('the pages of the example catalog', () => {
     }
     expect([...checked].filter(([, status]) => status !== 200)).toEqual([]);
     expect([...checked.keys()]).toEqual(
-      expect.arrayContaining(['/', '/api/devices.json', '/api/v1/FP4/stable/', '/api/v2/devices/FP4/builds', '/devices/FP4/stable.xml', '/devices/starlte/community.xml']),
+      expect.arrayContaining([
+        '/',
+        '/api/devices.json',
+        '/api/v1/FP4/stable/',
+        '/api/v2/devices/FP4/builds',
+        '/devices/FP4/stable.xml',
+        '/devices/starlte/community.xml',
+      ]),
     );
     const manifestUrls = new Set(
       ['FP3', 'FP4', 'starlte'].flatMap((device) =>
@@ -228,22 +265,28 @@ describe('the pages of the example catalog', () => {
     );
     // A build's other files (v2 lists them after the zip) and the changelogs' https links are the only other addresses.
     for (const device of ['FP3', 'FP4', 'starlte']) {
-      for (const b of JSON.parse(readFileSync(path.join(dist, 'api/v2/devices', device, 'builds.json'), 'utf8'))) for (const f of b.files) manifestUrls.add(f.url);
+      for (const b of JSON.parse(readFileSync(path.join(dist, 'api/v2/devices', device, 'builds.json'), 'utf8')))
+        for (const f of b.files) manifestUrls.add(f.url);
     }
-    for (const link of ['https://doc.example.org/releases/3.0', 'https://gitlab.example.org/os/backlog/-/issues/2401']) manifestUrls.add(link);
+    for (const link of ['https://doc.example.org/releases/3.0', 'https://gitlab.example.org/os/backlog/-/issues/2401'])
+      manifestUrls.add(link);
     expect([...downloads].sort()).toEqual([...manifestUrls].sort());
   });
 
   it('the copy button puts the SHA-256 on the clipboard', async () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
     const { page, errors } = await open(server, '/devices/FP4/');
-    const article = page.locator('article', { has: page.locator('h3', { hasText: 'e-2.5-a14-20241108446322-official-FP4' }) }).first();
+    const article = page
+      .locator('article', { has: page.locator('h3', { hasText: 'e-2.5-a14-20241108446322-official-FP4' }) })
+      .first();
     const button = article.getByRole('button', { name: 'Copy SHA-256 of e-2.5-a14-20241108446322-official-FP4' });
     // The page's script gives every hash its button (the markup has none: without script they could not copy).
     expect(readFileSync(path.join(dist, 'devices/FP4/index.html'), 'utf8')).not.toContain('<button');
     expect(await page.locator('button.copy').count()).toBe(await page.locator('code.hash').count());
     expect(await page.locator('code.hash').count()).toBeGreaterThan(10);
-    expect(await article.getByRole('button', { name: 'Copy MD5 of e-2.5-a14-20241108446322-official-FP4' }).count()).toBe(1);
+    expect(
+      await article.getByRole('button', { name: 'Copy MD5 of e-2.5-a14-20241108446322-official-FP4' }).count(),
+    ).toBe(1);
     await button.click();
     await expect.poll(() => button.textContent()).toBe('Copied');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
@@ -257,12 +300,25 @@ describe('the pages of the example catalog', () => {
   it('a build with images offers each file with its size and hashes, and the SHA-1 copy button copies it', async () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
     const { page, errors, foreign } = await open(server, '/devices/FP4/');
-    const build = page.locator('section#dev article', { has: page.locator('h3', { hasText: '3.0-a16-20250610500001-dev-FP4' }) });
+    const build = page.locator('section#dev article', {
+      has: page.locator('h3', { hasText: '3.0-a16-20250610500001-dev-FP4' }),
+    });
     const files = build.locator('section.files li');
-    expect(await files.locator('> a').allTextContents()).toEqual(['boot.img', 'dtbo.img', 'FP4-firmware-2025-06.zip', 'recovery.img', 'super_empty.img', 'vendor_boot.img']);
-    expect(await files.locator('> a').nth(2).getAttribute('href')).toBe('https://firmware.example.org/FP4/FP4-firmware-2025-06.zip');
+    expect(await files.locator('> a').allTextContents()).toEqual([
+      'boot.img',
+      'dtbo.img',
+      'FP4-firmware-2025-06.zip',
+      'recovery.img',
+      'super_empty.img',
+      'vendor_boot.img',
+    ]);
+    expect(await files.locator('> a').nth(2).getAttribute('href')).toBe(
+      'https://firmware.example.org/FP4/FP4-firmware-2025-06.zip',
+    );
     const recovery = files.nth(3);
-    expect(await recovery.innerText()).toMatch(/^recovery\.img 96\.0 MiB \(100663296 bytes\)\s+SHA-256\s+8c585378513f5f7a2e1456ee54042605fdb890392becefadd2ab180fd02fb341\s+Copy\s+SHA-1\s+8b60e9d739b5a5bfd87cbfe67501ab4fa6e41504\s+Copy$/);
+    expect(await recovery.innerText()).toMatch(
+      /^recovery\.img 96\.0 MiB \(100663296 bytes\)\s+SHA-256\s+8c585378513f5f7a2e1456ee54042605fdb890392becefadd2ab180fd02fb341\s+Copy\s+SHA-1\s+8b60e9d739b5a5bfd87cbfe67501ab4fa6e41504\s+Copy$/,
+    );
     const button = recovery.getByRole('button', { name: 'Copy SHA-1 of recovery.img' });
     await button.click();
     await expect.poll(() => button.textContent()).toBe('Copied');
@@ -270,7 +326,9 @@ describe('the pages of the example catalog', () => {
     // The changelog, as text: the <b> a maintainer typed is shown, not applied.
     const changelog = build.locator('section.changelog');
     expect(await changelog.locator('h4').allTextContents()).toEqual(['Changelog', 'Changes']);
-    expect(await changelog.locator('li').last().textContent()).toBe('Known issue: <b>VoLTE</b> may need a reboot after the update');
+    expect(await changelog.locator('li').last().textContent()).toBe(
+      'Known issue: <b>VoLTE</b> may need a reboot after the update',
+    );
     expect(await changelog.locator('b').count()).toBe(0);
     expect(errors).toEqual([]);
     expect(foreign).toEqual([]);
@@ -280,9 +338,15 @@ describe('the pages of the example catalog', () => {
   it('the changelog page lists every build with a changelog, newest first, and the device page links to each', async () => {
     const { page, errors, foreign } = await open(server, '/devices/FP4/changelog/');
     expect(await page.title()).toBe('FP4 changelog');
-    expect(await page.locator('article h2').allTextContents()).toEqual(['3.0-a16-20250610500001-dev-FP4', '2.6.3-a15-20241220455570-official-FP4']);
+    expect(await page.locator('article h2').allTextContents()).toEqual([
+      '3.0-a16-20250610500001-dev-FP4',
+      '2.6.3-a15-20241220455570-official-FP4',
+    ]);
     // Every change of /api/v2/changes points at an element of this page.
-    const changes = JSON.parse(readFileSync(path.join(dist, 'api/v2/changes.json'), 'utf8')) as { url: string; subject: string }[];
+    const changes = JSON.parse(readFileSync(path.join(dist, 'api/v2/changes.json'), 'utf8')) as {
+      url: string;
+      subject: string;
+    }[];
     for (const change of changes.filter((c) => c.url.startsWith('/devices/FP4/'))) {
       expect(await page.locator(`[id="${change.url.split('#')[1]}"]`).innerText()).toBe(change.subject);
     }
@@ -335,7 +399,9 @@ describe('hostile manifest values', () => {
       expect(await page.locator('article script, article img').count()).toBe(0);
       expect(await page.locator('.changelog li').first().textContent()).toBe(hostile);
       expect(await page.locator('.changelog pre').first().textContent()).toBe(hostile);
-      expect(await page.locator('a.download').first().getAttribute('href')).toBe("https://dl.example.org/a?b=1&c='onmouseover='alert(3)'");
+      expect(await page.locator('a.download').first().getAttribute('href')).toBe(
+        "https://dl.example.org/a?b=1&c='onmouseover='alert(3)'",
+      );
       expect(errors).toEqual([]);
       expect(foreign).toEqual([]);
       await page.close();

@@ -3,7 +3,13 @@ import { parseChangelog } from '../../src/catalog/changelog.js';
 import { parseManifest, type Build } from '../../src/catalog/manifest.js';
 import { formatProblem } from '../../src/catalog/problems.js';
 import { parseSite } from '../../src/catalog/site.js';
-import { buildsWithChangelog, changelogAnchor, changelogForAtom, changeTexts, renderChangelog } from '../../src/render/changelog.js';
+import {
+  buildsWithChangelog,
+  changelogAnchor,
+  changelogForAtom,
+  changeTexts,
+  renderChangelog,
+} from '../../src/render/changelog.js';
 import { escapeMarkup } from '../../src/render/markup.js';
 import { deviceChanges, renderV2Changes, V2_CHANGES_MAX } from '../../src/render/v2-changes.js';
 import { URLS } from '../../src/render/urls.js';
@@ -24,12 +30,21 @@ describe('changelog Markdown subset', () => {
     ['## Fixes ##\n- x', '<h4>Fixes</h4>\n<ul><li>x</li></ul>'],
     ['use `adb <sideload>`', '<p>use <code>adb &lt;sideload&gt;</code></p>'],
     ['```\n<script>alert(1)</script>\n```', '<pre><code>&lt;script&gt;alert(1)&lt;/script&gt;</code></pre>'],
-    ['see [notes](https://example.org/a?b=1&c=2)', '<p>see <a href="https://example.org/a?b=1&amp;c=2" rel="nofollow noopener">notes</a></p>'],
+    [
+      'see [notes](https://example.org/a?b=1&c=2)',
+      '<p>see <a href="https://example.org/a?b=1&amp;c=2" rel="nofollow noopener">notes</a></p>',
+    ],
     ['<img src=x onerror=alert(1)> & "quotes"', '<p>&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot;</p>'],
     ['**bold** _em_', '<p>**bold** _em_</p>'],
     // An item is its marker after at most three spaces, then one space or more.
-    ['-x\n*\n+\n   -  three spaces, two after\n    - four spaces', '<p>-x * +</p>\n<ul><li>three spaces, two after - four spaces</li></ul>'],
-    ['- \n-   [link](https://example.org/) after', '<ul><li></li><li><a href="https://example.org/" rel="nofollow noopener">link</a> after</li></ul>'],
+    [
+      '-x\n*\n+\n   -  three spaces, two after\n    - four spaces',
+      '<p>-x * +</p>\n<ul><li>three spaces, two after - four spaces</li></ul>',
+    ],
+    [
+      '- \n-   [link](https://example.org/) after',
+      '<ul><li></li><li><a href="https://example.org/" rel="nofollow noopener">link</a> after</li></ul>',
+    ],
   ])('%j → %s', (text, expected) => {
     expect(parseChangelog(text).problems).toEqual([]);
     expect(html(text)).toBe(expected);
@@ -38,7 +53,12 @@ describe('changelog Markdown subset', () => {
   it.each([
     ['[x](http://example.org/)', 0, 4, 'the link to `http://example.org/` is not an https:// address (write https://)'],
     ['- ok\n- [x](javascript:alert(1))', 1, 6, 'the link to `javascript:alert(1` is not an https:// address'],
-    ['[x](https://example.org/"onmouseover=alert(1))', 0, 4, 'the link to `https://example.org/"onmouseover=alert(1` is not an https:// address'],
+    [
+      '[x](https://example.org/"onmouseover=alert(1))',
+      0,
+      4,
+      'the link to `https://example.org/"onmouseover=alert(1` is not an https:// address',
+    ],
     ['[x](/relative)', 0, 4, 'the link to `/relative` is not an https:// address'],
   ])('refuses the link in %j at line %i col %i, and shows its text only', (text, line, col, start) => {
     const { blocks, problems } = parseChangelog(text);
@@ -50,7 +70,7 @@ describe('changelog Markdown subset', () => {
 
   it.each([
     '- one\n- two & <three>\n\n## Head\nsee [notes](https://example.org/a?b=1&c=2) and `x"y`',
-    '```\n<script>\n```\n\ntext \u0001 \'quoted\'',
+    "```\n<script>\n```\n\ntext \u0001 'quoted'",
   ])('gives Atom the HTML escaped once more: %j', (text) => {
     const { blocks } = parseChangelog(text);
     expect(changelogForAtom(blocks)).toBe(escapeMarkup(String(renderChangelog(blocks))));
@@ -77,7 +97,9 @@ describe('manifest field `changelog`', () => {
   });
 
   it('refuses a changelog that is not text', () => {
-    expect(parseManifest(`${VALID_MANIFEST}changelog: [a, b]\n`, FILE, 'FP4', site!).problems.map(formatProblem)).toEqual([
+    expect(
+      parseManifest(`${VALID_MANIFEST}changelog: [a, b]\n`, FILE, 'FP4', site!).problems.map(formatProblem),
+    ).toEqual([
       `${FILE}:${lines}:12  changelog  expected the changelog as Markdown text; write it as a block: \`changelog: |\` and the lines indented below`,
     ]);
   });
@@ -85,29 +107,37 @@ describe('manifest field `changelog`', () => {
   it('keeps v1 `changes` empty unless site.yaml asks for the changelog address', () => {
     const text = `${VALID_MANIFEST}changelog: "- fixed"\n`;
     expect(parseManifest(text, FILE, 'FP4', site!).build!.changes).toBe('');
-    const asks = parseSite('download_base_url: https://dl.example.org/builds\nsite_url: https://updates.example.org/\nv1_changes: changelog_url\n').site!;
-    expect(parseManifest(text, FILE, 'FP4', asks).build!.changes).toBe(`https://updates.example.org${URLS.changelogPage('FP4')}#build-0123456789abcdef`);
+    const asks = parseSite(
+      'download_base_url: https://dl.example.org/builds\nsite_url: https://updates.example.org/\nv1_changes: changelog_url\n',
+    ).site!;
+    expect(parseManifest(text, FILE, 'FP4', asks).build!.changes).toBe(
+      `https://updates.example.org${URLS.changelogPage('FP4')}#build-0123456789abcdef`,
+    );
     // A build without a changelog keeps "".
     expect(parseManifest(VALID_MANIFEST, FILE, 'FP4', asks).build!.changes).toBe('');
   });
 
   it('needs site_url for v1_changes: changelog_url', () => {
-    expect(parseSite('download_base_url: https://dl.example.org/b\nv1_changes: changelog_url\n').problems.map(formatProblem)).toEqual([
+    expect(
+      parseSite('download_base_url: https://dl.example.org/b\nv1_changes: changelog_url\n').problems.map(formatProblem),
+    ).toEqual([
       'content/site.yaml:2:13  v1_changes  v1 `changes` must be an absolute address, and otapress does not know where the site is served; add `site_url: https://...`',
     ]);
   });
 });
 
 describe('changelogs in the built site', () => {
-  const tree = builtTree(catalogFiles(
-    [
-      { extra: ['changelog: |', '  - first <fix>', '  - second'] },
-      { version: '2.6', extra: ['changelog: "Just [one](https://example.org/1)."'] },
-      { device: 'FP3', extra: [] },
-      { version: '2.7', placeholder: true, extra: ['changelog: "- coming next"'] },
-    ],
-    'download_base_url: https://dl.example.org/builds\nsite_url: https://updates.example.org\n',
-  ));
+  const tree = builtTree(
+    catalogFiles(
+      [
+        { extra: ['changelog: |', '  - first <fix>', '  - second'] },
+        { version: '2.6', extra: ['changelog: "Just [one](https://example.org/1)."'] },
+        { device: 'FP3', extra: [] },
+        { version: '2.7', placeholder: true, extra: ['changelog: "- coming next"'] },
+      ],
+      'download_base_url: https://dl.example.org/builds\nsite_url: https://updates.example.org\n',
+    ),
+  );
   const { read } = tree;
   const changesBody = read('api/v2/changes.json');
   const changes = JSON.parse(changesBody);
@@ -117,7 +147,7 @@ describe('changelogs in the built site', () => {
   const fp3HasPage = tree.has('devices/FP3/changelog/index.html');
   const fp3Page = read('devices/FP3/index.html');
 
-  it('answers /api/v2/changes with the portal\'s Change shape, newest build first, one change per item', () => {
+  it("answers /api/v2/changes with the portal's Change shape, newest build first, one change per item", () => {
     // Keys of lineageos-infra/updater-client src/stores/change.ts (469a0e7), in Flask's sorted order.
     const change = (branch: string, subject: string, submitted: number, url: string) => ({
       branch,
@@ -146,7 +176,9 @@ describe('changelogs in the built site', () => {
   });
 
   it('puts the changelog, escaped, into the Atom entry and the device page', () => {
-    expect(feed).toContain('<content type="html">&lt;ul&gt;&lt;li&gt;first &amp;lt;fix&amp;gt;&lt;/li&gt;&lt;li&gt;second&lt;/li&gt;&lt;/ul&gt;</content>');
+    expect(feed).toContain(
+      '<content type="html">&lt;ul&gt;&lt;li&gt;first &amp;lt;fix&amp;gt;&lt;/li&gt;&lt;li&gt;second&lt;/li&gt;&lt;/ul&gt;</content>',
+    );
     expect(devicePage).toContain('<ul><li>first &lt;fix&gt;</li><li>second</li></ul>');
     expect(devicePage).toContain('<a href="/devices/FP4/changelog/">Changelog</a>');
   });
@@ -162,12 +194,22 @@ describe('changelogs in the built site', () => {
 });
 
 describe('/api/v2/changes from many devices', () => {
-  const { site } = parseSite('download_base_url: https://dl.example.org/builds\nsite_url: https://updates.example.org\n');
+  const { site } = parseSite(
+    'download_base_url: https://dl.example.org/builds\nsite_url: https://updates.example.org\n',
+  );
   // Builds with 1 to 3 items each, times that tie across devices and within one.
   const builds = (device: string, count: number, step: number) =>
     Array.from({ length: count }, (_, i) => {
       const items = Array.from({ length: 1 + (i % 3) }, (_, k) => `- ${device} change ${i}.${k}`).join('\n');
-      return { device, placeholder: false, version: `1.${i}`, display_version: `${device}-1.${i}`, timestamp: 1700000000 + Math.floor(i / 2) * step, id: hex(i, 64), changelog: parseChangelog(items).blocks } as unknown as Build;
+      return {
+        device,
+        placeholder: false,
+        version: `1.${i}`,
+        display_version: `${device}-1.${i}`,
+        timestamp: 1700000000 + Math.floor(i / 2) * step,
+        id: hex(i, 64),
+        changelog: parseChangelog(items).blocks,
+      } as unknown as Build;
     });
   const devices = [
     { device: 'FP4', builds: builds('FP4', 600, 60) }, // 1200 changes: more than one device may hand on
@@ -205,30 +247,36 @@ describe('changelog anchors of download keys that are not a SHA-256', () => {
     const shared = '0123456789abcdef';
     const ids = [`${shared}0000000000000001`, `${shared}0000000000000002`];
     const files = catalogFiles(
-      [
-        { extra: [`changelog: "- first"`] },
-        { version: '2.6', extra: [`changelog: "- second"`] },
-      ],
+      [{ extra: [`changelog: "- first"`] }, { version: '2.6', extra: [`changelog: "- second"`] }],
       'download_base_url: https://dl.example.org/builds\nsite_url: https://updates.example.org\n',
     );
     // The catalog's own ids replaced by MD5-length download keys that share 16 characters.
     const tree = builtTree(withIds(files, ids));
     const changes = JSON.parse(tree.read('api/v2/changes.json')) as { url: string }[];
-    expect(changes.map((c) => c.url)).toEqual(ids.reverse().map((id) => `https://updates.example.org/devices/FP4/changelog/#build-${id}-1`));
+    expect(changes.map((c) => c.url)).toEqual(
+      ids.reverse().map((id) => `https://updates.example.org/devices/FP4/changelog/#build-${id}-1`),
+    );
     const page = tree.read('devices/FP4/changelog/index.html');
     for (const c of changes) expect(page.split(` id="${c.url.split('#')[1]}"`)).toHaveLength(2);
   });
 });
 
 describe('changelog anchors are unique per build in every case', () => {
-  const SITE = 'download_base_url: https://dl.example.org/builds\nsite_url: https://updates.example.org\nv1_changes: changelog_url\n';
+  const SITE =
+    'download_base_url: https://dl.example.org/builds\nsite_url: https://updates.example.org\nv1_changes: changelog_url\n';
   /** Builds the catalog and reads what carries the anchors: the pages' ids, the changes' urls, the v1 `changes`. */
   function built(files: CatalogFiles) {
     const { read, has } = builtTree(files);
     const ids = (page: string) => [...page.matchAll(/ id="([^"]*)"/g)].map((m) => m[1]);
     const changelogPage = read('devices/FP4/changelog/index.html');
     const urls = (JSON.parse(read('api/v2/changes.json')) as { url: string }[]).map((c) => c.url);
-    const v1 = ['official', 'dev'].flatMap((list) => (has(`api/v1/FP4/${list}/index.json`) ? (JSON.parse(read(`api/v1/FP4/${list}/index.json`)) as { response: { changes: string }[] }).response.map((r) => r.changes) : []));
+    const v1 = ['official', 'dev'].flatMap((list) =>
+      has(`api/v1/FP4/${list}/index.json`)
+        ? (JSON.parse(read(`api/v1/FP4/${list}/index.json`)) as { response: { changes: string }[] }).response.map(
+            (r) => r.changes,
+          )
+        : [],
+    );
     return { changelogIds: ids(changelogPage), deviceIds: ids(read('devices/FP4/index.html')), urls, v1 };
   }
   const unique = (values: string[]) => expect(values.filter((v, i) => values.indexOf(v) !== i)).toEqual([]);
@@ -237,7 +285,13 @@ describe('changelog anchors are unique per build in every case', () => {
     const files = catalogFiles(
       [
         { version: '3.1', placeholder: true, timestamp: 1751364000, extra: ['changelog: "- coming to official"'] },
-        { version: '3.1', placeholder: true, channel: 'dev', timestamp: 1751364000, extra: ['changelog: "- coming to dev"'] },
+        {
+          version: '3.1',
+          placeholder: true,
+          channel: 'dev',
+          timestamp: 1751364000,
+          extra: ['changelog: "- coming to dev"'],
+        },
       ],
       SITE,
     );
@@ -247,14 +301,21 @@ describe('changelog anchors are unique per build in every case', () => {
     unique(urls);
     const page = 'https://updates.example.org/devices/FP4/changelog/#';
     expect(urls.sort()).toEqual([`${page}placeholder-3.1-1751364000-1`, `${page}placeholder-3.1-1751364000~2-1`]);
-    expect(changelogIds).toEqual(expect.arrayContaining(['placeholder-3.1-1751364000', 'placeholder-3.1-1751364000~2']));
-    expect(deviceIds).toEqual(expect.arrayContaining(['official-placeholder-3.1-1751364000', 'dev-placeholder-3.1-1751364000~2']));
+    expect(changelogIds).toEqual(
+      expect.arrayContaining(['placeholder-3.1-1751364000', 'placeholder-3.1-1751364000~2']),
+    );
+    expect(deviceIds).toEqual(
+      expect.arrayContaining(['official-placeholder-3.1-1751364000', 'dev-placeholder-3.1-1751364000~2']),
+    );
     for (const url of urls) expect(changelogIds).toContain(url.split('#')[1]);
     expect(v1.sort()).toEqual([`${page}placeholder-3.1-1751364000`, `${page}placeholder-3.1-1751364000~2`]);
   });
 
   it('two SHA-256 ids sharing their first 16 characters: each build takes its whole id', () => {
-    const files = catalogFiles([{ extra: ['changelog: "- first"'] }, { version: '2.6', extra: ['changelog: "- second"'] }], SITE);
+    const files = catalogFiles(
+      [{ extra: ['changelog: "- first"'] }, { version: '2.6', extra: ['changelog: "- second"'] }],
+      SITE,
+    );
     const ids = ['0123456789abcdef'.padEnd(64, '1'), '0123456789abcdef'.padEnd(64, '2')];
     const { changelogIds, deviceIds, urls, v1 } = built(withIds(files, ids));
     unique(changelogIds);
@@ -268,7 +329,9 @@ describe('changelog anchors are unique per build in every case', () => {
 
 /** `files` with the manifests' ids replaced by `ids`, in the order of the manifests' paths. */
 function withIds(files: CatalogFiles, ids: string[]): CatalogFiles {
-  const manifests = Object.keys(files).filter((file) => file !== 'content/site.yaml').sort();
+  const manifests = Object.keys(files)
+    .filter((file) => file !== 'content/site.yaml')
+    .sort();
   const changed = manifests.map((file, i) => [file, files[file]!.replace(/^id: .*$/m, `id: ${ids[i]}`)]);
   return { ...files, ...Object.fromEntries(changed) };
 }

@@ -60,7 +60,9 @@ describe('the field table', () => {
     expect(names((f) => f.written === undefined)).toEqual(['datetime']);
     const value = (name: string) => (name === 'files' ? [{ filename: 'a.img' }] : 'x');
     const values: ManifestValues = Object.fromEntries(MANIFEST_ORDER.map((name) => [name, value(name)]));
-    const written = renderManifestText(values).split('\n').filter((line) => /^\w+:/.test(line));
+    const written = renderManifestText(values)
+      .split('\n')
+      .filter((line) => /^\w+:/.test(line));
     expect(written.map((line) => line.slice(0, line.indexOf(':')))).toEqual(MANIFEST_ORDER);
   });
 

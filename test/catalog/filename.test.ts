@@ -22,7 +22,11 @@ describe('the Android version a LineageOS version stands for', () => {
   });
 
   it('fills a LineageOS file name with it, and leaves a name of an unknown release without one', () => {
-    expect(parseBuildFilename('lineage-22.1-20250110-nightly-FP4-signed.zip')).toMatchObject({ form: 'lineage', version: '22.1', androidVersion: '15' });
+    expect(parseBuildFilename('lineage-22.1-20250110-nightly-FP4-signed.zip')).toMatchObject({
+      form: 'lineage',
+      version: '22.1',
+      androidVersion: '15',
+    });
     expect(parseBuildFilename('lineage-2.5-20241108-official-FP4-signed.zip')?.androidVersion).toBeUndefined();
   });
 });

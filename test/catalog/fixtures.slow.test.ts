@@ -1,5 +1,14 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -15,12 +24,21 @@ import { ROOT, snapshotTree, tempProject } from '../helpers/helpers.js';
  */
 const FIXTURES = path.join(ROOT, 'test', 'fixtures');
 const MANIFEST = 'FP4/e-2.5-a14-20241108446322-official-FP4.yaml';
-const VALID = readFileSync(path.join(FIXTURES, 'bom-and-crlf-accepted', 'content', MANIFEST), 'utf8').replace(/^\ufeff/, '').replace(/\r\n/g, '\n');
+const VALID = readFileSync(path.join(FIXTURES, 'bom-and-crlf-accepted', 'content', MANIFEST), 'utf8')
+  .replace(/^\ufeff/, '')
+  .replace(/\r\n/g, '\n');
 
 /** Inputs that git cannot hold or that are too big to commit: made in the temporary copy. Each folder's about.txt says the same. */
 const GENERATED: Record<string, (content: string) => void> = {
   'invalid-utf8': (content) =>
-    writeManifest(content, Buffer.concat([Buffer.from(VALID.replace('channel: official', 'channel: offi')), Buffer.from([0xc3, 0x28]), Buffer.from('\n')])),
+    writeManifest(
+      content,
+      Buffer.concat([
+        Buffer.from(VALID.replace('channel: official', 'channel: offi')),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from('\n'),
+      ]),
+    ),
   'manifest-of-50-mb': (content) => {
     // Sparse: 50 MiB long without using the disk; the build must refuse it by its size alone.
     writeManifest(content, VALID);
@@ -49,7 +67,9 @@ const GENERATED: Record<string, (content: string) => void> = {
 };
 
 // A folder without expected.txt is other test data (lineageotastatic/: real listings for import).
-const cases = readdirSync(FIXTURES).filter((name) => existsSync(path.join(FIXTURES, name, 'expected.txt'))).sort();
+const cases = readdirSync(FIXTURES)
+  .filter((name) => existsSync(path.join(FIXTURES, name, 'expected.txt')))
+  .sort();
 
 function writeManifest(content: string, text: string | Uint8Array): void {
   mkdirSync(path.join(content, 'FP4'), { recursive: true });
@@ -76,30 +96,49 @@ describe('the corpus of broken input', () => {
   it('holds at least 40 cases, each with its expected output and every generated one with its generator', () => {
     expect(cases.length).toBeGreaterThanOrEqual(40);
     for (const name of cases) expect(existsSync(path.join(FIXTURES, name, 'expected.txt')), name).toBe(true);
-    for (const name of Object.keys(GENERATED)) expect(existsSync(path.join(FIXTURES, name, 'about.txt')), name).toBe(true);
+    for (const name of Object.keys(GENERATED))
+      expect(existsSync(path.join(FIXTURES, name, 'about.txt')), name).toBe(true);
   });
 
-  it.each(cases)('%s', async (name) => {
-    const root = prepare(name);
-    const lines: string[] = [];
-    const code = await main(['build', '--root', root], { out: (l) => lines.push(l), err: (l) => lines.push(l) });
-    const output = `exit ${code}\n${lines.join('\n').replaceAll(root, '<root>')}\n`;
-    if (process.env.UPDATE_FIXTURES) writeFileSync(path.join(FIXTURES, name, 'expected.txt'), output);
-    expect(output).toBe(expected(name));
-    // Every printed problem is one line of the `file:line:col  field  message` shape.
-    for (const line of lines.slice(0, code === 0 ? 0 : -1)) expect(line).toMatch(/^content\/[^\n]*:\d+:\d+  [^\n]+  [^\n]+$/);
-    if (code === 0) {
-      expect(existsSync(path.join(root, 'dist', 'api', 'previous.json'))).toBe(false);
-    } else {
-      expect(snapshotTree(path.join(root, 'dist'))).toEqual({ [OUTPUT_MARKER]: '', 'api/previous.json': '{"previous":true}' });
-      expect(readdirSync(root).filter((n) => n !== 'node_modules').sort()).toEqual(['content', 'dist']);
-    }
-  }, 30_000);
+  it.each(cases)(
+    '%s',
+    async (name) => {
+      const root = prepare(name);
+      const lines: string[] = [];
+      const code = await main(['build', '--root', root], { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+      const output = `exit ${code}\n${lines.join('\n').replaceAll(root, '<root>')}\n`;
+      if (process.env.UPDATE_FIXTURES) writeFileSync(path.join(FIXTURES, name, 'expected.txt'), output);
+      expect(output).toBe(expected(name));
+      // Every printed problem is one line of the `file:line:col  field  message` shape.
+      for (const line of lines.slice(0, code === 0 ? 0 : -1))
+        expect(line).toMatch(/^content\/[^\n]*:\d+:\d+  [^\n]+  [^\n]+$/);
+      if (code === 0) {
+        expect(existsSync(path.join(root, 'dist', 'api', 'previous.json'))).toBe(false);
+      } else {
+        expect(snapshotTree(path.join(root, 'dist'))).toEqual({
+          [OUTPUT_MARKER]: '',
+          'api/previous.json': '{"previous":true}',
+        });
+        expect(
+          readdirSync(root)
+            .filter((n) => n !== 'node_modules')
+            .sort(),
+        ).toEqual(['content', 'dist']);
+      }
+    },
+    30_000,
+  );
 });
 
 describe('the real otapress process', () => {
   const run = promisify(execFile);
-  const sample = ['bom-and-crlf-accepted', 'file-name-with-newline', 'manifest-of-50-mb', 'symlink-outside-the-repository', 'device-folder-named-like-an-output-file'];
+  const sample = [
+    'bom-and-crlf-accepted',
+    'file-name-with-newline',
+    'manifest-of-50-mb',
+    'symlink-outside-the-repository',
+    'device-folder-named-like-an-output-file',
+  ];
   it(`prints the same lines and exits with the same status as expected.txt (${sample.join(', ')})`, async () => {
     const results = await Promise.all(
       sample.map((name) =>

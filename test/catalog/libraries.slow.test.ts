@@ -38,16 +38,32 @@ function loadedAfter(files: string[]): string[] {
      }
      console.log(JSON.stringify(said));`,
   );
-  const result = spawnSync(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', script], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   if (result.status !== 0) throw new Error(`${result.stdout}\n${result.stderr}`);
   return JSON.parse(result.stdout) as string[];
 }
 
 describe('the yaml and zod packages', () => {
-  it('are not loaded to read plain settings and manifests, and are for a manifest that needs them', { timeout: 120_000 }, () => {
-    expect(readFileSync(path.join(EXAMPLE, PLAIN_WITH_FLAG), 'utf8')).toMatch(/^is_upgrade_supported: true$/m);
-    expect(readFileSync(path.join(EXAMPLE, WITH_CHANGELOG_AND_FILES), 'utf8')).toMatch(/^files:$(.|\n)*^changelog: \|$/m);
-    // Before anything, after site.yaml, after each plain manifest, after the one with a changelog block and files.
-    expect(loadedAfter([PLAIN, PLAIN_WITH_FLAG, WITH_CHANGELOG_AND_FILES])).toEqual(['none', 'none', 'none', 'none', 'yaml+zod']);
-  });
+  it(
+    'are not loaded to read plain settings and manifests, and are for a manifest that needs them',
+    { timeout: 120_000 },
+    () => {
+      expect(readFileSync(path.join(EXAMPLE, PLAIN_WITH_FLAG), 'utf8')).toMatch(/^is_upgrade_supported: true$/m);
+      expect(readFileSync(path.join(EXAMPLE, WITH_CHANGELOG_AND_FILES), 'utf8')).toMatch(
+        /^files:$(.|\n)*^changelog: \|$/m,
+      );
+      // Before anything, after site.yaml, after each plain manifest, after the one with a changelog block and files.
+      expect(loadedAfter([PLAIN, PLAIN_WITH_FLAG, WITH_CHANGELOG_AND_FILES])).toEqual([
+        'none',
+        'none',
+        'none',
+        'none',
+        'yaml+zod',
+      ]);
+    },
+  );
 });

@@ -6,7 +6,10 @@ import { runMain } from '../helpers/cli-process.js';
 describe('--help of the maintainer commands', () => {
   it.each([
     ['add', 'otapress add <path/to/ota.zip> [options]'],
-    ['import', 'otapress import <listing.json|-> --device D --list L [--android-version N] [--skip-invalid] [--verbose] [--root DIR]'],
+    [
+      'import',
+      'otapress import <listing.json|-> --device D --list L [--android-version N] [--skip-invalid] [--verbose] [--root DIR]',
+    ],
     ['schema', 'otapress schema [--root DIR] [--check]'],
     ['check', 'otapress check [--root DIR] [--format text|github]'],
   ])('%s --help prints its usage', async (command, first) => {

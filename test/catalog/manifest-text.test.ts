@@ -8,7 +8,19 @@ import { parseSite } from '../../src/catalog/site.js';
 
 describe('renderManifestText', () => {
   it('writes the schema line, comments, then the fields in the canonical order', () => {
-    expect(renderManifestText({ lists: ['official'], size: 12, filename: 'e.zip', placeholder: undefined, version: '2.5', is_upgrade_supported: true }, ['Needs a clean install.'])).toBe(
+    expect(
+      renderManifestText(
+        {
+          lists: ['official'],
+          size: 12,
+          filename: 'e.zip',
+          placeholder: undefined,
+          version: '2.5',
+          is_upgrade_supported: true,
+        },
+        ['Needs a clean install.'],
+      ),
+    ).toBe(
       '# yaml-language-server: $schema=../manifest.schema.json\n# Needs a clean install.\nfilename: e.zip\nversion: "2.5"\nsize: 12\nis_upgrade_supported: true\nlists: [official]\n',
     );
   });
@@ -30,7 +42,15 @@ describe('renderManifestText', () => {
   });
 
   it('always quotes the fields hand-written manifests quote', () => {
-    expect(renderManifestText({ version: '2.10', android_version: '14', api_level: '34', incremental: '1731067200', os_patch_level: '2024-11-05' })).toBe(
+    expect(
+      renderManifestText({
+        version: '2.10',
+        android_version: '14',
+        api_level: '34',
+        incremental: '1731067200',
+        os_patch_level: '2024-11-05',
+      }),
+    ).toBe(
       '# yaml-language-server: $schema=../manifest.schema.json\nversion: "2.10"\nandroid_version: "14"\napi_level: "34"\nincremental: "1731067200"\nos_patch_level: "2024-11-05"\n',
     );
   });
@@ -46,7 +66,20 @@ describe('directionControlProblem', () => {
 
   it('accepts right-to-left text without controls, and every other character', () => {
     expect(directionControlProblem('תיקוני מצלמה – إصلاحات الكاميرا – 2.5 ✓ \u200b\u00a0')).toBeUndefined();
-    expect(Object.keys(DIRECTION_CONTROLS).sort()).toEqual(['\u061c', '\u200e', '\u200f', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069']);
+    expect(Object.keys(DIRECTION_CONTROLS).sort()).toEqual([
+      '\u061c',
+      '\u200e',
+      '\u200f',
+      '\u202a',
+      '\u202b',
+      '\u202c',
+      '\u202d',
+      '\u202e',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+    ]);
   });
 });
 
@@ -58,20 +91,29 @@ describe('one rule for every free text field of a manifest (textProblem)', () =>
     ['\\u202E', 'U+202E RIGHT-TO-LEFT OVERRIDE'],
     ['\\0', 'U+0000 (character 4), a control character, which pages and feeds cannot show; remove it'],
     ['\\uFFFE', 'U+FFFE (character 4), a noncharacter, which is not text; remove it'],
-    ['\\uD800', 'U+D800 (character 4), half of a character (a lone surrogate), which strict JSON decoders refuse; remove it'],
+    [
+      '\\uD800',
+      'U+D800 (character 4), half of a character (a lone surrogate), which strict JSON decoders refuse; remove it',
+    ],
   ] as const;
-  it.each(['display_version', 'changes', 'pre_version', 'changelog'].flatMap((field) => cases.map(([escape, said]) => ({ field, escape, said }))))(
-    '$field with $escape is refused',
-    ({ field, escape, said }) => {
-      const { problems, build } = parseManifest(manifest(`${field}: "- a${escape}b"`), 'content/FP4/x.yaml', 'FP4', site);
-      expect(build).toBeUndefined();
-      expect(problems.map(formatProblem)).toEqual([expect.stringContaining(`  ${field}  holds ${said}`)]);
-    },
-  );
+  it.each(
+    ['display_version', 'changes', 'pre_version', 'changelog'].flatMap((field) =>
+      cases.map(([escape, said]) => ({ field, escape, said })),
+    ),
+  )('$field with $escape is refused', ({ field, escape, said }) => {
+    const { problems, build } = parseManifest(manifest(`${field}: "- a${escape}b"`), 'content/FP4/x.yaml', 'FP4', site);
+    expect(build).toBeUndefined();
+    expect(problems.map(formatProblem)).toEqual([expect.stringContaining(`  ${field}  holds ${said}`)]);
+  });
 
   it('takes tabs, line breaks, right-to-left text and characters outside the BMP', () => {
     expect(textProblem('- fixed\tthe camera\n- תיקוני מצלמה 😀 \u200b\u00a0')).toBeUndefined();
-    const { problems } = parseManifest(manifest('changelog: |\n  - fixed\tthe camera 😀\n  - second'), 'content/FP4/x.yaml', 'FP4', site);
+    const { problems } = parseManifest(
+      manifest('changelog: |\n  - fixed\tthe camera 😀\n  - second'),
+      'content/FP4/x.yaml',
+      'FP4',
+      site,
+    );
     expect(problems).toEqual([]);
   });
 });

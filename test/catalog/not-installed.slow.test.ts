@@ -17,7 +17,11 @@ function copyWithPackages(keep: (name: string) => boolean): string {
   return root;
 }
 
-const run = (root: string) => spawnSync(process.execPath, [path.join(root, 'src', 'bin.mjs'), 'check', '--root', root], { cwd: root, encoding: 'utf8' });
+const run = (root: string) =>
+  spawnSync(process.execPath, [path.join(root, 'src', 'bin.mjs'), 'check', '--root', root], {
+    cwd: root,
+    encoding: 'utf8',
+  });
 
 describe('otapress before npm ci', () => {
   it.each([
@@ -35,13 +39,17 @@ describe('otapress before npm ci', () => {
     });
   });
 
-  it('a missing file of otapress itself is no install problem: the stack is shown for a report', { timeout: 60_000 }, () => {
-    const root = copyWithPackages(() => true);
-    expect(run(root).stderr).toMatch(/^content\/site.yaml/); // runs, and reports the missing content
-    rmSync(path.join(root, 'src', 'cli.ts'));
-    const result = run(root);
-    expect(result.status).toBe(3);
-    expect(result.stderr).not.toContain('npm ci');
-    expect(result.stderr).toMatch(/ERR_MODULE_NOT_FOUND|Cannot find module .*cli\.ts/);
-  });
+  it(
+    'a missing file of otapress itself is no install problem: the stack is shown for a report',
+    { timeout: 60_000 },
+    () => {
+      const root = copyWithPackages(() => true);
+      expect(run(root).stderr).toMatch(/^content\/site.yaml/); // runs, and reports the missing content
+      rmSync(path.join(root, 'src', 'cli.ts'));
+      const result = run(root);
+      expect(result.status).toBe(3);
+      expect(result.stderr).not.toContain('npm ci');
+      expect(result.stderr).toMatch(/ERR_MODULE_NOT_FOUND|Cannot find module .*cli\.ts/);
+    },
+  );
 });

@@ -8,7 +8,10 @@ import { kotlinToLong, v2DecodeAnswer } from '../helpers/clients.js';
 const { site } = parseSite('download_base_url: https://dl.example.org/builds/\n');
 const FILE = 'content/FP4/build.yaml';
 /** VALID_MANIFEST's size: 1387003904 bytes. */
-const messages = (value: string, extra = '') => parseManifest(`${VALID_MANIFEST}ota_property_files: ${value}\n${extra}`, FILE, 'FP4', site!).problems.map(formatProblem);
+const messages = (value: string, extra = '') =>
+  parseManifest(`${VALID_MANIFEST}ota_property_files: ${value}\n${extra}`, FILE, 'FP4', site!).problems.map(
+    formatProblem,
+  );
 const LINE = VALID_MANIFEST.split('\n').length;
 
 describe('the v2 client decodes ota_property_files with toLong (the oracle)', () => {
@@ -21,9 +24,18 @@ describe('the v2 client decodes ota_property_files with toLong (the oracle)', ()
   ])('%j', (text, value) => expect(kotlinToLong(text)).toBe(value));
 
   it('one number past 2^63-1 refuses the whole answer, every build of the device', () => {
-    const entry = (props: string) => ({ datetime: 1, type: 'stable', version: '2.5', files: [{ filename: 'a.zip', sha256: 'x', size: 10, url: 'https://x/a.zip', ota_property_files: props }] });
-    expect(v2DecodeAnswer(JSON.stringify([entry('payload.bin:1577:3145728'), entry('payload.bin:1:2')]))).toHaveLength(2);
-    expect(v2DecodeAnswer(JSON.stringify([entry('payload.bin:1577:99999999999999999999'), entry('payload.bin:1:2')]))).toBeUndefined();
+    const entry = (props: string) => ({
+      datetime: 1,
+      type: 'stable',
+      version: '2.5',
+      files: [{ filename: 'a.zip', sha256: 'x', size: 10, url: 'https://x/a.zip', ota_property_files: props }],
+    });
+    expect(v2DecodeAnswer(JSON.stringify([entry('payload.bin:1577:3145728'), entry('payload.bin:1:2')]))).toHaveLength(
+      2,
+    );
+    expect(
+      v2DecodeAnswer(JSON.stringify([entry('payload.bin:1577:99999999999999999999'), entry('payload.bin:1:2')])),
+    ).toBeUndefined();
   });
 });
 
@@ -41,7 +53,11 @@ describe('ota_property_files in a manifest: what the phone can read, within the 
   });
 
   it('refuses an offset past 2^63-1, plain or quoted', () => {
-    expect(messages('payload.bin:9223372036854775808:1')[0]).toMatch(new RegExp(`^${FILE}:${LINE}:21  ota_property_files  the offset of \`payload.bin\`, 9223372036854775808, is past`));
+    expect(messages('payload.bin:9223372036854775808:1')[0]).toMatch(
+      new RegExp(
+        `^${FILE}:${LINE}:21  ota_property_files  the offset of \`payload.bin\`, 9223372036854775808, is past`,
+      ),
+    );
   });
 
   it('refuses an entry that ends past the zip (offset + size over `size`)', () => {
@@ -51,6 +67,13 @@ describe('ota_property_files in a manifest: what the phone can read, within the 
   });
 
   it('cannot check the end against size 0 (an old record of unknown size) and leaves it to v2, which leaves the build out', () => {
-    expect(parseManifest(VALID_MANIFEST.replace(/^size: .*$/m, 'size: 0') + 'ota_property_files: "payload.bin:1577:3145728"\n', FILE, 'FP4', site!).problems).toEqual([]);
+    expect(
+      parseManifest(
+        VALID_MANIFEST.replace(/^size: .*$/m, 'size: 0') + 'ota_property_files: "payload.bin:1577:3145728"\n',
+        FILE,
+        'FP4',
+        site!,
+      ).problems,
+    ).toEqual([]);
   });
 });

@@ -22,25 +22,48 @@ describe.runIf(process.platform === 'linux')('reading content/', { timeout: 60_0
   });
 
   it("reads another user's files all the same (where O_NOATIME is refused, a plain open)", (ctx) => {
-    if (process.getuid?.() !== 0 || spawnSync('setpriv', ['--version']).status !== 0) ctx.skip('needs root and setpriv to run as another user');
+    if (process.getuid?.() !== 0 || spawnSync('setpriv', ['--version']).status !== 0)
+      ctx.skip('needs root and setpriv to run as another user');
     const root = tempProject({ withContent: true });
     chmodSync(root, 0o755);
     execFileSync('chmod', ['-R', 'a+rX', path.join(root, 'content')]);
     const bin = path.join(import.meta.dirname, '..', '..', 'src', 'bin.mjs');
-    const asNobody = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, bin, 'check', '--root', root], {
+    const asNobody = spawnSync(
+      'setpriv',
+      ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, bin, 'check', '--root', root],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, HOME: '/tmp', NO_COLOR: '1' },
+      },
+    );
+    const asOwner = spawnSync(process.execPath, [bin, 'check', '--root', root], {
       encoding: 'utf8',
-      env: { ...process.env, HOME: '/tmp', NO_COLOR: '1' },
+      env: { ...process.env, NO_COLOR: '1' },
     });
-    const asOwner = spawnSync(process.execPath, [bin, 'check', '--root', root], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
     expect(asOwner.status, asOwner.stderr).toBe(0);
-    expect({ code: asNobody.status, stdout: asNobody.stdout, stderr: asNobody.stderr }).toEqual({ code: 0, stdout: asOwner.stdout, stderr: asOwner.stderr });
+    expect({ code: asNobody.status, stdout: asNobody.stdout, stderr: asNobody.stderr }).toEqual({
+      code: 0,
+      stdout: asOwner.stdout,
+      stderr: asOwner.stderr,
+    });
   });
 
   it('lists every file in the order of its path, across folders whose names sort otherwise than their paths', () => {
     const root = tempProject();
     const content = path.join(root, 'content');
     // `a-b/...` and `a.b/...` sort before `a/...` ('-' and '.' come before '/'), although `a` comes first as a name.
-    const files = ['site.yaml', 'a/y.yaml', 'a/x.yaml', 'a-b/z.yaml', 'a.b/w.yaml', 'a.b/notes.md', 'A/v.yaml', 'b/u.yml', 'stray.yaml', 'a0/t.yaml'];
+    const files = [
+      'site.yaml',
+      'a/y.yaml',
+      'a/x.yaml',
+      'a-b/z.yaml',
+      'a.b/w.yaml',
+      'a.b/notes.md',
+      'A/v.yaml',
+      'b/u.yml',
+      'stray.yaml',
+      'a0/t.yaml',
+    ];
     for (const file of files) {
       mkdirSync(path.dirname(path.join(content, file)), { recursive: true });
       writeFileSync(path.join(content, file), 'x: 1\n');
@@ -51,7 +74,12 @@ describe.runIf(process.platform === 'linux')('reading content/', { timeout: 60_0
     writeFileSync(path.join(content, 'bad name', 'two.yaml'), '');
     symlinkSync(path.join(content, 'a'), path.join(content, 'a-link'));
     const listing = listContent(root);
-    expect(listing.files).toEqual(['A/v.yaml', 'a-b/z.yaml', 'a.b/w.yaml', 'a/x.yaml', 'a/y.yaml', 'a0/t.yaml'].map((f) => ({ file: `content/${f}`, device: f.split('/')[0] })));
+    expect(listing.files).toEqual(
+      ['A/v.yaml', 'a-b/z.yaml', 'a.b/w.yaml', 'a/x.yaml', 'a/y.yaml', 'a0/t.yaml'].map((f) => ({
+        file: `content/${f}`,
+        device: f.split('/')[0],
+      })),
+    );
     expect(listing.devices).toEqual(['A', 'a', 'a-b', 'a.b', 'a0']);
     expect(listing.site).toBeDefined();
     expect(listing.problems.map((p) => `${p.file} ${p.field}`)).toEqual([

@@ -8,7 +8,10 @@ import { readDocument, type DocumentKind } from '../../src/catalog/read-document
 // exact-message tests (manifest.test.ts, site.test.ts, device-file.test.ts); here, what they share.
 
 const FILE = 'content/x.yaml';
-const name = z.string().min(2, { error: 'too short' }).regex(/^[a-z]+$/, { error: 'lowercase only' });
+const name = z
+  .string()
+  .min(2, { error: 'too short' })
+  .regex(/^[a-z]+$/, { error: 'lowercase only' });
 const schema = z.strictObject({ name, size: z.number() }).partial();
 const kind: DocumentKind<z.infer<typeof schema>> = {
   notAMapping: (found) => (found === 'nothing' ? undefined : `expected a mapping, found ${found}`),

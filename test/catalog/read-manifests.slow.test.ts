@@ -24,11 +24,16 @@ function project(files: Record<string, string | null>): { root: string; listed: 
 
 describe('listContent', () => {
   it('reads a device file named otherwise than device.yaml as neither a device file nor a manifest, and says so', () => {
-    const { root } = project({ 'Device.yaml': 'name: Fairphone 4\n', 'device.yml': 'name: Fairphone 4\n', 'a.yaml': 'filename: a.zip\n' });
+    const { root } = project({
+      'Device.yaml': 'name: Fairphone 4\n',
+      'device.yml': 'name: Fairphone 4\n',
+      'a.yaml': 'filename: a.zip\n',
+    });
     writeFileSync(path.join(root, 'content', 'site.yaml'), 'download_base_url: https://dl.example.org/builds\n');
     const listing = listContent(root);
     expect(listing.files).toEqual([{ file: 'content/FP4/a.yaml', device: 'FP4' }]);
-    const said = "read as neither the device file nor a manifest: the device file is named device.yaml exactly (lower case, .yaml); rename it so, or name a build's manifest after its zip";
+    const said =
+      "read as neither the device file nor a manifest: the device file is named device.yaml exactly (lower case, .yaml); rename it so, or name a build's manifest after its zip";
     expect(listing.problems).toEqual([
       { file: 'content/FP4/Device.yaml', line: 1, col: 1, field: '(file)', message: said },
       { file: 'content/FP4/device.yml', line: 1, col: 1, field: '(file)', message: said },
@@ -43,8 +48,20 @@ describe('listContent, of a device file directly in content/', () => {
     writeFileSync(path.join(root, 'content', 'device.yaml'), 'name: Fairphone 4\n');
     writeFileSync(path.join(root, 'content', 'stray.yaml'), 'filename: a.zip\n');
     expect(listContent(root).problems).toEqual([
-      { file: 'content/device.yaml', line: 1, col: 1, field: '(file)', message: 'a device file describes one device and goes in its folder: move it to content/<device>/device.yaml' },
-      { file: 'content/stray.yaml', line: 1, col: 1, field: '(file)', message: 'manifests go in a device folder: move it to content/<device>/' },
+      {
+        file: 'content/device.yaml',
+        line: 1,
+        col: 1,
+        field: '(file)',
+        message: 'a device file describes one device and goes in its folder: move it to content/<device>/device.yaml',
+      },
+      {
+        file: 'content/stray.yaml',
+        line: 1,
+        col: 1,
+        field: '(file)',
+        message: 'manifests go in a device folder: move it to content/<device>/',
+      },
     ]);
   });
 });
@@ -65,19 +82,41 @@ describe('readManifests', () => {
   });
 
   it('refuses a file over the limit by its size, and a named pipe (a file replaced after the listing) as no regular file, without waiting', () => {
-    const { root, listed } = project({ 'big.yaml': 'x'.repeat(MAX_SOURCE_BYTES + 1), 'pipe.yaml': null, 'fine.yaml': 'a: 1\n' });
+    const { root, listed } = project({
+      'big.yaml': 'x'.repeat(MAX_SOURCE_BYTES + 1),
+      'pipe.yaml': null,
+      'fine.yaml': 'a: 1\n',
+    });
     const { manifests, problems } = readManifests(root, listed);
     expect(manifests.map((m) => m.file)).toEqual(['content/FP4/fine.yaml']);
     expect(problems).toEqual([
-      { file: 'content/FP4/big.yaml', line: 1, col: 1, field: '(file)', message: `the file is ${MAX_SOURCE_BYTES + 1} bytes (0.1 MiB), over the ${MAX_SOURCE_BYTES}-byte limit for one file; a manifest describes one build in a few lines` },
-      { file: 'content/FP4/pipe.yaml', line: 1, col: 1, field: '(file)', message: 'not a regular file (a pipe, socket or device); replace it with a plain file' },
+      {
+        file: 'content/FP4/big.yaml',
+        line: 1,
+        col: 1,
+        field: '(file)',
+        message: `the file is ${MAX_SOURCE_BYTES + 1} bytes (0.1 MiB), over the ${MAX_SOURCE_BYTES}-byte limit for one file; a manifest describes one build in a few lines`,
+      },
+      {
+        file: 'content/FP4/pipe.yaml',
+        line: 1,
+        col: 1,
+        field: '(file)',
+        message: 'not a regular file (a pipe, socket or device); replace it with a plain file',
+      },
     ]);
   });
 
   it('says what a device file over the limit is for, in its own words', () => {
     const { root, listed } = project({ 'device.yaml': `#${'x'.repeat(MAX_SOURCE_BYTES)}\n` });
     expect(readManifests(root, listed).problems).toEqual([
-      { file: 'content/FP4/device.yaml', line: 1, col: 1, field: '(file)', message: `the file is ${MAX_SOURCE_BYTES + 2} bytes (0.1 MiB), over the ${MAX_SOURCE_BYTES}-byte limit for one file; a device file describes one device in a few lines` },
+      {
+        file: 'content/FP4/device.yaml',
+        line: 1,
+        col: 1,
+        field: '(file)',
+        message: `the file is ${MAX_SOURCE_BYTES + 2} bytes (0.1 MiB), over the ${MAX_SOURCE_BYTES}-byte limit for one file; a device file describes one device in a few lines`,
+      },
     ]);
   });
 
@@ -85,6 +124,14 @@ describe('readManifests', () => {
     const { root } = project({});
     const { manifests, problems } = readManifests(root, [{ file: 'content/FP4/gone.yaml', device: 'FP4' }]);
     expect(manifests).toEqual([]);
-    expect(problems).toEqual([{ file: 'content/FP4/gone.yaml', line: 1, col: 1, field: '(file)', message: 'disappeared while the build was reading content/; run the build again' }]);
+    expect(problems).toEqual([
+      {
+        file: 'content/FP4/gone.yaml',
+        line: 1,
+        col: 1,
+        field: '(file)',
+        message: 'disappeared while the build was reading content/; run the build again',
+      },
+    ]);
   });
 });

@@ -4,7 +4,13 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import fg from 'fast-glob';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { DEVICE_FILE, DEVICE_SCHEMA_COMMENT, DEVICE_SCHEMA_FILE, parseDeviceFile, renderDeviceJsonSchema } from '../../src/catalog/device.js';
+import {
+  DEVICE_FILE,
+  DEVICE_SCHEMA_COMMENT,
+  DEVICE_SCHEMA_FILE,
+  parseDeviceFile,
+  renderDeviceJsonSchema,
+} from '../../src/catalog/device.js';
 import { parseManifest } from '../../src/catalog/manifest.js';
 import { renderJsonSchema, SCHEMA_FILE } from '../../src/catalog/json-schema.js';
 import { parseSite } from '../../src/catalog/site.js';
@@ -49,11 +55,14 @@ describe('the manifest JSON Schema', () => {
     expect(committed).toBe(renderJsonSchema());
   });
 
-  it.each(fg.sync('content/*/*.yaml', { cwd: EXAMPLE, ignore: [`content/*/${DEVICE_FILE}`] }).sort())('accepts %s of the example catalog, which points at it', (file) => {
-    const text = readFileSync(path.join(EXAMPLE, file), 'utf8');
-    expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=../manifest.schema.json');
-    expect(validate(parse(text)), JSON.stringify(validate.errors)).toBe(true);
-  });
+  it.each(fg.sync('content/*/*.yaml', { cwd: EXAMPLE, ignore: [`content/*/${DEVICE_FILE}`] }).sort())(
+    'accepts %s of the example catalog, which points at it',
+    (file) => {
+      const text = readFileSync(path.join(EXAMPLE, file), 'utf8');
+      expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=../manifest.schema.json');
+      expect(validate(parse(text)), JSON.stringify(validate.errors)).toBe(true);
+    },
+  );
 
   it.each([
     ['android_version as a YAML number', set(VALID, 'android_version', 'android_version: 14')],
@@ -61,13 +70,22 @@ describe('the manifest JSON Schema', () => {
     ['size 0', set(VALID, 'size', 'size: 0')],
     ['v2 metadata', VALID + 'os_patch_level: "2024-11-05"\nota_type: AB\nota_property_files: "payload.bin:1:2"\n'],
     ['a placeholder', PLACEHOLDER],
-    ['a placeholder with the empty fields of a listing', PLACEHOLDER + 'filename: ""\nid: ""\nsize: ""\nmd5sum: ""\nincremental: ""\napi_level: ""\n'],
-    ['a placeholder that keeps md5sum and api_level', PLACEHOLDER + 'md5sum: 0123456789abcdef0123456789abcdef\napi_level: "36"\n'],
+    [
+      'a placeholder with the empty fields of a listing',
+      PLACEHOLDER + 'filename: ""\nid: ""\nsize: ""\nmd5sum: ""\nincremental: ""\napi_level: ""\n',
+    ],
+    [
+      'a placeholder that keeps md5sum and api_level',
+      PLACEHOLDER + 'md5sum: 0123456789abcdef0123456789abcdef\napi_level: "36"\n',
+    ],
     // Phones read these: an id that is another download key, no md5sum.
     ['an MD5 as the download key', set(VALID, 'id', 'id: 5eb63bbbe01eeed093cb22bb8f5acdc3')],
     ['a random download key', set(VALID, 'id', 'id: c21ay6mf6uz6ruhkryd8udtii10bvvo5')],
     ['a missing md5sum', set(VALID, 'md5sum', null)],
-    ["an MD5 as the download key with the zip's SHA-256 beside it", set(VALID, 'id', `id: 5eb63bbbe01eeed093cb22bb8f5acdc3\nsha256: ${'ab'.repeat(32)}`)],
+    [
+      "an MD5 as the download key with the zip's SHA-256 beside it",
+      set(VALID, 'id', `id: 5eb63bbbe01eeed093cb22bb8f5acdc3\nsha256: ${'ab'.repeat(32)}`),
+    ],
     ['a placeholder with an empty sha256, as listings leave it', PLACEHOLDER + 'sha256: ""\n'],
   ])('accepts %s, as the build does', (_, text) => {
     expect(verdicts(text)).toEqual({ schema: true, build: true });
@@ -99,16 +117,21 @@ describe('the manifest JSON Schema', () => {
 
 describe('the device file JSON Schema', () => {
   const deviceSchema = readFileSync(path.join(EXAMPLE, DEVICE_SCHEMA_FILE), 'utf8');
-  const validateDevice = new Ajv2020({ allErrors: true, strict: true, strictRequired: false }).compile(JSON.parse(deviceSchema));
+  const validateDevice = new Ajv2020({ allErrors: true, strict: true, strictRequired: false }).compile(
+    JSON.parse(deviceSchema),
+  );
 
   it('is committed exactly as generated from the zod schema', () => {
     expect(deviceSchema).toBe(renderDeviceJsonSchema());
   });
 
-  it.each(fg.sync(`content/*/${DEVICE_FILE}`, { cwd: EXAMPLE }).sort())('accepts %s of the example catalog, which points at it', (file) => {
-    const text = readFileSync(path.join(EXAMPLE, file), 'utf8');
-    expect(text.split('\n')[0]).toBe(DEVICE_SCHEMA_COMMENT);
-    expect(validateDevice(parse(text)), JSON.stringify(validateDevice.errors)).toBe(true);
-    expect(parseDeviceFile(text, file).problems).toEqual([]);
-  });
+  it.each(fg.sync(`content/*/${DEVICE_FILE}`, { cwd: EXAMPLE }).sort())(
+    'accepts %s of the example catalog, which points at it',
+    (file) => {
+      const text = readFileSync(path.join(EXAMPLE, file), 'utf8');
+      expect(text.split('\n')[0]).toBe(DEVICE_SCHEMA_COMMENT);
+      expect(validateDevice(parse(text)), JSON.stringify(validateDevice.errors)).toBe(true);
+      expect(parseDeviceFile(text, file).problems).toEqual([]);
+    },
+  );
 });

@@ -23,7 +23,13 @@ describe('rebuilding lib/', { timeout: 180_000 }, () => {
     if (!existsSync(path.join(LIB, 'bin.mjs'))) expect(spawnSync(process.execPath, [BUILD_LIB]).status).toBe(0);
     const files = filesOf(LIB);
     // What a process running otapress from lib/ loads first, the bundles, and a library.
-    const watched = ['bin.mjs', 'cli.js', 'pipeline/build-command.js', 'pipeline/compile-worker-bundle.js', 'vendor/yaml.cjs'];
+    const watched = [
+      'bin.mjs',
+      'cli.js',
+      'pipeline/build-command.js',
+      'pipeline/compile-worker-bundle.js',
+      'vendor/yaml.cjs',
+    ];
     for (const file of watched) expect(files).toContain(file);
     // The sources have not changed: each file must read the same before, during and after.
     const before = new Map(watched.map((file) => [file, readFileSync(path.join(LIB, file), 'latin1')]));
@@ -48,7 +54,8 @@ describe('rebuilding lib/', { timeout: 180_000 }, () => {
         } catch (error) {
           seen.push(`${file}: ${(error as NodeJS.ErrnoException).code}`);
         }
-        if (text !== undefined && text !== before.get(file)) seen.push(`${file}: ${text.length} bytes, not ${before.get(file)!.length}`);
+        if (text !== undefined && text !== before.get(file))
+          seen.push(`${file}: ${text.length} bytes, not ${before.get(file)!.length}`);
         reads++;
       }
       // Let the exit event in between rounds of reads.

@@ -24,7 +24,14 @@ import { PARALLEL_THRESHOLD } from '../../src/pipeline/compile-devices.js';
 const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const ZIP_NAME = 'e-2.7-a14-20241108446999-official-FP4.zip';
 const MANIFEST = `content/FP4/${ZIP_NAME.replace(/\.zip$/, '.yaml')}`;
-const ENV = { ...process.env, NO_COLOR: '1', npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+const ENV = {
+  ...process.env,
+  NO_COLOR: '1',
+  npm_config_offline: 'true',
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+};
 
 let work: string;
 let site: string;
@@ -33,12 +40,16 @@ let zip: string;
 /** Runs a command in the maintainer's folder (or `cwd`), failing the test with its output unless it exits 0. */
 function run(command: string, args: string[], cwd = site): SpawnSyncReturns<string> {
   const result = spawnSync(command, args, { cwd, env: ENV, encoding: 'utf8', timeout: 120_000 });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}\n${result.stdout}\n${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} exited ${result.status}\n${result.stdout}\n${result.stderr}`);
   return result;
 }
 
 function treeSize(dir: string): number {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).reduce((n, entry) => (entry.isFile() ? n + statSync(path.join(entry.parentPath, entry.name)).size : n), 0);
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).reduce(
+    (n, entry) => (entry.isFile() ? n + statSync(path.join(entry.parentPath, entry.name)).size : n),
+    0,
+  );
 }
 
 beforeAll(async () => {
@@ -46,7 +57,9 @@ beforeAll(async () => {
   site = path.join(work, 'my-ota');
   mkdirSync(site);
   // npm pack runs prepare, which builds lib/ from the current sources.
-  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], ROOT).stdout) as [{ filename: string }];
+  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], ROOT).stdout) as [
+    { filename: string },
+  ];
   run('npm', ['init', '-y']);
   run('npm', ['install', path.join(work, packed[0].filename), '--omit=dev']);
   zip = path.join(work, ZIP_NAME);
@@ -58,8 +71,15 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
   it('is otapress alone: no dependency, no tsx, well under 30 MB', () => {
     const modules = path.join(site, 'node_modules');
-    expect(readdirSync(modules).filter((n) => !n.startsWith('.')).sort()).toEqual(['otapress']);
-    const installed = JSON.parse(readFileSync(path.join(modules, 'otapress', 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(
+      readdirSync(modules)
+        .filter((n) => !n.startsWith('.'))
+        .sort(),
+    ).toEqual(['otapress']);
+    const installed = JSON.parse(readFileSync(path.join(modules, 'otapress', 'package.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     expect(installed.dependencies).toBeUndefined();
     expect(installed.private).toBeUndefined();
     expect(treeSize(modules)).toBeLessThan(30 * 1024 * 1024);
@@ -74,10 +94,16 @@ describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
     expect(init.stdout).toContain('wrote content/site.yaml');
     // npm wrote the tarball's path outside the catalog, which no clone has: init keeps the package inside.
     const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'))!;
-    expect(init.stdout).toContain(`wrote vendor/otapress-${VERSION}.tgz (otapress ${VERSION}, kept inside the catalog: "file:../${tarball}" is a path outside the catalog`);
-    expect(init.stdout).toContain(`wrote package.json: added scripts.build, scripts.check, scripts.serve, dependencies.otapress file:../${tarball} → file:vendor/otapress-${VERSION}.tgz\n`);
+    expect(init.stdout).toContain(
+      `wrote vendor/otapress-${VERSION}.tgz (otapress ${VERSION}, kept inside the catalog: "file:../${tarball}" is a path outside the catalog`,
+    );
+    expect(init.stdout).toContain(
+      `wrote package.json: added scripts.build, scripts.check, scripts.serve, dependencies.otapress file:../${tarball} → file:vendor/otapress-${VERSION}.tgz\n`,
+    );
     expect(init.stdout).toMatch(/^next:\n {2}npm install\n/m);
-    expect((JSON.parse(readFileSync(path.join(site, 'package.json'), 'utf8')) as { dependencies: object }).dependencies).toEqual({ otapress: `file:vendor/otapress-${VERSION}.tgz` });
+    expect(
+      (JSON.parse(readFileSync(path.join(site, 'package.json'), 'utf8')) as { dependencies: object }).dependencies,
+    ).toEqual({ otapress: `file:vendor/otapress-${VERSION}.tgz` });
     run('npm', ['install']);
     expect(run('npm', ['run', 'build']).stdout).toContain('built 0 builds of 0 devices');
 
@@ -85,7 +111,12 @@ describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
     expect(add.stdout).toBe(`wrote ${MANIFEST}\n`);
     const manifest = parse(readFileSync(path.join(site, MANIFEST), 'utf8')) as Record<string, unknown>;
     const bytes = readFileSync(zip);
-    expect(manifest).toMatchObject({ id: createHash('sha256').update(bytes).digest('hex'), size: bytes.length, timestamp: 1731067200, channel: 'official' });
+    expect(manifest).toMatchObject({
+      id: createHash('sha256').update(bytes).digest('hex'),
+      size: bytes.length,
+      timestamp: 1731067200,
+      channel: 'official',
+    });
     expect(run('npm', ['run', 'build']).stdout).toContain('built 1 build of 1 device ');
 
     // The same catalog built by the sources of this repository, through tsx: byte for byte the same.
@@ -95,12 +126,18 @@ describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
     expect(snapshotTree(path.join(site, 'dist'))).toEqual(snapshotTree(path.join(mirror, 'dist')));
     // The netlify.toml init wrote is the one every catalog gets; no build changes it.
     expect(readFileSync(path.join(site, 'netlify.toml'), 'utf8')).toBe(NETLIFY_TOML);
-    const official = JSON.parse(readFileSync(path.join(site, 'dist/api/v1/FP4/official/index.json'), 'utf8')) as { response: { filename: string }[] };
+    const official = JSON.parse(readFileSync(path.join(site, 'dist/api/v1/FP4/official/index.json'), 'utf8')) as {
+      response: { filename: string }[];
+    };
     expect(official.response.map((r) => r.filename)).toEqual([ZIP_NAME]);
   });
 
   it('finds the catalog from a folder inside it, and says which (check, import, schema)', () => {
-    const result = run(path.join(site, 'node_modules', '.bin', 'otapress'), ['check'], path.join(site, 'content', 'FP4'));
+    const result = run(
+      path.join(site, 'node_modules', '.bin', 'otapress'),
+      ['check'],
+      path.join(site, 'content', 'FP4'),
+    );
     // init's placeholder download host is still in site.yaml: check says so, and passes.
     expect(result.stderr).toBe(
       `using the catalog in ${site} (the nearest folder above this one with content/site.yaml)\n` +
@@ -111,10 +148,18 @@ describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
     expect(result.stdout).toBe('1 manifest is valid\n');
     // import and schema too: the listing just built, imported again, changes no manifest.
     const content = path.join(site, 'content');
-    const imported = run(path.join(site, 'node_modules', '.bin', 'otapress'), ['import', '../dist/api/v1/FP4/official/index.json', '--device', 'FP4', '--list', 'official'], content);
+    const imported = run(
+      path.join(site, 'node_modules', '.bin', 'otapress'),
+      ['import', '../dist/api/v1/FP4/official/index.json', '--device', 'FP4', '--list', 'official'],
+      content,
+    );
     expect(imported.stdout).toBe('imported 1 of 1 records into FP4/official: 0 manifests written\n');
-    expect(imported.stderr).toBe(`using the catalog in ${site} (the nearest folder above this one with content/site.yaml)\n`);
-    expect(run(path.join(site, 'node_modules', '.bin', 'otapress'), ['schema', '--check'], content).stdout).toBe('content/manifest.schema.json is up to date\ncontent/device.schema.json is up to date\n');
+    expect(imported.stderr).toBe(
+      `using the catalog in ${site} (the nearest folder above this one with content/site.yaml)\n`,
+    );
+    expect(run(path.join(site, 'node_modules', '.bin', 'otapress'), ['schema', '--check'], content).stdout).toBe(
+      'content/manifest.schema.json is up to date\ncontent/device.schema.json is up to date\n',
+    );
   });
 
   it("reports content and output-folder problems as the CLI's own, not as a failure of otapress", () => {
@@ -127,14 +172,28 @@ describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
     const bin = path.join(site, 'node_modules', '.bin', 'otapress');
     for (const command of ['build', 'check']) {
       const result = spawnSync(bin, [command, '--root', broken], { env: ENV, encoding: 'utf8', timeout: 120_000 });
-      expect({ status: result.status, stderr: result.stderr.split('\n')[0] }).toEqual({ status: 1, stderr: `${MANIFEST}:${readFileSync(file, 'utf8').split('\n').findIndex((l) => l.startsWith('size:')) + 1}:7  size  a size cannot be negative; expected the zip size in bytes (stat -c %s FILE)` });
+      expect({ status: result.status, stderr: result.stderr.split('\n')[0] }).toEqual({
+        status: 1,
+        stderr: `${MANIFEST}:${
+          readFileSync(file, 'utf8')
+            .split('\n')
+            .findIndex((l) => l.startsWith('size:')) + 1
+        }:7  size  a size cannot be negative; expected the zip size in bytes (stat -c %s FILE)`,
+      });
     }
     const foreign = path.join(work, 'foreign');
     mkdirSync(foreign);
     writeFileSync(path.join(foreign, 'notes.txt'), 'mine');
-    const refused = spawnSync(bin, ['build', '--out', foreign], { cwd: site, env: ENV, encoding: 'utf8', timeout: 120_000 });
+    const refused = spawnSync(bin, ['build', '--out', foreign], {
+      cwd: site,
+      env: ENV,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(refused.status).toBe(2);
-    expect(refused.stderr).toMatch(/^refusing to write the site to .*foreign: it holds files that otapress did not write/);
+    expect(refused.stderr).toMatch(
+      /^refusing to write the site to .*foreign: it holds files that otapress did not write/,
+    );
     expect(readFileSync(path.join(foreign, 'notes.txt'), 'utf8')).toBe('mine');
   });
 
@@ -155,11 +214,17 @@ describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
       console.log(JSON.stringify(outputs.flatMap((o) => [...o.problems, ...o.files.map((f) => [f.path, Buffer.from(f.contents).toString('latin1')])])));`;
     // A file, not node -e: workers inherit --input-type=module, which Node 20 applies to their entry file too.
     writeFileSync(path.join(work, 'compile.mjs'), script(lib));
-    const compiled = JSON.parse(run(process.execPath, [path.join(work, 'compile.mjs')], example).stdout) as [string, string][];
+    const compiled = JSON.parse(run(process.execPath, [path.join(work, 'compile.mjs')], example).stdout) as [
+      string,
+      string,
+    ][];
     // The same devices compiled by the sources in this thread.
     const content = readContent(example);
     const sources = compileDevices(groupByDevice(content), content.site!, parseSite(content.site!).site!);
-    const expected = sources.flatMap((o) => [...o.problems, ...o.files.map((f) => [f.path, Buffer.from(f.contents).toString('latin1')])]);
+    const expected = sources.flatMap((o) => [
+      ...o.problems,
+      ...o.files.map((f) => [f.path, Buffer.from(f.contents).toString('latin1')]),
+    ]);
     expect(expected.length).toBeGreaterThan(20);
     expect(compiled).toEqual(expected);
 
@@ -169,7 +234,10 @@ describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
     cpSync(path.join(site, 'node_modules', 'otapress'), copy, { recursive: true });
     const bundle = path.join(copy, 'lib', 'pipeline', 'compile-worker-bundle.js');
     const log = path.join(work, 'bundle.log');
-    writeFileSync(bundle, `import { appendFileSync as __note } from 'node:fs';\n__note(${JSON.stringify(log)}, 'loaded\\n');\n${readFileSync(bundle, 'utf8')}`);
+    writeFileSync(
+      bundle,
+      `import { appendFileSync as __note } from 'node:fs';\n__note(${JSON.stringify(log)}, 'loaded\\n');\n${readFileSync(bundle, 'utf8')}`,
+    );
     writeFileSync(path.join(work, 'compile-copy.mjs'), script(path.join(copy, 'lib')));
     expect(JSON.parse(run(process.execPath, [path.join(work, 'compile-copy.mjs')], example).stdout)).toEqual(expected);
     expect(readFileSync(log, 'utf8')).toBe('loaded\n');
@@ -183,11 +251,17 @@ describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
     const log = path.join(work, 'vendor.log');
     for (const name of ['yaml', 'zod']) {
       const file = path.join(copy, 'lib', 'vendor', `${name}.cjs`);
-      writeFileSync(file, `require('node:fs').appendFileSync(${JSON.stringify(log)}, '${name} ' + require('node:worker_threads').isMainThread + '\\n');\n${readFileSync(file, 'utf8')}`);
+      writeFileSync(
+        file,
+        `require('node:fs').appendFileSync(${JSON.stringify(log)}, '${name} ' + require('node:worker_threads').isMainThread + '\\n');\n${readFileSync(file, 'utf8')}`,
+      );
     }
     // And the worker's bundle, each time a worker loads it.
     const bundle = path.join(copy, 'lib', 'pipeline', 'compile-worker-bundle.js');
-    writeFileSync(bundle, `import { appendFileSync as __note } from 'node:fs';\n__note(${JSON.stringify(log)}, 'worker\\n');\n${readFileSync(bundle, 'utf8')}`);
+    writeFileSync(
+      bundle,
+      `import { appendFileSync as __note } from 'node:fs';\n__note(${JSON.stringify(log)}, 'worker\\n');\n${readFileSync(bundle, 'utf8')}`,
+    );
     const loaded = (catalog: string, ...options: string[]) => {
       writeFileSync(log, '');
       run(process.execPath, [path.join(copy, 'lib', 'bin.mjs'), 'build', '--no-cache', ...options], catalog);
@@ -234,7 +308,8 @@ describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
   });
 
   it('the scaffolded workflows run green, step by step, in a fresh clone with an empty npm cache', () => {
-    const git = (cwd: string, ...args: string[]) => run('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.org', ...args], cwd);
+    const git = (cwd: string, ...args: string[]) =>
+      run('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.org', ...args], cwd);
     git(site, 'init', '-q', '-b', 'main');
     git(site, 'add', '-A');
     git(site, 'commit', '-q', '-m', 'catalog');
@@ -243,15 +318,27 @@ describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
     // What CI, Netlify and Cloudflare Pages have: the repository alone, no tarball beside it, no cache.
     const clone = path.join(work, 'clone');
     git(work, 'clone', '-q', site, clone);
-    rmSync(path.join(work, readdirSync(work).find((f) => f.endsWith('.tgz'))!));
+    rmSync(
+      path.join(
+        work,
+        readdirSync(work).find((f) => f.endsWith('.tgz'))!,
+      ),
+    );
     const emptyCache = mkdtempSync(path.join(tmpdir(), 'otapress-npm-cache-'));
     try {
       for (const workflow of workflows()) {
-        for (const job of Object.values((parse(workflow.text) as { jobs: Record<string, { steps: { run?: string }[] }> }).jobs)) {
+        for (const job of Object.values(
+          (parse(workflow.text) as { jobs: Record<string, { steps: { run?: string }[] }> }).jobs,
+        )) {
           for (const step of job.steps.filter((s) => s.run !== undefined)) {
             const [command, ...args] = step.run!.split(' ');
             // npm ci too: offline, from the lock file and the tarball in vendor/.
-            const result = spawnSync(command, args, { cwd: clone, env: { ...ENV, npm_config_cache: emptyCache }, encoding: 'utf8', timeout: 120_000 });
+            const result = spawnSync(command, args, {
+              cwd: clone,
+              env: { ...ENV, npm_config_cache: emptyCache },
+              encoding: 'utf8',
+              timeout: 120_000,
+            });
             expect(result.status, `${step.run}\n${result.stdout}\n${result.stderr}`).toBe(0);
           }
         }
@@ -264,7 +351,11 @@ describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
   });
 
   it('serve answers the path a phone asks', async () => {
-    const child = spawn(path.join(site, 'node_modules', '.bin', 'otapress'), ['serve', '--port', '0'], { cwd: site, env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(path.join(site, 'node_modules', '.bin', 'otapress'), ['serve', '--port', '0'], {
+      cwd: site,
+      env: ENV,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));

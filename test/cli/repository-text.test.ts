@@ -9,7 +9,7 @@ import { ROOT } from '../helpers/helpers.js';
 // An upstream source cited as `owner/repo#48` is a source, not our history, and is fine.
 const DATED: [RegExp, string][] = [
   [/\bstops? \d+\b/i, 'a numbered work period'],
-  [/\bissues? #?\d+\b/i, "a tracker number (cite an upstream one as owner/repo#N)"],
+  [/\bissues? #?\d+\b/i, 'a tracker number (cite an upstream one as owner/repo#N)'],
   [/(?<![\w-])sessions?(?![\w-])/i, 'a work session'],
   [/\bwork periods?\b|\bsittings?\b/i, 'a work period'],
   [/\bmachines of this project\b|\bthis project's machines\b/i, 'the machines the work was done on'],
@@ -27,7 +27,8 @@ function textFiles(dir: string): string[] {
     // This file names the words it looks for.
     if (SKIPPED.has(entry.name) || entry.name.startsWith('.lib-building-') || full === import.meta.filename) continue;
     if (entry.isDirectory()) found.push(...textFiles(full));
-    else if (entry.isFile() && /\.(ts|mjs|js|json|md|ya?ml|toml)$|^(run|foreign-content|\.gitignore)$/.test(entry.name)) found.push(path.relative(ROOT, full));
+    else if (entry.isFile() && /\.(ts|mjs|js|json|md|ya?ml|toml)$|^(run|foreign-content|\.gitignore)$/.test(entry.name))
+      found.push(path.relative(ROOT, full));
   }
   return found.sort();
 }
@@ -37,7 +38,8 @@ export function datedLines(file: string, text: string): string[] {
   const lines = text.split('\n');
   const found: string[] = [];
   lines.forEach((line, i) => {
-    for (const [pattern, what] of DATED) if (pattern.test(line)) found.push(`${file}:${i + 1}  ${what}  ${line.trim().slice(0, 160)}`);
+    for (const [pattern, what] of DATED)
+      if (pattern.test(line)) found.push(`${file}:${i + 1}  ${what}  ${line.trim().slice(0, 160)}`);
   });
   return found;
 }

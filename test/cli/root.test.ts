@@ -28,7 +28,9 @@ describe('the catalog a command works on', () => {
     writeFileSync(path.join(root, 'content', 'FP4', 'broken.yaml'), 'version: 2.50\n');
     const found = runOtapress(['check'], { cwd: path.join(root, 'content', 'FP4') });
     expect(found.code).toBe(1);
-    expect(found.stderr.split('\n')[0]).toBe(`using the catalog in ${root} (the nearest folder above this one with content/site.yaml)`);
+    expect(found.stderr.split('\n')[0]).toBe(
+      `using the catalog in ${root} (the nearest folder above this one with content/site.yaml)`,
+    );
     expect(found.stderr).toContain('content/FP4/broken.yaml:1:1');
     const here = runOtapress(['check'], { cwd: root });
     expect(here.stderr).not.toContain('using the catalog');

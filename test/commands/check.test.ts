@@ -14,8 +14,16 @@ describe('otapress check --format github', () => {
   it('prints one annotation per problem, escaped as GitHub reads them (real CLI process)', { timeout: 60_000 }, () => {
     const root = tempProject({ withContent: true });
     const target = path.join(root, 'content/FP4/e-2.5-a14-20241108446322-official-FP4.yaml');
-    writeFileSync(target, readFileSync(target, 'utf8').replace('version: "2.5"', 'version: 2.50').replace(/^md5sum: .*$/m, 'md5sum: 75D230308D36383A21994E175CB1D0B7'));
-    writeFileSync(path.join(root, 'content/FP4/notes, 100%.yaml'), 'placeholder: true\nversion: "3.2"\nchannel: oficial\ntimestamp: 1751364000\nandroid_version: "16"\n');
+    writeFileSync(
+      target,
+      readFileSync(target, 'utf8')
+        .replace('version: "2.5"', 'version: 2.50')
+        .replace(/^md5sum: .*$/m, 'md5sum: 75D230308D36383A21994E175CB1D0B7'),
+    );
+    writeFileSync(
+      path.join(root, 'content/FP4/notes, 100%.yaml'),
+      'placeholder: true\nversion: "3.2"\nchannel: oficial\ntimestamp: 1751364000\nandroid_version: "16"\n',
+    );
 
     const result = runOtapress(['check', '--format', 'github', '--root', root]);
     expect(result.code).toBe(1);
@@ -56,12 +64,18 @@ describe('otapress check --format github', () => {
 
 describe('the GitHub workflows', () => {
   const workflow = (name: string) => parse(readFileSync(path.join(ROOT, '.github/workflows', name), 'utf8'));
-  const commands = (wf: { jobs: Record<string, { steps: { run?: string }[] }> }) => Object.values(wf.jobs).flatMap((j) => j.steps.map((s) => s.run).filter(Boolean));
+  const commands = (wf: { jobs: Record<string, { steps: { run?: string }[] }> }) =>
+    Object.values(wf.jobs).flatMap((j) => j.steps.map((s) => s.run).filter(Boolean));
 
   it('checks pull requests with annotations, and builds the main branch', () => {
     const check = workflow('check.yml');
     expect(Object.keys(check.on)).toEqual(['pull_request']);
-    expect(commands(check)).toEqual(['npm ci', 'npx otapress check --format github', 'npx otapress schema --check', 'npm test']);
+    expect(commands(check)).toEqual([
+      'npm ci',
+      'npx otapress check --format github',
+      'npx otapress schema --check',
+      'npm test',
+    ]);
     const build = workflow('build.yml');
     expect(build.on).toEqual({ push: { branches: ['main'] } });
     expect(commands(build)).toEqual(['npm ci', 'npm test', 'npm run build']);
@@ -87,7 +101,9 @@ describe('netlify.toml: build settings only, never rewritten', { timeout: 60_000
     // And the Netlify build routes the new device from dist/, with that netlify.toml unchanged.
     expect((await runMain(['build', '--root', root, '--host', 'netlify'])).code).toBe(0);
     expect(readFileSync(path.join(root, 'netlify.toml'), 'utf8')).toBe(toml);
-    expect(readFileSync(path.join(root, 'dist/_redirects'), 'utf8')).toContain('\n/api/v1/FP4/official  /api/v1/FP4/official/index.json  200!\n');
+    expect(readFileSync(path.join(root, 'dist/_redirects'), 'utf8')).toContain(
+      '\n/api/v1/FP4/official  /api/v1/FP4/official/index.json  200!\n',
+    );
   });
 
   it("a folder's own netlify.toml (plugins, contexts, environment) is kept by init and left byte for byte by check and every build", async () => {
@@ -96,7 +112,9 @@ describe('netlify.toml: build settings only, never rewritten', { timeout: 60_000
     writeFileSync(path.join(root, 'netlify.toml'), own);
     const init = await runMain(['init', root]);
     expect(init.out).toContain('kept  netlify.toml: already there, left as it is');
-    expect(init.err).toContain('netlify.toml is yours and stays as it is: no otapress command changes it. For Netlify to answer the listings, its build must run `npm run build` (where Netlify runs it, otapress writes dist/_redirects and dist/_headers for Netlify) and publish dist');
+    expect(init.err).toContain(
+      'netlify.toml is yours and stays as it is: no otapress command changes it. For Netlify to answer the listings, its build must run `npm run build` (where Netlify runs it, otapress writes dist/_redirects and dist/_headers for Netlify) and publish dist',
+    );
     expect(await run(['check', '--root', root])).toMatchObject({ code: 0, lines: [] });
     for (const host of [[], ['--host', 'netlify']]) {
       expect(await run(['build', '--root', root, ...host])).toMatchObject({ code: 0, lines: [] });
@@ -106,7 +124,10 @@ describe('netlify.toml: build settings only, never rewritten', { timeout: 60_000
     cpSync(path.join(root, 'content/FP4'), path.join(root, 'content/FP5'), { recursive: true });
     rmSync(path.join(root, 'content/FP5/device.yaml'), { force: true });
     for (const file of readdirSync(path.join(root, 'content/FP5'))) rmSync(path.join(root, 'content/FP5', file));
-    writeFileSync(path.join(root, 'content/FP5/announced.yaml'), 'placeholder: true\nversion: "3.2"\nchannel: official\ntimestamp: 1751364000\nandroid_version: "16"\ndisplay_version: 3.2-a16-20250701-official-FP5\n');
+    writeFileSync(
+      path.join(root, 'content/FP5/announced.yaml'),
+      'placeholder: true\nversion: "3.2"\nchannel: official\ntimestamp: 1751364000\nandroid_version: "16"\ndisplay_version: 3.2-a16-20250701-official-FP5\n',
+    );
     expect(await run(['check', '--root', root])).toMatchObject({ code: 0, lines: [] });
     expect(await run(['build', '--root', root])).toMatchObject({ code: 0, lines: [] });
     expect(readFileSync(path.join(root, 'netlify.toml'), 'utf8')).toBe(own);
@@ -122,10 +143,14 @@ describe('netlify.toml: build settings only, never rewritten', { timeout: 60_000
       if (before === undefined) delete process.env.NETLIFY;
       else process.env.NETLIFY = before;
     }
-    expect(readFileSync(path.join(root, 'dist/_redirects'), 'utf8')).toMatch(/^# Generated by otapress from its route table for Netlify;/);
+    expect(readFileSync(path.join(root, 'dist/_redirects'), 'utf8')).toMatch(
+      /^# Generated by otapress from its route table for Netlify;/,
+    );
     // Elsewhere Cloudflare's are the default.
     expect((await runMain(['build', '--root', root])).code).toBe(0);
-    expect(readFileSync(path.join(root, 'dist/_redirects'), 'utf8')).toMatch(/^# Generated by otapress from its route table; /);
+    expect(readFileSync(path.join(root, 'dist/_redirects'), 'utf8')).toMatch(
+      /^# Generated by otapress from its route table; /,
+    );
   });
 
   it('a netlify.toml an earlier build wrote with the routes gets one notice, at its first rule, and is not changed', async () => {
@@ -153,19 +178,34 @@ describe('names that would make output paths too long: check finds what build wo
     const code = await main([command, '--root', root], { out: (l) => lines.push(l), err: (l) => lines.push(l) });
     return { code, lines: lines.filter((l) => !l.includes('  left out of /api/v2/') && !/^\d+ notices? /.test(l)) };
   };
-  const placeholder = (device: string) => `placeholder: true\nversion: "3.2"\nchannel: official\ntimestamp: 1751364000\nandroid_version: "16"\ndisplay_version: 3.2-${device}\n`;
+  const placeholder = (device: string) =>
+    `placeholder: true\nversion: "3.2"\nchannel: official\ntimestamp: 1751364000\nandroid_version: "16"\ndisplay_version: 3.2-${device}\n`;
   const site = (extra: string) => `download_base_url: https://dl.example.org/builds\n${extra}`;
 
   it.each<[string, (root: string) => void, string]>([
     // The issue's case: `devices/<device>/<list>.xml` would be 256 bytes, one more than a file system takes.
-    ['a list name of 252 characters', (root) => writeFileSync(path.join(root, 'content/site.yaml'), site(`lists:\n  official: [official]\n  ${'l'.repeat(252)}: [official]\n`)),
-      `content/site.yaml:4:3  lists.${'l'.repeat(252)}  the list name is 252 characters long, over the limit of 100: it becomes a folder or file name of the site (devices/<device>/<list>.xml), and file systems take at most 255 bytes per name; shorten it`],
-    ['a channel of 101 characters (and the list named after it)', (root) => writeFileSync(path.join(root, 'content/site.yaml'), site(`channels: [official, ${'c'.repeat(101)}]\n`)),
-      'content/site.yaml:2:22  channels.1  the channel name is 101 characters long, over the limit of 100: it becomes a folder or file name of the site (devices/<device>/<list>.xml), and file systems take at most 255 bytes per name; shorten it'],
-    ['a device folder name of 101 characters', (root) => {
-      mkdirSync(path.join(root, 'content', 'd'.repeat(101)));
-      writeFileSync(path.join(root, 'content', 'd'.repeat(101), 'announced.yaml'), placeholder('d'));
-    }, `content/${'d'.repeat(101)}:1:1  (folder)  the device code name is 101 characters long, over the limit of 100: it becomes a folder or file name of the site (api/v1/<device>/), and file systems take at most 255 bytes per name; shorten it`],
+    [
+      'a list name of 252 characters',
+      (root) =>
+        writeFileSync(
+          path.join(root, 'content/site.yaml'),
+          site(`lists:\n  official: [official]\n  ${'l'.repeat(252)}: [official]\n`),
+        ),
+      `content/site.yaml:4:3  lists.${'l'.repeat(252)}  the list name is 252 characters long, over the limit of 100: it becomes a folder or file name of the site (devices/<device>/<list>.xml), and file systems take at most 255 bytes per name; shorten it`,
+    ],
+    [
+      'a channel of 101 characters (and the list named after it)',
+      (root) => writeFileSync(path.join(root, 'content/site.yaml'), site(`channels: [official, ${'c'.repeat(101)}]\n`)),
+      'content/site.yaml:2:22  channels.1  the channel name is 101 characters long, over the limit of 100: it becomes a folder or file name of the site (devices/<device>/<list>.xml), and file systems take at most 255 bytes per name; shorten it',
+    ],
+    [
+      'a device folder name of 101 characters',
+      (root) => {
+        mkdirSync(path.join(root, 'content', 'd'.repeat(101)));
+        writeFileSync(path.join(root, 'content', 'd'.repeat(101), 'announced.yaml'), placeholder('d'));
+      },
+      `content/${'d'.repeat(101)}:1:1  (folder)  the device code name is 101 characters long, over the limit of 100: it becomes a folder or file name of the site (api/v1/<device>/), and file systems take at most 255 bytes per name; shorten it`,
+    ],
   ])('%s: check and build report it at its line, and build writes nothing', async (_, spoil, problem) => {
     const root = tempProject({ withContent: true });
     spoil(root);
@@ -178,7 +218,10 @@ describe('names that would make output paths too long: check finds what build wo
     const root = tempProject();
     const [device, list, channel] = ['d', 'l', 'c'].map((ch) => ch.repeat(MAX_NAME_LENGTH));
     mkdirSync(path.join(root, 'content', device), { recursive: true });
-    writeFileSync(path.join(root, 'content/site.yaml'), site(`channels: [${channel}]\nlists:\n  ${list}: [${channel}]\n`));
+    writeFileSync(
+      path.join(root, 'content/site.yaml'),
+      site(`channels: [${channel}]\nlists:\n  ${list}: [${channel}]\n`),
+    );
     writeFileSync(path.join(root, 'content', device, 'announced.yaml'), placeholder('x').replace('official', channel));
     const filename = `${'f'.repeat(251)}.zip`;
     writeFileSync(
@@ -189,10 +232,11 @@ describe('names that would make output paths too long: check finds what build wo
     expect(compiled.problems).toEqual([]);
     expect(compiled.files.map((f) => f.path)).toContain(`devices/${device}/${list}.xml`);
     // Every output, including those added later to the renderers, is checked here at the longest names allowed.
-    expect(compiled.files.map((f) => [f.path, outputPathProblem(f.path)]).filter(([, problem]) => problem !== undefined)).toEqual([]);
+    expect(
+      compiled.files.map((f) => [f.path, outputPathProblem(f.path)]).filter(([, problem]) => problem !== undefined),
+    ).toEqual([]);
     expect((await run('check', root)).code).toBe(0);
     expect(await run('build', root)).toMatchObject({ code: 0 });
     expect(existsSync(path.join(root, 'dist', 'devices', device, `${list}.xml`))).toBe(true);
   });
 });
-

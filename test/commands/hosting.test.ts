@@ -22,11 +22,26 @@ describe('otapress hosting on the command line', () => {
     [['hosting'], 'name the server: nginx, caddy, apache, github-pages'],
     [['hosting', 'iis'], 'name the server: nginx, caddy, apache, github-pages, not iis'],
     [['hosting', 'nginx', 'caddy'], 'one server at a time, not nginx caddy'],
-    [['hosting', 'nginx', '--listen', '80x'], '--listen is PORT, HOST:PORT or [IPv6]:PORT with a port from 1 to 65535, not 80x'],
-    [['hosting', 'nginx', '--listen', '127.0.0.1:70000'], '--listen is PORT, HOST:PORT or [IPv6]:PORT with a port from 1 to 65535, not 127.0.0.1:70000'],
-    [['hosting', 'caddy', '--server-name', 'updates example'], '--server-name is a host name such as updates.example.org, not updates example'],
-    [['hosting', 'apache', '--dist', '/srv/my site'], '--dist must be a path without spaces, quotes or ;{}$#\\ characters, not /srv/my site'],
-    [['hosting', 'nginx', '--prefix', '/srv/ota;x'], '--prefix must be a path without spaces, quotes or ;{}$#\\ characters, not /srv/ota;x'],
+    [
+      ['hosting', 'nginx', '--listen', '80x'],
+      '--listen is PORT, HOST:PORT or [IPv6]:PORT with a port from 1 to 65535, not 80x',
+    ],
+    [
+      ['hosting', 'nginx', '--listen', '127.0.0.1:70000'],
+      '--listen is PORT, HOST:PORT or [IPv6]:PORT with a port from 1 to 65535, not 127.0.0.1:70000',
+    ],
+    [
+      ['hosting', 'caddy', '--server-name', 'updates example'],
+      '--server-name is a host name such as updates.example.org, not updates example',
+    ],
+    [
+      ['hosting', 'apache', '--dist', '/srv/my site'],
+      '--dist must be a path without spaces, quotes or ;{}$#\\ characters, not /srv/my site',
+    ],
+    [
+      ['hosting', 'nginx', '--prefix', '/srv/ota;x'],
+      '--prefix must be a path without spaces, quotes or ;{}$#\\ characters, not /srv/ota;x',
+    ],
   ])('%j is wrong usage (exit 2)', async (argv, message) => {
     const { code, err } = await run(argv);
     expect(code).toBe(2);
@@ -38,7 +53,9 @@ describe('otapress hosting on the command line', () => {
     appendFileSync(path.join(root, 'content', 'site.yaml'), '\nrequest_paths:\n  - /{device}.json\n');
     const { code, err } = await run(['hosting', 'nginx', '--root', root]);
     expect(code).toBe(1);
-    expect(err.split('\n')[0]).toMatch(/^content\/site\.yaml:\d+:5  request_paths\.0  a request path starts with \/api\/v1\//);
+    expect(err.split('\n')[0]).toMatch(
+      /^content\/site\.yaml:\d+:5  request_paths\.0  a request path starts with \/api\/v1\//,
+    );
   });
 
   it('points at dist/ of --root by its absolute path', async () => {

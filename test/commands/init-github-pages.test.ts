@@ -21,7 +21,10 @@ describe('the GitHub Pages workflow of init', () => {
     expect(readFileSync(path.join(asked, PAGES), 'utf8')).toBe(pagesWorkflow().text);
     const onPages = tempProject();
     mkdirSync(path.join(onPages, 'content'));
-    writeFileSync(path.join(onPages, 'content', 'site.yaml'), 'download_base_url: https://dl.example.org\nsite_url: https://owner.github.io/ota/\n');
+    writeFileSync(
+      path.join(onPages, 'content', 'site.yaml'),
+      'download_base_url: https://dl.example.org\nsite_url: https://owner.github.io/ota/\n',
+    );
     expect(initCatalog(onPages, { version: '0.2.0' }).written).toContain(PAGES);
   });
 
@@ -48,7 +51,10 @@ describe('the GitHub Pages workflow of init', () => {
     // SchemaStore's workflow schema (test/schemas/README.md says where the copy comes from).
     const schema = JSON.parse(readFileSync(path.join(ROOT, 'test/schemas/github-workflow.json'), 'utf8')) as object;
     const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
-    const workflow = parse(pagesWorkflow().text) as { permissions: Record<string, string>; jobs: { deploy: { steps: { run?: string; uses?: string; with?: Record<string, string> }[] } } };
+    const workflow = parse(pagesWorkflow().text) as {
+      permissions: Record<string, string>;
+      jobs: { deploy: { steps: { run?: string; uses?: string; with?: Record<string, string> }[] } };
+    };
     expect(validate(workflow) ? [] : validate.errors).toEqual([]);
     expect(workflow.permissions).toEqual({ contents: 'read', pages: 'write', 'id-token': 'write' });
     const steps = workflow.jobs.deploy.steps;

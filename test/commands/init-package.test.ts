@@ -34,24 +34,44 @@ describe('a registry install, told from npm’s hidden lock file', () => {
     const root = tempProject();
     const modules = path.join(root, 'node_modules');
     mkdirSync(path.join(modules, 'otapress'), { recursive: true });
-    writeFileSync(path.join(modules, '.package-lock.json'), JSON.stringify({ packages: { 'node_modules/otapress': { version: '0.2.0', resolved } } }));
+    writeFileSync(
+      path.join(modules, '.package-lock.json'),
+      JSON.stringify({ packages: { 'node_modules/otapress': { version: '0.2.0', resolved } } }),
+    );
     return path.join(modules, 'otapress');
   }
-  it('from a registry', () => expect(installedFromRegistry(installed('https://registry.npmjs.org/otapress/-/otapress-0.2.0.tgz'))).toBe(true));
+  it('from a registry', () =>
+    expect(installedFromRegistry(installed('https://registry.npmjs.org/otapress/-/otapress-0.2.0.tgz'))).toBe(true));
   it('from a tarball', () => expect(installedFromRegistry(installed('file:../otapress-0.2.0.tgz'))).toBe(false));
   it('with no record of where from', () => expect(installedFromRegistry(installed(undefined))).toBe(false));
-  it('not in a node_modules folder at all (this repository)', () => expect(installedFromRegistry(tempProject())).toBe(false));
+  it('not in a node_modules folder at all (this repository)', () =>
+    expect(installedFromRegistry(tempProject())).toBe(false));
 });
 
 describe('the tarball init keeps in vendor/', () => {
   function fakePackage(): string {
     const root = tempProject();
-    writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'otapress', version: '9.8.7', bin: { otapress: './lib/bin.mjs' }, files: ['lib/'] }));
+    writeFileSync(
+      path.join(root, 'package.json'),
+      JSON.stringify({ name: 'otapress', version: '9.8.7', bin: { otapress: './lib/bin.mjs' }, files: ['lib/'] }),
+    );
     writeFileSync(path.join(root, 'README.md'), '# otapress\n');
     writeFileSync(path.join(root, 'tsconfig.json'), '{}'); // not in `files`: left out
-    mkdirSync(path.join(root, 'lib', 'commands', 'a-folder-name-long-enough-to-need-the-ustar-prefix-field-of-the-header'), { recursive: true });
+    mkdirSync(
+      path.join(root, 'lib', 'commands', 'a-folder-name-long-enough-to-need-the-ustar-prefix-field-of-the-header'),
+      { recursive: true },
+    );
     writeFileSync(path.join(root, 'lib', 'bin.mjs'), '#!/usr/bin/env node\nconsole.log("otapress ran");\n');
-    writeFileSync(path.join(root, 'lib', 'commands', 'a-folder-name-long-enough-to-need-the-ustar-prefix-field-of-the-header', 'a-file-whose-name-is-long-too.js'), 'export {};\n');
+    writeFileSync(
+      path.join(
+        root,
+        'lib',
+        'commands',
+        'a-folder-name-long-enough-to-need-the-ustar-prefix-field-of-the-header',
+        'a-file-whose-name-is-long-too.js',
+      ),
+      'export {};\n',
+    );
     return root;
   }
 
@@ -80,22 +100,40 @@ describe('the tarball init keeps in vendor/', () => {
     const project = tempProject();
     mkdirSync(path.join(project, 'vendor'));
     writeFileSync(path.join(project, 'vendor', 'otapress-9.8.7.tgz'), packTarball(fakePackage())!);
-    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'p', version: '1.0.0', dependencies: { otapress: 'file:vendor/otapress-9.8.7.tgz' } }));
-    const env = { ...process.env, npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_cache: path.join(project, 'empty-cache') };
+    writeFileSync(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'p', version: '1.0.0', dependencies: { otapress: 'file:vendor/otapress-9.8.7.tgz' } }),
+    );
+    const env = {
+      ...process.env,
+      npm_config_offline: 'true',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      npm_config_cache: path.join(project, 'empty-cache'),
+    };
     const install = spawnSync('npm', ['install'], { cwd: project, env, encoding: 'utf8', timeout: 120_000 });
     expect(install.status, install.stderr).toBe(0);
-    expect(spawnSync(path.join(project, 'node_modules', '.bin', 'otapress'), [], { encoding: 'utf8' }).stdout).toBe('otapress ran\n');
+    expect(spawnSync(path.join(project, 'node_modules', '.bin', 'otapress'), [], { encoding: 'utf8' }).stdout).toBe(
+      'otapress ran\n',
+    );
   });
 
   it('is written by init once, with the dependency naming it; a second init keeps both', () => {
     const from = fakePackage();
     const root = tempProject();
-    writeFileSync(path.join(root, 'package.json'), '{\n  "name": "ota",\n  "dependencies": {\n    "otapress": "file:../otapress-9.8.7.tgz"\n  }\n}\n');
+    writeFileSync(
+      path.join(root, 'package.json'),
+      '{\n  "name": "ota",\n  "dependencies": {\n    "otapress": "file:../otapress-9.8.7.tgz"\n  }\n}\n',
+    );
     const first = initCatalog(root, { version: '9.8.7', vendorFrom: from });
-    expect(first.written).toContain('vendor/otapress-9.8.7.tgz (otapress 9.8.7, kept inside the catalog: "file:../otapress-9.8.7.tgz" is a path outside the catalog, which a fresh clone, its CI and the hosts\' builds do not have)');
+    expect(first.written).toContain(
+      'vendor/otapress-9.8.7.tgz (otapress 9.8.7, kept inside the catalog: "file:../otapress-9.8.7.tgz" is a path outside the catalog, which a fresh clone, its CI and the hosts\' builds do not have)',
+    );
     expect(first.dependencyChanged).toBe(true);
     expect(readFileSync(path.join(root, 'vendor', 'otapress-9.8.7.tgz')).equals(packTarball(from)!)).toBe(true);
-    expect(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).dependencies).toEqual({ otapress: 'file:vendor/otapress-9.8.7.tgz' });
+    expect(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).dependencies).toEqual({
+      otapress: 'file:vendor/otapress-9.8.7.tgz',
+    });
     const second = initCatalog(root, { version: '9.8.7', vendorFrom: from });
     expect(second.written).toEqual([]);
     expect(second.kept).toContain('package.json dependencies.otapress ("file:vendor/otapress-9.8.7.tgz")');
@@ -111,7 +149,9 @@ describe('the tarball init keeps in vendor/', () => {
     writeFileSync(path.join(root, 'vendor', 'otapress-9.8.7.tgz'), 'a tarball from somewhere else');
     const result = initCatalog(root, { version: '9.8.7', vendorFrom: from });
     expect(readFileSync(path.join(root, 'vendor', 'otapress-9.8.7.tgz'), 'utf8')).toBe('a tarball from somewhere else');
-    expect(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).dependencies).toEqual({ otapress: 'file:../otapress-9.8.7.tgz' });
+    expect(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).dependencies).toEqual({
+      otapress: 'file:../otapress-9.8.7.tgz',
+    });
     expect(result.dependencyChanged).toBe(false);
     expect(result.kept).toContain('vendor/otapress-9.8.7.tgz (differs from this otapress 9.8.7)');
     expect(result.notes).toContain(
@@ -128,10 +168,15 @@ describe('the tarball init keeps in vendor/', () => {
     const root = tempProject();
     const outside = tempProject();
     symlinkSync(outside, path.join(root, 'vendor'));
-    writeFileSync(path.join(root, 'package.json'), '{\n  "name": "ota",\n  "dependencies": {\n    "otapress": "file:../otapress-9.8.7.tgz"\n  }\n}\n');
+    writeFileSync(
+      path.join(root, 'package.json'),
+      '{\n  "name": "ota",\n  "dependencies": {\n    "otapress": "file:../otapress-9.8.7.tgz"\n  }\n}\n',
+    );
     const result = initCatalog(root, { version: '9.8.7', vendorFrom: from });
     expect(readdirSync(outside)).toEqual([]);
-    expect(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).dependencies).toEqual({ otapress: 'file:../otapress-9.8.7.tgz' });
+    expect(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).dependencies).toEqual({
+      otapress: 'file:../otapress-9.8.7.tgz',
+    });
     expect(result.notes).toContain(
       "vendor/otapress-9.8.7.tgz was not written and package.json's otapress dependency was left as it was: vendor/ is a symbolic link (it can point outside the catalog); make it a folder and run init again",
     );
@@ -139,7 +184,10 @@ describe('the tarball init keeps in vendor/', () => {
 
   it('is not made from sources without a built lib/', () => {
     const root = tempProject();
-    writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'otapress', version: '1.0.0', files: ['lib/'] }));
+    writeFileSync(
+      path.join(root, 'package.json'),
+      JSON.stringify({ name: 'otapress', version: '1.0.0', files: ['lib/'] }),
+    );
     expect(packTarball(root)).toBeUndefined();
   });
 });

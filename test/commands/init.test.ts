@@ -35,13 +35,25 @@ describe('otapress init', { timeout: 30_000 }, () => {
     const root = path.join(tempProject(), 'my-ota');
     initCatalog(root, { example: false, version: VERSION });
     // What write.ts and disk.ts leave beside dist/ while a build runs, after it, or when it was killed.
-    const left = ['dist/index.html', '.dist.staging-41/index.html', '.dist.previous-41/index.html', '.dist.trash-41-1795724151435/api/v1/404.json', '.dist.lock', '.dist.lock.41', 'node_modules/otapress/package.json'];
+    const left = [
+      'dist/index.html',
+      '.dist.staging-41/index.html',
+      '.dist.previous-41/index.html',
+      '.dist.trash-41-1795724151435/api/v1/404.json',
+      '.dist.lock',
+      '.dist.lock.41',
+      'node_modules/otapress/package.json',
+    ];
     for (const file of left) {
       mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
       writeFileSync(path.join(root, file), '');
     }
     expect(spawnSync('git', ['init', '-q'], { cwd: root }).status).toBe(0);
-    const ignored = spawnSync('git', ['check-ignore', '--no-index', '--stdin'], { cwd: root, input: `${left.join('\n')}\n`, encoding: 'utf8' });
+    const ignored = spawnSync('git', ['check-ignore', '--no-index', '--stdin'], {
+      cwd: root,
+      input: `${left.join('\n')}\n`,
+      encoding: 'utf8',
+    });
     expect(ignored.stdout.split('\n').filter(Boolean)).toEqual(left);
   });
 
@@ -68,10 +80,29 @@ describe('otapress init', { timeout: 30_000 }, () => {
       expect(readFileSync(path.join(root, 'netlify.toml'), 'utf8')).toBe(before);
       expect(built.builds).toBe(example ? 1 : 0);
       const dist = Object.keys(snapshotTree(path.join(root, 'dist')));
-      expect(dist).toEqual(expect.arrayContaining(['index.html', '404.html', '_redirects', '_headers', 'api/devices.json', 'api/v1/404.json']));
-      if (example) expect(dist).toEqual(expect.arrayContaining(['api/v1/FP4/stable/index.json', 'api/v2/devices/FP4/builds.json', 'devices/FP4/index.html']));
+      expect(dist).toEqual(
+        expect.arrayContaining([
+          'index.html',
+          '404.html',
+          '_redirects',
+          '_headers',
+          'api/devices.json',
+          'api/v1/404.json',
+        ]),
+      );
+      if (example)
+        expect(dist).toEqual(
+          expect.arrayContaining([
+            'api/v1/FP4/stable/index.json',
+            'api/v2/devices/FP4/builds.json',
+            'devices/FP4/index.html',
+          ]),
+        );
       // The example's device.yaml reaches the v2 directory.
-      if (example) expect(JSON.parse(readFileSync(path.join(root, 'dist', 'api', 'v2', 'oems.json'), 'utf8'))).toEqual([{ name: 'Fairphone', devices: [{ model: 'FP4', name: 'Fairphone 4' }] }]);
+      if (example)
+        expect(JSON.parse(readFileSync(path.join(root, 'dist', 'api', 'v2', 'oems.json'), 'utf8'))).toEqual([
+          { name: 'Fairphone', devices: [{ model: 'FP4', name: 'Fairphone 4' }] },
+        ]);
     }
   });
 
@@ -96,41 +127,63 @@ describe('otapress init', { timeout: 30_000 }, () => {
     expect(text).toContain('\nlists:\n  nightly: [nightly]\n  unofficial: [unofficial]\n');
     const { site, problems } = parseSite(text);
     expect(problems).toEqual([]);
-    expect(site!.lists).toEqual([{ name: 'nightly', channels: ['nightly'] }, { name: 'unofficial', channels: ['unofficial'] }]);
+    expect(site!.lists).toEqual([
+      { name: 'nightly', channels: ['nightly'] },
+      { name: 'unofficial', channels: ['unofficial'] },
+    ]);
     // Phones of these channels run the LineageOS updater: the setting that keeps withdrawn and size-0 builds from them is written out.
     expect(text).toContain('\nv1_withdrawn: omit\n');
     expect(site!.v1Withdrawn).toBe('omit');
     expect(check({ root }).problems).toEqual([]);
     for (const [option, message] of [
-      ['UNOFFICIAL', '--channels: write `unofficial`, not `UNOFFICIAL`: phones lower-case their release type when they ask'],
-      ['nightly,a b', '--channels: `a b` is not a channel name (lowercase letters, digits, `-` and `_`; it is a URL path segment), e.g. --channels nightly'],
+      [
+        'UNOFFICIAL',
+        '--channels: write `unofficial`, not `UNOFFICIAL`: phones lower-case their release type when they ask',
+      ],
+      [
+        'nightly,a b',
+        '--channels: `a b` is not a channel name (lowercase letters, digits, `-` and `_`; it is a URL path segment), e.g. --channels nightly',
+      ],
       ['nightly,nightly', '--channels names `nightly` twice'],
     ]) {
       const refused = await runMain(['init', tempProject(), '--channels', option]);
       expect({ code: refused.code, first: refused.err[0] }).toEqual({ code: 2, first: message });
     }
-    expect((await runMain(['init', tempProject(), '--channels', 'nightly', '--example'])).err[0]).toBe('--example adds a build of channel official, which --channels leaves out: pass one of them');
+    expect((await runMain(['init', tempProject(), '--channels', 'nightly', '--example'])).err[0]).toBe(
+      '--example adds a build of channel official, which --channels leaves out: pass one of them',
+    );
     // A site.yaml already there is kept, and init says the channels were not applied.
     const kept = initCatalog(root, { version: VERSION, channels: ['nightly'] });
-    expect(kept.notes).toContain('--channels was not applied: content/site.yaml was already there; add nightly to its `channels` (and `lists`) by hand');
+    expect(kept.notes).toContain(
+      '--channels was not applied: content/site.yaml was already there; add nightly to its `channels` (and `lists`) by hand',
+    );
   });
 
   it("says when listed downloads use init's placeholder host, in build and in check (CI), and only then", async () => {
     const root = tempProject();
     initCatalog(root, { version: VERSION, example: true });
-    const notice = 'content/site.yaml:6:20  download_base_url  `downloads.example.org` is the placeholder host `otapress init` writes: a listed download leads nowhere (https://downloads.example.org/builds/official/FP4/e-2.5-a14-20241108446322-official-FP4.zip); set download_base_url to the address your zips are uploaded to';
+    const notice =
+      'content/site.yaml:6:20  download_base_url  `downloads.example.org` is the placeholder host `otapress init` writes: a listed download leads nowhere (https://downloads.example.org/builds/official/FP4/e-2.5-a14-20241108446322-official-FP4.zip); set download_base_url to the address your zips are uploaded to';
     const built = await runMain(['build', '--root', root]);
     expect(built.code).toBe(0);
-    expect(built.err).toEqual([notice, '1 notice (not errors: the site builds; each says what phones will do, and what to change).']);
+    expect(built.err).toEqual([
+      notice,
+      '1 notice (not errors: the site builds; each says what phones will do, and what to change).',
+    ]);
     const checked = await runMain(['check', '--root', root, '--format', 'github']);
     expect(checked.code).toBe(0);
-    expect(checked.out[0]).toBe(`::notice file=content/site.yaml,line=6,col=20,title=download_base_url::${notice.split('download_base_url  ')[1]}`);
+    expect(checked.out[0]).toBe(
+      `::notice file=content/site.yaml,line=6,col=20,title=download_base_url::${notice.split('download_base_url  ')[1]}`,
+    );
     // A catalog without builds offers nothing: no notice. Nor does one with a real host.
     const empty = tempProject();
     initCatalog(empty, { version: VERSION });
     expect(check({ root: empty }).notices).toEqual([]);
     const site = path.join(root, 'content/site.yaml');
-    writeFileSync(site, readFileSync(site, 'utf8').replace('https://downloads.example.org/builds', 'https://dl.example.net/ota'));
+    writeFileSync(
+      site,
+      readFileSync(site, 'utf8').replace('https://downloads.example.org/builds', 'https://dl.example.net/ota'),
+    );
     expect(check({ root }).notices).toEqual([]);
   });
 
@@ -153,7 +206,12 @@ describe('otapress init', { timeout: 30_000 }, () => {
     const mine = (file: string) => `mine: ${file}\n`;
     for (const file of SCAFFOLD) {
       mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-      writeFileSync(path.join(root, file), file === 'package.json' ? `{\n    "name": "x",\n    "scripts": { "build": "eleventy", "check": "a", "serve": "b" },\n    "devDependencies": { "otapress": "0.1.0" }\n}\n` : mine(file));
+      writeFileSync(
+        path.join(root, file),
+        file === 'package.json'
+          ? `{\n    "name": "x",\n    "scripts": { "build": "eleventy", "check": "a", "serve": "b" },\n    "devDependencies": { "otapress": "0.1.0" }\n}\n`
+          : mine(file),
+      );
     }
     const before = snapshotTree(root);
     const result = initCatalog(root, { example: true, version: VERSION });
@@ -172,12 +230,17 @@ describe('otapress init', { timeout: 30_000 }, () => {
 
   it('adds only what package.json lacks, in its own indentation, keeping every other key', () => {
     const root = tempProject();
-    writeFileSync(path.join(root, 'package.json'), `{\n\t"name": "ota",\n\t"scripts": {\n\t\t"build": "make",\n\t\t"test": "true"\n\t},\n\t"license": "MIT"\n}\n`);
+    writeFileSync(
+      path.join(root, 'package.json'),
+      `{\n\t"name": "ota",\n\t"scripts": {\n\t\t"build": "make",\n\t\t"test": "true"\n\t},\n\t"license": "MIT"\n}\n`,
+    );
     const result = initCatalog(root, { version: VERSION });
     expect(readFileSync(path.join(root, 'package.json'), 'utf8')).toBe(
       `{\n\t"name": "ota",\n\t"scripts": {\n\t\t"build": "make",\n\t\t"test": "true",\n\t\t"check": "otapress check",\n\t\t"serve": "otapress serve"\n\t},\n\t"license": "MIT",\n\t"dependencies": {\n\t\t"otapress": "^${VERSION}"\n\t}\n}\n`,
     );
-    expect(result.written).toContain(`package.json: added scripts.check, scripts.serve, dependencies.otapress ^${VERSION}`);
+    expect(result.written).toContain(
+      `package.json: added scripts.check, scripts.serve, dependencies.otapress ^${VERSION}`,
+    );
     expect(result.kept).toEqual(['package.json scripts.build ("make")']);
   });
 
@@ -187,7 +250,11 @@ describe('otapress init', { timeout: 30_000 }, () => {
     const result = initCatalog(root, { version: VERSION });
     expect(readFileSync(path.join(root, 'package.json'), 'utf8')).toBe('{ "name": ');
     expect(result.kept).toContain('package.json (not valid JSON)');
-    expect(result.notes).toEqual([expect.stringMatching(/^package.json is not valid JSON \(.+\): add the scripts build, check, serve and the otapress dependency by hand$/)]);
+    expect(result.notes).toEqual([
+      expect.stringMatching(
+        /^package.json is not valid JSON \(.+\): add the scripts build, check, serve and the otapress dependency by hand$/,
+      ),
+    ]);
   });
 
   it('leaves a package.json that is a named pipe alone, without opening it, and finishes', () => {
@@ -195,7 +262,9 @@ describe('otapress init', { timeout: 30_000 }, () => {
     expect(spawnSync('mkfifo', [path.join(root, 'package.json')]).status).toBe(0);
     const result = initCatalog(root, { version: VERSION });
     expect(result.kept).toContain('package.json (not a regular file)');
-    expect(result.notes).toContain('package.json is not a regular file (a link, a named pipe or a folder), so it was not read: make it a file, or add the scripts and the otapress dependency by hand');
+    expect(result.notes).toContain(
+      'package.json is not a regular file (a link, a named pipe or a folder), so it was not read: make it a file, or add the scripts and the otapress dependency by hand',
+    );
     expect(lstatSync(path.join(root, 'package.json')).isFIFO()).toBe(true);
   });
 
@@ -215,7 +284,9 @@ describe('otapress init', { timeout: 30_000 }, () => {
     writeFileSync(path.join(root, 'content', 'site.yaml'), `${siteYaml()}hosts: [cloudflare]\n`);
     const result = initCatalog(root, { version: VERSION });
     expect(existsSync(path.join(root, 'netlify.toml'))).toBe(false);
-    expect(result.notes).toEqual(['netlify.toml was not written: the hosts in content/site.yaml do not include netlify']);
+    expect(result.notes).toEqual([
+      'netlify.toml was not written: the hosts in content/site.yaml do not include netlify',
+    ]);
     expect(check({ root }).problems).toEqual([]);
   });
 
@@ -265,19 +336,32 @@ describe('the scaffolded workflows', () => {
     delete broken.jobs.check['runs-on'];
     broken.jobs.check.step = [];
     expect(validate(broken)).toBe(false);
-    expect(validate({ on: 'push', jobs: { a: { 'runs-on': 'ubuntu-latest', steps: [{ run: 1, uses: 'x' }] } } })).toBe(false);
+    expect(validate({ on: 'push', jobs: { a: { 'runs-on': 'ubuntu-latest', steps: [{ run: 1, uses: 'x' }] } } })).toBe(
+      false,
+    );
   });
 
   it('name only commands and options otapress has, and scripts the scaffolded package.json has', async () => {
-    const steps = workflows().flatMap((w) => Object.values((parse(w.text) as { jobs: Record<string, { steps: { run?: string }[] }> }).jobs).flatMap((job) => job.steps));
+    const steps = workflows().flatMap((w) =>
+      Object.values((parse(w.text) as { jobs: Record<string, { steps: { run?: string }[] }> }).jobs).flatMap(
+        (job) => job.steps,
+      ),
+    );
     const runs = steps.flatMap((s) => (s.run ? [s.run] : []));
-    expect(runs).toEqual(['npm ci', 'npx otapress check --format github', 'npx otapress schema --check', 'npm ci', 'npx otapress build']);
+    expect(runs).toEqual([
+      'npm ci',
+      'npx otapress check --format github',
+      'npx otapress schema --check',
+      'npm ci',
+      'npx otapress build',
+    ]);
     for (const run of runs.filter((r) => r.startsWith('npx otapress '))) {
       // --help after the real arguments: exit 0 only if the command exists and takes every option given.
       const { code } = await runMain([...run.split(' ').slice(2), '--help']);
       expect(code, run).toBe(0);
     }
     expect((await runMain(['check', '--formats', 'github', '--help'])).code).toBe(2);
-    for (const script of Object.values(SCAFFOLD_SCRIPTS)) expect((await runMain([...script.split(' ').slice(1), '--help'])).code).toBe(0);
+    for (const script of Object.values(SCAFFOLD_SCRIPTS))
+      expect((await runMain([...script.split(' ').slice(1), '--help'])).code).toBe(0);
   });
 });

@@ -12,7 +12,13 @@ const commands: [string, Command][] = await Promise.all(
   readdirSync(COMMANDS_DIR)
     .filter((f) => f.endsWith('.ts'))
     .sort()
-    .map(async (f) => [f.replace(/\.ts$/, ''), ((await import(path.join(COMMANDS_DIR, f))) as { command?: Command }).command] as const),
+    .map(
+      async (f) =>
+        [
+          f.replace(/\.ts$/, ''),
+          ((await import(path.join(COMMANDS_DIR, f))) as { command?: Command }).command,
+        ] as const,
+    ),
 ).then((all) => all.filter((entry): entry is [string, Command] => entry[1] !== undefined));
 
 /**
@@ -32,7 +38,8 @@ function readOptionsBlock(usage: string): { headings: string[]; entries: [string
     if (!line.startsWith(' ')) headings.push(line);
     else if (line.startsWith('  -') && line.slice(0, column).trimEnd().length < column) {
       entries.push([line.slice(2, column).trimEnd(), line.slice(column)]);
-    } else if (line.startsWith(' '.repeat(column)) && entries.length > 0) entries.at(-1)![1] += ` ${line.slice(column)}`;
+    } else if (line.startsWith(' '.repeat(column)) && entries.length > 0)
+      entries.at(-1)![1] += ` ${line.slice(column)}`;
     else stray.push(line);
   }
   return { headings, entries, stray };
@@ -48,16 +55,31 @@ function declared(options: OptionSpecs): [string, string][] {
 
 describe('the options of each command, declared once', () => {
   it('finds the commands it checks (a check of none could not fail)', () => {
-    expect(commands.map(([name]) => name)).toEqual(['add', 'build', 'check', 'hosting', 'import', 'init', 'raw-branch', 'schema', 'serve']);
+    expect(commands.map(([name]) => name)).toEqual([
+      'add',
+      'build',
+      'check',
+      'hosting',
+      'import',
+      'init',
+      'raw-branch',
+      'schema',
+      'serve',
+    ]);
   });
 
-  it.each(commands)('%s --help lists every declared option, and each line of its options block comes from a declaration', (_, command) => {
-    const { headings, entries, stray } = readOptionsBlock(command.usage);
-    expect(stray).toEqual([]);
-    expect(entries).toEqual(declared(command.options));
-    const groups = [...new Set(Object.values(command.options).map((spec) => spec.group))].map((group) => group ?? 'options:');
-    expect(headings).toEqual(groups);
-  });
+  it.each(commands)(
+    '%s --help lists every declared option, and each line of its options block comes from a declaration',
+    (_, command) => {
+      const { headings, entries, stray } = readOptionsBlock(command.usage);
+      expect(stray).toEqual([]);
+      expect(entries).toEqual(declared(command.options));
+      const groups = [...new Set(Object.values(command.options).map((spec) => spec.group))].map(
+        (group) => group ?? 'options:',
+      );
+      expect(headings).toEqual(groups);
+    },
+  );
 
   it.each(commands)('%s --help keeps its options block within the width of a terminal line', (_, command) => {
     const block = command.usage.slice(command.usage.indexOf('\n\noptions:\n'));
@@ -68,7 +90,12 @@ describe('the options of each command, declared once', () => {
     const text = renderOptions({
       out: { type: 'string', value: 'DIR', description: 'where the site goes', default: 'dist' },
       help: { type: 'boolean', short: 'h', description: 'show this help' },
-      device: { type: 'string', value: 'CODE', group: 'When the name does not tell:', description: `the device ${'and more '.repeat(12).trim()}` },
+      device: {
+        type: 'string',
+        value: 'CODE',
+        group: 'When the name does not tell:',
+        description: `the device ${'and more '.repeat(12).trim()}`,
+      },
     });
     expect(text.split('\n')).toEqual([
       'options:',
@@ -87,8 +114,13 @@ describe('the options of each command, declared once', () => {
     const refused = await runMain(['check', '--formats', 'github']);
     expect(refused.code).toBe(2);
     expect(refused.err[0]).toMatch(/^Unknown option '--formats'/);
-    expect(refused.err).toContain('  --format text|github  github prints each problem as a GitHub Actions annotation, so a pull request');
+    expect(refused.err).toContain(
+      '  --format text|github  github prints each problem as a GitHub Actions annotation, so a pull request',
+    );
     const help = await runMain(['serve', '-h']);
-    expect({ code: help.code, first: help.out[0] }).toEqual({ code: 0, first: 'otapress serve [--port N] [--root DIR]' });
+    expect({ code: help.code, first: help.out[0] }).toEqual({
+      code: 0,
+      first: 'otapress serve [--port N] [--root DIR]',
+    });
   });
 });

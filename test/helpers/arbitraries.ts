@@ -37,7 +37,8 @@ export interface GeneratedCatalog {
   manifests: ManifestFile[];
 }
 
-const hex = (length: number) => fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: length, maxLength: length });
+const hex = (length: number) =>
+  fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: length, maxLength: length });
 
 /** Platform part of a file name and the Android version it means (only pairs with a known API level). */
 const PLATFORMS: [string, string][] = [
@@ -61,7 +62,11 @@ const deviceName = fc
   .map(([name, n]) => (n < 10 ? name : `${name}${n}`));
 
 /** Text a maintainer may put in free fields: anything, including control characters and emoji. */
-const freeText = fc.oneof(fc.string({ maxLength: 30 }), fc.string({ unit: 'grapheme', maxLength: 10 }), fc.constantFrom('', 'null', '~', 'true', '2.10', '- x', 'a: b', '#c'));
+const freeText = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.string({ unit: 'grapheme', maxLength: 10 }),
+  fc.constantFrom('', 'null', '~', 'true', '2.10', '- x', 'a: b', '#c'),
+);
 
 const timestamp = fc.integer({ min: 1230768000, max: 4102444799 });
 
@@ -78,19 +83,40 @@ function listsForChannels(channels: readonly string[]): Record<string, string[]>
 const siteArbitrary = fc
   .record({
     channels: fc.shuffledSubarray(CHANNEL_POOL, { minLength: 1 }),
-    listNames: fc.uniqueArray(fc.constantFrom('stable', 'official', 'dev', 'community', 'nightly', 'all', 'l-2'), { minLength: 1, maxLength: 4 }),
+    listNames: fc.uniqueArray(fc.constantFrom('stable', 'official', 'dev', 'community', 'nightly', 'all', 'l-2'), {
+      minLength: 1,
+      maxLength: 4,
+    }),
     seed: fc.array(fc.boolean(), { minLength: 28, maxLength: 28 }),
-    base: fc.constantFrom('https://dl.example.org', 'https://dl.example.org/builds/full/', 'http://mirror.example.net/a_b-c'),
+    base: fc.constantFrom(
+      'https://dl.example.org',
+      'https://dl.example.org/builds/full/',
+      'http://mirror.example.net/a_b-c',
+    ),
     cache: fc.option(fc.constantFrom('no-cache', 'public, max-age=60'), { nil: undefined }),
     defaults: fc.boolean(),
     omitLists: fc.boolean(),
   })
   .map(({ channels, listNames, seed, base, cache, defaults, omitLists }) => {
     if (defaults) {
-      const lists = { stable: ['stable', 'official'], official: ['official'], dev: ['dev', 'community'], community: ['community'] };
-      return { channels: ['stable', 'official', 'dev', 'community'], lists: lists as Record<string, string[]>, text: `download_base_url: ${base}\n` };
+      const lists = {
+        stable: ['stable', 'official'],
+        official: ['official'],
+        dev: ['dev', 'community'],
+        community: ['community'],
+      };
+      return {
+        channels: ['stable', 'official', 'dev', 'community'],
+        lists: lists as Record<string, string[]>,
+        text: `download_base_url: ${base}\n`,
+      };
     }
-    if (omitLists) return { channels, lists: listsForChannels(channels), text: new Document({ download_base_url: base, channels }).toString() };
+    if (omitLists)
+      return {
+        channels,
+        lists: listsForChannels(channels),
+        text: new Document({ download_base_url: base, channels }).toString(),
+      };
     const lists: Record<string, string[]> = {};
     listNames.forEach((name, i) => (lists[name] = channels.filter((_, j) => seed[(i * 7 + j) % seed.length])));
     const doc = { download_base_url: base, channels, lists, ...(cache && { cache_control: cache }) };
@@ -100,14 +126,26 @@ const siteArbitrary = fc
 function buildArbitrary(device: string, channels: string[], listNames: string[]): fc.Arbitrary<GeneratedBuild> {
   const common = {
     // Now and then a major number beyond Java's int, which the v2 updater cannot read.
-    version: fc.tuple(fc.oneof({ arbitrary: fc.nat(99), weight: 19 }, { arbitrary: fc.integer({ min: 2 ** 31, max: 2 ** 40 }), weight: 1 }), fc.nat(99), fc.option(fc.nat(9), { nil: undefined })).map(([a, b, c]) => `${a}.${b}${c === undefined ? '' : `.${c}`}`),
+    version: fc
+      .tuple(
+        fc.oneof(
+          { arbitrary: fc.nat(99), weight: 19 },
+          { arbitrary: fc.integer({ min: 2 ** 31, max: 2 ** 40 }), weight: 1 },
+        ),
+        fc.nat(99),
+        fc.option(fc.nat(9), { nil: undefined }),
+      )
+      .map(([a, b, c]) => `${a}.${b}${c === undefined ? '' : `.${c}`}`),
     channel: fc.constantFrom(...channels),
     timestamp,
     platform: fc.constantFrom(...PLATFORMS),
     lists: fc.option(fc.shuffledSubarray(listNames), { nil: undefined }),
     changes: fc.option(freeText, { nil: undefined }),
     is_upgrade_supported: fc.option(fc.boolean(), { nil: undefined }),
-    display_version: fc.option(freeText.filter((t) => t.length > 0), { nil: undefined }),
+    display_version: fc.option(
+      freeText.filter((t) => t.length > 0),
+      { nil: undefined },
+    ),
   };
   const pkg = fc
     .record({
@@ -119,7 +157,10 @@ function buildArbitrary(device: string, channels: string[], listNames: string[])
       md5sum: hex(32),
       id: hex(64),
       size: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 2 ** 42 })),
-      url: fc.option(fc.constantFrom('https://github.com/o/r/releases/download/v1/a.zip', 'http://x.example/%20a?b=c#d'), { nil: undefined }),
+      url: fc.option(
+        fc.constantFrom('https://github.com/o/r/releases/download/v1/a.zip', 'http://x.example/%20a?b=c#d'),
+        { nil: undefined },
+      ),
       ota_type: fc.option(fc.constantFrom('AB', 'BLOCK'), { nil: undefined }),
       os_patch_level: fc.option(fc.constant('2024-11-05'), { nil: undefined }),
     })
@@ -174,21 +215,27 @@ export const catalogArbitrary: fc.Arbitrary<GeneratedCatalog> = siteArbitrary.ch
   return fc
     .uniqueArray(deviceName, { minLength: 1, maxLength: 3, selector: (d) => d.toLowerCase() })
     .chain((devices) =>
-      fc.tuple(...devices.map((device) => fc.array(buildArbitrary(device, site.channels, listNames), { maxLength: 4 }))),
+      fc.tuple(
+        ...devices.map((device) => fc.array(buildArbitrary(device, site.channels, listNames), { maxLength: 4 })),
+      ),
     )
     .chain((perDevice) => {
       const builds = dedupe(perDevice.flat()).map((b) =>
         // A build whose channel no list collects needs `lists` of its own, or no phone would see it.
-        !b.fields.lists && !collected.includes(String(b.fields.channel)) ? { ...b, fields: { ...b.fields, lists: [] } } : b,
+        !b.fields.lists && !collected.includes(String(b.fields.channel))
+          ? { ...b, fields: { ...b.fields, lists: [] } }
+          : b,
       );
-      return fc.array(fc.tuple(yamlStyleArbitrary, fc.nat()), { minLength: builds.length, maxLength: builds.length }).map((styles) => {
-        const manifests = builds.map((b, i) => ({
-          file: `content/${b.device}/m${i}.yaml`,
-          device: b.device,
-          bytes: Buffer.from(writeYaml(b.fields, styles[i][0], styles[i][1])),
-        }));
-        return { siteText: site.text, lists: site.lists, builds, manifests };
-      });
+      return fc
+        .array(fc.tuple(yamlStyleArbitrary, fc.nat()), { minLength: builds.length, maxLength: builds.length })
+        .map((styles) => {
+          const manifests = builds.map((b, i) => ({
+            file: `content/${b.device}/m${i}.yaml`,
+            device: b.device,
+            bytes: Buffer.from(writeYaml(b.fields, styles[i][0], styles[i][1])),
+          }));
+          return { siteText: site.text, lists: site.lists, builds, manifests };
+        });
     });
 });
 
@@ -223,7 +270,12 @@ function writeYaml(fields: Record<string, unknown>, style: YamlStyle, order: num
   const keys = Object.keys(fields);
   const rotated = [...keys.slice(order % keys.length), ...keys.slice(0, order % keys.length)];
   const doc = new Document(Object.fromEntries(rotated.map((k) => [k, fields[k]])));
-  let text = doc.toString({ defaultStringType: style.quote, defaultKeyType: 'PLAIN', collectionStyle: style.flowLists ? 'flow' : 'any', lineWidth: 0 });
+  let text = doc.toString({
+    defaultStringType: style.quote,
+    defaultKeyType: 'PLAIN',
+    collectionStyle: style.flowLists ? 'flow' : 'any',
+    lineWidth: 0,
+  });
   if (style.comment) text = `# generated build\n${text}`;
   if (style.crlf) text = text.replace(/\n/g, '\r\n');
   return style.bom ? `\ufeff${text}` : text;
@@ -236,7 +288,9 @@ function writeYaml(fields: Record<string, unknown>, style: YamlStyle, order: num
 function dedupe(builds: GeneratedBuild[]): GeneratedBuild[] {
   const seen = new Set<string>();
   return builds.filter((b) => {
-    const keys = b.placeholder ? [`placeholder ${b.device} ${b.fields.display_version}`] : [`id ${b.device} ${b.fields.id}`, `file ${b.device} ${b.fields.filename}`];
+    const keys = b.placeholder
+      ? [`placeholder ${b.device} ${b.fields.display_version}`]
+      : [`id ${b.device} ${b.fields.id}`, `file ${b.device} ${b.fields.filename}`];
     if (keys.some((k) => seen.has(k))) return false;
     keys.forEach((k) => seen.add(k));
     return true;
@@ -250,13 +304,47 @@ function prune(fields: Record<string, unknown>): Record<string, unknown> {
 // --- hostile text ---
 
 /** Pieces of YAML syntax that mutations insert: indicators, anchors, tags, document markers. */
-const YAML_BITS = [':', ': ', '-', '- ', '[', ']', '{', '}', '&a ', '*a', '!!binary ', '!x ', '#', '"', "'", '\t', '\n', '\r\n', '---\n', '...\n', '? ', '|', '>', '%YAML 1.1\n', '\ufeff', '\u0000', '<<: *a\n', '__proto__: ', 'constructor: '];
+const YAML_BITS = [
+  ':',
+  ': ',
+  '-',
+  '- ',
+  '[',
+  ']',
+  '{',
+  '}',
+  '&a ',
+  '*a',
+  '!!binary ',
+  '!x ',
+  '#',
+  '"',
+  "'",
+  '\t',
+  '\n',
+  '\r\n',
+  '---\n',
+  '...\n',
+  '? ',
+  '|',
+  '>',
+  '%YAML 1.1\n',
+  '\ufeff',
+  '\u0000',
+  '<<: *a\n',
+  '__proto__: ',
+  'constructor: ',
+];
 
 /** A valid manifest changed by a few random edits: inserted syntax, deleted ranges, repeated lines. */
 export const mutatedManifest: fc.Arbitrary<string> = fc
   .array(
     fc.oneof(
-      fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), text: fc.oneof(fc.constantFrom(...YAML_BITS), fc.string({ maxLength: 4 })) }),
+      fc.record({
+        kind: fc.constant('insert' as const),
+        at: fc.nat(),
+        text: fc.oneof(fc.constantFrom(...YAML_BITS), fc.string({ maxLength: 4 })),
+      }),
       fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 12 }) }),
       fc.record({ kind: fc.constant('repeat' as const), at: fc.nat() }),
     ),
@@ -283,8 +371,31 @@ export const randomYaml: fc.Arbitrary<string> = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }).map((v) => new Document(v).toString()),
   fc
     .dictionary(
-      fc.constantFrom('filename', 'version', 'channel', 'timestamp', 'android_version', 'incremental', 'md5sum', 'id', 'size', 'url', 'lists', 'placeholder', 'display_version', 'api_level', 'datetime', 'changes', 'is_upgrade_supported', 'ota_type', 'x'),
-      fc.oneof(fc.jsonValue({ maxDepth: 1 }), fc.constantFrom('2.10', '1731067200', '', 'yes', '0123456789abcdef0123456789abcdef')),
+      fc.constantFrom(
+        'filename',
+        'version',
+        'channel',
+        'timestamp',
+        'android_version',
+        'incremental',
+        'md5sum',
+        'id',
+        'size',
+        'url',
+        'lists',
+        'placeholder',
+        'display_version',
+        'api_level',
+        'datetime',
+        'changes',
+        'is_upgrade_supported',
+        'ota_type',
+        'x',
+      ),
+      fc.oneof(
+        fc.jsonValue({ maxDepth: 1 }),
+        fc.constantFrom('2.10', '1731067200', '', 'yes', '0123456789abcdef0123456789abcdef'),
+      ),
     )
     .map((v) => new Document(v).toString()),
 );

@@ -41,11 +41,24 @@ export function catalogProject(specs: BuildSpec[], site = SITE): string {
 export function catalogFiles(specs: BuildSpec[], site = SITE): Record<string, string> {
   const files: Record<string, string> = { 'content/site.yaml': site };
   specs.forEach((spec, i) => {
-    const { device = 'FP4', version = '2.5', channel = 'official', timestamp = 1731067200 + i * 3600, android = '14' } = spec;
+    const {
+      device = 'FP4',
+      version = '2.5',
+      channel = 'official',
+      timestamp = 1731067200 + i * 3600,
+      android = '14',
+    } = spec;
     const number = String(100000 + i);
     const name = `e-${version}-a${android}-20241108${number}-${channel}-${device}`;
     const lines = spec.placeholder
-      ? ['placeholder: true', `version: "${version}"`, `channel: ${channel}`, `timestamp: ${timestamp}`, `android_version: "${android}"`, `display_version: ${name.slice(2)}`]
+      ? [
+          'placeholder: true',
+          `version: "${version}"`,
+          `channel: ${channel}`,
+          `timestamp: ${timestamp}`,
+          `android_version: "${android}"`,
+          `display_version: ${name.slice(2)}`,
+        ]
       : [
           `filename: ${name}${spec.disabled ? '.disabled' : ''}.zip`,
           `version: "${version}"`,

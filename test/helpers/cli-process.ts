@@ -12,7 +12,12 @@ export interface CliResult {
 
 /** Runs `otapress <args>` as a real process (node src/bin.mjs), as `npx otapress` does. */
 export function runOtapress(args: string[], { cwd = ROOT, input }: { cwd?: string; input?: string } = {}): CliResult {
-  const result = spawnSync(process.execPath, [path.join(ROOT, 'src', 'bin.mjs'), ...args], { cwd, input, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const result = spawnSync(process.execPath, [path.join(ROOT, 'src', 'bin.mjs'), ...args], {
+    cwd,
+    input,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 

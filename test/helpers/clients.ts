@@ -116,17 +116,35 @@ export function v2DecodeAnswer(body: string): V2Entry[] | undefined {
   }
   if (!Array.isArray(entries) || Buffer.byteLength(body) > 32 * 1024) return undefined;
   for (const entry of entries as V2Entry[]) {
-    if (typeof entry !== 'object' || entry === null || !long(entry.datetime) || typeof entry.type !== 'string' || typeof entry.version !== 'string') return undefined;
+    if (
+      typeof entry !== 'object' ||
+      entry === null ||
+      !long(entry.datetime) ||
+      typeof entry.type !== 'string' ||
+      typeof entry.version !== 'string'
+    )
+      return undefined;
     if (!Array.isArray(entry.files) || entry.files.length === 0) return undefined;
     for (const file of entry.files) {
-      if (typeof file.filename !== 'string' || typeof file.sha256 !== 'string' || typeof file.url !== 'string' || !long(file.size)) return undefined;
+      if (
+        typeof file.filename !== 'string' ||
+        typeof file.sha256 !== 'string' ||
+        typeof file.url !== 'string' ||
+        !long(file.size)
+      )
+        return undefined;
     }
     const properties = (entry.files[0] as { ota_property_files?: unknown }).ota_property_files;
     if (properties === undefined) continue;
     if (typeof properties !== 'string') return undefined;
     for (const token of properties.split(',')) {
       const parts = token.trim().split(':');
-      if (parts.length < 3 || kotlinToLong(parts[1].trim()) === undefined || kotlinToLong(parts[2].trim()) === undefined) return undefined;
+      if (
+        parts.length < 3 ||
+        kotlinToLong(parts[1].trim()) === undefined ||
+        kotlinToLong(parts[2].trim()) === undefined
+      )
+        return undefined;
     }
   }
   return entries as V2Entry[];
@@ -151,9 +169,18 @@ export interface V1Record {
  */
 export function v1Lists(record: V1Record, phone: Phone): boolean {
   // parseJsonUpdate: `getString("url")` and `getLong("size")` throw for a placeholder (no url, size ""), which is skipped.
-  if (typeof record.version !== 'string' || typeof record.romtype !== 'string' || typeof record.url !== 'string') return false;
-  if (!(typeof record.size === 'number' || (typeof record.size === 'string' && record.size.trim() !== '' && Number.isFinite(Number(record.size))))) return false;
-  return !(record.version < phone.version) && Number(record.datetime) > phone.buildDate && record.romtype.toLowerCase() === phone.releaseType.toLowerCase();
+  if (typeof record.version !== 'string' || typeof record.romtype !== 'string' || typeof record.url !== 'string')
+    return false;
+  if (!(
+    typeof record.size === 'number' ||
+    (typeof record.size === 'string' && record.size.trim() !== '' && Number.isFinite(Number(record.size)))
+  ))
+    return false;
+  return (
+    !(record.version < phone.version) &&
+    Number(record.datetime) > phone.buildDate &&
+    record.romtype.toLowerCase() === phone.releaseType.toLowerCase()
+  );
 }
 
 /**
@@ -161,7 +188,11 @@ export function v1Lists(record: V1Record, phone: Phone): boolean {
  * newer build of exactly the installed version (`equalsIgnoreCase`); others show as blocked.
  */
 export function v1CanInstall(record: V1Record, phone: Phone): boolean {
-  return v1Lists(record, phone) && typeof record.version === 'string' && record.version.toLowerCase() === phone.version.toLowerCase();
+  return (
+    v1Lists(record, phone) &&
+    typeof record.version === 'string' &&
+    record.version.toLowerCase() === phone.version.toLowerCase()
+  );
 }
 
 /**
@@ -199,7 +230,10 @@ export interface PhoneProperties {
  * as Java's `String.replace` does.
  */
 export function v1RequestUrl(template: string, phone: PhoneProperties): string {
-  return template.replaceAll('{device}', phone.device).replaceAll('{type}', phone.releaseType.toLowerCase()).replaceAll('{incr}', phone.incremental);
+  return template
+    .replaceAll('{device}', phone.device)
+    .replaceAll('{type}', phone.releaseType.toLowerCase())
+    .replaceAll('{incr}', phone.incremental);
 }
 
 /** The built-in v1 template of the LineageOS updater (`updater_server_url`), with the site's host. */

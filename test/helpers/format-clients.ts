@@ -84,7 +84,8 @@ export function decodeCrDroid(text: string): { updates: CrDroidUpdate[]; metadat
         ota_property_files: optional('ota_property_files', 'string'),
       };
     });
-    const first = (key: 'maintainer' | 'device' | 'forum' | 'telegram' | 'paypal') => records.map((r) => r[key]).find((v) => v !== null && v.trim() !== '') ?? null;
+    const first = (key: 'maintainer' | 'device' | 'forum' | 'telegram' | 'paypal') =>
+      records.map((r) => r[key]).find((v) => v !== null && v.trim() !== '') ?? null;
     return {
       updates: records.map((r) => ({
         downloadId: r.sha256,
@@ -97,7 +98,13 @@ export function decodeCrDroid(text: string): { updates: CrDroidUpdate[]; metadat
         osPatchLevel: r.os_patch_level,
         osSdkLevel: r.os_sdk_level,
       })),
-      metadata: { maintainer: first('maintainer'), device: first('device'), forum: first('forum'), telegram: first('telegram'), paypal: first('paypal') },
+      metadata: {
+        maintainer: first('maintainer'),
+        device: first('device'),
+        forum: first('forum'),
+        telegram: first('telegram'),
+        paypal: first('paypal'),
+      },
     };
   } catch (error) {
     if (error instanceof DecodeError || error instanceof SyntaxError) return undefined;
@@ -159,7 +166,10 @@ export function decodePixelExperience(text: string): PixelExperienceUpdate | und
     newsUrl: optional('news_url'),
   };
   if (Object.values(values).some((v) => v === undefined)) return undefined;
-  const maintainers = Array.isArray(root.maintainers) && root.maintainers.every(isObject) ? (root.maintainers as PixelExperienceUpdate['maintainers']) : [];
+  const maintainers =
+    Array.isArray(root.maintainers) && root.maintainers.every(isObject)
+      ? (root.maintainers as PixelExperienceUpdate['maintainers'])
+      : [];
   return { ...(values as Omit<PixelExperienceUpdate, 'maintainers'>), maintainers };
 }
 
@@ -187,7 +197,8 @@ function kotlinLong(v: unknown): number {
 }
 
 function kotlinInt(v: unknown): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < -(2 ** 31) || v >= 2 ** 31) throw new DecodeError('expected an Int');
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < -(2 ** 31) || v >= 2 ** 31)
+    throw new DecodeError('expected an Int');
   return v;
 }
 

@@ -157,7 +157,10 @@ function fileAnswer(request: HostRequest, file: string): HostAnswer | undefined 
   const lastModified = httpDate(stat.mtimeMs);
   const cache = cacheHeaders();
   if (notModified(request, etag, stat.mtimeMs)) {
-    const headers: [string, string][] = [['Server', 'GitHub.com'], ['Last-Modified', lastModified]];
+    const headers: [string, string][] = [
+      ['Server', 'GitHub.com'],
+      ['Last-Modified', lastModified],
+    ];
     headers.push(['Access-Control-Allow-Origin', '*'], ['ETag', etag], ...cache);
     return { status: 304, headers, body: Buffer.alloc(0) };
   }
@@ -188,7 +191,10 @@ function notModified(request: HostRequest, etag: string, mtimeMs: number): boole
 }
 
 function cacheHeaders(): [string, string][] {
-  return [['Expires', httpDate(Date.now() + 600_000)], ['Cache-Control', 'max-age=600']];
+  return [
+    ['Expires', httpDate(Date.now() + 600_000)],
+    ['Cache-Control', 'max-age=600'],
+  ];
 }
 
 function redirect(location: string): HostAnswer {

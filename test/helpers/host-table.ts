@@ -41,7 +41,12 @@ export interface Probe {
 }
 
 /** The headers every JSON answer carries, as a phone sees them (the example catalog's settings). */
-const API_HEADERS = { 'content-type': 'application/json', allow: 'GET, OPTIONS', vary: 'Accept', 'access-control-allow-origin': '*' } as const;
+const API_HEADERS = {
+  'content-type': 'application/json',
+  allow: 'GET, OPTIONS',
+  vary: 'Accept',
+  'access-control-allow-origin': '*',
+} as const;
 export const LISTING_CACHE_CONTROL = 'public, max-age=300';
 
 /**
@@ -99,12 +104,16 @@ export function hostTable(compiled: CompiledSite): Probe[] {
     const m = /^api\/v1\/([^/]+)\/([^/]+)\/([^/]+)\.json$/.exec(f.path);
     return m && m[3] !== 'index' ? [{ device: m[1], list: m[2], incremental: m[3] }] : [];
   });
-  const hasAnswer = (device: string, incremental: string) => answers.some((a) => a.device === device && a.incremental === incremental);
+  const hasAnswer = (device: string, incremental: string) =>
+    answers.some((a) => a.device === device && a.incremental === incremental);
   // What a phone appends: a real incremental from the listing (or the device) that no incremental
   // package applies on, else a timestamp.
   const incremental = (device: string, list?: string) =>
-    compiled.listings.find((l) => l.device === device && l.list === list)?.builds.find((b) => b.incremental && !hasAnswer(device, b.incremental))?.incremental ??
-    compiled.builds.find((b) => b.device === device && b.incremental && !hasAnswer(device, b.incremental))?.incremental ??
+    compiled.listings
+      .find((l) => l.device === device && l.list === list)
+      ?.builds.find((b) => b.incremental && !hasAnswer(device, b.incremental))?.incremental ??
+    compiled.builds.find((b) => b.device === device && b.incremental && !hasAnswer(device, b.incremental))
+      ?.incremental ??
     '1731067200';
   const fillAll = (pattern: string, params: Record<string, string>) =>
     fill(fill(pattern, params), { [freeName(pattern)]: incremental(params.device, params.list) });
@@ -116,7 +125,8 @@ export function hostTable(compiled: CompiledSite): Probe[] {
       for (const shape of endpoint.paths) {
         const path = fillAll(shape, params);
         for (const sent of shape.endsWith('/') ? [path, `${path}?format=api`] : [path]) {
-          for (const method of ['GET', 'HEAD'] as const) add({ method, path: sent, what: `${endpoint.name} ${shape}`, status: 200, kind: 'json', file });
+          for (const method of ['GET', 'HEAD'] as const)
+            add({ method, path: sent, what: `${endpoint.name} ${shape}`, status: 200, kind: 'json', file });
         }
       }
     }
@@ -129,7 +139,15 @@ export function hostTable(compiled: CompiledSite): Probe[] {
       const file = fill(endpoint.incrementalFile!, answer).slice(1);
       if (file !== `api/v1/${answer.device}/${answer.list}/${answer.incremental}.json`) continue;
       for (const shape of endpoint.paths.filter((p) => p.includes(':incremental'))) {
-        for (const method of ['GET', 'HEAD'] as const) add({ method, path: fill(shape, answer), what: `${endpoint.name} ${shape} on a build an incremental package applies on`, status: 200, kind: 'json', file });
+        for (const method of ['GET', 'HEAD'] as const)
+          add({
+            method,
+            path: fill(shape, answer),
+            what: `${endpoint.name} ${shape} on a build an incremental package applies on`,
+            status: 200,
+            kind: 'json',
+            file,
+          });
       }
     }
   }
@@ -141,18 +159,57 @@ export function hostTable(compiled: CompiledSite): Probe[] {
     const { param, past } = endpoint.paging!;
     for (const shape of endpoint.paths) {
       for (const method of ['GET', 'HEAD'] as const) {
-        add({ method, path: `${shape}?${param}=0`, what: `${endpoint.name}: the first page`, status: 200, kind: 'json', file: endpoint.file.slice(1) });
-        for (const value of ['1', 'x']) add({ method, path: `${shape}?${param}=${value}`, what: `${endpoint.name}: past the first page`, status: 404, kind: 'json', file: past.slice(1) });
+        add({
+          method,
+          path: `${shape}?${param}=0`,
+          what: `${endpoint.name}: the first page`,
+          status: 200,
+          kind: 'json',
+          file: endpoint.file.slice(1),
+        });
+        for (const value of ['1', 'x'])
+          add({
+            method,
+            path: `${shape}?${param}=${value}`,
+            what: `${endpoint.name}: past the first page`,
+            status: 404,
+            kind: 'json',
+            file: past.slice(1),
+          });
       }
     }
   }
 
   const notFound = (path: string, what: string, rootFormat = false) => {
-    const scope = rootFormat ? scopes.find((s) => s.folder === ROOT_FORMAT_MISSES) : scopes.find((s) => path.startsWith(s.folder));
-    if (rootFormat && scope) return add({ method: 'GET', path, what, status: 404, kind: 'json', file: `${scope.folder.slice(1)}404.html`, scope: scope.folder, scopeFile: scope.file, rootFormat: true });
-    add(scope
-      ? { method: 'GET', path, what, status: 404, kind: 'json', file: `${scope.folder.slice(1)}404.html`, scope: scope.folder, scopeFile: scope.file }
-      : { method: 'GET', path, what, status: 404, kind: 'html', file: '404.html' });
+    const scope = rootFormat
+      ? scopes.find((s) => s.folder === ROOT_FORMAT_MISSES)
+      : scopes.find((s) => path.startsWith(s.folder));
+    if (rootFormat && scope)
+      return add({
+        method: 'GET',
+        path,
+        what,
+        status: 404,
+        kind: 'json',
+        file: `${scope.folder.slice(1)}404.html`,
+        scope: scope.folder,
+        scopeFile: scope.file,
+        rootFormat: true,
+      });
+    add(
+      scope
+        ? {
+            method: 'GET',
+            path,
+            what,
+            status: 404,
+            kind: 'json',
+            file: `${scope.folder.slice(1)}404.html`,
+            scope: scope.folder,
+            scopeFile: scope.file,
+          }
+        : { method: 'GET', path, what, status: 404, kind: 'html', file: '404.html' },
+    );
   };
   const known = { device: devices[0], list: lists[0] };
   const builtIn = new Set(endpoints({ ...site, requestPaths: [] }));
@@ -161,14 +218,23 @@ export function hostTable(compiled: CompiledSite): Probe[] {
       if (shape.includes(':device')) {
         const path = fillAll(shape, { ...known, device: 'no-such-device' });
         if (endpoint.unknownDevice) {
-          for (const method of ['GET', 'HEAD'] as const) add({ method, path, what: `${endpoint.name}: unknown device`, status: 200, kind: 'json', file: endpoint.unknownDevice.slice(1) });
+          for (const method of ['GET', 'HEAD'] as const)
+            add({
+              method,
+              path,
+              what: `${endpoint.name}: unknown device`,
+              status: 200,
+              kind: 'json',
+              file: endpoint.unknownDevice.slice(1),
+            });
         } else notFound(path, `${endpoint.name}: unknown device`);
       }
       // An unknown list on a request path of whole segments answers a JSON 404 whose message
       // differs by host (Cloudflare looks up from the listing it rewrote to, Netlify from the path
       // asked); beside fixed text the list is part of the rule and every host agrees.
       const listRow = builtIn.has(endpoint) || endpoint.perDevice;
-      if (shape.includes(':list') && listRow) notFound(fillAll(shape, { ...known, list: 'no-such-list' }), `${endpoint.name}: unknown list`);
+      if (shape.includes(':list') && listRow)
+        notFound(fillAll(shape, { ...known, list: 'no-such-list' }), `${endpoint.name}: unknown list`);
     }
     const depth = (shape: string) => shape.split('/').filter(Boolean).length;
     const deepest = endpoint.paths.reduce((a, b) => (depth(b) > depth(a) ? b : a));
@@ -183,22 +249,27 @@ export function hostTable(compiled: CompiledSite): Probe[] {
     const atRoot = format.folder === undefined;
     for (const device of devices) {
       const path = fill(format.path, { device });
-      if (written.has(path.slice(1))) for (const method of ['GET', 'HEAD'] as const) add({ method, path, what: format.name, status: 200, kind: 'json', file: path.slice(1), atItsPath: true });
+      if (written.has(path.slice(1)))
+        for (const method of ['GET', 'HEAD'] as const)
+          add({ method, path, what: format.name, status: 200, kind: 'json', file: path.slice(1), atItsPath: true });
       else notFound(path, `${format.name}: no build to offer`, atRoot);
-      if (!atRoot && path.toLowerCase() !== path && written.has(path.slice(1))) notFound(path.toLowerCase(), `${format.name}: its path in lower case, another folder`);
+      if (!atRoot && path.toLowerCase() !== path && written.has(path.slice(1)))
+        notFound(path.toLowerCase(), `${format.name}: its path in lower case, another folder`);
     }
     notFound(fill(format.path, { device: 'no-such-device' }), `${format.name}: unknown device`, atRoot);
   }
   for (const scope of scopes) notFound(`${scope.folder}no/such/path`, `miss under ${scope.folder}`);
   notFound('/no-such-page', 'miss outside the API');
   notFound('/no/such/page.html', 'miss outside the API');
-  notFound('/no/such/page.json', 'miss outside the API, of no format\'s shape');
+  notFound('/no/such/page.json', "miss outside the API, of no format's shape");
   return [...probes.values()];
 }
 
 /** The example catalog compiled with `extraYaml` appended to its site.yaml (as the suites do on disk), and `manifests` added. */
 export function compileWith(content: Content, extraYaml: string, manifests: Record<string, string> = {}): CompiledSite {
-  return compileSite(withManifests({ ...content, site: Buffer.concat([content.site!, Buffer.from(extraYaml)]) }, manifests));
+  return compileSite(
+    withManifests({ ...content, site: Buffer.concat([content.site!, Buffer.from(extraYaml)]) }, manifests),
+  );
 }
 
 /**
@@ -222,9 +293,16 @@ size: 73400320
 
 /** `content` with `manifests` (`content/`-relative paths) added, as readContent would read them. */
 function withManifests(content: Content, manifests: Record<string, string>): Content {
-  const added = Object.entries(manifests).map(([file, text]) => ({ file: `content/${file}`, device: file.split('/')[0], bytes: Buffer.from(text) }));
+  const added = Object.entries(manifests).map(([file, text]) => ({
+    file: `content/${file}`,
+    device: file.split('/')[0],
+    bytes: Buffer.from(text),
+  }));
   if (added.length === 0) return content;
-  return { ...content, manifests: [...content.manifests, ...added].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)) };
+  return {
+    ...content,
+    manifests: [...content.manifests, ...added].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)),
+  };
 }
 
 /** Writes `manifests` into the catalog at `root` (the suites' copies of the example). */
@@ -276,10 +354,24 @@ export interface NotFoundCaching {
 export const CLOUDFLARE_PAGE_ALLOW_ORIGIN = '*';
 
 /** What every host must answer for `probe`, given the body file's text; `pageAllowOrigin`: see {@link CLOUDFLARE_PAGE_ALLOW_ORIGIN}. */
-export function expectedAnswer(probe: Probe, fileText: string, notFound: NotFoundCaching, pageAllowOrigin: string | null = null): Seen {
+export function expectedAnswer(
+  probe: Probe,
+  fileText: string,
+  notFound: NotFoundCaching,
+  pageAllowOrigin: string | null = null,
+): Seen {
   const body = probe.method === 'HEAD' ? '' : fileText;
   if (probe.kind === 'html') {
-    return { status: 404, contentType: 'text/html; charset=utf-8', allow: null, vary: null, cacheControl: notFound.html, allowOrigin: pageAllowOrigin, location: null, body };
+    return {
+      status: 404,
+      contentType: 'text/html; charset=utf-8',
+      allow: null,
+      vary: null,
+      cacheControl: notFound.html,
+      allowOrigin: pageAllowOrigin,
+      location: null,
+      body,
+    };
   }
   return {
     status: probe.status,
@@ -295,7 +387,11 @@ export function expectedAnswer(probe: Probe, fileText: string, notFound: NotFoun
 
 /** Sends `probe` without following redirects and records what came back. */
 export async function observe(baseUrl: string, method: string, path: string): Promise<Seen> {
-  const response = await fetch(new URL(path, baseUrl), { method, redirect: 'manual', headers: { Accept: 'application/json' } });
+  const response = await fetch(new URL(path, baseUrl), {
+    method,
+    redirect: 'manual',
+    headers: { Accept: 'application/json' },
+  });
   const get = (name: string) => response.headers.get(name);
   return {
     status: response.status,
@@ -316,5 +412,8 @@ export async function observe(baseUrl: string, method: string, path: string): Pr
 export function optionsProbes(compiled: CompiledSite): { path: string; api: boolean }[] {
   const rows = hostTable(compiled).filter((p) => p.method === 'GET' && p.status === 200);
   const firstFile = rows[0].file;
-  return [...rows.filter((p) => p.file === firstFile).map((p) => ({ path: p.path, api: true })), { path: '/', api: false }];
+  return [
+    ...rows.filter((p) => p.file === firstFile).map((p) => ({ path: p.path, api: true })),
+    { path: '/', api: false },
+  ];
 }

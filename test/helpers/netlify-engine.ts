@@ -51,20 +51,40 @@ export interface NetlifyAnswer {
 export async function loadNetlifySite(netlifyToml: string, distDir: string): Promise<NetlifySite> {
   const redirectsFiles = [path.join(distDir, '_redirects')].filter((f) => existsSync(f));
   const headersFiles = [path.join(distDir, '_headers')].filter((f) => existsSync(f));
-  const parsedRedirects = await parseAllRedirects({ redirectsFiles, netlifyConfigPath: netlifyToml, configRedirects: [], minimal: false });
-  const parsedHeaders = await parseAllHeaders({ headersFiles, netlifyConfigPath: netlifyToml, configHeaders: [], minimal: false });
+  const parsedRedirects = await parseAllRedirects({
+    redirectsFiles,
+    netlifyConfigPath: netlifyToml,
+    configRedirects: [],
+    minimal: false,
+  });
+  const parsedHeaders = await parseAllHeaders({
+    headersFiles,
+    netlifyConfigPath: netlifyToml,
+    configHeaders: [],
+    minimal: false,
+  });
   const redirects = parsedRedirects.redirects as NetlifyRedirect[];
   const redirector = createRequire(import.meta.url)('netlify-redirector') as {
     parseJSON(rules: string, options: object): Promise<{ match(request: object): EngineMatch | null }>;
   };
-  const matcher = redirects.length > 0 ? await redirector.parseJSON(JSON.stringify(redirects.map(toEngineShape)), {}) : { match: () => null };
+  const matcher =
+    redirects.length > 0
+      ? await redirector.parseJSON(JSON.stringify(redirects.map(toEngineShape)), {})
+      : { match: () => null };
   return {
     distDir,
     redirects,
     headers: parsedHeaders.headers as NetlifySite['headers'],
     errors: [...parsedRedirects.errors, ...parsedHeaders.errors].map((e) => String(e?.message ?? e)),
     match: (pathname, query) =>
-      matcher.match({ scheme: 'https', host: 'example.org', path: pathname, query, getHeader: () => '', getCookie: () => '' }),
+      matcher.match({
+        scheme: 'https',
+        host: 'example.org',
+        path: pathname,
+        query,
+        getHeader: () => '',
+        getCookie: () => '',
+      }),
   };
 }
 
@@ -80,7 +100,8 @@ export function netlifyAnswer(site: NetlifySite, url: string, method = 'GET'): N
   let status: number;
   let served: string | null;
   if (!match) [status, served] = requestedFile ? [200, requestedFile] : [404, file('/404.html')];
-  else if (requestedFile && !match.force) [status, served] = [200, requestedFile]; // the file shadows the rule
+  else if (requestedFile && !match.force)
+    [status, served] = [200, requestedFile]; // the file shadows the rule
   else {
     const target = decodeURIComponent(new URL(match.to, 'https://example.org').pathname);
     const targetFile = file(target) ?? staticFile(file, target);
@@ -89,7 +110,9 @@ export function netlifyAnswer(site: NetlifySite, url: string, method = 'GET'): N
     else [status, served] = [404, file('/404.html')]; // no fall-through to later rules
   }
   // Header rules are matched against the requested path; the last rule setting a name wins.
-  const headers: Record<string, string> = served ? { 'Content-Type': TYPES[path.extname(served)] ?? 'application/octet-stream' } : {};
+  const headers: Record<string, string> = served
+    ? { 'Content-Type': TYPES[path.extname(served)] ?? 'application/octet-stream' }
+    : {};
   for (const rule of site.headers) if (rule.forRegExp.test(pathname)) Object.assign(headers, rule.values);
   const body = served && method !== 'HEAD' ? readFileSync(path.join(site.distDir, served), 'utf8') : '';
   return { status, rule: match, served, headers, body };
@@ -118,7 +141,12 @@ function toEngineShape({ conditions = {}, from, query, signed, ...rest }: Netlif
     ...rest,
     origin: from,
     params: query,
-    conditions: { ...others, ...(role ? { Role: role } : {}), ...(country ? { Country: country } : {}), ...(language ? { Language: language } : {}) },
+    conditions: {
+      ...others,
+      ...(role ? { Role: role } : {}),
+      ...(country ? { Country: country } : {}),
+      ...(language ? { Language: language } : {}),
+    },
     ...(signed ? { sign: { jwt_secret: signed } } : {}),
   };
 }

@@ -39,11 +39,24 @@ const payloads = new Map<string, Buffer>();
  */
 export async function writeOtaZip(
   file: string,
-  { metadata, payloadSize = 3 * 1024 * 1024, zip64 = false, metadataLast = false, entries = {} }: { metadata?: string; payloadSize?: number; zip64?: boolean; metadataLast?: boolean; entries?: Record<string, Buffer> } = {},
+  {
+    metadata,
+    payloadSize = 3 * 1024 * 1024,
+    zip64 = false,
+    metadataLast = false,
+    entries = {},
+  }: {
+    metadata?: string;
+    payloadSize?: number;
+    zip64?: boolean;
+    metadataLast?: boolean;
+    entries?: Record<string, Buffer>;
+  } = {},
 ): Promise<void> {
   const zip = new yazl.ZipFile();
   const mtime = new Date('2024-11-08T12:34:56Z');
-  const add = (name: string, data: Buffer, compress: boolean) => zip.addBuffer(data, name, { mtime, compress, forceZip64Format: zip64 });
+  const add = (name: string, data: Buffer, compress: boolean) =>
+    zip.addBuffer(data, name, { mtime, compress, forceZip64Format: zip64 });
   if (metadata !== undefined && !metadataLast) add('META-INF/com/android/metadata', Buffer.from(metadata), false);
   add('payload.bin', payloadBytes(payloadSize), false);
   add('payload_properties.txt', Buffer.from('FILE_HASH=abc\nFILE_SIZE=3145728\n'), false);
@@ -67,7 +80,8 @@ export function writeSparseOtaZip(file: string, metadata: string, payloadSize: n
   const meta = Buffer.from(metadata);
   let crc = 0;
   const zeros = Buffer.alloc(16 * 1024 * 1024);
-  for (let left = payloadSize; left > 0; left -= zeros.length) crc = zlib.crc32(zeros.subarray(0, Math.min(left, zeros.length)), crc);
+  for (let left = payloadSize; left > 0; left -= zeros.length)
+    crc = zlib.crc32(zeros.subarray(0, Math.min(left, zeros.length)), crc);
   const fd = openSync(file, 'w');
   try {
     let offset = 0;

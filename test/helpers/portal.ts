@@ -51,7 +51,10 @@ export interface PortalResponse {
  * as does a body that is not JSON or not iterable; ChangesTab logs it and `items` stays as it was,
  * so nothing asks again. Returns the requests made (at most `limit`) and the changes kept.
  */
-export function pageChanges(get: (page: number) => PortalResponse, limit = 1000): { requests: number; items: PortalChange[] } {
+export function pageChanges(
+  get: (page: number) => PortalResponse,
+  limit = 1000,
+): { requests: number; items: PortalChange[] } {
   let page = -1;
   let items: PortalChange[] = [];
   let requests = 0;
@@ -93,18 +96,30 @@ function isChangeForDependencies(change: PortalChange, dependencies: readonly st
  * What a device's changes tab shows: ApiService `getDeviceChanges`, groups newest first, each with
  * the file name of the build it was "Included in" (`next` for changes after the newest build).
  */
-export function deviceChangesTab(device: PortalDevice, builds: readonly PortalBuild[], changes: readonly PortalChange[]): { build: string; items: PortalChange[] }[] {
-  const kept = changes.filter((c) => isChangeForVersions(c, device.versions) && isChangeForDependencies(c, device.dependencies));
+export function deviceChangesTab(
+  device: PortalDevice,
+  builds: readonly PortalBuild[],
+  changes: readonly PortalChange[],
+): { build: string; items: PortalChange[] }[] {
+  const kept = changes.filter(
+    (c) => isChangeForVersions(c, device.versions) && isChangeForDependencies(c, device.dependencies),
+  );
   const bumped = extract(kept, (c) => c.updated > c.submitted);
   const groups = [...builds]
     .sort((a, b) => a.datetime - b.datetime)
-    .map((b) => ({ build: { filename: b.files[0].filename, datetime: b.datetime, version: b.version }, items: [] as PortalChange[] }));
+    .map((b) => ({
+      build: { filename: b.files[0].filename, datetime: b.datetime, version: b.version },
+      items: [] as PortalChange[],
+    }));
   const newestVersion = device.versions.reduce((a, b) => (parseFloat(a) > parseFloat(b) ? a : b), '');
   groups.push({ build: { filename: 'next', datetime: Number.MAX_SAFE_INTEGER, version: newestVersion }, items: [] });
   const insert = (from: PortalChange[], onlyFilled: boolean) => {
     for (const group of groups) {
       if (onlyFilled && group.items.length === 0) continue;
-      for (const change of extract(from, (c) => c.submitted <= group.build.datetime && isChangeForVersions(c, [group.build.version]))) {
+      for (const change of extract(
+        from,
+        (c) => c.submitted <= group.build.datetime && isChangeForVersions(c, [group.build.version]),
+      )) {
         const at = group.items.findIndex((item) => item.submitted - change.submitted <= 0);
         if (at === -1) group.items.push(change);
         else group.items.splice(at, 0, change);
@@ -123,10 +138,15 @@ export function deviceChangesTab(device: PortalDevice, builds: readonly PortalBu
  * byte) and compares it with the value shown, as text: equal, the dialog says "Matches" (title
  * `SHA256`), else its title is `SHA256 Mismatch`. `undefined` where no Compare is offered.
  */
-export function portalCompare(file: { sha256?: unknown }, picked: Uint8Array): { title: string; message: string } | undefined {
+export function portalCompare(
+  file: { sha256?: unknown },
+  picked: Uint8Array,
+): { title: string; message: string } | undefined {
   if (!file.sha256) return undefined;
   const hashString = createHash('sha256').update(picked).digest('hex');
-  return file.sha256 !== hashString ? { title: 'SHA256 Mismatch', message: `Expected: ${String(file.sha256)}\n\nGot: ${hashString}` } : { title: 'SHA256', message: 'Matches' };
+  return file.sha256 !== hashString
+    ? { title: 'SHA256 Mismatch', message: `Expected: ${String(file.sha256)}\n\nGot: ${hashString}` }
+    : { title: 'SHA256', message: 'Matches' };
 }
 
 // --- internal ---

@@ -31,7 +31,16 @@ export interface GroupOptions {
 }
 
 /** Starts the server and waits until `GET /` answers on its port. */
-export async function startGroupServer({ name, command, args, folder, env, port, readyWithinMs, logs = () => '' }: GroupOptions): Promise<GroupServer> {
+export async function startGroupServer({
+  name,
+  command,
+  args,
+  folder,
+  env,
+  port,
+  readyWithinMs,
+  logs = () => '',
+}: GroupOptions): Promise<GroupServer> {
   const child = spawn('timeout', ['--kill-after=5', String(LAST_RESORT_SECONDS), command, ...args], {
     cwd: folder,
     detached: true, // its own process group: the whole group is killed at the end

@@ -25,7 +25,12 @@ export interface ServeProcess {
 
 /** Starts `command` in a process group of its own and waits for the preview's address. */
 export async function startServe(command: string, args: string[]): Promise<ServeProcess> {
-  const child = spawn(command, args, { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   started.push(child);
   let printed = '';
   const read = (chunk: Buffer) => {

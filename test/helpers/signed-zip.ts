@@ -23,7 +23,25 @@ export interface SigningKey {
 export function generateKey(dir: string, name: string): SigningKey {
   const key = path.join(dir, `${name}.key.pem`);
   const cert = path.join(dir, `${name}.x509.pem`);
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '3650', '-subj', `/C=US/O=otapress tests/CN=${name}`], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '3650',
+      '-subj',
+      `/C=US/O=otapress tests/CN=${name}`,
+    ],
+    { stdio: 'ignore' },
+  );
   return { key, cert, fingerprint: fingerprintOf(cert) };
 }
 
@@ -31,7 +49,16 @@ export function generateKey(dir: string, name: string): SigningKey {
 export function aospTestKey(dir: string): SigningKey {
   const fixtures = path.join(ROOT, 'test', 'fixtures', 'aosp-test-keys');
   const key = path.join(dir, 'testkey.key.pem');
-  execFileSync('openssl', ['pkcs8', '-inform', 'DER', '-nocrypt', '-in', path.join(fixtures, 'testkey.pk8'), '-out', key]);
+  execFileSync('openssl', [
+    'pkcs8',
+    '-inform',
+    'DER',
+    '-nocrypt',
+    '-in',
+    path.join(fixtures, 'testkey.pk8'),
+    '-out',
+    key,
+  ]);
   const cert = path.join(fixtures, 'testkey.x509.pem');
   return { key, cert, fingerprint: fingerprintOf(cert) };
 }
@@ -45,7 +72,23 @@ function fingerprintOf(certPem: string): string {
 /** A new self-signed certificate of `signer`'s key (another subject, serial and validity): a renewed certificate, or one made around a public key. */
 export function certifyAgain(dir: string, signer: SigningKey, name: string): SigningKey {
   const cert = path.join(dir, `${name}.x509.pem`);
-  execFileSync('openssl', ['req', '-x509', '-new', '-key', signer.key, '-out', cert, '-days', '7300', '-subj', `/C=US/O=otapress tests/CN=${name}`], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-new',
+      '-key',
+      signer.key,
+      '-out',
+      cert,
+      '-days',
+      '7300',
+      '-subj',
+      `/C=US/O=otapress tests/CN=${name}`,
+    ],
+    { stdio: 'ignore' },
+  );
   return { key: signer.key, cert, fingerprint: fingerprintOf(cert) };
 }
 
@@ -55,7 +98,8 @@ export function certifyAgain(dir: string, signer: SigningKey, name: string): Sig
  */
 export function signWholeFile(file: string, signer: SigningKey, carried?: { certificates: string[] }): void {
   const zip = readFileSync(file);
-  if (zip.readUInt32LE(zip.length - 22) !== 0x06054b50 || zip.readUInt16LE(zip.length - 2) !== 0) throw new Error(`${file} does not end in a record without comment`);
+  if (zip.readUInt32LE(zip.length - 22) !== 0x06054b50 || zip.readUInt16LE(zip.length - 2) !== 0)
+    throw new Error(`${file} does not end in a record without comment`);
   // Signed: everything but the comment length field and the comment.
   const signed = zip.subarray(0, zip.length - 2);
   const dir = mkdtempSync(path.join(tmpdir(), 'otapress-sign-'));
@@ -64,7 +108,23 @@ export function signWholeFile(file: string, signer: SigningKey, carried?: { cert
     writeFileSync(input, signed);
     // `carried`: the block carries these certificates instead of the signer's (its SignerInfo still names the signer's).
     const certificates = carried ? ['-nocerts', ...carried.certificates.flatMap((c) => ['-certfile', c])] : [];
-    const signature = execFileSync('openssl', ['cms', '-sign', '-binary', '-noattr', '-md', 'sha256', '-outform', 'DER', '-signer', signer.cert, '-inkey', signer.key, ...certificates, '-in', input]);
+    const signature = execFileSync('openssl', [
+      'cms',
+      '-sign',
+      '-binary',
+      '-noattr',
+      '-md',
+      'sha256',
+      '-outform',
+      'DER',
+      '-signer',
+      signer.cert,
+      '-inkey',
+      signer.key,
+      ...certificates,
+      '-in',
+      input,
+    ]);
     const total = signature.length + 6;
     const footer = Buffer.from([total & 0xff, total >> 8, 0xff, 0xff, total & 0xff, total >> 8]);
     const length = Buffer.from([total & 0xff, total >> 8]);

@@ -20,15 +20,33 @@ export async function startWrangler(distDir: string): Promise<Wrangler> {
   const cwd = mkdtempSync(path.join(tmpdir(), 'otapress-wrangler-'));
   const bin = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
   // XDG_CONFIG_HOME keeps wrangler's logs, metrics settings and dev registry in the temp folder.
-  const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', CI: 'true', NO_COLOR: '1', XDG_CONFIG_HOME: cwd };
+  const env = {
+    ...process.env,
+    WRANGLER_SEND_METRICS: 'false',
+    CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+    CI: 'true',
+    NO_COLOR: '1',
+    XDG_CONFIG_HOME: cwd,
+  };
   return startGroupServer({
     name: 'wrangler',
     command: process.execPath,
-    args: [bin, 'pages', 'dev', distDir, '--port', String(port), '--ip', '127.0.0.1', '--compatibility-date', COMPATIBILITY_DATE, '--show-interactive-dev-session=false'],
+    args: [
+      bin,
+      'pages',
+      'dev',
+      distDir,
+      '--port',
+      String(port),
+      '--ip',
+      '127.0.0.1',
+      '--compatibility-date',
+      COMPATIBILITY_DATE,
+      '--show-interactive-dev-session=false',
+    ],
     folder: cwd,
     env,
     port,
     readyWithinMs: READY_WITHIN_MS,
   });
 }
-

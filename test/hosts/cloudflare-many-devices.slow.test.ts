@@ -55,8 +55,16 @@ describe(`Cloudflare Pages runtime (wrangler pages dev) with ${DEVICES.length + 
     ['/api/v2/devices/no-such-device/builds', 'api/v2/unknown-device-builds.json'],
     [`/api/v1/${DEVICES.at(-1)}/stable/eng.root.20241108.100000`, `api/v1/${DEVICES.at(-1)}/stable/index.json`],
     [`/api/v1/${DEVICES.at(-1)}/official/`, `api/v1/${DEVICES.at(-1)}/official/index.json`],
-  ])('GET %s answers 200 with %s', async (sent, file) => {
-    const seen = await observe(wrangler!.url, 'GET', sent);
-    expect({ status: seen.status, contentType: seen.contentType, body: seen.body }).toEqual({ status: 200, contentType: 'application/json', body: dist(file) });
-  }, 30_000);
+  ])(
+    'GET %s answers 200 with %s',
+    async (sent, file) => {
+      const seen = await observe(wrangler!.url, 'GET', sent);
+      expect({ status: seen.status, contentType: seen.contentType, body: seen.body }).toEqual({
+        status: 200,
+        contentType: 'application/json',
+        body: dist(file),
+      });
+    },
+    30_000,
+  );
 });

@@ -10,7 +10,21 @@ import { readContent } from '../../src/catalog/read.js';
 import { respond, servedTree } from '../../src/hosts/respond.js';
 import { cloudflare } from '../../src/hosts/cloudflare.js';
 import { EXAMPLE } from '../helpers/helpers.js';
-import { CLOUDFLARE_PAGE_ALLOW_ORIGIN, compileWith, describeProbe, expectedAnswer, hostTable, INCREMENTAL_EXAMPLE, observe, optionsProbes, REQUEST_PATHS_YAML, FORMATS_YAML, FORMATS_OUTSIDE_API_YAML, writeManifests, type Seen } from '../helpers/host-table.js';
+import {
+  CLOUDFLARE_PAGE_ALLOW_ORIGIN,
+  compileWith,
+  describeProbe,
+  expectedAnswer,
+  hostTable,
+  INCREMENTAL_EXAMPLE,
+  observe,
+  optionsProbes,
+  REQUEST_PATHS_YAML,
+  FORMATS_YAML,
+  FORMATS_OUTSIDE_API_YAML,
+  writeManifests,
+  type Seen,
+} from '../helpers/host-table.js';
 import { startWrangler, type Wrangler } from '../helpers/wrangler.js';
 
 const content = readContent(EXAMPLE);
@@ -19,8 +33,18 @@ const content = readContent(EXAMPLE);
 // fewer, and neither setting changes what the other answers. The formats: under /api/ in the
 // first run, at the root and in a folder of their own beside /api/ in the second.
 describe.each([
-  { optionsHandler: false, extra: FORMATS_YAML, manifests: {}, setting: 'without options_handler (static assets only), formats under /api/' },
-  { optionsHandler: true, extra: `\noptions_handler: true\n${REQUEST_PATHS_YAML}${FORMATS_OUTSIDE_API_YAML}`, manifests: INCREMENTAL_EXAMPLE, setting: 'with options_handler: true (_worker.js), request_paths, formats outside /api/ and an incremental package' },
+  {
+    optionsHandler: false,
+    extra: FORMATS_YAML,
+    manifests: {},
+    setting: 'without options_handler (static assets only), formats under /api/',
+  },
+  {
+    optionsHandler: true,
+    extra: `\noptions_handler: true\n${REQUEST_PATHS_YAML}${FORMATS_OUTSIDE_API_YAML}`,
+    manifests: INCREMENTAL_EXAMPLE,
+    setting: 'with options_handler: true (_worker.js), request_paths, formats outside /api/ and an incremental package',
+  },
 ])('Cloudflare Pages runtime (wrangler pages dev), $setting', ({ optionsHandler, extra, manifests }) => {
   const compiled = compileWith(content, extra, manifests);
   const table = hostTable(compiled);
@@ -42,25 +66,62 @@ describe.each([
     rmSync(root, { recursive: true, force: true });
   }, 30_000);
 
-  it.each(table.map((probe) => ({ probe, name: describeProbe(probe) })))('$name', async ({ probe }) => {
-    const seen = await observe(wrangler!.url, probe.method, probe.path);
-    const file = readFileSync(path.join(dist(), probe.file), 'utf8');
-    // Cloudflare forces Cache-Control: no-store on every 404, whatever _headers says, as the module says.
-    expect(cloudflare.answers.notFoundCacheControl).toBe('no-store');
-    expect(seen).toEqual(expectedAnswer(probe, file, { json: 'no-store', html: 'no-store' }, CLOUDFLARE_PAGE_ALLOW_ORIGIN));
-  }, 30_000);
+  it.each(table.map((probe) => ({ probe, name: describeProbe(probe) })))(
+    '$name',
+    async ({ probe }) => {
+      const seen = await observe(wrangler!.url, probe.method, probe.path);
+      const file = readFileSync(path.join(dist(), probe.file), 'utf8');
+      // Cloudflare forces Cache-Control: no-store on every 404, whatever _headers says, as the module says.
+      expect(cloudflare.answers.notFoundCacheControl).toBe('no-store');
+      expect(seen).toEqual(
+        expectedAnswer(probe, file, { json: 'no-store', html: 'no-store' }, CLOUDFLARE_PAGE_ALLOW_ORIGIN),
+      );
+    },
+    30_000,
+  );
 
-  it.each(optionsProbes(compiled))('OPTIONS $path', async ({ path: sent, api }) => {
-    const seen = await observe(wrangler!.url, 'OPTIONS', sent);
-    const expected: Seen =
-      optionsHandler && api
-        ? { status: 204, contentType: null, allow: 'GET, OPTIONS', vary: 'Accept', cacheControl: 'public, max-age=300', allowOrigin: '*', location: null, body: '' }
-        : api
-          ? // The static asset server refuses the method but still applies _headers.
-            { status: 405, contentType: 'application/json', allow: 'GET, OPTIONS', vary: 'Accept', cacheControl: 'public, max-age=300', allowOrigin: '*', location: null, body: '' }
-          : { status: 405, contentType: null, allow: null, vary: null, cacheControl: null, allowOrigin: CLOUDFLARE_PAGE_ALLOW_ORIGIN, location: null, body: '' };
-    expect(seen).toEqual(expected);
-  }, 30_000);
+  it.each(optionsProbes(compiled))(
+    'OPTIONS $path',
+    async ({ path: sent, api }) => {
+      const seen = await observe(wrangler!.url, 'OPTIONS', sent);
+      const expected: Seen =
+        optionsHandler && api
+          ? {
+              status: 204,
+              contentType: null,
+              allow: 'GET, OPTIONS',
+              vary: 'Accept',
+              cacheControl: 'public, max-age=300',
+              allowOrigin: '*',
+              location: null,
+              body: '',
+            }
+          : api
+            ? // The static asset server refuses the method but still applies _headers.
+              {
+                status: 405,
+                contentType: 'application/json',
+                allow: 'GET, OPTIONS',
+                vary: 'Accept',
+                cacheControl: 'public, max-age=300',
+                allowOrigin: '*',
+                location: null,
+                body: '',
+              }
+            : {
+                status: 405,
+                contentType: null,
+                allow: null,
+                vary: null,
+                cacheControl: null,
+                allowOrigin: CLOUDFLARE_PAGE_ALLOW_ORIGIN,
+                location: null,
+                body: '',
+              };
+      expect(seen).toEqual(expected);
+    },
+    30_000,
+  );
 
   // Beyond the table: odd paths, answered by wrangler and by the preview's respond() from the same
   // content, compared with each other rather than with hand-written expectations.
@@ -103,25 +164,32 @@ describe.each([
     ['GET', '/api/updater/FP4.json'],
     ['GET', '/API/devices.json'],
     ['GET', '/api/format-misses/missing'],
-  ])('%s %s: the preview answers as wrangler does', async (method, sent) => {
-    const local = compileSite(readContent(root));
-    const answer = respond(servedTree(local.site!, local.files), method, sent);
-    const header = (name: string) => Object.entries(answer.headers).find(([key]) => key.toLowerCase() === name)?.[1] ?? null;
-    const fromPreview: Seen = {
-      status: answer.status,
-      contentType: header('content-type'),
-      allow: header('allow'),
-      vary: header('vary'),
-      cacheControl: header('cache-control'),
-      allowOrigin: header('access-control-allow-origin'),
-      location: header('location'),
-      body: String(answer.body),
-    };
-    const fromWrangler = await observe(wrangler!.url, method, sent);
-    // Wrangler answers a 308 with an absolute or relative Location; compare the path.
-    if (fromWrangler.location) fromWrangler.location = new URL(fromWrangler.location, wrangler!.url).pathname + new URL(fromWrangler.location, wrangler!.url).search;
-    expect(fromPreview).toEqual(fromWrangler);
-  }, 30_000);
+  ])(
+    '%s %s: the preview answers as wrangler does',
+    async (method, sent) => {
+      const local = compileSite(readContent(root));
+      const answer = respond(servedTree(local.site!, local.files), method, sent);
+      const header = (name: string) =>
+        Object.entries(answer.headers).find(([key]) => key.toLowerCase() === name)?.[1] ?? null;
+      const fromPreview: Seen = {
+        status: answer.status,
+        contentType: header('content-type'),
+        allow: header('allow'),
+        vary: header('vary'),
+        cacheControl: header('cache-control'),
+        allowOrigin: header('access-control-allow-origin'),
+        location: header('location'),
+        body: String(answer.body),
+      };
+      const fromWrangler = await observe(wrangler!.url, method, sent);
+      // Wrangler answers a 308 with an absolute or relative Location; compare the path.
+      if (fromWrangler.location)
+        fromWrangler.location =
+          new URL(fromWrangler.location, wrangler!.url).pathname + new URL(fromWrangler.location, wrangler!.url).search;
+      expect(fromPreview).toEqual(fromWrangler);
+    },
+    30_000,
+  );
 
   it('refuses POST on a listing with 405', async () => {
     const probe = table.find((p) => p.status === 200)!;

@@ -34,8 +34,12 @@ describe('formats outside /api/ in the hosts’ limits', () => {
   it('the built site: a rule to itself per file at the root, with the static rules before the first rule with a placeholder, which is the rule to the JSON 404', () => {
     const compiled = compileWith(readContent(EXAMPLE), FORMATS_OUTSIDE_API_YAML);
     expect(compiled.problems).toEqual([]);
-    const rules = String(compiled.files.find((f) => f.path === '_redirects')!.contents).split('\n').filter((l) => l.startsWith('/'));
-    const written = compiled.files.filter((f) => !f.path.includes('/') && /^[A-Za-z0-9].*\.json$/.test(f.path)).map((f) => `/${f.path}`);
+    const rules = String(compiled.files.find((f) => f.path === '_redirects')!.contents)
+      .split('\n')
+      .filter((l) => l.startsWith('/'));
+    const written = compiled.files
+      .filter((f) => !f.path.includes('/') && /^[A-Za-z0-9].*\.json$/.test(f.path))
+      .map((f) => `/${f.path}`);
     expect(written.length).toBe(3);
     expect(rules.slice(0, 3)).toEqual(written.map((f) => `${f}  ${f}  200`));
     const firstDynamic = rules.findIndex((rule) => /[:*]/.test(rule.split(/\s+/)[0]));
@@ -51,8 +55,12 @@ describe('formats outside /api/ in the hosts’ limits', () => {
     // The site-wide static rules (/api/v2/oems, /api/v2/changes, with and without the slash).
     const fixed = cloudflareRules(routeTable(outside)).filter(([from]) => !/[:*]/.test(from)).length;
     expect(fixed).toBe(4);
-    expect(cloudflareRuleProblems(routeTable(outside, { rootFiles: files(CLOUDFLARE_LIMITS.staticRedirects - fixed) }))).toEqual([]);
-    const problems = cloudflareRuleProblems(routeTable(outside, { rootFiles: files(CLOUDFLARE_LIMITS.staticRedirects - fixed + 1) }));
+    expect(
+      cloudflareRuleProblems(routeTable(outside, { rootFiles: files(CLOUDFLARE_LIMITS.staticRedirects - fixed) })),
+    ).toEqual([]);
+    const problems = cloudflareRuleProblems(
+      routeTable(outside, { rootFiles: files(CLOUDFLARE_LIMITS.staticRedirects - fixed + 1) }),
+    );
     expect(problems).toEqual([
       {
         file: 'content/site.yaml',
@@ -63,12 +71,16 @@ describe('formats outside /api/ in the hosts’ limits', () => {
       },
     ]);
     // Under the limit, every file keeps its rule.
-    expect(cloudflareRules(routeTable(outside, { rootFiles: files(3) })).slice(0, 3)).toEqual(files(3).map((f) => [f, f]));
+    expect(cloudflareRules(routeTable(outside, { rootFiles: files(3) })).slice(0, 3)).toEqual(
+      files(3).map((f) => [f, f]),
+    );
   });
 
   it(`refuses more _headers rules than Cloudflare's ${CLOUDFLARE_LIMITS.headerRules}, at the format's path in site.yaml`, () => {
     const lists = Array.from({ length: 100 }, (_, i) => `l${i}`);
-    const many = site(`hosts: [cloudflare]\nchannels: [stable]\nlists:\n${lists.map((l) => `  ${l}: [stable]\n`).join('')}formats:\n  crdroid:\n    path: /{list}-{device}.json\n`);
+    const many = site(
+      `hosts: [cloudflare]\nchannels: [stable]\nlists:\n${lists.map((l) => `  ${l}: [stable]\n`).join('')}formats:\n  crdroid:\n    path: /{list}-{device}.json\n`,
+    );
     expect(headerRules(many)).toHaveLength(101);
     const problems = outputLimitProblems(many, ['FP4']).filter((p) => p.field === 'formats.crdroid.path');
     expect(problems).toEqual([
@@ -77,7 +89,8 @@ describe('formats outside /api/ in the hosts’ limits', () => {
         line: 107,
         col: 11,
         field: 'formats.crdroid.path',
-        message: 'the formats take 101 _headers rules on Cloudflare Pages (one for /api/, one per folder of their own outside it, one per list of a format at the root), past its 100; publish fewer lists at the root, or put the format in a folder of its own, e.g. /ota/{list}/{device}.json, which is one rule for every list',
+        message:
+          'the formats take 101 _headers rules on Cloudflare Pages (one for /api/, one per folder of their own outside it, one per list of a format at the root), past its 100; publish fewer lists at the root, or put the format in a folder of its own, e.g. /ota/{list}/{device}.json, which is one rule for every list',
       },
     ]);
     // A site that does not deploy to Cloudflare has no such limit.

@@ -25,14 +25,20 @@ const FILES: Record<string, string | Buffer> = {
   'icon.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
   'build.zip': Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]),
   // Rule files of other hosts are plain files on Pages: nothing reads them.
-  '_redirects': '/api/v1/:device/:type  /api/v1/:device/:type/index.json  200!\n',
-  '_headers': '/*\n  X-Otapress: yes\n',
+  _redirects: '/api/v1/:device/:type  /api/v1/:device/:type/index.json  200!\n',
+  _headers: '/*\n  X-Otapress: yes\n',
   '.well-known/security.txt': 'Contact: mailto:ota@example.org\n',
 };
 /** The headers a Pages file answer carries (Node adds Date, Connection and Keep-Alive itself). */
 const FILE_HEADERS = [
-  'access-control-allow-origin', 'cache-control', 'content-length', 'content-type',
-  'etag', 'expires', 'last-modified', 'server',
+  'access-control-allow-origin',
+  'cache-control',
+  'content-length',
+  'content-type',
+  'etag',
+  'expires',
+  'last-modified',
+  'server',
 ];
 
 let root: string;
@@ -179,7 +185,10 @@ describe('GitHub Pages look-alike: paths of a project site', () => {
   it('shows 404.html with status 404 for a miss, as text/html with the fixed CORS header', async () => {
     // `..%2F` reaches the server undecoded (a client resolves only literal dot segments): no way out of the site.
     const misses = [
-      'missing.json', 'api/v2/devices/FP4/builds', 'api/v2/devices/FP4/builds.json/', '..%2F..%2Fetc%2Fhostname',
+      'missing.json',
+      'api/v2/devices/FP4/builds',
+      'api/v2/devices/FP4/builds.json/',
+      '..%2F..%2Fetc%2Fhostname',
     ];
     for (const name of misses) {
       const response = await get(`${project.base}${name}`);
@@ -190,7 +199,7 @@ describe('GitHub Pages look-alike: paths of a project site', () => {
     }
   });
 
-  it('answers nothing of the site outside /ota/: a root-relative path misses with GitHub\'s own page', async () => {
+  it("answers nothing of the site outside /ota/: a root-relative path misses with GitHub's own page", async () => {
     for (const name of ['/index.html', '/api/v2/devices/FP4/builds.json', '/otafoo/index.html', '/']) {
       const response = await get(`${project.origin}${name}`);
       expect(response.status, name).toBe(404);
@@ -215,7 +224,7 @@ describe('GitHub Pages look-alike: a user site', () => {
     expect(await miss.text()).toBe(FILES['404.html']);
   });
 
-  it('shows GitHub\'s own page for a miss when the site has no 404.html', async () => {
+  it("shows GitHub's own page for a miss when the site has no 404.html", async () => {
     const bare = mkdtempSync(path.join(tmpdir(), 'otapress-pages-bare-'));
     const server = await startGitHubPagesServer({ root: bare, repository: 'ota' });
     try {

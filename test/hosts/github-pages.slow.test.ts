@@ -52,7 +52,10 @@ beforeAll(async () => {
   // Kept for the whole file (helpers.ts tempProject removes its folders after each test).
   root = path.join(mkdtempSync(path.join(tmpdir(), 'otapress-pages-')), 'ota');
   initCatalog(root, { example: true, version: '0.2.0', githubPages: true });
-  writeFileSync(path.join(root, 'content', 'site.yaml'), readFileSync(path.join(root, 'content', 'site.yaml'), 'utf8') + SITE_SETTINGS);
+  writeFileSync(
+    path.join(root, 'content', 'site.yaml'),
+    readFileSync(path.join(root, 'content', 'site.yaml'), 'utf8') + SITE_SETTINGS,
+  );
   BUILDS.forEach(({ device, version, channel, timestamp }, i) => {
     const name = `e-${version}-a15-2024120${i}100000-${channel}-${device}`;
     mkdirSync(path.join(root, 'content', device), { recursive: true });
@@ -105,15 +108,17 @@ const listOf = (device: string, list: string) => listings.find((l) => l.device =
 const files = (builds: readonly { filename: string }[]) => builds.map((b) => b.filename).sort();
 
 describe('a catalog on GitHub Pages, as a project site', () => {
-  it('has a .nojekyll, the Pages workflow, and none of the other hosts\' rule files', () => {
+  it("has a .nojekyll, the Pages workflow, and none of the other hosts' rule files", () => {
     const dist = path.join(root, 'dist');
     expect(readFileSync(path.join(dist, '.nojekyll'), 'utf8')).toBe('');
     expect(existsSync(path.join(root, '.github', 'workflows', 'pages.yml'))).toBe(true);
     expect(readdirSync(dist).filter((f) => f.startsWith('_'))).toEqual([]);
   });
 
-  it('is written by build byte for byte as compileSite makes it, Pages\' copies included', () => {
-    const expected = Object.fromEntries(compiled.files.map((f) => [f.path, Buffer.from(f.contents).toString('latin1')]));
+  it("is written by build byte for byte as compileSite makes it, Pages' copies included", () => {
+    const expected = Object.fromEntries(
+      compiled.files.map((f) => [f.path, Buffer.from(f.contents).toString('latin1')]),
+    );
     expect(snapshotTree(path.join(root, 'dist'))).toEqual(expected);
     expect(expected['api/v1/FP4_stable.json']).toBe(expected['api/v1/FP4/stable/index.json']);
   });
@@ -122,8 +127,14 @@ describe('a catalog on GitHub Pages, as a project site', () => {
     expect(printed).toEqual([
       { setting: 'lineage.updater.uri', value: `${SITE_URL}/api/v2/devices/{device}/builds.json` },
       { setting: 'lineage.updater.uri', value: `${SITE_URL}/api/v1/{device}/{type}/index.json` },
-      ...['stable', 'official', 'dev', 'community'].map((list) => ({ setting: 'updater_server_url', value: `${SITE_URL}/api/v1/{device}/${list}/index.json` })),
-      ...['stable', 'official', 'dev', 'community'].map((list) => ({ setting: 'updater_server_url', value: `${SITE_URL}/api/crdroid/${list}/{device}.json` })),
+      ...['stable', 'official', 'dev', 'community'].map((list) => ({
+        setting: 'updater_server_url',
+        value: `${SITE_URL}/api/v1/{device}/${list}/index.json`,
+      })),
+      ...['stable', 'official', 'dev', 'community'].map((list) => ({
+        setting: 'updater_server_url',
+        value: `${SITE_URL}/api/crdroid/${list}/{device}.json`,
+      })),
       { setting: 'Constants.OTA_URL', value: `${SITE_URL}/API/updater/%s.json` },
     ]);
   });
@@ -152,7 +163,9 @@ describe('a catalog on GitHub Pages, as a project site', () => {
 
   it('gives LineageOS phones every build of their list, v1 and v2 alike', async () => {
     for (const { device, list, builds } of listings) {
-      const v1 = JSON.parse((await get(local(`${SITE_URL}/api/v1/${device}/${list}/index.json`))).body) as { response: Record<string, unknown>[] };
+      const v1 = JSON.parse((await get(local(`${SITE_URL}/api/v1/${device}/${list}/index.json`))).body) as {
+        response: Record<string, unknown>[];
+      };
       const phone = { releaseType: list, buildDate: 0, version: '0', allowMajorUpgrades: true };
       const listed = v1.response.filter((r) => v1Lists(r as never, phone)).map((r) => String(r.filename));
       expect(listed.sort(), `${device} ${list}`).toEqual(files(builds));
@@ -164,10 +177,15 @@ describe('a catalog on GitHub Pages, as a project site', () => {
         const phone = { releaseType: list.list, buildDate: 0, version: '0.0', allowMajorUpgrades: true };
         const offered = entries!.filter((e) => v2Offers(e, phone)).map((e) => String(e.files[0].filename));
         // v2 has one entry per build, typed by its channel's list: every build of the list whose type is the list's.
-        expect(offered.every((name) => list.builds.some((b) => b.filename === name)), `${device} ${list.list}`).toBe(true);
+        expect(
+          offered.every((name) => list.builds.some((b) => b.filename === name)),
+          `${device} ${list.list}`,
+        ).toBe(true);
       }
       const all = [...new Set(entries!.map((e) => String(e.files[0].filename)))].sort();
-      expect(all, device).toEqual([...new Set(listings.filter((l) => l.device === device).flatMap((l) => files(l.builds)))].sort());
+      expect(all, device).toEqual(
+        [...new Set(listings.filter((l) => l.device === device).flatMap((l) => files(l.builds)))].sort(),
+      );
     }
   });
 
@@ -184,7 +202,9 @@ describe('a catalog on GitHub Pages, as a project site', () => {
     for (const { device, list, builds } of listings) {
       const { body } = await get(local(`${SITE_URL}/api/crdroid/${list}/${device}.json`));
       for (const reader of ['crdroidKotlin', 'matrixx', 'infinityx', 'voltageos'] as const) {
-        expect(dialectOracles[reader](body, { buildDate: 0 })?.sort(), `${reader} ${device} ${list}`).toEqual(files(builds));
+        expect(dialectOracles[reader](body, { buildDate: 0 })?.sort(), `${reader} ${device} ${list}`).toEqual(
+          files(builds),
+        );
       }
     }
   });
@@ -195,8 +215,13 @@ describe('a catalog on GitHub Pages, as a project site', () => {
       if (builds.length === 0) continue;
       const newest = [...builds].sort((a, b) => b.timestamp - a.timestamp)[0];
       const { body } = await get(local(`${SITE_URL}/API/updater/${device}.json`));
-      expect(dialectOracles.pixelexperience(body, { buildDate: 0, version: newest.version }), device).toEqual([newest.filename]);
-      expect(dialectOracles.pixelexperience(body, { buildDate: newest.timestamp, version: newest.version }), device).toEqual([]);
+      expect(dialectOracles.pixelexperience(body, { buildDate: 0, version: newest.version }), device).toEqual([
+        newest.filename,
+      ]);
+      expect(
+        dialectOracles.pixelexperience(body, { buildDate: newest.timestamp, version: newest.version }),
+        device,
+      ).toEqual([]);
     }
   });
 
@@ -218,7 +243,8 @@ describe('a catalog on GitHub Pages, as a project site', () => {
         target.hash = '';
         // Downloads and the device's other sites are not this site's to answer.
         if (target.origin === server.origin && !seen.has(target.href)) queue.push(target.href);
-        if (target.origin === server.origin && !target.pathname.startsWith('/ota/')) broken.push(`${link} on ${url}: outside /ota/`);
+        if (target.origin === server.origin && !target.pathname.startsWith('/ota/'))
+          broken.push(`${link} on ${url}: outside /ota/`);
       }
     }
     expect(broken).toEqual([]);
@@ -247,8 +273,13 @@ describe('a catalog on GitHub Pages, as a project site', () => {
     expect(check({ root }).notices.filter((n) => n.field.startsWith('request_paths'))).toEqual([]);
   });
 
-  it('answers as the notices say: a miss is the HTML 404 page, the portal\'s addresses without .json are misses', async () => {
-    for (const miss of ['api/v2/devices/nosuch/builds.json', 'api/v2/oems', 'api/v2/devices/FP4', 'api/v1/FP4/stable/eng.root.20241108.123456']) {
+  it("answers as the notices say: a miss is the HTML 404 page, the portal's addresses without .json are misses", async () => {
+    for (const miss of [
+      'api/v2/devices/nosuch/builds.json',
+      'api/v2/oems',
+      'api/v2/devices/FP4',
+      'api/v1/FP4/stable/eng.root.20241108.123456',
+    ]) {
       // A folder's address is first redirected to its slash form, which has no index.html.
       const response = await fetch(`${server.base}${miss}`);
       expect([response.status, response.headers.get('content-type')], miss).toEqual([404, 'text/html; charset=utf-8']);
@@ -270,7 +301,9 @@ describe('a catalog on GitHub Pages, as a project site', () => {
 });
 
 describe('the notices of a site on GitHub Pages', () => {
-  const site = parseSite('download_base_url: https://dl.example.org\nrequest_paths:\n  - /api/v1/{device}_{list}.json\n').site!;
+  const site = parseSite(
+    'download_base_url: https://dl.example.org\nrequest_paths:\n  - /api/v1/{device}_{list}.json\n',
+  ).site!;
   const fields = (notices: { field: string; message: string }[]) => notices.map((n) => n.field);
 
   it('say what Pages cannot answer for this site only', () => {
@@ -292,16 +325,28 @@ describe('the notices of a site on GitHub Pages', () => {
 });
 
 describe('a build for GitHub Pages', () => {
-  const hostFiles = (files: { path: string }[]) => files.map((f) => f.path).filter((p) => !p.includes('/') && !/^(404\.html|index\.html|\.otapress-output)$/.test(p));
+  const hostFiles = (files: { path: string }[]) =>
+    files.map((f) => f.path).filter((p) => !p.includes('/') && !/^(404\.html|index\.html|\.otapress-output)$/.test(p));
 
-  it('writes .nojekyll and no other host\'s rule files, with --host github-pages or for a site on Pages alone', () => {
+  it("writes .nojekyll and no other host's rule files, with --host github-pages or for a site on Pages alone", () => {
     const everyHost = catalogProject([{ device: 'FP4' }]);
     expect(hostFiles(compileSite(readContent(everyHost), 'github-pages').files)).toEqual(['.nojekyll']);
-    expect(hostFiles(compileSite(readContent(everyHost)).files)).toEqual(['_headers', '_redirects', '_routes.json', '_worker.js']);
-    const pagesOnly = catalogProject([{ device: 'FP4' }], 'download_base_url: https://dl.example.org/builds\nhosts: [github-pages]\n');
+    expect(hostFiles(compileSite(readContent(everyHost)).files)).toEqual([
+      '_headers',
+      '_redirects',
+      '_routes.json',
+      '_worker.js',
+    ]);
+    const pagesOnly = catalogProject(
+      [{ device: 'FP4' }],
+      'download_base_url: https://dl.example.org/builds\nhosts: [github-pages]\n',
+    );
     expect(hostFiles(compileSite(readContent(pagesOnly)).files)).toEqual(['.nojekyll']);
     // A site that does not deploy to Pages gets nothing of it.
-    const cloudflareOnly = catalogProject([{ device: 'FP4' }], 'download_base_url: https://dl.example.org/builds\nhosts: [cloudflare]\n');
+    const cloudflareOnly = catalogProject(
+      [{ device: 'FP4' }],
+      'download_base_url: https://dl.example.org/builds\nhosts: [cloudflare]\n',
+    );
     expect(hostFiles(compileSite(readContent(cloudflareOnly), 'github-pages').files)).toEqual([]);
   });
 });

@@ -10,14 +10,28 @@ import { build } from '../../src/pipeline/build.js';
 import { readContent } from '../../src/catalog/read.js';
 import { NETLIFY_TOML, netlify } from '../../src/hosts/netlify.js';
 import { EXAMPLE, ROOT } from '../helpers/helpers.js';
-import { compileWith, describeProbe, expectedAnswer, hostTable, INCREMENTAL_EXAMPLE, LISTING_CACHE_CONTROL, REQUEST_PATHS_YAML, FORMATS_OUTSIDE_API_YAML, writeManifests, type Probe, type Seen } from '../helpers/host-table.js';
+import {
+  compileWith,
+  describeProbe,
+  expectedAnswer,
+  hostTable,
+  INCREMENTAL_EXAMPLE,
+  LISTING_CACHE_CONTROL,
+  REQUEST_PATHS_YAML,
+  FORMATS_OUTSIDE_API_YAML,
+  writeManifests,
+  type Probe,
+  type Seen,
+} from '../helpers/host-table.js';
 import { loadNetlifySite, netlifyAnswer, type NetlifySite } from '../helpers/netlify-engine.js';
 
 // The table has site.yaml's request paths, the other updaters' formats and an incremental package: the build writes their rules into dist/_redirects.
-const table: Probe[] = hostTable(compileWith(readContent(EXAMPLE), `${REQUEST_PATHS_YAML}${FORMATS_OUTSIDE_API_YAML}`, INCREMENTAL_EXAMPLE));
+const table: Probe[] = hostTable(
+  compileWith(readContent(EXAMPLE), `${REQUEST_PATHS_YAML}${FORMATS_OUTSIDE_API_YAML}`, INCREMENTAL_EXAMPLE),
+);
 const TOMLS = {
-  'init\'s': path.join(EXAMPLE, 'netlify.toml'),
-  'an earlier build\'s': path.join(ROOT, 'test', 'fixtures', 'netlify-toml', 'written-by-earlier-build.toml'),
+  "init's": path.join(EXAMPLE, 'netlify.toml'),
+  "an earlier build's": path.join(ROOT, 'test', 'fixtures', 'netlify-toml', 'written-by-earlier-build.toml'),
 };
 type Which = keyof typeof TOMLS;
 
@@ -29,7 +43,10 @@ beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'otapress-netlify-'));
   cpSync(path.join(EXAMPLE, 'content'), path.join(root, 'content'), { recursive: true });
   // The Cloudflare-only option must not leak into a Netlify deploy either.
-  appendFileSync(path.join(root, 'content', 'site.yaml'), `\noptions_handler: true\n${REQUEST_PATHS_YAML}${FORMATS_OUTSIDE_API_YAML}`);
+  appendFileSync(
+    path.join(root, 'content', 'site.yaml'),
+    `\noptions_handler: true\n${REQUEST_PATHS_YAML}${FORMATS_OUTSIDE_API_YAML}`,
+  );
   // The answers for phones on one build take rules of their own in dist/_redirects.
   writeManifests(root, INCREMENTAL_EXAMPLE);
   build({ root, host: 'netlify' });
@@ -40,24 +57,32 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('a --host netlify build', () => {
   it("has Netlify's rule files, none of Cloudflare's, and writes no netlify.toml", () => {
-    for (const name of ['_worker.js', '_routes.json', 'netlify.toml']) expect(existsSync(path.join(dist(), name)), name).toBe(false);
+    for (const name of ['_worker.js', '_routes.json', 'netlify.toml'])
+      expect(existsSync(path.join(dist(), name)), name).toBe(false);
     expect(existsSync(path.join(root, 'netlify.toml'))).toBe(false);
-    expect(readFileSync(path.join(dist(), '_redirects'), 'utf8')).toMatch(/^\/api\/v1\/FP4\/stable {2}\/api\/v1\/FP4\/stable\/index\.json {2}200!$/m);
+    expect(readFileSync(path.join(dist(), '_redirects'), 'utf8')).toMatch(
+      /^\/api\/v1\/FP4\/stable {2}\/api\/v1\/FP4\/stable\/index\.json {2}200!$/m,
+    );
   });
 
   it("the example's netlify.toml is the one init writes: build settings only, nothing a device or list changes", () => {
     expect(readFileSync(TOMLS["init's"], 'utf8')).toBe(NETLIFY_TOML);
     expect(NETLIFY_TOML).not.toMatch(/\[\[(redirects|headers)\]\]|FP4|stable/);
     // Every rule is dist/_redirects': the API's, and the JSON 404 of the PixelExperience-family folder.
-    expect(sites["init's"].redirects.every((r) => r.from.startsWith('/api/') || r.from.startsWith('/API/updater/'))).toBe(true);
+    expect(
+      sites["init's"].redirects.every((r) => r.from.startsWith('/api/') || r.from.startsWith('/API/updater/')),
+    ).toBe(true);
   });
 
-  it.each(Object.keys(TOMLS) as Which[])('with %s netlify.toml, the rules parse without errors, every 200 rule forced', (which) => {
-    const site = sites[which];
-    expect(site.errors).toEqual([]);
-    // A rewrite that is not forced loses to any file at the requested path.
-    expect(site.redirects.filter((r) => r.status === 200 && !r.force)).toEqual([]);
-  });
+  it.each(Object.keys(TOMLS) as Which[])(
+    'with %s netlify.toml, the rules parse without errors, every 200 rule forced',
+    (which) => {
+      const site = sites[which];
+      expect(site.errors).toEqual([]);
+      // A rewrite that is not forced loses to any file at the requested path.
+      expect(site.redirects.filter((r) => r.status === 200 && !r.force)).toEqual([]);
+    },
+  );
 });
 
 describe.each(Object.keys(TOMLS) as Which[])('Netlify rule engine, dist/ with %s netlify.toml', (which) => {
@@ -65,7 +90,9 @@ describe.each(Object.keys(TOMLS) as Which[])('Netlify rule engine, dist/ with %s
   // segment, which would take every miss at the root): it answers the HTML 404 page, as the module says.
   const htmlMiss = netlify.answers.rootFormatMiss === 'html';
   const rows = table.map((probe): Probe =>
-    probe.rootFormat && htmlMiss ? { method: probe.method, path: probe.path, what: probe.what, status: 404, kind: 'html', file: '404.html' } : probe,
+    probe.rootFormat && htmlMiss
+      ? { method: probe.method, path: probe.path, what: probe.what, status: 404, kind: 'html', file: '404.html' }
+      : probe,
   );
   it.each(rows.map((probe) => ({ probe, name: describeProbe(probe) })))('$name', ({ probe }) => {
     const answer = netlifyAnswer(sites[which], probe.path, probe.method);
@@ -82,7 +109,9 @@ describe.each(Object.keys(TOMLS) as Which[])('Netlify rule engine, dist/ with %s
     } else {
       expect(answer.rule).toBeNull();
     }
-    expect(answer.served && existsSync(path.join(dist(), answer.served)), `served file ${answer.served} exists`).toBe(true);
+    expect(answer.served && existsSync(path.join(dist(), answer.served)), `served file ${answer.served} exists`).toBe(
+      true,
+    );
 
     const seen: Seen = {
       status: answer.status,

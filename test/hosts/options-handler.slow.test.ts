@@ -11,7 +11,11 @@ describe('options_handler', () => {
   it('is off by default: the worker runs only for /api/v2/changes, whose later pages _redirects cannot tell apart', () => {
     const root = tempProject({ withContent: true });
     build({ root });
-    expect(JSON.parse(readFileSync(path.join(root, 'dist', '_routes.json'), 'utf8'))).toEqual({ version: 1, include: ['/api/v2/changes', '/api/v2/changes/'], exclude: [] });
+    expect(JSON.parse(readFileSync(path.join(root, 'dist', '_routes.json'), 'utf8'))).toEqual({
+      version: 1,
+      include: ['/api/v2/changes', '/api/v2/changes/'],
+      exclude: [],
+    });
     expect(readFileSync(path.join(root, 'dist', '_worker.js'), 'utf8')).toContain('const ANSWERS = [];');
   });
 
@@ -19,7 +23,11 @@ describe('options_handler', () => {
     const root = tempProject({ withContent: true });
     appendFileSync(path.join(root, 'content', 'site.yaml'), '\noptions_handler: true\n');
     build({ root });
-    expect(JSON.parse(readFileSync(path.join(root, 'dist', '_routes.json'), 'utf8'))).toEqual({ version: 1, include: ['/api/*'], exclude: [] });
+    expect(JSON.parse(readFileSync(path.join(root, 'dist', '_routes.json'), 'utf8'))).toEqual({
+      version: 1,
+      include: ['/api/*'],
+      exclude: [],
+    });
     expect(readFileSync(path.join(root, 'dist', '_worker.js'), 'utf8')).toContain(
       'const ANSWERS = [{"for":"/api/*","headers":{"Allow":"GET, OPTIONS","Vary":"Accept","Cache-Control":"public, max-age=300","Access-Control-Allow-Origin":"*"}}];',
     );
@@ -42,6 +50,8 @@ describe('options_handler', () => {
     } catch (e) {
       error = e;
     }
-    expect((error as ContentError).problems.map(formatProblem)).toEqual(['content/site.yaml:19:1  options_handler  expected true or false']);
+    expect((error as ContentError).problems.map(formatProblem)).toEqual([
+      'content/site.yaml:19:1  options_handler  expected true or false',
+    ]);
   });
 });

@@ -9,7 +9,13 @@ import { compileSite } from '../../src/pipeline/build.js';
 import { readContent } from '../../src/catalog/read.js';
 import { respond, servedTree } from '../../src/hosts/respond.js';
 import { EXAMPLE } from '../helpers/helpers.js';
-import { deviceChangesTab, pageChanges, type PortalBuild, type PortalChange, type PortalDevice } from '../helpers/portal.js';
+import {
+  deviceChangesTab,
+  pageChanges,
+  type PortalBuild,
+  type PortalChange,
+  type PortalDevice,
+} from '../helpers/portal.js';
 
 const compiled = compileSite(readContent(EXAMPLE));
 const tree = servedTree(compiled.site!, compiled.files);
@@ -40,7 +46,11 @@ const OFFICIAL_DEVICE = {
   dependencies: ['android_device_fairphone_FP4', 'android_kernel_fairphone_sm7225'],
 };
 const shape = (value: unknown): unknown =>
-  Array.isArray(value) ? value.map(shape).slice(0, 1) : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shape(v)])) : typeof value;
+  Array.isArray(value)
+    ? value.map(shape).slice(0, 1)
+    : value !== null && typeof value === 'object'
+      ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shape(v)]))
+      : typeof value;
 
 describe('the download portal on the example catalog', () => {
   it('asks for /api/v2/changes twice in an open tab: the first page, then page 1, whose 404 ends its paging', () => {
@@ -70,28 +80,38 @@ describe('the download portal on the example catalog', () => {
     }
   });
 
-  it.each(devices)('shows every change of %s on its changes tab, under the build it came with, and no other device\'s', (device) => {
-    const { items } = pageChanges((page) => get(`/api/v2/changes?page=${page}`));
-    const info = JSON.parse(get(`/api/v2/devices/${device}`).body) as PortalDevice;
-    const builds = JSON.parse(get(`/api/v2/devices/${device}/builds`).body) as PortalBuild[];
-    const own = items.filter((c) => c.url.includes(`/devices/${device}/changelog/`));
-    const shown = deviceChangesTab(info, builds, items).flatMap((g) => g.items.map((c) => ({ build: g.build, url: c.url })));
-    expect(shown.map((s) => s.url).sort()).toEqual(own.map((c) => c.url).sort());
-    // Each change under the build of its version that was built at its time (or `next` for a placeholder's).
-    for (const { build, url } of shown) {
-      const change = own.find((c) => c.url === url)!;
-      const built = builds.find((b) => b.files[0].filename === build);
-      if (built) expect([built.version, built.datetime], url).toEqual([change.branch, change.submitted]);
-      else expect(build).toBe('next');
-    }
-  });
+  it.each(devices)(
+    "shows every change of %s on its changes tab, under the build it came with, and no other device's",
+    (device) => {
+      const { items } = pageChanges((page) => get(`/api/v2/changes?page=${page}`));
+      const info = JSON.parse(get(`/api/v2/devices/${device}`).body) as PortalDevice;
+      const builds = JSON.parse(get(`/api/v2/devices/${device}/builds`).body) as PortalBuild[];
+      const own = items.filter((c) => c.url.includes(`/devices/${device}/changelog/`));
+      const shown = deviceChangesTab(info, builds, items).flatMap((g) =>
+        g.items.map((c) => ({ build: g.build, url: c.url })),
+      );
+      expect(shown.map((s) => s.url).sort()).toEqual(own.map((c) => c.url).sort());
+      // Each change under the build of its version that was built at its time (or `next` for a placeholder's).
+      for (const { build, url } of shown) {
+        const change = own.find((c) => c.url === url)!;
+        const built = builds.find((b) => b.files[0].filename === build);
+        if (built) expect([built.version, built.datetime], url).toEqual([change.branch, change.submitted]);
+        else expect(build).toBe('next');
+      }
+    },
+  );
 
   it('gives every device with builds changes to show', () => {
     const { items } = pageChanges((page) => get(`/api/v2/changes?page=${page}`));
-    for (const device of devices) expect(items.some((c) => c.url.includes(`/devices/${device}/changelog/`)), device).toBe(true);
+    for (const device of devices)
+      expect(
+        items.some((c) => c.url.includes(`/devices/${device}/changelog/`)),
+        device,
+      ).toBe(true);
   });
 
-  it('links every device\'s guides to an absolute address', () => {
-    for (const device of devices) expect(JSON.parse(get(`/api/v2/devices/${device}`).body).info_url, device).toMatch(/^https:\/\//);
+  it("links every device's guides to an absolute address", () => {
+    for (const device of devices)
+      expect(JSON.parse(get(`/api/v2/devices/${device}`).body).info_url, device).toMatch(/^https:\/\//);
   });
 });

@@ -29,18 +29,21 @@ request_paths:
 `;
 
 describe('the raw-branch files', () => {
-  it('are each format\'s file at its path, and each request path\'s listing, per device', () => {
+  it("are each format's file at its path, and each request path's listing, per device", () => {
     const { site } = parseSite(`download_base_url: https://dl.example.org\n${SETTINGS}`);
     expect(rawBranchFiles(site!, ['FP4'])).toEqual([
       { path: 'FP4.json', from: 'FP4.json' },
       { path: 'API/updater/FP4.json', from: 'API/updater/FP4.json' },
-      ...['stable', 'official', 'dev', 'community'].map((list) => ({ path: `api/v1/FP4_${list}.json`, from: `api/v1/FP4/${list}/index.json` })),
+      ...['stable', 'official', 'dev', 'community'].map((list) => ({
+        path: `api/v1/FP4_${list}.json`,
+        from: `api/v1/FP4/${list}/index.json`,
+      })),
     ]);
   });
 });
 
 describe('otapress raw-branch', () => {
-  it('copies the site\'s files into the branch byte for byte, and only ever touches its own', async () => {
+  it("copies the site's files into the branch byte for byte, and only ever touches its own", async () => {
     const root = tempProject({ withContent: true });
     const siteFile = path.join(root, 'content', 'site.yaml');
     writeFileSync(siteFile, readFileSync(siteFile, 'utf8').replace(/^site_url: .*\n/m, '') + SETTINGS);
@@ -53,7 +56,9 @@ describe('otapress raw-branch', () => {
     // A file at one of its paths that it did not write: left as it is, and nothing copied.
     const refused = await runMain(['raw-branch', branch, '--root', root]);
     expect(refused.code).toBe(1);
-    expect(refused.err.join('\n')).toContain('FP3.json: not written by otapress (not in .otapress-raw), so it is left as it is');
+    expect(refused.err.join('\n')).toContain(
+      'FP3.json: not written by otapress (not in .otapress-raw), so it is left as it is',
+    );
     expect(existsSync(path.join(branch, 'FP4.json'))).toBe(false);
     expect(readFileSync(path.join(branch, 'FP3.json'), 'utf8')).toBe('{"response":[]}\n');
 
@@ -64,7 +69,9 @@ describe('otapress raw-branch', () => {
     const site = parseSite(readFileSync(siteFile, 'utf8')).site!;
     const files = rawBranchFiles(site, devices).filter((f) => existsSync(path.join(root, 'dist', f.from)));
     expect(files.length).toBeGreaterThanOrEqual(devices.length * 5);
-    expect(readFileSync(path.join(branch, '.otapress-raw'), 'utf8').split('\n').slice(1, -1)).toEqual(files.map((f) => f.path).sort());
+    expect(readFileSync(path.join(branch, '.otapress-raw'), 'utf8').split('\n').slice(1, -1)).toEqual(
+      files.map((f) => f.path).sort(),
+    );
 
     // What phones fetch from raw is, byte for byte, what the site answers on Pages.
     const raw = await startRawGitHubServer({ owner: 'rom', repo: 'ota', branch: 'main', root: branch });

@@ -21,8 +21,14 @@ const FILES: Record<string, string | Buffer> = {
 };
 /** The headers a raw file answer carries (Node adds Date, Connection and Keep-Alive itself). */
 const FILE_HEADERS = [
-  'access-control-allow-origin', 'cache-control', 'content-length', 'content-security-policy',
-  'content-type', 'etag', 'expires', 'x-content-type-options',
+  'access-control-allow-origin',
+  'cache-control',
+  'content-length',
+  'content-security-policy',
+  'content-type',
+  'etag',
+  'expires',
+  'x-content-type-options',
 ];
 
 let root: string;

@@ -29,7 +29,11 @@ beforeAll(() => {
   for (let n = 1; n <= DEVICES; n++) {
     const device = `dev${String(n).padStart(4, '0')}`;
     devices.push(device);
-    for (const [version, channel, timestamp] of [['2.5', 'official', 1731067200], ['2.6', 'community', 1733997600], ['3.0', 'dev', 1749549600]] as const) {
+    for (const [version, channel, timestamp] of [
+      ['2.5', 'official', 1731067200],
+      ['2.6', 'community', 1733997600],
+      ['3.0', 'dev', 1749549600],
+    ] as const) {
       const filename = `e-${version}-a14-20241108446322-${channel}-${device}.zip`;
       const hash = createHash('sha256').update(filename).digest('hex');
       const text =
@@ -39,7 +43,12 @@ beforeAll(() => {
     }
   }
   content = { manifests, devices };
-  compiled = compileSite({ site: readFileSync(path.join(EXAMPLE, 'content', 'site.yaml')), manifests, devices, problems: [] });
+  compiled = compileSite({
+    site: readFileSync(path.join(EXAMPLE, 'content', 'site.yaml')),
+    manifests,
+    devices,
+    problems: [],
+  });
   expect(compiled.problems).toEqual([]);
 }, 120_000);
 
@@ -50,43 +59,62 @@ describe(`rules for ${DEVICES} devices × 4 lists`, () => {
 
   it('Cloudflare _redirects: at most 2000 static and 100 dynamic rules', () => {
     const counts = cloudflareCounts(ruleLines(file('_redirects')).map((line) => line.split(/\s+/)[0]));
-    console.info(`Cloudflare _redirects for ${DEVICES} devices: ${counts.static} static, ${counts.dynamic} dynamic rules`);
+    console.info(
+      `Cloudflare _redirects for ${DEVICES} devices: ${counts.static} static, ${counts.dynamic} dynamic rules`,
+    );
     expect(counts.static).toBeLessThanOrEqual(2000);
     expect(counts.dynamic).toBeLessThanOrEqual(100);
   });
 
-  it.each([60, 998])('Cloudflare _redirects of %i devices (998: the most whose v2 rules each fit) within its limits as Cloudflare counts them', (count) => {
-    const site = compiled.site!;
-    const rules = cloudflareRules(routeTable(site, { devices: content.devices.slice(0, count) })).map(([from]) => from);
-    expect(rules).toContain(`/api/v2/devices/dev${String(count).padStart(4, '0')}/builds`);
-    const counts = cloudflareCounts(rules);
-    expect(counts.static).toBeLessThanOrEqual(2000);
-    expect(counts.dynamic).toBeLessThanOrEqual(100);
-  });
+  it.each([60, 998])(
+    'Cloudflare _redirects of %i devices (998: the most whose v2 rules each fit) within its limits as Cloudflare counts them',
+    (count) => {
+      const site = compiled.site!;
+      const rules = cloudflareRules(routeTable(site, { devices: content.devices.slice(0, count) })).map(
+        ([from]) => from,
+      );
+      expect(rules).toContain(`/api/v2/devices/dev${String(count).padStart(4, '0')}/builds`);
+      const counts = cloudflareCounts(rules);
+      expect(counts.static).toBeLessThanOrEqual(2000);
+      expect(counts.dynamic).toBeLessThanOrEqual(100);
+    },
+  );
 
-  it('v2 builds of unknown devices: each device\'s static rule and the [] answer while they fit Cloudflare\'s static limit, else the one placeholder rule', () => {
+  it("v2 builds of unknown devices: each device's static rule and the [] answer while they fit Cloudflare's static limit, else the one placeholder rule", () => {
     const site = compiled.site!;
     // 998 devices: 1996 static v2 rules + /api/v2/oems and /api/v2/changes in both forms = 2000, the limit.
     const fits = cloudflareRules(routeTable(site, { devices: content.devices.slice(0, 998) }));
     expect(fits).toContainEqual(['/api/v2/devices/dev0998/builds', '/api/v2/devices/dev0998/builds.json']);
     expect(fits).toContainEqual(['/api/v2/devices/:device/builds', '/api/v2/unknown-device-builds.json']);
-    expect(fits.findIndex(([from]) => from === '/api/v2/devices/:device/builds')).toBeGreaterThan(fits.findIndex(([from]) => from === '/api/v2/devices/dev0998/builds'));
+    expect(fits.findIndex(([from]) => from === '/api/v2/devices/:device/builds')).toBeGreaterThan(
+      fits.findIndex(([from]) => from === '/api/v2/devices/dev0998/builds'),
+    );
     // 999 devices would be 2002: a rule past the limit would be ignored and that device would answer [].
-    expect(cloudflareRules(routeTable(site, { devices: content.devices.slice(0, 999) }))).not.toContainEqual(['/api/v2/devices/:device/builds', '/api/v2/unknown-device-builds.json']);
+    expect(cloudflareRules(routeTable(site, { devices: content.devices.slice(0, 999) }))).not.toContainEqual([
+      '/api/v2/devices/:device/builds',
+      '/api/v2/unknown-device-builds.json',
+    ]);
     const rules = ruleLines(file('_redirects'));
     expect(rules).toContain('/api/v2/devices/:device/builds  /api/v2/devices/:device/builds.json  200');
-    expect(rules.filter((line) => line.includes('unknown-device-builds') || line.startsWith('/api/v2/devices/dev'))).toEqual([]);
+    expect(
+      rules.filter((line) => line.includes('unknown-device-builds') || line.startsWith('/api/v2/devices/dev')),
+    ).toEqual([]);
   });
 
   it('a request path beside fixed text would pass the static limit: the build refuses it at its line', () => {
-    const site = Buffer.concat([readFileSync(path.join(EXAMPLE, 'content', 'site.yaml')), Buffer.from('\nrequest_paths:\n  - /api/v1/{device}_{list}\n')]);
+    const site = Buffer.concat([
+      readFileSync(path.join(EXAMPLE, 'content', 'site.yaml')),
+      Buffer.from('\nrequest_paths:\n  - /api/v1/{device}_{list}\n'),
+    ]);
     const line = site.toString().split('\n').length - 1;
     const over = compileSite({ site, manifests: content.manifests, devices: content.devices, problems: [] });
     expect(over.problems.map(formatProblem)).toEqual([
       `content/site.yaml:${line}:5  request_paths.0  /api/v1/{device}_{list} takes one _redirects rule per device and list on Cloudflare Pages (a placeholder beside fixed text cannot be one rule there): 4004 static rules for 1000 devices, over its limit of 2000; use a path of whole segments such as /api/v1/legacy/{device}/{list}, which is one rule for every device`,
     ]);
     // Netlify has no such limit: a --host netlify build takes it.
-    expect(compileSite({ site, manifests: content.manifests, devices: content.devices, problems: [] }, 'netlify').problems).toEqual([]);
+    expect(
+      compileSite({ site, manifests: content.manifests, devices: content.devices, problems: [] }, 'netlify').problems,
+    ).toEqual([]);
   }, 60_000);
 
   it('Cloudflare _headers: at most 100 rules', () => {
@@ -97,14 +125,20 @@ describe(`rules for ${DEVICES} devices × 4 lists`, () => {
 
   it('Netlify _redirects: at most 11 rules per device, all parsed by Netlify', async () => {
     // A --host netlify publish folder's _redirects and _headers, beside the netlify.toml init writes (no rules).
-    const netlify = compileSite({ site: readFileSync(path.join(EXAMPLE, 'content', 'site.yaml')), ...content, problems: [] }, 'netlify');
+    const netlify = compileSite(
+      { site: readFileSync(path.join(EXAMPLE, 'content', 'site.yaml')), ...content, problems: [] },
+      'netlify',
+    );
     const root = tempProject();
     mkdirSync(path.join(root, 'dist'));
-    for (const name of ['_redirects', '_headers']) writeFileSync(path.join(root, 'dist', name), String(netlify.files.find((f) => f.path === name)!.contents));
+    for (const name of ['_redirects', '_headers'])
+      writeFileSync(path.join(root, 'dist', name), String(netlify.files.find((f) => f.path === name)!.contents));
     writeFileSync(path.join(root, 'netlify.toml'), NETLIFY_TOML);
     const site = await loadNetlifySite(path.join(root, 'netlify.toml'), path.join(root, 'dist'));
     expect(site.errors).toEqual([]);
-    console.info(`Netlify _redirects for ${DEVICES} devices × 4 lists: ${site.redirects.length} redirect rules, ${site.headers.length} header rules`);
+    console.info(
+      `Netlify _redirects for ${DEVICES} devices × 4 lists: ${site.redirects.length} redirect rules, ${site.headers.length} header rules`,
+    );
     // Today: 2 per device × list, 1 per device for v1 misses, 1 per device for its v2 builds and 1
     // for its v2 description, 8 for the whole API (v2 vendors, the v2 builds of unknown devices,
     // /api/v2/changes with its first page and the pages after it, 3 JSON 404 folders): 11,008 here.

@@ -3,11 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { deviceFileOf, type DeviceField } from '../../src/import/device-file.js';
 import { parseDeviceFile } from '../../src/catalog/device.js';
 
-const fields = (entries: Record<string, unknown>) => new Map<string, DeviceField>(Object.entries(entries).map(([k, value]) => [k, { value, record: 0 }]));
+const fields = (entries: Record<string, unknown>) =>
+  new Map<string, DeviceField>(Object.entries(entries).map(([k, value]) => [k, { value, record: 0 }]));
 
 describe('device.yaml from a crDroid listing', () => {
   it('quotes every value, so no value can add a key or a line', () => {
-    const made = deviceFileOf(fields({ device: 'Pixel "8a"\nname: evil', oem: 'x: y # z', maintainer: '- a' }), 'akita.json');
+    const made = deviceFileOf(
+      fields({ device: 'Pixel "8a"\nname: evil', oem: 'x: y # z', maintainer: '- a' }),
+      'akita.json',
+    );
     expect(made.leftOut).toEqual(['device (holds control or direction characters)']);
     expect(parse(made.text!)).toEqual({ oem: 'x: y # z', maintainers: [{ name: '- a' }] });
   });
@@ -30,18 +34,44 @@ describe('device.yaml from a crDroid listing', () => {
   });
 
   it('gives keys named like Object.prototype members no place', () => {
-    const made = deviceFileOf(new Map<string, DeviceField>([['__proto__', { value: 'x', record: 0 }], ['constructor', { value: 'x', record: 0 }], ['toString', { value: 'x', record: 0 }]]), 'x.json');
-    expect(made).toEqual({ kept: [], leftOut: ['__proto__ (no place in device.yaml)', 'constructor (no place in device.yaml)', 'toString (no place in device.yaml)'] });
+    const made = deviceFileOf(
+      new Map<string, DeviceField>([
+        ['__proto__', { value: 'x', record: 0 }],
+        ['constructor', { value: 'x', record: 0 }],
+        ['toString', { value: 'x', record: 0 }],
+      ]),
+      'x.json',
+    );
+    expect(made).toEqual({
+      kept: [],
+      leftOut: [
+        '__proto__ (no place in device.yaml)',
+        'constructor (no place in device.yaml)',
+        'toString (no place in device.yaml)',
+      ],
+    });
   });
 
   it('writes a maintainer url only with a maintainer name', () => {
-    expect(deviceFileOf(fields({ maintainer_url: 'https://github.com/a' }), 'x.json')).toEqual({ kept: [], leftOut: ['maintainer_url (no maintainer name to go with it)'] });
+    expect(deviceFileOf(fields({ maintainer_url: 'https://github.com/a' }), 'x.json')).toEqual({
+      kept: [],
+      leftOut: ['maintainer_url (no maintainer name to go with it)'],
+    });
   });
 });
 
 describe('device.yaml from a listing holds only what device.yaml accepts', () => {
-  it('leaves out a 150-character maintainer and an address no URL parser reads, with device.yaml\'s own words, and check accepts the rest', () => {
-    const made = deviceFileOf(fields({ device: 'Pixel 8a', maintainer: 'm'.repeat(150), maintainer_url: 'https://github.com/m', forum: 'https:///forum', telegram: 'https://t.me/x' }), 'akita.json');
+  it("leaves out a 150-character maintainer and an address no URL parser reads, with device.yaml's own words, and check accepts the rest", () => {
+    const made = deviceFileOf(
+      fields({
+        device: 'Pixel 8a',
+        maintainer: 'm'.repeat(150),
+        maintainer_url: 'https://github.com/m',
+        forum: 'https:///forum',
+        telegram: 'https://t.me/x',
+      }),
+      'akita.json',
+    );
     expect(made.kept).toEqual(['device → name', 'telegram → links.support']);
     expect(made.leftOut).toEqual([
       expect.stringMatching(/^forum \(device\.yaml links\.forum: .+\)$/),
@@ -53,7 +83,10 @@ describe('device.yaml from a listing holds only what device.yaml accepts', () =>
   });
 
   it('leaves out a name with a direction mark, a noncharacter or a lone surrogate, as device.yaml refuses them, and check accepts the rest', () => {
-    const made = deviceFileOf(fields({ device: 'Pixel\u061c 8a', maintainer: 'a\ufffeb', oem: 'x\ud800', telegram: 'https://t.me/x' }), 'x.json');
+    const made = deviceFileOf(
+      fields({ device: 'Pixel\u061c 8a', maintainer: 'a\ufffeb', oem: 'x\ud800', telegram: 'https://t.me/x' }),
+      'x.json',
+    );
     expect(made.kept).toEqual(['telegram → links.support']);
     expect(made.leftOut).toEqual([
       'device (device.yaml name: holds U+061C ARABIC LETTER MARK (character 6): an invisible direction control makes the text display in another order than it is written, so a name can pass for another; remove it)',

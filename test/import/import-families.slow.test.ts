@@ -25,7 +25,8 @@ function project(extra = ''): string {
   return root;
 }
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, name), 'utf8');
-const importFile = (root: string, file: string, device: string, list: string, ...args: string[]) => runMain(['import', file, '--device', device, '--list', list, '--root', root, ...args]);
+const importFile = (root: string, file: string, device: string, list: string, ...args: string[]) =>
+  runMain(['import', file, '--device', device, '--list', list, '--root', root, ...args]);
 const writeSource = (root: string, value: unknown) => {
   const file = path.join(root, 'source.json');
   writeFileSync(file, JSON.stringify(value, null, 2));
@@ -33,28 +34,59 @@ const writeSource = (root: string, value: unknown) => {
 };
 
 describe('the PixelExperience family', () => {
-  it('imports PixelOS G.json with no hand edits and publishes it back where its phones read it', { timeout: 60_000 }, async () => {
-    const root = project('formats:\n  pixelexperience:\n    lists: [official]\n    path: /api/updater/{device}.json\n');
-    const result = await importFile(root, path.join(FIXTURES, 'pixelos-G.json'), 'G', 'official');
-    expect(result.code).toBe(0);
-    expect(result.out).toContain('device fields kept in content/G/device.yaml: maintainer → maintainers.name, maintainer_url → maintainers.url, website_url → links.info');
-    expect(result.out.at(-1)).toBe('imported 1 of 1 records into G/official: 2 manifests written');
-    expect((await runMain(['build', '--root', root])).code).toBe(0);
-    const source = decodePixelExperience(fixture('pixelos-G.json'))!;
-    const published = decodePixelExperience(readFileSync(path.join(root, 'dist/api/updater/G.json'), 'utf8'))!;
-    // news_url has no place in device.yaml: the one field the updater reads that is not carried over.
-    expect({ ...published, newsUrl: source.newsUrl, maintainers: published.maintainers }).toEqual({ ...source, maintainers: published.maintainers });
-    expect(published.maintainers).toEqual([{ name: 'Debayan Kar', github_username: 'kardebayan' }]);
-    expect(published.version).toBe('fourteen');
-  });
+  it(
+    'imports PixelOS G.json with no hand edits and publishes it back where its phones read it',
+    { timeout: 60_000 },
+    async () => {
+      const root = project(
+        'formats:\n  pixelexperience:\n    lists: [official]\n    path: /api/updater/{device}.json\n',
+      );
+      const result = await importFile(root, path.join(FIXTURES, 'pixelos-G.json'), 'G', 'official');
+      expect(result.code).toBe(0);
+      expect(result.out).toContain(
+        'device fields kept in content/G/device.yaml: maintainer → maintainers.name, maintainer_url → maintainers.url, website_url → links.info',
+      );
+      expect(result.out.at(-1)).toBe('imported 1 of 1 records into G/official: 2 manifests written');
+      expect((await runMain(['build', '--root', root])).code).toBe(0);
+      const source = decodePixelExperience(fixture('pixelos-G.json'))!;
+      const published = decodePixelExperience(readFileSync(path.join(root, 'dist/api/updater/G.json'), 'utf8'))!;
+      // news_url has no place in device.yaml: the one field the updater reads that is not carried over.
+      expect({ ...published, newsUrl: source.newsUrl, maintainers: published.maintainers }).toEqual({
+        ...source,
+        maintainers: published.maintainers,
+      });
+      expect(published.maintainers).toEqual([{ name: 'Debayan Kar', github_username: 'kardebayan' }]);
+      expect(published.version).toBe('fourteen');
+    },
+  );
 
   it('names an answer that says error: true, and server data keyed by device, in one line', async () => {
     const root = project();
     const error = await importFile(root, writeSource(root, { error: true }), 'G', 'official');
     expect(error.code).toBe(1);
     expect(error.err[0]).toMatch(/\(file\) {2}this is a PixelExperience-family answer with "error": true/);
-    const arrow = await importFile(root, writeSource(root, { alioth: [{ filename: 'Arrow-v13.1-alioth-OFFICIAL-20240101-GAPPS.zip', filepath: '/arrow-13.1/alioth/Arrow-v13.1-alioth-OFFICIAL-20240101-GAPPS.zip', datetime: '20240101', size: '1', sha256: 'a'.repeat(64), type: 'official', version: 'v13.1' }], lmi: [{ filename: 'b.zip', filepath: '/lmi/b.zip' }] }), 'alioth', 'official');
-    expect(arrow.err[0]).toMatch(/this is server data keyed by device \(2 devices: alioth, lmi\), as ArrowOS's OTA repository keeps it, not a listing phones read: .* add each build with otapress add <zip> \(the zip's metadata has the build time\), or import the listing its server answers for one device$/);
+    const arrow = await importFile(
+      root,
+      writeSource(root, {
+        alioth: [
+          {
+            filename: 'Arrow-v13.1-alioth-OFFICIAL-20240101-GAPPS.zip',
+            filepath: '/arrow-13.1/alioth/Arrow-v13.1-alioth-OFFICIAL-20240101-GAPPS.zip',
+            datetime: '20240101',
+            size: '1',
+            sha256: 'a'.repeat(64),
+            type: 'official',
+            version: 'v13.1',
+          },
+        ],
+        lmi: [{ filename: 'b.zip', filepath: '/lmi/b.zip' }],
+      }),
+      'alioth',
+      'official',
+    );
+    expect(arrow.err[0]).toMatch(
+      /this is server data keyed by device \(2 devices: alioth, lmi\), as ArrowOS's OTA repository keeps it, not a listing phones read: .* add each build with otapress add <zip> \(the zip's metadata has the build time\), or import the listing its server answers for one device$/,
+    );
   });
 });
 
@@ -62,41 +94,51 @@ describe('the crDroid family', () => {
   it.each([
     ['crdroid-akita.json', 'akita', 'weekly'],
     ['evolutionx-alioth.json', 'alioth', 'official'],
-  ])('imports %s and publishes it back: what the updater reads is equal', { timeout: 60_000 }, async (name, device, list) => {
-    const root = project(`formats:\n  crdroid:\n    lists: [${list}]\n    path: /api/ota/{device}.json\n`);
-    expect((await importFile(root, path.join(FIXTURES, name), device, list)).code).toBe(0);
-    expect((await runMain(['build', '--root', root])).code).toBe(0);
-    const source = decodeCrDroid(fixture(name))!;
-    const published = decodeCrDroid(readFileSync(path.join(root, `dist/api/ota/${device}.json`), 'utf8'))!;
-    // buildtype (`Weekly`, `Release`) becomes the list the build is in; the updater only shows it.
-    // os_sdk_level, which the updater decodes and does not use, is the API level of the name's Android 14.
-    expect(published.updates).toEqual(source.updates.map((u) => ({ ...u, type: null, osSdkLevel: 34 })));
-    expect(published.metadata).toEqual(source.metadata);
-  });
+  ])(
+    'imports %s and publishes it back: what the updater reads is equal',
+    { timeout: 60_000 },
+    async (name, device, list) => {
+      const root = project(`formats:\n  crdroid:\n    lists: [${list}]\n    path: /api/ota/{device}.json\n`);
+      expect((await importFile(root, path.join(FIXTURES, name), device, list)).code).toBe(0);
+      expect((await runMain(['build', '--root', root])).code).toBe(0);
+      const source = decodeCrDroid(fixture(name))!;
+      const published = decodeCrDroid(readFileSync(path.join(root, `dist/api/ota/${device}.json`), 'utf8'))!;
+      // buildtype (`Weekly`, `Release`) becomes the list the build is in; the updater only shows it.
+      // os_sdk_level, which the updater decodes and does not use, is the API level of the name's Android 14.
+      expect(published.updates).toEqual(source.updates.map((u) => ({ ...u, type: null, osSdkLevel: 34 })));
+      expect(published.metadata).toEqual(source.metadata);
+    },
+  );
 });
 
 describe('the crDroid family: the build facts beyond the v1 record', () => {
-  it('keeps os_patch_level, os_sdk_level and ota_property_files, and publishes them back', { timeout: 60_000 }, async () => {
-    const root = project('formats:\n  crdroid:\n    lists: [weekly]\n');
-    const record = {
-      filename: 'crDroidAndroid-15.0-20250301-akita-v11.2.zip',
-      download: 'https://dl.example.org/builds/weekly/akita/crDroidAndroid-15.0-20250301-akita-v11.2.zip',
-      timestamp: 1740787200,
-      sha256: 'cd'.repeat(32),
-      size: 1681167996,
-      version: '11.2',
-      os_patch_level: '2025-02-05',
-      os_sdk_level: 35,
-      ota_property_files: 'payload.bin:1577:1681000000,payload_properties.txt:1681001577:154',
-    };
-    const source = JSON.stringify({ response: [record] });
-    const file = writeSource(root, JSON.parse(source));
-    expect((await importFile(root, file, 'akita', 'weekly')).code).toBe(0);
-    expect((await runMain(['build', '--root', root])).code).toBe(0);
-    const published = decodeCrDroid(readFileSync(path.join(root, 'dist/api/crdroid/akita.json'), 'utf8'))!;
-    expect(published.updates).toEqual(decodeCrDroid(source)!.updates);
-    expect(readFileSync(path.join(root, 'dist/api/crdroid/akita.json'), 'utf8')).toContain(`"ota_property_files":"${record.ota_property_files}"`);
-  });
+  it(
+    'keeps os_patch_level, os_sdk_level and ota_property_files, and publishes them back',
+    { timeout: 60_000 },
+    async () => {
+      const root = project('formats:\n  crdroid:\n    lists: [weekly]\n');
+      const record = {
+        filename: 'crDroidAndroid-15.0-20250301-akita-v11.2.zip',
+        download: 'https://dl.example.org/builds/weekly/akita/crDroidAndroid-15.0-20250301-akita-v11.2.zip',
+        timestamp: 1740787200,
+        sha256: 'cd'.repeat(32),
+        size: 1681167996,
+        version: '11.2',
+        os_patch_level: '2025-02-05',
+        os_sdk_level: 35,
+        ota_property_files: 'payload.bin:1577:1681000000,payload_properties.txt:1681001577:154',
+      };
+      const source = JSON.stringify({ response: [record] });
+      const file = writeSource(root, JSON.parse(source));
+      expect((await importFile(root, file, 'akita', 'weekly')).code).toBe(0);
+      expect((await runMain(['build', '--root', root])).code).toBe(0);
+      const published = decodeCrDroid(readFileSync(path.join(root, 'dist/api/crdroid/akita.json'), 'utf8'))!;
+      expect(published.updates).toEqual(decodeCrDroid(source)!.updates);
+      expect(readFileSync(path.join(root, 'dist/api/crdroid/akita.json'), 'utf8')).toContain(
+        `"ota_property_files":"${record.ota_property_files}"`,
+      );
+    },
+  );
 });
 
 describe('what import says', () => {
@@ -114,17 +156,39 @@ describe('what import says', () => {
     const { code, err } = await importFile(root, writeSource(root, { response: [record] }), 'akita', 'official');
     expect(code).toBe(0);
     expect(err).toHaveLength(2);
-    expect(err[0]).toMatch(/^\S+source\.json:3:5 {2}\(filled in\) {2}11 fields the records lack are filled in as the build publishes them \(android_version, api_level, changes, channel, display_version, incremental, is_upgrade_supported, md5sum, pre_version, romtype, timestamp\); --verbose says how each$/);
+    expect(err[0]).toMatch(
+      /^\S+source\.json:3:5 {2}\(filled in\) {2}11 fields the records lack are filled in as the build publishes them \(android_version, api_level, changes, channel, display_version, incremental, is_upgrade_supported, md5sum, pre_version, romtype, timestamp\); --verbose says how each$/,
+    );
     expect(err[1]).toBe('1 note above (11 in all; --verbose shows each): the build publishes these values as they say');
-    const verbose = await importFile(project(), writeSource(root, { response: [record] }), 'akita', 'official', '--verbose');
-    expect(verbose.err.some((l) => l.endsWith('the record lacks `romtype`, which phones compare with their release type: set to the list imported into'))).toBe(true);
+    const verbose = await importFile(
+      project(),
+      writeSource(root, { response: [record] }),
+      'akita',
+      'official',
+      '--verbose',
+    );
+    expect(
+      verbose.err.some((l) =>
+        l.endsWith(
+          'the record lacks `romtype`, which phones compare with their release type: set to the list imported into',
+        ),
+      ),
+    ).toBe(true);
   });
 
   it('says every problem of a record in one run', async () => {
     const root = project();
-    const { code, err } = await importFile(root, writeSource(root, { response: [{ ...record, version: '8.1.1 Arete', datetime: 'yesterday' }] }), 'akita', 'official');
+    const { code, err } = await importFile(
+      root,
+      writeSource(root, { response: [{ ...record, version: '8.1.1 Arete', datetime: 'yesterday' }] }),
+      'akita',
+      'official',
+    );
     expect(code).toBe(1);
-    expect(err.filter((l) => l.includes('record 0:')).map((l) => l.split('  ')[1])).toEqual(['response.0.datetime', 'response.0.version']);
+    expect(err.filter((l) => l.includes('record 0:')).map((l) => l.split('  ')[1])).toEqual([
+      'response.0.datetime',
+      'response.0.version',
+    ]);
   });
 
   it('names the one site.yaml edit for a list the site lacks', async () => {
@@ -132,6 +196,8 @@ describe('what import says', () => {
     appendFileSync(path.join(root, 'content/site.yaml'), '');
     const { code, err } = await importFile(root, writeSource(root, { response: [record] }), 'akita', 'nightly');
     expect(code).toBe(1);
-    expect(err[0]).toMatch(/The one edit in content\/site\.yaml: add the list `nightly: \[nightly\]` under `lists:` \(line 3\) and `nightly` to `channels` \(line 2\); then run the same import again$/);
+    expect(err[0]).toMatch(
+      /The one edit in content\/site\.yaml: add the list `nightly: \[nightly\]` under `lists:` \(line 3\) and `nightly` to `channels` \(line 2\); then run the same import again$/,
+    );
   });
 });

@@ -8,7 +8,8 @@ import { tempProject } from '../helpers/helpers.js';
 // another download key than the zip's SHA-256, and no md5sum. The build publishes them, with one
 // notice per kind and device, and never calls the key a SHA-256.
 
-const SITE = 'download_base_url: https://dl.example.org/builds\nsite_url: https://updates.example.org\nchannels: [unofficial]\nlists:\n  unofficial: [unofficial]\n';
+const SITE =
+  'download_base_url: https://dl.example.org/builds\nsite_url: https://updates.example.org\nchannels: [unofficial]\nlists:\n  unofficial: [unofficial]\n';
 const manifest = (name: string, id: string, timestamp: number) => `filename: ${name}
 version: "21.0"
 channel: unofficial
@@ -23,8 +24,14 @@ function project(): string {
   const root = tempProject();
   mkdirSync(path.join(root, 'content/beyond1lte'), { recursive: true });
   writeFileSync(path.join(root, 'content/site.yaml'), SITE);
-  writeFileSync(path.join(root, 'content/beyond1lte/new.yaml'), manifest('lineage-21.0-20240626-UNOFFICIAL-beyond1lte.zip', '5eb63bbbe01eeed093cb22bb8f5acdc3', 1719422942));
-  writeFileSync(path.join(root, 'content/beyond1lte/old.yaml'), manifest('lineage-21.0-20240501-UNOFFICIAL-beyond1lte.zip', 'c21ay6mf6uz6ruhkryd8udtii10bvvo5', 1714521600));
+  writeFileSync(
+    path.join(root, 'content/beyond1lte/new.yaml'),
+    manifest('lineage-21.0-20240626-UNOFFICIAL-beyond1lte.zip', '5eb63bbbe01eeed093cb22bb8f5acdc3', 1719422942),
+  );
+  writeFileSync(
+    path.join(root, 'content/beyond1lte/old.yaml'),
+    manifest('lineage-21.0-20240501-UNOFFICIAL-beyond1lte.zip', 'c21ay6mf6uz6ruhkryd8udtii10bvvo5', 1714521600),
+  );
   return root;
 }
 
@@ -43,13 +50,18 @@ describe('a manifest with another download key and no md5sum', () => {
   it('publishes the key as written in v1 and v2 (the download key phones already hold) and md5sum ""', async () => {
     const root = project();
     expect((await runMain(['build', '--root', root])).code).toBe(0);
-    const v1 = JSON.parse(readFileSync(path.join(root, 'dist/api/v1/beyond1lte/unofficial/index.json'), 'utf8')).response;
+    const v1 = JSON.parse(
+      readFileSync(path.join(root, 'dist/api/v1/beyond1lte/unofficial/index.json'), 'utf8'),
+    ).response;
     expect(v1.map((r: Record<string, unknown>) => [r.id, r.md5sum, r.datetime, r.size])).toEqual([
       ['5eb63bbbe01eeed093cb22bb8f5acdc3', '', 1719422942, 1234],
       ['c21ay6mf6uz6ruhkryd8udtii10bvvo5', '', 1714521600, 1234],
     ]);
     const v2 = JSON.parse(readFileSync(path.join(root, 'dist/api/v2/devices/beyond1lte/builds.json'), 'utf8'));
-    expect(v2.map((b: { files: { sha256: string }[] }) => b.files[0].sha256)).toEqual(['5eb63bbbe01eeed093cb22bb8f5acdc3', 'c21ay6mf6uz6ruhkryd8udtii10bvvo5']);
+    expect(v2.map((b: { files: { sha256: string }[] }) => b.files[0].sha256)).toEqual([
+      '5eb63bbbe01eeed093cb22bb8f5acdc3',
+      'c21ay6mf6uz6ruhkryd8udtii10bvvo5',
+    ]);
   });
 
   it('shows the key as a download id on the page and in the feed, never as a SHA-256', async () => {
@@ -69,7 +81,9 @@ describe('a manifest with another download key and no md5sum', () => {
     expect(feed).not.toContain('SHA-256');
     const ids = [...feed.matchAll(/<id>(urn:uuid:[^<]+)<\/id>/g)].map((m) => m[1]);
     expect(ids).toHaveLength(3); // the feed's own id and one per build
-    expect(ids.every((id) => /^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id))).toBe(true);
+    expect(
+      ids.every((id) => /^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id)),
+    ).toBe(true);
     expect(new Set(ids).size).toBe(3);
   });
 });

@@ -26,13 +26,27 @@ function project(): string {
   return root;
 }
 
-const source = (name: string) => JSON.parse(readFileSync(path.join(FIXTURES, name), 'utf8')).response as Record<string, unknown>[];
+const source = (name: string) =>
+  JSON.parse(readFileSync(path.join(FIXTURES, name), 'utf8')).response as Record<string, unknown>[];
 const built = (root: string, device: string, list: string) =>
-  JSON.parse(readFileSync(path.join(root, 'dist/api/v1', device, list, 'index.json'), 'utf8')).response as Record<string, unknown>[];
-
+  JSON.parse(readFileSync(path.join(root, 'dist/api/v1', device, list, 'index.json'), 'utf8')).response as Record<
+    string,
+    unknown
+  >[];
 
 async function importFixture(root: string, name: string, device: string, list: string, ...args: string[]) {
-  return runMain(['import', path.join(FIXTURES, name), '--device', device, '--list', list, '--root', root, '--verbose', ...args]);
+  return runMain([
+    'import',
+    path.join(FIXTURES, name),
+    '--device',
+    device,
+    '--list',
+    list,
+    '--root',
+    root,
+    '--verbose',
+    ...args,
+  ]);
 }
 
 describe('LineageOS listings phones read: numbers as text, keys that are not SHA-256, no md5sum', () => {
@@ -41,32 +55,45 @@ describe('LineageOS listings phones read: numbers as text, keys that are not SHA
     ['razuuu-starlte.json', 'starlte', '12'],
     ['majaahh-a53x.json', 'a53x', '16'],
     ['marek-guran-jasmine_sprout.json', 'jasmine_sprout', '11'],
-  ])('%s imports with no hand edits and builds back to what the phone reads', { timeout: 60_000 }, async (name, device, android) => {
-    const root = project();
-    const result = await importFixture(root, name, device, 'unofficial');
-    expect({ code: result.code, out: result.out.at(-1) }).toEqual({ code: 0, out: `imported 1 of 1 records into ${device}/unofficial: 1 manifest written` });
-    expect(result.err.filter((l) => !/^\S+:\d+:\d+  \S+  /.test(l))).toEqual([expect.stringMatching(/^\d+ notes above: the build publishes these values as they say$/)]);
-    expect((await runMain(['build', '--root', root])).code).toBe(0);
-    const records = built(root, device, 'unofficial');
-    expect(records.map(phoneView)).toEqual(source(name).map(phoneView));
-    expect(records.map((r) => [r.android_version, r.md5sum])).toEqual([[android, '']]);
-  });
+  ])(
+    '%s imports with no hand edits and builds back to what the phone reads',
+    { timeout: 60_000 },
+    async (name, device, android) => {
+      const root = project();
+      const result = await importFixture(root, name, device, 'unofficial');
+      expect({ code: result.code, out: result.out.at(-1) }).toEqual({
+        code: 0,
+        out: `imported 1 of 1 records into ${device}/unofficial: 1 manifest written`,
+      });
+      expect(result.err.filter((l) => !/^\S+:\d+:\d+  \S+  /.test(l))).toEqual([
+        expect.stringMatching(/^\d+ notes above: the build publishes these values as they say$/),
+      ]);
+      expect((await runMain(['build', '--root', root])).code).toBe(0);
+      const records = built(root, device, 'unofficial');
+      expect(records.map(phoneView)).toEqual(source(name).map(phoneView));
+      expect(records.map((r) => [r.android_version, r.md5sum])).toEqual([[android, '']]);
+    },
+  );
 });
 
 describe('a crDroid device file', () => {
-  it('maps download, timestamp, sha256, md5 and buildtype, and keeps the device fields in device.yaml', { timeout: 60_000 }, async () => {
-    const root = project();
-    const { code, out } = await importFixture(root, 'crdroid-akita.json', 'akita', 'weekly');
-    expect(code).toBe(0);
-    expect(out).toEqual([
-      'created content/akita/crDroidAndroid-14.0-20241003-akita-v10.8.yaml',
-      'created content/akita/device.yaml',
-      'device fields kept in content/akita/device.yaml: device → name, oem → oem, maintainer → maintainers.name, forum → links.forum, telegram → links.support, paypal → links.donate, dt → links.source',
-      'device fields left out: bootloader (no place in device.yaml), common-dt (no place in device.yaml), firmware (no place in device.yaml), gapps (no place in device.yaml), kernel (no place in device.yaml), modem (no place in device.yaml), recovery (no place in device.yaml)',
-      'imported 1 of 1 records into akita/weekly: 2 manifests written',
-    ]);
-    const deviceFile = readFileSync(path.join(root, 'content/akita/device.yaml'), 'utf8');
-    expect(deviceFile).toBe(`# The device fields of crdroid-akita.json (otapress import); see the README for the other keys.
+  it(
+    'maps download, timestamp, sha256, md5 and buildtype, and keeps the device fields in device.yaml',
+    { timeout: 60_000 },
+    async () => {
+      const root = project();
+      const { code, out } = await importFixture(root, 'crdroid-akita.json', 'akita', 'weekly');
+      expect(code).toBe(0);
+      expect(out).toEqual([
+        'created content/akita/crDroidAndroid-14.0-20241003-akita-v10.8.yaml',
+        'created content/akita/device.yaml',
+        'device fields kept in content/akita/device.yaml: device → name, oem → oem, maintainer → maintainers.name, forum → links.forum, telegram → links.support, paypal → links.donate, dt → links.source',
+        'device fields left out: bootloader (no place in device.yaml), common-dt (no place in device.yaml), firmware (no place in device.yaml), gapps (no place in device.yaml), kernel (no place in device.yaml), modem (no place in device.yaml), recovery (no place in device.yaml)',
+        'imported 1 of 1 records into akita/weekly: 2 manifests written',
+      ]);
+      const deviceFile = readFileSync(path.join(root, 'content/akita/device.yaml'), 'utf8');
+      expect(deviceFile)
+        .toBe(`# The device fields of crdroid-akita.json (otapress import); see the README for the other keys.
 name: "Pixel 8a"
 oem: "Google"
 maintainers:
@@ -77,35 +104,42 @@ links:
   donate: "https://paypal.me/igherman96"
   source: "https://github.com/crdroidandroid/android_device_google_akita"
 `);
-    // Only the keys of the device.yaml contract.
-    const parsed = parse(deviceFile) as Record<string, unknown>;
-    expect(Object.keys(parsed).every((k) => ['name', 'oem', 'models', 'maintainers', 'links', 'dependencies'].includes(k))).toBe(true);
-    expect(Object.keys(parsed.links as object).every((k) => ['info', 'forum', 'support', 'donate', 'source'].includes(k))).toBe(true);
+      // Only the keys of the device.yaml contract.
+      const parsed = parse(deviceFile) as Record<string, unknown>;
+      expect(
+        Object.keys(parsed).every((k) => ['name', 'oem', 'models', 'maintainers', 'links', 'dependencies'].includes(k)),
+      ).toBe(true);
+      expect(
+        Object.keys(parsed.links as object).every((k) => ['info', 'forum', 'support', 'donate', 'source'].includes(k)),
+      ).toBe(true);
 
-    // The build reads the device.yaml import wrote: the v2 directory and the device page show it.
-    expect((await runMain(['build', '--root', root])).code).toBe(0);
-    const v2Device = JSON.parse(readFileSync(path.join(root, 'dist/api/v2/devices/akita/index.json'), 'utf8')) as Record<string, unknown>;
-    expect([v2Device.name, v2Device.model, v2Device.oem]).toEqual(['Pixel 8a', 'akita', 'Google']);
-    const oems = JSON.parse(readFileSync(path.join(root, 'dist/api/v2/oems.json'), 'utf8')) as unknown;
-    expect(oems).toEqual([{ name: 'Google', devices: [{ model: 'akita', name: 'Pixel 8a' }] }]);
-    const page = readFileSync(path.join(root, 'dist/devices/akita/index.html'), 'utf8');
-    expect(page).toContain('Ionut Gherman');
-    expect(page).toContain('href="https://t.me/ionutbuilds"');
-    const [crDroid] = source('crdroid-akita.json');
-    const [record] = built(root, 'akita', 'weekly');
-    expect(phoneView(record)).toEqual({
-      datetime: crDroid.timestamp,
-      filename: crDroid.filename,
-      id: crDroid.sha256,
-      romtype: 'weekly',
-      size: crDroid.size,
-      url: crDroid.download,
-      version: crDroid.version,
-    });
-    expect([record.md5sum, record.android_version]).toEqual([crDroid.md5, '14']);
-    const [v2] = JSON.parse(readFileSync(path.join(root, 'dist/api/v2/devices/akita/builds.json'), 'utf8'));
-    expect([v2.type, v2.files[0].sha256, v2.files[0].url]).toEqual(['weekly', crDroid.sha256, crDroid.download]);
-  });
+      // The build reads the device.yaml import wrote: the v2 directory and the device page show it.
+      expect((await runMain(['build', '--root', root])).code).toBe(0);
+      const v2Device = JSON.parse(
+        readFileSync(path.join(root, 'dist/api/v2/devices/akita/index.json'), 'utf8'),
+      ) as Record<string, unknown>;
+      expect([v2Device.name, v2Device.model, v2Device.oem]).toEqual(['Pixel 8a', 'akita', 'Google']);
+      const oems = JSON.parse(readFileSync(path.join(root, 'dist/api/v2/oems.json'), 'utf8')) as unknown;
+      expect(oems).toEqual([{ name: 'Google', devices: [{ model: 'akita', name: 'Pixel 8a' }] }]);
+      const page = readFileSync(path.join(root, 'dist/devices/akita/index.html'), 'utf8');
+      expect(page).toContain('Ionut Gherman');
+      expect(page).toContain('href="https://t.me/ionutbuilds"');
+      const [crDroid] = source('crdroid-akita.json');
+      const [record] = built(root, 'akita', 'weekly');
+      expect(phoneView(record)).toEqual({
+        datetime: crDroid.timestamp,
+        filename: crDroid.filename,
+        id: crDroid.sha256,
+        romtype: 'weekly',
+        size: crDroid.size,
+        url: crDroid.download,
+        version: crDroid.version,
+      });
+      expect([record.md5sum, record.android_version]).toEqual([crDroid.md5, '14']);
+      const [v2] = JSON.parse(readFileSync(path.join(root, 'dist/api/v2/devices/akita/builds.json'), 'utf8'));
+      expect([v2.type, v2.files[0].sha256, v2.files[0].url]).toEqual(['weekly', crDroid.sha256, crDroid.download]);
+    },
+  );
 
   it('never overwrites a device.yaml, and says what it would have kept', { timeout: 60_000 }, async () => {
     const root = project();
@@ -113,21 +147,44 @@ links:
     writeFileSync(path.join(root, 'content/akita/device.yaml'), 'name: Pixel 8a (mine)\n');
     const { code, out } = await importFixture(root, 'crdroid-akita.json', 'akita', 'weekly');
     expect(code).toBe(0);
-    expect(out).toContain('device fields not written: content/akita/device.yaml exists and is left as it is (it would keep device → name, oem → oem, maintainer → maintainers.name, forum → links.forum, telegram → links.support, paypal → links.donate, dt → links.source)');
+    expect(out).toContain(
+      'device fields not written: content/akita/device.yaml exists and is left as it is (it would keep device → name, oem → oem, maintainer → maintainers.name, forum → links.forum, telegram → links.support, paypal → links.donate, dt → links.source)',
+    );
     expect(readFileSync(path.join(root, 'content/akita/device.yaml'), 'utf8')).toBe('name: Pixel 8a (mine)\n');
   });
 
-  it('reads a ROM that copied the shape (PlusLineage), without and with --android-version for a name that does not tell it', { timeout: 60_000 }, async () => {
-    const without = await importFixture(project(), 'pluslineage-alioth.json', 'alioth', 'official');
-    expect(without.code).toBe(0);
-    expect(without.err.some((l) => /android_version {2}the record lacks `android_version`, which only the \/e\/ updater reads: left out/.test(l))).toBe(true);
-    const root = project();
-    const { code, out } = await importFixture(root, 'pluslineage-alioth.json', 'alioth', 'official', '--android-version', '12');
-    expect(code).toBe(0);
-    expect(out).toContain('device fields kept in content/alioth/device.yaml: device → name, oem → oem, maintainer → maintainers.name, forum → links.forum, telegram → links.support, paypal → links.donate');
-    expect(out).toContain('device fields left out: bootloader (no place in device.yaml), common-dt (no place in device.yaml), dt (empty), firmware (no place in device.yaml), kernel (no place in device.yaml), modem (no place in device.yaml), recovery (no place in device.yaml)');
-    expect(readFileSync(path.join(root, 'content/alioth/device.yaml'), 'utf8')).toContain('name: "F3/ Mi 11x"\noem: "Poco"\n');
-  });
+  it(
+    'reads a ROM that copied the shape (PlusLineage), without and with --android-version for a name that does not tell it',
+    { timeout: 60_000 },
+    async () => {
+      const without = await importFixture(project(), 'pluslineage-alioth.json', 'alioth', 'official');
+      expect(without.code).toBe(0);
+      expect(
+        without.err.some((l) =>
+          /android_version {2}the record lacks `android_version`, which only the \/e\/ updater reads: left out/.test(l),
+        ),
+      ).toBe(true);
+      const root = project();
+      const { code, out } = await importFixture(
+        root,
+        'pluslineage-alioth.json',
+        'alioth',
+        'official',
+        '--android-version',
+        '12',
+      );
+      expect(code).toBe(0);
+      expect(out).toContain(
+        'device fields kept in content/alioth/device.yaml: device → name, oem → oem, maintainer → maintainers.name, forum → links.forum, telegram → links.support, paypal → links.donate',
+      );
+      expect(out).toContain(
+        'device fields left out: bootloader (no place in device.yaml), common-dt (no place in device.yaml), dt (empty), firmware (no place in device.yaml), kernel (no place in device.yaml), modem (no place in device.yaml), recovery (no place in device.yaml)',
+      );
+      expect(readFileSync(path.join(root, 'content/alioth/device.yaml'), 'utf8')).toContain(
+        'name: "F3/ Mi 11x"\noem: "Poco"\n',
+      );
+    },
+  );
 });
 
 describe('listings phones do not read', () => {
@@ -147,7 +204,12 @@ describe('listings phones do not read', () => {
 
   it('refuses a file that is not JSON (phones fail the whole check)', async () => {
     const root = project();
-    const { code, err } = await importFixture(root, 'shapeshiftos-laurel_sprout-invalid.json', 'laurel_sprout', 'unofficial');
+    const { code, err } = await importFixture(
+      root,
+      'shapeshiftos-laurel_sprout-invalid.json',
+      'laurel_sprout',
+      'unofficial',
+    );
     expect(code).toBe(1);
     expect(err[0]).toBe(
       `${path.join(FIXTURES, 'shapeshiftos-laurel_sprout-invalid.json')}:7:4  (file)  not valid JSON (Expected ',' or '}' after property value in JSON at position 274); save the listing exactly as the server sent it`,
@@ -161,14 +223,20 @@ describe('names published under another convention', () => {
   it.each([
     ['linux4-beyond1lte.json', 'beyond1lte'],
     ['lin19-microg-hotdog.json', 'hotdog'],
-  ])('%s imports with no hand edits and builds back to what the phone reads', { timeout: 60_000 }, async (name, device) => {
-    const root = project();
-    const imported = await importFixture(root, name, device, 'unofficial');
-    expect(imported.err.filter((l) => /  response\.\d+\./.test(l) && !/notice|filled|derived/.test(l))).toEqual([]);
-    expect(imported.code).toBe(0);
-    expect((await runMain(['build', '--root', root])).code).toBe(0);
-    const records = source(name);
-    const rebuilt = built(root, device, 'unofficial');
-    expect(rebuilt.map(phoneView).sort((a, b) => a.datetime - b.datetime)).toEqual(records.map(phoneView).sort((a, b) => a.datetime - b.datetime));
-  });
+  ])(
+    '%s imports with no hand edits and builds back to what the phone reads',
+    { timeout: 60_000 },
+    async (name, device) => {
+      const root = project();
+      const imported = await importFixture(root, name, device, 'unofficial');
+      expect(imported.err.filter((l) => /  response\.\d+\./.test(l) && !/notice|filled|derived/.test(l))).toEqual([]);
+      expect(imported.code).toBe(0);
+      expect((await runMain(['build', '--root', root])).code).toBe(0);
+      const records = source(name);
+      const rebuilt = built(root, device, 'unofficial');
+      expect(rebuilt.map(phoneView).sort((a, b) => a.datetime - b.datetime)).toEqual(
+        records.map(phoneView).sort((a, b) => a.datetime - b.datetime),
+      );
+    },
+  );
 });

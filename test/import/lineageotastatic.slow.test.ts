@@ -26,7 +26,11 @@ const ADDED_BY_E = ['pre_version', 'display_version', 'android_version', 'is_upg
  * The request paths that must answer each device's listing. Phones of the field ask the legacy
  * `/api/v1/{device}_{type}` of LineageOTAstatic: add it here once site.yaml can declare it.
  */
-const requestPaths = (device: string) => [`/api/v1/${device}/${LIST}/`, `/api/v1/${device}/${LIST}/eng.matthi.20241109.174643`, `/api/v1/${device}/${LIST}?format=api`];
+const requestPaths = (device: string) => [
+  `/api/v1/${device}/${LIST}/`,
+  `/api/v1/${device}/${LIST}/eng.matthi.20241109.174643`,
+  `/api/v1/${device}/${LIST}?format=api`,
+];
 
 const source = (device: string) => readFileSync(path.join(SOURCE, `${device}_${LIST}`), 'utf8');
 
@@ -36,7 +40,20 @@ async function importAll() {
   mkdirSync(path.join(root, 'content'));
   writeFileSync(path.join(root, 'content/site.yaml'), SITE);
   const runs = [];
-  for (const device of DEVICES) runs.push(await runMain(['import', path.join(SOURCE, `${device}_${LIST}`), '--device', device, '--list', LIST, '--root', root, '--verbose']));
+  for (const device of DEVICES)
+    runs.push(
+      await runMain([
+        'import',
+        path.join(SOURCE, `${device}_${LIST}`),
+        '--device',
+        device,
+        '--list',
+        LIST,
+        '--root',
+        root,
+        '--verbose',
+      ]),
+    );
   return { root, runs };
 }
 
@@ -46,7 +63,9 @@ describe('the LineageOTAstatic listings', () => {
     runs.forEach(({ code, out, err }, i) => {
       const file = path.join(SOURCE, `${DEVICES[i]}_${LIST}`);
       expect(code).toBe(0);
-      expect(out.filter((l) => !l.startsWith(`created content/${DEVICES[i]}/lineage-`))).toEqual([`imported 30 of 30 records into ${DEVICES[i]}/${LIST}: 30 manifests written`]);
+      expect(out.filter((l) => !l.startsWith(`created content/${DEVICES[i]}/lineage-`))).toEqual([
+        `imported 30 of 30 records into ${DEVICES[i]}/${LIST}: 30 manifests written`,
+      ]);
       expect(err).toEqual([
         `${file}:3:9  android_version  all 30 records lack \`android_version\`, which only the /e/ updater reads: derived from api_level by the pairing of the v1 interface (README, The v1 interface) (29 → 10, 30 → 11, 32 → 12)`,
         `${file}:3:9  display_version  all 30 records lack \`display_version\`, which only the /e/ updater reads: derived from the file name, as the build does`,
@@ -68,7 +87,11 @@ describe('the LineageOTAstatic listings', () => {
       const written = readFileSync(path.join(root, 'dist/api/v1', device, LIST, 'index.json'), 'utf8');
       for (const request of requestPaths(device)) {
         const answer = respond(tree, 'GET', request);
-        expect({ request, status: answer.status, body: String(answer.body) }).toEqual({ request, status: 200, body: written });
+        expect({ request, status: answer.status, body: String(answer.body) }).toEqual({
+          request,
+          status: 200,
+          body: written,
+        });
       }
       const built = JSON.parse(written).response as Record<string, unknown>[];
       // Same builds in the same order (newest first, as the source has them).
@@ -92,8 +115,20 @@ describe('the LineageOTAstatic listings', () => {
   it('import again unchanged: a second import of the same listings writes nothing', async () => {
     const { root } = await importAll();
     for (const device of DEVICES) {
-      const { code, out } = await runMain(['import', path.join(SOURCE, `${device}_${LIST}`), '--device', device, '--list', LIST, '--root', root]);
-      expect({ code, out }).toEqual({ code: 0, out: [`imported 30 of 30 records into ${device}/${LIST}: 0 manifests written`] });
+      const { code, out } = await runMain([
+        'import',
+        path.join(SOURCE, `${device}_${LIST}`),
+        '--device',
+        device,
+        '--list',
+        LIST,
+        '--root',
+        root,
+      ]);
+      expect({ code, out }).toEqual({
+        code: 0,
+        out: [`imported 30 of 30 records into ${device}/${LIST}: 0 manifests written`],
+      });
     }
   });
 });

@@ -17,7 +17,8 @@ import { portalCompare } from '../helpers/portal.js';
 
 const NAME = 'e-2.7-a14-20241108446999-official-FP4';
 const MANIFEST = `content/FP4/${NAME}.yaml`;
-const SITE = 'download_base_url: https://dl.example.org/builds\nsite_url: https://updates.example.org\nchannels: [official]\nlists:\n  stable: [official]\nformats:\n  crdroid: {}\n';
+const SITE =
+  'download_base_url: https://dl.example.org/builds\nsite_url: https://updates.example.org\nchannels: [official]\nlists:\n  stable: [official]\nformats:\n  crdroid: {}\n';
 
 /** A catalog whose one build was imported with the zip's MD5 as its id, and the zip itself. */
 async function importedProject(extra = '') {
@@ -66,12 +67,14 @@ async function published(root: string) {
     page: read(root, 'dist/devices/FP4/index.html'),
     feed,
     entryIds: [...feed.matchAll(/<entry>\n {4}<id>([^<]+)<\/id>/g)].map((m) => m[1]),
-    sums: existsSync(path.join(root, 'dist/devices/FP4/SHA256SUMS')) ? read(root, 'dist/devices/FP4/SHA256SUMS') : undefined,
+    sums: existsSync(path.join(root, 'dist/devices/FP4/SHA256SUMS'))
+      ? read(root, 'dist/devices/FP4/SHA256SUMS')
+      : undefined,
   };
 }
 
-describe('a download key that is not a SHA-256, and the zip\'s SHA-256 beside it', { timeout: 60_000 }, () => {
-  it('without sha256: v2 carries the key, the portal\'s Compare reports a mismatch for the right file, and the notice and page say so', async () => {
+describe("a download key that is not a SHA-256, and the zip's SHA-256 beside it", { timeout: 60_000 }, () => {
+  it("without sha256: v2 carries the key, the portal's Compare reports a mismatch for the right file, and the notice and page say so", async () => {
     const { root, md5, bytes } = await importedProject();
     const out = await published(root);
     expect(out.err).toContain(
@@ -85,20 +88,33 @@ describe('a download key that is not a SHA-256, and the zip\'s SHA-256 beside it
     expect(portalCompare(out.v2[0].files[0], bytes)?.title).toBe('SHA256 Mismatch');
     expect(out.crDroid.updates).toEqual([]);
     expect(out.page).not.toContain('<dt>SHA-256</dt>');
-    expect(out.page).toContain(`<dt>Download id</dt><dd><code>${md5}</code> <span class="meta">not a SHA-256: the LineageOS download portal shows it as the SHA256, and its Compare reports a mismatch even for the right file</span></dd>`);
+    expect(out.page).toContain(
+      `<dt>Download id</dt><dd><code>${md5}</code> <span class="meta">not a SHA-256: the LineageOS download portal shows it as the SHA256, and its Compare reports a mismatch even for the right file</span></dd>`,
+    );
     expect(out.sums).toBeUndefined();
   });
 
-  it('add --force keeps the id phones know, writes the zip\'s SHA-256 beside it, and keeps what the zip cannot tell', async () => {
+  it("add --force keeps the id phones know, writes the zip's SHA-256 beside it, and keeps what the zip cannot tell", async () => {
     const { root, zip, md5, sha1, sha256, size } = await importedProject('lists: [stable]\n');
     const refused = await runMain(['add', zip, '--root', root]);
-    expect(refused).toMatchObject({ code: 2, err: [`${MANIFEST} exists already; pass --force to write it again from the zip (what a zip cannot tell, such as lists, changelog, url and files, is kept from it, and so is an id that is not a SHA-256), or --dry-run to see the new manifest`] });
+    expect(refused).toMatchObject({
+      code: 2,
+      err: [
+        `${MANIFEST} exists already; pass --force to write it again from the zip (what a zip cannot tell, such as lists, changelog, url and files, is kept from it, and so is an id that is not a SHA-256), or --dry-run to see the new manifest`,
+      ],
+    });
     const { code, err } = await runMain(['add', zip, '--root', root, '--force']);
     expect(code, err.join('\n')).toBe(0);
     const manifest = read(root, MANIFEST);
-    expect(manifest).toContain(`md5sum: ${md5}\nsha1: ${sha1}\nid: ${md5}\nsha256: ${sha256}\nsize: ${size}\ndisplay_version: 2.7-as-imported\n`);
+    expect(manifest).toContain(
+      `md5sum: ${md5}\nsha1: ${sha1}\nid: ${md5}\nsha256: ${sha256}\nsize: ${size}\ndisplay_version: 2.7-as-imported\n`,
+    );
     expect(manifest).toContain('lists: [stable]\n');
-    expect(err).toContainEqual(expect.stringMatching(new RegExp(`^  id +kept from ${MANIFEST} \\(the download key phones know; not a SHA-256\\) +${md5}$`)));
+    expect(err).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^  id +kept from ${MANIFEST} \\(the download key phones know; not a SHA-256\\) +${md5}$`),
+      ),
+    );
     expect(err).toContainEqual(expect.stringMatching(new RegExp(`^  sha256 +SHA-256 of the zip +${sha256}$`)));
     // Run again, the manifest now states the zip's SHA-256, which the zip still has.
     expect((await runMain(['add', zip, '--root', root, '--force'])).code).toBe(0);
@@ -115,11 +131,17 @@ describe('a download key that is not a SHA-256, and the zip\'s SHA-256 beside it
     expect(after.v1).toEqual(before.v1);
     expect(after.v2.map((b) => b.files[0].sha256)).toEqual([sha256]);
     expect(portalCompare(after.v2[0].files[0], bytes)).toEqual({ title: 'SHA256', message: 'Matches' });
-    expect(portalCompare(after.v2[0].files[0], Buffer.concat([bytes, Buffer.from([0])]))?.title).toBe('SHA256 Mismatch');
-    expect(after.crDroid.updates).toMatchObject([{ downloadId: sha256, name: `${NAME}.zip`, fileSize: size, timestamp: 1731067200 }]);
+    expect(portalCompare(after.v2[0].files[0], Buffer.concat([bytes, Buffer.from([0])]))?.title).toBe(
+      'SHA256 Mismatch',
+    );
+    expect(after.crDroid.updates).toMatchObject([
+      { downloadId: sha256, name: `${NAME}.zip`, fileSize: size, timestamp: 1731067200 },
+    ]);
     expect(after.page).toContain(`<dt>SHA-256</dt>`);
     expect(after.page).toContain(sha256);
-    expect(after.page).toContain(`<dt>Download id</dt><dd><code>${md5}</code> <span class="meta">not a SHA-256: the download key of the v1 listing, which phones already know</span></dd>`);
+    expect(after.page).toContain(
+      `<dt>Download id</dt><dd><code>${md5}</code> <span class="meta">not a SHA-256: the download key of the v1 listing, which phones already know</span></dd>`,
+    );
     expect(after.feed).toContain(`; SHA-256 ${sha256}; download id ${md5}; MD5 ${md5}.</summary>`);
     // Links and feed readers keep the build: its anchor and entry id are the key's, as before.
     expect(after.entryIds).toEqual(before.entryIds);
@@ -129,28 +151,33 @@ describe('a download key that is not a SHA-256, and the zip\'s SHA-256 beside it
     mkdirSync(downloads);
     copyFileSync(zip, path.join(downloads, `${NAME}.zip`));
     writeFileSync(path.join(downloads, 'SHA256SUMS'), after.sums!);
-    expect(execFileSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: downloads, encoding: 'utf8' })).toBe(`${NAME}.zip: OK\n`);
+    expect(execFileSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: downloads, encoding: 'utf8' })).toBe(
+      `${NAME}.zip: OK\n`,
+    );
   });
 
   it.each([
     ['md5sum', (m: string) => m.replace(/^md5sum: .*$/m, `md5sum: ${'f'.repeat(32)}`), 'f'.repeat(32)],
     ['size', (m: string) => m.replace(/^size: .*$/m, 'size: 12345'), '12345'],
     ['sha256', (m: string) => `${m}sha256: ${'a'.repeat(64)}\n`, 'a'.repeat(64)],
-  ])('refuses, and writes nothing, a zip whose %s differs from what the manifest keeping the key states', async (field, change, stated) => {
-    const { root, zip, md5, sha256, size } = await importedProject();
-    writeFileSync(path.join(root, MANIFEST), change(read(root, MANIFEST)));
-    const before = read(root, MANIFEST);
-    const actual = { md5sum: md5, size: String(size), sha256 }[field];
-    const { code, err } = await runMain(['add', zip, '--root', root, '--force']);
-    expect({ code, err }).toEqual({
-      code: 1,
-      err: [
-        `${zip}  ${field}  ${MANIFEST} keeps the download key ${md5}, which phones already know, and says the zip's ${field} is ${stated}; this zip's is ${actual}, so it is another package than the one phones know by that key: check that this is the right file; to publish it in that one's place under a new download key (its SHA-256), remove \`id\` from ${MANIFEST}, then run the same add again`,
-        '1 problem found; nothing was written.',
-      ],
-    });
-    expect(read(root, MANIFEST)).toBe(before);
-  });
+  ])(
+    'refuses, and writes nothing, a zip whose %s differs from what the manifest keeping the key states',
+    async (field, change, stated) => {
+      const { root, zip, md5, sha256, size } = await importedProject();
+      writeFileSync(path.join(root, MANIFEST), change(read(root, MANIFEST)));
+      const before = read(root, MANIFEST);
+      const actual = { md5sum: md5, size: String(size), sha256 }[field];
+      const { code, err } = await runMain(['add', zip, '--root', root, '--force']);
+      expect({ code, err }).toEqual({
+        code: 1,
+        err: [
+          `${zip}  ${field}  ${MANIFEST} keeps the download key ${md5}, which phones already know, and says the zip's ${field} is ${stated}; this zip's is ${actual}, so it is another package than the one phones know by that key: check that this is the right file; to publish it in that one's place under a new download key (its SHA-256), remove \`id\` from ${MANIFEST}, then run the same add again`,
+          '1 problem found; nothing was written.',
+        ],
+      });
+      expect(read(root, MANIFEST)).toBe(before);
+    },
+  );
 
   it('gives the build a new key, its SHA-256, once the maintainer removes the id that zip does not match', async () => {
     const { root, zip, sha256 } = await importedProject();

@@ -12,7 +12,10 @@ import { decodeCrDroid, decodePixelExperience } from '../helpers/format-clients.
 
 const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 /** The metadata of an Android 14 build for the Pixel 8a (akita). */
-const AKITA_METADATA = FP4_METADATA.replace('Fairphone/FP4/FP4:14/', 'google/akita/akita:14/').replace('pre-device=FP4', 'pre-device=akita');
+const AKITA_METADATA = FP4_METADATA.replace('Fairphone/FP4/FP4:14/', 'google/akita/akita:14/').replace(
+  'pre-device=FP4',
+  'pre-device=akita',
+);
 
 async function freshCatalog(name: string, channels?: string[], extra = '') {
   const root = path.join(tempProject(), 'my-ota');
@@ -33,7 +36,9 @@ describe('add: the name families of other ROMs, on the first run', { timeout: 60
     const added = await runMain(['add', zip, '--root', root]);
     expect(added.code).toBe(0);
     // Where each fact came from: the version from the name, the list's channel from the name or the site.
-    expect(added.err.find((l) => l.startsWith('  version '))).toMatch(new RegExp(`^  version +the file name +${version.replace('.', '\\.')}$`));
+    expect(added.err.find((l) => l.startsWith('  version '))).toMatch(
+      new RegExp(`^  version +the file name +${version.replace('.', '\\.')}$`),
+    );
     expect(added.err.find((l) => l.startsWith('  channel '))).toMatch(new RegExp(` ${channel}$`));
     const manifest = readFileSync(path.join(root, 'content/akita', name.replace(/\.zip$/, '.yaml')), 'utf8');
     expect(manifest).toContain(`version: "${version}"\nchannel: ${channel}\n`);
@@ -47,17 +52,29 @@ describe('add: the name families of other ROMs, on the first run', { timeout: 60
     expect((await runMain(['add', crdroid.zip, '--root', crdroid.root])).code).toBe(0);
     expect((await runMain(['build', '--root', crdroid.root])).code).toBe(0);
     const decoded = decodeCrDroid(readFileSync(path.join(crdroid.root, 'dist/api/crdroid/akita.json'), 'utf8'))!;
-    expect(decoded.updates).toMatchObject([{ name: 'crDroidAndroid-14.0-20240315-akita-v10.3.zip', version: '10.3', timestamp: 1731067200, osSdkLevel: 34, osPatchLevel: '2024-11-05' }]);
+    expect(decoded.updates).toMatchObject([
+      {
+        name: 'crDroidAndroid-14.0-20240315-akita-v10.3.zip',
+        version: '10.3',
+        timestamp: 1731067200,
+        osSdkLevel: 34,
+        osPatchLevel: '2024-11-05',
+      },
+    ]);
     const pixel = await freshCatalog('PixelOS_akita-14.0-20240315-0820.zip', undefined, formats);
     expect((await runMain(['add', pixel.zip, '--root', pixel.root])).code).toBe(0);
     expect((await runMain(['build', '--root', pixel.root])).code).toBe(0);
-    expect(decodePixelExperience(readFileSync(path.join(pixel.root, 'dist/api/pixelexperience/akita.json'), 'utf8'))).toMatchObject({ version: 'fourteen', name: 'PixelOS_akita-14.0-20240315-0820.zip', timestamp: 1731067200 });
+    expect(
+      decodePixelExperience(readFileSync(path.join(pixel.root, 'dist/api/pixelexperience/akita.json'), 'utf8')),
+    ).toMatchObject({ version: 'fourteen', name: 'PixelOS_akita-14.0-20240315-0820.zip', timestamp: 1731067200 });
   });
 
   it('asks for the one option it cannot tell, in one message', async () => {
     const { root, zip } = await freshCatalog('RisingOS-weekly-akita.zip');
     const added = await runMain(['add', zip, '--root', root]);
     expect(added.code).toBe(2);
-    expect(added.err[0]).toMatch(/^cannot tell --version, --channel of RisingOS-weekly-akita\.zip: `RisingOS-weekly-akita\.zip` is in none of the name forms otapress reads/);
+    expect(added.err[0]).toMatch(
+      /^cannot tell --version, --channel of RisingOS-weekly-akita\.zip: `RisingOS-weekly-akita\.zip` is in none of the name forms otapress reads/,
+    );
   });
 });

@@ -13,7 +13,14 @@ import { readContent } from '../../src/catalog/read.js';
 import { compileSite } from '../../src/pipeline/build.js';
 import { respond, servedTree } from '../../src/hosts/respond.js';
 import { runMain } from '../helpers/cli-process.js';
-import { LINEAGE_V1_TEMPLATE, v1CanInstall, v1Lists, v1RequestUrl, type Phone, type PhoneProperties } from '../helpers/clients.js';
+import {
+  LINEAGE_V1_TEMPLATE,
+  v1CanInstall,
+  v1Lists,
+  v1RequestUrl,
+  type Phone,
+  type PhoneProperties,
+} from '../helpers/clients.js';
 import { ROOT } from '../helpers/helpers.js';
 import { writeOtaZip } from '../helpers/ota-zip.js';
 
@@ -78,14 +85,24 @@ describe('incremental packages on a fresh init --channels nightly catalog', { ti
   });
 
   it('records the build the package applies on, beside the full builds', async () => {
-    for (const name of [FULL_OLD, FULL_NEW]) expect((await runMain(["add", zip(name), "--root", root])).code).toBe(0);
+    for (const name of [FULL_OLD, FULL_NEW]) expect((await runMain(['add', zip(name), '--root', root])).code).toBe(0);
     const added = await runMain(['add', zip(INCREMENTAL), '--root', root]);
     expect(added.code).toBe(0);
     expect(added.out).toEqual([`wrote content/akita/${INCREMENTAL.replace(/\.zip$/, '.yaml')}`]);
-    expect(added.err.map((l) => l.trim().split(/\s{2,}/))).toContainEqual(['source_incremental', 'metadata pre-build-incremental', OLD.incremental]);
-    expect(added.err.map((l) => l.trim().split(/\s{2,}/))).toContainEqual(['source_build', 'metadata pre-build', fingerprint(OLD.incremental)]);
+    expect(added.err.map((l) => l.trim().split(/\s{2,}/))).toContainEqual([
+      'source_incremental',
+      'metadata pre-build-incremental',
+      OLD.incremental,
+    ]);
+    expect(added.err.map((l) => l.trim().split(/\s{2,}/))).toContainEqual([
+      'source_build',
+      'metadata pre-build',
+      fingerprint(OLD.incremental),
+    ]);
     const text = readFileSync(path.join(root, 'content/akita', INCREMENTAL.replace(/\.zip$/, '.yaml')), 'utf8');
-    expect(text).toContain(`\nincremental: "${NEW.incremental}"\nsource_incremental: "${OLD.incremental}"\nsource_build: ${fingerprint(OLD.incremental)}\n`);
+    expect(text).toContain(
+      `\nincremental: "${NEW.incremental}"\nsource_incremental: "${OLD.incremental}"\nsource_build: ${fingerprint(OLD.incremental)}\n`,
+    );
   });
 
   it('offers the incremental package to phones on its source build only, as the LineageOS updater asks and reads', () => {
@@ -96,12 +113,19 @@ describe('incremental packages on a fresh init --channels nightly catalog', { ti
       const answer = respond(tree, 'GET', v1RequestUrl(template, phone));
       expect(answer.status).toBe(200);
       const records = (JSON.parse(String(answer.body)) as { response: Record<string, unknown>[] }).response;
-      return records.filter((r) => v1Lists(r as never, phone)).map((r) => ({ filename: r.filename, installable: v1CanInstall(r as never, phone), size: r.size, id: r.id }));
+      return records
+        .filter((r) => v1Lists(r as never, phone))
+        .map((r) => ({ filename: r.filename, installable: v1CanInstall(r as never, phone), size: r.size, id: r.id }));
     };
-    const sha256 = (name: string) => createHash('sha256').update(readFileSync(zip(name))).digest('hex');
+    const sha256 = (name: string) =>
+      createHash('sha256')
+        .update(readFileSync(zip(name)))
+        .digest('hex');
 
     // On the source build: the newer build's record is the incremental package.
-    expect(offered(phoneOn(OLD))).toEqual([{ filename: INCREMENTAL, installable: true, size: statSync(zip(INCREMENTAL)).size, id: sha256(INCREMENTAL) }]);
+    expect(offered(phoneOn(OLD))).toEqual([
+      { filename: INCREMENTAL, installable: true, size: statSync(zip(INCREMENTAL)).size, id: sha256(INCREMENTAL) },
+    ]);
     // On an older build, and on the source build through a URL without {incr}: the full package.
     const full = [{ filename: FULL_NEW, installable: true, size: statSync(zip(FULL_NEW)).size, id: sha256(FULL_NEW) }];
     expect(offered(phoneOn({ incremental: 'eng.build.20250103', timestamp: 1735900000 }))).toEqual([
@@ -117,9 +141,17 @@ describe('incremental packages on a fresh init --channels nightly catalog', { ti
   it('keeps the incremental package out of every answer but the per-build one (and SHA256SUMS and the device page): listings, v2, feeds', () => {
     const compiled = compileSite(readContent(root));
     const holding = compiled.files.filter((f) => String(f.contents).includes(INCREMENTAL)).map((f) => f.path);
-    expect(holding).toEqual([`api/v1/akita/nightly/${OLD.incremental}.json`, 'devices/akita/SHA256SUMS', 'devices/akita/index.html']);
-    const answer = JSON.parse(String(compiled.files.find((f) => f.path === `api/v1/akita/nightly/${OLD.incremental}.json`)!.contents)) as { response: Record<string, unknown>[] };
-    const listing = JSON.parse(String(compiled.files.find((f) => f.path === 'api/v1/akita/nightly/index.json')!.contents)) as { response: Record<string, unknown>[] };
+    expect(holding).toEqual([
+      `api/v1/akita/nightly/${OLD.incremental}.json`,
+      'devices/akita/SHA256SUMS',
+      'devices/akita/index.html',
+    ]);
+    const answer = JSON.parse(
+      String(compiled.files.find((f) => f.path === `api/v1/akita/nightly/${OLD.incremental}.json`)!.contents),
+    ) as { response: Record<string, unknown>[] };
+    const listing = JSON.parse(
+      String(compiled.files.find((f) => f.path === 'api/v1/akita/nightly/index.json')!.contents),
+    ) as { response: Record<string, unknown>[] };
     // The builds newer than the source (a phone on it offers nothing older), the newer build's
     // record with the incremental package's download; its version and build time stay.
     expect(listing.response.map((r) => r.datetime)).toEqual([NEW.timestamp, OLD.timestamp]);
@@ -127,19 +159,28 @@ describe('incremental packages on a fresh init --channels nightly catalog', { ti
     const { filename, url, size, id, md5sum, ...rest } = answer.response[0];
     const { filename: _f, url: _u, size: _s, id: _i, md5sum: _m, ...restListed } = listing.response[0];
     expect(rest).toEqual(restListed);
-    expect({ filename, url }).toEqual({ filename: INCREMENTAL, url: `${compiled.site!.downloadBaseUrl}/nightly/akita/${INCREMENTAL}` });
-    expect(md5sum).toBe(createHash('md5').update(readFileSync(zip(INCREMENTAL))).digest('hex'));
+    expect({ filename, url }).toEqual({
+      filename: INCREMENTAL,
+      url: `${compiled.site!.downloadBaseUrl}/nightly/akita/${INCREMENTAL}`,
+    });
+    expect(md5sum).toBe(
+      createHash('md5')
+        .update(readFileSync(zip(INCREMENTAL)))
+        .digest('hex'),
+    );
     expect(size).not.toBe(listing.response[0].size);
     expect(id).not.toBe(listing.response[0].id);
   });
 
-  it('publishes SHA256SUMS of the device\'s downloads, incremental package included, which sha256sum -c verifies against the zips', () => {
+  it("publishes SHA256SUMS of the device's downloads, incremental package included, which sha256sum -c verifies against the zips", () => {
     const compiled = compileSite(readContent(root));
     const sums = String(compiled.files.find((f) => f.path === 'devices/akita/SHA256SUMS')!.contents);
     expect(sums.split('\n').map((l) => l.split('  ')[1])).toEqual([FULL_OLD, INCREMENTAL, FULL_NEW, undefined]);
     writeFileSync(path.join(root, 'SHA256SUMS'), sums);
     // GNU coreutils, as people downloading by hand run it, in the folder of the downloads.
-    expect(execFileSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: root, encoding: 'utf8' })).toBe(`${FULL_OLD}: OK\n${INCREMENTAL}: OK\n${FULL_NEW}: OK\n`);
+    expect(execFileSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: root, encoding: 'utf8' })).toBe(
+      `${FULL_OLD}: OK\n${INCREMENTAL}: OK\n${FULL_NEW}: OK\n`,
+    );
     const page = String(compiled.files.find((f) => f.path === 'devices/akita/index.html')!.contents);
     expect(page).toContain('<a href="/devices/akita/SHA256SUMS">SHA256SUMS</a>');
   });

@@ -37,9 +37,17 @@ describe('the signer of an OTA zip', { timeout: 60_000 }, () => {
     return root;
   };
   /** A zip of the build of `date`, signed by `signer` (none: unsigned) and trusting `trusts`. */
-  const zip = async (root: string, name: string, options: { date: string; timestamp: number; from?: string; signer?: SigningKey; trusts?: SigningKey[] }) => {
+  const zip = async (
+    root: string,
+    name: string,
+    options: { date: string; timestamp: number; from?: string; signer?: SigningKey; trusts?: SigningKey[] },
+  ) => {
     const file = path.join(root, name);
-    await writeOtaZip(file, { metadata: metadata(options.date, options.timestamp, options.from), payloadSize: 64 * 1024, entries: options.trusts ? otacert(...options.trusts) : {} });
+    await writeOtaZip(file, {
+      metadata: metadata(options.date, options.timestamp, options.from),
+      payloadSize: 64 * 1024,
+      entries: options.trusts ? otacert(...options.trusts) : {},
+    });
     if (options.signer) signWholeFile(file, options.signer);
     return file;
   };
@@ -52,23 +60,39 @@ describe('the signer of an OTA zip', { timeout: 60_000 }, () => {
 
   it('records the fingerprint of the signing certificate and of the certificates the build trusts', async () => {
     const root = catalog();
-    const file = await zip(root, 'lineage-22.1-20250110-nightly-akita-signed.zip', { date: '20250110', timestamp: 1736500000, signer: keys.release, trusts: [keys.release] });
+    const file = await zip(root, 'lineage-22.1-20250110-nightly-akita-signed.zip', {
+      date: '20250110',
+      timestamp: 1736500000,
+      signer: keys.release,
+      trusts: [keys.release],
+    });
     const added = await runMain(['add', file, '--root', root]);
     expect(added.code).toBe(0);
     const report = added.err.map((l) => l.trim().split(/\s{2,}/));
-    expect(report).toContainEqual(['signer', 'whole-file signature (C=US, O=otapress tests, CN=release)', keys.release.fingerprint]);
+    expect(report).toContainEqual([
+      'signer',
+      'whole-file signature (C=US, O=otapress tests, CN=release)',
+      keys.release.fingerprint,
+    ]);
     expect(report).toContainEqual(['otacert', 'META-INF/com/android/otacert', keys.release.fingerprint]);
     expect(added.err.filter((l) => l.startsWith('notice:'))).toEqual([]);
     const text = readFileSync(path.join(root, 'content/akita/lineage-22.1-20250110-nightly-akita-signed.yaml'), 'utf8');
     expect(text).toContain(`\nsigner: ${keys.release.fingerprint}\notacert: [${keys.release.fingerprint}]\n`);
     // The device page shows it.
-    const page = String(compileSite(readContent(root)).files.find((f) => f.path === 'devices/akita/index.html')!.contents);
+    const page = String(
+      compileSite(readContent(root)).files.find((f) => f.path === 'devices/akita/index.html')!.contents,
+    );
     expect(page).toContain(keys.release.fingerprint);
   });
 
   it('refuses a zip signed with the AOSP test key, naming it, unless told it is a test build', async () => {
     const root = catalog();
-    const file = await zip(root, 'lineage-22.1-20250110-nightly-akita-signed.zip', { date: '20250110', timestamp: 1736500000, signer: keys.aosp, trusts: [keys.release] });
+    const file = await zip(root, 'lineage-22.1-20250110-nightly-akita-signed.zip', {
+      date: '20250110',
+      timestamp: 1736500000,
+      signer: keys.aosp,
+      trusts: [keys.release],
+    });
     const refused = await runMain(['add', file, '--root', root]);
     expect(refused.code).toBe(1);
     expect(refused.err).toEqual([
@@ -76,8 +100,12 @@ describe('the signer of an OTA zip', { timeout: 60_000 }, () => {
       '1 problem found; nothing was written.',
     ]);
     const test = await runMain(['add', file, '--root', root, '--test-build']);
-    expect(test.err.filter((l) => !l.startsWith(' '))).toEqual(['content/akita/lineage-22.1-20250110-nightly-akita-signed.yaml:']);
-    expect(readFileSync(path.join(root, 'content/akita/lineage-22.1-20250110-nightly-akita-signed.yaml'), 'utf8')).toContain('\ntest_build: true\n');
+    expect(test.err.filter((l) => !l.startsWith(' '))).toEqual([
+      'content/akita/lineage-22.1-20250110-nightly-akita-signed.yaml:',
+    ]);
+    expect(
+      readFileSync(path.join(root, 'content/akita/lineage-22.1-20250110-nightly-akita-signed.yaml'), 'utf8'),
+    ).toContain('\ntest_build: true\n');
     // build first: it writes netlify.toml for the new device, which check holds to the catalog.
     expect((await runMain(['build', '--root', root])).code).toBe(0);
     const checkedTest = await runMain(['check', '--root', root]);
@@ -88,7 +116,12 @@ describe('the signer of an OTA zip', { timeout: 60_000 }, () => {
 
   it('refuses a zip whose otacert trusts the AOSP test key, naming it', async () => {
     const root = catalog();
-    const file = await zip(root, 'lineage-22.1-20250110-nightly-akita-signed.zip', { date: '20250110', timestamp: 1736500000, signer: keys.release, trusts: [keys.release, keys.aosp] });
+    const file = await zip(root, 'lineage-22.1-20250110-nightly-akita-signed.zip', {
+      date: '20250110',
+      timestamp: 1736500000,
+      signer: keys.release,
+      trusts: [keys.release, keys.aosp],
+    });
     const refused = await runMain(['add', file, '--root', root]);
     expect(refused.code).toBe(1);
     expect(refused.err[0]).toBe(
@@ -98,7 +131,10 @@ describe('the signer of an OTA zip', { timeout: 60_000 }, () => {
 
   it('says that an unsigned zip will not install, and publishes it all the same', async () => {
     const root = catalog();
-    const file = await zip(root, 'lineage-22.1-20250110-nightly-akita-signed.zip', { date: '20250110', timestamp: 1736500000 });
+    const file = await zip(root, 'lineage-22.1-20250110-nightly-akita-signed.zip', {
+      date: '20250110',
+      timestamp: 1736500000,
+    });
     const added = await runMain(['add', file, '--root', root]);
     expect(added.code).toBe(0);
     expect(added.err.filter((l) => l.startsWith('notice:'))).toEqual([
@@ -108,10 +144,29 @@ describe('the signer of an OTA zip', { timeout: 60_000 }, () => {
 
   it('announces a key change, shows it on the page, and leaves the build out of the answer for phones that cannot install it', async () => {
     const root = catalog();
-    const old = await zip(root, 'lineage-22.1-20250110-nightly-akita-signed.zip', { date: '20250110', timestamp: 1736500000, signer: keys.release, trusts: [keys.release] });
-    const rotated = await zip(root, 'lineage-22.1-20250117-nightly-akita-signed.zip', { date: '20250117', timestamp: 1737100000, signer: keys.rotated, trusts: [keys.rotated] });
-    const incremental = await zip(root, 'lineage-22.1-20250117-nightly-akita-signed-incremental-20250110.zip', { date: '20250117', timestamp: 1737100000, from: '20250110', signer: keys.rotated, trusts: [keys.rotated] });
-    for (const file of [old, rotated, incremental]) expect((await runMain(['add', file, '--root', root])).err.filter((l) => !l.startsWith(' '))).toEqual([expect.stringMatching(/yaml:$/)]);
+    const old = await zip(root, 'lineage-22.1-20250110-nightly-akita-signed.zip', {
+      date: '20250110',
+      timestamp: 1736500000,
+      signer: keys.release,
+      trusts: [keys.release],
+    });
+    const rotated = await zip(root, 'lineage-22.1-20250117-nightly-akita-signed.zip', {
+      date: '20250117',
+      timestamp: 1737100000,
+      signer: keys.rotated,
+      trusts: [keys.rotated],
+    });
+    const incremental = await zip(root, 'lineage-22.1-20250117-nightly-akita-signed-incremental-20250110.zip', {
+      date: '20250117',
+      timestamp: 1737100000,
+      from: '20250110',
+      signer: keys.rotated,
+      trusts: [keys.rotated],
+    });
+    for (const file of [old, rotated, incremental])
+      expect((await runMain(['add', file, '--root', root])).err.filter((l) => !l.startsWith(' '))).toEqual([
+        expect.stringMatching(/yaml:$/),
+      ]);
 
     expect((await runMain(['build', '--root', root])).code).toBe(0);
     const checked = await runMain(['check', '--root', root]);
@@ -126,12 +181,24 @@ describe('the signer of an OTA zip', { timeout: 60_000 }, () => {
     // Phones on the old build are offered neither the incremental package nor the full one.
     const tree = servedTree(compiled.site!, compiled.files);
     const offered = (incr: string, buildDate: number) => {
-      const phone = { device: 'akita', releaseType: 'nightly', incremental: incr, buildDate, version: '22.1', allowMajorUpgrades: false };
+      const phone = {
+        device: 'akita',
+        releaseType: 'nightly',
+        incremental: incr,
+        buildDate,
+        version: '22.1',
+        allowMajorUpgrades: false,
+      };
       const body = String(respond(tree, 'GET', v1RequestUrl(LINEAGE_V1_TEMPLATE, phone)).body);
-      return (JSON.parse(body) as { response: Record<string, unknown>[] }).response.filter((r) => v1Lists(r as never, phone)).map((r) => r.filename);
+      return (JSON.parse(body) as { response: Record<string, unknown>[] }).response
+        .filter((r) => v1Lists(r as never, phone))
+        .map((r) => r.filename);
     };
     expect(offered('eng.build.20250110', 1736500000)).toEqual([]);
     // A phone on another build gets the full listing (what it can install is its own build's affair).
-    expect(offered('eng.build.20250103', 1735900000)).toEqual(['lineage-22.1-20250117-nightly-akita-signed.zip', 'lineage-22.1-20250110-nightly-akita-signed.zip']);
+    expect(offered('eng.build.20250103', 1735900000)).toEqual([
+      'lineage-22.1-20250117-nightly-akita-signed.zip',
+      'lineage-22.1-20250110-nightly-akita-signed.zip',
+    ]);
   });
 });

@@ -24,7 +24,8 @@ async function freshCatalog(name: string, metadata: string | undefined, channels
   return { root, zip };
 }
 
-const manifestsOf = (root: string, device: string) => (existsSync(path.join(root, 'content', device)) ? readdirSync(path.join(root, 'content', device)) : []);
+const manifestsOf = (root: string, device: string) =>
+  existsSync(path.join(root, 'content', device)) ? readdirSync(path.join(root, 'content', device)) : [];
 
 describe('a LineageOS zip on a fresh catalog', { timeout: 60_000 }, () => {
   it('publishes at once on a catalog made with init --channels nightly', async () => {
@@ -33,7 +34,9 @@ describe('a LineageOS zip on a fresh catalog', { timeout: 60_000 }, () => {
     expect(added.code).toBe(0);
     expect(added.out).toEqual(['wrote content/FP4/lineage-22.1-20250110-nightly-FP4-signed.yaml']);
     expect((await runMain(['build', '--root', root])).code).toBe(0);
-    expect(JSON.parse(readFileSync(path.join(root, 'dist/api/v1/FP4/nightly/index.json'), 'utf8')).response[0]).toMatchObject({
+    expect(
+      JSON.parse(readFileSync(path.join(root, 'dist/api/v1/FP4/nightly/index.json'), 'utf8')).response[0],
+    ).toMatchObject({
       filename: NIGHTLY,
       romtype: 'nightly',
       channel: 'nightly',
@@ -66,12 +69,19 @@ describe('a LineageOS zip on a fresh catalog', { timeout: 60_000 }, () => {
     const second = await runMain(['add', zip, '--root', root]);
     expect(second.code).toBe(0);
     expect((await runMain(['build', '--root', root])).code).toBe(0);
-    expect(JSON.parse(readFileSync(path.join(root, 'dist/api/v1/FP4/nightly/index.json'), 'utf8')).response.map((r: { filename: string }) => r.filename)).toEqual([NIGHTLY]);
+    expect(
+      JSON.parse(readFileSync(path.join(root, 'dist/api/v1/FP4/nightly/index.json'), 'utf8')).response.map(
+        (r: { filename: string }) => r.filename,
+      ),
+    ).toEqual([NIGHTLY]);
   });
 
   it('names the list to add when the channel exists but no list collects it', async () => {
     const { root, zip } = await freshCatalog(NIGHTLY, LINEAGE_METADATA);
-    writeFileSync(path.join(root, 'content/site.yaml'), 'download_base_url: https://dl.example.org\nchannels: [stable, nightly]\nlists:\n  stable: [stable]\n');
+    writeFileSync(
+      path.join(root, 'content/site.yaml'),
+      'download_base_url: https://dl.example.org\nchannels: [stable, nightly]\nlists:\n  stable: [stable]\n',
+    );
     const { code, err } = await runMain(['add', zip, '--root', root]);
     expect(code).toBe(1);
     expect(err[0]).toBe(
@@ -82,9 +92,20 @@ describe('a LineageOS zip on a fresh catalog', { timeout: 60_000 }, () => {
 
   it('takes the Android version from a LineageOS name without metadata, and says when the metadata disagrees with the name (point 3)', async () => {
     const { root, zip } = await freshCatalog('lineage-21.0-20240626-nightly-FP4-signed.zip', undefined, ['nightly']);
-    const { text } = await addBuild({ zip, root, dryRun: true, withoutMetadata: true, timestamp: '1719422942', incremental: 'eng.x' });
+    const { text } = await addBuild({
+      zip,
+      root,
+      dryRun: true,
+      withoutMetadata: true,
+      timestamp: '1719422942',
+      incremental: 'eng.x',
+    });
     expect(text).toContain('\nandroid_version: "14"\n');
-    const { root: other, zip: android15 } = await freshCatalog('lineage-21.0-20240626-nightly-FP4-signed.zip', LINEAGE_METADATA, ['nightly']);
+    const { root: other, zip: android15 } = await freshCatalog(
+      'lineage-21.0-20240626-nightly-FP4-signed.zip',
+      LINEAGE_METADATA,
+      ['nightly'],
+    );
     const { code, err } = await runMain(['add', android15, '--root', other]);
     expect(code).toBe(1);
     expect(err[0]).toBe(
@@ -102,10 +123,14 @@ describe('names published under another convention', { timeout: 60_000 }, () => 
     const added = await runMain(['add', zip, '--root', root]);
     expect(added.code).toBe(0);
     expect(manifestsOf(root, 'beyond1lte')).toEqual(['lineage-21.0-20240626-UNOFFICIAL-Linux4-beyond1lte.yaml']);
-    expect(readFileSync(path.join(root, 'content/beyond1lte', manifestsOf(root, 'beyond1lte')[0]), 'utf8')).not.toContain('filename_differs');
+    expect(
+      readFileSync(path.join(root, 'content/beyond1lte', manifestsOf(root, 'beyond1lte')[0]), 'utf8'),
+    ).not.toContain('filename_differs');
     expect((await runMain(['build', '--root', root])).code).toBe(0);
     expect(runOtapress(['check', '--root', root]).code).toBe(0);
-    expect(JSON.parse(readFileSync(path.join(root, 'dist/api/v1/beyond1lte/unofficial/index.json'), 'utf8')).response[0]).toMatchObject({
+    expect(
+      JSON.parse(readFileSync(path.join(root, 'dist/api/v1/beyond1lte/unofficial/index.json'), 'utf8')).response[0],
+    ).toMatchObject({
       filename: name,
       url: `https://downloads.example.org/builds/unofficial/beyond1lte/${name}`,
     });
@@ -122,9 +147,14 @@ describe('names published under another convention', { timeout: 60_000 }, () => 
     ]);
     const published = await runMain(['add', zip, '--root', root, '--filename-differs', 'device']);
     expect(published.code).toBe(0);
-    const manifest = readFileSync(path.join(root, 'content/beyond1lte/lineage-21.0-20240626-UNOFFICIAL-beyondx.yaml'), 'utf8');
+    const manifest = readFileSync(
+      path.join(root, 'content/beyond1lte/lineage-21.0-20240626-UNOFFICIAL-beyondx.yaml'),
+      'utf8',
+    );
     expect(manifest).toContain(`filename: ${name}\nfilename_differs: [device]\nversion: "21.0"\n`);
-    expect(published.err).toContain('  filename_differs    --filename-differs                                            device');
+    expect(published.err).toContain(
+      '  filename_differs    --filename-differs                                            device',
+    );
     expect((await runMain(['build', '--root', root])).code).toBe(0);
     // Naming a part that agrees is refused: the field says exactly where the name differs.
     const { root: other, zip: again } = await freshCatalog(name, beyond, ['unofficial']);
@@ -146,7 +176,9 @@ describe('what add prints of a hostile zip', { timeout: 60_000 }, () => {
 
   it('shows control characters of the metadata escaped, never raw (real CLI process)', async () => {
     // OSC 52 would set the clipboard of the terminal that shows it.
-    const { root, zip } = await hostile(FP4_METADATA.replace('pre-device=FP4', 'pre-device=\u001b]52;c;aGk=\u0007\u009b31m'));
+    const { root, zip } = await hostile(
+      FP4_METADATA.replace('pre-device=FP4', 'pre-device=\u001b]52;c;aGk=\u0007\u009b31m'),
+    );
     const { code, stderr, stdout } = runOtapress(['add', zip, '--root', root], { cwd: root });
     expect(code).toBe(1);
     expect(stdout).toBe('');
@@ -162,15 +194,23 @@ describe('what add prints of a hostile zip', { timeout: 60_000 }, () => {
     expect(refused.err.join('\n')).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     expect(refused.err[0]).toContain("x\\n\\u001b]0;pwned\\u0007.zip  filename  the zip's name holds");
     // Given the device, the zip adds; its report quotes the metadata's other values escaped as well.
-    const { root: other, zip: odd } = await hostile(FP4_METADATA.replace('post-security-patch-level=2024-11-05', 'post-security-patch-level=\u001b[2J'));
+    const { root: other, zip: odd } = await hostile(
+      FP4_METADATA.replace('post-security-patch-level=2024-11-05', 'post-security-patch-level=\u001b[2J'),
+    );
     const report = runOtapress(['add', odd, '--root', other, '--dry-run'], { cwd: other });
     expect(report.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
-    expect(report.stderr).toContain("the zip's metadata says post-security-patch-level=\\u001b[2J: expected the security patch date as yyyy-mm-dd");
+    expect(report.stderr).toContain(
+      "the zip's metadata says post-security-patch-level=\\u001b[2J: expected the security patch date as yyyy-mm-dd",
+    );
   });
 
   it('escapes control characters in GitHub annotations too, as in the text format (the one place problems are formatted)', async () => {
     const root = tempProject({ withContent: true });
-    const manifest = path.join(root, 'content/FP4', readdirSync(path.join(root, 'content/FP4')).filter((f) => f.endsWith('.yaml') && f !== 'device.yaml')[0]);
+    const manifest = path.join(
+      root,
+      'content/FP4',
+      readdirSync(path.join(root, 'content/FP4')).filter((f) => f.endsWith('.yaml') && f !== 'device.yaml')[0],
+    );
     writeFileSync(manifest, `${readFileSync(manifest, 'utf8')}"\\e]52;c;aGk=\\a": 1\n`);
     const { code, out } = await runMain(['check', '--root', root, '--format', 'github']);
     expect(code).toBe(1);
@@ -179,7 +219,9 @@ describe('what add prints of a hostile zip', { timeout: 60_000 }, () => {
   });
 
   it('blames an implausible build time on the metadata, not on --timestamp', async () => {
-    const { root, zip } = await hostile(FP4_METADATA.replace('post-timestamp=1731067200', `post-timestamp=${'9'.repeat(400)}`));
+    const { root, zip } = await hostile(
+      FP4_METADATA.replace('post-timestamp=1731067200', `post-timestamp=${'9'.repeat(400)}`),
+    );
     const { code, err } = await runMain(['add', zip, '--root', root]);
     expect(code).toBe(1);
     expect(err).toEqual([
@@ -191,7 +233,9 @@ describe('what add prints of a hostile zip', { timeout: 60_000 }, () => {
   });
 
   it('says an incremental problem of the metadata, not of a manifest never written', async () => {
-    const { root, zip } = await hostile(FP4_METADATA.replace('post-build-incremental=eng.root.20241108.123456', 'post-build-incremental=eng root'));
+    const { root, zip } = await hostile(
+      FP4_METADATA.replace('post-build-incremental=eng.root.20241108.123456', 'post-build-incremental=eng root'),
+    );
     const { code, err } = await runMain(['add', zip, '--root', root]);
     expect(code).toBe(1);
     expect(err).toEqual([
@@ -219,8 +263,15 @@ describe('what add prints of a hostile zip', { timeout: 60_000 }, () => {
     ]);
     expect(aborted).toBe(true);
     // Every other check as well: an unknown channel and a timestamp nobody could have built at.
-    const { root: other, zip: bad } = await hostile(FP4_METADATA.replace('post-timestamp=1731067200', 'post-timestamp=17'));
-    const refused = await addBuild({ zip: bad, root: other, hashing: { digests: new Promise(() => {}), abort: async () => {} }, lists: ['nightly'] }).catch((error: unknown) => error);
+    const { root: other, zip: bad } = await hostile(
+      FP4_METADATA.replace('post-timestamp=1731067200', 'post-timestamp=17'),
+    );
+    const refused = await addBuild({
+      zip: bad,
+      root: other,
+      hashing: { digests: new Promise(() => {}), abort: async () => {} },
+      lists: ['nightly'],
+    }).catch((error: unknown) => error);
     expect((refused as AddRefusal).problems.map((p) => p.field)).toEqual(['timestamp', 'lists']);
     // With the name it is published under, the same zip adds.
     expect((await runMain(['add', zip, '--root', root, '--filename', `${NAME}.zip`])).code).toBe(0);

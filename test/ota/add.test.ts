@@ -31,13 +31,16 @@ async function project(name = `${NAME}.zip`, options: Parameters<typeof writeOta
 const read = (root: string, file: string) => readFileSync(path.join(root, file), 'utf8');
 
 describe('otapress add', { timeout: 60_000 }, () => {
-  it('writes the manifest from the metadata, the file name and one read of the zip (real CLI process)', { timeout: 60_000 }, async () => {
-    const { root, zip, md5, sha1, sha256, size } = await project();
-    const result = runOtapress(['add', zip, '--root', root], { cwd: root });
-    expect(result.code).toBe(0);
-    expect(result.stdout).toBe(`wrote content/FP4/${NAME}.yaml\n`);
-    const manifest = read(root, `content/FP4/${NAME}.yaml`);
-    expect(manifest).toBe(`${SCHEMA_LINE}
+  it(
+    'writes the manifest from the metadata, the file name and one read of the zip (real CLI process)',
+    { timeout: 60_000 },
+    async () => {
+      const { root, zip, md5, sha1, sha256, size } = await project();
+      const result = runOtapress(['add', zip, '--root', root], { cwd: root });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe(`wrote content/FP4/${NAME}.yaml\n`);
+      const manifest = read(root, `content/FP4/${NAME}.yaml`);
+      expect(manifest).toBe(`${SCHEMA_LINE}
 filename: ${NAME}.zip
 version: "2.7"
 channel: official
@@ -52,33 +55,38 @@ os_patch_level: "2024-11-05"
 ota_type: AB
 ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154,metadata:69:520,metadata.pb:647:880"
 `);
-    // Not a terminal: no progress bar, only the list of values and their origins.
-    expect(result.stderr.split('\n')).toEqual([
-      `content/FP4/${NAME}.yaml:`,
-      '  device              metadata pre-device                                           FP4',
-      `  filename            the zip                                                       ${NAME}.zip`,
-      '  version             the file name                                                 2.7',
-      '  channel             the file name                                                 official',
-      '  timestamp           metadata post-timestamp                                       1731067200',
-      '  android_version     metadata post-build                                           14',
-      '  api_level           metadata post-sdk-level (implied by Android 14, not written)  34',
-      '  incremental         metadata post-build-incremental                               eng.root.20241108.123456',
-      `  md5sum              MD5 of the zip                                                ${md5}`,
-      `  sha1                SHA-1 of the zip                                              ${sha1}`,
-      `  id                  SHA-256 of the zip                                            ${sha256}`,
-      `  size                size of the zip                                               ${size}`,
-      '  os_patch_level      metadata post-security-patch-level                            2024-11-05',
-      '  ota_type            metadata ota-type                                             AB',
-      '  ota_property_files  metadata ota-property-files                                   payload.bin:1577:3145728,payload_properties.txt:3147359:154,metadata:69:520,metadata.pb:647:880',
-      // The zips of these tests carry no whole-file signature: published, but phones would refuse them.
-      `notice: ${zip} has no whole-file signature (signapk -w): recovery and update_engine refuse to install an unsigned package; sign it, then run add again`,
-      '',
-    ]);
-    expect(runOtapress(['check', '--root', root]).stdout).toBe('21 manifests are valid\n');
-  });
+      // Not a terminal: no progress bar, only the list of values and their origins.
+      expect(result.stderr.split('\n')).toEqual([
+        `content/FP4/${NAME}.yaml:`,
+        '  device              metadata pre-device                                           FP4',
+        `  filename            the zip                                                       ${NAME}.zip`,
+        '  version             the file name                                                 2.7',
+        '  channel             the file name                                                 official',
+        '  timestamp           metadata post-timestamp                                       1731067200',
+        '  android_version     metadata post-build                                           14',
+        '  api_level           metadata post-sdk-level (implied by Android 14, not written)  34',
+        '  incremental         metadata post-build-incremental                               eng.root.20241108.123456',
+        `  md5sum              MD5 of the zip                                                ${md5}`,
+        `  sha1                SHA-1 of the zip                                              ${sha1}`,
+        `  id                  SHA-256 of the zip                                            ${sha256}`,
+        `  size                size of the zip                                               ${size}`,
+        '  os_patch_level      metadata post-security-patch-level                            2024-11-05',
+        '  ota_type            metadata ota-type                                             AB',
+        '  ota_property_files  metadata ota-property-files                                   payload.bin:1577:3145728,payload_properties.txt:3147359:154,metadata:69:520,metadata.pb:647:880',
+        // The zips of these tests carry no whole-file signature: published, but phones would refuse them.
+        `notice: ${zip} has no whole-file signature (signapk -w): recovery and update_engine refuse to install an unsigned package; sign it, then run add again`,
+        '',
+      ]);
+      expect(runOtapress(['check', '--root', root]).stdout).toBe('21 manifests are valid\n');
+    },
+  );
 
   it('reads a Zip64 archive whose metadata entry is deflated and comes last', async () => {
-    const { root, zip, md5, sha1, sha256 } = await project(`${NAME}.zip`, { metadata: FP4_METADATA, zip64: true, metadataLast: true });
+    const { root, zip, md5, sha1, sha256 } = await project(`${NAME}.zip`, {
+      metadata: FP4_METADATA,
+      zip64: true,
+      metadataLast: true,
+    });
     const result = await addBuild({ zip, root });
     expect(result.text).toContain(`md5sum: ${md5}\nsha1: ${sha1}\nid: ${sha256}\n`);
     expect(result.text).toContain('timestamp: 1731067200\n');
@@ -119,10 +127,22 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
       `cannot tell --timestamp, --incremental of ${NAME}.zip: the zip has no META-INF/com/android/metadata.`,
       `pass them as options, e.g. otapress add ${zip} --timestamp 1731067200 --incremental eng.root.20241108.123456`,
     ]);
-    const given = await runMain(['add', zip, '--root', root, '--without-metadata', '--timestamp', '1731067201', '--incremental', '']);
+    const given = await runMain([
+      'add',
+      zip,
+      '--root',
+      root,
+      '--without-metadata',
+      '--timestamp',
+      '1731067201',
+      '--incremental',
+      '',
+    ]);
     expect(given.code).toBe(0);
     const manifest = read(root, `content/FP4/${NAME}.yaml`);
-    expect(manifest).toContain('version: "2.7"\nchannel: official\ntimestamp: 1731067201\nandroid_version: "14"\nincremental: ""\n');
+    expect(manifest).toContain(
+      'version: "2.7"\nchannel: official\ntimestamp: 1731067201\nandroid_version: "14"\nincremental: ""\n',
+    );
     expect(given.err.filter((l) => /^  (device|android_version|timestamp) /.test(l))).toEqual([
       '  device           the file name       FP4',
       '  timestamp        --timestamp         1731067201',
@@ -130,7 +150,10 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
     ]);
     // A zip that has metadata is never "without" it.
     const { root: other, zip: withMetadata } = await project();
-    expect(await runMain(['add', withMetadata, '--root', other, '--without-metadata'])).toMatchObject({ code: 2, err: [`--without-metadata: ${withMetadata} has META-INF/com/android/metadata; leave the option out`] });
+    expect(await runMain(['add', withMetadata, '--root', other, '--without-metadata'])).toMatchObject({
+      code: 2,
+      err: [`--without-metadata: ${withMetadata} has META-INF/com/android/metadata; leave the option out`],
+    });
   });
 
   it('lists every value a name that fits no form leaves open', async () => {
@@ -151,14 +174,27 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
       android_version: '14',
     });
     expect(named.file).toBe('content/FP4/lineage-21.0-20241108-official-FP4-signed.yaml');
-    expect(named.text).toContain('filename: lineage-21.0-20241108-official-FP4-signed.zip\nversion: "21.0"\nchannel: official\n');
+    expect(named.text).toContain(
+      'filename: lineage-21.0-20241108-official-FP4-signed.zip\nversion: "21.0"\nchannel: official\n',
+    );
   });
 
   it('writes a placeholder, a foreign url and explicit lists', async () => {
     const { root, zip, md5 } = await project();
     const placeholder = await addBuild({ zip, root, placeholder: true, dryRun: true });
     expect(placeholder.report.map((l) => l.trim().split(/\s+/)[0])).toEqual([
-      'device', 'version', 'channel', 'timestamp', 'android_version', 'api_level', 'incremental', 'md5sum', 'display_version', 'os_patch_level', 'ota_type', 'ota_property_files',
+      'device',
+      'version',
+      'channel',
+      'timestamp',
+      'android_version',
+      'api_level',
+      'incremental',
+      'md5sum',
+      'display_version',
+      'os_patch_level',
+      'ota_type',
+      'ota_property_files',
     ]);
     expect(placeholder.text).toBe(`${SCHEMA_LINE}
 placeholder: true
@@ -174,31 +210,60 @@ os_patch_level: "2024-11-05"
 ota_type: AB
 ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154,metadata:69:520,metadata.pb:647:880"
 `);
-    const { text } = await addBuild({ zip, root, url: 'https://github.com/x/y/releases/download/v2.7/e.zip', lists: ['official', 'dev'], dryRun: true });
+    const { text } = await addBuild({
+      zip,
+      root,
+      url: 'https://github.com/x/y/releases/download/v2.7/e.zip',
+      lists: ['official', 'dev'],
+      dryRun: true,
+    });
     expect(text).toContain('\nurl: https://github.com/x/y/releases/download/v2.7/e.zip\nlists: [official, dev]\n');
   });
 
   it.each([
-    ['an unknown channel against the name', ['--channel', 'beta'], 1, [
-      '--channel  channel  --channel is `beta` but the file name says `official` (the release type phones of this build ask for); if the zip is already published under this name, pass --filename-differs channel (the manifest then says so); otherwise rename the zip or leave out --channel',
-      'content/site.yaml:6:1  channels  --channel names channel `beta`, which this site has no channel for; phones of that release type ask for the list `beta` (/api/v1/FP4/beta/) and offer only records whose romtype is `beta`. The one edit: add `beta` to `channels` (line 6) and the list `beta: [beta]` under `lists:` (line 10); then run the same add again',
-      '2 problems found; nothing was written.',
-    ]],
-    ['an unknown list', ['--lists', 'offcial'], 1, [
-      '--lists  lists  `offcial` is not a request list of this site; did you mean `official`? (lists: stable, official, dev, community, set in content/site.yaml)',
-      '1 problem found; nothing was written.',
-    ]],
-    ['a placeholder with a url', ['--placeholder', '--url', 'https://example.org/x.zip'], 2, [
-      '--placeholder announces a build without a package, and --url names its package: pass one of them',
-    ]],
-    ['a timestamp that is not a number', ['--timestamp', 'yesterday'], 1, [
-      '--timestamp  timestamp  --timestamp is `yesterday`: expected Unix seconds as a whole number, e.g. 1731067200',
-      '1 problem found; nothing was written.',
-    ]],
-    ['an incremental phones cannot carry', ['--incremental', 'a b'], 1, [
-      '--incremental  incremental  --incremental a b: expected letters, digits, `.`, `-` and `_` only, e.g. eng.root.20241108.123456',
-      '1 problem found; nothing was written.',
-    ]],
+    [
+      'an unknown channel against the name',
+      ['--channel', 'beta'],
+      1,
+      [
+        '--channel  channel  --channel is `beta` but the file name says `official` (the release type phones of this build ask for); if the zip is already published under this name, pass --filename-differs channel (the manifest then says so); otherwise rename the zip or leave out --channel',
+        'content/site.yaml:6:1  channels  --channel names channel `beta`, which this site has no channel for; phones of that release type ask for the list `beta` (/api/v1/FP4/beta/) and offer only records whose romtype is `beta`. The one edit: add `beta` to `channels` (line 6) and the list `beta: [beta]` under `lists:` (line 10); then run the same add again',
+        '2 problems found; nothing was written.',
+      ],
+    ],
+    [
+      'an unknown list',
+      ['--lists', 'offcial'],
+      1,
+      [
+        '--lists  lists  `offcial` is not a request list of this site; did you mean `official`? (lists: stable, official, dev, community, set in content/site.yaml)',
+        '1 problem found; nothing was written.',
+      ],
+    ],
+    [
+      'a placeholder with a url',
+      ['--placeholder', '--url', 'https://example.org/x.zip'],
+      2,
+      ['--placeholder announces a build without a package, and --url names its package: pass one of them'],
+    ],
+    [
+      'a timestamp that is not a number',
+      ['--timestamp', 'yesterday'],
+      1,
+      [
+        '--timestamp  timestamp  --timestamp is `yesterday`: expected Unix seconds as a whole number, e.g. 1731067200',
+        '1 problem found; nothing was written.',
+      ],
+    ],
+    [
+      'an incremental phones cannot carry',
+      ['--incremental', 'a b'],
+      1,
+      [
+        '--incremental  incremental  --incremental a b: expected letters, digits, `.`, `-` and `_` only, e.g. eng.root.20241108.123456',
+        '1 problem found; nothing was written.',
+      ],
+    ],
   ])('refuses %s and writes nothing', async (_, args, code, err) => {
     const { root, zip } = await project();
     const result = await runMain(['add', zip, '--root', root, ...args]);
@@ -213,7 +278,12 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
     expect((await runMain(['add', zip, '--root', root])).code).toBe(0);
     writeFileSync(target, '# edited by hand\n');
     const refused = await runMain(['add', zip, '--root', root]);
-    expect(refused).toMatchObject({ code: 2, err: [`content/FP4/${NAME}.yaml exists already; pass --force to write it again from the zip (what a zip cannot tell, such as lists, changelog, url and files, is kept from it, and so is an id that is not a SHA-256), or --dry-run to see the new manifest`] });
+    expect(refused).toMatchObject({
+      code: 2,
+      err: [
+        `content/FP4/${NAME}.yaml exists already; pass --force to write it again from the zip (what a zip cannot tell, such as lists, changelog, url and files, is kept from it, and so is an id that is not a SHA-256), or --dry-run to see the new manifest`,
+      ],
+    });
     expect(read(root, `content/FP4/${NAME}.yaml`)).toBe('# edited by hand\n');
     const dry = await runMain(['add', zip, '--root', root, '--dry-run']);
     expect(dry.code).toBe(0);
@@ -238,7 +308,11 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
   });
 
   it.each([
-    ['a file that is not a zip', 'not a zip at all', /^.*e-2\.7-a14-20241108446999-official-FP4\.zip is not a readable zip \(End of central directory record signature not found\. Either not a zip file, or file is truncated\.\); pass the OTA package itself$/],
+    [
+      'a file that is not a zip',
+      'not a zip at all',
+      /^.*e-2\.7-a14-20241108446999-official-FP4\.zip is not a readable zip \(End of central directory record signature not found\. Either not a zip file, or file is truncated\.\); pass the OTA package itself$/,
+    ],
   ])('refuses %s', async (_, bytes, message) => {
     const root = tempProject({ withContent: true });
     const zip = path.join(root, `${NAME}.zip`);
@@ -250,14 +324,26 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
 
   it('refuses a missing file and a missing argument', async () => {
     const root = tempProject({ withContent: true });
-    expect(await runMain(['add', 'nope.zip', '--root', root])).toEqual({ code: 2, out: [], err: ['no such file: nope.zip; pass the path of the OTA zip'] });
+    expect(await runMain(['add', 'nope.zip', '--root', root])).toEqual({
+      code: 2,
+      out: [],
+      err: ['no such file: nope.zip; pass the path of the OTA zip'],
+    });
     // A folder and a named pipe (whose reading would wait for a writer) are said to be what they are.
     const folder = path.join(root, 'builds');
     mkdirSync(folder);
-    expect(await runMain(['add', folder, '--root', root])).toEqual({ code: 2, out: [], err: [`${folder} is a folder, not a file; pass the path of the OTA zip`] });
+    expect(await runMain(['add', folder, '--root', root])).toEqual({
+      code: 2,
+      out: [],
+      err: [`${folder} is a folder, not a file; pass the path of the OTA zip`],
+    });
     const fifo = path.join(root, 'pipe.zip');
     execFileSync('mkfifo', [fifo]);
-    expect(await runMain(['add', fifo, '--root', root])).toEqual({ code: 2, out: [], err: [`${fifo} is not a regular file (a device, pipe or socket); pass the path of the OTA zip`] });
+    expect(await runMain(['add', fifo, '--root', root])).toEqual({
+      code: 2,
+      out: [],
+      err: [`${fifo} is not a regular file (a device, pipe or socket); pass the path of the OTA zip`],
+    });
     const none = await runMain(['add', '--root', root]);
     expect(none.code).toBe(2);
     expect(none.err[0]).toBe('name the OTA zip to add');
@@ -267,7 +353,11 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
     const { root } = await project();
     // A path that does not exist.
     const missing = path.join(root, 'a\nb.zip');
-    expect(await runMain(['add', missing, '--root', root])).toEqual({ code: 2, out: [], err: [`no such file: ${root}/a\\nb.zip; pass the path of the OTA zip`] });
+    expect(await runMain(['add', missing, '--root', root])).toEqual({
+      code: 2,
+      out: [],
+      err: [`no such file: ${root}/a\\nb.zip; pass the path of the OTA zip`],
+    });
     // A real zip, with metadata, in a folder whose name holds a line break and a carriage return
     // (the zip's own name would be refused before: phones save the download under it): the message
     // quoting its path is one line, and so is each line of a message of two.
@@ -291,7 +381,9 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
   });
 
   it('writes into a new device folder, and the build publishes it', async () => {
-    const { root, zip } = await project('lineage-21.0-20241108-official-FP5-signed.zip', { metadata: FP4_METADATA.replace('pre-device=FP4', 'pre-device=FP5') });
+    const { root, zip } = await project('lineage-21.0-20241108-official-FP5-signed.zip', {
+      metadata: FP4_METADATA.replace('pre-device=FP4', 'pre-device=FP5'),
+    });
     expect((await runMain(['add', zip, '--root', root])).code).toBe(0);
     expect(existsSync(path.join(root, 'content/FP5/lineage-21.0-20241108-official-FP5-signed.yaml'))).toBe(true);
     expect((await runMain(['build', '--root', root])).code).toBe(0);
@@ -308,15 +400,22 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
   it('publishes an unofficial LineageOS zip, whose name spells the type in capitals', async () => {
     const name = 'lineage-19.1-20250312-UNOFFICIAL-Atom_L_EEA-signed.zip';
     // A real 19.1 build: Android 12 (SDK 32) in its fingerprint, as the version says.
-    const metadata = FP4_METADATA.replace('pre-device=FP4', 'pre-device=Atom_L_EEA').replace('FP4:14/', 'FP4:12/').replace('post-sdk-level=34', 'post-sdk-level=32');
+    const metadata = FP4_METADATA.replace('pre-device=FP4', 'pre-device=Atom_L_EEA')
+      .replace('FP4:14/', 'FP4:12/')
+      .replace('post-sdk-level=34', 'post-sdk-level=32');
     const { root, zip } = await project(name, { metadata });
-    writeFileSync(path.join(root, 'content/site.yaml'), 'download_base_url: https://dl.example.org\nchannels: [unofficial]\nlists:\n  unofficial: [unofficial]\n');
+    writeFileSync(
+      path.join(root, 'content/site.yaml'),
+      'download_base_url: https://dl.example.org\nchannels: [unofficial]\nlists:\n  unofficial: [unofficial]\n',
+    );
     const added = await runMain(['add', zip, '--root', root, '--dry-run']);
-    expect(added.err.filter((l) => /^  (device|version|channel) /.test(l)).map((l) => l.trim().split(/ {2,}/))).toEqual([
-      ['device', 'metadata pre-device', 'Atom_L_EEA'],
-      ['version', 'the file name', '19.1'],
-      ['channel', 'the file name', 'unofficial'],
-    ]);
+    expect(added.err.filter((l) => /^  (device|version|channel) /.test(l)).map((l) => l.trim().split(/ {2,}/))).toEqual(
+      [
+        ['device', 'metadata pre-device', 'Atom_L_EEA'],
+        ['version', 'the file name', '19.1'],
+        ['channel', 'the file name', 'unofficial'],
+      ],
+    );
     expect((await runMain(['add', zip, '--root', root])).code).toBe(0);
     rmSync(path.join(root, 'content/FP3'), { recursive: true });
     rmSync(path.join(root, 'content/FP4'), { recursive: true });
@@ -332,7 +431,7 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
     });
   });
 
-  it("publishes a crDroid zip under its own name: its name tells device, version and Android version; the rest from options", async () => {
+  it('publishes a crDroid zip under its own name: its name tells device, version and Android version; the rest from options', async () => {
     const name = 'crDroidAndroid-14.0-20250101-FP4-v10.10.zip';
     const { root, zip } = await project(name, {});
     const asked = await runMain(['add', zip, '--root', root, '--without-metadata']);
@@ -340,9 +439,25 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
     expect(asked.err[1]).toBe(
       `pass them as options, e.g. otapress add ${zip} --timestamp 1731067200 --incremental eng.root.20241108.123456`,
     );
-    const options = ['--without-metadata', '--device', 'FP4', '--version', '10.10', '--channel', 'community', '--timestamp', '1735732800', '--android-version', '14', '--incremental', 'eng.crdroid.20250101'];
+    const options = [
+      '--without-metadata',
+      '--device',
+      'FP4',
+      '--version',
+      '10.10',
+      '--channel',
+      'community',
+      '--timestamp',
+      '1735732800',
+      '--android-version',
+      '14',
+      '--incremental',
+      'eng.crdroid.20250101',
+    ];
     expect((await runMain(['add', zip, '--root', root, ...options])).code).toBe(0);
-    expect(read(root, 'content/FP4/crDroidAndroid-14.0-20250101-FP4-v10.10.yaml')).toContain(`filename: ${name}\nversion: "10.10"\nchannel: community\n`);
+    expect(read(root, 'content/FP4/crDroidAndroid-14.0-20250101-FP4-v10.10.yaml')).toContain(
+      `filename: ${name}\nversion: "10.10"\nchannel: community\n`,
+    );
     expect((await runMain(['build', '--root', root])).code).toBe(0);
     const records = JSON.parse(read(root, 'dist/api/v1/FP4/community/index.json')).response as { filename: string }[];
     expect(records.find((r) => r.filename === name)).toMatchObject({
@@ -358,7 +473,10 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
 
   it('asks a LineageOS zip only for what its name does not tell, never for a version', async () => {
     const { root, zip } = await project('lineage-21.0-20250101-nightly-FP4-signed.zip', {});
-    writeFileSync(path.join(root, 'content/site.yaml'), 'download_base_url: https://dl.example.org\nchannels: [nightly]\nlists:\n  nightly: [nightly]\n');
+    writeFileSync(
+      path.join(root, 'content/site.yaml'),
+      'download_base_url: https://dl.example.org\nchannels: [nightly]\nlists:\n  nightly: [nightly]\n',
+    );
     const { code, err } = await runMain(['add', zip, '--root', root, '--without-metadata']);
     expect(code).toBe(2);
     expect(err).toEqual([
@@ -374,25 +492,33 @@ ota_property_files: "payload.bin:1577:3145728,payload_properties.txt:3147359:154
     expect(text).toContain('\nandroid_version: "14"\n');
   });
 
-  it('draws a progress bar on a terminal, and Ctrl-C there leaves no manifest (real CLI process in a pty)', { timeout: 60_000 }, async () => {
-    const root = tempProject({ withContent: true });
-    const zip = path.join(root, `${NAME}.zip`);
-    writeSparseOtaZip(zip, FP4_METADATA, 1024 ** 3);
-    // script(1) runs the command on a pseudo-terminal; ^C typed into it is a real Ctrl-C.
-    const command = [process.execPath, path.join(ROOT, 'src/bin.mjs'), 'add', zip, '--root', root].map((a) => `'${a}'`).join(' ');
-    const child = spawn('script', ['-qefc', command, '/dev/null'], { cwd: root });
-    let screen = '';
-    child.stdout.on('data', (data: Buffer) => {
-      const first = !screen.includes('hashing [');
-      screen += data.toString();
-      if (first && screen.includes('hashing [')) child.stdin.write('\x03');
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect(screen).toMatch(/^\rhashing \[[#-]{24}\] [\d.]+ (B|KiB|MiB|GiB) \/ 1\.0 GiB  [\d.]+ (B|KiB|MiB|GiB)\/s  (\d+:\d\d|--:--) left\x1b\[K/);
-    expect(screen).toContain('interrupted; no manifest was written');
-    expect(code).toBe(130);
-    expect(readdirSync(path.join(root, 'content/FP4')).filter((f) => f.includes('2.7'))).toEqual([]);
-  });
+  it(
+    'draws a progress bar on a terminal, and Ctrl-C there leaves no manifest (real CLI process in a pty)',
+    { timeout: 60_000 },
+    async () => {
+      const root = tempProject({ withContent: true });
+      const zip = path.join(root, `${NAME}.zip`);
+      writeSparseOtaZip(zip, FP4_METADATA, 1024 ** 3);
+      // script(1) runs the command on a pseudo-terminal; ^C typed into it is a real Ctrl-C.
+      const command = [process.execPath, path.join(ROOT, 'src/bin.mjs'), 'add', zip, '--root', root]
+        .map((a) => `'${a}'`)
+        .join(' ');
+      const child = spawn('script', ['-qefc', command, '/dev/null'], { cwd: root });
+      let screen = '';
+      child.stdout.on('data', (data: Buffer) => {
+        const first = !screen.includes('hashing [');
+        screen += data.toString();
+        if (first && screen.includes('hashing [')) child.stdin.write('\x03');
+      });
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(screen).toMatch(
+        /^\rhashing \[[#-]{24}\] [\d.]+ (B|KiB|MiB|GiB) \/ 1\.0 GiB  [\d.]+ (B|KiB|MiB|GiB)\/s  (\d+:\d\d|--:--) left\x1b\[K/,
+      );
+      expect(screen).toContain('interrupted; no manifest was written');
+      expect(code).toBe(130);
+      expect(readdirSync(path.join(root, 'content/FP4')).filter((f) => f.includes('2.7'))).toEqual([]);
+    },
+  );
 
   it('shows --help', async () => {
     const { code, out } = await runMain(['add', '--help']);
@@ -411,6 +537,11 @@ describe('the progress line', () => {
   });
 
   it('formats sizes and durations', () => {
-    expect([formatBytes(1536), formatBytes(1023), formatDuration(61.2), formatDuration(3600)]).toEqual(['1.5 KiB', '1023 B', '1:02', '60:00']);
+    expect([formatBytes(1536), formatBytes(1023), formatDuration(61.2), formatDuration(3600)]).toEqual([
+      '1.5 KiB',
+      '1023 B',
+      '1:02',
+      '60:00',
+    ]);
   });
 });

@@ -44,20 +44,29 @@ describe('downloads by hand', { timeout: 120_000 }, () => {
     mkdirSync(path.join(root, 'upload', OLD.date), { recursive: true });
     await writeOtaZip(file(FULL_OLD), { metadata: metadata(OLD.date, OLD.timestamp), payloadSize: 64 * 1024 });
     await writeOtaZip(file(FULL_NEW), { metadata: metadata(NEW.date, NEW.timestamp), payloadSize: 64 * 1024 + 512 });
-    await writeOtaZip(file(INCREMENTAL), { metadata: metadata(NEW.date, NEW.timestamp, OLD.date), payloadSize: 8 * 1024 });
+    await writeOtaZip(file(INCREMENTAL), {
+      metadata: metadata(NEW.date, NEW.timestamp, OLD.date),
+      payloadSize: 8 * 1024,
+    });
     // Each full build has its own recovery.img; the older one's is uploaded to a folder of its own.
     writeFileSync(file(`${OLD.date}/recovery.img`), 'recovery of the build of 20250110\n');
     writeFileSync(file('recovery.img'), 'recovery of the build of 20250117\n');
     const add = async (...args: string[]) => expect((await runMain(['add', ...args, '--root', root])).code).toBe(0);
     await add(file(FULL_OLD), '--file', file(`${OLD.date}/recovery.img`));
     const manifest = path.join(root, 'content/akita', FULL_OLD.replace(/\.zip$/, '.yaml'));
-    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace(/(  - filename: recovery\.img\n)/, `$1    url: https://downloads.example.org/builds/${OLD.date}/recovery.img\n`));
+    writeFileSync(
+      manifest,
+      readFileSync(manifest, 'utf8').replace(
+        /(  - filename: recovery\.img\n)/,
+        `$1    url: https://downloads.example.org/builds/${OLD.date}/recovery.img\n`,
+      ),
+    );
     await add(file(FULL_NEW), '--file', file('recovery.img'));
     await add(file(INCREMENTAL));
   });
   afterAll(() => rmSync(path.dirname(root), { recursive: true, force: true }));
 
-  it('writes a line for each of two files of one name, which sha256sum -c verifies in the downloads\' folders', () => {
+  it("writes a line for each of two files of one name, which sha256sum -c verifies in the downloads' folders", () => {
     const compiled = compileSite(readContent(root));
     expect(compiled.problems).toEqual([]);
     const sums = String(compiled.files.find((f) => f.path === 'devices/akita/SHA256SUMS')!.contents);
@@ -73,27 +82,49 @@ describe('downloads by hand', { timeout: 120_000 }, () => {
     );
     // The downloads saved as their addresses' paths (wget -x, or by hand): every line checks.
     const mirror = path.join(root, 'mirror');
-    for (const [from, to] of [[`${OLD.date}/recovery.img`, `${OLD.date}/recovery.img`], ['recovery.img', 'nightly/akita/recovery.img'], [FULL_OLD, FULL_OLD], [FULL_NEW, FULL_NEW], [INCREMENTAL, INCREMENTAL]]) {
+    for (const [from, to] of [
+      [`${OLD.date}/recovery.img`, `${OLD.date}/recovery.img`],
+      ['recovery.img', 'nightly/akita/recovery.img'],
+      [FULL_OLD, FULL_OLD],
+      [FULL_NEW, FULL_NEW],
+      [INCREMENTAL, INCREMENTAL],
+    ]) {
       mkdirSync(path.dirname(path.join(mirror, to)), { recursive: true });
       writeFileSync(path.join(mirror, to), readFileSync(file(from)));
     }
     writeFileSync(path.join(mirror, 'SHA256SUMS'), sums);
-    expect(execFileSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: mirror, encoding: 'utf8' }).split('\n').filter((l) => !l.endsWith(': OK'))).toEqual(['']);
+    expect(
+      execFileSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: mirror, encoding: 'utf8' })
+        .split('\n')
+        .filter((l) => !l.endsWith(': OK')),
+    ).toEqual(['']);
   });
 
-  it('lists each build\'s incremental packages on its device page: source build, download, size and hashes', () => {
+  it("lists each build's incremental packages on its device page: source build, download, size and hashes", () => {
     const compiled = compileSite(readContent(root));
     const page = String(compiled.files.find((f) => f.path === 'devices/akita/index.html')!.contents);
     const size = statSync(file(INCREMENTAL)).size;
-    const md5 = createHash('md5').update(readFileSync(file(INCREMENTAL))).digest('hex');
-    const section = page.slice(page.indexOf('<section class="incrementals"'), page.indexOf('</section>', page.indexOf('<section class="incrementals"')));
-    expect(section).toContain(`From <code>eng.build.${OLD.date}</code>: <a href="https://downloads.example.org/builds/nightly/akita/${INCREMENTAL}">${INCREMENTAL}</a>`);
+    const md5 = createHash('md5')
+      .update(readFileSync(file(INCREMENTAL)))
+      .digest('hex');
+    const section = page.slice(
+      page.indexOf('<section class="incrementals"'),
+      page.indexOf('</section>', page.indexOf('<section class="incrementals"')),
+    );
+    expect(section).toContain(
+      `From <code>eng.build.${OLD.date}</code>: <a href="https://downloads.example.org/builds/nightly/akita/${INCREMENTAL}">${INCREMENTAL}</a>`,
+    );
     expect(section).toContain(`(${size} bytes)`);
     expect(section).toContain(`<code class="hash">${sha256(file(INCREMENTAL))}</code>`);
     expect(section).toContain(`<code class="hash">${md5}</code>`);
     // In the article of the build it installs, and only there.
-    const article = page.slice(page.lastIndexOf('<article', page.indexOf('<section class="incrementals"')), page.indexOf('<section class="incrementals"'));
+    const article = page.slice(
+      page.lastIndexOf('<article', page.indexOf('<section class="incrementals"')),
+      page.indexOf('<section class="incrementals"'),
+    );
     expect(article).toContain(`<code>${FULL_NEW}</code>`);
-    expect(page.split('<section class="incrementals"').length - 1).toBe(page.split(`<code>${FULL_NEW}</code>`).length - 1);
+    expect(page.split('<section class="incrementals"').length - 1).toBe(
+      page.split(`<code>${FULL_NEW}</code>`).length - 1,
+    );
   });
 });

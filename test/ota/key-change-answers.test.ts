@@ -20,7 +20,10 @@ function manifest(day: number, key: string): [string, string] {
   const name = `lineage-22.1-${date}-nightly-akita-signed`;
   const timestamp = 1704067200 + day * 86400;
   const id = `f${(day + 1).toString(16).padStart(63, '0')}`;
-  return [`${name}.yaml`, `filename: ${name}.zip\nversion: "22.1"\nchannel: nightly\ntimestamp: ${timestamp}\nincremental: "eng.build.${date}"\nid: ${id}\nsize: 1000\nsigner: ${key}\notacert: [${key}]\n`];
+  return [
+    `${name}.yaml`,
+    `filename: ${name}.zip\nversion: "22.1"\nchannel: nightly\ntimestamp: ${timestamp}\nincremental: "eng.build.${date}"\nid: ${id}\nsize: 1000\nsigner: ${key}\notacert: [${key}]\n`,
+  ];
 }
 
 describe('answers before a key change', () => {
@@ -38,12 +41,21 @@ describe('answers before a key change', () => {
     }
     const compiled = compileSite(readContent(root));
     expect(compiled.problems).toEqual([]);
-    const answers = compiled.files.filter((f) => /^api\/v1\/akita\/nightly\/eng\.build\.\d{8}\.json$/.test(f.path)).map((f) => f.path);
+    const answers = compiled.files
+      .filter((f) => /^api\/v1\/akita\/nightly\/eng\.build\.\d{8}\.json$/.test(f.path))
+      .map((f) => f.path);
     expect(answers).toHaveLength(100);
     // The newest build of the old key has an answer without the new key's build (nothing newer it can install); the oldest three have none.
-    expect(JSON.parse(String(compiled.files.find((f) => f.path === 'api/v1/akita/nightly/eng.build.20240412.json')!.contents))).toMatchObject({ response: [] });
-    for (const date of ['20240101', '20240102', '20240103']) expect(answers).not.toContain(`api/v1/akita/nightly/eng.build.${date}.json`);
-    const answer = JSON.parse(String(compiled.files.find((f) => f.path === 'api/v1/akita/nightly/eng.build.20240104.json')!.contents)) as { response: { filename: string }[] };
+    expect(
+      JSON.parse(
+        String(compiled.files.find((f) => f.path === 'api/v1/akita/nightly/eng.build.20240412.json')!.contents),
+      ),
+    ).toMatchObject({ response: [] });
+    for (const date of ['20240101', '20240102', '20240103'])
+      expect(answers).not.toContain(`api/v1/akita/nightly/eng.build.${date}.json`);
+    const answer = JSON.parse(
+      String(compiled.files.find((f) => f.path === 'api/v1/akita/nightly/eng.build.20240104.json')!.contents),
+    ) as { response: { filename: string }[] };
     expect(answer.response).toHaveLength(99);
     expect(answer.response.map((r) => r.filename)).not.toContain('lineage-22.1-20240413-nightly-akita-signed.zip');
     expect(compiled.notices.map((n) => `${n.file}  ${n.field}  ${n.message}`)).toContain(

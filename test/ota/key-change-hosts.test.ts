@@ -46,7 +46,10 @@ describe('three builds, an incremental package and a key change', { timeout: 120
 
   beforeAll(async () => {
     base = mkdtempSync(path.join(tmpdir(), 'otapress-key-change-'));
-    const keys: Record<'release' | 'rotated', SigningKey> = { release: generateKey(base, 'release'), rotated: generateKey(base, 'rotated') };
+    const keys: Record<'release' | 'rotated', SigningKey> = {
+      release: generateKey(base, 'release'),
+      rotated: generateKey(base, 'rotated'),
+    };
     root = path.join(base, 'my-ota');
     initCatalog(root, { version: VERSION, channels: ['nightly'] });
     const zips: { name: string; date: string; timestamp: number; from?: string; key: SigningKey }[] = [
@@ -58,7 +61,11 @@ describe('three builds, an incremental package and a key change', { timeout: 120
     ];
     for (const zip of zips) {
       const file = path.join(base, zip.name);
-      await writeOtaZip(file, { metadata: metadata(zip.date, zip.timestamp, zip.from), payloadSize: (zip.from ? 8 : 48) * 1024, entries: otacert(zip.key) });
+      await writeOtaZip(file, {
+        metadata: metadata(zip.date, zip.timestamp, zip.from),
+        payloadSize: (zip.from ? 8 : 48) * 1024,
+        entries: otacert(zip.key),
+      });
       signWholeFile(file, zip.key);
       expect((await runMain(['add', file, '--root', root])).code).toBe(0);
     }
@@ -70,7 +77,14 @@ describe('three builds, an incremental package and a key change', { timeout: 120
   });
   afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-  const phoneOn = (date: string, timestamp: number) => ({ device: 'akita', releaseType: 'nightly', incremental: `eng.build.${date}`, buildDate: timestamp, version: '22.1', allowMajorUpgrades: false });
+  const phoneOn = (date: string, timestamp: number) => ({
+    device: 'akita',
+    releaseType: 'nightly',
+    incremental: `eng.build.${date}`,
+    buildDate: timestamp,
+    version: '22.1',
+    allowMajorUpgrades: false,
+  });
   const hosts = {
     preview: (url: string) => String(respond(preview, 'GET', url).body),
     netlify: (url: string) => netlifyAnswer(netlify, url).body,
@@ -79,8 +93,12 @@ describe('three builds, an incremental package and a key change', { timeout: 120
   it.each(Object.keys(hosts) as (keyof typeof hosts)[])('on %s, each phone is offered what it can install', (host) => {
     const offered = (date: string, timestamp: number) => {
       const phone = phoneOn(date, timestamp);
-      const records = (JSON.parse(hosts[host](v1RequestUrl(LINEAGE_V1_TEMPLATE, phone))) as { response: Record<string, unknown>[] }).response;
-      return records.filter((r) => v1Lists(r as never, phone)).map((r) => `${r.filename}${v1CanInstall(r as never, phone) ? '' : ' (blocked)'}`);
+      const records = (
+        JSON.parse(hosts[host](v1RequestUrl(LINEAGE_V1_TEMPLATE, phone))) as { response: Record<string, unknown>[] }
+      ).response;
+      return records
+        .filter((r) => v1Lists(r as never, phone))
+        .map((r) => `${r.filename}${v1CanInstall(r as never, phone) ? '' : ' (blocked)'}`);
     };
     // On the incremental package's source: it, and not the build of the other key.
     expect(offered('20250103', BUILDS[0].timestamp)).toEqual([INCREMENTAL]);

@@ -47,9 +47,17 @@ describe('no phone stranded', { timeout: 120_000 }, () => {
     return root;
   };
   /** Makes, signs and adds the zip of the build of `date`; `from`: an incremental package from that build. */
-  const add = async (root: string, name: string, o: { date: string; timestamp: number; from?: string; signer: SigningKey; trusts: SigningKey[] }) => {
+  const add = async (
+    root: string,
+    name: string,
+    o: { date: string; timestamp: number; from?: string; signer: SigningKey; trusts: SigningKey[] },
+  ) => {
     const file = path.join(root, name);
-    await writeOtaZip(file, { metadata: metadata(o.date, o.timestamp, o.from), payloadSize: (o.from ? 8 : 64) * 1024, entries: otacert(...o.trusts) });
+    await writeOtaZip(file, {
+      metadata: metadata(o.date, o.timestamp, o.from),
+      payloadSize: (o.from ? 8 : 64) * 1024,
+      entries: otacert(...o.trusts),
+    });
     signWholeFile(file, o.signer);
     const added = await runMain(['add', file, '--root', root]);
     expect(added.code, added.err.join('\n')).toBe(0);
@@ -59,11 +67,21 @@ describe('no phone stranded', { timeout: 120_000 }, () => {
     const compiled = compileSite(readContent(root));
     expect(compiled.problems).toEqual([]);
     const tree = servedTree(compiled.site!, compiled.files);
-    const phone = { device: 'akita', releaseType: type, incremental: `eng.build.${date}`, buildDate: timestamp, version: '22.1', allowMajorUpgrades: false };
+    const phone = {
+      device: 'akita',
+      releaseType: type,
+      incremental: `eng.build.${date}`,
+      buildDate: timestamp,
+      version: '22.1',
+      allowMajorUpgrades: false,
+    };
     const body = String(respond(tree, 'GET', v1RequestUrl(LINEAGE_V1_TEMPLATE, phone)).body);
-    return (JSON.parse(body) as { response: Record<string, unknown>[] }).response.filter((r) => v1Lists(r as never, phone)).map((r) => r.filename);
+    return (JSON.parse(body) as { response: Record<string, unknown>[] }).response
+      .filter((r) => v1Lists(r as never, phone))
+      .map((r) => r.filename);
   };
-  const notices = (root: string) => compileSite(readContent(root)).notices.map((n) => `${n.file}  ${n.field}  ${n.message}`);
+  const notices = (root: string) =>
+    compileSite(readContent(root)).notices.map((n) => `${n.file}  ${n.field}  ${n.message}`);
   /** Two full builds and an incremental package between them, all signed with the release key. */
   const withIncremental = async () => {
     const root = catalog();
@@ -86,28 +104,47 @@ describe('no phone stranded', { timeout: 120_000 }, () => {
   afterAll(() => rmSync(base, { recursive: true, force: true }));
 
   it.each([
-    ['withdrawn (.disabled.zip)', (t: string) => t.replace(/^filename: (.*)\.zip$/m, 'filename: $1.disabled.zip'), 'filename', 'it is withdrawn (`.disabled.zip`)'],
+    [
+      'withdrawn (.disabled.zip)',
+      (t: string) => t.replace(/^filename: (.*)\.zip$/m, 'filename: $1.disabled.zip'),
+      'filename',
+      'it is withdrawn (`.disabled.zip`)',
+    ],
     ['of size 0', (t: string) => t.replace(/^size: \d+$/m, 'size: 0'), 'size', 'its size is 0'],
     ['in no list', (t: string) => `${t}lists: []\n`, 'lists', 'its `lists` is empty'],
-  ])('leaves an incremental package %s out, with a notice, and offers its source the full package', async (_, change, field, why) => {
-    const root = await withIncremental();
-    edit(root, INCREMENTAL, change);
-    expect(offered(root, OLD.date, OLD.timestamp)).toEqual([full(NEW.date)]);
-    expect(notices(root)).toContainEqual(expect.stringMatching(new RegExp(`^${manifestOf(INCREMENTAL)}  ${field}  `)));
-    expect(notices(root)).toContain(
-      `${manifestOf(INCREMENTAL)}  ${field}  ${why}: left out of every answer, so phones on eng.build.${OLD.date} are offered the full package ${full(NEW.date)}`,
-    );
-  });
+  ])(
+    'leaves an incremental package %s out, with a notice, and offers its source the full package',
+    async (_, change, field, why) => {
+      const root = await withIncremental();
+      edit(root, INCREMENTAL, change);
+      expect(offered(root, OLD.date, OLD.timestamp)).toEqual([full(NEW.date)]);
+      expect(notices(root)).toContainEqual(
+        expect.stringMatching(new RegExp(`^${manifestOf(INCREMENTAL)}  ${field}  `)),
+      );
+      expect(notices(root)).toContain(
+        `${manifestOf(INCREMENTAL)}  ${field}  ${why}: left out of every answer, so phones on eng.build.${OLD.date} are offered the full package ${full(NEW.date)}`,
+      );
+    },
+  );
 
   it('keeps a withdrawn incremental package in its answer with v1_withdrawn: list, as a full build, and says so', async () => {
     const root = await withIncremental();
-    writeFileSync(path.join(root, 'content/site.yaml'), readFileSync(path.join(root, 'content/site.yaml'), 'utf8').replace(/^v1_withdrawn: omit$/m, 'v1_withdrawn: list'));
+    writeFileSync(
+      path.join(root, 'content/site.yaml'),
+      readFileSync(path.join(root, 'content/site.yaml'), 'utf8').replace(/^v1_withdrawn: omit$/m, 'v1_withdrawn: list'),
+    );
     edit(root, INCREMENTAL, (t) => t.replace(/^filename: (.*)\.zip$/m, 'filename: $1.disabled.zip'));
     expect(offered(root, OLD.date, OLD.timestamp)).toEqual([INCREMENTAL.replace(/\.zip$/, '.disabled.zip')]);
-    expect(notices(root)).toContainEqual(expect.stringMatching(new RegExp(`^${manifestOf(INCREMENTAL).replace(/\./g, '\\.')}  filename  it is withdrawn \\(\`\\.disabled\\.zip\`\\), and \`v1_withdrawn: list\` keeps it in the answer`)));
+    expect(notices(root)).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^${manifestOf(INCREMENTAL).replace(/\./g, '\\.')}  filename  it is withdrawn \\(\`\\.disabled\\.zip\`\\), and \`v1_withdrawn: list\` keeps it in the answer`,
+        ),
+      ),
+    );
   });
 
-  it('keeps an incremental package in its answer when the site\'s own listing is imported', async () => {
+  it("keeps an incremental package in its answer when the site's own listing is imported", async () => {
     const root = await withIncremental();
     const compiled = compileSite(readContent(root));
     const listing = path.join(root, 'nightly.json');
@@ -118,7 +155,7 @@ describe('no phone stranded', { timeout: 120_000 }, () => {
     expect(offered(root, OLD.date, OLD.timestamp)).toEqual([INCREMENTAL]);
   });
 
-  it('offers the full package, with a notice, where the source build does not trust the incremental package\'s key', async () => {
+  it("offers the full package, with a notice, where the source build does not trust the incremental package's key", async () => {
     const root = catalog();
     const release = { signer: keys.release, trusts: [keys.release] };
     await add(root, full(OLD.date), { ...OLD, ...release });
@@ -166,10 +203,14 @@ describe('no phone stranded', { timeout: 120_000 }, () => {
       { name: full('20250105'), date: '20250105', timestamp: 1736100000, signer: b, trusts: [b] },
     ];
     for (const { name, ...o } of builds) await add(root, name, o);
-    const changed = notices(root).filter((n) => n.includes('  signer  signed with another key')).map((n) => n.split('  ')[0]);
+    const changed = notices(root)
+      .filter((n) => n.includes('  signer  signed with another key'))
+      .map((n) => n.split('  ')[0]);
     // nightly: 0101 (a) → 0103 (a) → 0105 (b): a change at 0105; experimental: 0102 (trusts b) → 0104 (a): one at 0104.
     expect(changed).toEqual([manifestOf(full('20250104', 'experimental')), manifestOf(full('20250105'))]);
-    const page = String(compileSite(readContent(root)).files.find((f) => f.path === 'devices/akita/index.html')!.contents);
+    const page = String(
+      compileSite(readContent(root)).files.find((f) => f.path === 'devices/akita/index.html')!.contents,
+    );
     expect(page.split('Clean install required').length - 1).toBe(2);
     // Nightly phones on 0103 are not offered 0105; on 0101 they are offered 0103 only.
     expect(offered(root, '20250103', 1735900000)).toEqual([]);

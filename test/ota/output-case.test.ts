@@ -32,20 +32,31 @@ describe('output paths unique ignoring case', { timeout: 60_000 }, () => {
   afterAll(() => rmSync(base, { recursive: true, force: true }));
 
   it('finds files and folders that differ only by case', () => {
-    expect(caseClashes(['api/v1/a/n/index.json', 'api/v1/a/n/INDEX.json', 'API/updater/a.json', 'api/v2/x', 'devices/a/index.html'])).toEqual([
+    expect(
+      caseClashes([
+        'api/v1/a/n/index.json',
+        'api/v1/a/n/INDEX.json',
+        'API/updater/a.json',
+        'api/v2/x',
+        'devices/a/index.html',
+      ]),
+    ).toEqual([
       { path: 'api/v1/a/n/INDEX.json', other: 'api/v1/a/n/index.json' },
       { path: 'API/updater/a.json', other: 'api' },
     ]);
     expect(caseClashes(['api/v1/a/n/index.json', 'api/v1/a/n/eng.1.json', 'devices/a/index.html'])).toEqual([]);
   });
 
-  it('refuses an incremental package whose source incremental is INDEX, beside the listing\'s index.json', async () => {
+  it("refuses an incremental package whose source incremental is INDEX, beside the listing's index.json", async () => {
     const root = path.join(mkdtempSync(path.join(base, 'catalog-')), 'my-ota');
     initCatalog(root, { version: VERSION, channels: ['nightly'] });
     const zips = [
       ['lineage-22.1-20250110-nightly-akita-signed.zip', metadata('INDEX', 1736500000)],
       ['lineage-22.1-20250117-nightly-akita-signed.zip', metadata('eng.build.20250117', 1737100000)],
-      ['lineage-22.1-20250117-nightly-akita-signed-incremental-20250110.zip', metadata('eng.build.20250117', 1737100000, 'INDEX')],
+      [
+        'lineage-22.1-20250117-nightly-akita-signed-incremental-20250110.zip',
+        metadata('eng.build.20250117', 1737100000, 'INDEX'),
+      ],
     ];
     for (const [name, meta] of zips) {
       await writeOtaZip(path.join(root, name), { metadata: meta, payloadSize: 8 * 1024 });
@@ -59,8 +70,9 @@ describe('output paths unique ignoring case', { timeout: 60_000 }, () => {
     ]);
   });
 
-  it('refuses a format\'s /API/ beside /api/ where the output\'s disk ignores case, and only there', () => {
-    const text = 'download_base_url: https://dl.example.org\nchannels: [weekly]\nformats:\n  pixelexperience:\n    path: /API/updater/{device}.json\n';
+  it("refuses a format's /API/ beside /api/ where the output's disk ignores case, and only there", () => {
+    const text =
+      'download_base_url: https://dl.example.org\nchannels: [weekly]\nformats:\n  pixelexperience:\n    path: /API/updater/{device}.json\n';
     const site = parseSite(text).site!;
     const dir = mkdtempSync(path.join(base, 'out-'));
     expect(folderCaseProblems(site, dir, () => true)).toEqual([
@@ -69,7 +81,8 @@ describe('output paths unique ignoring case', { timeout: 60_000 }, () => {
         line: 5,
         col: 11,
         field: 'formats.pixelexperience.path',
-        message: '/API/ and /api/ differ only by case, and the disk of the output ignores case (macOS, Windows): they would be one folder, and phones asking /API/updater/… would get 404s; build on a disk that keeps case (the hosts\' builds do), or give the format a path whose folders differ by more than case',
+        message:
+          "/API/ and /api/ differ only by case, and the disk of the output ignores case (macOS, Windows): they would be one folder, and phones asking /API/updater/… would get 404s; build on a disk that keeps case (the hosts' builds do), or give the format a path whose folders differ by more than case",
       },
     ]);
     // This disk keeps case (Linux): nothing to refuse, as on the hosts' builds.

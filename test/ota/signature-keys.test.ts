@@ -13,12 +13,27 @@ import { runMain } from '../helpers/cli-process.js';
 import { SEED } from '../helpers/arbitraries.js';
 import { ROOT } from '../helpers/helpers.js';
 import { writeOtaZip } from '../helpers/ota-zip.js';
-import { aospTestKey, certifyAgain, generateKey, otacert, signWholeFile, type SigningKey } from '../helpers/signed-zip.js';
+import {
+  aospTestKey,
+  certifyAgain,
+  generateKey,
+  otacert,
+  signWholeFile,
+  type SigningKey,
+} from '../helpers/signed-zip.js';
 
 const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const fingerprint = (incremental: string) => `google/akita/akita:15/BP1A.250105.002/${incremental}:user/release-keys`;
 const metadata = (date: string, timestamp: number) =>
-  ['ota-type=AB', `post-build=${fingerprint(`eng.build.${date}`)}`, `post-build-incremental=eng.build.${date}`, 'post-sdk-level=35', `post-timestamp=${timestamp}`, 'pre-device=akita', ''].join('\n');
+  [
+    'ota-type=AB',
+    `post-build=${fingerprint(`eng.build.${date}`)}`,
+    `post-build-incremental=eng.build.${date}`,
+    'post-sdk-level=35',
+    `post-timestamp=${timestamp}`,
+    'pre-device=akita',
+    '',
+  ].join('\n');
 
 /** The signature block of a signed zip: the bytes the footer announces. */
 function blockOf(file: string): Buffer {
@@ -37,7 +52,11 @@ describe('signers are keys', { timeout: 120_000 }, () => {
   };
   const zip = async (root: string, name: string, date: string, timestamp: number, trusts: SigningKey[]) => {
     const file = path.join(root, name);
-    await writeOtaZip(file, { metadata: metadata(date, timestamp), payloadSize: 16 * 1024, entries: otacert(...trusts) });
+    await writeOtaZip(file, {
+      metadata: metadata(date, timestamp),
+      payloadSize: 16 * 1024,
+      entries: otacert(...trusts),
+    });
     return file;
   };
 
@@ -50,28 +69,41 @@ describe('signers are keys', { timeout: 120_000 }, () => {
   it('refuses a new certificate made around the AOSP testkey, as the testkey itself', async () => {
     const root = catalog();
     const disguised = certifyAgain(base, keys.aosp, 'not-a-test-key');
-    const file = await zip(root, 'lineage-22.1-20250110-nightly-akita-signed.zip', '20250110', 1736500000, [keys.release]);
+    const file = await zip(root, 'lineage-22.1-20250110-nightly-akita-signed.zip', '20250110', 1736500000, [
+      keys.release,
+    ]);
     signWholeFile(file, disguised);
     const refused = await runMain(['add', file, '--root', root]);
     expect(refused.code).toBe(1);
-    expect(refused.err[0]).toMatch(new RegExp(`^${file}  signer  the zip is signed with the public AOSP test key \`testkey\``));
+    expect(refused.err[0]).toMatch(
+      new RegExp(`^${file}  signer  the zip is signed with the public AOSP test key \`testkey\``),
+    );
     // And trusting it under another certificate is refused the same.
-    const trusting = await zip(root, 'lineage-22.1-20250117-nightly-akita-signed.zip', '20250117', 1737100000, [keys.release, disguised]);
+    const trusting = await zip(root, 'lineage-22.1-20250117-nightly-akita-signed.zip', '20250117', 1737100000, [
+      keys.release,
+      disguised,
+    ]);
     signWholeFile(trusting, keys.release);
     const refusedTrust = await runMain(['add', trusting, '--root', root]);
-    expect(refusedTrust.err[0]).toMatch(new RegExp(`^${trusting}  otacert  the build trusts the public AOSP test key \`testkey\``));
+    expect(refusedTrust.err[0]).toMatch(
+      new RegExp(`^${trusting}  otacert  the build trusts the public AOSP test key \`testkey\``),
+    );
   });
 
   it('records a renewed certificate of the release key as the same signer: no key change', async () => {
     const root = catalog();
     const renewed = certifyAgain(base, keys.release, 'release-renewed');
     expect(renewed.fingerprint).toBe(keys.release.fingerprint);
-    const first = await zip(root, 'lineage-22.1-20250110-nightly-akita-signed.zip', '20250110', 1736500000, [keys.release]);
+    const first = await zip(root, 'lineage-22.1-20250110-nightly-akita-signed.zip', '20250110', 1736500000, [
+      keys.release,
+    ]);
     signWholeFile(first, keys.release);
     const second = await zip(root, 'lineage-22.1-20250117-nightly-akita-signed.zip', '20250117', 1737100000, [renewed]);
     signWholeFile(second, renewed);
     for (const file of [first, second]) expect((await runMain(['add', file, '--root', root])).code).toBe(0);
-    expect(readFileSync(path.join(root, 'content/akita/lineage-22.1-20250117-nightly-akita-signed.yaml'), 'utf8')).toContain(`\nsigner: ${keys.release.fingerprint}\n`);
+    expect(
+      readFileSync(path.join(root, 'content/akita/lineage-22.1-20250117-nightly-akita-signed.yaml'), 'utf8'),
+    ).toContain(`\nsigner: ${keys.release.fingerprint}\n`);
     expect((await runMain(['build', '--root', root])).code).toBe(0);
     const checked = await runMain(['check', '--root', root]);
     expect(checked.err.filter((l) => / signer /.test(l))).toEqual([]);
@@ -79,13 +111,19 @@ describe('signers are keys', { timeout: 120_000 }, () => {
 
   it('says which manifests record the signer by its certificate, as written before keys were recorded', async () => {
     const root = catalog();
-    const first = await zip(root, 'lineage-22.1-20250110-nightly-akita-signed.zip', '20250110', 1736500000, [keys.release]);
+    const first = await zip(root, 'lineage-22.1-20250110-nightly-akita-signed.zip', '20250110', 1736500000, [
+      keys.release,
+    ]);
     signWholeFile(first, keys.release);
     expect((await runMain(['add', first, '--root', root])).code).toBe(0);
     const manifest = path.join(root, 'content/akita/lineage-22.1-20250110-nightly-akita-signed.yaml');
-    const certificate = createHash('sha256').update(new X509Certificate(readFileSync(keys.release.cert)).raw).digest('hex');
+    const certificate = createHash('sha256')
+      .update(new X509Certificate(readFileSync(keys.release.cert)).raw)
+      .digest('hex');
     writeFileSync(manifest, readFileSync(manifest, 'utf8').replaceAll(keys.release.fingerprint, certificate));
-    const second = await zip(root, 'lineage-22.1-20250117-nightly-akita-signed.zip', '20250117', 1737100000, [keys.release]);
+    const second = await zip(root, 'lineage-22.1-20250117-nightly-akita-signed.zip', '20250117', 1737100000, [
+      keys.release,
+    ]);
     signWholeFile(second, keys.release);
     const added = await runMain(['add', second, '--root', root]);
     expect(added.code).toBe(0);
@@ -96,10 +134,14 @@ describe('signers are keys', { timeout: 120_000 }, () => {
 
   it('names no signer whose certificate the signature does not carry, even when it carries one other', async () => {
     const root = catalog();
-    const file = await zip(root, 'lineage-22.1-20250110-nightly-akita-signed.zip', '20250110', 1736500000, [keys.release]);
+    const file = await zip(root, 'lineage-22.1-20250110-nightly-akita-signed.zip', '20250110', 1736500000, [
+      keys.release,
+    ]);
     // Signed with the testkey; the block carries the release certificate only.
     signWholeFile(file, keys.aosp, { certificates: [keys.release.cert] });
-    expect(() => readZipSigning(file, undefined)).toThrow(new SignatureError('its whole-file signature names a signer certificate it does not carry'));
+    expect(() => readZipSigning(file, undefined)).toThrow(
+      new SignatureError('its whole-file signature names a signer certificate it does not carry'),
+    );
     const refused = await runMain(['add', file, '--root', root]);
     expect(refused.code).toBe(1);
     expect(refused.err).toEqual([
@@ -110,7 +152,9 @@ describe('signers are keys', { timeout: 120_000 }, () => {
 
   it('refuses a damaged signature in one line, whatever byte of it changed', async () => {
     const root = catalog();
-    const file = await zip(root, 'lineage-22.1-20250110-nightly-akita-signed.zip', '20250110', 1736500000, [keys.release]);
+    const file = await zip(root, 'lineage-22.1-20250110-nightly-akita-signed.zip', '20250110', 1736500000, [
+      keys.release,
+    ]);
     signWholeFile(file, keys.release);
     const original = readFileSync(file);
     const block = blockOf(file);
@@ -147,13 +191,18 @@ describe('signers are keys', { timeout: 120_000 }, () => {
     expect(refused).toEqual({
       code: 1,
       out: [],
-      err: [`${file}  signer  the certificate of its whole-file signature cannot be read; sign the zip again (signapk -w), or download it again`, '1 problem found; nothing was written.'],
+      err: [
+        `${file}  signer  the certificate of its whole-file signature cannot be read; sign the zip again (signapk -w), or download it again`,
+        '1 problem found; nothing was written.',
+      ],
     });
   });
 
   it('walks any DER, random or cut short, to a signer or the refusal, never another error', async () => {
     const root = catalog();
-    const file = await zip(root, 'lineage-22.1-20250110-nightly-akita-signed.zip', '20250110', 1736500000, [keys.release]);
+    const file = await zip(root, 'lineage-22.1-20250110-nightly-akita-signed.zip', '20250110', 1736500000, [
+      keys.release,
+    ]);
     signWholeFile(file, keys.release);
     const block = blockOf(file);
     const onlyRefusal = (bytes: Buffer) => {
@@ -163,18 +212,35 @@ describe('signers are keys', { timeout: 120_000 }, () => {
         if (!(error instanceof SignatureError)) throw error;
       }
     };
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 512 }), (bytes) => onlyRefusal(Buffer.from(bytes))), { seed: SEED, numRuns: 2000 });
-    fc.assert(fc.property(fc.nat(block.length), (length) => onlyRefusal(block.subarray(0, length))), { seed: SEED, numRuns: 500 });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 512 }), (bytes) => onlyRefusal(Buffer.from(bytes))),
+      { seed: SEED, numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(fc.nat(block.length), (length) => onlyRefusal(block.subarray(0, length))),
+      { seed: SEED, numRuns: 500 },
+    );
     // A real block with random bytes changed, and DER-looking prefixes (SEQUENCE, long lengths) before random tails.
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.nat(block.length - 1), fc.integer({ min: 1, max: 255 })), { minLength: 1, maxLength: 3 }), (changes) => {
-        const damaged = Buffer.from(block);
-        for (const [at, xor] of changes) damaged[at] ^= xor;
-        onlyRefusal(damaged);
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.nat(block.length - 1), fc.integer({ min: 1, max: 255 })), { minLength: 1, maxLength: 3 }),
+        (changes) => {
+          const damaged = Buffer.from(block);
+          for (const [at, xor] of changes) damaged[at] ^= xor;
+          onlyRefusal(damaged);
+        },
+      ),
       { seed: SEED, numRuns: 1000 },
     );
-    const prefix = fc.constantFrom(Buffer.from('3082', 'hex'), Buffer.from('3084ffffffff', 'hex'), Buffer.from('3080', 'hex'), block.subarray(0, 30));
-    fc.assert(fc.property(prefix, fc.uint8Array({ maxLength: 200 }), (head, tail) => onlyRefusal(Buffer.concat([head, tail]))), { seed: SEED, numRuns: 1000 });
+    const prefix = fc.constantFrom(
+      Buffer.from('3082', 'hex'),
+      Buffer.from('3084ffffffff', 'hex'),
+      Buffer.from('3080', 'hex'),
+      block.subarray(0, 30),
+    );
+    fc.assert(
+      fc.property(prefix, fc.uint8Array({ maxLength: 200 }), (head, tail) => onlyRefusal(Buffer.concat([head, tail]))),
+      { seed: SEED, numRuns: 1000 },
+    );
   });
 });

@@ -1,5 +1,16 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build, compileSite } from '../../src/pipeline/build.js';
@@ -30,7 +41,12 @@ function reference(root: string): Record<string, string> {
 
 const listing = (out: string, d = 2) => path.join(out, 'api', 'v1', deviceName(d), 'dev', 'index.json');
 /** The cache's files (not the entries), by inode. */
-const cachedInodes = (root: string) => new Set(readdirSync(cacheDirOf(root)).filter((n) => /^[0-9a-f]{64}\.\d+$/.test(n)).map((n) => statSync(path.join(cacheDirOf(root), n)).ino));
+const cachedInodes = (root: string) =>
+  new Set(
+    readdirSync(cacheDirOf(root))
+      .filter((n) => /^[0-9a-f]{64}\.\d+$/.test(n))
+      .map((n) => statSync(path.join(cacheDirOf(root), n)).ino),
+  );
 
 describe('the build cache shares its files with dist/', { timeout: 120_000 }, () => {
   it('stores no second copy of a cold build: every device file of dist/ is a cache file, and a warm build links them back', () => {
@@ -38,7 +54,9 @@ describe('the build cache shares its files with dist/', { timeout: 120_000 }, ()
     build({ root });
     const dist = path.join(root, 'dist');
     const inodes = cachedInodes(root);
-    const deviceFiles = Object.keys(snapshotTree(dist)).filter((p) => p.includes(`/${deviceName(0)}/`) && !p.includes('/404.'));
+    const deviceFiles = Object.keys(snapshotTree(dist)).filter(
+      (p) => p.includes(`/${deviceName(0)}/`) && !p.includes('/404.'),
+    );
     expect(deviceFiles.length).toBeGreaterThan(4);
     for (const file of deviceFiles) expect(inodes.has(statSync(path.join(dist, file)).ino)).toBe(true);
     expect(inodes.size).toBe(readdirSync(cacheDirOf(root)).filter((n) => !n.endsWith('.bin')).length);
@@ -51,20 +69,26 @@ describe('the build cache shares its files with dist/', { timeout: 120_000 }, ()
   });
 
   it.each([
-    ['the same number of bytes written over a listing in place', (file: string) => {
-      const text = readFileSync(file, 'latin1');
-      const before = statSync(file, { bigint: true }).mtimeNs;
-      // Wait for the clock to move on, so that the premise (a changed modification time) holds on any file system.
-      while (Date.now() * 1e6 <= Number(before) + 2e7);
-      writeFileSync(file, text.replace('"size":', '"sizf":'), { flag: 'r+' });
-    }],
+    [
+      'the same number of bytes written over a listing in place',
+      (file: string) => {
+        const text = readFileSync(file, 'latin1');
+        const before = statSync(file, { bigint: true }).mtimeNs;
+        // Wait for the clock to move on, so that the premise (a changed modification time) holds on any file system.
+        while (Date.now() * 1e6 <= Number(before) + 2e7);
+        writeFileSync(file, text.replace('"size":', '"sizf":'), { flag: 'r+' });
+      },
+    ],
     ['a listing truncated in place', (file: string) => writeFileSync(file, '')],
     ['a listing appended to', (file: string) => writeFileSync(file, '\n', { flag: 'a' })],
-    ['a listing edited, its modification time put back by hand (the size tells)', (file: string) => {
-      const { atime, mtime } = statSync(file);
-      writeFileSync(file, `${readFileSync(file, 'latin1')} `);
-      utimesSync(file, atime, mtime);
-    }],
+    [
+      'a listing edited, its modification time put back by hand (the size tells)',
+      (file: string) => {
+        const { atime, mtime } = statSync(file);
+        writeFileSync(file, `${readFileSync(file, 'latin1')} `);
+        utimesSync(file, atime, mtime);
+      },
+    ],
   ])('is not corrupted by %s in dist/: the next builds write the right tree', (_, edit) => {
     const root = catalog();
     build({ root });
@@ -187,15 +211,20 @@ describe('the key of a device, from the listing', { timeout: 120_000 }, () => {
 
 describe("the key of otapress's own code", { timeout: 180_000 }, () => {
   it('changes with any source file of the package (told by its size and modification time), and not otherwise', () => {
-    if (!existsSync(path.join(ROOT, 'lib', 'bin.mjs'))) expect(spawnSync(process.execPath, [path.join(ROOT, '.ci', 'build-lib.mjs')]).status).toBe(0);
+    if (!existsSync(path.join(ROOT, 'lib', 'bin.mjs')))
+      expect(spawnSync(process.execPath, [path.join(ROOT, '.ci', 'build-lib.mjs')]).status).toBe(0);
     const pkg = tempProject();
     cpSync(path.join(ROOT, 'lib'), path.join(pkg, 'lib'), { recursive: true });
     cpSync(path.join(ROOT, 'package.json'), path.join(pkg, 'package.json'));
     const root = catalog();
     const keys = () => {
-      const result = spawnSync(process.execPath, [path.join(pkg, 'lib', 'bin.mjs'), 'build', '--root', root], { encoding: 'utf8' });
+      const result = spawnSync(process.execPath, [path.join(pkg, 'lib', 'bin.mjs'), 'build', '--root', root], {
+        encoding: 'utf8',
+      });
       expect(result.status, result.stderr).toBe(0);
-      return readdirSync(cacheDirOf(root)).filter((n) => n.endsWith('.bin')).sort();
+      return readdirSync(cacheDirOf(root))
+        .filter((n) => n.endsWith('.bin'))
+        .sort();
     };
     const first = keys();
     expect(first).toHaveLength(6);
@@ -210,11 +239,13 @@ describe("the key of otapress's own code", { timeout: 180_000 }, () => {
 });
 
 describe('pruning the build cache', { timeout: 120_000 }, () => {
-  it("removes the temporary files of a killed build, and keeps those of a build still running", async () => {
+  it('removes the temporary files of a killed build, and keeps those of a build still running', async () => {
     const root = catalog();
     build({ root });
     const cache = cacheDirOf(root);
-    const key = readdirSync(cache).find((n) => n.endsWith('.bin'))!.slice(0, 64);
+    const key = readdirSync(cache)
+      .find((n) => n.endsWith('.bin'))!
+      .slice(0, 64);
     // A process that has exited: its pid is free (and not reused within the test).
     const dead = await new Promise<number>((resolve) => {
       const child = spawn(process.execPath, ['-e', '0']);

@@ -24,15 +24,29 @@ const file = (name: string, i: number, extra: string[] = []) => [
 ];
 
 describe('manifest: sha1 and files', () => {
-  it('keeps sha1 and the files, each file with its url derived like the zip\'s and its filepath', () => {
+  it("keeps sha1 and the files, each file with its url derived like the zip's and its filepath", () => {
     const text = `${VALID_MANIFEST}sha1: ${SHA1}\nfiles:\n${[...file('recovery.img', 0), ...file('fw.bin', 1, ['url: https://fw.example.org/a/fw.bin?x=1'])].join('\n')}\n`;
     const { build: b, problems } = parseManifest(text, FILE, 'FP4', site!);
     expect(problems).toEqual([]);
     expect(b!.sha1).toBe(SHA1);
     expect(b!.filepath).toBe('/official/FP4/e-2.5-a14-20241108446322-official-FP4.zip');
     expect(b!.files).toEqual([
-      { filename: 'recovery.img', size: 4096, sha256: hex(0, 64), sha1: hex(0, 40), url: 'https://dl.example.org/builds/official/FP4/recovery.img', filepath: '/official/FP4/recovery.img' },
-      { filename: 'fw.bin', size: 8192, sha256: hex(1, 64), sha1: hex(1, 40), url: 'https://fw.example.org/a/fw.bin?x=1', filepath: '/a/fw.bin' },
+      {
+        filename: 'recovery.img',
+        size: 4096,
+        sha256: hex(0, 64),
+        sha1: hex(0, 40),
+        url: 'https://dl.example.org/builds/official/FP4/recovery.img',
+        filepath: '/official/FP4/recovery.img',
+      },
+      {
+        filename: 'fw.bin',
+        size: 8192,
+        sha256: hex(1, 64),
+        sha1: hex(1, 40),
+        url: 'https://fw.example.org/a/fw.bin?x=1',
+        filepath: '/a/fw.bin',
+      },
     ]);
   });
 
@@ -81,7 +95,7 @@ describe('manifest: sha1 and files', () => {
   });
 });
 
-describe('v2 entry: the official server\'s fields and file order', () => {
+describe("v2 entry: the official server's fields and file order", () => {
   const root = catalogProject([
     {
       extra: [

@@ -82,34 +82,40 @@ describe('build of the example catalog', () => {
 });
 
 describe('the build command as a process', () => {
-  it('prints all of a report longer than a pipe holds, the same as in process, before it ends (real CLI process)', { timeout: 120_000 }, async () => {
-    // The process ends with process.exit once the command is done (bin.mjs): the notices must all
-    // be through the pipe by then, past the 64 KiB it holds until the reader takes them, also when
-    // stdout and stderr share it, as in a CI log.
-    const processed = tempProject();
-    generateCatalog(processed, { devices: 40, builds: 20 });
-    const inProcess = tempProject();
-    cpSync(path.join(processed, 'content'), path.join(inProcess, 'content'), { recursive: true });
-    const expected = await runMain(['build', '--root', inProcess]);
-    expect(expected.code).toBe(0);
-    const lines = (text: string, root: string) => text.replaceAll(root, 'ROOT').split('\n');
-    const out = lines(`${expected.out.join('\n')}\n`, inProcess);
-    const err = lines(`${expected.err.join('\n')}\n`, inProcess);
-    expect(err.join('\n').length).toBeGreaterThan(65_536);
+  it(
+    'prints all of a report longer than a pipe holds, the same as in process, before it ends (real CLI process)',
+    { timeout: 120_000 },
+    async () => {
+      // The process ends with process.exit once the command is done (bin.mjs): the notices must all
+      // be through the pipe by then, past the 64 KiB it holds until the reader takes them, also when
+      // stdout and stderr share it, as in a CI log.
+      const processed = tempProject();
+      generateCatalog(processed, { devices: 40, builds: 20 });
+      const inProcess = tempProject();
+      cpSync(path.join(processed, 'content'), path.join(inProcess, 'content'), { recursive: true });
+      const expected = await runMain(['build', '--root', inProcess]);
+      expect(expected.code).toBe(0);
+      const lines = (text: string, root: string) => text.replaceAll(root, 'ROOT').split('\n');
+      const out = lines(`${expected.out.join('\n')}\n`, inProcess);
+      const err = lines(`${expected.err.join('\n')}\n`, inProcess);
+      expect(err.join('\n').length).toBeGreaterThan(65_536);
 
-    const result = runOtapress(['build', '--root', processed]);
-    expect(result.code).toBe(0);
-    expect(lines(result.stderr, processed)).toEqual(err);
-    expect(lines(result.stdout, processed)).toEqual(out);
-    expect(snapshotTree(path.join(processed, 'dist'))).toEqual(snapshotTree(path.join(inProcess, 'dist')));
+      const result = runOtapress(['build', '--root', processed]);
+      expect(result.code).toBe(0);
+      expect(lines(result.stderr, processed)).toEqual(err);
+      expect(lines(result.stdout, processed)).toEqual(out);
+      expect(snapshotTree(path.join(processed, 'dist'))).toEqual(snapshotTree(path.join(inProcess, 'dist')));
 
-    // One pipe for both, read only after a second (the process has long printed everything by
-    // then): nothing may be missing, and the summary comes after the notices, as printed, not
-    // inside them where stderr's text did not all fit into the pipe at once (cli.ts, print).
-    const script = '{ "$0" "$1" build --root "$2"; echo "exit $?"; } 2>&1 | { sleep 1; cat; }';
-    const shared = spawnSync('sh', ['-c', script, process.execPath, path.join(ROOT, 'src', 'bin.mjs'), processed], { encoding: 'utf8' });
-    expect(shared.stdout.replaceAll(processed, 'ROOT')).toBe(`${err.join('\n')}${out.join('\n')}exit 0\n`);
-  });
+      // One pipe for both, read only after a second (the process has long printed everything by
+      // then): nothing may be missing, and the summary comes after the notices, as printed, not
+      // inside them where stderr's text did not all fit into the pipe at once (cli.ts, print).
+      const script = '{ "$0" "$1" build --root "$2"; echo "exit $?"; } 2>&1 | { sleep 1; cat; }';
+      const shared = spawnSync('sh', ['-c', script, process.execPath, path.join(ROOT, 'src', 'bin.mjs'), processed], {
+        encoding: 'utf8',
+      });
+      expect(shared.stdout.replaceAll(processed, 'ROOT')).toBe(`${err.join('\n')}${out.join('\n')}exit 0\n`);
+    },
+  );
 });
 
 describe('a failed build', () => {
@@ -120,9 +126,17 @@ describe('a failed build', () => {
 
     const fp4 = path.join(root, 'content', 'FP4');
     const target = path.join(fp4, 'e-2.5-a14-20241108446322-official-FP4.yaml');
-    writeFileSync(target, readFileSync(target, 'utf8').replace('version: "2.5"', 'version: 2.50').replace(/^size: .*$/m, 'size: -1'));
+    writeFileSync(
+      target,
+      readFileSync(target, 'utf8')
+        .replace('version: "2.5"', 'version: 2.50')
+        .replace(/^size: .*$/m, 'size: -1'),
+    );
     mkdirSync(path.join(root, 'content', 'fp4'));
-    writeFileSync(path.join(root, 'content', 'fp4', 'x.yaml'), 'placeholder: true\nversion: "1.0"\nchannel: official\ntimestamp: 1731067200\nandroid_version: "14"\ndisplay_version: x\n');
+    writeFileSync(
+      path.join(root, 'content', 'fp4', 'x.yaml'),
+      'placeholder: true\nversion: "1.0"\nchannel: official\ntimestamp: 1731067200\nandroid_version: "14"\ndisplay_version: x\n',
+    );
 
     let error: unknown;
     try {
@@ -160,8 +174,12 @@ describe('a failed build', () => {
     writeFileSync(path.join(root, 'dist', OUTPUT_MARKER), '');
     writeFileSync(path.join(root, 'dist', 'index.html'), 'previous');
     symlinkSync(path.join(outside, 'content'), path.join(root, 'content'));
-    const problem = 'content:1:1  (folder)  symbolic links are refused (a link can point outside the repository); replace it with the folder itself';
-    for (const [command, last] of [['check', '1 problem found.'], ['build', '1 problem found; nothing was written.']]) {
+    const problem =
+      'content:1:1  (folder)  symbolic links are refused (a link can point outside the repository); replace it with the folder itself';
+    for (const [command, last] of [
+      ['check', '1 problem found.'],
+      ['build', '1 problem found; nothing was written.'],
+    ]) {
       const lines: string[] = [];
       const code = await main([command, '--root', root], { out: (l) => lines.push(l), err: (l) => lines.push(l) });
       expect({ command, code, lines }).toEqual({ command, code: 1, lines: [problem, last] });
@@ -174,17 +192,42 @@ describe('a failed build', () => {
 describe('build --out DIR that holds files no build wrote', () => {
   const run = async (root: string, out: string, ...flags: string[]) => {
     const lines: string[] = [];
-    const code = await main(['build', '--root', root, '--out', out, ...flags], { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+    const code = await main(['build', '--root', root, '--out', out, ...flags], {
+      out: (l) => lines.push(l),
+      err: (l) => lines.push(l),
+    });
     return { code, lines };
   };
   const refusal = (out: string, what: string) =>
     `refusing to write the site to ${out}: ${what}, and a build replaces the whole folder, which would delete ${what.startsWith('it is a file') ? 'it' : 'them'}; build into a new or empty folder, or pass --overwrite to replace it anyway`;
 
   it.each<[string, Record<string, string>, string]>([
-    ['a web server\'s folder with other sites and a .env', { '.env': 'SECRET=1\n', 'blog/index.html': 'blog', 'index.html': 'home' }, 'it holds files that otapress did not write (`.env`, `blog`; an output folder has .otapress-output)'],
-    ['a home folder', { '.bashrc': 'alias', '.ssh/id_ed25519': 'key', 'Documents/notes.txt': 'notes', 'Music/a': 'a', '-\n::error::x': 'odd' }, 'it holds files that otapress did not write (`-\\n::error::x`, `.bashrc`, `.ssh` and 2 more; an output folder has .otapress-output)'],
-    ['a page of its own (no mark, no api/v1/404.json)', { 'index.html': 'my page' }, 'it holds files that otapress did not write (`index.html`; an output folder has .otapress-output)'],
-    ['an earlier build\'s output with a .env put beside it', { 'api/v1/404.json': '{}', 'index.html': 'home', '.env': 'SECRET=1\n' }, 'it holds files that otapress did not write (`.env`; an output folder has .otapress-output)'],
+    [
+      "a web server's folder with other sites and a .env",
+      { '.env': 'SECRET=1\n', 'blog/index.html': 'blog', 'index.html': 'home' },
+      'it holds files that otapress did not write (`.env`, `blog`; an output folder has .otapress-output)',
+    ],
+    [
+      'a home folder',
+      {
+        '.bashrc': 'alias',
+        '.ssh/id_ed25519': 'key',
+        'Documents/notes.txt': 'notes',
+        'Music/a': 'a',
+        '-\n::error::x': 'odd',
+      },
+      'it holds files that otapress did not write (`-\\n::error::x`, `.bashrc`, `.ssh` and 2 more; an output folder has .otapress-output)',
+    ],
+    [
+      'a page of its own (no mark, no api/v1/404.json)',
+      { 'index.html': 'my page' },
+      'it holds files that otapress did not write (`index.html`; an output folder has .otapress-output)',
+    ],
+    [
+      "an earlier build's output with a .env put beside it",
+      { 'api/v1/404.json': '{}', 'index.html': 'home', '.env': 'SECRET=1\n' },
+      'it holds files that otapress did not write (`.env`; an output folder has .otapress-output)',
+    ],
   ])('refuses %s with exit status 2 and leaves it as it was; --overwrite replaces it', async (_, files, what) => {
     const root = tempProject({ withContent: true });
     const out = path.join(tempProject(), 'html');
@@ -212,13 +255,19 @@ describe('build --out DIR that holds files no build wrote', () => {
   it.each<[string, (out: string) => void]>([
     ['a missing folder', () => {}],
     ['an empty folder', (out) => mkdirSync(out)],
-    ['the output of an earlier build (marked with .otapress-output)', (out) => build({ root: tempProject({ withContent: true }), outDir: out })],
+    [
+      'the output of an earlier build (marked with .otapress-output)',
+      (out) => build({ root: tempProject({ withContent: true }), outDir: out }),
+    ],
     // Built before builds marked their output: api/v1/404.json, and nothing but the names a build writes at the top.
-    ['the output of otapress 0.2, which wrote no mark', (out) => {
-      build({ root: tempProject({ withContent: true }), outDir: out });
-      rmSync(path.join(out, OUTPUT_MARKER));
-      writeFileSync(path.join(out, '.htaccess'), 'old rules');
-    }],
+    [
+      'the output of otapress 0.2, which wrote no mark',
+      (out) => {
+        build({ root: tempProject({ withContent: true }), outDir: out });
+        rmSync(path.join(out, OUTPUT_MARKER));
+        writeFileSync(path.join(out, '.htaccess'), 'old rules');
+      },
+    ],
   ])('replaces %s', async (_, make) => {
     const root = tempProject({ withContent: true });
     const out = path.join(tempProject(), 'site');
@@ -229,7 +278,8 @@ describe('build --out DIR that holds files no build wrote', () => {
 
   it('says so in --help', async () => {
     const { out } = await runMain(['build', '--help']);
-    expect(out.join('\n')).toContain('a folder that\nholds anything else is refused with exit status 2, since replacing it would delete those files.\n--overwrite replaces it anyway.');
+    expect(out.join('\n')).toContain(
+      'a folder that\nholds anything else is refused with exit status 2, since replacing it would delete those files.\n--overwrite replaces it anyway.',
+    );
   });
 });
-

@@ -35,6 +35,8 @@ describe('a cached file removed between its check and its link', { timeout: 120_
       race.on = false;
     }
     const compiled = compileSite(readContent(root));
-    expect(snapshotTree(path.join(root, 'dist'))).toEqual(Object.fromEntries(compiled.files.map((f) => [f.path, Buffer.from(f.contents).toString('latin1')])));
+    expect(snapshotTree(path.join(root, 'dist'))).toEqual(
+      Object.fromEntries(compiled.files.map((f) => [f.path, Buffer.from(f.contents).toString('latin1')])),
+    );
   });
 });

@@ -69,7 +69,12 @@ describe('compiling on several threads', { timeout: 60_000 }, () => {
     const root = catalog();
     for (const d of [1, 5, 9]) {
       const file = manifestOf(root, d);
-      writeFileSync(file, readFileSync(file, 'utf8').replace(/^version: .*$/m, 'version: 2.10').replace(/^channel: .*$/m, 'channel: nightly'));
+      writeFileSync(
+        file,
+        readFileSync(file, 'utf8')
+          .replace(/^version: .*$/m, 'version: 2.10')
+          .replace(/^channel: .*$/m, 'channel: nightly'),
+      );
     }
     const copied = manifestOf(root, 7, 2);
     writeFileSync(copied.replace(/\.yaml$/, '.copy.yaml'), readFileSync(copied)); // The same id and filename twice.
@@ -86,8 +91,17 @@ describe('compiling on several threads', { timeout: 60_000 }, () => {
     expect(problems({ threads: 1 })).toEqual(expected);
     const content = readContent(root);
     const { site } = compileSettings(content);
-    const outputs = compileDevices(groupByDevice(content), content.site!, site!, { threads: 2, workersFrom: 0, callerCompiles: false });
-    expect(outputs.flatMap((o) => o.problems).map(formatProblem).sort()).toEqual([...expected].sort());
+    const outputs = compileDevices(groupByDevice(content), content.site!, site!, {
+      threads: 2,
+      workersFrom: 0,
+      callerCompiles: false,
+    });
+    expect(
+      outputs
+        .flatMap((o) => o.problems)
+        .map(formatProblem)
+        .sort(),
+    ).toEqual([...expected].sort());
   });
 
   it("reads each device on the thread that takes it: a manifest that cannot be read is that device's problem, as in a single-threaded check", () => {
@@ -98,7 +112,12 @@ describe('compiling on several threads', { timeout: 60_000 }, () => {
     expect(expected).toEqual([expect.stringMatching(/^content\/[^ ]+:1:1 {2}\(file\) {2}the file is \d+ bytes/)]);
     const listing = listContent(root);
     const { site } = compileSettings(listing);
-    const outputs = compileDevices(filesByDevice(listing), listing.site!, site!, { root, threads: 2, workersFrom: 0, callerCompiles: false });
+    const outputs = compileDevices(filesByDevice(listing), listing.site!, site!, {
+      root,
+      threads: 2,
+      workersFrom: 0,
+      callerCompiles: false,
+    });
     expect(outputs.flatMap((o) => o.problems).map(formatProblem)).toEqual(expected);
     expect(outputs.find((o) => o.problems.length > 0)?.files).toEqual([]);
     for (const threads of [1, 2]) {
@@ -156,7 +175,10 @@ describe('compiling on several threads', { timeout: 60_000 }, () => {
     expect(snapshotTree(path.join(root, 'dist'))).toEqual(expect.objectContaining(expected));
     // Workers started for a build whose settings turn out invalid are stopped with it.
     const site = path.join(root, 'content', 'site.yaml');
-    writeFileSync(site, readFileSync(site, 'utf8').replace(/^download_base_url: .*$/m, 'download_base_url: ftp://nowhere'));
+    writeFileSync(
+      site,
+      readFileSync(site, 'utf8').replace(/^download_base_url: .*$/m, 'download_base_url: ftp://nowhere'),
+    );
     expect(() => build({ root, cache: false, threads: 2 })).toThrow(ContentError);
   });
 
@@ -192,7 +214,10 @@ describe('compiling on several threads', { timeout: 60_000 }, () => {
 
   it('is refused with a usage error for a thread count that is not a whole number', async () => {
     const lines: string[] = [];
-    const code = await main(['build', '--root', catalog(), '--threads', '0'], { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+    const code = await main(['build', '--root', catalog(), '--threads', '0'], {
+      out: (l) => lines.push(l),
+      err: (l) => lines.push(l),
+    });
     expect(code).toBe(2);
     expect(lines[0].split('\n')[0]).toBe('--threads is a whole number of at least 1, not 0');
   });
@@ -210,7 +235,9 @@ describe('the build cache', { timeout: 60_000 }, () => {
     build({ root });
     const tree = snapshotTree(path.join(root, 'dist'));
     expect(tree).toEqual(reference(root));
-    expect(tree[`api/v1/${deviceName(4)}/${'official'}/index.json`] + tree[`api/v1/${deviceName(4)}/dev/index.json`]).toContain('"size":12345');
+    expect(
+      tree[`api/v1/${deviceName(4)}/${'official'}/index.json`] + tree[`api/v1/${deviceName(4)}/dev/index.json`],
+    ).toContain('"size":12345');
     // The entry of the old version of the device is gone with its files; the others are the same files.
     const after = readdirSync(cacheDirOf(root));
     const keys = (names: string[]) => new Set(names.map((n) => n.split('.')[0]));
@@ -221,12 +248,25 @@ describe('the build cache', { timeout: 60_000 }, () => {
   });
 
   it.each([
-    ['changed site settings', (root: string) => writeFileSync(path.join(root, 'content', 'site.yaml'), readFileSync(path.join(root, 'content', 'site.yaml'), 'utf8').replace('images.example.org', 'mirror.example.net'))],
-    ['a renamed manifest', (root: string) => {
-      const file = manifestOf(root, 2, 3);
-      writeFileSync(file.replace(/\.yaml$/, '-renamed.yaml'), readFileSync(file));
-      writeFileSync(file, '');
-    }],
+    [
+      'changed site settings',
+      (root: string) =>
+        writeFileSync(
+          path.join(root, 'content', 'site.yaml'),
+          readFileSync(path.join(root, 'content', 'site.yaml'), 'utf8').replace(
+            'images.example.org',
+            'mirror.example.net',
+          ),
+        ),
+    ],
+    [
+      'a renamed manifest',
+      (root: string) => {
+        const file = manifestOf(root, 2, 3);
+        writeFileSync(file.replace(/\.yaml$/, '-renamed.yaml'), readFileSync(file));
+        writeFileSync(file, '');
+      },
+    ],
   ])('never serves an entry made for other inputs: %s', (_, change) => {
     const root = catalog();
     build({ root });
@@ -245,17 +285,26 @@ describe('the build cache', { timeout: 60_000 }, () => {
   it.each([
     ['truncated', (data: Buffer) => data.subarray(0, data.length - 100)],
     ['cut after the header', (data: Buffer) => data.subarray(0, data.indexOf(10) + 1)],
-    ['with one byte of the header changed', (data: Buffer) => Buffer.concat([data.subarray(0, data.length - 10), Buffer.from('X'), data.subarray(data.length - 9)])],
+    [
+      'with one byte of the header changed',
+      (data: Buffer) =>
+        Buffer.concat([data.subarray(0, data.length - 10), Buffer.from('X'), data.subarray(data.length - 9)]),
+    ],
     ['empty', () => Buffer.alloc(0)],
     ['garbage', () => Buffer.from('\u0000\u0001not a cache entry\n{"format":')],
-    ['with a header that lies about the files', (data: Buffer) => Buffer.from(data.toString('latin1').replace(/"counts":\{"builds":\d+/, '"counts":{"builds":999'), 'latin1')],
+    [
+      'with a header that lies about the files',
+      (data: Buffer) =>
+        Buffer.from(data.toString('latin1').replace(/"counts":\{"builds":\d+/, '"counts":{"builds":999'), 'latin1'),
+    ],
   ])('ignores an entry that is %s, and replaces it', (_, damage) => {
     const root = catalog();
     build({ root });
     const cache = cacheDirOf(root);
     const names = readdirSync(cache).sort();
     // The entries (their files are hard links into dist/: see test/pipeline/build-cache.test.ts for those).
-    for (const name of names.filter((n) => n.endsWith('.bin'))) writeFileSync(path.join(cache, name), damage(readFileSync(path.join(cache, name))));
+    for (const name of names.filter((n) => n.endsWith('.bin')))
+      writeFileSync(path.join(cache, name), damage(readFileSync(path.join(cache, name))));
     const built = build({ root });
     expect(snapshotTree(path.join(root, 'dist'))).toEqual(reference(root));
     expect(built.builds).toBe(12 * 15);

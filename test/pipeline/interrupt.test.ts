@@ -1,5 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../../src/pipeline/build.js';
@@ -26,7 +35,7 @@ function writeCatalog(root: string, revision: number, devices = 40): void {
       const version = `2.${b}`;
       const channel = ['official', 'dev', 'stable', 'community'][b % 4];
       const filename = `e-${version}-a14-2024110${b}44632${d % 10}-${channel}-${device}.zip`;
-      const hex = (n: number, width: number) => (n.toString(16).repeat(width)).slice(0, width);
+      const hex = (n: number, width: number) => n.toString(16).repeat(width).slice(0, width);
       writeFileSync(
         path.join(root, 'content', device, filename.replace(/\.zip$/, '.yaml')),
         `filename: ${filename}
@@ -65,7 +74,9 @@ interface Run {
 /** Runs the real CLI; `kill` decides when to send SIGKILL (after a delay, or once staging starts). */
 function runBuild(root: string, args: string[] = [], kill?: { afterMs: number; once?: 'staging' }): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'build', '--root', root, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'build', '--root', root, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const run: Run = { code: null, signal: null, stdout: '', stderr: '' };
     child.stdout.on('data', (d) => (run.stdout += d));
     child.stderr.on('data', (d) => (run.stderr += d));
@@ -142,12 +153,17 @@ describe('a build killed with SIGKILL', () => {
       const report: string[] = [];
       for (const point of points) {
         const run = await runBuild(root, [], point);
-        report.push(`seed ${SEED}: kill ${JSON.stringify(point)} → ${run.signal ?? `exit ${run.code}`}, staging ${run.killedWhileStaging}`);
+        report.push(
+          `seed ${SEED}: kill ${JSON.stringify(point)} → ${run.signal ?? `exit ${run.code}`}, staging ${run.killedWhileStaging}`,
+        );
         const dist = path.join(root, 'dist');
         // Killed between the two renames, dist/ is moved aside whole; the next run puts it back.
         const aside = readdirSync(root).find((n) => n.startsWith('.dist.previous-'));
         const tree = existsSync(dist) ? snapshotTree(dist) : snapshotTree(path.join(root, aside!));
-        expect([v1, v2].some((v) => JSON.stringify(v) === JSON.stringify(tree)), report.join('\n')).toBe(true);
+        expect(
+          [v1, v2].some((v) => JSON.stringify(v) === JSON.stringify(tree)),
+          report.join('\n'),
+        ).toBe(true);
       }
       // The first point kills as soon as staging starts: its half-written folder is still there.
       expect(report[0]).toContain('SIGKILL, staging true');
@@ -228,64 +244,78 @@ function startTicks(pid: number): string {
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
 }
 
-describe.skipIf(!existsSync('/proc/self/stat'))('a lock whose pid is alive (Linux: start times from /proc)', { timeout: 60_000 }, () => {
-  /** Builds with `--wait`, after writing `lock` as `.dist.lock`; what it printed and its exit status. */
-  const buildWithLock = async (lock: string, wait: string, writtenSecondsAgo = 0) => {
-    const root = tempProject();
-    writeCatalog(root, 1, 2);
-    const file = path.join(root, '.dist.lock');
-    writeFileSync(file, lock);
-    const written = Date.now() / 1000 - writtenSecondsAgo;
-    utimesSync(file, written, written);
-    const lines: string[] = [];
-    const code = await main(['build', '--root', root, '--wait', wait], { out: (l) => lines.push(l), err: (l) => lines.push(l) });
-    return { root, code, lines };
-  };
-
-  it('takes over a lock whose pid now belongs to another process (a live `sleep`), at once', async () => {
-    // The pid of a killed build, given since to a process that is not a build: its start time differs.
-    const other = spawn('sleep', ['120'], { stdio: 'ignore' });
-    try {
-      const pid = other.pid!;
-      expect(startTicks(pid)).not.toBe('1');
-      for (const [lock, ago] of [[`${pid} 1\n`, 0], [`${pid}\n`, 3600]] as const) {
-        // The second: the lock of an earlier otapress (pid alone), written an hour before `sleep` started.
-        const run = await buildWithLock(lock, '20', ago);
-        expect({ lock, code: run.code, waited: run.lines.filter((l) => l.startsWith('waiting')) }).toEqual({ lock, code: 0, waited: [] });
-        expect(await leftovers(run.root)).toEqual([]);
-        expect(existsSync(path.join(run.root, 'dist', 'index.html'))).toBe(true);
-      }
-    } finally {
-      other.kill('SIGKILL');
-    }
-  });
-
-  it('waits for the process that wrote the lock, named by its pid and start time, or by its pid alone in an earlier otapress\'s lock written since it started', async () => {
-    const holder = process.ppid;
-    for (const lock of [`${holder} ${startTicks(holder)}\n`, `${holder}\n`]) {
-      const run = await buildWithLock(lock, '0.3');
-      expect({ lock, code: run.code, lines: run.lines }).toEqual({
-        lock,
-        code: 75,
-        lines: [
-          `waiting for the build of pid ${holder} to finish writing the output folder`,
-          `another otapress build (pid ${holder}) is writing ${path.join(run.root, 'dist')}; run this one when it has finished (or pass a longer --wait). If no build is running, delete ${path.join(run.root, '.dist.lock')}`,
-        ],
+describe.skipIf(!existsSync('/proc/self/stat'))(
+  'a lock whose pid is alive (Linux: start times from /proc)',
+  { timeout: 60_000 },
+  () => {
+    /** Builds with `--wait`, after writing `lock` as `.dist.lock`; what it printed and its exit status. */
+    const buildWithLock = async (lock: string, wait: string, writtenSecondsAgo = 0) => {
+      const root = tempProject();
+      writeCatalog(root, 1, 2);
+      const file = path.join(root, '.dist.lock');
+      writeFileSync(file, lock);
+      const written = Date.now() / 1000 - writtenSecondsAgo;
+      utimesSync(file, written, written);
+      const lines: string[] = [];
+      const code = await main(['build', '--root', root, '--wait', wait], {
+        out: (l) => lines.push(l),
+        err: (l) => lines.push(l),
       });
-      expect(readFileSync(path.join(run.root, '.dist.lock'), 'utf8')).toBe(lock);
-    }
-  });
+      return { root, code, lines };
+    };
 
-  it('is written with the start time of the build that holds it', async () => {
-    const root = tempProject();
-    writeCatalog(root, 1, 1);
-    let seen = '';
-    const { withOutputLock } = await import('../../src/pipeline/output-lock.js');
-    withOutputLock(path.join(root, 'dist'), () => (seen = readFileSync(path.join(root, '.dist.lock'), 'utf8')));
-    expect(seen).toBe(`${process.pid} ${startTicks(process.pid)}\n`);
-    expect(existsSync(path.join(root, '.dist.lock'))).toBe(false);
-  });
-});
+    it('takes over a lock whose pid now belongs to another process (a live `sleep`), at once', async () => {
+      // The pid of a killed build, given since to a process that is not a build: its start time differs.
+      const other = spawn('sleep', ['120'], { stdio: 'ignore' });
+      try {
+        const pid = other.pid!;
+        expect(startTicks(pid)).not.toBe('1');
+        for (const [lock, ago] of [
+          [`${pid} 1\n`, 0],
+          [`${pid}\n`, 3600],
+        ] as const) {
+          // The second: the lock of an earlier otapress (pid alone), written an hour before `sleep` started.
+          const run = await buildWithLock(lock, '20', ago);
+          expect({ lock, code: run.code, waited: run.lines.filter((l) => l.startsWith('waiting')) }).toEqual({
+            lock,
+            code: 0,
+            waited: [],
+          });
+          expect(await leftovers(run.root)).toEqual([]);
+          expect(existsSync(path.join(run.root, 'dist', 'index.html'))).toBe(true);
+        }
+      } finally {
+        other.kill('SIGKILL');
+      }
+    });
+
+    it("waits for the process that wrote the lock, named by its pid and start time, or by its pid alone in an earlier otapress's lock written since it started", async () => {
+      const holder = process.ppid;
+      for (const lock of [`${holder} ${startTicks(holder)}\n`, `${holder}\n`]) {
+        const run = await buildWithLock(lock, '0.3');
+        expect({ lock, code: run.code, lines: run.lines }).toEqual({
+          lock,
+          code: 75,
+          lines: [
+            `waiting for the build of pid ${holder} to finish writing the output folder`,
+            `another otapress build (pid ${holder}) is writing ${path.join(run.root, 'dist')}; run this one when it has finished (or pass a longer --wait). If no build is running, delete ${path.join(run.root, '.dist.lock')}`,
+          ],
+        });
+        expect(readFileSync(path.join(run.root, '.dist.lock'), 'utf8')).toBe(lock);
+      }
+    });
+
+    it('is written with the start time of the build that holds it', async () => {
+      const root = tempProject();
+      writeCatalog(root, 1, 1);
+      let seen = '';
+      const { withOutputLock } = await import('../../src/pipeline/output-lock.js');
+      withOutputLock(path.join(root, 'dist'), () => (seen = readFileSync(path.join(root, '.dist.lock'), 'utf8')));
+      expect(seen).toBe(`${process.pid} ${startTicks(process.pid)}\n`);
+      expect(existsSync(path.join(root, '.dist.lock'))).toBe(false);
+    });
+  },
+);
 
 describe('the output folder', { timeout: 60_000 }, () => {
   it.each([
@@ -298,7 +328,10 @@ describe('the output folder', { timeout: 60_000 }, () => {
     writeCatalog(root, 1, 2);
     const before = snapshotTree(path.join(root, 'content'));
     const lines: string[] = [];
-    const code = await main(['build', '--root', root, '--out', path.join(root, out)], { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+    const code = await main(['build', '--root', root, '--out', path.join(root, out)], {
+      out: (l) => lines.push(l),
+      err: (l) => lines.push(l),
+    });
     expect(code).toBe(2);
     expect(lines).toEqual([
       `refusing to write the site to ${path.resolve(root, out)}: the output folder is replaced as a whole, so it cannot be the project, contain it, or lie in content/; use a folder of its own such as ${path.join(root, 'dist')}`,

@@ -32,15 +32,18 @@ const beforeRun = (command: Parameters<typeof setCommandBudget>[0]) => {
 const budgets = () => flags.filter(({ flag }) => flag.startsWith('--interrupt-budget='));
 
 describe('the interrupt budget of a command', () => {
-  it.each([['build', '--threads', '1'], ['check']])('is set by %s around its compiling, not before the command runs', async (...args) => {
-    const root = tempProject({ withContent: true });
-    flags.length = 0;
-    expect(await main([...args, '--root', root], quiet, { beforeRun })).toBe(0);
-    expect(budgets()).toEqual([
-      { flag: `--interrupt-budget=${INTERRUPT_BUDGET}`, by: 'command' },
-      { flag: `--interrupt-budget=${INTERRUPT_BUDGET}`, by: 'command' },
-    ]);
-  });
+  it.each([['build', '--threads', '1'], ['check']])(
+    'is set by %s around its compiling, not before the command runs',
+    async (...args) => {
+      const root = tempProject({ withContent: true });
+      flags.length = 0;
+      expect(await main([...args, '--root', root], quiet, { beforeRun })).toBe(0);
+      expect(budgets()).toEqual([
+        { flag: `--interrupt-budget=${INTERRUPT_BUDGET}`, by: 'command' },
+        { flag: `--interrupt-budget=${INTERRUPT_BUDGET}`, by: 'command' },
+      ]);
+    },
+  );
 
   it('is set for any other command once it is loaded, before it runs', async () => {
     const root = tempProject({ withContent: true });

@@ -18,7 +18,9 @@ import { EXAMPLE } from '../helpers/helpers.js';
 // unknown one on its command line.
 describe('JIT_FLAGS', () => {
   it('are flags this V8 knows', () => {
-    const result = spawnSync(process.execPath, [...JIT_FLAGS.split(' '), '-e', 'process.stdout.write("ran")'], { encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [...JIT_FLAGS.split(' '), '-e', 'process.stdout.write("ran")'], {
+      encoding: 'utf8',
+    });
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe('ran');
     expect(result.status).toBe(0);
@@ -38,7 +40,10 @@ describe('JIT_FLAGS', () => {
 describe('interruptBudgetFor', () => {
   it("keeps the command's budget but for builds of tens of thousands of manifests a thread", () => {
     expect([0, 10_000, 24_999].map(interruptBudgetFor)).toEqual([INTERRUPT_BUDGET, INTERRUPT_BUDGET, INTERRUPT_BUDGET]);
-    expect([25_000, 39_999].map(interruptBudgetFor)).toEqual([LARGE_BUILD_INTERRUPT_BUDGET, LARGE_BUILD_INTERRUPT_BUDGET]);
+    expect([25_000, 39_999].map(interruptBudgetFor)).toEqual([
+      LARGE_BUILD_INTERRUPT_BUDGET,
+      LARGE_BUILD_INTERRUPT_BUDGET,
+    ]);
     expect([40_000, 1e6].map(interruptBudgetFor)).toEqual([HUGE_BUILD_INTERRUPT_BUDGET, HUGE_BUILD_INTERRUPT_BUDGET]);
     expect(HUGE_BUILD_INTERRUPT_BUDGET).toBeLessThan(LARGE_BUILD_INTERRUPT_BUDGET);
     expect(LARGE_BUILD_INTERRUPT_BUDGET).toBeLessThan(INTERRUPT_BUDGET);
@@ -53,7 +58,11 @@ describe('interruptBudgetFor', () => {
       expect(result.stdout).toBe('ran');
     }
     // One it does not take says so, which the check above would see.
-    const unknown = spawnSync(process.execPath, ['-e', `require('node:v8').setFlagsFromString('--interrupt-budjet=1')`], { encoding: 'utf8' });
+    const unknown = spawnSync(
+      process.execPath,
+      ['-e', `require('node:v8').setFlagsFromString('--interrupt-budjet=1')`],
+      { encoding: 'utf8' },
+    );
     expect(unknown.stderr + unknown.stdout).not.toBe('');
   });
 });
@@ -65,10 +74,13 @@ describe('jitFlagsFor', () => {
     [24_999, INTERRUPT_BUDGET],
     [25_000, LARGE_BUILD_INTERRUPT_BUDGET],
     [39_999, LARGE_BUILD_INTERRUPT_BUDGET],
-  ])('sets the budget alone for %i manifests a thread, and `back` puts back the command budget', (perThread, budget) => {
-    const back = `--interrupt-budget=${INTERRUPT_BUDGET}`;
-    expect(jitFlagsFor(perThread)).toEqual({ flags: `--interrupt-budget=${budget}`, back });
-  });
+  ])(
+    'sets the budget alone for %i manifests a thread, and `back` puts back the command budget',
+    (perThread, budget) => {
+      const back = `--interrupt-budget=${INTERRUPT_BUDGET}`;
+      expect(jitFlagsFor(perThread)).toEqual({ flags: `--interrupt-budget=${budget}`, back });
+    },
+  );
 
   it.each([40_000, 1e6])("for %i manifests a thread also halves the inlining; `back` puts back V8's", (perThread) => {
     expect(jitFlagsFor(perThread)).toEqual({

@@ -34,10 +34,12 @@ describe('withOutputLock', () => {
     const out = path.join(tempProject(), 'dist');
     const lock = path.join(path.dirname(out), '.dist.lock');
     let seen = '';
-    expect(() => withOutputLock(out, () => {
-      seen = readFileSync(lock, 'utf8');
-      throw new Error('the work failed');
-    })).toThrow('the work failed');
+    expect(() =>
+      withOutputLock(out, () => {
+        seen = readFileSync(lock, 'utf8');
+        throw new Error('the work failed');
+      }),
+    ).toThrow('the work failed');
     expect(seen.split(' ')[0]).toBe(String(process.pid));
     expect(existsSync(lock)).toBe(false);
     // And the next one takes it at once.
@@ -98,7 +100,7 @@ describe('withOutputLock', () => {
       started.push(child);
       const pid = child.pid!;
       const start = startTicks(pid);
-      for (const deadline = Date.now() + 30_000; state(pid) !== 'Z'; ) {
+      for (const deadline = Date.now() + 30_000; state(pid) !== 'Z';) {
         if (Date.now() > deadline) throw new Error(`process ${pid} did not end`);
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
       }

@@ -12,7 +12,9 @@ import { tempProject } from '../helpers/helpers.js';
 /** Served path → text, for exact comparison of two trees. */
 const served = (result: RebuildResult) => {
   expect(result.problems.map(formatProblem)).toEqual([]);
-  return Object.fromEntries([...result.tree!.files].map(([p, contents]) => [p, Buffer.from(contents).toString('latin1')]));
+  return Object.fromEntries(
+    [...result.tree!.files].map(([p, contents]) => [p, Buffer.from(contents).toString('latin1')]),
+  );
 };
 
 function project() {
@@ -68,7 +70,9 @@ describe('the preview rebuild', () => {
     const stored = (files: typeof after, p: string) => (files as DeflatedFiles).storedAt(p);
     expect(stored(after, listings[0])).toBeDefined();
     const rerendered = listings.filter((p) => stored(after, p) !== stored(before, p));
-    expect(rerendered.sort()).toEqual(['community', 'dev', 'official', 'stable'].map((l) => `/api/v1/${deviceName(1)}/${l}/index.json`));
+    expect(rerendered.sort()).toEqual(
+      ['community', 'dev', 'official', 'stable'].map((l) => `/api/v1/${deviceName(1)}/${l}/index.json`),
+    );
   });
 
   it('reports the problems a full build reports, keeps them until fixed, then serves again', () => {

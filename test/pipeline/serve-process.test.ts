@@ -20,7 +20,7 @@ function descendants(pid: number): number[] {
     }
   }
   const below: number[] = [];
-  for (let frontier = [pid]; frontier.length > 0; ) {
+  for (let frontier = [pid]; frontier.length > 0;) {
     frontier = [...parentOf].filter(([, parent]) => frontier.includes(parent)).map(([child]) => child);
     below.push(...frontier);
   }
@@ -37,7 +37,8 @@ function running(pid: number): boolean {
   }
 }
 
-const commandLine = (pid: number) => (existsSync(`/proc/${pid}/cmdline`) ? readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0') : []);
+const commandLine = (pid: number) =>
+  existsSync(`/proc/${pid}/cmdline`) ? readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0') : [];
 
 /** Whether 127.0.0.1:`port` can be listened on again. */
 function portFree(port: number): Promise<boolean> {
@@ -49,26 +50,54 @@ function portFree(port: number): Promise<boolean> {
 }
 
 describe('stopping otapress serve', () => {
-  it('SIGTERM to `npx otapress serve` ends the server process under it and frees the port', { timeout: 90_000 }, async () => {
-    const root = tempProject({ withContent: true });
-    const { child: npx, port } = await startServe('npx', ['otapress', 'serve', '--port', '0', '--root', root]);
-    const tree = descendants(npx.pid!);
-    const server = tree.filter((pid) => commandLine(pid).some((arg) => /otapress|bin\.mjs/.test(arg)) && commandLine(pid).includes('serve') && path.basename(commandLine(pid)[0]) === 'node');
-    expect(server, `the node process under npx (${tree.map((p) => commandLine(p).join(' ')).join('; ')})`).toHaveLength(1);
-    expect((await fetch(`http://127.0.0.1:${port}/api/v1/FP4/stable/`)).status).toBe(200);
+  it(
+    'SIGTERM to `npx otapress serve` ends the server process under it and frees the port',
+    { timeout: 90_000 },
+    async () => {
+      const root = tempProject({ withContent: true });
+      const { child: npx, port } = await startServe('npx', ['otapress', 'serve', '--port', '0', '--root', root]);
+      const tree = descendants(npx.pid!);
+      const server = tree.filter(
+        (pid) =>
+          commandLine(pid).some((arg) => /otapress|bin\.mjs/.test(arg)) &&
+          commandLine(pid).includes('serve') &&
+          path.basename(commandLine(pid)[0]) === 'node',
+      );
+      expect(
+        server,
+        `the node process under npx (${tree.map((p) => commandLine(p).join(' ')).join('; ')})`,
+      ).toHaveLength(1);
+      expect((await fetch(`http://127.0.0.1:${port}/api/v1/FP4/stable/`)).status).toBe(200);
 
-    process.kill(npx.pid!, 'SIGTERM');
-    expect(await eventually(() => !running(server[0])), `pid ${server[0]} (${commandLine(server[0]).join(' ')}) still running`).toBe(true);
-    expect(await eventually(() => tree.every((pid) => !running(pid))), 'every process under npx ends').toBe(true);
-    expect(await eventually(() => portFree(port)), `port ${port} free`).toBe(true);
-  });
+      process.kill(npx.pid!, 'SIGTERM');
+      expect(
+        await eventually(() => !running(server[0])),
+        `pid ${server[0]} (${commandLine(server[0]).join(' ')}) still running`,
+      ).toBe(true);
+      expect(await eventually(() => tree.every((pid) => !running(pid))), 'every process under npx ends').toBe(true);
+      expect(await eventually(() => portFree(port)), `port ${port} free`).toBe(true);
+    },
+  );
 
-  it.each(['SIGTERM', 'SIGHUP', 'SIGINT'] as const)('%s to the serve process ends it with status 0 and frees the port', { timeout: 60_000 }, async (signal) => {
-    const root = tempProject({ withContent: true });
-    const { child, port } = await startServe(process.execPath, [path.join(ROOT, 'src', 'bin.mjs'), 'serve', '--port', '0', '--root', root]);
-    const exited = new Promise<[number | null, string | null]>((resolve) => child.once('exit', (code, sig) => resolve([code, sig])));
-    child.kill(signal);
-    expect(await exited).toEqual([0, null]);
-    expect(await eventually(() => portFree(port)), `port ${port} free`).toBe(true);
-  });
+  it.each(['SIGTERM', 'SIGHUP', 'SIGINT'] as const)(
+    '%s to the serve process ends it with status 0 and frees the port',
+    { timeout: 60_000 },
+    async (signal) => {
+      const root = tempProject({ withContent: true });
+      const { child, port } = await startServe(process.execPath, [
+        path.join(ROOT, 'src', 'bin.mjs'),
+        'serve',
+        '--port',
+        '0',
+        '--root',
+        root,
+      ]);
+      const exited = new Promise<[number | null, string | null]>((resolve) =>
+        child.once('exit', (code, sig) => resolve([code, sig])),
+      );
+      child.kill(signal);
+      expect(await exited).toEqual([0, null]);
+      expect(await eventually(() => portFree(port)), `port ${port} free`).toBe(true);
+    },
+  );
 });

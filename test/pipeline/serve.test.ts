@@ -2,7 +2,16 @@
 // in-memory build; then what a maintainer sees while editing: a change is served, a broken change
 // prints its problems and the last good build stays in service.
 import { spawn } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +21,21 @@ import { readContent } from '../../src/catalog/read.js';
 import { respond, servedTree } from '../../src/hosts/respond.js';
 import { startPreview, type Preview } from '../../src/pipeline/preview.js';
 import { EXAMPLE, ROOT, tempProject } from '../helpers/helpers.js';
-import { CLOUDFLARE_PAGE_ALLOW_ORIGIN, compileWith, describeProbe, expectedAnswer, hostTable, INCREMENTAL_EXAMPLE, observe, optionsProbes, REQUEST_PATHS_YAML, FORMATS_YAML, FORMATS_OUTSIDE_API_YAML, writeManifests, type Seen } from '../helpers/host-table.js';
+import {
+  CLOUDFLARE_PAGE_ALLOW_ORIGIN,
+  compileWith,
+  describeProbe,
+  expectedAnswer,
+  hostTable,
+  INCREMENTAL_EXAMPLE,
+  observe,
+  optionsProbes,
+  REQUEST_PATHS_YAML,
+  FORMATS_YAML,
+  FORMATS_OUTSIDE_API_YAML,
+  writeManifests,
+  type Seen,
+} from '../helpers/host-table.js';
 
 const compiled = compileSite(readContent(EXAMPLE));
 const fileText = (file: string) => String(compiled.files.find((f) => f.path === file)!.contents);
@@ -40,7 +63,11 @@ async function eventually(check: () => Promise<boolean> | boolean, what: string)
 
 describe.each([
   { extra: FORMATS_YAML, manifests: {}, setting: 'the example, with formats under /api/' },
-  { extra: `${REQUEST_PATHS_YAML}${FORMATS_OUTSIDE_API_YAML}`, manifests: INCREMENTAL_EXAMPLE, setting: 'with request_paths, formats outside /api/ and an incremental package' },
+  {
+    extra: `${REQUEST_PATHS_YAML}${FORMATS_OUTSIDE_API_YAML}`,
+    manifests: INCREMENTAL_EXAMPLE,
+    setting: 'with request_paths, formats outside /api/ and an incremental package',
+  },
 ])('otapress serve answers the host table like the hosts, $setting', ({ extra, manifests }) => {
   const compiled = compileWith(readContent(EXAMPLE), extra, manifests);
   const table = hostTable(compiled);
@@ -61,16 +88,39 @@ describe.each([
   it.each(table.map((probe) => ({ probe, name: describeProbe(probe) })))('$name', async ({ probe }) => {
     const seen = await observe(preview.url, probe.method, probe.path);
     // As on Cloudflare, every 404 is Cache-Control: no-store.
-    expect(seen).toEqual(expectedAnswer(probe, fileText(probe.file), { json: 'no-store', html: 'no-store' }, CLOUDFLARE_PAGE_ALLOW_ORIGIN));
+    expect(seen).toEqual(
+      expectedAnswer(probe, fileText(probe.file), { json: 'no-store', html: 'no-store' }, CLOUDFLARE_PAGE_ALLOW_ORIGIN),
+    );
   });
 
-  it.each(optionsProbes(compiled))('OPTIONS $path answers 405 as a static asset does on Cloudflare', async ({ path: sent, api }) => {
-    const seen = await observe(preview.url, 'OPTIONS', sent);
-    const expected: Seen = api
-      ? { status: 405, contentType: 'application/json', allow: 'GET, OPTIONS', vary: 'Accept', cacheControl: 'public, max-age=300', allowOrigin: '*', location: null, body: '' }
-      : { status: 405, contentType: null, allow: null, vary: null, cacheControl: null, allowOrigin: CLOUDFLARE_PAGE_ALLOW_ORIGIN, location: null, body: '' };
-    expect(seen).toEqual(expected);
-  });
+  it.each(optionsProbes(compiled))(
+    'OPTIONS $path answers 405 as a static asset does on Cloudflare',
+    async ({ path: sent, api }) => {
+      const seen = await observe(preview.url, 'OPTIONS', sent);
+      const expected: Seen = api
+        ? {
+            status: 405,
+            contentType: 'application/json',
+            allow: 'GET, OPTIONS',
+            vary: 'Accept',
+            cacheControl: 'public, max-age=300',
+            allowOrigin: '*',
+            location: null,
+            body: '',
+          }
+        : {
+            status: 405,
+            contentType: null,
+            allow: null,
+            vary: null,
+            cacheControl: null,
+            allowOrigin: CLOUDFLARE_PAGE_ALLOW_ORIGIN,
+            location: null,
+            body: '',
+          };
+      expect(seen).toEqual(expected);
+    },
+  );
 
   it('writes no dist/', () => {
     expect(existsSync(path.join(root, 'dist'))).toBe(false);
@@ -85,7 +135,16 @@ describe('the preview with options_handler: true', () => {
     const answer = respond(servedTree(withHandler.site!, withHandler.files), 'OPTIONS', sent);
     expect(answer).toEqual(
       api
-        ? { status: 204, headers: { Allow: 'GET, OPTIONS', Vary: 'Accept', 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' }, body: '' }
+        ? {
+            status: 204,
+            headers: {
+              Allow: 'GET, OPTIONS',
+              Vary: 'Accept',
+              'Cache-Control': 'public, max-age=300',
+              'Access-Control-Allow-Origin': '*',
+            },
+            body: '',
+          }
         : { status: 405, headers: { 'Access-Control-Allow-Origin': '*' }, body: '' },
     );
   });
@@ -110,7 +169,10 @@ describe('otapress serve while content/ changes', () => {
   it('serves the new listing after a manifest changes', async () => {
     expect(await listing('/api/v1/FP4/official/')).toContain('"size":1387003904');
     writeFileSync(manifest(), readFileSync(manifest(), 'utf8').replace('size: 1387003904', 'size: 1387003905'));
-    await eventually(async () => (await listing('/api/v1/FP4/official/')).includes('"size":1387003905'), 'the changed size is served');
+    await eventually(
+      async () => (await listing('/api/v1/FP4/official/')).includes('"size":1387003905'),
+      'the changed size is served',
+    );
     expect(await listing('/api/v1/FP4/stable/eng.root.20241108.123456')).toContain('"size":1387003905');
   }, 30_000);
 
@@ -118,7 +180,10 @@ describe('otapress serve while content/ changes', () => {
     const good = await listing('/api/v1/FP4/official/');
     lines.err.length = 0;
     writeFileSync(manifest(), readFileSync(manifest(), 'utf8').replace('version: "2.5"', 'version: 2.50'));
-    await eventually(() => lines.err.includes('1 problem found; still serving the last good build.'), 'the problem is printed');
+    await eventually(
+      () => lines.err.includes('1 problem found; still serving the last good build.'),
+      'the problem is printed',
+    );
     // The last rebuild's report (an editor's save may trigger more than one rebuild).
     expect(lines.err.slice(-2)).toEqual([
       'content/FP4/e-2.5-a14-20241108446322-official-FP4.yaml:3:10  version  YAML reads 2.50 as the number 2.5, not text; quote it: version: "2.50"',
@@ -133,7 +198,10 @@ describe('otapress serve while content/ changes', () => {
     mkdirSync(folder);
     const source = readFileSync(path.join(root, 'content', 'FP4', 'e-3.0-a16-20250610500001-dev-FP4.yaml'), 'utf8');
     writeFileSync(path.join(folder, 'e-3.0-a16-20250610500001-dev-FP5.yaml'), source.replaceAll('FP4', 'FP5'));
-    await eventually(async () => (await fetch(new URL('/api/v1/FP5/dev/', preview.url))).status === 200, 'FP5 is served');
+    await eventually(
+      async () => (await fetch(new URL('/api/v1/FP5/dev/', preview.url))).status === 200,
+      'FP5 is served',
+    );
     expect(await listing('/api/v1/FP5/dev/')).toContain('"filename":"e-3.0-a16-20250610500001-dev-FP5.zip"');
   }, 30_000);
 
@@ -160,13 +228,18 @@ describe('otapress serve while content/ changes', () => {
 describe('otapress serve on the command line', () => {
   it('serves from a real CLI process until it is stopped, then exits 0', async () => {
     const root = tempProject({ withContent: true });
-    const child = spawn(process.execPath, [path.join(ROOT, 'src', 'bin.mjs'), 'serve', '--root', root, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(ROOT, 'src', 'bin.mjs'), 'serve', '--root', root, '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
-      await eventually(() => /serving content\/ at http:\/\/127\.0\.0\.1:\d+\/ \(Ctrl-C stops\)/.test(output), `the address is printed (${output})`);
+      await eventually(
+        () => /serving content\/ at http:\/\/127\.0\.0\.1:\d+\/ \(Ctrl-C stops\)/.test(output),
+        `the address is printed (${output})`,
+      );
       const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(output)![0];
       const response = await fetch(new URL('/api/v1/FP4/stable/eng.root.20241108.123456', url), { redirect: 'manual' });
       expect(response.status).toBe(200);
@@ -191,8 +264,12 @@ describe('otapress serve on the command line', () => {
     const taken = await startPreview({ root, port: 0, io: collectingIo().io });
     try {
       const err: string[] = [];
-      expect(await main(['serve', '--root', root, '--port', String(taken.port)], { out: () => {}, err: (l) => err.push(l) })).toBe(2);
-      expect(err[0].split('\n')[0]).toBe(`port ${taken.port} is already in use on 127.0.0.1; pick another with --port N (0 picks a free one)`);
+      expect(
+        await main(['serve', '--root', root, '--port', String(taken.port)], { out: () => {}, err: (l) => err.push(l) }),
+      ).toBe(2);
+      expect(err[0].split('\n')[0]).toBe(
+        `port ${taken.port} is already in use on 127.0.0.1; pick another with --port N (0 picks a free one)`,
+      );
     } finally {
       await taken.close();
     }
@@ -204,6 +281,8 @@ describe('otapress serve on the command line', () => {
     writeFileSync(file, readFileSync(file, 'utf8').replace('version: "2.5"', 'version: 2.50'));
     const err: string[] = [];
     expect(await main(['serve', '--root', root, '--port', '0'], { out: () => {}, err: (l) => err.push(l) })).toBe(1);
-    expect(err[0]).toBe('content/FP4/e-2.5-a14-20241108446322-official-FP4.yaml:3:10  version  YAML reads 2.50 as the number 2.5, not text; quote it: version: "2.50"');
+    expect(err[0]).toBe(
+      'content/FP4/e-2.5-a14-20241108446322-official-FP4.yaml:3:10  version  YAML reads 2.50 as the number 2.5, not text; quote it: version: "2.50"',
+    );
   });
 });

@@ -7,7 +7,10 @@ const flags: string[] = [];
 vi.mock('node:v8', async (original) => {
   const v8 = await original<typeof import('node:v8')>();
   // Recorded; --expose-gc is also set, for the collection that follows it.
-  return { ...v8, setFlagsFromString: (flag: string) => (flags.push(flag), flag === '--expose-gc' && v8.setFlagsFromString(flag)) };
+  return {
+    ...v8,
+    setFlagsFromString: (flag: string) => (flags.push(flag), flag === '--expose-gc' && v8.setFlagsFromString(flag)),
+  };
 });
 const { TIGHT_HEAP_FROM, withTightHeap } = await import('../../src/pipeline/v8-tuning.js');
 
@@ -26,7 +29,11 @@ describe('withTightHeap', () => {
     expect(withTightHeap(TIGHT_HEAP_FROM, () => flags.slice())).toEqual(['--heap-growing-percent=30']);
     expect(flags).toEqual(['--heap-growing-percent=30', '--heap-growing-percent=0']);
     flags.length = 0;
-    expect(() => withTightHeap(100_000, () => { throw new Error('failed'); })).toThrow('failed');
+    expect(() =>
+      withTightHeap(100_000, () => {
+        throw new Error('failed');
+      }),
+    ).toThrow('failed');
     expect(flags).toEqual(['--heap-growing-percent=30', '--heap-growing-percent=0']);
   });
 

@@ -22,19 +22,56 @@ const TIMEOUT = 120_000;
 
 /** Errors as the fs functions throw them, to check the words at the boundary without a disk. */
 const errno = (code: string, syscall: string, at?: string, dest?: string) =>
-  Object.assign(new Error(`${code}: ${syscall}`), { code, syscall, ...(at !== undefined && { path: at }), ...(dest !== undefined && { dest }) });
+  Object.assign(new Error(`${code}: ${syscall}`), {
+    code,
+    syscall,
+    ...(at !== undefined && { path: at }),
+    ...(dest !== undefined && { dest }),
+  });
 
 describe('what a refused write says', () => {
   it.each<[string, unknown, string | undefined]>([
-    ['a full disk', errno('ENOSPC', 'write', '/srv/.dist.staging-7/api/v1/FP4/stable/index.json'), 'the disk is full (ENOSPC at /srv/.dist.staging-7/api/v1/FP4/stable/index.json); free some space and run it again'],
-    ['a quota', errno('EDQUOT', 'write', '/srv/x'), 'the disk quota is used up (EDQUOT at /srv/x); free some space or raise the quota, and run it again'],
-    ['a read-only file system', errno('EROFS', 'mkdir', '/srv/.dist.staging-7'), 'the file system is read-only (EROFS at /srv/.dist.staging-7); use a writable folder'],
-    ['no permission', errno('EACCES', 'open', '/srv/.dist.lock.7'), 'permission denied (EACCES at /srv/.dist.lock.7); make the folder writable for this user, or use another'],
-    ['an immutable folder', errno('EPERM', 'rename', '/srv/dist', '/srv/.dist.previous-7'), 'the operation is not permitted (an immutable file or folder?) (EPERM renaming /srv/dist to /srv/.dist.previous-7); make the folder writable for this user, or use another'],
-    ['a path with a line break', errno('EIO', 'write', '/srv/a\nb'), 'the disk reported an input/output error (EIO at /srv/a\\nb); check the disk (dmesg), then run it again'],
-    ['another system error', errno('EXDEV', 'rename'), 'the system refused to rename (EXDEV: rename) (EXDEV); check the path and run it again'],
+    [
+      'a full disk',
+      errno('ENOSPC', 'write', '/srv/.dist.staging-7/api/v1/FP4/stable/index.json'),
+      'the disk is full (ENOSPC at /srv/.dist.staging-7/api/v1/FP4/stable/index.json); free some space and run it again',
+    ],
+    [
+      'a quota',
+      errno('EDQUOT', 'write', '/srv/x'),
+      'the disk quota is used up (EDQUOT at /srv/x); free some space or raise the quota, and run it again',
+    ],
+    [
+      'a read-only file system',
+      errno('EROFS', 'mkdir', '/srv/.dist.staging-7'),
+      'the file system is read-only (EROFS at /srv/.dist.staging-7); use a writable folder',
+    ],
+    [
+      'no permission',
+      errno('EACCES', 'open', '/srv/.dist.lock.7'),
+      'permission denied (EACCES at /srv/.dist.lock.7); make the folder writable for this user, or use another',
+    ],
+    [
+      'an immutable folder',
+      errno('EPERM', 'rename', '/srv/dist', '/srv/.dist.previous-7'),
+      'the operation is not permitted (an immutable file or folder?) (EPERM renaming /srv/dist to /srv/.dist.previous-7); make the folder writable for this user, or use another',
+    ],
+    [
+      'a path with a line break',
+      errno('EIO', 'write', '/srv/a\nb'),
+      'the disk reported an input/output error (EIO at /srv/a\\nb); check the disk (dmesg), then run it again',
+    ],
+    [
+      'another system error',
+      errno('EXDEV', 'rename'),
+      'the system refused to rename (EXDEV: rename) (EXDEV); check the path and run it again',
+    ],
     ['a failure of otapress itself', new TypeError('x is undefined'), undefined],
-    ['a Node error code that is no errno', Object.assign(new Error('bad'), { code: 'ERR_INVALID_ARG_TYPE' }), undefined],
+    [
+      'a Node error code that is no errno',
+      Object.assign(new Error('bad'), { code: 'ERR_INVALID_ARG_TYPE' }),
+      undefined,
+    ],
   ])('%s', (_, error, words) => {
     expect(describeWriteError(error)).toBe(words);
   });
@@ -64,8 +101,13 @@ function builtProject(out: string): { root: string; before: Record<string, strin
 function mountTmpfs(ctx: TestContext, size: string): { mnt: string; unmount: () => void } {
   const mnt = path.join(tempProject(), 'mnt');
   mkdirSync(mnt);
-  const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0755`, 'tmpfs', mnt], { encoding: 'utf8' });
-  if (mounted.status !== 0) ctx.skip(`mount -t tmpfs is not permitted here (${(mounted.stderr || String(mounted.error)).trim()}): run the tests as root to check this case`);
+  const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0755`, 'tmpfs', mnt], {
+    encoding: 'utf8',
+  });
+  if (mounted.status !== 0)
+    ctx.skip(
+      `mount -t tmpfs is not permitted here (${(mounted.stderr || String(mounted.error)).trim()}): run the tests as root to check this case`,
+    );
   return { mnt, unmount: () => spawnSync('umount', ['-l', mnt]) };
 }
 
@@ -86,7 +128,9 @@ describe('a build the system refuses to write', { timeout: TIMEOUT }, () => {
       expect(result.code).toBe(74);
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(
-        new RegExp(`^could not write the site to ${site}: the disk is full \\(ENOSPC at ${mnt}/\\.site\\.staging-\\d+/\\S+\\); free some space and run it again\\. ${site} is as it was before this build\\.\\n$`),
+        new RegExp(
+          `^could not write the site to ${site}: the disk is full \\(ENOSPC at ${mnt}/\\.site\\.staging-\\d+/\\S+\\); free some space and run it again\\. ${site} is as it was before this build\\.\\n$`,
+        ),
       );
       expect(snapshotTree(site)).toEqual(before);
       expect(readdirSync(mnt).sort()).toEqual(['filler', 'site']);
@@ -104,7 +148,9 @@ describe('a build the system refuses to write', { timeout: TIMEOUT }, () => {
       const result = runOtapress(['build', '--root', root, '--out', site]);
       expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 74, stdout: '' });
       expect(result.stderr).toMatch(
-        new RegExp(`^could not write the site to ${site}: the file system is read-only \\(EROFS at ${mnt}/\\.site\\.lock\\.\\d+\\); use a writable folder \\(build --out DIR writes the site elsewhere\\)\\. ${site} is as it was before this build\\.\\n$`),
+        new RegExp(
+          `^could not write the site to ${site}: the file system is read-only \\(EROFS at ${mnt}/\\.site\\.lock\\.\\d+\\); use a writable folder \\(build --out DIR writes the site elsewhere\\)\\. ${site} is as it was before this build\\.\\n$`,
+        ),
       );
       expect(snapshotTree(site)).toEqual(before);
     } finally {
@@ -119,10 +165,15 @@ describe('a build the system refuses to write', { timeout: TIMEOUT }, () => {
     if (spawnSync('chattr', ['+i', parent]).status !== 0) ctx.skip('chattr +i is not available on this file system');
     try {
       const lines: string[] = [];
-      const code = await main(['build', '--root', root, '--out', site], { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+      const code = await main(['build', '--root', root, '--out', site], {
+        out: (l) => lines.push(l),
+        err: (l) => lines.push(l),
+      });
       expect(code).toBe(74);
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^could not write the site to .*: the operation is not permitted \(an immutable file or folder\?\) \(EPERM at .*\/\.site\.lock\.\d+\); /);
+      expect(lines[0]).toMatch(
+        /^could not write the site to .*: the operation is not permitted \(an immutable file or folder\?\) \(EPERM at .*\/\.site\.lock\.\d+\); /,
+      );
       expect(snapshotTree(site)).toEqual(before);
     } finally {
       spawnSync('chattr', ['-i', parent]);
@@ -130,17 +181,36 @@ describe('a build the system refuses to write', { timeout: TIMEOUT }, () => {
   });
 
   it('as a user without write permission (run as nobody): exit 74, EACCES', (ctx) => {
-    if (process.getuid?.() !== 0 || spawnSync('setpriv', ['--version']).status !== 0) ctx.skip('needs root and setpriv to run the build as another user');
+    if (process.getuid?.() !== 0 || spawnSync('setpriv', ['--version']).status !== 0)
+      ctx.skip('needs root and setpriv to run the build as another user');
     const root = tempProject({ withContent: true });
     chmodSync(root, 0o755);
     execFileSync('chmod', ['-R', 'a+rX', path.join(root, 'content')]);
     const bin = path.join(import.meta.dirname, '..', '..', 'src', 'bin.mjs');
-    const result = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, bin, 'build', '--root', root, '--no-cache'], {
-      encoding: 'utf8',
-      env: { ...process.env, HOME: '/tmp', NO_COLOR: '1' },
-    });
+    const result = spawnSync(
+      'setpriv',
+      [
+        '--reuid=65534',
+        '--regid=65534',
+        '--clear-groups',
+        process.execPath,
+        bin,
+        'build',
+        '--root',
+        root,
+        '--no-cache',
+      ],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, HOME: '/tmp', NO_COLOR: '1' },
+      },
+    );
     expect({ code: result.status, stdout: result.stdout }).toEqual({ code: 74, stdout: '' });
-    expect(result.stderr).toMatch(new RegExp(`^could not write the site to ${root}/dist: permission denied \\(EACCES at ${root}/\\.dist\\.lock\\.\\d+\\); make the folder writable for this user, or use another \\(build --out DIR writes the site elsewhere\\)\\. ${root}/dist is as it was before this build\\.\\n$`));
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^could not write the site to ${root}/dist: permission denied \\(EACCES at ${root}/\\.dist\\.lock\\.\\d+\\); make the folder writable for this user, or use another \\(build --out DIR writes the site elsewhere\\)\\. ${root}/dist is as it was before this build\\.\\n$`,
+      ),
+    );
     expect(readdirSync(root).sort()).toEqual(['content']);
   });
 
@@ -148,7 +218,10 @@ describe('a build the system refuses to write', { timeout: TIMEOUT }, () => {
     const root = tempProject({ withContent: true });
     const site = path.join(tempProject(), 's'.repeat(250));
     const lines: string[] = [];
-    const code = await main(['build', '--root', root, '--out', site], { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+    const code = await main(['build', '--root', root, '--out', site], {
+      out: (l) => lines.push(l),
+      err: (l) => lines.push(l),
+    });
     expect({ code, lines }).toEqual({
       code: 74,
       lines: [
@@ -166,17 +239,26 @@ describe('a build the system refuses to write', { timeout: TIMEOUT }, () => {
       fill(mnt, 8 * 1024);
       let error: NodeJS.ErrnoException | undefined;
       try {
-        compileDevices(groupByDevice(content), content.site!, site!, { threads: 2, workersFrom: 0, callerCompiles: false, writeTo: tree.staging });
+        compileDevices(groupByDevice(content), content.site!, site!, {
+          threads: 2,
+          workersFrom: 0,
+          callerCompiles: false,
+          writeTo: tree.staging,
+        });
       } catch (e) {
         error = e as NodeJS.ErrnoException;
       }
       expect(error?.message).toMatch(/^a compile worker failed: /);
-      expect({ code: error?.code, inStaging: error?.path?.startsWith(`${tree.staging}/`) }).toEqual({ code: 'ENOSPC', inStaging: true });
-      expect(writeFailure(error, path.join(mnt, 'site'))?.message).toMatch(/: the disk is full \(ENOSPC at .*\.site\.staging-\d+\/.+\); free some space/);
+      expect({ code: error?.code, inStaging: error?.path?.startsWith(`${tree.staging}/`) }).toEqual({
+        code: 'ENOSPC',
+        inStaging: true,
+      });
+      expect(writeFailure(error, path.join(mnt, 'site'))?.message).toMatch(
+        /: the disk is full \(ENOSPC at .*\.site\.staging-\d+\/.+\); free some space/,
+      );
       tree.discard();
     } finally {
       unmount();
     }
   });
 });
-

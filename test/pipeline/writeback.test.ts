@@ -65,7 +65,11 @@ describe.runIf(process.platform === 'linux')('writing back while building', { ti
     const { site } = compileSettings(content);
     const compile = (writebackEveryMs?: number) => {
       const tree = stageTree(path.join(tempProject(), 'out'));
-      compileDevices(groupByDevice(content), content.site!, site!, { threads: 1, writeTo: tree.staging, writebackEveryMs });
+      compileDevices(groupByDevice(content), content.site!, site!, {
+        threads: 1,
+        writeTo: tree.staging,
+        writebackEveryMs,
+      });
       return tree.staging;
     };
     const log = path.join(tempProject(), 'sync.log');
@@ -78,7 +82,9 @@ describe.runIf(process.platform === 'linux')('writing back while building', { ti
     const lines = () => logLines(log);
     expect(await eventually(() => lines().length >= 10, 30_000)).toBe(true);
     const calls = lines().map((line) => line.split(' '));
-    expect(calls.map(([, ...args]) => args.join(' ')).sort()).toEqual([...Array(8).fill(`-f ${eager}`), ...Array(2).fill(`-f ${quiet}`)].sort());
+    expect(calls.map(([, ...args]) => args.join(' ')).sort()).toEqual(
+      [...Array(8).fill(`-f ${eager}`), ...Array(2).fill(`-f ${quiet}`)].sort(),
+    );
     // Each folder's syncs are run by one helper process of its own, not started by the build each time.
     const parents = (dir: string) => new Set(calls.filter(([, , at]) => at === dir).map(([pid]) => Number(pid)));
     expect(parents(eager).size).toBe(1);
@@ -97,7 +103,13 @@ describe.runIf(process.platform === 'linux')('writing back while building', { ti
     process.env.PATH = `${recordingSync(log)}${path.delimiter}${PATH}`;
     const tree = stageTree(path.join(tempProject(), 'out'));
     // No sync is due while compiling: every one in the log is one of the three named.
-    compileDevices(groupByDevice(content), content.site!, site!, { threads: 2, workersFrom: 0, callerCompiles: false, writeTo: tree.staging, writebackEveryMs: 60_000 });
+    compileDevices(groupByDevice(content), content.site!, site!, {
+      threads: 2,
+      workersFrom: 0,
+      callerCompiles: false,
+      writeTo: tree.staging,
+      writebackEveryMs: 60_000,
+    });
     const at = (line: string) => line.endsWith(` -f ${tree.staging}`);
     // As the staging folder is made, as the calling thread finds no device left, once the worker is done.
     expect(await eventually(() => logLines(log).filter(at).length >= 3, 30_000)).toBe(true);
@@ -151,7 +163,9 @@ describe.runIf(process.platform === 'linux')('writing back while building', { ti
       tree.commit();
       // The flush has run by the time commit returns: its sync is in the log, from the helper (the
       // first sync is the one every staging folder starts with).
-      const flushes = lines().slice(before).filter((line) => line.endsWith(` -f ${tree.staging}`));
+      const flushes = lines()
+        .slice(before)
+        .filter((line) => line.endsWith(` -f ${tree.staging}`));
       expect(flushes).toHaveLength(2);
       expect(flushes.map((line) => Number(line.split(' ')[0]))).not.toContain(process.pid);
       expect(new Set(flushes.map((line) => line.split(' ')[0])).size).toBe(1);
@@ -164,7 +178,9 @@ describe.runIf(process.platform === 'linux')('writing back while building', { ti
     const removals = lines().filter((line) => line.split(' ')[1] === 'rm');
     expect(removals).toHaveLength(1);
     expect(removals[0]).toMatch(new RegExp(` rm -rf -- ${parent}/\\.out\\.trash-${process.pid}-\\d+$`));
-    const lastFlush = lines().filter((line) => line.endsWith(' -f ' + path.join(parent, `.out.staging-${process.pid}`))).at(-1)!;
+    const lastFlush = lines()
+      .filter((line) => line.endsWith(' -f ' + path.join(parent, `.out.staging-${process.pid}`)))
+      .at(-1)!;
     expect(removals[0].split(' ')[0]).toBe(lastFlush.split(' ')[0]);
   });
 

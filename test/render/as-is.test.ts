@@ -12,15 +12,38 @@ const { site } = parseSite('download_base_url: https://dl.example.org/builds\n')
 // The example build with every optional text a manifest can have (os_patch_level, ota_property_files, sha1, files), its
 // SHA-256 moved to `sha256` beside another download key.
 const FILE = 'content/FP4/e-3.0-a16-20250610500001-dev-FP4.yaml';
-const TEXT = readFileSync(path.join(EXAMPLE, FILE), 'utf8')
-  .replace(/^id: (.*)$/m, 'id: 5eb63bbbe01eeed093cb22bb8f5acdc3\nsha256: $1');
-const { build, problems } = parseManifest(`${TEXT}display_version: "3.0 (June)"\npre_version: rc1\nchanges: https://doc.example.org/3.0\n`, FILE, 'FP4', site!);
+const TEXT = readFileSync(path.join(EXAMPLE, FILE), 'utf8').replace(
+  /^id: (.*)$/m,
+  'id: 5eb63bbbe01eeed093cb22bb8f5acdc3\nsha256: $1',
+);
+const { build, problems } = parseManifest(
+  `${TEXT}display_version: "3.0 (June)"\npre_version: rc1\nchanges: https://doc.example.org/3.0\n`,
+  FILE,
+  'FP4',
+  site!,
+);
 
 /** Texts of a build that no output writes: the manifest's path is for messages only, `ota_type` is read by `add` alone. */
 const NOT_WRITTEN = new Set(['source', 'ota_type']);
 
 /** Every character that JSON.stringify or escapeMarkup does not write as itself, and their neighbours that both do. */
-const ESCAPED = ['"', '\\', '&', "'", '<', '>', '\u0000', '\t', '\n', '\r', '\u001f', '\ud800', '\udfff', '\ufffe', '\uffff'];
+const ESCAPED = [
+  '"',
+  '\\',
+  '&',
+  "'",
+  '<',
+  '>',
+  '\u0000',
+  '\t',
+  '\n',
+  '\r',
+  '\u001f',
+  '\ud800',
+  '\udfff',
+  '\ufffe',
+  '\uffff',
+];
 const KEPT = [' ', '!', '#', '%', '/', ';', '=', '?', '\u007f', '\u2028', '\ud7ff', '\ue000', '\ufffd', 'é'];
 
 describe('writtenAsIs', () => {
@@ -30,11 +53,32 @@ describe('writtenAsIs', () => {
   });
 
   // Every text of the build, found from the build itself: a text added to Build later is tested too.
-  const texts = Object.keys(build!).filter((key) => typeof build![key as keyof Build] === 'string' && !NOT_WRITTEN.has(key));
+  const texts = Object.keys(build!).filter(
+    (key) => typeof build![key as keyof Build] === 'string' && !NOT_WRITTEN.has(key),
+  );
 
   it('covers the texts that the outputs write', () => {
     expect(texts.sort()).toEqual(
-      ['android_version', 'api_level', 'changes', 'channel', 'device', 'display_version', 'filename', 'filepath', 'id', 'incremental', 'md5sum', 'os_patch_level', 'ota_property_files', 'pre_version', 'sha1', 'sha256', 'url', 'version'].sort(),
+      [
+        'android_version',
+        'api_level',
+        'changes',
+        'channel',
+        'device',
+        'display_version',
+        'filename',
+        'filepath',
+        'id',
+        'incremental',
+        'md5sum',
+        'os_patch_level',
+        'ota_property_files',
+        'pre_version',
+        'sha1',
+        'sha256',
+        'url',
+        'version',
+      ].sort(),
     );
   });
 

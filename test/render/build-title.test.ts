@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { displayVersionOf } from '../../src/catalog/filename.js';
 import { buildTitle } from '../../src/render/pages.js';
 
-const titled = (filename: string, display_version = displayVersionOf(filename), placeholder = false) => buildTitle({ filename, display_version, placeholder });
+const titled = (filename: string, display_version = displayVersionOf(filename), placeholder = false) =>
+  buildTitle({ filename, display_version, placeholder });
 
 describe('a build card title', () => {
   it.each([
@@ -15,8 +16,10 @@ describe('a build card title', () => {
     expect(titled(filename)).toBe(title);
   });
 
-  it('keeps a display_version the manifest writes itself, and a placeholder\'s', () => {
-    expect(titled('lineage-21.0-20240315-nightly-akita-signed.zip', 'LineageOS 21 (March)')).toBe('LineageOS 21 (March)');
+  it("keeps a display_version the manifest writes itself, and a placeholder's", () => {
+    expect(titled('lineage-21.0-20240315-nightly-akita-signed.zip', 'LineageOS 21 (March)')).toBe(
+      'LineageOS 21 (March)',
+    );
     expect(titled('', '3.1-a16-official-FP4', true)).toBe('3.1-a16-official-FP4');
   });
 });

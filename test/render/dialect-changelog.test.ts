@@ -56,8 +56,9 @@ describe('a format’s changelog file', () => {
   });
 
   const problemsOf = (path: string) =>
-    parseSite(`download_base_url: https://x.example/b\nformats:\n  crdroid-java:\n    changelog: ${path}\n`)
-      .problems.map((p) => `${p.field} ${p.message}`);
+    parseSite(
+      `download_base_url: https://x.example/b\nformats:\n  crdroid-java:\n    changelog: ${path}\n`,
+    ).problems.map((p) => `${p.field} ${p.message}`);
   const example = 'e.g. /changelogs/{device}.txt or /API/updater/changelogs/{device}.md';
   it.each([
     ['/changelogs/{device}.html', `a changelog's path ends in .txt or .md, ${example}`],

@@ -84,14 +84,7 @@ describe("DerpFest's own files", () => {
 });
 
 describe('kotlinx: what fails the whole answer', () => {
-  it.each([
-    ['datetime'],
-    ['filename'],
-    ['id'],
-    ['size'],
-    ['url'],
-    ['version'],
-  ])('a record without %s', (key) => {
+  it.each([['datetime'], ['filename'], ['id'], ['size'], ['url'], ['version']])('a record without %s', (key) => {
     const record = Object.fromEntries(Object.entries(RECORD).filter(([k]) => k !== key));
     expect(decodeDerpFest(answer(RECORD, record))).toBeUndefined();
   });

@@ -60,13 +60,17 @@ describe('PixelOS 15 reader on the official device files', () => {
     ]);
   });
 
-  it("the PixelExperience-shaped G.json has no response array: the whole answer fails", () => {
+  it('the PixelExperience-shaped G.json has no response array: the whole answer fails', () => {
     expect(decodePixelOs15(realListing('pixelos-G.json'))).toBeUndefined();
   });
 
   it('each record stands alone: a missing id, or a payload that is not an array, drops that record only', () => {
     const record = { datetime: '1700000000', filename: 'a.zip', id: 'x', size: 1, url: 'https://e.org/a', version: 15 };
-    const records = [{ ...record, id: undefined }, { ...record, payload: {} }, { ...record, filename: 'b.zip' }];
+    const records = [
+      { ...record, id: undefined },
+      { ...record, payload: {} },
+      { ...record, filename: 'b.zip' },
+    ];
     const text = JSON.stringify({ response: records });
     expect(decodePixelOs15(text)?.map((u) => u.name)).toEqual(['b.zip']);
   });

@@ -65,7 +65,11 @@ describe.each(FORMAT_FAMILIES)('the %s dialect on the example', (dialect) => {
       if (newestOnly) continue;
       expect(notices.length > 0, `${device} ${list}: a notice when a build is left out`).toBe(left.length > 0);
       expect(notices.length, `${device} ${list}: one notice per reason`).toBeLessThanOrEqual(left.length);
-      for (const notice of notices) expect(left.map((b) => b.source), notice.message).toContain(notice.file);
+      for (const notice of notices)
+        expect(
+          left.map((b) => b.source),
+          notice.message,
+        ).toContain(notice.file);
     }
   });
 });

@@ -98,23 +98,29 @@ describe('real listings built back in their own dialect', () => {
 });
 
 describe('an AlphaDroid listing, whose phones compare `buildtype` with ro.alpha.build.package', () => {
-  it('builds back with the format’s `buildtype`, offered to the phone whose package it names', { timeout: 60_000 }, async () => {
-    const root = tempProject();
-    mkdirSync(path.join(root, 'content'));
-    writeFileSync(
-      path.join(root, 'content/site.yaml'),
-      'download_base_url: https://dl.example.org/builds\nchannels: [official]\nlists:\n  official: [official]\n' +
-        'formats:\n  crdroid-java:\n    path: /{device}.json\n    buildtype: Official\n',
-    );
-    const source = path.join(LISTINGS, 'alphadroid-mido.json');
-    expect((await runMain(['import', source, '--device', 'mido', '--list', 'official', '--root', root])).code).toBe(0);
-    expect((await runMain(['build', '--root', root])).code).toBe(0);
-    const built = readFileSync(path.join(root, 'dist/mido.json'), 'utf8');
-    const reader = javaResponseReaders.alphadroid;
-    const original = decodeJavaResponse(readFileSync(source, 'utf8'), reader)!;
-    expect(decodeJavaResponse(built, reader)).toEqual(original);
-    const phone = { buildDate: 0, buildType: 'Official' };
-    expect(dialectOracles.alphadroid(built, phone)).toEqual(['AlphaDroid-15-20250620-vanilla-mido-v3.2.1.zip']);
-    expect(dialectOracles.alphadroid(built, { ...phone, buildType: 'official' })).toEqual([]);
-  });
+  it(
+    'builds back with the format’s `buildtype`, offered to the phone whose package it names',
+    { timeout: 60_000 },
+    async () => {
+      const root = tempProject();
+      mkdirSync(path.join(root, 'content'));
+      writeFileSync(
+        path.join(root, 'content/site.yaml'),
+        'download_base_url: https://dl.example.org/builds\nchannels: [official]\nlists:\n  official: [official]\n' +
+          'formats:\n  crdroid-java:\n    path: /{device}.json\n    buildtype: Official\n',
+      );
+      const source = path.join(LISTINGS, 'alphadroid-mido.json');
+      expect((await runMain(['import', source, '--device', 'mido', '--list', 'official', '--root', root])).code).toBe(
+        0,
+      );
+      expect((await runMain(['build', '--root', root])).code).toBe(0);
+      const built = readFileSync(path.join(root, 'dist/mido.json'), 'utf8');
+      const reader = javaResponseReaders.alphadroid;
+      const original = decodeJavaResponse(readFileSync(source, 'utf8'), reader)!;
+      expect(decodeJavaResponse(built, reader)).toEqual(original);
+      const phone = { buildDate: 0, buildType: 'Official' };
+      expect(dialectOracles.alphadroid(built, phone)).toEqual(['AlphaDroid-15-20250620-vanilla-mido-v3.2.1.zip']);
+      expect(dialectOracles.alphadroid(built, { ...phone, buildType: 'official' })).toEqual([]);
+    },
+  );
 });

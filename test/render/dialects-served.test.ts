@@ -50,13 +50,10 @@ describe('dialects at their phones’ own paths, through the preview', () => {
   });
 
   const misses = ['/udc/builds/x.json', '/x.json', '/OTA/GMS/x.json', '/API/updater/x/x.json', '/releases/x-stable'];
-  it.each(misses)(
-    'answers a miss at %s with a JSON 404, which no reader takes for builds',
-    (path) => {
-      const answer = respond(tree, 'GET', path);
-      expect(answer.status).toBe(404);
-      expect(answer.headers['Content-Type']).toBe('application/json');
-      expect(JSON.parse(String(answer.body))).toMatchObject({ response: [] });
-    },
-  );
+  it.each(misses)('answers a miss at %s with a JSON 404, which no reader takes for builds', (path) => {
+    const answer = respond(tree, 'GET', path);
+    expect(answer.status).toBe(404);
+    expect(answer.headers['Content-Type']).toBe('application/json');
+    expect(JSON.parse(String(answer.body))).toMatchObject({ response: [] });
+  });
 });

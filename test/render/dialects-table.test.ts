@@ -34,7 +34,10 @@ describe.each(JSON_ROWS)('the %s row', (name) => {
     const order = dialect.keys.map((k) => k.key);
     for (const record of records) {
       const keys = Object.keys(record);
-      expect(keys.every((k) => order.includes(k)), keys.join(' ')).toBe(true);
+      expect(
+        keys.every((k) => order.includes(k)),
+        keys.join(' '),
+      ).toBe(true);
       expect(keys).toEqual(order.filter((k) => keys.includes(k)));
       for (const { key, type, missing } of dialect.keys) {
         if (missing !== 'omit') expect(record, `${key} is always there`).toHaveProperty(key);

@@ -4,7 +4,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileSite } from '../../src/pipeline/build.js';
-import { catalogArbitrary, contentOf, SEED, type GeneratedBuild, type GeneratedCatalog } from '../helpers/arbitraries.js';
+import {
+  catalogArbitrary,
+  contentOf,
+  SEED,
+  type GeneratedBuild,
+  type GeneratedCatalog,
+} from '../helpers/arbitraries.js';
 import { decodeCrDroid, decodePixelExperience } from '../helpers/format-clients.js';
 
 const RUNS = Math.ceil(Number(process.env.FC_RUNS ?? 2000) / 4);
@@ -12,11 +18,21 @@ const FORMATS = '\nformats:\n  crdroid: {}\n  pixelexperience: {}\n';
 
 /** The generated builds of `list` on `device` that both families can offer, newest first. */
 function offerable(catalog: GeneratedCatalog, device: string, list: string): GeneratedBuild[] {
-  const inList = (b: GeneratedBuild) => (Array.isArray(b.fields.lists) ? (b.fields.lists as string[]).includes(list) : catalog.lists[list].includes(String(b.fields.channel)));
+  const inList = (b: GeneratedBuild) =>
+    Array.isArray(b.fields.lists)
+      ? (b.fields.lists as string[]).includes(list)
+      : catalog.lists[list].includes(String(b.fields.channel));
   return catalog.builds
     .filter((b) => b.device === device && !b.placeholder && inList(b))
-    .filter((b) => !String(b.fields.filename).endsWith('.disabled.zip') && typeof b.fields.size === 'number' && b.fields.size > 0)
-    .sort((a, b) => Number(b.fields.timestamp) - Number(a.fields.timestamp) || (String(a.fields.filename) < String(b.fields.filename) ? -1 : 1));
+    .filter(
+      (b) =>
+        !String(b.fields.filename).endsWith('.disabled.zip') && typeof b.fields.size === 'number' && b.fields.size > 0,
+    )
+    .sort(
+      (a, b) =>
+        Number(b.fields.timestamp) - Number(a.fields.timestamp) ||
+        (String(a.fields.filename) < String(b.fields.filename) ? -1 : 1),
+    );
 }
 
 describe('the other families over generated catalogs', () => {
@@ -38,13 +54,26 @@ describe('the other families over generated catalogs', () => {
             expect(crdroid).toBeDefined();
             const withSha256 = expected.filter((b) => /^[0-9a-f]{64}$/.test(String(b.fields.id)));
             expect(crdroid!.updates.map((u) => [u.name, u.downloadId, u.timestamp, u.fileSize, u.version])).toEqual(
-              withSha256.map((b) => [b.fields.filename, b.fields.id, b.fields.timestamp, b.fields.size, b.fields.version]),
+              withSha256.map((b) => [
+                b.fields.filename,
+                b.fields.id,
+                b.fields.timestamp,
+                b.fields.size,
+                b.fields.version,
+              ]),
             );
             const newest = expected.find((b) => typeof b.fields.md5sum === 'string' && b.fields.md5sum !== '');
             const pixel = file('pixelexperience', device, list);
             if (newest === undefined) expect(pixel).toBeUndefined();
             else {
-              expect(decodePixelExperience(pixel!)).toMatchObject({ name: newest.fields.filename, downloadId: newest.fields.id, timestamp: newest.fields.timestamp, fileSize: newest.fields.size, version: newest.fields.version, hash: newest.fields.md5sum });
+              expect(decodePixelExperience(pixel!)).toMatchObject({
+                name: newest.fields.filename,
+                downloadId: newest.fields.id,
+                timestamp: newest.fields.timestamp,
+                fileSize: newest.fields.size,
+                version: newest.fields.version,
+                hash: newest.fields.md5sum,
+              });
             }
           }
         }

@@ -33,7 +33,8 @@ describe('markup in manifest text', () => {
   it('appears escaped in every page and feed, and never as a tag', () => {
     for (const file of markup) {
       const text = String(file.contents);
-      for (const tag of ['<script>alert', '<img src=x', '<svg onload', '</title><script']) expect(text, file.path).not.toContain(tag);
+      for (const tag of ['<script>alert', '<img src=x', '<svg onload', '</title><script'])
+        expect(text, file.path).not.toContain(tag);
     }
     const page = String(markup.find((f) => f.path === 'devices/FP4/index.html')!.contents);
     expect(page).toContain('&lt;img src=x onerror=alert(1)&gt;');
@@ -41,22 +42,33 @@ describe('markup in manifest text', () => {
 
   // Each alone, the build's other values plain: the one markup-bearing value is what makes the build
   // escaped (as-is.ts), so a value that test missed would reach the pages raw.
-  it.each(Object.entries(HOSTILE))('%s alone appears escaped in every page and feed, and never as a tag', (key, value) => {
-    const { files, problems } = compileSite({
-      site: Buffer.from('download_base_url: https://dl.example.org/builds\n'),
-      manifests: [{ file: 'content/FP4/a.yaml', device: 'FP4', bytes: Buffer.from(`${VALID_MANIFEST}${key}: ${JSON.stringify(value)}\n`) }],
-      devices: ['FP4'],
-      problems: [],
-    });
-    expect(problems.map(formatProblem)).toEqual([]);
-    const written = files.filter((f) => /\.(html|xml)$/.test(f.path)).map((f) => [f.path, String(f.contents)]);
-    expect(written.length).toBeGreaterThan(2);
-    for (const [path, text] of written) {
-      for (const tag of ['<script>alert', '<img src=x', '<svg onload', '</title><script', '"\'>']) expect(text, path).not.toContain(tag);
-    }
-    // The page shows the display version (the one of the three it shows), escaped.
-    if (key === 'display_version') expect(Object.fromEntries(written)['devices/FP4/index.html']).toContain(`<h3>${escapeMarkup(value)}</h3>`);
-  });
+  it.each(Object.entries(HOSTILE))(
+    '%s alone appears escaped in every page and feed, and never as a tag',
+    (key, value) => {
+      const { files, problems } = compileSite({
+        site: Buffer.from('download_base_url: https://dl.example.org/builds\n'),
+        manifests: [
+          {
+            file: 'content/FP4/a.yaml',
+            device: 'FP4',
+            bytes: Buffer.from(`${VALID_MANIFEST}${key}: ${JSON.stringify(value)}\n`),
+          },
+        ],
+        devices: ['FP4'],
+        problems: [],
+      });
+      expect(problems.map(formatProblem)).toEqual([]);
+      const written = files.filter((f) => /\.(html|xml)$/.test(f.path)).map((f) => [f.path, String(f.contents)]);
+      expect(written.length).toBeGreaterThan(2);
+      for (const [path, text] of written) {
+        for (const tag of ['<script>alert', '<img src=x', '<svg onload', '</title><script', '"\'>'])
+          expect(text, path).not.toContain(tag);
+      }
+      // The page shows the display version (the one of the three it shows), escaped.
+      if (key === 'display_version')
+        expect(Object.fromEntries(written)['devices/FP4/index.html']).toContain(`<h3>${escapeMarkup(value)}</h3>`);
+    },
+  );
 
   it('keeps an address with a query (`&`, which RFC 3986 allows) one attribute value: `&amp;` in the page and the feed', () => {
     const url = 'https://dl.example.org/get.php?file=e-2.5-a14-20241108446322-official-FP4.zip&mirror=1&lang=en';
@@ -75,7 +87,9 @@ describe('markup in manifest text', () => {
   });
 
   it('is published unchanged in the JSON listings, which phones read as data', () => {
-    const listing = JSON.parse(String(compiled.files.find((f) => f.path === 'api/v1/FP4/official/index.json')!.contents));
+    const listing = JSON.parse(
+      String(compiled.files.find((f) => f.path === 'api/v1/FP4/official/index.json')!.contents),
+    );
     expect(listing.response[0]).toMatchObject(HOSTILE);
   });
 });

@@ -29,7 +29,8 @@ function parseXml(text: string): El {
   });
   parser.on('opentag', (tag) => {
     const attributes: Record<string, string> = {};
-    for (const [name, attribute] of Object.entries(tag.attributes)) attributes[name] = typeof attribute === 'string' ? attribute : attribute.value;
+    for (const [name, attribute] of Object.entries(tag.attributes))
+      attributes[name] = typeof attribute === 'string' ? attribute : attribute.value;
     const el: El = { uri: tag.uri ?? '', local: tag.local ?? tag.name, attributes, children: [], text: '' };
     if (stack.length > 0) stack.at(-1)!.children.push(el);
     else root = el;
@@ -55,7 +56,9 @@ function checkAtom(text: string) {
   const feed = parseXml(text);
   expect(feed.uri).toBe(ATOM);
   expect(feed.local).toBe('feed');
-  expect(one(feed, 'id').text).toMatch(/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  expect(one(feed, 'id').text).toMatch(
+    /^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+  );
   expect(one(feed, 'title').text).not.toBe('');
   expect(one(feed, 'updated').text).toMatch(RFC3339);
   // RFC 4287 allows several authors (a device's maintainers); each has a name.
@@ -87,9 +90,16 @@ const idOf = (ni: string) => Buffer.from(ni.replace('ni:///sha-256;', ''), 'base
 describe('Atom feeds of the example catalog', () => {
   const { read } = builtTree(exampleFiles());
   const feeds = Object.fromEntries(
-    ['FP3', 'FP4', 'starlte'].flatMap((d) => ['stable', 'official', 'dev', 'community'].map((l) => [`${d}/${l}`, read(`devices/${d}/${l}.xml`)])),
+    ['FP3', 'FP4', 'starlte'].flatMap((d) =>
+      ['stable', 'official', 'dev', 'community'].map((l) => [`${d}/${l}`, read(`devices/${d}/${l}.xml`)]),
+    ),
   );
-  const stableV1 = JSON.parse(read('api/v1/FP4/stable/index.json')).response as { id: string; filename: string; url?: string; size: number | '' }[];
+  const stableV1 = JSON.parse(read('api/v1/FP4/stable/index.json')).response as {
+    id: string;
+    filename: string;
+    url?: string;
+    size: number | '';
+  }[];
   const starlteTimes = ['stable', 'official', 'dev', 'community'].flatMap((l) =>
     JSON.parse(read(`api/v1/starlte/${l}/index.json`)).response.map((r: { datetime: number }) => r.datetime),
   );
@@ -105,7 +115,11 @@ describe('Atom feeds of the example catalog', () => {
       ['Jane Doe', ['https://github.com/janedoe']],
       ['Ravi Kumar', []],
     ]);
-    expect(children(feed, 'link').filter((l) => l.attributes.rel === 'related').map((l) => l.attributes.href)).toEqual(['https://wiki.example.org/devices/FP4']);
+    expect(
+      children(feed, 'link')
+        .filter((l) => l.attributes.rel === 'related')
+        .map((l) => l.attributes.href),
+    ).toEqual(['https://wiki.example.org/devices/FP4']);
     // FP3 has no device.yaml: as before.
     const fp3 = checkAtom(feeds['FP3/stable']).feed;
     expect(one(fp3, 'title').text).toBe('FP3 stable builds');
@@ -130,7 +144,9 @@ describe('Atom feeds of the example catalog', () => {
       if (record.filename.endsWith('.disabled.zip')) expect([e.href, e.length]).toEqual([undefined, undefined]);
       else expect([e.href, e.length]).toEqual([record.url, String(record.size)]);
     }
-    expect(entries.filter((e) => e.href === undefined).map((e) => e.title)).toEqual(['e-2.4-a14-20241001430000-official-FP4 (withdrawn)']);
+    expect(entries.filter((e) => e.href === undefined).map((e) => e.title)).toEqual([
+      'e-2.4-a14-20241001430000-official-FP4 (withdrawn)',
+    ]);
   });
 
   it('gives a build the same entry id in every list that carries it', () => {
@@ -152,22 +168,28 @@ describe('feeds with many builds and hostile values', () => {
     const tree = builtTree(catalogFiles(Array.from({ length: FEED_ENTRIES + 5 }, () => ({}))));
     const { entries } = checkAtom(tree.read('devices/FP4/official.xml'));
     expect(entries).toHaveLength(FEED_ENTRIES);
-    expect(entries[0].updated).toBe(new Date((1731067200 + (FEED_ENTRIES + 4) * 3600) * 1000).toISOString().replace('.000Z', 'Z'));
+    expect(entries[0].updated).toBe(
+      new Date((1731067200 + (FEED_ENTRIES + 4) * 3600) * 1000).toISOString().replace('.000Z', 'Z'),
+    );
   });
 
   it('stay well-formed whatever a manifest holds: markup is text (control characters never get this far: textProblem refuses them)', () => {
     const hostile = `<b>&amp;]]>"'</b>  ok`;
     // Quotes and <> must be percent-encoded in a url (the build refuses them raw); & and ' need escaping here.
-    const files = catalogFiles([{ extra: [`display_version: ${JSON.stringify(hostile)}`, `url: "https://dl.example.org/a?b=1&c='x'"`] }]);
+    const files = catalogFiles([
+      { extra: [`display_version: ${JSON.stringify(hostile)}`, `url: "https://dl.example.org/a?b=1&c='x'"`] },
+    ]);
     const { entries } = checkAtom(builtTree(files).read('devices/FP4/official.xml'));
     expect(entries[0].title).toBe(`<b>&amp;]]>"'</b>  ok`);
     expect(entries[0].href).toBe("https://dl.example.org/a?b=1&c='x'");
   });
 
-  it.each(['<feed><title>a & b</title></feed>', '<feed><title>\u0001</title></feed>', '<feed><title>]]></title></feed>', '<feed><a></feed>'])(
-    'the parser used here rejects the malformed %j',
-    (text) => {
-      expect(() => parseXml(text)).toThrow();
-    },
-  );
+  it.each([
+    '<feed><title>a & b</title></feed>',
+    '<feed><title>\u0001</title></feed>',
+    '<feed><title>]]></title></feed>',
+    '<feed><a></feed>',
+  ])('the parser used here rejects the malformed %j', (text) => {
+    expect(() => parseXml(text)).toThrow();
+  });
 });

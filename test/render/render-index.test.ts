@@ -6,7 +6,14 @@ describe('the device index, /api/devices.json', () => {
   const index = JSON.parse(builtTree(exampleFiles()).read('api/devices.json'));
 
   it('names every device with its page, its v2 answer and every list of the site', () => {
-    expect(index.devices.map((d: { device: string; page: string; v2: string; lists: { list: string }[] }) => [d.device, d.page, d.v2, d.lists.map((l) => l.list)])).toEqual([
+    expect(
+      index.devices.map((d: { device: string; page: string; v2: string; lists: { list: string }[] }) => [
+        d.device,
+        d.page,
+        d.v2,
+        d.lists.map((l) => l.list),
+      ]),
+    ).toEqual([
       ['FP3', '/devices/FP3/', '/api/v2/devices/FP3/builds', ['stable', 'official', 'dev', 'community']],
       ['FP4', '/devices/FP4/', '/api/v2/devices/FP4/builds', ['stable', 'official', 'dev', 'community']],
       ['starlte', '/devices/starlte/', '/api/v2/devices/starlte/builds', ['stable', 'official', 'dev', 'community']],
@@ -34,7 +41,13 @@ describe('the device index, /api/devices.json', () => {
   });
 
   it('says null for a list without a downloadable build', () => {
-    expect(index.devices[2].lists[2]).toEqual({ list: 'dev', url: '/api/v1/starlte/dev/', feed: '/devices/starlte/dev.xml', count: 0, newest: null });
+    expect(index.devices[2].lists[2]).toEqual({
+      list: 'dev',
+      url: '/api/v1/starlte/dev/',
+      feed: '/devices/starlte/dev.xml',
+      count: 0,
+      newest: null,
+    });
     const only = builtTree(catalogFiles([{ placeholder: true }]));
     const lists = JSON.parse(only.read('api/devices.json')).devices[0].lists;
     expect(lists[0]).toMatchObject({ list: 'stable', count: 1, newest: null });

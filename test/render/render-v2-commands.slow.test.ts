@@ -8,10 +8,18 @@ import { formatProblem } from '../../src/catalog/problems.js';
 import { check } from '../../src/pipeline/build.js';
 import { catalogProject } from '../helpers/catalog.js';
 
-const v2Of = (root: string, device: string) => readFileSync(path.join(root, 'dist/api/v2/devices', device, 'builds.json'), 'utf8');
+const v2Of = (root: string, device: string) =>
+  readFileSync(path.join(root, 'dist/api/v2/devices', device, 'builds.json'), 'utf8');
 
 /** A build of each kind v2 leaves out (unreadable version, withdrawn, size 0 twice) beside two it keeps. */
-const LEFT_OUT = [{ version: '2147483648.0' }, { version: '2.6.3' }, { version: '2.7', disabled: true }, { version: '2.7', size: 0 }, { version: '2.8', size: 0 }, { version: '2.8' }];
+const LEFT_OUT = [
+  { version: '2147483648.0' },
+  { version: '2.6.3' },
+  { version: '2.7', disabled: true },
+  { version: '2.7', size: 0 },
+  { version: '2.8', size: 0 },
+  { version: '2.8' },
+];
 const LEFT_OUT_NOTICES = [
   'content/FP4/e-2.7-a14-20241108100002-official-FP4.yaml:1:11  filename  left out of /api/v2/devices/FP4/builds: a `.disabled.zip` file is withdrawn, and a v2 entry cannot say so (phones would offer it for install); v1 still lists it, marked by the name',
   'content/FP4/e-2.7-a14-20241108100002-official-FP4.yaml:1:11  filename  the v1 lists of FP4 hold withdrawn builds, and LineageOS v1 updaters cannot tell a `.disabled.zip` file is withdrawn: they offer it for install to phones on its version, with an older build, of the release types that list it: 2.7 (stable, official); for sites whose phones run the LineageOS updater, `v1_withdrawn: omit` in content/site.yaml leaves withdrawn builds out of v1',
@@ -28,15 +36,25 @@ describe('the build command prints notices and still succeeds', () => {
     const err: string[] = [];
     const out: string[] = [];
     expect(await main([command, '--root', root], { out: (l) => out.push(l), err: (l) => err.push(l) })).toBe(code);
-    expect(err).toEqual([...LEFT_OUT_NOTICES, '4 notices (not errors: the site builds; each says what phones will do, and what to change).']);
-    expect(out.at(-1)).toMatch(command === 'build' ? /^built 6 builds of 1 device into 4 listings \(12 records\), / : /^6 manifests are valid$/);
-    if (command === 'build') expect(JSON.parse(v2Of(root, 'FP4')).map((e: { version: string; type: string }) => `${e.type} ${e.version}`)).toEqual(['stable 2.8', 'official 2.8', 'stable 2.6.3', 'official 2.6.3']);
+    expect(err).toEqual([
+      ...LEFT_OUT_NOTICES,
+      '4 notices (not errors: the site builds; each says what phones will do, and what to change).',
+    ]);
+    expect(out.at(-1)).toMatch(
+      command === 'build' ? /^built 6 builds of 1 device into 4 listings \(12 records\), / : /^6 manifests are valid$/,
+    );
+    if (command === 'build')
+      expect(
+        JSON.parse(v2Of(root, 'FP4')).map((e: { version: string; type: string }) => `${e.type} ${e.version}`),
+      ).toEqual(['stable 2.8', 'official 2.8', 'stable 2.6.3', 'official 2.6.3']);
   });
 
   it('check --format github prints notices as notice annotations', async () => {
     const root = catalogProject([{ version: '2147483648.0' }]);
     const out: string[] = [];
-    expect(await main(['check', '--root', root, '--format', 'github'], { out: (l) => out.push(l), err: () => {} })).toBe(0);
+    expect(
+      await main(['check', '--root', root, '--format', 'github'], { out: (l) => out.push(l), err: () => {} }),
+    ).toBe(0);
     expect(out).toEqual([
       '::notice file=content/FP4/e-2147483648.0-a14-20241108100000-official-FP4.yaml,line=2,col=10,title=version::LineageOS v2 updaters cannot read `2147483648.0`: 2147483648 is larger than the updater can read (at most 2147483647); so /api/v2/devices/FP4/builds leaves this build out; v1 still lists it (stable, official)',
       '1 manifest is valid',
@@ -50,11 +68,16 @@ describe('the build command prints notices and still succeeds', () => {
 });
 
 /** `n` entries of ota-property-files, each within a zip of 1000000 bytes: about 17 bytes each. */
-const longProperties = (n: number) => Array.from({ length: n }, (_, i) => `f${String(i).padStart(5, '0')}.bin:${i}:1`).join(',');
+const longProperties = (n: number) =>
+  Array.from({ length: n }, (_, i) => `f${String(i).padStart(5, '0')}.bin:${i}:1`).join(',');
 
 describe('an entry that can never fit', { timeout: 60_000 }, () => {
   // 2000 entries: about 36 KB of ota_property_files, a valid manifest (under 64 KiB) of a zip that holds them.
-  const specs = [{ version: '2.5' }, { version: '2.6', extra: [`ota_property_files: "${longProperties(2000)}"`] }, { version: '2.7' }];
+  const specs = [
+    { version: '2.5' },
+    { version: '2.6', extra: [`ota_property_files: "${longProperties(2000)}"`] },
+    { version: '2.7' },
+  ];
 
   it('is a problem at the ota_property_files line: check and build exit 1, nothing is written', async () => {
     const root = catalogProject(specs);

@@ -20,7 +20,9 @@ describe('v2 listing of the example catalog', () => {
   const starlte = JSON.parse(v2Of(tree, 'starlte')) as { version: string; files: { size: number }[] }[];
 
   it('lists each build once per list it is in, newest first, typed by the list, 2.6.3 as written; no placeholder, no withdrawn build', () => {
-    expect(fp4.map((b: { type: string; version: string; datetime: number }) => `${b.datetime} ${b.type} ${b.version}`)).toEqual([
+    expect(
+      fp4.map((b: { type: string; version: string; datetime: number }) => `${b.datetime} ${b.type} ${b.version}`),
+    ).toEqual([
       '1749549600 dev 3.0',
       '1734692400 stable 2.6.3',
       '1734692400 official 2.6.3',
@@ -37,13 +39,15 @@ describe('v2 listing of the example catalog', () => {
 
   it('writes files[0] with the keys the updater reads, and the zip metadata only when the manifest has it', () => {
     // The official server's shape (lineageos-infra/updater api_v2.py at ad91889): keys sorted, the build's facts copied onto files[0].
-    expect(fp4Body.startsWith(
-      '[{"date":"2025-06-10","datetime":1749549600,"files":[{"date":"2025-06-10","datetime":1749549600,"filename":"e-3.0-a16-20250610500001-dev-FP4.zip",' +
-        '"filepath":"/dev/FP4/e-3.0-a16-20250610500001-dev-FP4.zip","os_patch_level":"2025-06-05","os_sdk_level":36,' +
-        '"ota_property_files":"payload_metadata.bin:4662:187245,payload.bin:4662:1612344380,payload_properties.txt:1612349090:156,metadata:69:683,metadata.pb:820:1352",' +
-        '"sha1":"88283314defdeb8d816dc529942a420b6417359c","sha256":"6b926f090f7c3abd5c73dffe5d64809030746b4790a8da5e91f22eac71d64d91","size":1612349440,' +
-        '"type":"dev","url":"https://images.example.org/builds/full/dev/FP4/e-3.0-a16-20250610500001-dev-FP4.zip"},',
-    )).toBe(true);
+    expect(
+      fp4Body.startsWith(
+        '[{"date":"2025-06-10","datetime":1749549600,"files":[{"date":"2025-06-10","datetime":1749549600,"filename":"e-3.0-a16-20250610500001-dev-FP4.zip",' +
+          '"filepath":"/dev/FP4/e-3.0-a16-20250610500001-dev-FP4.zip","os_patch_level":"2025-06-05","os_sdk_level":36,' +
+          '"ota_property_files":"payload_metadata.bin:4662:187245,payload.bin:4662:1612344380,payload_properties.txt:1612349090:156,metadata:69:683,metadata.pb:820:1352",' +
+          '"sha1":"88283314defdeb8d816dc529942a420b6417359c","sha256":"6b926f090f7c3abd5c73dffe5d64809030746b4790a8da5e91f22eac71d64d91","size":1612349440,' +
+          '"type":"dev","url":"https://images.example.org/builds/full/dev/FP4/e-3.0-a16-20250610500001-dev-FP4.zip"},',
+      ),
+    ).toBe(true);
     // A manifest without the zip's metadata: no os_patch_level or ota_property_files key.
     expect(fp4[5].files[0]).toEqual({
       date: '2024-12-05',
@@ -58,7 +62,8 @@ describe('v2 listing of the example catalog', () => {
       url: 'https://images.example.org/builds/full/community/FP4/e-2.6-a15-20241205452210-community-FP4.zip',
     });
     // The example carries sha1 on every file, which the download portal keys its file lists by.
-    for (const entry of [...fp4, ...starlte]) for (const file of entry.files) expect(file.sha1, file.filename).toMatch(/^[0-9a-f]{40}$/);
+    for (const entry of [...fp4, ...starlte])
+      for (const file of entry.files) expect(file.sha1, file.filename).toMatch(/^[0-9a-f]{40}$/);
   });
 
   it('writes no sha1 key for a hand-written manifest without one', () => {
@@ -67,7 +72,12 @@ describe('v2 listing of the example catalog', () => {
   });
 
   it('leaves out the builds of size 0: starlte keeps its three sized builds', () => {
-    expect(starlte.map((b) => `${b.version} ${b.files[0].size}`)).toEqual(['2.5 1188954112', '2.5 1188954112', '1.17 1102057472', '0.23 1012219904']);
+    expect(starlte.map((b) => `${b.version} ${b.files[0].size}`)).toEqual([
+      '2.5 1188954112',
+      '2.5 1188954112',
+      '1.17 1102057472',
+      '0.23 1012219904',
+    ]);
   });
 
   it('says once per device what it left out and why, as notices', () => {
@@ -107,22 +117,35 @@ describe('the versions a v2 updater reads: the first two dot-separated parts, as
     // renderV2 asks once per version (builds share versions, and each is met once per list).
     const versions = ['2147483648.0', '2.6', '2147483648.0', '2.2147483648', '2.7', '2.6'];
     const { files, notices } = compileFiles(catalogFiles(versions.map((version) => ({ version }))));
-    const unread = notices.filter((n) => n.message.startsWith('LineageOS v2 updaters cannot read')).map((n) => `${path.basename(n.file)} ${n.message.split(':')[0]}`).sort();
-    expect(unread).toEqual([
-      'e-2147483648.0-a14-20241108100000-official-FP4.yaml LineageOS v2 updaters cannot read `2147483648.0`',
-      'e-2147483648.0-a14-20241108100002-official-FP4.yaml LineageOS v2 updaters cannot read `2147483648.0`',
-      'e-2.2147483648-a14-20241108100003-official-FP4.yaml LineageOS v2 updaters cannot read `2.2147483648`',
-    ].sort());
-    const answer = JSON.parse(files.find((f) => f.path === 'api/v2/devices/FP4/builds.json')!.contents.toString()) as { version: string }[];
+    const unread = notices
+      .filter((n) => n.message.startsWith('LineageOS v2 updaters cannot read'))
+      .map((n) => `${path.basename(n.file)} ${n.message.split(':')[0]}`)
+      .sort();
+    expect(unread).toEqual(
+      [
+        'e-2147483648.0-a14-20241108100000-official-FP4.yaml LineageOS v2 updaters cannot read `2147483648.0`',
+        'e-2147483648.0-a14-20241108100002-official-FP4.yaml LineageOS v2 updaters cannot read `2147483648.0`',
+        'e-2.2147483648-a14-20241108100003-official-FP4.yaml LineageOS v2 updaters cannot read `2.2147483648`',
+      ].sort(),
+    );
+    const answer = JSON.parse(files.find((f) => f.path === 'api/v2/devices/FP4/builds.json')!.contents.toString()) as {
+      version: string;
+    }[];
     expect(answer.map((b) => b.version).sort()).toEqual(['2.6', '2.6', '2.6', '2.6', '2.7', '2.7']);
   });
 
   it('otapress agrees with the client on any text of digits, dots, signs and letters', () => {
     const text = fc.string({ unit: fc.constantFrom(...'0123456789.+-a '), maxLength: 14 });
     fc.assert(
-      fc.property(fc.oneof(text, fc.tuple(fc.bigInt({ min: 0n, max: 2n ** 33n }), fc.nat()).map(([a, b]) => `${a}.${b}`)), (version) => {
-        expect(unreadableV2Version(version) === undefined).toBe(v2Version(version) !== undefined);
-      }),
+      fc.property(
+        fc.oneof(
+          text,
+          fc.tuple(fc.bigInt({ min: 0n, max: 2n ** 33n }), fc.nat()).map(([a, b]) => `${a}.${b}`),
+        ),
+        (version) => {
+          expect(unreadableV2Version(version) === undefined).toBe(v2Version(version) !== undefined);
+        },
+      ),
       { seed: SEED, numRuns: 5000 },
     );
   });
@@ -148,7 +171,9 @@ describe('v2 size limit', () => {
   it('says once which builds it left out: the newest dropped one and how many older ones', () => {
     const keptTimes = new Set(entries.map((e) => e.datetime));
     const droppedCount = 150 - keptTimes.size;
-    const newestDropped = Math.max(...Array.from({ length: 150 }, (_, i) => 1731067200 + i * 3600).filter((t) => !keptTimes.has(t)));
+    const newestDropped = Math.max(
+      ...Array.from({ length: 150 }, (_, i) => 1731067200 + i * 3600).filter((t) => !keptTimes.has(t)),
+    );
     const index = (newestDropped - 1731067200) / 3600;
     expect(compiled.notices.map(formatProblem)).toEqual([
       `content/FP4/e-2.5-a14-20241108${100000 + index}-official-FP4.yaml:1:1  (file)  left out of /api/v2/devices/FP4/builds with ${droppedCount - 1} older builds of FP4: a v2 answer may hold at most 32768 bytes and the ${entries.length} entries it holds, newest first, fill it; v1 still lists them`,
@@ -166,13 +191,41 @@ describe('the entries left out for size without being rendered', () => {
   // entry-too-large problems and the same left-out notice, whatever the strings hold (escapes,
   // lone surrogates, four-byte characters) and however close an entry comes to the limit alone.
   // `&`, `'` and `<`: markup escapes them and JSON does not (a build not written as it is everywhere, as-is.ts, whose entry is).
-  const unit = fc.constantFrom('a', '0', '/', '"', '\\', '\n', '\u0001', '\u00e9', '\u20ac', '\ud800', '\udc00', '\u{1f600}', '&', "'", '<');
+  const unit = fc.constantFrom(
+    'a',
+    '0',
+    '/',
+    '"',
+    '\\',
+    '\n',
+    '\u0001',
+    '\u00e9',
+    '\u20ac',
+    '\ud800',
+    '\udc00',
+    '\u{1f600}',
+    '&',
+    "'",
+    '<',
+  );
   // Plain text most often: an entry of plain text, one-digit sizes and no optional keys is the
   // closest to its least possible size, where an error in that bound would show.
   const plain = (max: number) => fc.nat(max).map((n) => 'x'.repeat(n));
-  const text = (max: number) => fc.oneof({ arbitrary: plain(max), weight: 4 }, fc.string({ unit, maxLength: max }), fc.nat(max).map((n) => '\u0001'.repeat(n)));
+  const text = (max: number) =>
+    fc.oneof(
+      { arbitrary: plain(max), weight: 4 },
+      fc.string({ unit, maxLength: max }),
+      fc.nat(max).map((n) => '\u0001'.repeat(n)),
+    );
   const size = fc.oneof(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }));
-  const file = fc.record({ filename: text(40), filepath: text(60), sha1: text(40), sha256: text(64), size, url: text(80) });
+  const file = fc.record({
+    filename: text(40),
+    filepath: text(60),
+    sha1: text(40),
+    sha256: text(64),
+    size,
+    url: text(80),
+  });
   const https = (u: string) => `https://${u}`;
   const timestamp = fc.integer({ min: 1_500_000_000, max: 1_500_000_040 });
   const rich = fc.record({
@@ -184,7 +237,14 @@ describe('the entries left out for size without being rendered', () => {
     size,
     api_level: fc.constantFrom('', '34', '99999999999999999999'),
     os_patch_level: fc.option(text(10), { nil: undefined }),
-    ota_property_files: fc.option(fc.oneof(text(600), fc.integer({ min: 4500, max: 33000 }).map((n) => 'p'.repeat(n)), fc.integer({ min: 700, max: 5600 }).map((n) => '\u0001'.repeat(n))), { nil: undefined }),
+    ota_property_files: fc.option(
+      fc.oneof(
+        text(600),
+        fc.integer({ min: 4500, max: 33000 }).map((n) => 'p'.repeat(n)),
+        fc.integer({ min: 700, max: 5600 }).map((n) => '\u0001'.repeat(n)),
+      ),
+      { nil: undefined },
+    ),
     sha1: fc.option(text(40), { nil: undefined }),
     // The zip's SHA-256 beside another download key: v2 `sha256` then carries it instead of the id.
     sha256: fc.option(text(64), { nil: undefined }),
@@ -193,7 +253,14 @@ describe('the entries left out for size without being rendered', () => {
   // Exactly the least possible size: plain text, no optional key, one-digit numbers (the oldest
   // builds then, in 1970).
   const digit = fc.integer({ min: 1, max: 9 });
-  const tightFile = fc.record({ filename: plain(40), filepath: plain(60), sha1: plain(40), sha256: plain(64), size: digit, url: plain(80) });
+  const tightFile = fc.record({
+    filename: plain(40),
+    filepath: plain(60),
+    sha1: plain(40),
+    sha256: plain(64),
+    size: digit,
+    url: plain(80),
+  });
   const tight = fc.record({
     filename: plain(60),
     filepath: plain(80),
@@ -207,11 +274,20 @@ describe('the entries left out for size without being rendered', () => {
   });
   const at = { line: 1, col: 1 };
   const toBuild = (fields: object, i: number): Build =>
-    ({ ...fields, version: `2.${i}`, source: `content/D/b${i}.yaml`, placeholder: false, at: { id: at, filename: at, version: at, size: at, file: at, ota_property_files: at } }) as unknown as Build;
+    ({
+      ...fields,
+      version: `2.${i}`,
+      source: `content/D/b${i}.yaml`,
+      placeholder: false,
+      at: { id: at, filename: at, version: at, size: at, file: at, ota_property_files: at },
+    }) as unknown as Build;
 
   function oracle(listings: { list: string; builds: Build[] }[]) {
     const candidates = listings.flatMap(({ list, builds }, rank) => builds.map((build) => ({ build, list, rank })));
-    candidates.sort((a, b) => b.build.timestamp - a.build.timestamp || a.rank - b.rank || compareStrings(a.build.filename, b.build.filename));
+    candidates.sort(
+      (a, b) =>
+        b.build.timestamp - a.build.timestamp || a.rank - b.rank || compareStrings(a.build.filename, b.build.filename),
+    );
     const bodies: string[] = [];
     const tooLarge = new Set<Build>();
     const dropped = new Set<Build>();
@@ -230,17 +306,25 @@ describe('the entries left out for size without being rendered', () => {
       }
     }
     const left = [...dropped].filter((b) => !tooLarge.has(b) && !kept.has(b));
-    return { contents: `[${bodies.join(',')}]`, tooLarge: [...tooLarge].map((b) => b.source), left: left.map((b) => b.source) };
+    return {
+      contents: `[${bodies.join(',')}]`,
+      tooLarge: [...tooLarge].map((b) => b.source),
+      left: left.map((b) => b.source),
+    };
   }
 
   it('bounds each entry by its least size: never shorter, never longer than six times it', () => {
     fc.assert(
-      fc.property(fc.oneof(rich, tight), fc.constantFrom('stable', 'a-much-longer-list-name', '\u0001\ud800'), (fields, list) => {
-        const build = toBuild(fields, 7);
-        const size = Buffer.byteLength(JSON.stringify(renderV2Build(build, list)));
-        expect(size).toBeGreaterThanOrEqual(leastV2Bytes(build, list));
-        expect(size).toBeLessThanOrEqual(6 * leastV2Bytes(build, list));
-      }),
+      fc.property(
+        fc.oneof(rich, tight),
+        fc.constantFrom('stable', 'a-much-longer-list-name', '\u0001\ud800'),
+        (fields, list) => {
+          const build = toBuild(fields, 7);
+          const size = Buffer.byteLength(JSON.stringify(renderV2Build(build, list)));
+          expect(size).toBeGreaterThanOrEqual(leastV2Bytes(build, list));
+          expect(size).toBeLessThanOrEqual(6 * leastV2Bytes(build, list));
+        },
+      ),
       { seed: SEED, numRuns: 3000 },
     );
   });
@@ -257,20 +341,30 @@ describe('the entries left out for size without being rendered', () => {
 
   it('gives what rendering every entry gives', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(rich, tight), { minLength: 1, maxLength: 90 }), fc.array(fc.array(fc.nat(), { maxLength: 90 }), { minLength: 1, maxLength: 3 }), (fields, picks) => {
-        const builds = fields.map(toBuild);
-        const listings = picks.map((pick, i) => ({ device: 'D', list: ['stable', 'x', 'a-much-longer-list-name'][i], builds: [...new Set(pick.map((n) => builds[n % builds.length]))] }));
-        const got = renderV2('D', listings);
-        const want = oracle(listings);
-        expect(got.file.contents).toBe(want.contents);
-        expect(got.problems.map((p) => p.file)).toEqual(want.tooLarge);
-        const notice = got.notices.find((n) => n.field === '(file)' && n.message.includes('may hold at most'));
-        if (want.left.length === 0) expect(notice).toBeUndefined();
-        else {
-          expect(notice?.file).toBe(want.left[0]);
-          expect(notice?.message).toContain(want.left.length > 1 ? ` with ${want.left.length - 1} older build` : 'builds: a v2 answer');
-        }
-      }),
+      fc.property(
+        fc.array(fc.oneof(rich, tight), { minLength: 1, maxLength: 90 }),
+        fc.array(fc.array(fc.nat(), { maxLength: 90 }), { minLength: 1, maxLength: 3 }),
+        (fields, picks) => {
+          const builds = fields.map(toBuild);
+          const listings = picks.map((pick, i) => ({
+            device: 'D',
+            list: ['stable', 'x', 'a-much-longer-list-name'][i],
+            builds: [...new Set(pick.map((n) => builds[n % builds.length]))],
+          }));
+          const got = renderV2('D', listings);
+          const want = oracle(listings);
+          expect(got.file.contents).toBe(want.contents);
+          expect(got.problems.map((p) => p.file)).toEqual(want.tooLarge);
+          const notice = got.notices.find((n) => n.field === '(file)' && n.message.includes('may hold at most'));
+          if (want.left.length === 0) expect(notice).toBeUndefined();
+          else {
+            expect(notice?.file).toBe(want.left[0]);
+            expect(notice?.message).toContain(
+              want.left.length > 1 ? ` with ${want.left.length - 1} older build` : 'builds: a v2 answer',
+            );
+          }
+        },
+      ),
       { seed: SEED, numRuns: 1000 },
     );
   });
@@ -281,7 +375,10 @@ describe('v2 routes on both hosts', () => {
   const redirects = tree.read('_redirects');
   const netlify = builtTree(exampleFiles(), 'netlify').read('_redirects');
   const notFound = (file: string) => JSON.parse(tree.read(file));
-  const bodies = { 'api/v2/devices/404.html': notFound('api/v2/devices/404.html'), 'api/v2/devices/404.json': notFound('api/v2/devices/404.json') };
+  const bodies = {
+    'api/v2/devices/404.html': notFound('api/v2/devices/404.html'),
+    'api/v2/devices/404.json': notFound('api/v2/devices/404.json'),
+  };
 
   it('Cloudflare rewrites both slash forms to the device file, and other devices to []', () => {
     const rules = redirects.split('\n');
@@ -301,22 +398,37 @@ describe('v2 routes on both hosts', () => {
   });
 
   it.each([
-    ['api/v2/devices/404.html', 'unknown device or path: v2 answers are /api/v2/devices/<device> and /api/v2/devices/<device>/builds for the devices in /api/v2/oems'],
-    ['api/v2/devices/404.json', 'unknown device or path: v2 answers are /api/v2/devices/<device> and /api/v2/devices/<device>/builds for the devices in /api/v2/oems'],
+    [
+      'api/v2/devices/404.html',
+      'unknown device or path: v2 answers are /api/v2/devices/<device> and /api/v2/devices/<device>/builds for the devices in /api/v2/oems',
+    ],
+    [
+      'api/v2/devices/404.json',
+      'unknown device or path: v2 answers are /api/v2/devices/<device> and /api/v2/devices/<device>/builds for the devices in /api/v2/oems',
+    ],
   ] as const)('%s answers %j in the JSON envelope', (file, error) => {
     expect(bodies[file]).toEqual({ id: null, response: [], error });
   });
 });
 
 /** `n` entries of ota-property-files, each within a zip of 1000000 bytes: about 17 bytes each. */
-const longProperties = (n: number) => Array.from({ length: n }, (_, i) => `f${String(i).padStart(5, '0')}.bin:${i}:1`).join(',');
+const longProperties = (n: number) =>
+  Array.from({ length: n }, (_, i) => `f${String(i).padStart(5, '0')}.bin:${i}:1`).join(',');
 
 describe('an entry that can never fit', { timeout: 60_000 }, () => {
   it('one that fits alone but not after the newer ones is left out on its own: the older ones still fill the answer', () => {
     // Newest first: 30 small entries (about 15 KB with the official server's fields), one of about 27 KB
     // that no longer fits, then 30 small older ones.
-    const big = { version: '2.6', timestamp: 1731000000, extra: ['lists: [official]', `ota_property_files: "${longProperties(1600)}"`] };
-    const small = (i: number) => ({ version: '2.5', timestamp: i < 30 ? 1731100000 + i : 1730000000 + i, extra: ['lists: [official]'] });
+    const big = {
+      version: '2.6',
+      timestamp: 1731000000,
+      extra: ['lists: [official]', `ota_property_files: "${longProperties(1600)}"`],
+    };
+    const small = (i: number) => ({
+      version: '2.5',
+      timestamp: i < 30 ? 1731100000 + i : 1730000000 + i,
+      extra: ['lists: [official]'],
+    });
     const tree = builtTree(catalogFiles([big, ...Array.from({ length: 60 }, (_, i) => small(i))]));
     const { compiled } = tree;
     const body = v2Of(tree, 'FP4');
@@ -332,8 +444,15 @@ describe('an entry that can never fit', { timeout: 60_000 }, () => {
 
 describe('downloads over http', { timeout: 60_000 }, () => {
   it('the v2 client offers an http entry, and the app then refuses the download (the oracle)', () => {
-    const entry: V2Entry = { datetime: 1731067200, type: 'stable', version: '2.5', files: [{ filename: 'a.zip', sha256: 'x', size: 1, url: 'http://dl.example.org/a.zip' }] };
-    expect(v2Offers(entry, { releaseType: 'stable', buildDate: 1, version: '2.4', allowMajorUpgrades: false })).toBe(true);
+    const entry: V2Entry = {
+      datetime: 1731067200,
+      type: 'stable',
+      version: '2.5',
+      files: [{ filename: 'a.zip', sha256: 'x', size: 1, url: 'http://dl.example.org/a.zip' }],
+    };
+    expect(v2Offers(entry, { releaseType: 'stable', buildDate: 1, version: '2.4', allowMajorUpgrades: false })).toBe(
+      true,
+    );
     expect(downloadAllowed(entry.files[0].url)).toBe(false);
   });
 

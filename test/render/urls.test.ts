@@ -6,13 +6,17 @@ import { fileOf, URLS } from '../../src/render/urls.js';
 import { EXAMPLE } from '../helpers/helpers.js';
 
 /** A route pattern as Cloudflare matches it: `:name` is one non-empty segment, the rest exact. */
-const matcher = (route: string) => new RegExp(`^${route.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[a-z]+/g, '[^/]+')}$`);
+const matcher = (route: string) =>
+  new RegExp(`^${route.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[a-z]+/g, '[^/]+')}$`);
 const rules = ENDPOINTS.flatMap((e) => e.paths.map((path) => ({ path, test: matcher(path) })));
 
 describe('pages and feeds stay out of the API’s way', () => {
   const content = readContent(EXAMPLE);
   const compiled = compileSite(content);
-  const humanFiles = compiled.files.map((f) => f.path).filter((p) => p.endsWith('.html') || p.endsWith('.xml')).filter((p) => !p.startsWith('api/'));
+  const humanFiles = compiled.files
+    .map((f) => f.path)
+    .filter((p) => p.endsWith('.html') || p.endsWith('.xml'))
+    .filter((p) => !p.startsWith('api/'));
   const urls = humanFiles.map((p) => (p.endsWith('index.html') ? `/${p.slice(0, -'index.html'.length)}` : `/${p}`));
 
   it('writes the home page, one page per device and one feed per device and list', () => {
@@ -35,7 +39,9 @@ describe('pages and feeds stay out of the API’s way', () => {
   });
 
   it('would have been swallowed under /api/v1/<device>/<list>/: the reason feeds live elsewhere', () => {
-    expect(rules.filter((r) => r.test.test('/api/v1/FP4/stable/feed.xml')).map((r) => r.path)).toEqual(['/api/v1/:device/:list/:incremental']);
+    expect(rules.filter((r) => r.test.test('/api/v1/FP4/stable/feed.xml')).map((r) => r.path)).toEqual([
+      '/api/v1/:device/:list/:incremental',
+    ]);
   });
 
   it('links pages by folder URLs, whose file is the folder’s index.html', () => {

@@ -22,12 +22,18 @@ const listing = (tree: BuiltTree, device: string, list: string) =>
 /** The notices a build prints, one line each. */
 const noticesOf = (tree: BuiltTree) => tree.compiled.notices.map(formatProblem);
 /** A phone running `record`'s build, asking list `list`. */
-const phoneOn = (record: V1Record, list: string): Phone => ({ releaseType: list, buildDate: record.datetime, version: record.version, allowMajorUpgrades: false });
+const phoneOn = (record: V1Record, list: string): Phone => ({
+  releaseType: list,
+  buildDate: record.datetime,
+  version: record.version,
+  allowMajorUpgrades: false,
+});
 /** Release order as a maintainer means it (written here, apart from otapress): whole numbers part by part, a missing part 0. */
 function releaseOrder(a: string, b: string): number {
   const pa = a.split('.').map(BigInt);
   const pb = b.split('.').map(BigInt);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) if ((pa[i] ?? 0n) !== (pb[i] ?? 0n)) return (pa[i] ?? 0n) < (pb[i] ?? 0n) ? -1 : 1;
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++)
+    if ((pa[i] ?? 0n) !== (pb[i] ?? 0n)) return (pa[i] ?? 0n) < (pb[i] ?? 0n) ? -1 : 1;
   return 0;
 }
 
@@ -44,16 +50,29 @@ describe('the example catalog built: what LineageOS v1 phones do, and the notice
 
     // What the notices say, on the real listings with the client's own rules.
     const fp3 = listing(root, 'FP3', 'dev');
-    const on19 = phoneOn(fp3.find((r) => r.version === '1.9')!, 'dev');
+    const on19 = phoneOn(
+      fp3.find((r) => r.version === '1.9')!,
+      'dev',
+    );
     const v110 = fp3.find((r) => r.version === '1.10')!;
     expect(v110.datetime).toBeGreaterThan(on19.buildDate);
     expect(v1Lists(v110, on19)).toBe(false);
     const starlte = listing(root, 'starlte', 'stable');
-    const on07 = phoneOn(starlte.find((r) => r.version === '0.7')!, 'stable');
+    const on07 = phoneOn(
+      starlte.find((r) => r.version === '0.7')!,
+      'stable',
+    );
     expect(starlte.filter((r) => v1Lists(r, on07)).map((r) => r.version)).toEqual(['2.5', '1.17']);
 
     const withdrawn = listing(root, 'FP4', 'stable').find((r) => r.filename.endsWith('.disabled.zip'))!;
-    expect(v1CanInstall(withdrawn, { releaseType: 'STABLE', buildDate: withdrawn.datetime - 1, version: '2.4', allowMajorUpgrades: false })).toBe(true);
+    expect(
+      v1CanInstall(withdrawn, {
+        releaseType: 'STABLE',
+        buildDate: withdrawn.datetime - 1,
+        version: '2.4',
+        allowMajorUpgrades: false,
+      }),
+    ).toBe(true);
   });
 
   it('with v1_withdrawn: omit, no listing holds a withdrawn or size-0 build, no phone is offered one, and nothing is said about them', () => {
@@ -67,7 +86,9 @@ describe('the example catalog built: what LineageOS v1 phones do, and the notice
         const records = listing(root, device, list);
         expect(records.filter((r) => r.filename.endsWith('.disabled.zip') || r.size === 0)).toEqual([]);
         // Everything else as before.
-        expect(records).toEqual(listing(plain, device, list).filter((r) => !r.filename.endsWith('.disabled.zip') && r.size !== 0));
+        expect(records).toEqual(
+          listing(plain, device, list).filter((r) => !r.filename.endsWith('.disabled.zip') && r.size !== 0),
+        );
       }
     }
     expect(listing(plain, 'FP4', 'official').some((r) => r.filename.endsWith('.disabled.zip'))).toBe(true);
@@ -75,10 +96,18 @@ describe('the example catalog built: what LineageOS v1 phones do, and the notice
   });
 
   it.each([
-    ['v1_withdrawn: yes', 'content/site.yaml:2:15  v1_withdrawn  expected `list` (withdrawn .disabled.zip and size-0 builds stay in the v1 lists, the default for the /e/ channels) or `omit` (left out, for phones running the LineageOS updater; the default for other channels)'],
-    ['v1_withdrawn: false', 'content/site.yaml:2:15  v1_withdrawn  expected `list` (withdrawn .disabled.zip and size-0 builds stay in the v1 lists, the default for the /e/ channels) or `omit` (left out, for phones running the LineageOS updater; the default for other channels)'],
+    [
+      'v1_withdrawn: yes',
+      'content/site.yaml:2:15  v1_withdrawn  expected `list` (withdrawn .disabled.zip and size-0 builds stay in the v1 lists, the default for the /e/ channels) or `omit` (left out, for phones running the LineageOS updater; the default for other channels)',
+    ],
+    [
+      'v1_withdrawn: false',
+      'content/site.yaml:2:15  v1_withdrawn  expected `list` (withdrawn .disabled.zip and size-0 builds stay in the v1 lists, the default for the /e/ channels) or `omit` (left out, for phones running the LineageOS updater; the default for other channels)',
+    ],
   ])('site.yaml %j is a problem at its line', (line, message) => {
-    expect(parseSite(`download_base_url: https://dl.example.org\n${line}\n`).problems.map(formatProblem)).toEqual([message]);
+    expect(parseSite(`download_base_url: https://dl.example.org\n${line}\n`).problems.map(formatProblem)).toEqual([
+      message,
+    ]);
   });
 });
 
@@ -90,7 +119,9 @@ describe('v1 downloads over http', () => {
       'content/FP4/e-2.5-a14-20241108100000-official-FP4.yaml:10:6  url  the v1 lists of FP4 offer a build downloaded over http (http://mirror.example.net/FP4/a.zip): LineageOS updaters permit no cleartext traffic, so phones list it and fail the download; serve it over https (`url`, or download_base_url in content/site.yaml)',
     );
     const record = listing(root, 'FP4', 'official').find((r) => r.version === '2.5')!;
-    expect(v1Lists(record, { releaseType: 'official', buildDate: 1, version: '2.5', allowMajorUpgrades: false })).toBe(true);
+    expect(v1Lists(record, { releaseType: 'official', buildDate: 1, version: '2.5', allowMajorUpgrades: false })).toBe(
+      true,
+    );
     expect(downloadAllowed(record.url)).toBe(false);
   });
 });
@@ -101,9 +132,16 @@ describe('for any valid catalog: a text-order notice for exactly the lists where
       fc.property(catalogArbitrary, (catalog) => {
         const compiled = compileSite(contentOf(catalog));
         expect(compiled.problems.map(formatProblem)).toEqual([]);
-        const noticed = new Set(compiled.notices.map((n) => /^list `([^`]+)` of (\S+): LineageOS v1/.exec(n.message)).filter(Boolean).map((m) => `${m![2]} ${m![1]}`));
+        const noticed = new Set(
+          compiled.notices
+            .map((n) => /^list `([^`]+)` of (\S+): LineageOS v1/.exec(n.message))
+            .filter(Boolean)
+            .map((m) => `${m![2]} ${m![1]}`),
+        );
         for (const { device, list } of compiled.listings) {
-          const records = JSON.parse(String(compiled.files.find((f) => f.path === `api/v1/${device}/${list}/index.json`)!.contents)).response as V1Record[];
+          const records = JSON.parse(
+            String(compiled.files.find((f) => f.path === `api/v1/${device}/${list}/index.json`)!.contents),
+          ).response as V1Record[];
           const disagree = records.some((installed) =>
             records.some((offered) => {
               if (offered.filename === '' || offered.version === installed.version) return false;

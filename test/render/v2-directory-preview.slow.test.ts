@@ -13,14 +13,22 @@ describe('device.yaml in the preview', () => {
     const rebuild = changedDevicesRebuild(root);
     const served = (result: RebuildResult) => {
       expect(result.problems.map(formatProblem)).toEqual([]);
-      return Object.fromEntries([...result.tree!.files].map(([p, contents]) => [p, Buffer.from(contents).toString('utf8')]));
+      return Object.fromEntries(
+        [...result.tree!.files].map(([p, contents]) => [p, Buffer.from(contents).toString('utf8')]),
+      );
     };
     rebuild([]);
     const fp3 = path.join(root, 'content', 'FP3', 'device.yaml');
     writeFileSync(fp3, 'name: Fairphone 3\noem: Fairphone\n');
     const added = served(rebuild(['content/FP3/device.yaml']));
     expect(added).toEqual(served(fullRebuild(root)([])));
-    expect(JSON.parse(added['/api/v2/oems.json'])[0]).toEqual({ name: 'Fairphone', devices: [{ model: 'FP3', name: 'Fairphone 3' }, { model: 'FP4', name: 'Fairphone 4' }] });
+    expect(JSON.parse(added['/api/v2/oems.json'])[0]).toEqual({
+      name: 'Fairphone',
+      devices: [
+        { model: 'FP3', name: 'Fairphone 3' },
+        { model: 'FP4', name: 'Fairphone 4' },
+      ],
+    });
     rmSync(fp3);
     const removed = served(rebuild(['content/FP3/device.yaml']));
     expect(removed).toEqual(served(fullRebuild(root)([])));

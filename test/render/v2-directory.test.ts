@@ -32,7 +32,14 @@ describe('/api/v2/oems', () => {
 
   it('lists a catalog without any device.yaml too: code names as names', () => {
     expect(json(withoutDeviceFiles(), 'api/v2/oems.json')).toEqual([
-      { name: 'Unknown vendor', devices: [{ model: 'FP3', name: 'FP3' }, { model: 'FP4', name: 'FP4' }, { model: 'starlte', name: 'starlte' }] },
+      {
+        name: 'Unknown vendor',
+        devices: [
+          { model: 'FP3', name: 'FP3' },
+          { model: 'FP4', name: 'FP4' },
+          { model: 'starlte', name: 'starlte' },
+        ],
+      },
     ]);
   });
 });
@@ -48,12 +55,21 @@ describe('/api/v2/devices/<model>', () => {
       dependencies: ['android_device_fairphone_FP4', 'android_kernel_fairphone_sm7225'],
     });
     // Key order as api_v2.py writes it.
-    expect(Object.keys(json(example, 'api/v2/devices/FP4/index.json'))).toEqual(['name', 'model', 'oem', 'info_url', 'versions', 'dependencies']);
+    expect(Object.keys(json(example, 'api/v2/devices/FP4/index.json'))).toEqual([
+      'name',
+      'model',
+      'oem',
+      'info_url',
+      'versions',
+      'dependencies',
+    ]);
   });
 
   it('holds exactly the distinct versions of /api/v2/devices/<model>/builds', () => {
     for (const device of ['FP3', 'FP4', 'starlte']) {
-      const versions = new Set(json(example, `api/v2/devices/${device}/builds.json`).map((b: { version: string }) => b.version));
+      const versions = new Set(
+        json(example, `api/v2/devices/${device}/builds.json`).map((b: { version: string }) => b.version),
+      );
       expect(new Set(json(example, `api/v2/devices/${device}/index.json`).versions)).toEqual(versions);
     }
   });
@@ -81,20 +97,38 @@ describe('/api/v2/devices/<model>', () => {
     ]);
     files['content/site.yaml'] += '\nsite_url: https://updates.example.org/\n';
     const withSiteUrl = compileFiles(files);
-    expect(json(withSiteUrl, 'api/v2/devices/FP3/index.json').info_url).toBe('https://updates.example.org/devices/FP3/');
+    expect(json(withSiteUrl, 'api/v2/devices/FP3/index.json').info_url).toBe(
+      'https://updates.example.org/devices/FP3/',
+    );
     expect(withSiteUrl.notices.filter((n) => n.field === 'site_url')).toEqual([]);
   });
 
-  it('files changes under the device\'s own repository among its dependencies, not a -common one listed first', () => {
+  it("files changes under the device's own repository among its dependencies, not a -common one listed first", () => {
     const compiled = compileFiles({
       ...exampleFiles(),
-      'content/starlte/device.yaml': 'dependencies: [android_device_samsung_universal9810-common, android_device_samsung_starlte]\n',
+      'content/starlte/device.yaml':
+        'dependencies: [android_device_samsung_universal9810-common, android_device_samsung_starlte]\n',
       'content/FP4/device.yaml': 'dependencies: [android_kernel_fairphone_sm7225]\n',
     });
-    expect(json(compiled, 'api/v2/devices/starlte/index.json').dependencies).toEqual(['android_device_samsung_universal9810-common', 'android_device_samsung_starlte']);
-    expect(json(compiled, 'api/v2/devices/FP4/index.json').dependencies).toEqual(['android_device_FP4', 'android_kernel_fairphone_sm7225']);
-    expect(changesRepository('starlte', { models: [], maintainers: [], links: {}, dependencies: ['android_device_samsung_universal9810-common', 'android_device_samsung_starlte'] })).toBe('android_device_samsung_starlte');
-    expect(changesRepository('FP4', { models: [], maintainers: [], links: {}, dependencies: ['device_fairphone_FP4'] })).toBe('android_device_FP4');
+    expect(json(compiled, 'api/v2/devices/starlte/index.json').dependencies).toEqual([
+      'android_device_samsung_universal9810-common',
+      'android_device_samsung_starlte',
+    ]);
+    expect(json(compiled, 'api/v2/devices/FP4/index.json').dependencies).toEqual([
+      'android_device_FP4',
+      'android_kernel_fairphone_sm7225',
+    ]);
+    expect(
+      changesRepository('starlte', {
+        models: [],
+        maintainers: [],
+        links: {},
+        dependencies: ['android_device_samsung_universal9810-common', 'android_device_samsung_starlte'],
+      }),
+    ).toBe('android_device_samsung_starlte');
+    expect(
+      changesRepository('FP4', { models: [], maintainers: [], links: {}, dependencies: ['device_fairphone_FP4'] }),
+    ).toBe('android_device_FP4');
   });
 });
 
@@ -121,16 +155,21 @@ describe('a device the catalog does not have', () => {
 describe('device.yaml in the build', () => {
   it('leaves the v1 tree byte-identical: device files only add to pages, feeds, indexes and v2', () => {
     const without = withoutDeviceFiles();
-    const v1 = (c: CompiledSite) => c.files.filter((f) => f.path.startsWith('api/v1/') || f.path.endsWith('/builds.json'));
+    const v1 = (c: CompiledSite) =>
+      c.files.filter((f) => f.path.startsWith('api/v1/') || f.path.endsWith('/builds.json'));
     expect(v1(example)).toEqual(v1(without));
     // Without any device file, the pages and feeds are what they were before device files existed.
     const page = String(file(without, 'devices/FP4/index.html'));
     expect(page).toContain('<title>FP4 builds</title>');
     // (The example's FP4 has changelogs: their link follows the heading.)
-    expect(page).toContain('<h1>FP4</h1>\n<p><a href="/devices/FP4/changelog/">Changelog</a> of every build</p>\n<p>Phones ask');
+    expect(page).toContain(
+      '<h1>FP4</h1>\n<p><a href="/devices/FP4/changelog/">Changelog</a> of every build</p>\n<p>Phones ask',
+    );
     expect(page).not.toContain('device-facts');
     expect(String(file(without, 'index.html'))).not.toContain('<h2');
-    expect(String(file(without, 'devices/FP4/stable.xml'))).toContain('<title>FP4 stable builds</title>\n  <subtitle>New builds in the stable list of FP4</subtitle>\n  <updated>2024-12-20T11:00:00Z</updated>\n  <author><name>images.example.org</name></author>');
+    expect(String(file(without, 'devices/FP4/stable.xml'))).toContain(
+      '<title>FP4 stable builds</title>\n  <subtitle>New builds in the stable list of FP4</subtitle>\n  <updated>2024-12-20T11:00:00Z</updated>\n  <author><name>images.example.org</name></author>',
+    );
   });
 
   it('is never read as a build manifest, and a bad one stops the build with located problems', () => {
@@ -146,7 +185,19 @@ describe('device.yaml in the build', () => {
   it('lists the device information in /api/devices.json, after the keys it had', () => {
     const index = json(example, 'api/devices.json');
     const fp4 = index.devices.find((d: { device: string }) => d.device === 'FP4');
-    expect(Object.keys(fp4)).toEqual(['device', 'page', 'v2', 'lists', 'name', 'oem', 'models', 'maintainers', 'links', 'dependencies', 'v2_device']);
+    expect(Object.keys(fp4)).toEqual([
+      'device',
+      'page',
+      'v2',
+      'lists',
+      'name',
+      'oem',
+      'models',
+      'maintainers',
+      'links',
+      'dependencies',
+      'v2_device',
+    ]);
     expect(fp4).toMatchObject({
       name: 'Fairphone 4',
       oem: 'Fairphone',
@@ -155,7 +206,14 @@ describe('device.yaml in the build', () => {
       links: { info: 'https://wiki.example.org/devices/FP4', forum: 'https://forum.example.org/c/fp4' },
       v2_device: '/api/v2/devices/FP4',
     });
-    expect(index.devices.find((d: { device: string }) => d.device === 'FP3')).toMatchObject({ name: 'FP3', oem: null, models: [], maintainers: [], links: {}, dependencies: [] });
+    expect(index.devices.find((d: { device: string }) => d.device === 'FP3')).toMatchObject({
+      name: 'FP3',
+      oem: null,
+      models: [],
+      maintainers: [],
+      links: {},
+      dependencies: [],
+    });
   });
 
   it('escapes device.yaml values on the pages and in the feeds', () => {

@@ -16,7 +16,7 @@ async function run(argv: string[]) {
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
-describe('the default configurations pass the servers\' own checks', () => {
+describe("the default configurations pass the servers' own checks", () => {
   let project: string;
   beforeAll(() => {
     project = tempFolder('otapress-check-project-');
@@ -26,10 +26,22 @@ describe('the default configurations pass the servers\' own checks', () => {
   afterAll(() => rmSync(project, { recursive: true, force: true }));
 
   it.each([
-    { kind: 'nginx' as const, args: [], check: (file: string, prefix: string) => ['-t', '-p', `${prefix}/`, '-c', file] },
+    {
+      kind: 'nginx' as const,
+      args: [],
+      check: (file: string, prefix: string) => ['-t', '-p', `${prefix}/`, '-c', file],
+    },
     { kind: 'apache' as const, args: [], check: (file: string, prefix: string) => ['-t', '-d', prefix, '-f', file] },
-    { kind: 'caddy' as const, args: ['--server-name', 'updates.example.org'], check: (file: string) => ['validate', '--config', file, '--adapter', 'caddyfile'] },
-    { kind: 'caddy' as const, args: [], check: (file: string) => ['validate', '--config', file, '--adapter', 'caddyfile'] },
+    {
+      kind: 'caddy' as const,
+      args: ['--server-name', 'updates.example.org'],
+      check: (file: string) => ['validate', '--config', file, '--adapter', 'caddyfile'],
+    },
+    {
+      kind: 'caddy' as const,
+      args: [],
+      check: (file: string) => ['validate', '--config', file, '--adapter', 'caddyfile'],
+    },
   ])('$kind $args', async ({ kind, args, check }) => {
     const prefix = tempFolder(`otapress-check-${kind}-`);
     try {
@@ -39,7 +51,11 @@ describe('the default configurations pass the servers\' own checks', () => {
       expect(code, err).toBe(0);
       const file = path.join(prefix, 'config');
       writeFileSync(file, `${out}\n`);
-      const result = spawnSync(serverProgram(kind), check(file, prefix), { encoding: 'utf8', cwd: prefix, env: { ...process.env, HOME: prefix, XDG_CONFIG_HOME: prefix, XDG_DATA_HOME: prefix } });
+      const result = spawnSync(serverProgram(kind), check(file, prefix), {
+        encoding: 'utf8',
+        cwd: prefix,
+        env: { ...process.env, HOME: prefix, XDG_CONFIG_HOME: prefix, XDG_DATA_HOME: prefix },
+      });
       expect(result.status, `${result.stdout}${result.stderr}`).toBe(0);
     } finally {
       // Each run left its four folders (the configuration, and what the server writes beside it) in the temporary folder.

@@ -12,7 +12,20 @@ import { main } from '../../src/cli.js';
 import { renderApacheConfig } from '../../src/hosts/apache.js';
 import { CONTENT_TYPES } from '../../src/hosts/routes.js';
 import { EXAMPLE } from '../helpers/helpers.js';
-import { compileWith, describeProbe, expectedAnswer, hostTable, INCREMENTAL_EXAMPLE, LISTING_CACHE_CONTROL, observe, optionsProbes, REQUEST_PATHS_YAML, FORMATS_OUTSIDE_API_YAML, writeManifests, type Seen } from '../helpers/host-table.js';
+import {
+  compileWith,
+  describeProbe,
+  expectedAnswer,
+  hostTable,
+  INCREMENTAL_EXAMPLE,
+  LISTING_CACHE_CONTROL,
+  observe,
+  optionsProbes,
+  REQUEST_PATHS_YAML,
+  FORMATS_OUTSIDE_API_YAML,
+  writeManifests,
+  type Seen,
+} from '../helpers/host-table.js';
 import { startServer, tempFolder, type RunningServer, type ServerKind } from './servers.js';
 import { freePort } from '../helpers/process-group.js';
 
@@ -96,17 +109,38 @@ describe.each(SERVERS)('$name', ({ kind, htaccess }) => {
     const seen = await observe(server!.url, 'OPTIONS', sent);
     if (api) {
       // What Cloudflare answers with options_handler: true; these servers need no code for it.
-      expect(seen).toEqual({ status: 204, contentType: null, allow: 'GET, OPTIONS', vary: 'Accept', cacheControl: LISTING_CACHE_CONTROL, allowOrigin: '*', location: null, body: '' } satisfies Seen);
+      expect(seen).toEqual({
+        status: 204,
+        contentType: null,
+        allow: 'GET, OPTIONS',
+        vary: 'Accept',
+        cacheControl: LISTING_CACHE_CONTROL,
+        allowOrigin: '*',
+        location: null,
+        body: '',
+      } satisfies Seen);
     } else {
       expect(seen.status).toBe(405);
     }
   });
 
   // The formats' files outside /api/ answer OPTIONS as the API does; a page at the root does not.
-  it.each(table.filter((p) => p.atItsPath && p.method === 'GET' && !p.path.startsWith('/api/')).map((p) => p.path))('OPTIONS %s, a format\'s file outside /api/', async (sent) => {
-    const seen = await observe(server!.url, 'OPTIONS', sent);
-    expect(seen).toEqual({ status: 204, contentType: null, allow: 'GET, OPTIONS', vary: 'Accept', cacheControl: LISTING_CACHE_CONTROL, allowOrigin: '*', location: null, body: '' } satisfies Seen);
-  });
+  it.each(table.filter((p) => p.atItsPath && p.method === 'GET' && !p.path.startsWith('/api/')).map((p) => p.path))(
+    "OPTIONS %s, a format's file outside /api/",
+    async (sent) => {
+      const seen = await observe(server!.url, 'OPTIONS', sent);
+      expect(seen).toEqual({
+        status: 204,
+        contentType: null,
+        allow: 'GET, OPTIONS',
+        vary: 'Accept',
+        cacheControl: LISTING_CACHE_CONTROL,
+        allowOrigin: '*',
+        location: null,
+        body: '',
+      } satisfies Seen);
+    },
+  );
 
   it.each(['POST', 'PUT', 'DELETE'])('refuses %s on a listing and on a page with 405', async (method) => {
     const listing = table.find((p) => p.status === 200)!;
@@ -128,10 +162,22 @@ describe.each(SERVERS)('$name', ({ kind, htaccess }) => {
 
   // /API/ is another folder than /api/ (Caddy's `path` matcher would take them for one): an
   // /api/ file asked in upper case is a miss outside the API, the HTML 404 without its headers.
-  it.each(['/API/devices.json', '/API/v1/FP4/stable/', '/Api/no/such/path'])('answers %s as a miss outside the API', async (sent) => {
-    const seen = await observe(server!.url, 'GET', sent);
-    expect(seen, server!.log()).toEqual({ status: 404, contentType: CONTENT_TYPES.html, allow: null, vary: null, cacheControl: 'no-store', allowOrigin: null, location: null, body: readFileSync(path.join(dist(), '404.html'), 'utf8') } satisfies Seen);
-  });
+  it.each(['/API/devices.json', '/API/v1/FP4/stable/', '/Api/no/such/path'])(
+    'answers %s as a miss outside the API',
+    async (sent) => {
+      const seen = await observe(server!.url, 'GET', sent);
+      expect(seen, server!.log()).toEqual({
+        status: 404,
+        contentType: CONTENT_TYPES.html,
+        allow: null,
+        vary: null,
+        cacheControl: 'no-store',
+        allowOrigin: null,
+        location: null,
+        body: readFileSync(path.join(dist(), '404.html'), 'utf8'),
+      } satisfies Seen);
+    },
+  );
 
   it('redirects a page folder without its slash to the slash form', async () => {
     const seen = await observe(server!.url, 'GET', '/devices/FP4');
@@ -139,7 +185,16 @@ describe.each(SERVERS)('$name', ({ kind, htaccess }) => {
     expect(new URL(seen.location!, server!.url).pathname).toBe('/devices/FP4/');
   });
 
-  it.each(['/api/', '/api/v1/', '/api/v1/FP4/', '/api/v1/FP4/stable/../', '/devices/', '/api/v2/', '/api/v2/devices/', '/API/updater/'])('never lists the files of a folder: %s', async (sent) => {
+  it.each([
+    '/api/',
+    '/api/v1/',
+    '/api/v1/FP4/',
+    '/api/v1/FP4/stable/../',
+    '/devices/',
+    '/api/v2/',
+    '/api/v2/devices/',
+    '/API/updater/',
+  ])('never lists the files of a folder: %s', async (sent) => {
     const seen = await observe(server!.url, 'GET', sent);
     expect(seen.status).toBe(404);
     expect(seen.body).not.toMatch(/Index of|index\.json|404\.json/);

@@ -27,14 +27,20 @@ export function serverProgram(kind: ServerKind): string {
       // not here
     }
   }
-  throw new Error(`${name} is not installed: .ci/run installs it (apt-get install ${name === 'apache2' ? 'apache2' : name}); the host table must hold on it`);
+  throw new Error(
+    `${name} is not installed: .ci/run installs it (apt-get install ${name === 'apache2' ? 'apache2' : name}); the host table must hold on it`,
+  );
 }
 
 /**
  * Starts `kind` with `config` (a configuration `otapress hosting` printed for `port` and `prefix`).
  * `prefix` is the server's own temp folder; it is removed on stop.
  */
-export async function startServer(kind: ServerKind, config: string, { port, prefix }: { port: number; prefix: string }): Promise<RunningServer> {
+export async function startServer(
+  kind: ServerKind,
+  config: string,
+  { port, prefix }: { port: number; prefix: string },
+): Promise<RunningServer> {
   const program = serverProgram(kind);
   const file = path.join(prefix, { nginx: 'nginx.conf', caddy: 'Caddyfile', apache: 'httpd.conf' }[kind]);
   writeFileSync(file, config);

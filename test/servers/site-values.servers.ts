@@ -24,7 +24,8 @@ process.env.OTAPRESS_TEST_SECRET = SECRET;
 /** Accepted by site.yaml's grammar (RFC 9110 tokens may hold `$` and `%`). */
 const FROM_SITE_YAML = 'no-cache="$document_root, %z, $host", max-age=60';
 /** Refused by the grammar; written literally all the same, should it ever get through. */
-const PAST_THE_GRAMMAR = 'max-age=60, x="{env.OTAPRESS_TEST_SECRET} {http.request.host} $uri %{HTTP_HOST}e %z ${otapress_dollar}"';
+const PAST_THE_GRAMMAR =
+  'max-age=60, x="{env.OTAPRESS_TEST_SECRET} {http.request.host} $uri %{HTTP_HOST}e %z ${otapress_dollar}"';
 
 function headerOf(url: string, name: string): Promise<{ status: number; value: string | undefined }> {
   return new Promise((resolve, reject) => {
@@ -63,7 +64,11 @@ describe.each(SERVERS)('$name sends cache_control literally', ({ kind, htaccess 
     const port = await freePort();
     const prefix = tempFolder(`otapress-values-${kind}-`);
     const options = { dist: path.join(root, 'dist'), listen: { host: '127.0.0.1', port }, prefix };
-    const config = { nginx: () => renderNginxConfig(valued, options), caddy: () => renderCaddyfile(valued, options), apache: () => renderApacheConfig(valued, options, { rulesIn: htaccess ? 'htaccess' : 'config' }) }[kind]();
+    const config = {
+      nginx: () => renderNginxConfig(valued, options),
+      caddy: () => renderCaddyfile(valued, options),
+      apache: () => renderApacheConfig(valued, options, { rulesIn: htaccess ? 'htaccess' : 'config' }),
+    }[kind]();
     if (htaccess) writeFileSync(path.join(root, 'dist', '.htaccess'), renderApacheRules(valued));
     const server = await startServer(kind, config, { port, prefix });
     try {
@@ -72,7 +77,10 @@ describe.each(SERVERS)('$name sends cache_control literally', ({ kind, htaccess 
         expect(answer, server.log()).toEqual({ status: 200, value: cacheControl });
       }
       // A miss still gets no-store, and the site still answers as before.
-      expect(await headerOf(`${server.url.replace(/\/$/, '')}/api/v1/nothere/stable/`, 'cache-control')).toEqual({ status: 404, value: 'no-store' });
+      expect(await headerOf(`${server.url.replace(/\/$/, '')}/api/v1/nothere/stable/`, 'cache-control')).toEqual({
+        status: 404,
+        value: 'no-store',
+      });
     } finally {
       await server.stop();
       rmSync(path.join(root, 'dist', '.htaccess'), { force: true });
@@ -83,7 +91,11 @@ describe.each(SERVERS)('$name sends cache_control literally', ({ kind, htaccess 
 describe('what a server syntax cannot hold literally is refused, never written', () => {
   const options = () => ({ dist: path.join(root, 'dist'), listen: { host: '127.0.0.1', port: 8080 } });
   it.each([
-    ['Caddy', '{$OTAPRESS_TEST_SECRET}', () => renderCaddyfile({ ...site, cacheControl: 'x="{$OTAPRESS_TEST_SECRET}"' }, options())],
+    [
+      'Caddy',
+      '{$OTAPRESS_TEST_SECRET}',
+      () => renderCaddyfile({ ...site, cacheControl: 'x="{$OTAPRESS_TEST_SECRET}"' }, options()),
+    ],
     ['Caddy', 'a backslash', () => renderCaddyfile({ ...site, cacheControl: 'x="a\\"' }, options())],
     ['Apache', 'expr=', () => renderApacheRules({ ...site, cacheControl: 'expr=%{HTTP_HOST}' })],
     ['Apache', 'a backslash', () => renderApacheRules({ ...site, cacheControl: 'x="a\\"' })],
@@ -95,29 +107,41 @@ describe('what a server syntax cannot hold literally is refused, never written',
 // The other site.yaml values that reach the servers' files are list names ([a-z0-9_-]) and request
 // paths (letters, digits, `.`, `_`, `~`, `-`, `/` besides the placeholders): none of their
 // characters is syntax in any of them, and these are the odd ones, answered on every server.
-describe.each(SERVERS)('$name answers request paths with every character site.yaml allows in them', ({ kind, htaccess }) => {
-  it.each([
-    ['/api/v1/~x.FP4~l-1', 'l-1'],
-    ['/api/v1/a~b/FP4/l_2/z', 'l_2'],
-  ])('%s', async (sent, list) => {
-    const project = tempFolder('otapress-odd-paths-');
-    cpSync(path.join(EXAMPLE, 'content'), path.join(project, 'content'), { recursive: true });
-    const siteYaml = path.join(project, 'content', 'site.yaml');
-    writeFileSync(siteYaml, `${readFileSync(siteYaml, 'utf8').replace('  community: [community]\n', '  community: [community]\n  l-1: [stable, official]\n  l_2: [dev]\n')}${htaccess ? 'apache_htaccess: true\n' : ''}request_paths:\n  - /api/v1/~x.{device}~{list}\n  - /api/v1/a~b/{device}/{list}/z\n`);
-    build({ root: project });
-    const oddSite = compileSite(readContent(project)).site!;
-    const port = await freePort();
-    const prefix = tempFolder(`otapress-odd-${kind}-`);
-    const options = { dist: path.join(project, 'dist'), listen: { host: '127.0.0.1', port }, prefix };
-    const config = { nginx: () => renderNginxConfig(oddSite, options), caddy: () => renderCaddyfile(oddSite, options), apache: () => renderApacheConfig(oddSite, options, { rulesIn: htaccess ? 'htaccess' : 'config' }) }[kind]();
-    const server = await startServer(kind, config, { port, prefix });
-    try {
-      const answer = await fetch(`${server.url.replace(/\/$/, '')}${sent}`);
-      expect(answer.status, server.log()).toBe(200);
-      expect(await answer.text()).toBe(readFileSync(path.join(project, 'dist', 'api', 'v1', 'FP4', list, 'index.json'), 'utf8'));
-    } finally {
-      await server.stop();
-      rmSync(project, { recursive: true, force: true });
-    }
-  });
-});
+describe.each(SERVERS)(
+  '$name answers request paths with every character site.yaml allows in them',
+  ({ kind, htaccess }) => {
+    it.each([
+      ['/api/v1/~x.FP4~l-1', 'l-1'],
+      ['/api/v1/a~b/FP4/l_2/z', 'l_2'],
+    ])('%s', async (sent, list) => {
+      const project = tempFolder('otapress-odd-paths-');
+      cpSync(path.join(EXAMPLE, 'content'), path.join(project, 'content'), { recursive: true });
+      const siteYaml = path.join(project, 'content', 'site.yaml');
+      writeFileSync(
+        siteYaml,
+        `${readFileSync(siteYaml, 'utf8').replace('  community: [community]\n', '  community: [community]\n  l-1: [stable, official]\n  l_2: [dev]\n')}${htaccess ? 'apache_htaccess: true\n' : ''}request_paths:\n  - /api/v1/~x.{device}~{list}\n  - /api/v1/a~b/{device}/{list}/z\n`,
+      );
+      build({ root: project });
+      const oddSite = compileSite(readContent(project)).site!;
+      const port = await freePort();
+      const prefix = tempFolder(`otapress-odd-${kind}-`);
+      const options = { dist: path.join(project, 'dist'), listen: { host: '127.0.0.1', port }, prefix };
+      const config = {
+        nginx: () => renderNginxConfig(oddSite, options),
+        caddy: () => renderCaddyfile(oddSite, options),
+        apache: () => renderApacheConfig(oddSite, options, { rulesIn: htaccess ? 'htaccess' : 'config' }),
+      }[kind]();
+      const server = await startServer(kind, config, { port, prefix });
+      try {
+        const answer = await fetch(`${server.url.replace(/\/$/, '')}${sent}`);
+        expect(answer.status, server.log()).toBe(200);
+        expect(await answer.text()).toBe(
+          readFileSync(path.join(project, 'dist', 'api', 'v1', 'FP4', list, 'index.json'), 'utf8'),
+        );
+      } finally {
+        await server.stop();
+        rmSync(project, { recursive: true, force: true });
+      }
+    });
+  },
+);

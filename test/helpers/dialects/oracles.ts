@@ -64,8 +64,14 @@ export const dialectOracles = {
     decodeCrDroidKotlin(text)
       ?.filter((u) => u.timestamp > phone.buildDate)
       .map((u) => u.name),
-  derpfest: (text, phone) => decodeDerpFest(text)?.filter((u) => derpFestOffers(u, phone)).map((u) => u.name),
-  pixelos15: (text, phone) => decodePixelOs15(text)?.filter((u) => pixelOs15Offers(u, phone)).map((u) => u.name),
+  derpfest: (text, phone) =>
+    decodeDerpFest(text)
+      ?.filter((u) => derpFestOffers(u, phone))
+      .map((u) => u.name),
+  pixelos15: (text, phone) =>
+    decodePixelOs15(text)
+      ?.filter((u) => pixelOs15Offers(u, phone))
+      .map((u) => u.name),
   pixelosFeed: (text, phone) => feedNames(decodePixelOsFeed(text, PIXELOS_FEED), phone),
   pixelosFeedIncremental: (text, phone) => feedNames(decodePixelOsFeed(text, PIXELOS_FEED_INCREMENTAL), phone),
   pixelexperience: (text, phone) => {
