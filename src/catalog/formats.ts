@@ -22,7 +22,7 @@ export type FormatFamily = keyof typeof DIALECT_SETTINGS;
  * `/api/`, where every host already sends the API headers (JSON type, CORS, Cache-Control) and the
  * JSON 404s.
  */
-export const DEFAULT_FORMAT_PATHS = Object.fromEntries(
+const DEFAULT_FORMAT_PATHS = Object.fromEntries(
   FORMAT_FAMILIES.map((name) => [name, DIALECT_SETTINGS[name].paths]),
 ) as Record<FormatFamily, { oneList: string; lists: string }>;
 
@@ -71,7 +71,10 @@ export interface FormatProblem {
  * optional (every list of the site; {@link DEFAULT_FORMAT_PATHS}). `lists` are the site's list
  * names. Returns the formats, or every problem found.
  */
-export function readFormats(value: unknown, lists: readonly string[]): { formats: OutputFormat[]; problems: FormatProblem[] } {
+export function readFormats(
+  value: unknown,
+  lists: readonly string[],
+): { formats: OutputFormat[]; problems: FormatProblem[] } {
   const problems: FormatProblem[] = [];
   const formats: OutputFormat[] = [];
   // `formats:` with nothing under it names no format yet.
@@ -154,7 +157,7 @@ export function formatFolder(pattern: string): string | undefined {
 }
 
 /** Why `pattern` cannot be the path of a format's file, or `undefined`. `oneList`: the format publishes one list. */
-export function formatPathProblem(
+function formatPathProblem(
   pattern: string,
   oneList: boolean,
   file: DialectSetting['file'] = 'json',
@@ -163,7 +166,8 @@ export function formatPathProblem(
   if (!pattern.startsWith('/')) return `a format's path starts with /, e.g. ${examples}`;
   // Its folder becomes a rule of Cloudflare's _routes.json with options_handler, at most 100
   // characters long (developers.cloudflare.com/pages/functions/routing/, "Limits").
-  if (pattern.length > 100) return `a format's path has at most 100 characters (this one has ${pattern.length}): Cloudflare Pages takes no longer rule for its folder`;
+  if (pattern.length > 100)
+    return `a format's path has at most 100 characters (this one has ${pattern.length}): Cloudflare Pages takes no longer rule for its folder`;
   if (file === 'channel') {
     // The updater asks `<base><device>-<channel>`: only the base is the site's to choose.
     const channel = 'the GrapheneOS updater asks <base><device>-<channel>';
@@ -176,7 +180,8 @@ export function formatPathProblem(
   const unknown = /\{([^}]*)\}/.exec(pattern.replace(/\{(device|list)\}/g, ''));
   if (unknown) return `unknown placeholder {${unknown[1]}}; use {device} and {list}`;
   const bad = /[^A-Za-z0-9._~/-]/.exec(pattern.replace(/\{(device|list)\}/g, ''));
-  if (bad) return `\`${bad[0]}\` cannot be part of a path; use letters, digits, \`.\`, \`_\`, \`~\`, \`-\` and \`/\` besides {device} and {list}`;
+  if (bad)
+    return `\`${bad[0]}\` cannot be part of a path; use letters, digits, \`.\`, \`_\`, \`~\`, \`-\` and \`/\` besides {device} and {list}`;
   const segments = pattern.slice(1).split('/');
   if (segments.some((s) => s === '' || s === '.' || s === '..')) return 'a path has no empty, `.` or `..` segments';
   // Names starting with `_` are where the hosts look for their own files (`_headers`,
@@ -184,28 +189,36 @@ export function formatPathProblem(
   // configuration/headers/ and .../functions/routing/); one starting with `.` is a dotfile, which
   // every server configuration here answers with 404.
   const hidden = segments.find((s) => s.startsWith('_') || s.startsWith('.'));
-  if (hidden !== undefined) return `\`${hidden}\` starts with \`${hidden[0]}\`: such names are the hosts' own (_headers, _redirects, dotfiles); pick a name that starts with a letter or digit`;
+  if (hidden !== undefined)
+    return `\`${hidden}\` starts with \`${hidden[0]}\`: such names are the hosts' own (_headers, _redirects, dotfiles); pick a name that starts with a letter or digit`;
   const count = (name: string) => pattern.split(`{${name}}`).length - 1;
-  if (count('device') !== 1) return 'a format\'s path has {device} exactly once';
-  if (count('list') > 1) return 'a format\'s path has {list} at most once';
-  if (count('list') === 0 && !oneList) return `the format publishes several lists, and each needs its own file: put {list} in the path, e.g. /api/crdroid/{list}/{device}.json or /{list}-{device}.json`;
-  if (pattern.includes('}{')) return 'two placeholders next to each other cannot be told apart; put a character between them';
+  if (count('device') !== 1) return "a format's path has {device} exactly once";
+  if (count('list') > 1) return "a format's path has {list} at most once";
+  if (count('list') === 0 && !oneList)
+    return `the format publishes several lists, and each needs its own file: put {list} in the path, e.g. /api/crdroid/{list}/{device}.json or /{list}-{device}.json`;
+  if (pattern.includes('}{'))
+    return 'two placeholders next to each other cannot be told apart; put a character between them';
   const folder = formatFolder(pattern);
   if (folder === undefined) {
     // At the root the file is all there is: a folder per device or list there could be any name.
-    if (segments.length > 1) return `a format's file lies directly at the root (/{device}.json) or in a folder of its own whose name has no placeholder (/ota/{list}/{device}.json), not in a folder named after a device or list`;
+    if (segments.length > 1)
+      return `a format's file lies directly at the root (/{device}.json) or in a folder of its own whose name has no placeholder (/ota/{list}/{device}.json), not in a folder named after a device or list`;
     // Cloudflare's _headers and _redirects read a placeholder's name as the letters, digits and
     // `_` after its colon (`:device_x` is one name; wrangler's rules engine, workers-shared
     // utils/rules-engine.ts `PLACEHOLDER_REGEX`), and the root file is matched by placeholders there.
     const glued = /\}[A-Za-z0-9_]/.exec(pattern);
-    if (glued) return `at the root, a placeholder is followed by \`.\`, \`-\` or \`~\` (Cloudflare Pages reads letters, digits and \`_\` after it as part of its name), e.g. /{device}.json or /{list}-{device}.json`;
+    if (glued)
+      return `at the root, a placeholder is followed by \`.\`, \`-\` or \`~\` (Cloudflare Pages reads letters, digits and \`_\` after it as part of its name), e.g. /{device}.json or /{list}-{device}.json`;
     return undefined;
   }
   const [top, second] = folder.slice(1, -1).split('/');
   if (top === 'api') {
-    if (second === undefined) return `a format's file lives in a folder of its own, e.g. ${examples}: the files directly in /api/ are otapress's own`;
-    if (second === 'v1' || second === 'v2') return `/api/${second}/ holds the LineageOS and /e/ answers; put the format in a folder of its own, e.g. ${examples}`;
-    if (API_NAMES.includes(second) || `/api/${second}/` === ROOT_FORMAT_MISSES) return `otapress writes /api/${second} itself; put the format in a folder of its own, e.g. ${examples}`;
+    if (second === undefined)
+      return `a format's file lives in a folder of its own, e.g. ${examples}: the files directly in /api/ are otapress's own`;
+    if (second === 'v1' || second === 'v2')
+      return `/api/${second}/ holds the LineageOS and /e/ answers; put the format in a folder of its own, e.g. ${examples}`;
+    if (API_NAMES.includes(second) || `/api/${second}/` === ROOT_FORMAT_MISSES)
+      return `otapress writes /api/${second} itself; put the format in a folder of its own, e.g. ${examples}`;
   } else if (ROOT_NAMES.includes(top)) {
     return `otapress writes /${top}${top.includes('.') ? '' : '/'} itself (the site's pages and answers); put the format in a folder of its own, e.g. ${examples}`;
   }
@@ -214,15 +227,26 @@ export function formatPathProblem(
 
 // --- internal ---
 
-function readFormat(family: FormatFamily, settings: unknown, siteLists: readonly string[], problems: FormatProblem[]): OutputFormat | undefined {
+function readFormat(
+  family: FormatFamily,
+  settings: unknown,
+  siteLists: readonly string[],
+  problems: FormatProblem[],
+): OutputFormat | undefined {
   if (typeof settings !== 'object' || Array.isArray(settings)) {
-    problems.push({ path: [family], message: `expected the settings of the ${family} format, e.g. lists: [stable]; or {} for every list at the default path` });
+    problems.push({
+      path: [family],
+      message: `expected the settings of the ${family} format, e.g. lists: [stable]; or {} for every list at the default path`,
+    });
     return undefined;
   }
-  const { lists: listsValue, path: pathValue, changelog: changelogValue, buildtype, ...rest } = settings as Record<
-    string,
-    unknown
-  >;
+  const {
+    lists: listsValue,
+    path: pathValue,
+    changelog: changelogValue,
+    buildtype,
+    ...rest
+  } = settings as Record<string, unknown>;
   const before = problems.length;
   const keys = 'a format has `lists:`, `path:` and `changelog:` (crdroid-java also `buildtype:`)';
   if (buildtype !== undefined && family !== 'crdroid-java') {
@@ -237,12 +261,20 @@ function readFormat(family: FormatFamily, settings: unknown, siteLists: readonly
   let lists = [...siteLists];
   if (listsValue !== undefined) {
     if (!Array.isArray(listsValue) || listsValue.length === 0 || !listsValue.every((l) => typeof l === 'string')) {
-      problems.push({ path: [family, 'lists'], message: `expected the request lists this format publishes, e.g. [${siteLists[0] ?? 'stable'}] (lists: ${siteLists.join(', ')})` });
+      problems.push({
+        path: [family, 'lists'],
+        message: `expected the request lists this format publishes, e.g. [${siteLists[0] ?? 'stable'}] (lists: ${siteLists.join(', ')})`,
+      });
     } else {
       lists = listsValue as string[];
       lists.forEach((list, i) => {
-        if (!siteLists.includes(list)) problems.push({ path: [family, 'lists', i], message: `\`${list}\` is not a list of this site (lists: ${siteLists.join(', ')}); add it to \`lists\` or name one of those` });
-        else if (lists.indexOf(list) !== i) problems.push({ path: [family, 'lists', i], message: `list \`${list}\` is named twice` });
+        if (!siteLists.includes(list))
+          problems.push({
+            path: [family, 'lists', i],
+            message: `\`${list}\` is not a list of this site (lists: ${siteLists.join(', ')}); add it to \`lists\` or name one of those`,
+          });
+        else if (lists.indexOf(list) !== i)
+          problems.push({ path: [family, 'lists', i], message: `list \`${list}\` is named twice` });
       });
     }
   }
@@ -261,7 +293,7 @@ function readFormat(family: FormatFamily, settings: unknown, siteLists: readonly
     const problem =
       typeof changelogValue === 'string'
         ? changelogPathProblem(changelogValue, lists.length === 1)
-        : 'expected the path of each device\'s changelog, e.g. /changelogs/{device}.txt';
+        : "expected the path of each device's changelog, e.g. /changelogs/{device}.txt";
     if (problem) problems.push({ path: [family, 'changelog'], message: problem });
     else changelog = changelogValue as string;
   }

@@ -65,7 +65,12 @@ export function mergeBuilds(
     };
     // Validate exactly as the build will, before anything is compared or written.
     // With the list it is imported into: a channel that no list collects by default is fine then.
-    const draft = parseManifest(renderManifestText({ ...values, lists: orderLists(site, [list]) }), `content/${device}/${manifestFileName(manifestName(values))}`, device, site);
+    const draft = parseManifest(
+      renderManifestText({ ...values, lists: orderLists(site, [list]) }),
+      `content/${device}/${manifestFileName(manifestName(values))}`,
+      device,
+      site,
+    );
     if (!draft.build) {
       for (const p of draft.problems) report(p.field === '(file)' ? undefined : p.field.split('.')[0], p.message);
       continue;
@@ -74,7 +79,10 @@ export function mergeBuilds(
     const keys = buildKeys(values);
     const twin = keys.map((k) => seen.get(k)).find((i) => i !== undefined);
     if (twin !== undefined) {
-      report(values.placeholder ? 'display_version' : 'id', `the same build as record ${twin} (${values.placeholder ? 'same display_version' : 'same id or file name'}); a list holds each build once, remove one`);
+      report(
+        values.placeholder ? 'display_version' : 'id',
+        `the same build as record ${twin} (${values.placeholder ? 'same display_version' : 'same id or file name'}); a list holds each build once, remove one`,
+      );
       continue;
     }
     for (const k of keys) seen.set(k, index);
@@ -85,7 +93,10 @@ export function mergeBuilds(
       const differences = recordDifferences(renderRecord(existing.build, list), renderRecord(incoming, list));
       if (differences.length > 0) {
         for (const [field, ours, theirs] of differences) {
-          report(field, `the same build as ${existing.manifest.file} (same ${values.placeholder ? 'display_version' : 'id or file name'}), but ${field} is ${JSON.stringify(theirs)} there and ${JSON.stringify(ours)} here; correct one of them`);
+          report(
+            field,
+            `the same build as ${existing.manifest.file} (same ${values.placeholder ? 'display_version' : 'id or file name'}), but ${field} is ${JSON.stringify(theirs)} there and ${JSON.stringify(ours)} here; correct one of them`,
+          );
         }
         continue;
       }
@@ -98,10 +109,14 @@ export function mergeBuilds(
     let file = `content/${device}/${manifestFileName(manifestName(values))}`;
     const taken = (name: string) => targets.has(name) || target.existing.some((m) => m.file === name);
     // Placeholder names come from display_version, whose other characters become `_`: number the later ones.
-    for (let n = 2; values.placeholder && taken(file); n++) file = `content/${device}/${manifestFileName(`${manifestName(values)}-${n}`)}`;
+    for (let n = 2; values.placeholder && taken(file); n++)
+      file = `content/${device}/${manifestFileName(`${manifestName(values)}-${n}`)}`;
     const holder = parsedExisting.find((e) => e.manifest.file === file) ?? target.existing.find((m) => m.file === file);
     if (holder || targets.has(file)) {
-      report(undefined, `its manifest would be ${file}, which ${targets.has(file) ? `record ${targets.get(file)} writes` : 'holds another build'}; rename one of them`);
+      report(
+        undefined,
+        `its manifest would be ${file}, which ${targets.has(file) ? `record ${targets.get(file)} writes` : 'holds another build'}; rename one of them`,
+      );
       continue;
     }
     const lists = orderLists(site, [list]);
@@ -111,17 +126,46 @@ export function mergeBuilds(
     writes.push({ file, text, action: 'created' });
   }
 
-  // 3. Manifests in the list that the source does not hold leave it (one that an invalid record
-  // names stays: it is in the source, only not importable as it is). An incremental package is in
-  // no listing of its own, only in the answers for its source build: the listing never holds it.
-  const named = new Set(records.flatMap((r) => (r !== null && typeof r === 'object' ? buildKeys(rawIdentity(r as Record<string, unknown>)) : [])));
-  for (const { manifest, build } of parsedExisting) {
-    if (build.appliesOn || matched.has(manifest.file) || buildKeys(build).some((k) => named.has(k)) || !build.lists.includes(list)) continue;
-    const update = withLists(manifest, build, build.lists.filter((l) => l !== list), site);
-    if (update !== undefined) writes.push({ file: manifest.file, text: update, action: `removed from list ${list} (not in the source)` });
-  }
-
+  writes.push(...leavingBuilds(parsedExisting, records, matched, list, site));
   return writes;
+}
+
+/**
+ * Manifests in the list that the source does not hold leave it (one that an invalid record names
+ * stays: it is in the source, only not importable as it is). An incremental package is in no
+ * listing of its own, only in the answers for its source build: the listing never holds it.
+ */
+function leavingBuilds(
+  parsedExisting: readonly { manifest: ManifestFile; build: Build }[],
+  records: readonly unknown[],
+  matched: ReadonlySet<string>,
+  list: string,
+  site: Site,
+): ManifestWrite[] {
+  const left: ManifestWrite[] = [];
+  const named = new Set(
+    records.flatMap((r) =>
+      r !== null && typeof r === 'object' ? buildKeys(rawIdentity(r as Record<string, unknown>)) : [],
+    ),
+  );
+  for (const { manifest, build } of parsedExisting) {
+    if (
+      build.appliesOn ||
+      matched.has(manifest.file) ||
+      buildKeys(build).some((k) => named.has(k)) ||
+      !build.lists.includes(list)
+    )
+      continue;
+    const update = withLists(
+      manifest,
+      build,
+      build.lists.filter((l) => l !== list),
+      site,
+    );
+    if (update !== undefined)
+      left.push({ file: manifest.file, text: update, action: `removed from list ${list} (not in the source)` });
+  }
+  return left;
 }
 
 /** The site's lists among `lists`, in the site's order. */
@@ -132,7 +176,12 @@ export function orderLists(site: Site, lists: string[]): string[] {
 // --- internal ---
 
 /** What identifies a physical build: its id and file name, or a placeholder's display_version. */
-function buildKeys(b: { placeholder?: boolean; id?: unknown; filename?: unknown; display_version?: unknown }): string[] {
+function buildKeys(b: {
+  placeholder?: boolean;
+  id?: unknown;
+  filename?: unknown;
+  display_version?: unknown;
+}): string[] {
   if (b.placeholder) return [`display_version:${String(b.display_version)}`];
   return [`id:${String(b.id)}`, `filename:${String(b.filename)}`];
 }
@@ -161,6 +210,7 @@ function withLists(manifest: ManifestFile, build: Build, lists: string[], site: 
 
 /** Fields whose rendered values differ (romtype aside, which is the list's). */
 function recordDifferences(existing: ApiRecord, incoming: ApiRecord): [string, unknown, unknown][] {
-  return RECORD_KEYS.filter((k) => k !== 'romtype' && JSON.stringify(existing[k]) !== JSON.stringify(incoming[k])).map((k) => [k, incoming[k], existing[k]]);
+  return RECORD_KEYS.filter((k) => k !== 'romtype' && JSON.stringify(existing[k]) !== JSON.stringify(incoming[k])).map(
+    (k) => [k, incoming[k], existing[k]],
+  );
 }
-
