@@ -132,3 +132,23 @@ export function writeSparseOtaZip(file: string, metadata: string, payloadSize: n
     closeSync(fd);
   }
 }
+
+/** The fingerprint of an akita build (`post-build`, `pre-build`) with the given incremental. */
+const akitaFingerprint = (incremental: string) =>
+  `google/akita/akita:15/BP1A.250105.002/${incremental}:user/release-keys`;
+
+/**
+ * The metadata of an akita OTA package built on `date` (its incremental `eng.build.<date>`) at
+ * `timestamp`; with `from`, an incremental package that applies on the build of that date.
+ */
+export const akitaMetadata = (date: string, timestamp: number, from?: string) =>
+  [
+    'ota-type=AB',
+    `post-build=${akitaFingerprint(`eng.build.${date}`)}`,
+    `post-build-incremental=eng.build.${date}`,
+    'post-sdk-level=35',
+    `post-timestamp=${timestamp}`,
+    ...(from ? [`pre-build=${akitaFingerprint(`eng.build.${from}`)}`, `pre-build-incremental=eng.build.${from}`] : []),
+    'pre-device=akita',
+    '',
+  ].join('\n');

@@ -15,20 +15,9 @@ import { ROOT } from '../helpers/helpers.js';
 import { loadNetlifySite, netlifyAnswer, type NetlifySite } from '../helpers/netlify-engine.js';
 import { writeOtaZip } from '../helpers/ota-zip.js';
 import { generateKey, otacert, signWholeFile, type SigningKey } from '../helpers/signed-zip.js';
+import { akitaMetadata as metadata } from '../helpers/ota-zip.js';
 
 const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-const fingerprint = (incremental: string) => `google/akita/akita:15/BP1A.250105.002/${incremental}:user/release-keys`;
-const metadata = (date: string, timestamp: number, from?: string) =>
-  [
-    'ota-type=AB',
-    `post-build=${fingerprint(`eng.build.${date}`)}`,
-    `post-build-incremental=eng.build.${date}`,
-    'post-sdk-level=35',
-    `post-timestamp=${timestamp}`,
-    ...(from ? [`pre-build=${fingerprint(`eng.build.${from}`)}`, `pre-build-incremental=eng.build.${from}`] : []),
-    'pre-device=akita',
-    '',
-  ].join('\n');
 
 const BUILDS = [
   { date: '20250103', timestamp: 1735900000 },
