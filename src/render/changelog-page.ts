@@ -23,31 +23,21 @@ export function renderChangelogPage(
   // articleOf in pages.ts).
   const body = [
     html`<p><a href="${links.devicePage(device)}">← ${device} builds</a></p>
-      <h1>${device} changelog</h1> `,
+<h1>${device} changelog</h1>
+`,
   ];
   for (const [i, build] of withChangelog.entries()) {
     const anchor = changelogAnchor(build);
-    body.push(
-      html`${i > 0 ? '\n' : ''}
-        <article class="build" id="${anchor}">
-          <h2>${build.display_version}</h2>
-          <p class="meta">
-            Version ${build.version}${build.android_version === '' ? '' : ` · Android ${build.android_version}`} ·
-            <time datetime="${isoTime(build.timestamp)}">${readableTime(build.timestamp)}</time
-            >${build.placeholder ? ' · announced, no package yet' : ''}
-          </p>
-          <div class="changelog">${renderChangelog(build.changelog!, anchor)}</div>
-        </article>`,
-    );
+    body.push(html`${i > 0 ? '\n' : ''}<article class="build" id="${anchor}">
+<h2>${build.display_version}</h2>
+<p class="meta">Version ${build.version}${build.android_version === '' ? '' : ` · Android ${build.android_version}`} · <time datetime="${isoTime(build.timestamp)}">${readableTime(build.timestamp)}</time>${build.placeholder ? ' · announced, no package yet' : ''}</p>
+<div class="changelog">
+${renderChangelog(build.changelog!, anchor)}
+</div>
+</article>`);
   }
   return {
     path: fileOf(URLS.changelogPage(device)),
-    contents: pageBytes(
-      `${device} changelog`,
-      body,
-      html`<style>
-        ${raw(EXTRA_STYLE)}
-      </style>`,
-    ),
+    contents: pageBytes(`${device} changelog`, body, html`<style>${raw(EXTRA_STYLE)}</style>`),
   };
 }

@@ -24,13 +24,7 @@ export function deviceHeading(device: string, info?: DeviceInfo): Markup {
 export function deviceFacts(info?: DeviceInfo): Markup {
   if (!info) return raw('');
   const rows: Markup[] = [];
-  const row = (term: string, value: Markup) =>
-    rows.push(
-      html`<div>
-        <dt>${term}</dt>
-        <dd>${value}</dd>
-      </div>`,
-    );
+  const row = (term: string, value: Markup) => rows.push(html`<div><dt>${term}</dt><dd>${value}</dd></div>`);
   if (info.oem !== undefined) row('Vendor', html`${info.oem}`);
   if (info.models.length > 0) row(info.models.length === 1 ? 'Model' : 'Models', html`${info.models.join(', ')}`);
   if (info.maintainers.length > 0) {
@@ -44,38 +38,13 @@ export function deviceFacts(info?: DeviceInfo): Markup {
   );
   if (links.length > 0) row('Links', join(links, ' · '));
   if (rows.length === 0) return raw('');
-  return html`<dl class="device-facts" aria-label="About this device">${join(rows, '\n')}</dl>`;
+  return html`<dl class="device-facts" aria-label="About this device">
+${join(rows, '\n')}
+</dl>`;
 }
 
 /** The extra style of the facts and vendor groups, only on pages that show them (others stay as they were). */
-export const DEVICE_FACTS_STYLE = html`<style>
-  .device-facts {
-    margin: 0.5rem 0 1rem;
-    display: grid;
-    gap: 0.15rem;
-  }
-  .device-facts div {
-    display: grid;
-    grid-template-columns: 9.5rem 1fr;
-    gap: 0.5rem;
-  }
-  .device-facts dt {
-    color: var(--muted);
-  }
-  .device-facts dd {
-    margin: 0;
-    min-width: 0;
-    overflow-wrap: anywhere;
-  }
-  .vendor {
-    font-size: 1.3rem;
-  }
-  @media (max-width: 34rem) {
-    .device-facts div {
-      grid-template-columns: 6.5rem 1fr;
-    }
-  }
-</style>`;
+export const DEVICE_FACTS_STYLE = html`<style>.device-facts{margin:.5rem 0 1rem;display:grid;gap:.15rem}.device-facts div{display:grid;grid-template-columns:9.5rem 1fr;gap:.5rem}.device-facts dt{color:var(--muted)}.device-facts dd{margin:0;min-width:0;overflow-wrap:anywhere}.vendor{font-size:1.3rem}@media (max-width:34rem){.device-facts div{grid-template-columns:6.5rem 1fr}}</style>`;
 
 /**
  * The home page's devices by vendor: vendors by name, {@link UNKNOWN_OEM} last, devices by

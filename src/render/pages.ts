@@ -38,41 +38,28 @@ export function renderDevicePage(
   // follow the nav, one line apart.
   const body: (Markup | string)[] = [
     html`<p><a href="${links.home}">← All devices</a></p>
-      ${deviceHeading(device, info)}
-      ${info ? html`${deviceFacts(info)} ` : ''}${
-        withChangelog ? html`<p><a href="${links.changelogPage(device)}">Changelog</a> of every build</p> ` : ''
-      }
-      <p>
-        Phones ask <code>${links.listing(device, '<list>')}</code>; LineageOS 23.2 and later ask
-        <a href="${links.v2Builds(device)}"><code>${links.v2Builds(device)}</code></a
-        >.
-      </p>
-      ${
-        checksums
-          ? html`<p>
-              <a href="${links.checksums(device)}">SHA256SUMS</a> of every download: in the folder of the files you
-              downloaded, <code>sha256sum -c --ignore-missing SHA256SUMS</code>
-            </p> `
-          : ''
-      }
-      <nav aria-label="Lists">
-        <ul class="lists">
-          ${join(nav, '\n')}
-        </ul>
-      </nav> `,
+${deviceHeading(device, info)}
+${info ? html`${deviceFacts(info)}\n` : ''}${
+      withChangelog
+        ? html`<p><a href="${links.changelogPage(device)}">Changelog</a> of every build</p>
+`
+        : ''
+    }<p>Phones ask <code>${links.listing(device, '<list>')}</code>; LineageOS 23.2 and later ask <a href="${links.v2Builds(device)}"><code>${links.v2Builds(device)}</code></a>.</p>
+${
+  checksums
+    ? html`<p><a href="${links.checksums(device)}">SHA256SUMS</a> of every download: in the folder of the files you downloaded, <code>sha256sum -c --ignore-missing SHA256SUMS</code></p>
+`
+    : ''
+}<nav aria-label="Lists"><ul class="lists">${join(nav, '\n')}</ul></nav>
+`,
   ];
   for (const [i, listing] of lists.entries()) {
-    body.push(
-      html`${i > 0 ? '\n' : ''}
-        <section id="${listing.list}" aria-labelledby="${listing.list}-title">
-          <h2 id="${listing.list}-title">${listing.list}</h2>
-          <p class="meta">
-            ${listing.builds.length} build${listing.builds.length === 1 ? '' : 's'} ·
-            <a href="${links.listing(device, listing.list)}">JSON</a> ·
-            <a href="${links.feed(device, listing.list)}">Atom feed</a>
-          </p>
-        </section> `,
-    );
+    body.push(html`${i > 0 ? '\n' : ''}<section id="${listing.list}" aria-labelledby="${listing.list}-title">
+<h2 id="${listing.list}-title">${listing.list}</h2>
+<p class="meta">${listing.builds.length} build${listing.builds.length === 1 ? '' : 's'} ·
+<a href="${links.listing(device, listing.list)}">JSON</a> ·
+<a href="${links.feed(device, listing.list)}">Atom feed</a></p>
+`);
     if (listing.builds.length === 0) body.push(html`<p>No builds in this list.</p>`);
     const list = escapeMarkup(listing.list);
     for (const [n, build] of listing.builds.entries()) {
@@ -85,22 +72,11 @@ export function renderDevicePage(
   // Feed readers find the lists' feeds from the page address alone.
   const feeds = lists.map(
     (l) =>
-      html`<link
-        rel="alternate"
-        type="application/atom+xml"
-        title="${device} ${l.list} builds"
-        href="${links.feed(device, l.list)}"
-      />`,
+      html`<link rel="alternate" type="application/atom+xml" title="${device} ${l.list} builds" href="${links.feed(device, l.list)}">`,
   );
   const styles = [
     ...(info ? [DEVICE_FACTS_STYLE] : []),
-    ...(withChangelog || hasFiles
-      ? [
-          html`<style>
-            ${raw(EXTRA_STYLE)}
-          </style>`,
-        ]
-      : []),
+    ...(withChangelog || hasFiles ? [html`<style>${raw(EXTRA_STYLE)}</style>`] : []),
   ];
   const head = join([...feeds, ...styles], '\n');
   return {
@@ -117,40 +93,30 @@ export function renderHomePage(summaries: readonly DeviceSummary[], links: Links
       .flatMap((l) => (l.newest ? [l.newest] : []))
       .sort((a, b) => b.datetime - a.datetime || compareStrings(a.filename, b.filename))[0];
     const counts = lists.map((l) => html`${l.list} ${l.count}`);
-    return html`<li>
-      <a href="${links.devicePage(device)}">${deviceLabel(device, info)}</a>
-      <span class="meta"
-        >${newest ? html`newest ${newest.version}${newest.android_version === '' ? '' : html` (Android ${newest.android_version})`}, ${readableTime(newest.datetime).slice(0, 10)}` : 'no downloadable build yet'}</span
-      >
-      <span class="meta">builds per list: ${join(counts, ' · ')}</span>
-    </li>`;
+    return html`<li><a href="${links.devicePage(device)}">${deviceLabel(device, info)}</a>
+<span class="meta">${newest ? html`newest ${newest.version}${newest.android_version === '' ? '' : html` (Android ${newest.android_version})`}, ${readableTime(newest.datetime).slice(0, 10)}` : 'no downloadable build yet'}</span>
+<span class="meta">builds per list: ${join(counts, ' · ')}</span></li>`;
   };
   // Grouped by vendor once device.yaml names one; a catalog without device files keeps one list.
   const groups = groupByVendor(summaries);
   const devices = groups
     ? join(
         groups.map(
-          ({ vendor, devices: members }, i) =>
-            html`<section aria-labelledby="vendor-${i + 1}">
-              <h2 class="vendor" id="vendor-${i + 1}">${vendor}</h2>
-              <ul class="devices">
-                ${join(members.map(rowOf), '\n')}
-              </ul>
-            </section>`,
+          ({ vendor, devices: members }, i) => html`<section aria-labelledby="vendor-${i + 1}">
+<h2 class="vendor" id="vendor-${i + 1}">${vendor}</h2>
+<ul class="devices">
+${join(members.map(rowOf), '\n')}
+</ul>
+</section>`,
         ),
         '\n',
       )
     : html`<ul class="devices">
-        ${join(summaries.map(rowOf), '\n')}
-      </ul>`;
+${join(summaries.map(rowOf), '\n')}
+</ul>`;
   const body = html`<h1>Update builds</h1>
-    <p>
-      ${summaries.length} device${summaries.length === 1 ? '' : 's'}. Phones ask
-      <code>${base}/api/v1/&lt;device&gt;/&lt;list&gt;/</code> (LineageOS 23.2 and later:
-      <code>${base}/api/v2/devices/&lt;device&gt;/builds</code>); scripts can read
-      <a href="${links.deviceIndex}">the device index</a>.
-    </p>
-    ${devices}`;
+<p>${summaries.length} device${summaries.length === 1 ? '' : 's'}. Phones ask <code>${base}/api/v1/&lt;device&gt;/&lt;list&gt;/</code> (LineageOS 23.2 and later: <code>${base}/api/v2/devices/&lt;device&gt;/builds</code>); scripts can read <a href="${links.deviceIndex}">the device index</a>.</p>
+${devices}`;
   return page('Update builds', body, groups ? DEVICE_FACTS_STYLE : raw(''));
 }
 
@@ -284,39 +250,23 @@ const DOWNLOAD_KEY_NOTE = 'not a SHA-256: the download key of the v1 listing, wh
 
 /** The changelog section of a build's article. */
 function changelogSection(build: Build & { changelog: ChangelogBlock[] }, links: Links): Markup {
-  return html` <section class="changelog" aria-label="Changelog of ${build.display_version}">
-    <h4>Changelog</h4>
-    ${renderChangelog(build.changelog)}
-    <p class="meta">
-      <a href="${links.changelogPage(build.device)}#${changelogAnchor(build)}">On the changelog page</a>
-    </p>
-  </section>`;
+  return html`\n<section class="changelog" aria-label="Changelog of ${build.display_version}"><h4>Changelog</h4>
+${renderChangelog(build.changelog)}
+<p class="meta"><a href="${links.changelogPage(build.device)}#${changelogAnchor(build)}">On the changelog page</a></p></section>`;
 }
 
 /** The build's other files (images, firmware), each with its download, size and hashes. */
 function renderFiles(build: Build): Markup {
   const items = (build.files ?? []).map(
-    (f) =>
-      html`<li>
-        <a href="${f.url}">${f.filename}</a> <span class="meta">${humanSize(f.size)} (${f.size} bytes)</span>
-        <dl>
-          <div>
-            <dt>SHA-256</dt>
-            <dd>${raw(hash(escapeMarkup(f.sha256)))}</dd>
-          </div>
-          <div>
-            <dt>SHA-1</dt>
-            <dd>${raw(hash(escapeMarkup(f.sha1)))}</dd>
-          </div>
-        </dl>
-      </li>`,
+    (
+      f,
+    ) => html`<li><a href="${f.url}">${f.filename}</a> <span class="meta">${humanSize(f.size)} (${f.size} bytes)</span>
+<dl><div><dt>SHA-256</dt><dd>${raw(hash(escapeMarkup(f.sha256)))}</dd></div><div><dt>SHA-1</dt><dd>${raw(hash(escapeMarkup(f.sha1)))}</dd></div></dl></li>`,
   );
-  return html` <section class="files" aria-label="Other files of ${build.display_version}">
-    <h4>Other files</h4>
-    <ul>
-      ${join(items, '\n')}
-    </ul>
-  </section>`;
+  return html`\n<section class="files" aria-label="Other files of ${build.display_version}"><h4>Other files</h4>
+<ul>
+${join(items, '\n')}
+</ul></section>`;
 }
 
 /**
@@ -326,21 +276,14 @@ function renderFiles(build: Build): Markup {
 function renderIncrementals(build: Build): Markup {
   const items = build.incrementals!.map((pkg) => {
     const sha256 = sha256Of(pkg);
-    return html`<li>
-      From <code>${pkg.appliesOn!.incremental}</code>: <a href="${pkg.url ?? ''}">${pkg.filename}</a>
-      <span class="meta">${humanSize(pkg.size as number)} (${pkg.size} bytes)</span>
-      <dl>
-        ${sha256 === undefined ? '' : raw(`<div><dt>SHA-256</dt><dd>${hash(sha256)}</dd></div>`)}${pkg.md5sum ? raw(`<div><dt>MD5</dt><dd>${hash(escapeMarkup(pkg.md5sum))}</dd></div>`) : ''}${pkg.sha1 ? raw(`<div><dt>SHA-1</dt><dd>${hash(escapeMarkup(pkg.sha1))}</dd></div>`) : ''}
-      </dl>
-    </li>`;
+    return html`<li>From <code>${pkg.appliesOn!.incremental}</code>: <a href="${pkg.url ?? ''}">${pkg.filename}</a> <span class="meta">${humanSize(pkg.size as number)} (${pkg.size} bytes)</span>
+<dl>${sha256 === undefined ? '' : raw(`<div><dt>SHA-256</dt><dd>${hash(sha256)}</dd></div>`)}${pkg.md5sum ? raw(`<div><dt>MD5</dt><dd>${hash(escapeMarkup(pkg.md5sum))}</dd></div>`) : ''}${pkg.sha1 ? raw(`<div><dt>SHA-1</dt><dd>${hash(escapeMarkup(pkg.sha1))}</dd></div>`) : ''}</dl></li>`;
   });
-  return html` <section class="incrementals" aria-label="Incremental packages of ${build.display_version}">
-    <h4>Incremental packages</h4>
-    <p class="meta">Each installs only on the build it names (its <code>ro.build.version.incremental</code>).</p>
-    <ul>
-      ${join(items, '\n')}
-    </ul>
-  </section>`;
+  return html`\n<section class="incrementals" aria-label="Incremental packages of ${build.display_version}"><h4>Incremental packages</h4>
+<p class="meta">Each installs only on the build it names (its <code>ro.build.version.incremental</code>).</p>
+<ul>
+${join(items, '\n')}
+</ul></section>`;
 }
 
 /** A row of a build's facts: `value` is markup (already escaped). */
@@ -375,21 +318,18 @@ export function pageBytes(title: string, body: readonly (Markup | string)[], hea
 /** A page up to its body. */
 function pageStart(title: string, head: Markup): Markup {
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${title}</title>
-        <link rel="icon" href="data:," />
-        ${head}
-        <style>
-          ${raw(STYLE)}
-        </style>
-      </head>
-      <body>
-        <main></main>
-      </body>
-    </html> `;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<link rel="icon" href="data:,">
+${head}
+<style>${raw(STYLE)}</style>
+</head>
+<body>
+<main>
+`;
 }
 
 const STYLE = `
