@@ -266,6 +266,13 @@ export const FIELDS = {
     description: 'Download address; default {download_base_url}/{channel}/{device}/{filename}.',
     record: { at: 3 },
   },
+  firmware: {
+    schema: () => downloadUrl(),
+    plain: (v: unknown) => (typeof v === 'string' && isDownloadUrl(v) ? v : UNSURE),
+    written: 175,
+    description:
+      'Address of the firmware to flash before this build: the `firmware` link the crDroid Java updaters and their forks (Evolution X, AlphaDroid, CherishOS) show.',
+  },
   display_version: {
     schema: () =>
       zod()

@@ -55,6 +55,8 @@ export interface Build {
   ota_type?: 'AB' | 'BLOCK';
   /** SHA-1 of the zip, when the manifest has it (`add` writes it); the other files of the build; its changelog (build-extras.ts). */
   sha1?: string;
+  /** The firmware to flash before this build, as the crDroid Java updaters show it. */
+  firmware?: string;
   files?: BuildFile[];
   changelog?: ChangelogBlock[];
   /** Its anchor on the device's pages, where the one of its id (or version and time) is another build's too: set when the device is compiled (changelog.ts, uniqueChangelogAnchors). */
@@ -403,6 +405,7 @@ function buildOf(
   if (f.ota_property_files !== undefined) build.ota_property_files = f.ota_property_files.trim();
   if (f.ota_type !== undefined) build.ota_type = f.ota_type;
   if (f.sha1 !== undefined) build.sha1 = f.sha1;
+  if (f.firmware !== undefined) build.firmware = f.firmware;
   // The same as a SHA-256 id (allowed, never needed) adds nothing: the id already is the build's SHA-256.
   if (f.sha256 !== undefined && f.sha256 !== f.id) build.sha256 = f.sha256;
   if (f.files !== undefined)

@@ -235,7 +235,7 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
       shown('forum', (_, d) => d.forum),
       shown('telegram', (_, d) => d.telegram),
       shown('gapps'),
-      shown('firmware'),
+      shown('firmware', (b) => b.firmware),
       shown('modem'),
       shown('bootloader'),
       shown('recovery'),
