@@ -40,7 +40,7 @@ export interface OutputFormat {
    */
   changelog?: string;
   /**
-   * The `buildtype` of crdroid-java records (`buildtype:` in site.yaml); the list's name without
+   * The `buildtype` of crdroid-java records and AOSPA's `build_type` (`buildtype:` in site.yaml); the list's name without
    * it. AlphaDroid offers a build only when it equals the phone's `ro.alpha.build.package`.
    */
   buildtype?: string;
@@ -174,6 +174,13 @@ function formatPathProblem(
     const example = 'e.g. /releases/{device}-{list}';
     if (!pattern.endsWith('/{device}-{list}')) return `${channel}: the path ends in /{device}-{list}, ${example}`;
     if (formatFolder(pattern) === undefined) return `${channel}: put the files in a folder of their own, ${example}`;
+  } else if (file === 'updates') {
+    // The hub asks `<system_update_server_url>updates/<device>`; its folder's header rule sends text.
+    const hub = 'the AOSPA hub asks <base>updates/<device>';
+    const example = 'e.g. /aospa/updates/{device} or /aospa/{list}/updates/{device}';
+    if (!pattern.endsWith('/updates/{device}')) return `${hub}: the path ends in /updates/{device}, ${example}`;
+    if (formatFolder(pattern) === undefined || pattern.startsWith('/api/'))
+      return `${hub} and reads only text/plain answers, and /api/ sends JSON: put the files in a folder of their own outside /api/, ${example}`;
   } else if (!pattern.endsWith('.json')) {
     return `a format's path ends in .json, e.g. ${examples}: every host sends the JSON content type by the name`;
   }
@@ -248,8 +255,8 @@ function readFormat(
     ...rest
   } = settings as Record<string, unknown>;
   const before = problems.length;
-  const keys = 'a format has `lists:`, `path:` and `changelog:` (crdroid-java also `buildtype:`)';
-  if (buildtype !== undefined && family !== 'crdroid-java') {
+  const keys = 'a format has `lists:`, `path:` and `changelog:` (crdroid-java and aospa also `buildtype:`)';
+  if (buildtype !== undefined && family !== 'crdroid-java' && family !== 'aospa') {
     problems.push({ path: [family, 'buildtype'], key: true, message: `unknown key; ${keys}` });
   } else if (buildtype !== undefined && !(typeof buildtype === 'string' && ONE_LINE.test(buildtype))) {
     const message = 'expected the build type phones compare, e.g. Official (on one line, at most 100 characters)';

@@ -49,6 +49,7 @@ export function renderCaddyfile(site: Site, { dist, listen, prefix, serverName }
       ]),
       `@api ${apiPaths(rules)}`,
       ...headerBlock('@api', rules.apiHeaders),
+      ...textFolders(rules),
       ...rootFormats(rules),
       '',
       '# The request shapes of the route table; the first that matches wins.',
@@ -98,6 +99,20 @@ function apiPaths(rules: ServerRules): string {
   const folders = rules.formatScopes.flatMap((scope) => ('prefix' in scope ? [scope.prefix] : []));
   const prefixes = [rules.apiPrefix, ...folders].map((prefix) => prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   return `path_regexp ${quote(`^(?:${prefixes.join('|')})`)}`;
+}
+
+/**
+ * The folders of text dialects' files, whose content type follows the API's (`header` directives
+ * with named matchers apply in the order written, as `@api`'s follows the extensions').
+ */
+function textFolders(rules: ServerRules): string[] {
+  const folders = rules.formatScopes.flatMap((scope) =>
+    'prefix' in scope && scope.type !== rules.apiHeaders['Content-Type'] ? [scope] : [],
+  );
+  return folders.flatMap((scope, i) => [
+    `@format_type${i + 1} path_regexp ${quote(`^${scope.prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)}`,
+    `header @format_type${i + 1} Content-Type ${quote(scope.type)}`,
+  ]);
 }
 
 /** The patterns of the formats' files at the root, as regular expressions. */

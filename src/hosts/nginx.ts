@@ -37,7 +37,7 @@ export function renderNginxConfig(
   const formatLocations = rules.formatScopes.flatMap((scope) => [
     '',
     `location ${'prefix' in scope ? quote(scope.prefix) : `~ ${quote(scope.regex)}`} {`,
-    ...indent(body, 1),
+    ...indent('prefix' in scope ? apiBody(rules, scope.type) : body, 1),
     '}',
   ]);
   const server = [
@@ -181,12 +181,12 @@ function rewriteLocations(rules: ServerRules): { locations: string[]; pastEnd: s
 
 /**
  * What every location of the API's answers holds: JSON whatever the extension (as _headers
- * says), the API headers, the JSON 404s and the OPTIONS answer.
+ * says; a text dialect's folder: `type`), the API headers, the JSON 404s and the OPTIONS answer.
  */
-function apiBody(rules: ServerRules): string[] {
+function apiBody(rules: ServerRules, type = rules.apiHeaders['Content-Type']): string[] {
   return [
     'types { }',
-    `default_type ${quote(rules.apiHeaders['Content-Type'])};`,
+    `default_type ${quote(type)};`,
     ...apiHeaders(rules, rules.apiHeaders['Cache-Control'], false),
     'error_page 403 404 =404 @otapress_api_404;',
     ...optionsAnswer(rules),
