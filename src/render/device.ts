@@ -15,7 +15,7 @@ import { renderV2 } from './v2.js';
 import { renderV2Device } from './v2-directory.js';
 import { renderChangelogPage } from './changelog-page.js';
 import { deviceChanges } from './v2-changes.js';
-import { renderFormats } from './formats.js';
+import { dialectAnswers, renderFormats } from './formats.js';
 import type { Site } from '../catalog/site.js';
 import type { OutputFile } from './output.js';
 import { linksOf } from './urls.js';
@@ -60,7 +60,14 @@ export function renderDevice(
     files: [
       v2.file,
       v2Device,
-      renderDevicePage(device, listings, info, checksums !== undefined, links),
+      renderDevicePage(
+        device,
+        listings,
+        info,
+        checksums !== undefined,
+        links,
+        dialectAnswers(device, site, formats.files),
+      ),
       ...(checksums ? [checksums] : []),
       ...(changelogPage ? [changelogPage] : []),
       ...renderFeeds(listings, site, info),
