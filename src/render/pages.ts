@@ -90,14 +90,14 @@ ${
 /** The home page: every device with its newest build and the size of each list, linked as `links` says (see renderDevicePage). */
 export function renderHomePage(summaries: readonly DeviceSummary[], links: Links = URLS): string {
   const base = links.home.slice(0, -1);
-  const rowOf = ({ device, lists, info }: DeviceSummary) => {
+  const rowOf = ({ device, lists, info, answers = [] }: DeviceSummary) => {
     const newest = lists
       .flatMap((l) => (l.newest ? [l.newest] : []))
       .sort((a, b) => b.datetime - a.datetime || compareStrings(a.filename, b.filename))[0];
     const counts = lists.map((l) => html`${l.list} ${l.count}`);
     return html`<li><a href="${links.devicePage(device)}">${deviceLabel(device, info)}</a>
 <span class="meta">${newest ? html`newest ${newest.version}${newest.android_version === '' ? '' : html` (Android ${newest.android_version})`}, ${readableTime(newest.datetime).slice(0, 10)}` : 'no downloadable build yet'}</span>
-<span class="meta">builds per list: ${join(counts, ' · ')}</span></li>`;
+<span class="meta">builds per list: ${join(counts, ' · ')}</span>${otherAnswers(answers, base)}</li>`;
   };
   // Grouped by vendor once device.yaml names one; a catalog without device files keeps one list.
   const groups = groupByVendor(summaries);
@@ -135,6 +135,14 @@ export function anchorTail(build: Build): string {
 }
 
 // --- internal ---
+
+/** A home page row's answers in other updaters' dialects, each linked by updater and list; nothing without any. */
+function otherAnswers(answers: readonly DialectAnswer[], base: string): Markup | string {
+  if (answers.length === 0) return '';
+  const links = answers.map((a) => html`<a href="${base}${a.path}">${a.title} (${a.list})</a>`);
+  return html`
+<span class="meta">other updaters: ${join(links, ' · ')}</span>`;
+}
 
 /**
  * The answers other updaters read (site.yaml `formats`), one line each, by updater and list, with

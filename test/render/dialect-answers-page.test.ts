@@ -1,5 +1,6 @@
-// A device page lists each answer the site publishes for that device in other updaters' dialects,
-// by updater and list, with its address: the one a maintainer points the ROM build's updater at.
+// A device page, and the device's row on the home page, list each answer the site publishes for
+// that device in other updaters' dialects, by updater and list, with its address: the one a
+// maintainer points the ROM build's updater at.
 import { describe, expect, it } from 'vitest';
 import { readContent } from '../../src/catalog/read.js';
 import { EXAMPLE } from '../helpers/helpers.js';
@@ -48,6 +49,22 @@ describe('other updaters on a device page', () => {
   });
 
   it('says nothing of other updaters on a site that publishes none', () => {
-    expect(pageOf('', 'FP4').page).not.toContain('Other updaters');
+    const { compiled, page } = pageOf('', 'FP4');
+    expect(page).not.toContain('Other updaters');
+    expect(String(compiled.files.find((f) => f.path === 'index.html')!.contents)).not.toContain('other updaters');
+  });
+
+  it('lists them on the home page too, in the device’s row', () => {
+    const { compiled } = pageOf(YAML, 'FP4');
+    const home = String(compiled.files.find((f) => f.path === 'index.html')!.contents);
+    const row = /<li><a href="\/devices\/FP4\/">[\s\S]*?<\/li>/.exec(home)![0];
+    const line = row.split('\n').find((l) => l.includes('other updaters'))!;
+    expect(line.startsWith('<span class="meta">other updaters: <a href="/FP4.json">crDroid Java (stable)</a> · ')).toBe(
+      true,
+    );
+    expect(line.endsWith(' · <a href="/aospa/updates/FP4">AOSPA hub (stable)</a></span></li>')).toBe(true);
+    const page = pageOf(YAML, 'FP4').page;
+    const hrefs = (text: string) => [...text.matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
+    expect(hrefs(line)).toEqual(hrefs(answersOf(page).join('\n')));
   });
 });
