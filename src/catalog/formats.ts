@@ -44,6 +44,11 @@ export interface OutputFormat {
    * it. AlphaDroid offers a build only when it equals the phone's `ro.alpha.build.package`.
    */
   buildtype?: string;
+  /**
+   * lineage-v1 only: where DerpFest's updater reads the site's one device list (`device_info:`,
+   * `/info/device-info.json`), the banner's device name, maintainer and support group.
+   */
+  deviceInfo?: string;
   /** Where site.yaml sets its `path` (or names the family), for problems found once the devices are known. */
   at?: { line: number; col: number };
 }
@@ -252,10 +257,14 @@ function readFormat(
     path: pathValue,
     changelog: changelogValue,
     buildtype,
+    device_info: deviceInfo,
     ...rest
   } = settings as Record<string, unknown>;
   const before = problems.length;
-  const keys = 'a format has `lists:`, `path:` and `changelog:` (crdroid-java and aospa also `buildtype:`)';
+  const keys =
+    'a format has `lists:`, `path:` and `changelog:` (crdroid-java and aospa also `buildtype:`, lineage-v1 `device_info:`)';
+  const infoProblem = deviceInfo === undefined ? undefined : deviceInfoProblem(family, deviceInfo);
+  if (infoProblem) problems.push({ path: [family, 'device_info'], key: family !== 'lineage-v1', message: infoProblem });
   if (buildtype !== undefined && family !== 'crdroid-java' && family !== 'aospa') {
     problems.push({ path: [family, 'buildtype'], key: true, message: `unknown key; ${keys}` });
   } else if (buildtype !== undefined && !(typeof buildtype === 'string' && ONE_LINE.test(buildtype))) {
@@ -311,7 +320,26 @@ function readFormat(
     path,
     ...(changelog !== undefined && { changelog }),
     ...(typeof buildtype === 'string' && { buildtype }),
+    ...(typeof deviceInfo === 'string' && { deviceInfo }),
   };
+}
+
+/**
+ * Why `value` cannot be lineage-v1's `device_info:` (or `family` has none): one JSON file, no
+ * placeholder, in a folder of its own (a file at the root could be a device's `/{device}.json`).
+ */
+function deviceInfoProblem(family: FormatFamily, value: unknown): string | undefined {
+  if (family !== 'lineage-v1')
+    return 'unknown key; only lineage-v1 has `device_info:` (the device list DerpFest reads)';
+  const example = 'e.g. /info/device-info.json';
+  if (typeof value !== 'string' || /[{}]/.test(value) || !value.endsWith('.json'))
+    return `expected the path of the site's one device list, a .json file without placeholders, ${example}`;
+  if (value.startsWith('/') && formatFolder(value) === undefined)
+    return `the device list lies in a folder of its own (a file at the root could be a device's), ${example}`;
+  return formatPathProblem(value.replace(/\.json$/, '/{device}.json'), true)?.replace(
+    /a format's path/g,
+    "the device list's path",
+  );
 }
 
 /**

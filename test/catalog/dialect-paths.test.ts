@@ -55,7 +55,7 @@ describe('dialect paths', () => {
     expect(parseSite(yaml('crdroid-java', 'Official')).site!.formats[0].buildtype).toBe('Official');
     expect(parseSite(yaml('aospa', 'Beta')).site!.formats[0].buildtype).toBe('Beta');
     expect(parseSite(yaml('crdroid', 'Official')).problems.map((p) => `${p.field} ${p.message}`)).toEqual([
-      'formats.crdroid.buildtype unknown key; a format has `lists:`, `path:` and `changelog:` (crdroid-java and aospa also `buildtype:`)',
+      'formats.crdroid.buildtype unknown key; a format has `lists:`, `path:` and `changelog:` (crdroid-java and aospa also `buildtype:`, lineage-v1 `device_info:`)',
     ]);
     expect(parseSite(yaml('crdroid-java', '[a]')).problems.map((p) => `${p.field} ${p.message}`)).toEqual([
       'formats.crdroid-java.buildtype expected the build type phones compare, e.g. Official (on one line, at most 100 characters)',
