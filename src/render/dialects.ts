@@ -152,7 +152,7 @@ const DEVICE_KEYS = [
   key('device', (_, d) => d.device),
 ];
 
-/** A number as Java's `Float.parseFloat` reads it and String order agrees with for equal lengths: AOSPA's `version_code`. */
+/** A plain decimal number, which Java's `Float.parseFloat` reads: AOSPA's `version_code` and `android_version`. */
 const AOSPA_NUMBER = /^\d{1,9}(\.\d{1,9})?$/;
 /** A key AOSPA's hubs read as a String, the value written as text. */
 const text = (name: string, value: DialectKey['value']) =>
