@@ -40,10 +40,15 @@ export interface OutputFormat {
    */
   changelog?: string;
   /**
-   * The `buildtype` of crdroid-java records (`buildtype:` in site.yaml); the list's name without
+   * The `buildtype` of crdroid-java records and AOSPA's `build_type` (`buildtype:` in site.yaml); the list's name without
    * it. AlphaDroid offers a build only when it equals the phone's `ro.alpha.build.package`.
    */
   buildtype?: string;
+  /**
+   * lineage-v1 only: where DerpFest's updater reads the site's one device list (`device_info:`,
+   * `/info/device-info.json`), the banner's device name, maintainer and support group.
+   */
+  deviceInfo?: string;
   /** Where site.yaml sets its `path` (or names the family), for problems found once the devices are known. */
   at?: { line: number; col: number };
 }
@@ -174,6 +179,13 @@ function formatPathProblem(
     const example = 'e.g. /releases/{device}-{list}';
     if (!pattern.endsWith('/{device}-{list}')) return `${channel}: the path ends in /{device}-{list}, ${example}`;
     if (formatFolder(pattern) === undefined) return `${channel}: put the files in a folder of their own, ${example}`;
+  } else if (file === 'updates') {
+    // The hub asks `<system_update_server_url>updates/<device>`; its folder's header rule sends text.
+    const hub = 'the AOSPA hub asks <base>updates/<device>';
+    const example = 'e.g. /aospa/updates/{device} or /aospa/{list}/updates/{device}';
+    if (!pattern.endsWith('/updates/{device}')) return `${hub}: the path ends in /updates/{device}, ${example}`;
+    if (formatFolder(pattern) === undefined || pattern.startsWith('/api/'))
+      return `${hub} and reads only text/plain answers, and /api/ sends JSON: put the files in a folder of their own outside /api/, ${example}`;
   } else if (!pattern.endsWith('.json')) {
     return `a format's path ends in .json, e.g. ${examples}: every host sends the JSON content type by the name`;
   }
@@ -245,11 +257,15 @@ function readFormat(
     path: pathValue,
     changelog: changelogValue,
     buildtype,
+    device_info: deviceInfo,
     ...rest
   } = settings as Record<string, unknown>;
   const before = problems.length;
-  const keys = 'a format has `lists:`, `path:` and `changelog:` (crdroid-java also `buildtype:`)';
-  if (buildtype !== undefined && family !== 'crdroid-java') {
+  const keys =
+    'a format has `lists:`, `path:` and `changelog:` (crdroid-java and aospa also `buildtype:`, lineage-v1 `device_info:`)';
+  const infoProblem = deviceInfo === undefined ? undefined : deviceInfoProblem(family, deviceInfo);
+  if (infoProblem) problems.push({ path: [family, 'device_info'], key: family !== 'lineage-v1', message: infoProblem });
+  if (buildtype !== undefined && family !== 'crdroid-java' && family !== 'aospa') {
     problems.push({ path: [family, 'buildtype'], key: true, message: `unknown key; ${keys}` });
   } else if (buildtype !== undefined && !(typeof buildtype === 'string' && ONE_LINE.test(buildtype))) {
     const message = 'expected the build type phones compare, e.g. Official (on one line, at most 100 characters)';
@@ -304,7 +320,26 @@ function readFormat(
     path,
     ...(changelog !== undefined && { changelog }),
     ...(typeof buildtype === 'string' && { buildtype }),
+    ...(typeof deviceInfo === 'string' && { deviceInfo }),
   };
+}
+
+/**
+ * Why `value` cannot be lineage-v1's `device_info:` (or `family` has none): one JSON file, no
+ * placeholder, in a folder of its own (a file at the root could be a device's `/{device}.json`).
+ */
+function deviceInfoProblem(family: FormatFamily, value: unknown): string | undefined {
+  if (family !== 'lineage-v1')
+    return 'unknown key; only lineage-v1 has `device_info:` (the device list DerpFest reads)';
+  const example = 'e.g. /info/device-info.json';
+  if (typeof value !== 'string' || /[{}]/.test(value) || !value.endsWith('.json'))
+    return `expected the path of the site's one device list, a .json file without placeholders, ${example}`;
+  if (value.startsWith('/') && formatFolder(value) === undefined)
+    return `the device list lies in a folder of its own (a file at the root could be a device's), ${example}`;
+  return formatPathProblem(value.replace(/\.json$/, '/{device}.json'), true)?.replace(
+    /a format's path/g,
+    "the device list's path",
+  );
 }
 
 /**

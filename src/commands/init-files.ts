@@ -3,6 +3,8 @@
  * entries it adds to a package.json. Pure: init.ts decides what to write and never overwrites.
  */
 import { DEVICE_FILE, DEVICE_SCHEMA_COMMENT } from '../catalog/device.js';
+import { DIALECT_SETTINGS } from '../catalog/dialects.js';
+import type { FormatFamily } from '../catalog/formats.js';
 import { renderManifestText } from '../catalog/manifest-text.js';
 import {
   DEFAULT_CACHE_CONTROL,
@@ -31,7 +33,7 @@ export const SCAFFOLD_SCRIPTS: Record<string, string> = {
  * by default, or the given channels (`init --channels nightly`) each with the list the site would
  * give it by default (a list of its own name; see parseSite).
  */
-export function siteYaml(channels?: readonly string[]): string {
+export function siteYaml(channels?: readonly string[], updaters: readonly FormatFamily[] = []): string {
   const listsOf =
     channels === undefined
       ? DEFAULT_LISTS
@@ -92,7 +94,54 @@ v1_withdrawn: omit`
 # ({device}, {list}, {incremental} are the placeholders; README, Site settings).
 # request_paths:
 #   - /api/v1/{device}_{list}
+${updaters.length > 0 ? formatsYaml(updaters, Object.keys(listsOf)[0]) : ''}`;
+}
+
+/**
+ * What a ROM build sets for each dialect's phones to ask this site (README "Updaters and formats"),
+ * `{address}` being the file's address with the updater's own placeholders, `{base}` its folder.
+ * The crDroid family and PixelOS read the `updater_server_url` resource (crdroidandroid/android_packages_apps_Updater
+ * `Utils.java`), PixelExperience formats its `Constants.OTA_URL`, GrapheneOS's updater reads the
+ * `url` resource and AOSPA's hub `system_update_server_url`, each a base the updater appends to.
+ */
+const ROM_SETTINGS: Record<FormatFamily, string> = {
+  crdroid: '<string name="updater_server_url">{address}</string> (an overlay of the Updater app)',
+  'crdroid-java': '<string name="updater_server_url">{address}</string> (an overlay of the Updater app)',
+  'md5-six': '<string name="updater_server_url">{address}</string> (an overlay of the Updater app)',
+  'lineage-v1':
+    'DerpFest: <string name="updater_server_url">{address}</string>; LineageOS builds: lineage.updater.uri={address}',
+  pixelos15: '<string name="updater_server_url">{address}</string> (an overlay of the Updater app)',
+  'pixelos-feed': '<string name="updater_server_url">{address}</string> (an overlay of the Updater app)',
+  pixelexperience: 'Constants.OTA_URL = "{address}" in the Updates app (a constant, not a resource: patch it)',
+  grapheneos: '<string name="url">{base}</string> (config.xml overlay of the Updater app)',
+  aospa: '<string name="system_update_server_url">{base}</string> (an overlay of the hub)',
+};
+
+/**
+ * The formats of `init --updater`: each dialect at its default path for one list (`list`, the
+ * site's first) where the updater's address names no list (all but GrapheneOS's channel file).
+ */
+function formatsYaml(updaters: readonly FormatFamily[], list: string): string {
+  const entries = updaters.map((family) => {
+    const { paths, file } = DIALECT_SETTINGS[family];
+    return file === 'channel'
+      ? `  ${family}:\n    path: ${paths.lists}`
+      : `  ${family}:\n    lists: [${list}]\n    path: ${paths.oneList}`;
+  });
+  return `
+# Other updaters' answers, each where its phones ask (README, "Updaters and formats"). A ROM build
+# points its updater at one list: change \`lists\` to the one its phones follow.
+formats:
+${entries.join('\n')}
 `;
+}
+
+/** The one line a ROM build sets for `family`'s phones to ask the file at `path` (a format's path) of a site at `site`. */
+export function romSetting(family: FormatFamily, path: string, site = 'https://<site>'): string {
+  // The updaters' own placeholders: {device} for the codename; PixelExperience formats `%s`.
+  const address = `${site}${family === 'pixelexperience' ? path.replace('{device}', '%s') : path}`;
+  const base = `${site}${path.replace(/(updates\/)?\{device\}.*$/, '')}`;
+  return ROM_SETTINGS[family].replaceAll('{address}', address).replaceAll('{base}', base);
 }
 
 /** The sample device of `--example`: one build of the README's FP4, to see a listing at once. */

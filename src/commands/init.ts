@@ -6,6 +6,8 @@ import { DEVICE_SCHEMA_FILE, renderDeviceJsonSchema } from '../catalog/device.js
 import { renderJsonSchema, SCHEMA_FILE } from '../catalog/json-schema.js';
 import { readContent } from '../catalog/read.js';
 import { parseSite, SITE_FILE } from '../catalog/site.js';
+import { DIALECT_SETTINGS } from '../catalog/dialects.js';
+import { FORMAT_FAMILIES, type FormatFamily } from '../catalog/formats.js';
 import { linkedFolder, writeFileReplacing } from '../catalog/write-manifest.js';
 import { NETLIFY_TOML, NETLIFY_TOML_HEADER, oldNetlifyTomlNotice } from '../hosts/netlify.js';
 import { defineCommand, EXIT, HELP_OPTION, type Io, otapressVersion, SEE_USAGE, UsageError } from '../io.js';
@@ -17,6 +19,7 @@ import {
   maintainerReadme,
   packageJson,
   pagesWorkflow,
+  romSetting,
   SCAFFOLD_SCRIPTS,
   siteYaml,
   workflows,
@@ -33,6 +36,8 @@ export interface InitResult {
   notes: string[];
   /** The otapress dependency was added or changed: `npm install` records it in package-lock.json. */
   dependencyChanged: boolean;
+  /** What each `--updater`'s ROM builds set to ask the site, once site.yaml has its format: one line each. */
+  romSettings: string[];
 }
 
 /**
@@ -51,19 +56,36 @@ export function initCatalog(
     channels,
     vendorFrom,
     githubPages = false,
-  }: { example?: boolean; version: string; channels?: string[]; vendorFrom?: string; githubPages?: boolean },
+    updaters = [],
+  }: {
+    example?: boolean;
+    version: string;
+    channels?: string[];
+    vendorFrom?: string;
+    githubPages?: boolean;
+    updaters?: FormatFamily[];
+  },
 ): InitResult {
-  const result: InitResult = { written: [], kept: [], notes: [], dependencyChanged: false };
+  const result: InitResult = { written: [], kept: [], notes: [], dependencyChanged: false, romSettings: [] };
   mkdirSync(root, { recursive: true });
   const create = ({ file, text }: ScaffoldFile) =>
     (createFile(root, file, text, result.notes) ? result.written : result.kept).push(file);
 
-  if (createFile(root, SITE_FILE, siteYaml(channels), result.notes)) result.written.push(SITE_FILE);
-  else {
+  if (createFile(root, SITE_FILE, siteYaml(channels, updaters), result.notes)) {
+    result.written.push(SITE_FILE);
+    result.romSettings = updaters.map((family) => {
+      const { paths, file } = DIALECT_SETTINGS[family];
+      return `${family} phones: ${romSetting(family, file === 'channel' ? paths.lists : paths.oneList)}`;
+    });
+  } else {
     result.kept.push(SITE_FILE);
     if (channels)
       result.notes.push(
         `--channels was not applied: ${SITE_FILE} was already there; add ${channels.join(', ')} to its \`channels\` (and \`lists\`) by hand`,
+      );
+    if (updaters.length > 0)
+      result.notes.push(
+        `--updater was not applied: ${SITE_FILE} was already there; add ${updaters.join(', ')} under its \`formats\` by hand (README, "Updaters and formats")`,
       );
   }
   create({ file: SCHEMA_FILE, text: renderJsonSchema() });
@@ -96,7 +118,7 @@ export function initCatalog(
 
 export const command = defineCommand({
   summary: 'turn this folder (or the one named) into a catalog repository, keeping every file it has',
-  synopsis: 'otapress init [folder] [--channels a,b] [--example] [--github-pages]',
+  synopsis: 'otapress init [folder] [--channels a,b] [--updater dialect,…] [--example] [--github-pages]',
   about: `Writes what a catalog repository needs, in the current folder or the one named (created if
 missing): content/site.yaml (set download_base_url there), content/manifest.schema.json and
 content/device.schema.json (the editor schemas),
@@ -118,6 +140,12 @@ A file that already exists is never overwritten: init lists what it kept.`,
       type: 'boolean',
       description: `add one sample device (content/FP4/: a build and its device.yaml), to see a listing at
         once`,
+    },
+    updater: {
+      type: 'string',
+      value: 'dialect,…',
+      description: `also publish the answers other updaters read, each at the path its phones ask, and say
+        what the ROM build sets to reach it: ${FORMAT_FAMILIES.join(', ')} (README, "Updaters and formats")`,
     },
     'github-pages': {
       type: 'boolean',
@@ -144,6 +172,7 @@ A file that already exists is never overwritten: init lists what it kept.`,
       channels,
       vendorFrom,
       githubPages: values['github-pages'] === true,
+      updaters: values.updater === undefined ? [] : updaterOption(values.updater),
     });
     report(result, root, io);
     return EXIT.ok;
@@ -173,6 +202,20 @@ function channelsOption(text: string): string[] {
   const twice = channels.find((c, i) => channels.indexOf(c) !== i);
   if (twice) throw new UsageError(`--channels names \`${twice}\` twice`, SEE_USAGE);
   return channels;
+}
+
+/** `--updater crdroid-java,aospa`: dialects otapress writes, each once. */
+function updaterOption(text: string): FormatFamily[] {
+  const names = text.split(',').map((n) => n.trim());
+  for (const name of names)
+    if (!(FORMAT_FAMILIES as string[]).includes(name))
+      throw new UsageError(
+        `--updater: \`${name}\` is not a dialect otapress writes; one of ${FORMAT_FAMILIES.join(', ')}`,
+        SEE_USAGE,
+      );
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice) throw new UsageError(`--updater names \`${twice}\` twice`, SEE_USAGE);
+  return names as FormatFamily[];
 }
 
 /**
@@ -320,6 +363,7 @@ function report(result: InitResult, root: string, io: Io): void {
     ...(existsSync(path.join(root, 'node_modules', 'otapress')) && !result.dependencyChanged ? [] : ['npm install']),
     `edit download_base_url in ${SITE_FILE}`,
     'npx otapress add path/to/ota.zip',
+    ...result.romSettings,
     'npm run check (npm run serve previews the site at http://127.0.0.1:8788/)',
     // Netlify and Cloudflare Pages run the build on every push, and Netlify's rules are files the
     // build writes into dist/: nothing built here needs a commit.

@@ -144,7 +144,7 @@ function apacheRules(rules: ServerRules): string {
     const line =
       'prefix' in scope ? scope.prefix.replace(/\./g, '\\.') : requestLine(scope.regex).slice('^[A-Z]+\\s'.length);
     const path = line.replaceAll('\\s', ' ').replaceAll('\\?', '[?]').replaceAll('\\.', '[.]');
-    out.push(...apiHeadersFor(rules, path));
+    out.push(...apiHeadersFor(rules, path, 'prefix' in scope ? scope.type : undefined));
   }
   return `${out.join('\n')}\n`;
 }
@@ -254,10 +254,10 @@ function notFoundRules(rules: ServerRules): string[] {
  * The API headers on every answer whose request line asks for `path` (a regular expression
  * without backslashes, which the quoted argument would have to keep as they are).
  */
-function apiHeadersFor(rules: ServerRules, path: string): string[] {
+function apiHeadersFor(rules: ServerRules, path: string, type = rules.apiHeaders['Content-Type']): string[] {
   return [
     `<If "%{THE_REQUEST} =~ m#^[A-Z]+ ${path}#">`,
-    `    ForceType ${rules.apiHeaders['Content-Type']}`,
+    `    ForceType ${quote(type)}`,
     ...Object.entries(rules.apiHeaders)
       .filter(([name]) => name !== 'Content-Type' && name !== 'Cache-Control')
       .map(([name, value]) => `    Header always set ${name} ${text(value)}`),

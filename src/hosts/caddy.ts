@@ -49,6 +49,7 @@ export function renderCaddyfile(site: Site, { dist, listen, prefix, serverName }
       ]),
       `@api ${apiPaths(rules)}`,
       ...headerBlock('@api', rules.apiHeaders),
+      ...textFolders(rules),
       ...rootFormats(rules),
       '',
       '# The request shapes of the route table; the first that matches wins.',
@@ -98,6 +99,29 @@ function apiPaths(rules: ServerRules): string {
   const folders = rules.formatScopes.flatMap((scope) => ('prefix' in scope ? [scope.prefix] : []));
   const prefixes = [rules.apiPrefix, ...folders].map((prefix) => prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   return `path_regexp ${quote(`^(?:${prefixes.join('|')})`)}`;
+}
+
+/**
+ * The folders of text dialects' files, whose content type follows the API's (`header` directives
+ * with named matchers apply in the order written, as `@api`'s follows the extensions').
+ */
+function textFolders(rules: ServerRules): string[] {
+  return textScopes(rules).flatMap((scope, i) => [
+    `@format_type${i + 1} path_regexp ${quote(prefixRegex(scope.prefix))}`,
+    `header @format_type${i + 1} Content-Type ${quote(scope.type)}`,
+  ]);
+}
+
+/** The formats' folders whose files are sent with another type than the API's. */
+function textScopes(rules: ServerRules): { prefix: string; type: string }[] {
+  return rules.formatScopes.flatMap((scope) =>
+    'prefix' in scope && scope.type !== rules.apiHeaders['Content-Type'] ? [scope] : [],
+  );
+}
+
+/** `^/aospa/updates/`: a folder as the start of a path, escaped. */
+function prefixRegex(prefix: string): string {
+  return `^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
 }
 
 /** The patterns of the formats' files at the root, as regular expressions. */
@@ -221,14 +245,28 @@ function handleErrors(rules: ServerRules): string[] {
     '\tdefault /.otapress-no-404',
     '}',
   ]);
-  const apiMiss = [
+  const miss = (type: string) => [
     `\ttry_files ${variables.join(' ')}`,
-    ...indent(headerBlock('', { ...rules.apiHeaders, 'Cache-Control': rules.notFoundCacheControl })),
+    ...indent(
+      headerBlock('', { ...rules.apiHeaders, 'Content-Type': type, 'Cache-Control': rules.notFoundCacheControl }),
+    ),
     '\tfile_server',
   ];
+  const apiMiss = miss(rules.apiHeaders['Content-Type']);
+  // A text dialect's folder answers its misses with its type, as its files (and Cloudflare's header rule).
+  const textMisses = textScopes(rules).flatMap((scope, i) => [
+    `\t@text_miss${i + 1} {`,
+    '\t\texpression {http.error.status_code} == 404',
+    `\t\tpath_regexp ${quote(prefixRegex(scope.prefix))}`,
+    '\t}',
+    `\thandle @text_miss${i + 1} {`,
+    ...indent(miss(scope.type)),
+    '\t}',
+  ]);
   return [
     'handle_errors {',
     ...indent(maps),
+    ...textMisses,
     '\t@api_miss {',
     '\t\texpression {http.error.status_code} == 404',
     `\t\t${apiPaths(rules)}`,

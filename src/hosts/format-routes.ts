@@ -4,6 +4,7 @@
  * scopes and the problems of their paths, and how Cloudflare matches a rule's path (`matches`),
  * which the preview shares. routes.ts puts them in the route table every host's rules come from. Pure.
  */
+import { DIALECT_SETTINGS } from '../catalog/dialects.js';
 import { formatFolder, formatPath, ROOT_FORMAT_MISSES } from '../catalog/formats.js';
 import type { Problem } from '../catalog/problems.js';
 import { SITE_FILE, type Site } from '../catalog/site.js';
@@ -42,6 +43,21 @@ export function formatFolders(site: Site): string[] {
     f.folder !== undefined && !f.folder.startsWith('/api/') ? [f.folder] : [],
   );
   return [...new Set(folders)].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+}
+
+/** The content type of a text dialect's files (AOSPA's Compose Hub reads `text/*` only). */
+const TEXT_TYPE = 'text/plain; charset=utf-8';
+
+/**
+ * The content type of the files in `folder` (one of {@link formatFolders}): {@link TEXT_TYPE} when a
+ * text dialect lies there, else `json`. A JSON dialect sharing that folder gets text too, which its
+ * updater ignores: only AOSPA's Compose Hub reads the type at all.
+ */
+export function folderType(site: Site, folder: string, json: string): string {
+  const text = site.formats.some(
+    (f) => DIALECT_SETTINGS[f.family].type === 'text' && formatFolder(f.path)?.startsWith(folder),
+  );
+  return text ? TEXT_TYPE : json;
 }
 
 /** The formats' files at the root of the site (`/:device.json`): each pattern takes a header rule of its own. */

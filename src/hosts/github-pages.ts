@@ -11,13 +11,14 @@
  * notices ({@link githubPagesNotices}) and in the addresses a ROM build must set
  * ({@link updaterAddresses}). Pure.
  */
+import { DIALECT_SETTINGS } from '../catalog/dialects.js';
 import { formatPath } from '../catalog/formats.js';
 import type { Problem } from '../catalog/problems.js';
 import { SITE_FILE, type Site } from '../catalog/site.js';
 import { API_FILES, fill } from '../render/urls.js';
 import type { HostModule } from './host.js';
 import { rawBranchFiles, type RawFile } from './raw-branch.js';
-import type { IncrementalAnswer } from './routes.js';
+import { problemAtFormat, type IncrementalAnswer } from './routes.js';
 
 /**
  * GitHub Pages: a build for it (`--host github-pages`, or a site whose only host it is) writes an
@@ -121,6 +122,17 @@ export function githubPagesNotices(site: Site, catalog: PagesCatalog): Problem[]
         `the ${catalog.incrementals.length} ${answers} for phones on one build`,
         `(${fill(API_FILES.v1Incremental, { device, list, incremental })}, an incremental package first) stay unread,`,
         'and every phone gets the full listing at …/index.json with full packages only',
+      ),
+    );
+  }
+  // Pages takes a file's type from its extension (mime-db): a text dialect's file has none.
+  for (const format of site.formats.filter((f) => DIALECT_SETTINGS[f.family].type === 'text')) {
+    notices.push(
+      problemAtFormat(
+        format,
+        `GitHub Pages sends ${format.path} by its extension, and it has none: as application/octet-stream, not ` +
+          "text/plain, so AOSPA's Compose Hub (which reads text/* only) gets no update there; the Java Hub AOSPA " +
+          'builds ship ignores the type and reads it',
       ),
     );
   }

@@ -34,10 +34,15 @@ export function renderNginxConfig(
   // The formats' files outside /api/: the API's headers, OPTIONS answer and JSON 404s, in a
   // folder of their own (a prefix location) or at the root (a regex location for their pattern
   // only, so that pages and other misses there keep the HTML 404).
+  const json = rules.apiHeaders['Content-Type'];
+  // Every text dialect has the one text type (format-routes.ts).
+  const formatTypes = [
+    ...new Set(rules.formatScopes.flatMap((s) => ('prefix' in s && s.type !== json ? [s.type] : []))),
+  ];
   const formatLocations = rules.formatScopes.flatMap((scope) => [
     '',
     `location ${'prefix' in scope ? quote(scope.prefix) : `~ ${quote(scope.regex)}`} {`,
-    ...indent(body, 1),
+    ...indent('prefix' in scope && scope.type !== json ? apiBody(rules, scope.type, '@otapress_text_404') : body, 1),
     '}',
   ]);
   const server = [
@@ -65,12 +70,9 @@ export function renderNginxConfig(
     '    }',
     ...indent(formatLocations, 1),
     '',
-    '    location @otapress_api_404 {',
-    '        types { }',
-    `        default_type ${quote(rules.apiHeaders['Content-Type'])};`,
-    ...indent(apiHeaders(rules, rules.notFoundCacheControl, true), 2),
-    `        try_files ${candidates.join(' ')} =404;`,
-    '    }',
+    ...indent(missLocation(rules, '@otapress_api_404', json, candidates), 1),
+    // A text dialect's folder answers its misses with its type, as its files (and Cloudflare's header rule).
+    ...(formatTypes.length > 0 ? indent(missLocation(rules, '@otapress_text_404', formatTypes[0], candidates), 1) : []),
     ...indent(pastEnd, 1),
     '}',
   ];
@@ -179,16 +181,28 @@ function rewriteLocations(rules: ServerRules): { locations: string[]; pastEnd: s
   return { locations, pastEnd };
 }
 
+/** The named location `name` answering a miss with the nearest JSON 404 of `candidates`, sent as `type`. */
+function missLocation(rules: ServerRules, name: string, type: string, candidates: string[]): string[] {
+  return [
+    `location ${name} {`,
+    '    types { }',
+    `    default_type ${quote(type)};`,
+    ...indent(apiHeaders(rules, rules.notFoundCacheControl, true), 1),
+    `    try_files ${candidates.join(' ')} =404;`,
+    '}',
+  ];
+}
+
 /**
  * What every location of the API's answers holds: JSON whatever the extension (as _headers
- * says), the API headers, the JSON 404s and the OPTIONS answer.
+ * says; a text dialect's folder: `type`), the API headers, the JSON 404s and the OPTIONS answer.
  */
-function apiBody(rules: ServerRules): string[] {
+function apiBody(rules: ServerRules, type = rules.apiHeaders['Content-Type'], miss = '@otapress_api_404'): string[] {
   return [
     'types { }',
-    `default_type ${quote(rules.apiHeaders['Content-Type'])};`,
+    `default_type ${quote(type)};`,
     ...apiHeaders(rules, rules.apiHeaders['Cache-Control'], false),
-    'error_page 403 404 =404 @otapress_api_404;',
+    `error_page 403 404 =404 ${miss};`,
     ...optionsAnswer(rules),
     'try_files $uri =404;',
   ];

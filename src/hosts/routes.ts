@@ -10,7 +10,13 @@
 import { API_FILES, fill } from '../render/urls.js';
 import type { Site } from '../catalog/site.js';
 import { BUILT_IN_V1_PATHS, hasInSegmentPlaceholder } from '../catalog/request-paths.js';
-import { formatFolders, formatNotFoundScopes, rootFormatFiles, type NotFoundScope } from './format-routes.js';
+import {
+  folderType,
+  formatFolders,
+  formatNotFoundScopes,
+  rootFormatFiles,
+  type NotFoundScope,
+} from './format-routes.js';
 
 export {
   formatFiles,
@@ -245,7 +251,8 @@ export interface HeaderRule {
 
 /**
  * The header rules of the site: both hosts' `_headers` and the preview server use them. Besides
- * `/api/*`, one per folder of the formats' files outside it (`/API/updater/*`), and one per
+ * `/api/*`, one per folder of the formats' files outside it (`/API/updater/*`; a text dialect's
+ * folder with its content type, {@link folderType}), and one per
  * pattern of a format's file at the root (`/:device.json`): Cloudflare matches a rule's URL
  * pattern with `:device` as one segment's worth up to the `.` (wrangler 4.86.0, workers-shared
  * utils/rules-engine.ts `generateRuleRegExp`), so a page or another miss at the root keeps the HTML
@@ -258,7 +265,10 @@ export function headerRules(site: Site): HeaderRule[] {
   const values = apiHeaders(site);
   return [
     { for: '/api/*', values },
-    ...formatFolders(site).map((folder) => ({ for: `${folder}*`, values })),
+    ...formatFolders(site).map((folder) => ({
+      for: `${folder}*`,
+      values: { ...values, 'Content-Type': folderType(site, folder, values['Content-Type']) },
+    })),
     ...[...new Set(rootFormatFiles(site).map((f) => f.path))].map((path) => ({ for: path, values })),
   ];
 }

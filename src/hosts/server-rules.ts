@@ -6,6 +6,7 @@
  */
 import { NOT_FOUND_FOLDERS, CONTENT_TYPES, pastFirstPageRegex, type Endpoint, type RouteTable } from './routes.js';
 import { ROOT_FORMAT_MISSES } from '../catalog/formats.js';
+import { folderType } from './format-routes.js';
 
 /** A request shape: the path as an anchored regular expression, and the file that answers it. */
 export interface ServerRewrite {
@@ -49,8 +50,9 @@ export interface ServerNotFound {
  * Request paths outside `/api/` that get the API headers, as the formats' files do there: a folder
  * of their own (`/API/updater/`, every path under it), or a file's pattern at the root, as an
  * anchored regular expression (`^/[^/]+\.json$`), so that pages and other misses keep the HTML ones.
+ * A folder's `type` is the content type of its files (a text dialect's, or the API's).
  */
-export type ApiScope = { prefix: string } | { regex: string };
+export type ApiScope = { prefix: string; type: string } | { regex: string };
 
 /** Everything a server configuration is generated from. */
 export interface ServerRules {
@@ -105,7 +107,10 @@ export function serverRules(table: RouteTable): ServerRules {
     ],
     apiPrefix: '/api/',
     formatScopes: [
-      ...table.formatFolders.map((prefix) => ({ prefix })),
+      ...table.formatFolders.map((prefix) => ({
+        prefix,
+        type: folderType(table.site, prefix, headers['Content-Type']),
+      })),
       ...table.rootPatterns.map((path) => ({ regex: toRegex(path, true).regex })),
     ],
     apiHeaders: headers,

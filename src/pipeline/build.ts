@@ -78,7 +78,8 @@ export function assembleSite(
   problems: Problem[],
   hostFiles: () => OutputFile[] = () =>
     renderHostFiles(site, content.devices, host, incrementalAnswers(devices), rootFormatAnswers(devices)),
-  indexFiles: (summaries: DeviceSummary[]) => OutputFile[] = (summaries) => renderIndexes(summaries, linksOf(site)),
+  indexFiles: (summaries: DeviceSummary[]) => OutputFile[] = (summaries) =>
+    renderIndexes(summaries, linksOf(site), site.formats),
 ): { files: OutputFile[]; problems: Problem[]; notices: Problem[] } {
   const all = [
     ...problems,

@@ -68,7 +68,7 @@ export function changedDevicesRebuild(root: string): Rebuild {
       (summaries) => {
         // The indexes only change when a summary does: a changed manifest is rarely a list's newest build.
         if (!s.indexes || !sameSummaries(s.indexes.summaries, summaries))
-          s.indexes = { summaries, files: renderIndexes(summaries, linksOf(s.site)) };
+          s.indexes = { summaries, files: renderIndexes(summaries, linksOf(s.site), s.site.formats) };
         return s.indexes.files;
       },
     );

@@ -5,6 +5,8 @@ import type { DeviceSummary, NewestBuild } from './summary.js';
 import { fileOf, URLS, type Links } from './urls.js';
 import { displayName, renderV2Oems, renderV2UnknownDeviceBuilds } from './v2-directory.js';
 import { renderV2Changes } from './v2-changes.js';
+import type { OutputFormat } from '../catalog/formats.js';
+import { renderDeviceInfo } from './device-info.js';
 
 /** `/api/devices.json`: every device, its lists, and the count and newest build of each. */
 export interface DeviceIndex {
@@ -40,8 +42,13 @@ export interface DeviceIndex {
  * LineageOS v2 directory (`/api/v2/oems`, and the `[]` that answers a device not in it). The home
  * page and the device index link as `links` says (urls.ts linksOf).
  */
-export function renderIndexes(summaries: readonly DeviceSummary[], links: Links = URLS): OutputFile[] {
+export function renderIndexes(
+  summaries: readonly DeviceSummary[],
+  links: Links = URLS,
+  formats: readonly OutputFormat[] = [],
+): OutputFile[] {
   return [
+    ...renderDeviceInfo(formats, summaries),
     { path: fileOf(URLS.deviceIndex), contents: renderDeviceIndex(summaries, links) },
     { path: fileOf(URLS.home), contents: renderHomePage(summaries, links) },
     renderV2Oems(summaries),

@@ -15,7 +15,7 @@ import { renderV2 } from './v2.js';
 import { renderV2Device } from './v2-directory.js';
 import { renderChangelogPage } from './changelog-page.js';
 import { deviceChanges } from './v2-changes.js';
-import { renderFormats } from './formats.js';
+import { dialectAnswers, renderFormats } from './formats.js';
 import type { Site } from '../catalog/site.js';
 import type { OutputFile } from './output.js';
 import { linksOf } from './urls.js';
@@ -55,12 +55,13 @@ export function renderDevice(
       : { files: [], notices: [] };
   const checksums = renderChecksums(device, [...listings, ...answers]);
   // The formats' files at the root of the site (a device writes nothing else there): each has a rule of its own on the hosts.
+  const answered = dialectAnswers(device, site, formats.files);
   const rootFiles = formats.files.flatMap((f) => (f.path.includes('/') ? [] : [`/${f.path}`]));
   return {
     files: [
       v2.file,
       v2Device,
-      renderDevicePage(device, listings, info, checksums !== undefined, links),
+      renderDevicePage(device, listings, info, checksums !== undefined, links, answered),
       ...(checksums ? [checksums] : []),
       ...(changelogPage ? [changelogPage] : []),
       ...renderFeeds(listings, site, info),
@@ -73,6 +74,7 @@ export function renderDevice(
       ...(changes !== undefined && { changes }),
       ...(answers.length > 0 && { incrementals: answers.map((a) => ({ list: a.list, incremental: a.incremental })) }),
       ...(rootFiles.length > 0 && { rootFiles }),
+      ...(answered.length > 0 && { answers: answered }),
     },
   };
 }

@@ -67,9 +67,10 @@ export interface Dialect {
   /**
    * `response`: `{"response": [...]}`; `array`: the bare array; `object`: the newest record alone
    * (no file when nothing is offered); `v1`: the LineageOS v1 envelope `{"id":null,"response":[...],"error":null}`;
-   * `line`: the newest build's values, in the order of its keys, on one line with single spaces.
+   * `line`: the newest build's values, in the order of its keys, on one line with single spaces;
+   * `updates`: `{"updates": [...]}`, no file when nothing is offered (AOSPA's hub reads an empty list as a failure).
    */
-  wrapper: 'response' | 'array' | 'object' | 'v1' | 'line';
+  wrapper: 'response' | 'array' | 'object' | 'v1' | 'line' | 'updates';
   /** How many builds of a list it carries: every one, or the newest it can (what is older is never offered). */
   count: 'every' | 'newest';
   /** The keys of a record, in the order written; for `v1`, the LineageOS v1 record is written as the API writes it. */
@@ -150,6 +151,15 @@ const DEVICE_KEYS = [
   key('oem', (_, d) => d.oem),
   key('device', (_, d) => d.device),
 ];
+
+/** A plain decimal number, which Java's `Float.parseFloat` reads: AOSPA's `version_code` and `android_version`. */
+const AOSPA_NUMBER = /^\d{1,9}(\.\d{1,9})?$/;
+/** A key AOSPA's hubs read as a String, the value written as text. */
+const text = (name: string, value: DialectKey['value']) =>
+  required(name, (b, d, l, f) => {
+    const v = value(b, d, l, f);
+    return v === undefined ? undefined : String(v);
+  });
 
 /** Every dialect otapress writes, by the name site.yaml gives it. */
 export const DIALECTS: Record<FormatFamily, Dialect> = {
@@ -320,6 +330,46 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
     maxBytes: 1024 * 1024,
   },
   /**
+   * Paranoid Android's hubs (test/helpers/dialects/aospa.ts): the Java Hub (AOSPA/android_packages_apps_ParanoidHub
+   * uvite, ComponentBuilder.java, org.json) reads only the first element, so the newest build comes
+   * first, and offers it for a newer `datetime` or a greater `Float.parseFloat(version_code)`; the
+   * Compose Hub (Herna1994/ComposeParanoidHub, kotlinx) takes every element, every value a String,
+   * and fails the whole answer on a key it does not declare: only its keys are written.
+   */
+  aospa: {
+    title: 'AOSPA hub',
+    wrapper: 'updates',
+    count: 'every',
+    keys: [
+      text('date', (b) => new Date(b.timestamp * 1000).toISOString().slice(0, 10)),
+      text('datetime', (b) => b.timestamp),
+      filename('filename'),
+      url('url'),
+      required('id', (b) => b.id),
+      text('size', (b) => b.size),
+      // The format's `buildtype`, else the list: the Compose Hub offers beta phones `Beta` builds only.
+      text('build_type', (_, __, list, format) => format.buildtype ?? list),
+      text('version_code', (b) => b.version),
+      text('version', (b) => b.display_version || b.version),
+      text('android_version', (b) => b.android_version),
+      text('android_spl', (b) => b.os_patch_level ?? ''),
+      text('changelog_device', (b) => b.changes),
+    ],
+    downloadKey: { key: 'id', field: 'id' },
+    needs: [
+      WITHDRAWN,
+      SIZE,
+      {
+        lacks: (b) => !AOSPA_NUMBER.test(b.version),
+        why: "its version is not a number, and AOSPA's hub compares `version_code` as one (Float.parseFloat)",
+      },
+      {
+        lacks: (b) => !AOSPA_NUMBER.test(b.android_version),
+        why: "its android_version is not a number, and AOSPA's hub compares it as one (Float.parseFloat)",
+      },
+    ],
+  },
+  /**
    * GrapheneOS's updater (GrapheneOS/platform_packages_apps_Updater, Service.java): the first line
    * split on single spaces, as GrapheneOS/script `generate-metadata` prints it: incremental,
    * timestamp, device, channel. It then downloads `<device>-ota_update-<incremental>.zip` (or the
@@ -378,6 +428,8 @@ export function dialectFile(dialect: Dialect, records: readonly unknown[]): stri
       return JSON.stringify(records);
     case 'object':
       return records.length > 0 ? JSON.stringify(records[0]) : undefined;
+    case 'updates':
+      return records.length > 0 ? JSON.stringify({ updates: records }) : undefined;
     case 'line':
       return records.length > 0 ? `${String(records[0])}\n` : undefined;
     case 'v1':

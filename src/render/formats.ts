@@ -20,6 +20,23 @@ export const FAMILY_NAMES = Object.fromEntries(Object.entries(DIALECTS).map(([na
   string
 >;
 
+/** One answer of another updater the site publishes for a device: the dialect's title, the list and the path. */
+export interface DialectAnswer {
+  title: string;
+  list: string;
+  path: string;
+}
+
+/** The answers of `files` (a device's {@link renderFormats}) by updater, in site.yaml's order: what its page lists. */
+export function dialectAnswers(device: string, site: Site, files: readonly OutputFile[]): DialectAnswer[] {
+  const written = new Set(files.map((f) => `/${f.path}`));
+  return site.formats.flatMap((format) =>
+    format.lists
+      .map((list) => ({ title: FAMILY_NAMES[format.family], list, path: formatPath(format, device, list) }))
+      .filter((answer) => written.has(answer.path)),
+  );
+}
+
 /** Every format file of one device, and the notices about builds a format leaves out. */
 export function renderFormats(
   device: string,

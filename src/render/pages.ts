@@ -12,6 +12,7 @@ import { compareStrings } from '../catalog/problems.js';
 import { fileOf, URLS, type Links } from './urls.js';
 import { changelogAnchor, hasChangelog, renderChangelog } from './changelog.js';
 import { utf8Of, type OutputFile } from './output.js';
+import type { DialectAnswer } from './formats.js';
 
 // The pages people read: a home page listing the devices and one page per device with its builds
 // per list. Plain HTML with inline CSS and a few lines of script for the copy buttons: no framework,
@@ -27,6 +28,7 @@ export function renderDevicePage(
   info?: DeviceInfo,
   checksums = false,
   links: Links = URLS,
+  answers: readonly DialectAnswer[] = [],
 ): OutputFile {
   const nav = lists.map(
     (l) => html`<li><a href="#${l.list}">${l.list}</a> <span class="meta">(${l.builds.length})</span></li>`,
@@ -50,7 +52,7 @@ ${
     ? html`<p><a href="${links.checksums(device)}">SHA256SUMS</a> of every download: in the folder of the files you downloaded, <code>sha256sum -c --ignore-missing SHA256SUMS</code></p>
 `
     : ''
-}<nav aria-label="Lists"><ul class="lists">${join(nav, '\n')}</ul></nav>
+}${otherUpdaters(answers, links)}<nav aria-label="Lists"><ul class="lists">${join(nav, '\n')}</ul></nav>
 `,
   ];
   for (const [i, listing] of lists.entries()) {
@@ -88,14 +90,14 @@ ${
 /** The home page: every device with its newest build and the size of each list, linked as `links` says (see renderDevicePage). */
 export function renderHomePage(summaries: readonly DeviceSummary[], links: Links = URLS): string {
   const base = links.home.slice(0, -1);
-  const rowOf = ({ device, lists, info }: DeviceSummary) => {
+  const rowOf = ({ device, lists, info, answers = [] }: DeviceSummary) => {
     const newest = lists
       .flatMap((l) => (l.newest ? [l.newest] : []))
       .sort((a, b) => b.datetime - a.datetime || compareStrings(a.filename, b.filename))[0];
     const counts = lists.map((l) => html`${l.list} ${l.count}`);
     return html`<li><a href="${links.devicePage(device)}">${deviceLabel(device, info)}</a>
 <span class="meta">${newest ? html`newest ${newest.version}${newest.android_version === '' ? '' : html` (Android ${newest.android_version})`}, ${readableTime(newest.datetime).slice(0, 10)}` : 'no downloadable build yet'}</span>
-<span class="meta">builds per list: ${join(counts, ' · ')}</span></li>`;
+<span class="meta">builds per list: ${join(counts, ' · ')}</span>${otherAnswers(answers, base)}</li>`;
   };
   // Grouped by vendor once device.yaml names one; a catalog without device files keeps one list.
   const groups = groupByVendor(summaries);
@@ -133,6 +135,29 @@ export function anchorTail(build: Build): string {
 }
 
 // --- internal ---
+
+/** A home page row's answers in other updaters' dialects, each linked by updater and list; nothing without any. */
+function otherAnswers(answers: readonly DialectAnswer[], base: string): Markup | string {
+  if (answers.length === 0) return '';
+  const links = answers.map((a) => html`<a href="${base}${a.path}">${a.title} (${a.list})</a>`);
+  return html`
+<span class="meta">other updaters: ${join(links, ' · ')}</span>`;
+}
+
+/**
+ * The answers other updaters read (site.yaml `formats`), one line each, by updater and list, with
+ * the address a ROM build points its updater at; nothing when the site publishes none.
+ */
+function otherUpdaters(answers: readonly DialectAnswer[], links: Links): Markup | string {
+  if (answers.length === 0) return '';
+  const base = links.home.slice(0, -1);
+  const items = answers.map(
+    (a) => html`<li>${a.title}, list ${a.list}: <a href="${base}${a.path}"><code>${base}${a.path}</code></a></li>`,
+  );
+  return html`<p>Other updaters ask:</p>
+<ul class="answers">${join(items, '\n')}</ul>
+`;
+}
 
 /**
  * A build's article, the same in every list the build is in but for the list's name in its anchor:

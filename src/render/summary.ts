@@ -2,6 +2,7 @@ import type { DeviceInfo } from '../catalog/device.js';
 import { isWithdrawn } from '../catalog/filename.js';
 import type { Build } from '../catalog/manifest.js';
 import { compareNewestFirst, type Listing } from '../catalog/plan.js';
+import type { DialectAnswer } from './formats.js';
 
 /**
  * What the site-wide indexes need of one device: small, plain data, so a device compiled on its
@@ -24,6 +25,8 @@ export interface DeviceSummary {
   incrementals?: { list: string; incremental: string }[];
   /** The files of the other updater formats at the root of the site (`/akita.json`), for the hosts' rules; left out when there are none. */
   rootFiles?: string[];
+  /** The device's answers in other updaters' dialects, for the home page; left out when there are none. */
+  answers?: DialectAnswer[];
 }
 
 /** The facts about a list's newest build that dashboards show. */

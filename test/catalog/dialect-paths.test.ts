@@ -16,6 +16,8 @@ describe('dialect paths', () => {
     ['lineage-v1', '/OTA/GMS/{device}.json'],
     ['pixelos-feed', '/API/updater/{device}.json'],
     ['grapheneos', '/releases/{device}-{list}'],
+    ['aospa', '/aospa/updates/{device}'],
+    ['aospa', '/ota/{list}/updates/{device}'],
   ])('%s takes %s', (dialect, path) => {
     expect(problemsOf(dialect, path)).toEqual([]);
   });
@@ -29,6 +31,18 @@ describe('dialect paths', () => {
     ]);
   });
 
+  const hub = 'the AOSPA hub asks <base>updates/<device>';
+  const hubExample = 'e.g. /aospa/updates/{device} or /aospa/{list}/updates/{device}';
+  it.each([
+    ['/aospa/{device}.json', `${hub}: the path ends in /updates/{device}, ${hubExample}`],
+    [
+      '/api/aospa/updates/{device}',
+      `${hub} and reads only text/plain answers, and /api/ sends JSON: put the files in a folder of their own outside /api/, ${hubExample}`,
+    ],
+  ])('aospa refuses %s', (path, message) => {
+    expect(problemsOf('aospa', path)).toEqual([`formats.aospa.path ${message}`]);
+  });
+
   it('refuses a JSON dialect’s path without .json', () => {
     expect(problemsOf('crdroid-java', '/releases/{device}-{list}')).toEqual([
       "formats.crdroid-java.path a format's path ends in .json, e.g. /api/crdroid/{device}.json, " +
@@ -36,11 +50,12 @@ describe('dialect paths', () => {
     ]);
   });
 
-  it('takes `buildtype` for crdroid-java only, on one line', () => {
+  it('takes `buildtype` for crdroid-java and aospa only, on one line', () => {
     const yaml = (dialect: string, value: string) => `${base}formats:\n  ${dialect}:\n    buildtype: ${value}\n`;
     expect(parseSite(yaml('crdroid-java', 'Official')).site!.formats[0].buildtype).toBe('Official');
+    expect(parseSite(yaml('aospa', 'Beta')).site!.formats[0].buildtype).toBe('Beta');
     expect(parseSite(yaml('crdroid', 'Official')).problems.map((p) => `${p.field} ${p.message}`)).toEqual([
-      'formats.crdroid.buildtype unknown key; a format has `lists:`, `path:` and `changelog:` (crdroid-java also `buildtype:`)',
+      'formats.crdroid.buildtype unknown key; a format has `lists:`, `path:` and `changelog:` (crdroid-java and aospa also `buildtype:`, lineage-v1 `device_info:`)',
     ]);
     expect(parseSite(yaml('crdroid-java', '[a]')).problems.map((p) => `${p.field} ${p.message}`)).toEqual([
       'formats.crdroid-java.buildtype expected the build type phones compare, e.g. Official (on one line, at most 100 characters)',

@@ -118,6 +118,40 @@ describe('otapress init', { timeout: 30_000 }, () => {
     expect(parseSite(text.replace('# v1_withdrawn: list', 'v1_withdrawn: omit')).site!.v1Withdrawn).toBe('omit');
   });
 
+  it('--updater writes each dialect where its phones ask, and next names what the ROM build sets to reach it', async () => {
+    const root = tempProject();
+    const { code, out } = await runMain(['init', root, '--example', '--updater', 'crdroid-java,grapheneos,aospa']);
+    expect(code).toBe(0);
+    const { site, problems } = parseSite(readFileSync(path.join(root, 'content/site.yaml'), 'utf8'));
+    expect(problems).toEqual([]);
+    expect(site!.formats.map((f) => [f.family, f.lists, f.path])).toEqual([
+      ['crdroid-java', ['stable'], '/api/crdroid-java/{device}.json'],
+      ['grapheneos', site!.lists.map((l) => l.name), '/api/grapheneos/{device}-{list}'],
+      ['aospa', ['stable'], '/aospa/updates/{device}'],
+    ]);
+    expect(out.filter((l) => l.includes(' phones: '))).toEqual([
+      '  crdroid-java phones: <string name="updater_server_url">https://<site>/api/crdroid-java/{device}.json</string> (an overlay of the Updater app)',
+      '  grapheneos phones: <string name="url">https://<site>/api/grapheneos/</string> (config.xml overlay of the Updater app)',
+      '  aospa phones: <string name="system_update_server_url">https://<site>/aospa/</string> (an overlay of the hub)',
+    ]);
+    expect(check({ root }).problems).toEqual([]);
+    build({ root });
+    expect(existsSync(path.join(root, 'dist/api/crdroid-java/FP4.json'))).toBe(true);
+    expect(existsSync(path.join(root, 'dist/aospa/updates/FP4'))).toBe(true);
+    for (const [option, message] of [
+      ['lineage', '--updater: `lineage` is not a dialect otapress writes; one of '],
+      ['aospa,aospa', '--updater names `aospa` twice'],
+    ]) {
+      const refused = await runMain(['init', tempProject(), '--updater', option]);
+      expect(refused.code).toBe(2);
+      expect(refused.err[0].startsWith(message), refused.err[0]).toBe(true);
+    }
+    const kept = initCatalog(root, { version: VERSION, updaters: ['crdroid'] });
+    expect(kept.notes).toContain(
+      '--updater was not applied: content/site.yaml was already there; add crdroid under its `formats` by hand (README, "Updaters and formats")',
+    );
+  });
+
   it('--channels writes the channels of another ROM, each with its own list, and refuses names phones never ask', async () => {
     const root = tempProject();
     const { code } = await runMain(['init', root, '--channels', 'nightly,unofficial']);

@@ -54,6 +54,13 @@ export const DIALECT_CASES: Record<FormatFamily, DialectCase> = {
       b.url!.startsWith('https://'),
     key: (b) => sha256Of(b)!,
   },
+  // The Java Hub reads the first element only: the newest build the file carries.
+  aospa: {
+    readers: ['aospaHub'],
+    carries: (b) => /^\d{1,9}(\.\d{1,9})?$/.test(b.version) && /^\d{1,9}(\.\d{1,9})?$/.test(b.android_version),
+    key: (b) => b.id,
+    newestOnly: true,
+  },
   grapheneos: {
     readers: ['grapheneos'],
     carries: (b) => /^\S+$/.test(b.incremental) && b.ota_type !== 'BLOCK',

@@ -11,7 +11,8 @@ import path from 'node:path';
 import { compileSite, type CompiledSite } from '../../src/pipeline/build.js';
 import type { Content } from '../../src/catalog/read.js';
 import { endpoints, formatFiles, notFoundScopes } from '../../src/hosts/routes.js';
-import { ROOT_FORMAT_MISSES } from '../../src/catalog/formats.js';
+import { DIALECT_SETTINGS } from '../../src/catalog/dialects.js';
+import { formatFolder, ROOT_FORMAT_MISSES } from '../../src/catalog/formats.js';
 import { fill } from '../../src/render/urls.js';
 
 /** One request and what every host must answer. */
@@ -30,6 +31,8 @@ export interface Probe {
   scope?: string;
   /** For JSON 404s: the file the hosts but Cloudflare serve for the scope (`<folder>404.json`, or a format folder's `404.html`). */
   scopeFile?: string;
+  /** The Content-Type when not the API's: a text dialect's folder (AOSPA's), its misses too. */
+  contentType?: string;
   /** The file is served at the path asked, by no rewrite rule (the formats' files). */
   atItsPath?: true;
   /**
@@ -48,6 +51,8 @@ const API_HEADERS = {
   'access-control-allow-origin': '*',
 } as const;
 export const LISTING_CACHE_CONTROL = 'public, max-age=300';
+/** What a text dialect's files are sent as (AOSPA's Compose Hub reads `text/*` only). */
+const TEXT_CONTENT_TYPE = 'text/plain; charset=utf-8';
 
 /**
  * Extra request paths for site.yaml: a placeholder beside fixed text (one static rule
@@ -79,7 +84,7 @@ formats:
 /**
  * The same families' files where phones in the field look on other servers: crDroid's OTA
  * repository serves `/<device>.json` at its root, PixelOS's `/API/updater/<device>.json` (upper
- * case, beside otapress's own /api/). Appended by the suites that run the table with request paths.
+ * case, beside otapress's own /api/), AOSPA's `/aospa/updates/<device>` as text. Appended by the suites that run the table with request paths.
  */
 export const FORMATS_OUTSIDE_API_YAML = `
 formats:
@@ -89,6 +94,8 @@ formats:
   pixelexperience:
     lists: [stable]
     path: /API/updater/{device}.json
+  aospa:
+    lists: [stable]
 `;
 
 export function hostTable(compiled: CompiledSite): Probe[] {
@@ -97,7 +104,13 @@ export function hostTable(compiled: CompiledSite): Probe[] {
   const lists = site.lists.map((l) => l.name);
   const scopes = notFoundScopes(site, devices).sort((a, b) => b.folder.length - a.folder.length);
   const probes = new Map<string, Probe>();
-  const add = (probe: Probe) => probes.set(`${probe.method} ${probe.path}`, probe);
+  const textFolders = site.formats.flatMap((f) =>
+    DIALECT_SETTINGS[f.family].type === 'text' ? [formatFolder(f.path)!] : [],
+  );
+  const add = (probe: Probe) => {
+    const text = probe.kind === 'json' && textFolders.some((folder) => probe.path.startsWith(folder));
+    probes.set(`${probe.method} ${probe.path}`, text ? { ...probe, contentType: TEXT_CONTENT_TYPE } : probe);
+  };
 
   // The answers for phones on one build (an incremental package applies on it): their files.
   const answers = compiled.files.flatMap((f) => {
@@ -375,7 +388,7 @@ export function expectedAnswer(
   }
   return {
     status: probe.status,
-    contentType: API_HEADERS['content-type'],
+    contentType: probe.contentType ?? API_HEADERS['content-type'],
     allow: API_HEADERS.allow,
     vary: API_HEADERS.vary,
     cacheControl: probe.status === 200 ? LISTING_CACHE_CONTROL : notFound.json,

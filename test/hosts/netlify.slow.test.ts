@@ -68,10 +68,9 @@ describe('a --host netlify build', () => {
   it("the example's netlify.toml is the one init writes: build settings only, nothing a device or list changes", () => {
     expect(readFileSync(TOMLS["init's"], 'utf8')).toBe(NETLIFY_TOML);
     expect(NETLIFY_TOML).not.toMatch(/\[\[(redirects|headers)\]\]|FP4|stable/);
-    // Every rule is dist/_redirects': the API's, and the JSON 404 of the PixelExperience-family folder.
-    expect(
-      sites["init's"].redirects.every((r) => r.from.startsWith('/api/') || r.from.startsWith('/API/updater/')),
-    ).toBe(true);
+    // Every rule is dist/_redirects': the API's, and the JSON 404s of the PixelExperience-family and AOSPA folders.
+    const folders = ['/api/', '/API/updater/', '/aospa/updates/'];
+    expect(sites["init's"].redirects.every((r) => folders.some((f) => r.from.startsWith(f)))).toBe(true);
   });
 
   it.each(Object.keys(TOMLS) as Which[])(

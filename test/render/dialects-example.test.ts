@@ -46,7 +46,8 @@ describe.each(FORMAT_FAMILIES)('the %s dialect on the example', (dialect) => {
         }
         // An AlphaDroid phone's `ro.alpha.build.package` names the list it follows (the records' `buildtype`).
         const version = offerable[0]?.version ?? '';
-        const phone: DialectPhone = { buildDate, device, version, sdkLevel: 1, isAB: true };
+        const androidVersion = offerable[0]?.android_version ?? '13';
+        const phone: DialectPhone = { buildDate, device, version, androidVersion, sdkLevel: 1, isAB: true };
         Object.assign(phone, { buildType: list, channel: list });
         const offered = dialectOracles[reader](String(file.contents), phone);
         expect(offered, `${reader}, phone built at ${buildDate}: the answer is read`).toBeDefined();

@@ -32,7 +32,17 @@ describe('every dialect over generated catalogs', () => {
             const sorted = builds.map((b) => b.timestamp).sort((a, b) => a - b);
             for (const buildDate of [0, sorted[Math.floor(sorted.length / 2)] ?? 0]) {
               const version = offerable[0]?.version ?? '';
-              const phone = { buildDate, device, version, sdkLevel: 1, isAB: true, buildType: list, channel: list };
+              const androidVersion = offerable[0]?.android_version ?? '13';
+              const phone = {
+                buildDate,
+                device,
+                version,
+                androidVersion,
+                sdkLevel: 1,
+                isAB: true,
+                buildType: list,
+                channel: list,
+              };
               for (const reader of rule.readers) {
                 const offered = dialectOracles[reader](String(file.contents), phone);
                 expect(offered, `${reader} reads ${path}`).toBeDefined();

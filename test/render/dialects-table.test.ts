@@ -15,6 +15,7 @@ function recordsOf(wrapper: string, text: string): Record<string, unknown>[] {
   const json = JSON.parse(text) as unknown;
   if (wrapper === 'array') return json as Record<string, unknown>[];
   if (wrapper === 'object') return [json as Record<string, unknown>];
+  if (wrapper === 'updates') return (json as { updates: Record<string, unknown>[] }).updates;
   return (json as { response: Record<string, unknown>[] }).response;
 }
 

@@ -284,7 +284,7 @@ describe('formats in site.yaml', () => {
     [
       'formats:\n  lineage: {}\n',
       '3:3 formats.lineage unknown updater dialect; otapress writes the formats of crdroid, pixelexperience, ' +
-        'crdroid-java, md5-six, lineage-v1, pixelos15, pixelos-feed and grapheneos ' +
+        'crdroid-java, md5-six, lineage-v1, pixelos15, pixelos-feed, grapheneos and aospa ' +
         '(besides the /e/ and LineageOS answers, which every site has)',
     ],
     [
