@@ -244,5 +244,9 @@ function asOffered(target: Build, pkg: Build): Build {
   // The package's own SHA-256 beside its key, never the full build's.
   if (pkg.sha256 !== undefined) offered.sha256 = pkg.sha256;
   else delete offered.sha256;
+  // A/B phones stream `files[0]` of a v2 entry by these offsets: the package's own, or none (the
+  // whole zip), never the full build's, which point elsewhere in another file.
+  if (pkg.ota_property_files !== undefined) offered.ota_property_files = pkg.ota_property_files;
+  else delete offered.ota_property_files;
   return offered;
 }

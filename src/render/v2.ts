@@ -104,6 +104,35 @@ export function renderV2(device: string, listings: readonly Listing[]): Rendered
 }
 
 /**
+ * The v2 answers for phones on one build (`/api/v2/devices/<device>/builds/<incremental>`): for each
+ * build the device's v1 answers are for (`answers`, catalog/incremental.ts), the v2 answer of the
+ * listings with each list's answer for that build in place of the list, so the target of an
+ * incremental package from it has that package as `files[0]` and what its keys cannot install is
+ * left out, as in v1; lists without an answer for it stay whole (its phones offer only their own
+ * list's entries). The device's own v2 answer already says what is left out and why, and an
+ * answer holds its builds or fewer: no notices or problems of their own.
+ */
+export function renderV2Answers(
+  device: string,
+  listings: readonly Listing[],
+  answers: readonly (Listing & { incremental: string })[],
+): OutputFile[] {
+  const byIncremental = new Map<string, Map<string, Listing>>();
+  for (const answer of answers) {
+    let lists = byIncremental.get(answer.incremental);
+    if (!lists) byIncremental.set(answer.incremental, (lists = new Map()));
+    lists.set(answer.list, answer);
+  }
+  return [...byIncremental].map(([incremental, lists]) => ({
+    ...renderV2(
+      device,
+      listings.map((l) => lists.get(l.list) ?? l),
+    ).file,
+    path: fill(API_FILES.v2Incremental, { device, incremental }).slice(1),
+  }));
+}
+
+/**
  * The v2 entry of a build in list `list`, shaped as the official server's (see {@link V2Build}):
  * the build's zip first, then its other files, `.zip` before `.img` before the rest, each group by
  * name (api_common.py `sorting_key`; the build's own zip stays first whatever the others are
