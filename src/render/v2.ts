@@ -1,5 +1,6 @@
 import type { Build } from '../catalog/manifest.js';
 import type { Listing } from '../catalog/plan.js';
+import type { IncrementalListing } from '../catalog/incremental.js';
 import { compareStrings, type Problem } from '../catalog/problems.js';
 import { flatten, isoTime } from './markup.js';
 import { writtenAsIs } from './as-is.js';
@@ -115,13 +116,13 @@ export function renderV2(device: string, listings: readonly Listing[]): Rendered
 export function renderV2Answers(
   device: string,
   listings: readonly Listing[],
-  answers: readonly (Listing & { incremental: string })[],
+  answers: readonly IncrementalListing[],
 ): OutputFile[] {
   const byIncremental = new Map<string, Map<string, Listing>>();
   for (const answer of answers) {
     let lists = byIncremental.get(answer.incremental);
     if (!lists) byIncremental.set(answer.incremental, (lists = new Map()));
-    lists.set(answer.list, answer);
+    lists.set(answer.list, { ...answer, builds: answer.v2Builds });
   }
   return [...byIncremental].map(([incremental, lists]) => ({
     ...renderV2(
