@@ -21,6 +21,7 @@ import {
   v2DecodeAnswer,
   v2Offers,
   v2RequestUrl,
+  type V2Entry,
 } from '../helpers/clients.js';
 import { ROOT } from '../helpers/helpers.js';
 import { writeOtaZip } from '../helpers/ota-zip.js';
@@ -168,6 +169,21 @@ describe('no phone stranded', { timeout: 120_000 }, () => {
     importListing({ source: listing, root, device: 'akita', list: 'nightly' });
     expect(readFileSync(path.join(root, manifestOf(INCREMENTAL)), 'utf8')).toBe(before);
     expect(offered(root, OLD.date, OLD.timestamp)).toEqual([INCREMENTAL]);
+  });
+
+  it("streams the incremental package by its own ota_property_files in v2, never by the target's", async () => {
+    const root = await withIncremental();
+    const props = (date: string) => {
+      const compiled = compileSite(readContent(root));
+      expect(compiled.problems).toEqual([]);
+      const file = compiled.files.find((f) => f.path === `api/v2/devices/akita/builds/eng.build.${date}.json`)!;
+      return (JSON.parse(String(file.contents)) as V2Entry[]).map((e) => e.files[0].ota_property_files);
+    };
+    // A/B phones read these offsets in files[0], the incremental package: the full build's point elsewhere.
+    edit(root, full(NEW.date), (t) => `${t}ota_property_files: "payload.bin:1577:4096,metadata:69:520"\n`);
+    expect(props(OLD.date)).toEqual([undefined]);
+    edit(root, INCREMENTAL, (t) => `${t}ota_property_files: "payload.bin:1200:2048,metadata:69:400"\n`);
+    expect(props(OLD.date)).toEqual(['payload.bin:1200:2048,metadata:69:400']);
   });
 
   it("offers the full package, with a notice, where the source build does not trust the incremental package's key", async () => {
