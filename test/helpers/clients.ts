@@ -238,8 +238,9 @@ export function v1RequestUrl(template: string, phone: PhoneProperties): string {
 
 /**
  * The URL a LineageOS 23.2+ (v2) phone asks: `serverUrl` of UpdatesNetworkDataSource.kt
- * (LineageOS/android_packages_apps_Updater at a973e5b3e16535f592a0ca43c452c625e7b24dfe,
- * app/src/main/java/org/lineageos/updater/data/source/network/) replaces `{device}`, `{type}`
+ * (LineageOS/android_packages_apps_Updater, app/src/main/java/org/lineageos/updater/data/source/network/;
+ * the getter is the same in the Kotlin updater's versions, e.g. at
+ * a973e5b3e16535f592a0ca43c452c625e7b24dfe, whatever shape they decode) replaces `{device}`, `{type}`
  * lower-cased and `{incr}` (`DeviceInfoUtils.buildVersionIncremental`) in the URI with Kotlin's
  * `String.replace`, every occurrence.
  */
