@@ -3,7 +3,8 @@
  * build, named by the phone's own `ro.build.version.incremental`. The LineageOS updater puts that
  * value into its request path (`/api/v1/{device}/{type}/{incr}`), so a static site can answer each
  * source build with its own listing: the full listing, in which the target build's record is the
- * incremental package. Every other phone gets the full listing, which never holds one. Pure.
+ * incremental package; so does the v2 one (23.2+) when the ROM's URI has `{incr}`. Every other phone
+ * gets the full listing, which never holds one. Pure.
  */
 import { isWithdrawn } from './filename.js';
 import type { Build } from './manifest.js';
@@ -12,10 +13,19 @@ import type { Listing } from './plan.js';
 import { compareStrings, type Problem } from './problems.js';
 import { installableOver } from './signing.js';
 
-/** One device's listing for phones on one source build: what `GET /api/v1/<device>/<list>/<incremental>` answers. */
+/**
+ * One device's listing for phones on one source build: what `GET /api/v1/<device>/<list>/<incremental>`
+ * answers, and, with the device's other lists, `GET /api/v2/devices/<device>/builds/<incremental>`.
+ */
 export interface IncrementalListing extends Listing {
   /** The phone's `ro.build.version.incremental` this answer is for. */
   incremental: string;
+  /**
+   * The builds of its v2 answer: `builds`, except that an incremental package v2 leaves out (kept in
+   * v1 withdrawn or of size 0 by `v1_withdrawn: list`, or not downloaded over https:
+   * render/v2-candidates.ts) is its target's full package, so v2 phones on the source still get the build.
+   */
+  v2Builds: Build[];
 }
 
 /** The full packages (and placeholders) of a device, and its incremental packages. */
@@ -169,14 +179,23 @@ export function planIncrementalListings(
     for (const incremental of [...bySource.keys()].sort(compareStrings)) {
       const offered = bySource.get(incremental)!;
       const source = listed.get(incremental) ?? fullByIncremental.get(incremental);
-      const builds = listing.builds.flatMap((b) => {
-        if (source && b.timestamp <= source.timestamp) return [];
+      const builds: Build[] = [];
+      const v2Builds: Build[] = [];
+      for (const b of listing.builds) {
+        if (source && b.timestamp <= source.timestamp) continue;
         const pkg = offered.get(b);
-        if (pkg && installableOver(pkg, source)) return [asOffered(b, pkg)];
+        if (pkg && installableOver(pkg, source)) {
+          builds.push(asOffered(b, pkg));
+          v2Builds.push(notInV2(pkg) ? b : builds[builds.length - 1]);
+          continue;
+        }
         if (pkg) untrusted.add(pkg);
-        return installableOver(b, source) ? [b] : [];
-      });
-      answers.push({ device: listing.device, list: listing.list, incremental, builds });
+        if (installableOver(b, source)) {
+          builds.push(b);
+          v2Builds.push(b);
+        }
+      }
+      answers.push({ device: listing.device, list: listing.list, incremental, builds, v2Builds });
     }
   }
   for (const pkg of untrusted) {
@@ -228,6 +247,11 @@ function beforeKeyChanges(builds: readonly Build[]): Build[] {
   return out;
 }
 
+/** Would the v2 answer leave the package out (render/v2-candidates.ts): withdrawn, of size 0 or not over https. */
+function notInV2(pkg: Build): boolean {
+  return isWithdrawn(pkg) || pkg.size === 0 || !pkg.url!.startsWith('https://');
+}
+
 /** The target's record with the incremental package's download: what a phone on the source build downloads. */
 function asOffered(target: Build, pkg: Build): Build {
   const offered: Build = {
@@ -244,5 +268,9 @@ function asOffered(target: Build, pkg: Build): Build {
   // The package's own SHA-256 beside its key, never the full build's.
   if (pkg.sha256 !== undefined) offered.sha256 = pkg.sha256;
   else delete offered.sha256;
+  // A/B phones stream `files[0]` of a v2 entry by these offsets: the package's own, or none (the
+  // whole zip), never the full build's, which point elsewhere in another file.
+  if (pkg.ota_property_files !== undefined) offered.ota_property_files = pkg.ota_property_files;
+  else delete offered.ota_property_files;
   return offered;
 }

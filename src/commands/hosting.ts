@@ -16,6 +16,12 @@ the phone paths, the API headers, OPTIONS, the JSON 404s and the v2 path, with o
 request shape for every device and list (new devices need no new configuration; regenerate it
 when content/site.yaml changes).
 
+On every host but Pages, each build has its own answers (an incremental package from it; nothing
+its keys cannot install) when its phones ask with their incremental: LineageOS up to 23.1 by
+default, 23.2 and later when the ROM sets
+  lineage.updater.uri=https://<site>/api/v2/devices/{device}/builds/{incr}
+(the default v2 URI has no {incr}; any other build gets the device's v2 answer).
+
   nginx   a whole nginx.conf:  nginx -p PREFIX/ -c FILE -g 'daemon off;'
   caddy   a Caddyfile:         caddy run --config FILE --adapter caddyfile
   apache  a whole httpd.conf:  apache2 -d PREFIX -f FILE -DFOREGROUND   (Debian's module paths)

@@ -150,7 +150,7 @@ export function cloudflareRuleProblems(table: RouteTable): Problem[] {
         line: 1,
         col: 1,
         field: '(incremental packages)',
-        message: `the answers for phones on one build (${incrementals.length}, one per list and build an incremental package applies on) take one _redirects rule each on Cloudflare Pages: ${counts.static} static rules (with the site-wide ones), over its limit of ${CLOUDFLARE_LIMITS.staticRedirects}; remove the manifests of incremental packages from builds few phones still run`,
+        message: `the answers for phones on one build (${incrementals.length}, one per list and build an incremental package applies on, and one per device and build for LineageOS v2) take one _redirects rule each on Cloudflare Pages: ${counts.static} static rules (with the site-wide ones), over its limit of ${CLOUDFLARE_LIMITS.staticRedirects}; remove the manifests of incremental packages from builds few phones still run`,
       },
     ];
   }

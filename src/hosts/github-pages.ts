@@ -120,8 +120,10 @@ export function githubPagesNotices(site: Site, catalog: PagesCatalog): Problem[]
         'hosts',
         'GitHub Pages cannot fall back from a missing file, so phones cannot ask …/{incr}:',
         `the ${catalog.incrementals.length} ${answers} for phones on one build`,
-        `(${fill(API_FILES.v1Incremental, { device, list, incremental })}, an incremental package first) stay unread,`,
-        'and every phone gets the full listing at …/index.json with full packages only',
+        `(${fill(API_FILES.v1Incremental, { device, list, incremental })} and, for LineageOS 23.2 and later,`,
+        `${fill(API_FILES.v2Incremental, { device, incremental })}; an incremental package first) stay unread,`,
+        'and every phone gets the full listing at …/index.json or …/builds.json, with full packages only and builds',
+        'its keys may not install',
       ),
     );
   }
@@ -183,7 +185,9 @@ function updaterAddresses(site: Site, siteUrl: string): UpdaterAddress[] {
       updaters: 'LineageOS 23.2 and later (v2)',
       setting: 'lineage.updater.uri',
       value: `${siteUrl}${API_FILES.v2Builds.replace(':device', '{device}')}`,
-      where: 'a system property of the device tree: PRODUCT_SYSTEM_EXT_PROPERTIES += lineage.updater.uri=…',
+      where:
+        'a system property of the device tree: PRODUCT_SYSTEM_EXT_PROPERTIES += lineage.updater.uri=…; not …/builds/{incr},' +
+        ' the answer per build of the other hosts, which Pages cannot fall back from',
     },
     {
       updaters: 'LineageOS up to 23.1 and /e/OS (v1)',

@@ -36,7 +36,7 @@ NODE_VERSION = "20"
  * serialized for the deploy, which "might fail" when that is too large, and from 10,000 rules on
  * Netlify asks for placeholders instead (docs.netlify.com/routing/redirects). Its `_redirects`
  * takes one rule per device and list: past 10,000 rules, lists beyond the interface's four are
- * refused (they multiply the rules); devices are not (each adds its ten). {@link netlifyOutputProblems}
+ * refused (they multiply the rules); devices are not (each adds its dozen). {@link netlifyOutputProblems}
  * checks both before anything is compiled.
  */
 const NETLIFY_LIMITS = { filesPerFolder: 54_000, rules: 10_000 } as const;

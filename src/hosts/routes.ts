@@ -52,6 +52,15 @@ export const ENDPOINTS: readonly Endpoint[] = [
     // phones show as "no updates"; a 404 would be "update check failed".
     unknownDevice: API_FILES.v2UnknownDeviceBuilds,
   },
+  // LineageOS Updater 23.2+ replaces `{incr}` in its v2 URI too (UpdatesNetworkDataSource.kt of
+  // LineageOS/android_packages_apps_Updater), though the default URI has none: a ROM whose URI is
+  // `…/builds/{incr}` gets the answer for its build, every other build the device's v2 answer.
+  {
+    name: 'v2 builds per source build',
+    paths: ['/api/v2/devices/:device/builds/:incremental'],
+    file: API_FILES.v2Builds,
+    incrementalFile: API_FILES.v2Incremental,
+  },
   {
     name: 'v2 device',
     paths: ['/api/v2/devices/:device', '/api/v2/devices/:device/'],

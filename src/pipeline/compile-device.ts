@@ -115,10 +115,12 @@ export function compileDevice(device: string, manifests: readonly ManifestFile[]
     })),
     ...rendered.files,
   ];
-  // Two v1 files of the device one path ignoring case (an answer for `INDEX` beside the listing's
+  // Two API files of the device one path ignoring case (an answer for `INDEX` beside the listing's
   // `index.json`) would be one file on a case-insensitive disk: refused at the build that asks for
   // it. The formats' folders are the site's (output-case.ts), refused only on such a disk.
-  const clashes = caseClashes(files.flatMap((f) => (f.path.startsWith('api/v1/') ? [f.path] : [])));
+  const clashes = caseClashes(
+    files.flatMap((f) => (f.path.startsWith('api/v1/') || f.path.startsWith('api/v2/devices/') ? [f.path] : [])),
+  );
   if (clashes.length > 0)
     return {
       device,

@@ -11,7 +11,7 @@ import { renderChecksums } from './checksums.js';
 import { summarizeDevice, type DeviceSummary } from './summary.js';
 import { renderDevicePage } from './pages.js';
 import { v1Notices } from './v1-notices.js';
-import { renderV2 } from './v2.js';
+import { renderV2, renderV2Answers } from './v2.js';
 import { renderV2Device } from './v2-directory.js';
 import { renderChangelogPage } from './changelog-page.js';
 import { deviceChanges } from './v2-changes.js';
@@ -60,6 +60,7 @@ export function renderDevice(
   return {
     files: [
       v2.file,
+      ...renderV2Answers(device, listings, answers),
       v2Device,
       renderDevicePage(device, listings, info, checksums !== undefined, links, answered),
       ...(checksums ? [checksums] : []),

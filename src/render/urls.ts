@@ -80,6 +80,12 @@ export const API_FILES = {
    */
   v1Incremental: '/api/v1/:device/:list/:incremental.json',
   v2Builds: '/api/v2/devices/:device/builds.json',
+  /**
+   * The v2 answer for phones on one build (`/api/v2/devices/<device>/builds/<their incremental>`,
+   * which LineageOS 23.2+ asks when the ROM's URI has `{incr}`) when the device has v1 answers for
+   * it; other phones get `v2Builds` (catalog/incremental.ts).
+   */
+  v2Incremental: '/api/v2/devices/:device/builds/:incremental.json',
   /** `/api/v2/devices/<device>`: in the device's folder, so no device name can clash with it. */
   v2Device: '/api/v2/devices/:device/index.json',
   v2Oems: '/api/v2/oems.json',

@@ -1,5 +1,6 @@
 import type { Build } from '../catalog/manifest.js';
 import type { Listing } from '../catalog/plan.js';
+import type { IncrementalListing } from '../catalog/incremental.js';
 import { compareStrings, type Problem } from '../catalog/problems.js';
 import { flatten, isoTime } from './markup.js';
 import { writtenAsIs } from './as-is.js';
@@ -101,6 +102,35 @@ export function renderV2(device: string, listings: readonly Listing[]): Rendered
     problems,
     versions,
   };
+}
+
+/**
+ * The v2 answers for phones on one build (`/api/v2/devices/<device>/builds/<incremental>`): for each
+ * build the device's v1 answers are for (`answers`, catalog/incremental.ts), the v2 answer of the
+ * listings with each list's answer for that build in place of the list, so the target of an
+ * incremental package from it has that package as `files[0]` and what its keys cannot install is
+ * left out, as in v1; lists without an answer for it stay whole (its phones offer only their own
+ * list's entries). The device's own v2 answer already says what is left out and why, and an
+ * answer holds its builds or fewer: no notices or problems of their own.
+ */
+export function renderV2Answers(
+  device: string,
+  listings: readonly Listing[],
+  answers: readonly IncrementalListing[],
+): OutputFile[] {
+  const byIncremental = new Map<string, Map<string, Listing>>();
+  for (const answer of answers) {
+    let lists = byIncremental.get(answer.incremental);
+    if (!lists) byIncremental.set(answer.incremental, (lists = new Map()));
+    lists.set(answer.list, { ...answer, builds: answer.v2Builds });
+  }
+  return [...byIncremental].map(([incremental, lists]) => ({
+    ...renderV2(
+      device,
+      listings.map((l) => lists.get(l.list) ?? l),
+    ).file,
+    path: fill(API_FILES.v2Incremental, { device, incremental }).slice(1),
+  }));
 }
 
 /**

@@ -236,5 +236,23 @@ export function v1RequestUrl(template: string, phone: PhoneProperties): string {
     .replaceAll('{incr}', phone.incremental);
 }
 
+/**
+ * The URL a LineageOS 23.2+ (v2) phone asks: `serverUrl` of UpdatesNetworkDataSource.kt
+ * (LineageOS/android_packages_apps_Updater, app/src/main/java/org/lineageos/updater/data/source/network/;
+ * the getter is the same in the Kotlin updater's versions, e.g. at
+ * a973e5b3e16535f592a0ca43c452c625e7b24dfe, whatever shape they decode) replaces `{device}`, `{type}`
+ * lower-cased and `{incr}` (`DeviceInfoUtils.buildVersionIncremental`) in the URI with Kotlin's
+ * `String.replace`, every occurrence.
+ */
+export function v2RequestUrl(template: string, phone: PhoneProperties): string {
+  return template
+    .replaceAll('{device}', phone.device)
+    .replaceAll('{type}', phone.releaseType.toLowerCase())
+    .replaceAll('{incr}', phone.incremental);
+}
+
+/** A v2 URI with `{incr}`: what a ROM sets to have its phones answered per source build. */
+export const LINEAGE_V2_INCR_TEMPLATE = 'https://download.example.org/api/v2/devices/{device}/builds/{incr}';
+
 /** The built-in v1 template of the LineageOS updater (`updater_server_url`), with the site's host. */
 export const LINEAGE_V1_TEMPLATE = 'https://download.example.org/api/v1/{device}/{type}/{incr}';

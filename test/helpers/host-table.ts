@@ -146,11 +146,12 @@ export function hostTable(compiled: CompiledSite): Probe[] {
   }
 
   // A phone on a build an incremental package applies on asks with its incremental and gets its
-  // own answer, on every request shape that carries {incremental}.
+  // own answer, on every request shape that carries {incremental}: v1's of its list, v2's of its device.
+  const written = new Set(compiled.files.map((f) => f.path));
   for (const endpoint of table.filter((e) => e.incrementalFile)) {
     for (const answer of answers) {
       const file = fill(endpoint.incrementalFile!, answer).slice(1);
-      if (file !== `api/v1/${answer.device}/${answer.list}/${answer.incremental}.json`) continue;
+      if (!written.has(file)) continue;
       for (const shape of endpoint.paths.filter((p) => p.includes(':incremental'))) {
         for (const method of ['GET', 'HEAD'] as const)
           add({
@@ -257,7 +258,6 @@ export function hostTable(compiled: CompiledSite): Probe[] {
   // PixelExperience-family list with no build to offer) answers the JSON 404 of its scope: its
   // folder's, or at the root ROOT_FORMAT_MISSES'. A folder outside /api/ is its own, whatever the
   // case: `/API/updater/` is not `/api/updater/`, where a file is a miss under /api/.
-  const written = new Set(compiled.files.map((f) => f.path));
   for (const format of formatFiles(site)) {
     const atRoot = format.folder === undefined;
     for (const device of devices) {

@@ -319,7 +319,9 @@ describe('the notices of a site on GitHub Pages', () => {
       copies: false,
     });
     expect(fields(all)).toEqual(['hosts', 'hosts', 'cache_control', 'site_url', 'hosts', 'hosts', 'request_paths.0']);
-    expect(all[5].message).toContain('the 1 answer for phones on one build (/api/v1/FP4/stable/eng.root.1.json');
+    expect(all[5].message).toContain(
+      'the 1 answer for phones on one build (/api/v1/FP4/stable/eng.root.1.json and, for LineageOS 23.2 and later, /api/v2/devices/FP4/builds/eng.root.1.json;',
+    );
     expect(all[6].message).toContain('/api/v1/{device}_{list}.json answers 404 there');
   });
 });

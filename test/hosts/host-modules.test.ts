@@ -77,7 +77,7 @@ describe('the host modules', () => {
   });
 
   it('report the rules past a limit of the hosts a build writes for, only those', () => {
-    // 2,001 answers for phones on one build: one static _redirects rule each on Cloudflare, none on Netlify.
+    // 2,001 answers for phones on one build: static _redirects rules on Cloudflare (v1's and v2's), none on Netlify.
     const incrementals = Array.from({ length: 2001 }, (_, i) => ({
       device: 'FP4',
       list: 'stable',

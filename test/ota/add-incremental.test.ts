@@ -138,14 +138,20 @@ describe('incremental packages on a fresh init --channels nightly catalog', { ti
     expect(offered(phoneOn(NEW))).toEqual([]);
   });
 
-  it('keeps the incremental package out of every answer but the per-build one (and SHA256SUMS and the device page): listings, v2, feeds', () => {
+  it('keeps the incremental package out of every answer but the per-build ones, v1 and v2 (and SHA256SUMS and the device page): listings, v2, feeds', () => {
     const compiled = compileSite(readContent(root));
     const holding = compiled.files.filter((f) => String(f.contents).includes(INCREMENTAL)).map((f) => f.path);
     expect(holding).toEqual([
       `api/v1/akita/nightly/${OLD.incremental}.json`,
+      `api/v2/devices/akita/builds/${OLD.incremental}.json`,
       'devices/akita/SHA256SUMS',
       'devices/akita/index.html',
     ]);
+    // In v2, the newer build's entry with the incremental package as files[0], which phones install.
+    const v2 = JSON.parse(
+      String(compiled.files.find((f) => f.path === `api/v2/devices/akita/builds/${OLD.incremental}.json`)!.contents),
+    ) as { datetime: number; files: { filename: string }[] }[];
+    expect(v2.map((e) => [e.datetime, e.files[0].filename])).toEqual([[NEW.timestamp, INCREMENTAL]]);
     const answer = JSON.parse(
       String(compiled.files.find((f) => f.path === `api/v1/akita/nightly/${OLD.incremental}.json`)!.contents),
     ) as { response: Record<string, unknown>[] };

@@ -2,7 +2,7 @@
 // untrusted incremental package leaves its source's phones the full package, with a notice; every
 // build before a key change has an answer without what its phones cannot install; key changes are
 // judged list by list; import never hides a package. Real zips, signed with keys the tests make,
-// asked for as the LineageOS v1 updater asks and read as it reads.
+// asked for as the LineageOS v1 updater and the v2 one with `{incr}` in its URI ask, read as they read.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,7 +13,16 @@ import { readContent } from '../../src/catalog/read.js';
 import { compileSite } from '../../src/pipeline/build.js';
 import { respond, servedTree } from '../../src/hosts/respond.js';
 import { runMain } from '../helpers/cli-process.js';
-import { LINEAGE_V1_TEMPLATE, v1Lists, v1RequestUrl } from '../helpers/clients.js';
+import {
+  LINEAGE_V1_TEMPLATE,
+  LINEAGE_V2_INCR_TEMPLATE,
+  v1Lists,
+  v1RequestUrl,
+  v2DecodeAnswer,
+  v2Offers,
+  v2RequestUrl,
+  type V2Entry,
+} from '../helpers/clients.js';
 import { ROOT } from '../helpers/helpers.js';
 import { writeOtaZip } from '../helpers/ota-zip.js';
 import { generateKey, otacert, signWholeFile, type SigningKey } from '../helpers/signed-zip.js';
@@ -51,8 +60,11 @@ describe('no phone stranded', { timeout: 120_000 }, () => {
     const added = await runMain(['add', file, '--root', root]);
     expect(added.code, added.err.join('\n')).toBe(0);
   };
-  /** What a LineageOS v1 phone of `type` on the build of `date` lists. */
-  const offered = (root: string, date: string, timestamp: number, type = 'nightly') => {
+  /**
+   * What a LineageOS phone of `type` on the build of `date` lists: through the v1 client, and the
+   * `files[0]` of the entries the v2 transcription offers, with `{incr}` in its URI.
+   */
+  const offeredBoth = (root: string, date: string, timestamp: number, type = 'nightly') => {
     const compiled = compileSite(readContent(root));
     expect(compiled.problems).toEqual([]);
     const tree = servedTree(compiled.site!, compiled.files);
@@ -64,10 +76,21 @@ describe('no phone stranded', { timeout: 120_000 }, () => {
       version: '22.1',
       allowMajorUpgrades: false,
     };
-    const body = String(respond(tree, 'GET', v1RequestUrl(LINEAGE_V1_TEMPLATE, phone)).body);
-    return (JSON.parse(body) as { response: Record<string, unknown>[] }).response
-      .filter((r) => v1Lists(r as never, phone))
-      .map((r) => r.filename);
+    const get = (url: string) => String(respond(tree, 'GET', url.replace(/^https:\/\/[^/]+/, '')).body);
+    const v1 = (JSON.parse(get(v1RequestUrl(LINEAGE_V1_TEMPLATE, phone))) as { response: Record<string, unknown>[] })
+      .response;
+    const v2 = v2DecodeAnswer(get(v2RequestUrl(LINEAGE_V2_INCR_TEMPLATE, phone)));
+    expect(v2).toBeDefined();
+    return {
+      v1: v1.filter((r) => v1Lists(r as never, phone)).map((r) => r.filename),
+      v2: v2!.filter((e) => v2Offers(e, phone)).map((e) => e.files[0].filename),
+    };
+  };
+  /** What the phone lists, the same in v1 and in v2. */
+  const offered = (root: string, date: string, timestamp: number, type = 'nightly') => {
+    const { v1, v2 } = offeredBoth(root, date, timestamp, type);
+    expect(v2, 'v2 with {incr}').toEqual(v1);
+    return v1;
   };
   const notices = (root: string) =>
     compileSite(readContent(root)).notices.map((n) => `${n.file}  ${n.field}  ${n.message}`);
@@ -123,7 +146,11 @@ describe('no phone stranded', { timeout: 120_000 }, () => {
       readFileSync(path.join(root, 'content/site.yaml'), 'utf8').replace(/^v1_withdrawn: omit$/m, 'v1_withdrawn: list'),
     );
     edit(root, INCREMENTAL, (t) => t.replace(/^filename: (.*)\.zip$/m, 'filename: $1.disabled.zip'));
-    expect(offered(root, OLD.date, OLD.timestamp)).toEqual([INCREMENTAL.replace(/\.zip$/, '.disabled.zip')]);
+    // v2 has no shape that marks a build withdrawn: its phones on the source get the full package.
+    expect(offeredBoth(root, OLD.date, OLD.timestamp)).toEqual({
+      v1: [INCREMENTAL.replace(/\.zip$/, '.disabled.zip')],
+      v2: [full(NEW.date)],
+    });
     expect(notices(root)).toContainEqual(
       expect.stringMatching(
         new RegExp(
@@ -142,6 +169,21 @@ describe('no phone stranded', { timeout: 120_000 }, () => {
     importListing({ source: listing, root, device: 'akita', list: 'nightly' });
     expect(readFileSync(path.join(root, manifestOf(INCREMENTAL)), 'utf8')).toBe(before);
     expect(offered(root, OLD.date, OLD.timestamp)).toEqual([INCREMENTAL]);
+  });
+
+  it("streams the incremental package by its own ota_property_files in v2, never by the target's", async () => {
+    const root = await withIncremental();
+    const props = (date: string) => {
+      const compiled = compileSite(readContent(root));
+      expect(compiled.problems).toEqual([]);
+      const file = compiled.files.find((f) => f.path === `api/v2/devices/akita/builds/eng.build.${date}.json`)!;
+      return (JSON.parse(String(file.contents)) as V2Entry[]).map((e) => e.files[0].ota_property_files);
+    };
+    // A/B phones read these offsets in files[0], the incremental package: the full build's point elsewhere.
+    edit(root, full(NEW.date), (t) => `${t}ota_property_files: "payload.bin:1577:4096,metadata:69:520"\n`);
+    expect(props(OLD.date)).toEqual([undefined]);
+    edit(root, INCREMENTAL, (t) => `${t}ota_property_files: "payload.bin:1200:2048,metadata:69:400"\n`);
+    expect(props(OLD.date)).toEqual(['payload.bin:1200:2048,metadata:69:400']);
   });
 
   it("offers the full package, with a notice, where the source build does not trust the incremental package's key", async () => {
