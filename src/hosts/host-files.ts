@@ -9,7 +9,7 @@ import { cloudflare } from './cloudflare.js';
 import { githubPages } from './github-pages.js';
 import { netlify } from './netlify.js';
 import { nginx } from './nginx.js';
-import { routeTable, type CatalogRoutes, type IncrementalAnswer, type RouteTable } from './routes.js';
+import type { RouteTable } from './routes.js';
 import type { Host, HostModule } from './host.js';
 import { renderEnvelope } from '../render/v1.js';
 import type { Problem } from '../catalog/problems.js';
@@ -33,25 +33,15 @@ export const HOSTS: readonly HostModule[] = [apache, cloudflare, netlify, github
  * past-the-end answer (a JSON 404 body), and the rule files of every host a build for `host`
  * writes ({@link HOSTS}).
  */
-export function renderHostFiles(
-  site: Site,
-  devices: readonly string[],
-  host: Host = 'all',
-  incrementals: readonly IncrementalAnswer[] = [],
-  rootFiles: readonly string[] = [],
-): OutputFile[] {
-  const table = routeTable(site, { devices, incrementals, rootFiles });
+export function renderHostFiles(site: Site, host: Host, table: RouteTable): OutputFile[] {
   const files: OutputFile[] = [{ path: '404.html', contents: notFoundPage(basePath(site)) }, ...notFoundFiles(table)];
   for (const written of writtenHosts(site, host)) files.push(...written.ruleFiles(table));
   return files;
 }
 
 /** The rules a build for `host` writes past their hosts' limits, each at the setting that makes them. */
-export function hostRuleProblems(site: Site, host: Host, catalog: CatalogRoutes): Problem[] {
-  const hosts = writtenHosts(site, host);
-  if (hosts.length === 0) return [];
-  const table = routeTable(site, catalog);
-  return hosts.flatMap((h) => h.limitProblems(table));
+export function hostRuleProblems(site: Site, host: Host, table: RouteTable): Problem[] {
+  return writtenHosts(site, host).flatMap((h) => h.limitProblems(table));
 }
 
 // --- internal ---

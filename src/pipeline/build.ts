@@ -15,7 +15,7 @@ import { placeholderHostNotice, type Site } from '../catalog/site.js';
 import { hostRuleProblems, renderHostFiles, type Host } from '../hosts/host-files.js';
 import { oldNetlifyTomlNotice } from '../hosts/netlify.js';
 import { githubPagesNotices, pagesCopies } from '../hosts/github-pages.js';
-import type { IncrementalAnswer } from '../hosts/routes.js';
+import { routeTable, type IncrementalAnswer } from '../hosts/routes.js';
 import { renderIndexes } from '../render/device-index.js';
 import type { OutputFile } from '../render/output.js';
 import { linksOf, servedByGitHubPages } from '../render/urls.js';
@@ -76,26 +76,27 @@ export function assembleSite(
   devices: readonly DeviceOutput[],
   host: Host,
   problems: Problem[],
-  hostFiles: () => OutputFile[] = () =>
-    renderHostFiles(site, content.devices, host, incrementalAnswers(devices), rootFormatAnswers(devices)),
+  hostFiles?: () => OutputFile[],
   indexFiles: (summaries: DeviceSummary[]) => OutputFile[] = (summaries) =>
     renderIndexes(summaries, linksOf(site), site.formats),
 ): { files: OutputFile[]; problems: Problem[]; notices: Problem[] } {
+  // One route table for the hosts' limits and their rule files (the preview brings its own files).
+  const table = routeTable(site, {
+    devices: content.devices,
+    incrementals: incrementalAnswers(devices),
+    rootFiles: rootFormatAnswers(devices),
+  });
   const all = [
     ...problems,
     ...devices.flatMap((d) => d.problems),
     ...checkCatalog([], content.devices),
-    ...hostRuleProblems(site, host, {
-      devices: content.devices,
-      incrementals: incrementalAnswers(devices),
-      rootFiles: rootFormatAnswers(devices),
-    }),
+    ...hostRuleProblems(site, host, table),
   ];
   if (all.length > 0) return { files: [], problems: sortProblems(all), notices: [] };
   const files: OutputFile[] = [
     ...devices.flatMap((d) => d.files),
     ...indexFiles(devices.map((d) => d.summary!)),
-    ...hostFiles(),
+    ...(hostFiles ? hostFiles() : renderHostFiles(site, host, table)),
     OUTPUT_MARKER_FILE,
   ];
   // Sorted when asked for: the preview, which rebuilds on every change, never asks.

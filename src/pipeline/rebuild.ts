@@ -9,6 +9,7 @@ import { compareStrings, type Problem } from '../catalog/problems.js';
 import { listContent, readContent } from '../catalog/read.js';
 import { servedTree, type ServedTree } from '../hosts/respond.js';
 import { renderHostFiles } from '../hosts/host-files.js';
+import { routeTable } from '../hosts/routes.js';
 import type { Site } from '../catalog/site.js';
 import { renderIndexes } from '../render/device-index.js';
 import type { OutputFile } from '../render/output.js';
@@ -55,7 +56,10 @@ export function changedDevicesRebuild(root: string): Rebuild {
     const rootFiles = rootFormatAnswers(outputs);
     const key = `${s.devices.join('/')}\u0000${incrementals.map((a) => `${a.device}/${a.list}/${a.incremental}`).join(' ')}\u0000${rootFiles.join(' ')}`;
     if (s.hostFiles?.key !== key)
-      s.hostFiles = { key, files: renderHostFiles(s.site, s.devices, 'all', incrementals, rootFiles) };
+      s.hostFiles = {
+        key,
+        files: renderHostFiles(s.site, 'all', routeTable(s.site, { devices: s.devices, incrementals, rootFiles })),
+      };
     const problems = [...s.siteProblems, ...[...s.layoutProblems.values()].flat()];
     // The devices' own files stay deflated, out of the assembly: only the indexes and host files come back.
     const assembled = assembleSite(

@@ -49,9 +49,9 @@ describe('the host modules', () => {
   ];
   it.each(cases)('$what writes the rule files of the hosts whose module says so', ({ yaml, host, files }) => {
     const s = site(yaml);
-    const written = renderHostFiles(s, ['FP4'], host);
-    expect(ruleFileNames(written)).toEqual(files);
     const table = routeTable(s, { devices: ['FP4'] });
+    const written = renderHostFiles(s, host, table);
+    expect(ruleFileNames(written)).toEqual(files);
     const expected = HOSTS.filter((h) => h.writes(s, host)).flatMap((h) => h.ruleFiles(table));
     expect(written.filter((f) => expected.some((e) => e.path === f.path))).toEqual(expected);
   });
@@ -84,8 +84,9 @@ describe('the host modules', () => {
       incremental: `eng.${i}`,
     }));
     const s = site('');
-    const problems = hostRuleProblems(s, 'all', { devices: ['FP4'], incrementals });
+    const table = routeTable(s, { devices: ['FP4'], incrementals });
+    const problems = hostRuleProblems(s, 'all', table);
     expect(problems.map((p) => p.field)).toEqual(['(incremental packages)']);
-    expect(hostRuleProblems(s, 'netlify', { devices: ['FP4'], incrementals })).toEqual([]);
+    expect(hostRuleProblems(s, 'netlify', table)).toEqual([]);
   });
 });

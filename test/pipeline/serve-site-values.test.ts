@@ -131,12 +131,16 @@ describe('cache_control in the Cloudflare and Netlify rule files', () => {
     ['a line break', 'max-age=1\n/*\n  X-Evil: 1'],
   ])('_headers refuses %s that got past the grammar, rather than write it, for either host', (_, cacheControl) => {
     const { site } = parseSite(BASE);
-    expect(() => renderHostFiles({ ...site!, cacheControl }, ['FP4'])).toThrow(
-      /cannot be written literally in _headers/,
-    );
-    expect(() => renderHostFiles({ ...site!, cacheControl }, ['FP4'], 'netlify')).toThrow(
-      /cannot be written literally in _headers/,
-    );
+    expect(() =>
+      renderHostFiles({ ...site!, cacheControl }, 'all', routeTable({ ...site!, cacheControl }, { devices: ['FP4'] })),
+    ).toThrow(/cannot be written literally in _headers/);
+    expect(() =>
+      renderHostFiles(
+        { ...site!, cacheControl },
+        'netlify',
+        routeTable({ ...site!, cacheControl }, { devices: ['FP4'] }),
+      ),
+    ).toThrow(/cannot be written literally in _headers/);
   });
 
   it.each(['/api/v1/a b/{device}/{list}', '/api/v1/#x/{device}/{list}', '/api/v1/\x7f/{device}/{list}'])(
