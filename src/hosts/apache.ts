@@ -7,7 +7,7 @@
 import { fillGroups, toRegex, formatListen, serverRules } from './server-rules.js';
 import type { ServerRewrite, ServerRules } from './server-rules.js';
 import { routeTable } from './routes.js';
-import type { HostModule, ServerConfigOptions } from './host.js';
+import { selfHostedServer, type HostModule, type ServerConfigOptions } from './host.js';
 import type { Site } from '../catalog/site.js';
 
 /** What `.htaccess` must be allowed to set (shared hosts usually allow All). */
@@ -17,18 +17,14 @@ const HTACCESS_OVERRIDES = 'FileInfo Indexes';
  * Apache: `.htaccess` in dist/ when site.yaml says `apache_htaccess: true` (shared hosting), and
  * `otapress hosting apache` writes a whole configuration with the same rules.
  */
-export const apache: HostModule = {
+// A fallback rewrite and an error document per JSON 404 folder answer as the table says.
+export const apache: HostModule = selfHostedServer({
   name: 'apache',
   writes: (site) => site.apacheHtaccess,
   // Apache never serves `.ht*` files; other hosts would serve it like any file (it holds only rules).
   ruleFiles: (table) => [{ path: '.htaccess', contents: apacheRules(serverRules(table)) }],
-  limits: {},
-  limitProblems: () => [],
-  outputLimitProblems: () => [],
-  // A fallback rewrite and an error document per JSON 404 folder answer as the table says.
-  answers: { rootFormatMiss: 'json', notFoundCacheControl: 'no-store' },
   serverConfig: renderApacheConfig,
-};
+});
 
 /** The modules the rules need, by their Debian file names. */
 const MODULES = [

@@ -5,21 +5,12 @@
  */
 import { fillGroups, serverRules, type ServerRules } from './server-rules.js';
 import { routeTable } from './routes.js';
-import type { HostModule, ServerConfigOptions } from './host.js';
+import { selfHostedServer, type HostModule, type ServerConfigOptions } from './host.js';
 import type { Site } from '../catalog/site.js';
 
 /** Caddy: no rule files in dist/; `otapress hosting caddy` writes its whole Caddyfile. */
-export const caddy: HostModule = {
-  name: 'caddy',
-  writes: () => false,
-  ruleFiles: () => [],
-  limits: {},
-  limitProblems: () => [],
-  outputLimitProblems: () => [],
-  // A fallback `route` and `try_files` in `handle_errors` answer as the table says.
-  answers: { rootFormatMiss: 'json', notFoundCacheControl: 'no-store' },
-  serverConfig: renderCaddyfile,
-};
+// A fallback `route` and `try_files` in `handle_errors` answer as the table says.
+export const caddy: HostModule = selfHostedServer({ name: 'caddy', serverConfig: renderCaddyfile });
 
 export function renderCaddyfile(site: Site, { dist, listen, prefix, serverName }: ServerConfigOptions): string {
   const rules = serverRules(routeTable(site));

@@ -43,6 +43,25 @@ export interface HostModule {
 }
 
 /**
+ * The module of a self-hosted server: it has no documented rule limits, and its rules (a fallback
+ * rewrite and the nearest JSON 404 of each folder) answer as the route table says. It writes rule
+ * files only where `writes` says so (Apache's `.htaccess`).
+ */
+export function selfHostedServer(
+  server: Pick<HostModule, 'name' | 'serverConfig'> & Partial<Pick<HostModule, 'writes' | 'ruleFiles'>>,
+): HostModule {
+  return {
+    writes: () => false,
+    ruleFiles: () => [],
+    limits: {},
+    limitProblems: () => [],
+    outputLimitProblems: () => [],
+    answers: { rootFormatMiss: 'json', notFoundCacheControl: 'no-store' },
+    ...server,
+  };
+}
+
+/**
  * How a host answers where its rules cannot follow the route table (the host table's tests expect
  * these of each host's engine). Where they can, a module writes rules that answer as the table says.
  */

@@ -5,23 +5,14 @@
  */
 import { fillGroups, formatListen, serverRules, type ServerRules } from './server-rules.js';
 import { routeTable } from './routes.js';
-import type { HostModule, ServerConfigOptions } from './host.js';
+import { selfHostedServer, type HostModule, type ServerConfigOptions } from './host.js';
 import type { Site } from '../catalog/site.js';
 
 export type { ServerConfigOptions } from './host.js';
 
 /** nginx: no rule files in dist/; `otapress hosting nginx` writes its whole configuration. */
-export const nginx: HostModule = {
-  name: 'nginx',
-  writes: () => false,
-  ruleFiles: () => [],
-  limits: {},
-  limitProblems: () => [],
-  outputLimitProblems: () => [],
-  // `try_files` falls through to a fallback and to the nearest JSON 404, so it answers as the table says.
-  answers: { rootFormatMiss: 'json', notFoundCacheControl: 'no-store' },
-  serverConfig: renderNginxConfig,
-};
+// `try_files` falls through to a fallback and to the nearest JSON 404, so it answers as the table says.
+export const nginx: HostModule = selfHostedServer({ name: 'nginx', serverConfig: renderNginxConfig });
 
 export function renderNginxConfig(
   site: Site,
