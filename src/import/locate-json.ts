@@ -6,7 +6,10 @@
  */
 
 /** Line and column (1-based) of a JSON path such as `['response', 3, 'size']`: the value's first character, else its nearest existing parent's. */
-export type JsonLocator = (path: readonly (string | number)[]) => { line: number; col: number };
+export type JsonLocator = ((path: readonly (string | number)[]) => { line: number; col: number }) & {
+  /** The source text of the value at `path` (a number as written: `4.10`), or `undefined` when there is none. */
+  literal(path: readonly (string | number)[]): string | undefined;
+};
 
 /** A locator for `text`, whose records are the elements of the array at `base` (`[]` or `['response']`). */
 export function locateJson(text: string, base: readonly string[]): JsonLocator {
@@ -23,20 +26,33 @@ export function locateJson(text: string, base: readonly string[]): JsonLocator {
     }
     return { line: low + 1, col: offset - lineStarts[low] + 1 };
   };
-  return (path) => {
+  /** The offset of the deepest value along `path` that exists, and whether it is the whole path's. */
+  const offsetOf = (path: readonly (string | number)[]): { offset: number; found: boolean } => {
     if (array === undefined) {
       let offset = skipSpace(text, 0);
       for (const key of base) offset = memberOffset(text, offset, key) ?? offset;
       array = offset;
       elements = elementOffsets(text, array);
     }
-    const [index, key] = path.slice(base.length);
+    const [index, ...rest] = path.slice(base.length);
     if (typeof index !== 'number' || elements![index] === undefined)
-      return position(path.length <= base.length ? array : 0);
-    const record = elements![index];
-    if (typeof key !== 'string') return position(record);
-    return position(memberOffset(text, record, key) ?? record);
+      return { offset: path.length <= base.length ? array : 0, found: path.length === base.length };
+    let offset = elements![index];
+    // Below a record (a v2 entry's `files.0.url`): each member or element in turn.
+    for (const step of rest) {
+      const next = typeof step === 'number' ? elementOffsets(text, offset)[step] : memberOffset(text, offset, step);
+      if (next === undefined) return { offset, found: false };
+      offset = next;
+    }
+    return { offset, found: true };
   };
+  const locate = (path: readonly (string | number)[]) => position(offsetOf(path).offset);
+  return Object.assign(locate, {
+    literal(path: readonly (string | number)[]) {
+      const { offset, found } = offsetOf(path);
+      return found ? text.slice(offset, skipValue(text, offset)) : undefined;
+    },
+  });
 }
 
 // --- internal ---

@@ -31,6 +31,13 @@ export function isCrDroidRecord(r: Record<string, unknown>): boolean {
  */
 export function mapCrDroidRecord(r: Record<string, unknown>): Map<string, string> {
   const renamed = new Map<string, string>();
+  // The md5-keyed readers (crDroid 11.0–14.0 Java, Matrixx, Project Infinity-X, VoltageOS) read no
+  // `sha256`: `md5` is their download id (Utils.parseJsonUpdate, `update.setDownloadId(getString("md5"))`,
+  // test/helpers/dialects/crdroid-java.ts), and a LineageOS v1 phone takes any unique id too.
+  if (r.sha256 === undefined && r.id === undefined && r.md5 !== undefined) {
+    r.id = r.md5;
+    renamed.set('id', 'md5');
+  }
   for (const [theirs, ours] of Object.entries(CRDROID_BUILD_KEYS)) {
     if (r[theirs] === undefined || r[ours] !== undefined) continue;
     r[ours] = r[theirs];
@@ -38,6 +45,69 @@ export function mapCrDroidRecord(r: Record<string, unknown>): Map<string, string
     renamed.set(ours, theirs);
   }
   return renamed;
+}
+
+/**
+ * Whether a record is an entry of a LineageOS v2 answer (`/api/v2/devices/<device>/builds`, what
+ * otapress writes and lineageos-infra/updater api_v2.py answers): `files`, no `url` of its own.
+ */
+export function isV2Entry(r: Record<string, unknown>): boolean {
+  return Array.isArray(r.files) && r.url === undefined && r.download === undefined;
+}
+
+/** The keys of a v2 entry's `files[0]` (the zip phones install) and the v1 keys that carry the same value. */
+const V2_FILE_KEYS: Record<string, string> = { filename: 'filename', sha256: 'id', size: 'size', url: 'url' };
+
+/**
+ * Renames, in place, a v2 entry's keys to the v1 ones: `files[0]`'s `filename`, `sha256` (its
+ * download key), `size`, `url`, and `type` (the list) as `romtype`; its `os_patch_level`,
+ * `ota_property_files` and `os_sdk_level` stay beside them, as the crDroid family has them. The
+ * copies a v2 file repeats (`date`, `datetime`, `type`, `filepath`, `sha1`) and the build's other
+ * files are dropped: the build derives them. Returns the renamed keys (v1 key → the entry's path).
+ */
+export function mapV2Entry(r: Record<string, unknown>): { renamed: Map<string, string>; extras: V2Extras } {
+  const renamed = new Map<string, string>();
+  const extras: V2Extras = {};
+  const [zip, ...others] = r.files as unknown[];
+  if (isObject(zip)) {
+    for (const [theirs, ours] of Object.entries(V2_FILE_KEYS)) {
+      if (zip[theirs] === undefined) continue;
+      r[ours] = zip[theirs];
+      renamed.set(ours, `files.0.${theirs}`);
+    }
+    for (const key of ['os_patch_level', 'ota_property_files', 'os_sdk_level'])
+      if (zip[key] !== undefined) r[key] = zip[key];
+    if (typeof zip.sha1 === 'string') extras.sha1 = zip.sha1;
+    // The build's other files (images, firmware): the manifest's `files`, checked there; an address
+    // beside the zip's is derived by the build, so only another one is kept.
+    const folder = typeof zip.url === 'string' ? zip.url.slice(0, zip.url.lastIndexOf('/') + 1) : undefined;
+    if (others.length > 0)
+      extras.files = others.map((f) => {
+        const entry: Record<string, string | number> = {};
+        for (const key of ['filename', 'size', 'sha256', 'sha1', 'url'] as const) {
+          const v = isObject(f) ? f[key] : undefined;
+          if (typeof v === 'string' || typeof v === 'number') entry[key] = v;
+        }
+        if (folder !== undefined && entry.url === `${folder}${String(entry.filename)}`) delete entry.url;
+        return entry;
+      });
+  }
+  if (r.type !== undefined) {
+    r.romtype = r.type;
+    renamed.set('romtype', 'type');
+  }
+  for (const key of ['files', 'type', 'date']) delete r[key];
+  return { renamed, extras };
+}
+
+/** What a v2 entry holds beyond the v1 record that a manifest keeps: the zip's SHA-1 and the build's other files. */
+export interface V2Extras {
+  sha1?: string;
+  files?: Record<string, string | number>[];
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /**

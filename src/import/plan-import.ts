@@ -1,5 +1,5 @@
 /**
- * Wing `import/`: a saved v1 listing into manifests. This file plans the import: the listing and the
+ * Wing `import/`: a saved listing (LineageOS v1 or v2, or another updater family's file) into manifests. This file plans the import: the listing and the
  * device's manifests in, the manifest files to write out, each build merged into the manifest that
  * already describes it (merge-builds.ts). Pure. The wing imports only `render/` (to compare
  * records) and `catalog/`; import-listing.ts alone reads and writes files.
@@ -10,12 +10,13 @@ import { firstInvalidUtf8 } from '../catalog/yaml-source.js';
 import { compareStrings, lineColOf, sortProblems, type Problem } from '../catalog/problems.js';
 import type { ManifestFile } from '../catalog/read.js';
 import type { Site } from '../catalog/site.js';
-import { locateJson } from './locate-json.js';
+import { locateJson, type JsonLocator } from './locate-json.js';
 import { isSingleBuild, missingListMessage, whatTheFileIs } from './source-shapes.js';
 import { deviceFileOf, type DeviceField } from './device-file.js';
 import { mergeBuilds, orderLists, type Candidate, type ManifestWrite } from './merge-builds.js';
 import { FILLED, NORMALISED, readRecord, RECORD_KEYS, sameOrder } from './read-record.js';
 import type { FilledField, NormalisedKind, RecordContext } from './read-record.js';
+import { familyOf, SOURCE_FAMILIES, type SourceFamily } from './source-families.js';
 
 export type { ManifestWrite } from './merge-builds.js';
 
@@ -84,9 +85,9 @@ export function planImport(input: ImportInput): ImportPlan {
   // Past the cap nothing is written or shown: the checks across records wait until these are fixed.
   if (report.unshown > 0 && !input.skipInvalid) return finish({ writes: [], records, skipped: read.invalidRecords });
   // 2. and 3. Each build merged with the source's other records and the device's manifests.
-  const writes = mergeBuilds(read.candidates, listing.records, input, (index, field, message) => {
+  const writes = mergeLists(read, listing.records, input, (index, field, message) => {
     const path = listing.recordPath(index);
-    report.at(field ? [...path, field] : path, `record ${index}: ${message}`, report.problems);
+    report.at(field ? [...path, ...fieldPath(field)] : path, `record ${index}: ${message}`, report.problems);
   });
   // 4. The device fields of a crDroid listing: device.yaml, written only when there is none.
   let device: ImportPlan['device'];
@@ -105,10 +106,13 @@ export function planImport(input: ImportInput): ImportPlan {
 
 // --- internal ---
 
-/** A listing's records, and the JSON path of each (a single build's is the file's own). */
+/** A listing's records, the JSON path of each (a single build's is the file's own), and the updater family that reads it. */
 interface Listing {
   records: unknown[];
   recordPath: (index: number) => (string | number)[];
+  family: SourceFamily;
+  /** A LineageOS v2 answer: each entry goes to the list its `type` names. */
+  v2: boolean;
 }
 
 /** Where the plan's problems and notes go, located in the source; past {@link MAX_PROBLEMS} problems, only counted. */
@@ -118,8 +122,8 @@ interface Report {
   filledNotes: Set<Problem>;
   problems: Problem[];
   unshown: number;
-  /** The line and column of a JSON path in the source; 1:1 until the source is parsed. */
-  locator: (path: (string | number)[]) => { line: number; col: number };
+  /** The line and column of a JSON path in the source (1:1 until the source is parsed), and the text of its value. */
+  locator: JsonLocator;
   at(path: (string | number)[], message: string, into: Problem[]): void;
 }
 
@@ -129,7 +133,7 @@ function createReport(sourceName: string): Report {
     filledNotes: new Set(),
     problems: [],
     unshown: 0,
-    locator: () => ({ line: 1, col: 1 }),
+    locator: Object.assign(() => ({ line: 1, col: 1 }), { literal: () => undefined }),
     at(path, message, into) {
       if (into === report.problems && report.problems.length >= MAX_PROBLEMS) report.unshown++;
       else into.push({ file: sourceName, ...report.locator(path), field: path.join('.') || '(file)', message });
@@ -188,12 +192,20 @@ function readListing(input: ImportInput, report: Report): Listing | undefined {
     report.problems.push({ file: sourceName, line: 1, col: 1, field: '--list', message });
     return undefined;
   }
-  return { records, recordPath: (i) => (single ? base : [...base, i]) };
+  const family = familyOf(records);
+  return {
+    records,
+    recordPath: (i) => (single ? base : [...base, i]),
+    family: SOURCE_FAMILIES[family],
+    v2: family === 'lineage-v2',
+  };
 }
 
 /** What reading the records on their own found, for the checks across records and the device file. */
 interface RecordsRead {
   candidates: Candidate[];
+  /** The list each record goes to (a v2 entry's own `type` when the site has that list), by index. */
+  lists: string[];
   invalidRecords: number;
   deviceFields: Map<string, DeviceField>;
 }
@@ -226,22 +238,26 @@ function readRecords(listing: Listing, input: ImportInput, report: Report): Reco
   let index = 0;
   let path: (string | number)[] = listing.recordPath(0);
   let reportedFields = new Set<string>();
+  const lists: string[] = [];
   const context: RecordContext = {
     site,
     device,
     list,
     androidVersion: input.androidVersion,
+    family: listing.family,
+    literal: (key) => report.locator.literal([...path, ...fieldPath(key)]),
     problem: (field, message) => {
       reportedFields.add(field ?? '');
-      report.at(field ? [...path, field] : path, `record ${index}: ${message}`, problems);
+      report.at(field ? [...path, ...fieldPath(field)] : path, `record ${index}: ${message}`, problems);
     },
-    note: (field, message) => report.at(field ? [...path, field] : path, `record ${index}: ${message}`, notes),
+    note: (field, message) =>
+      report.at(field ? [...path, ...fieldPath(field)] : path, `record ${index}: ${message}`, notes),
     filled: (field, detail) => tally(filled, field, () => ({ count: 0, path, details: new Set() }), detail),
     normalised: (kind, field, detail) =>
       tally(
         normalised,
         `${kind}:${field}`,
-        () => ({ kind, field, count: 0, path: [...path, field], details: new Set() }),
+        () => ({ kind, field, count: 0, path: [...path, ...fieldPath(field)], details: new Set() }),
         detail,
       ),
     deviceField: (key, value) => {
@@ -269,6 +285,8 @@ function readRecords(listing: Listing, input: ImportInput, report: Report): Reco
     const record = records[index];
     path = listing.recordPath(index);
     reportedFields = new Set();
+    if (listing.v2) context.list = entryList(record, input);
+    lists.push(context.list);
     const before = problems.length + report.unshown;
     const values = readRecord(record, context);
     // Only a record with every field of the interface can be in its order (LineageOS ones are alphabetical).
@@ -288,8 +306,8 @@ function readRecords(listing: Listing, input: ImportInput, report: Report): Reco
     if (values && problems.length + report.unshown === before) candidates.push({ index, values });
     else invalidRecords++;
   }
-  noteTallies(filled, normalised, records.length, input.sourceName, report);
-  return { candidates, invalidRecords, deviceFields };
+  noteTallies(filled, normalised, records.length, listing.family, input.sourceName, report);
+  return { candidates, lists, invalidRecords, deviceFields };
 }
 
 /** Each filled-in field and each normalisation once for the whole listing, at the first record it is about. */
@@ -297,6 +315,7 @@ function noteTallies(
   filled: Map<FilledField, Tally>,
   normalised: Map<string, Tally & { kind: NormalisedKind; field: string }>,
   records: number,
+  family: SourceFamily,
   sourceName: string,
   report: Report,
 ): void {
@@ -316,13 +335,12 @@ function noteTallies(
         : count === 1
           ? 'the record lacks'
           : `all ${count} records lack`;
-    const reader =
-      name === 'romtype' ? 'which phones compare with their release type' : 'which only the /e/ updater reads';
+    const reader = name === 'romtype' ? family.typeMissing : 'which only the /e/ updater reads';
     const note = {
       file: sourceName,
       ...report.locator(path),
       field: name,
-      message: `${lack} \`${name}\`, ${reader}: ${FILLED[field]}${shown(details)}`,
+      message: `${lack} \`${name}\`, ${reader}: ${FILLED[field].replace('{noMd5}', family.noMd5)}${shown(details)}`,
     };
     report.notes.push(note);
     report.filledNotes.add(note);
@@ -332,9 +350,51 @@ function noteTallies(
       file: sourceName,
       ...report.locator(path),
       field,
-      message: `\`${field}\` ${NORMALISED[kind].replace('{count}', counted(count, 'record'))}${shown(details)}`,
+      message: `\`${field}\` ${NORMALISED[kind](family).replace('{count}', counted(count, 'record'))}${shown(details)}`,
     });
   }
+}
+
+/** A field as a JSON path: a v2 entry's `files.0.url` is three steps. */
+function fieldPath(field: string): (string | number)[] {
+  return field.includes('.') ? field.split('.').map((step) => (/^\d+$/.test(step) ? Number(step) : step)) : [field];
+}
+
+/** The list a v2 entry goes to: the one its `type` names when the site has it (ignoring case, as phones compare), else the one given. */
+function entryList(record: unknown, input: ImportInput): string {
+  const type = record !== null && typeof record === 'object' ? (record as { type?: unknown }).type : undefined;
+  if (typeof type !== 'string') return input.list;
+  return input.site.lists.find((l) => l.name.toLowerCase() === type.toLowerCase())?.name ?? input.list;
+}
+
+/**
+ * Steps 2 and 3 for each list the records go to (one, but for a v2 answer): each list's builds
+ * merged as mergeBuilds does, the manifests written for one list being those the next one reads.
+ */
+function mergeLists(
+  read: RecordsRead,
+  records: readonly unknown[],
+  input: ImportInput,
+  refuse: (index: number, field: string | undefined, message: string) => void,
+): ManifestWrite[] {
+  const names = new Set(read.lists);
+  if (names.size <= 1)
+    return mergeBuilds(read.candidates, records, { ...input, list: read.lists[0] ?? input.list }, refuse);
+  const writes = new Map<string, ManifestWrite>();
+  let existing = input.existing;
+  for (const list of names) {
+    const mine = new Set(read.lists.flatMap((l, i) => (l === list ? [i] : [])));
+    // Records of other lists are no part of this list's source: they are out of its view.
+    const listRecords = records.map((r, i) => (mine.has(i) ? r : undefined));
+    const candidates = read.candidates.filter((c) => mine.has(c.index));
+    for (const write of mergeBuilds(candidates, listRecords, { ...input, list, existing }, refuse)) {
+      const before = writes.get(write.file);
+      writes.set(write.file, before ? { ...write, action: `${before.action}, ${write.action}` } : write);
+      const file = { file: write.file, device: input.device, bytes: Buffer.from(write.text) };
+      existing = [...existing.filter((m) => m.file !== write.file), file];
+    }
+  }
+  return [...writes.values()];
 }
 
 /** How many records a note is about, the first one's path, and the first few values it names. */

@@ -12,9 +12,12 @@ import { deriveAndroidVersion } from '../catalog/name-families.js';
 import {
   isCrDroidRecord,
   isPixelExperienceRecord,
+  isV2Entry,
   mapCrDroidRecord,
   mapPixelExperienceRecord,
+  mapV2Entry,
 } from './other-formats.js';
+import { md5KeyNote, say, type SourceFamily } from './source-families.js';
 import { checkAcross, manifestValuesOf, readValues, type CompleteRead, type RecordValues } from './record-values.js';
 
 /** The keys of a v1 record in the order the /e/ OTA server writes them (and every listing otapress writes): the field table's. */
@@ -33,6 +36,10 @@ export interface RecordContext {
   list: string;
   /** `--android-version`: for records that neither api_level nor the file name tells it of. */
   androidVersion?: string;
+  /** The updater family that reads the file: the words of every message. */
+  family: SourceFamily;
+  /** The text of the record's member `key` as the file writes it (`4.10`), when there is one. */
+  literal?(key: string): string | undefined;
   problem(field: string | undefined, message: string): void;
   note(field: string | undefined, message: string): void;
   /**
@@ -54,19 +61,21 @@ export interface RecordContext {
   partial?(values: ManifestValues & { placeholder?: true }): void;
 }
 
-/** The forms of a value the import publishes differently, reported once per listing. */
+/** The forms of a value the import publishes differently, each in the words of the file's family; reported once per listing. */
 export const NORMALISED = {
-  datetime_text:
-    'is text in {count}; phones read it with getLong, which takes a number in text, so it is published as the number',
-  timestamp_text: 'is text in {count}; published as the number, equal to datetime',
-  size_text:
-    'is text in {count}; phones read it with getLong, which takes a number in text, so it is published as the number',
-  id_key:
+  datetime_text: (f: SourceFamily) => `is text in {count}; ${f.numberInText}`,
+  timestamp_text: () => 'is text in {count}; published as the number, equal to datetime',
+  size_text: (f: SourceFamily) => `is text in {count}; ${f.numberInText}`,
+  id_key: () =>
     'is not a SHA-256 in {count}; phones use it only as the download key, so it is published as written (pages and feeds do not call it a SHA-256)',
-  romtype_list:
-    'is not the list imported into in {count}; published as the list, which phones compare with their release type (ignoring case)',
-  crdroid: 'is read as the v1 key in {count} (crDroid / Evolution X listing)',
-  pixelexperience: 'is read as the v1 key in {count} (PixelExperience / PixelOS / Project Elixir answer)',
+  md5_id: () => md5KeyNote(),
+  romtype_list: (f: SourceFamily) => `is not the list imported into in {count}; ${f.typeKey}`,
+  number_text: (f: SourceFamily) =>
+    `is a number in {count}; ${'reads' in f.numberForText ? f.numberForText.reads : ''}, so it is published as that text`,
+  number_text_shown: (f: SourceFamily) =>
+    `is a number in {count} that phones show otherwise than the file writes it: ${'reads' in f.numberForText ? f.numberForText.reads : ''}; published as they show it`,
+  crdroid: () => 'is read as the v1 key in {count} (crDroid-family listing)',
+  pixelexperience: () => 'is read as the v1 key in {count} (PixelExperience / PixelOS / Project Elixir answer)',
 } as const;
 
 /** A kind of {@link NORMALISED} value. */
@@ -86,7 +95,7 @@ export const FILLED = {
   api_level: 'derived from android_version by the same pairing, as the build does',
   display_version: 'derived from the file name, as the build does',
   incremental: 'published as ""',
-  md5sum: 'published as "" (LineageOS phones never read it; the build notes each package without one)',
+  md5sum: 'published as "" ({noMd5})',
   changes: 'published as ""',
   pre_version: 'published as ""',
   is_upgrade_supported: 'published as false',
@@ -165,7 +174,7 @@ interface Shape {
   /** The record is of another updater's shape: its keys beyond v1 describe the device. */
   foreign: boolean;
   /** Build facts of the crDroid family beyond the v1 record, which manifests hold too (checked there). */
-  buildExtras: Pick<ManifestValues, 'os_patch_level' | 'ota_property_files'>;
+  buildExtras: Pick<ManifestValues, 'os_patch_level' | 'ota_property_files' | 'sha1' | 'files'>;
   crDroid: boolean;
 }
 
@@ -175,18 +184,25 @@ interface Shape {
  * record the list's romtype when it has none.
  */
 function adoptOtherShapes(r: Record<string, unknown>, c: RecordContext): Shape {
-  const crDroid = isCrDroidRecord(r);
-  const renamed = crDroid ? mapCrDroidRecord(r) : new Map<string, string>();
-  for (const [ours, theirs] of renamed) c.normalised('crdroid', theirs, `${theirs} → ${ours}`);
+  const v2 = isV2Entry(r);
+  const crDroid = !v2 && isCrDroidRecord(r);
+  const entry = v2 ? mapV2Entry(r) : undefined;
+  const renamed = crDroid ? mapCrDroidRecord(r) : (entry?.renamed ?? new Map<string, string>());
+  // A v2 entry's keys are the v2 interface's, which otapress writes itself: no note on each.
+  for (const [ours, theirs] of crDroid ? renamed : []) {
+    // A download key from `md5` has a note of its own, with what each answer can then publish.
+    if (theirs === 'md5' && ours === 'id') c.normalised('md5_id', theirs, String(r.id));
+    else c.normalised('crdroid', theirs, `${theirs} → ${ours}`);
+  }
   if (crDroid && r.romtype === undefined) r.romtype = c.list;
-  const pixelExperience = !crDroid && isPixelExperienceRecord(r);
+  const pixelExperience = !crDroid && !v2 && isPixelExperienceRecord(r);
   if (pixelExperience) {
     for (const [ours, theirs] of mapPixelExperienceRecord(r, c.deviceField)) {
       renamed.set(ours, theirs);
       c.normalised('pixelexperience', theirs, `${theirs} → ${ours}`);
     }
   }
-  const buildExtras: Shape['buildExtras'] = {};
+  const buildExtras: Shape['buildExtras'] = { ...entry?.extras };
   for (const key of ['os_patch_level', 'ota_property_files'] as const) {
     if (typeof r[key] === 'string' && r[key] !== '') buildExtras[key] = r[key] as string;
     if (r[key] !== undefined && buildExtras[key] === undefined)
@@ -200,7 +216,7 @@ function adoptOtherShapes(r: Record<string, unknown>, c: RecordContext): Shape {
     Number.isSafeInteger(r.os_sdk_level)
   ) {
     r.api_level = String(r.os_sdk_level);
-    c.normalised(pixelExperience ? 'pixelexperience' : 'crdroid', 'os_sdk_level', 'os_sdk_level → api_level');
+    if (!v2) c.normalised(pixelExperience ? 'pixelexperience' : 'crdroid', 'os_sdk_level', 'os_sdk_level → api_level');
   }
   delete r.os_sdk_level;
   // Importing into a list gives every record its romtype: the list's.
@@ -208,7 +224,7 @@ function adoptOtherShapes(r: Record<string, unknown>, c: RecordContext): Shape {
     r.romtype = c.list;
     c.filled('romtype');
   }
-  return { renamed, foreign: crDroid || pixelExperience, buildExtras, crDroid };
+  return { renamed, foreign: crDroid || pixelExperience || v2, buildExtras, crDroid };
 }
 
 /** `c`, with its problems and notes said of the key the file has (`sha256`) rather than the v1 one (`id`). */
@@ -239,24 +255,15 @@ function checkKeys(r: Record<string, unknown>, shape: Shape, placeholder: boolea
   }
   for (const key of PHONE_KEYS) {
     if (r[key] === undefined && !(key === 'url' && placeholder)) {
-      const name = shape.renamed.get(key) ?? (shape.crDroid ? (CRDROID_NAMES[key] ?? key) : key);
+      const name = c.family.fileKeys[key] ?? key;
+      // Said at the key the file lacks, in the words of the updater that reads it.
       c.problem(
-        key,
-        shape.crDroid
-          ? `missing \`${name}\`; the build needs it to publish the v1 \`${key}\` that phones read`
-          : `missing${key === 'url' ? ' (only a placeholder, with filename, id and size "", has no url)' : ''}; LineageOS phones drop a record without ${key}`,
+        name,
+        `missing${c.family.placeholders && key === 'url' ? ' (only a placeholder, with filename, id and size "", has no url)' : ''}; ${say(c.family.missing, name)}`,
       );
     }
   }
 }
-
-/** The crDroid key a missing v1 phone key stands for, for messages. */
-const CRDROID_NAMES: Record<string, string> = {
-  url: 'download',
-  datetime: 'timestamp',
-  id: 'sha256',
-  romtype: 'buildtype',
-};
 
 /** Fills in, in `r`, the fields only the /e/ updater reads, from what the record has; reports each through `c.filled`. */
 function fillMissing(r: Record<string, unknown>, placeholder: boolean, c: RecordContext): void {

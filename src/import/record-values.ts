@@ -6,6 +6,7 @@ import { displayVersionOf } from '../catalog/filename.js';
 import { API_LEVELS } from '../catalog/api-levels.js';
 import { DOWNLOAD_KEY, SHA256 } from '../catalog/download-key.js';
 import type { ManifestValues } from '../catalog/manifest-text.js';
+import { say, type SourceFamily } from './source-families.js';
 
 /** The manifest values of a record, and whether it is a placeholder. */
 export type RecordValues = ManifestValues & { placeholder?: true };
@@ -15,13 +16,18 @@ export interface ValueContext {
   site: { downloadBaseUrl: string };
   device: string;
   list: string;
+  /** The updater family that reads the file: the words of every message. */
+  family: SourceFamily;
+  /** The text of the record's member `key` as the file writes it (`4.10`), when there is one. */
+  literal?(key: string): string | undefined;
   problem(field: string | undefined, message: string): void;
   note(field: string | undefined, message: string): void;
   normalised(kind: ValueNormalisation, field: string, detail: string): void;
 }
 
 /** The normalisations of read-record.ts's NORMALISED that reading the values says. */
-type ValueNormalisation = 'datetime_text' | 'timestamp_text' | 'size_text' | 'id_key' | 'romtype_list';
+type ValueNormalisation =
+  'datetime_text' | 'timestamp_text' | 'size_text' | 'id_key' | 'romtype_list' | 'number_text' | 'number_text_shown';
 
 /**
  * Each field's value in the type the interface gives it, with what a phone reads the same way
@@ -34,23 +40,7 @@ export function readValues(
   placeholder: boolean,
   c: ValueContext,
 ) {
-  const text = (key: string): string | undefined => {
-    const v = r[key];
-    if (v === undefined) return undefined;
-    if (v === null) {
-      c.problem(key, `${key} is JSON null; phones read it as the text "null"; write the value, or "" for none`);
-      return undefined;
-    }
-    if (typeof v === 'number' && NUMERIC_TEXT.has(key) && Number.isSafeInteger(v) && v >= 0) {
-      c.note(key, `${key} is the number ${v}; published as the text "${v}", as the interface types it`);
-      return String(v);
-    }
-    if (typeof v !== 'string') {
-      c.problem(key, `expected text for ${key}, found ${describe(v)}`);
-      return undefined;
-    }
-    return v;
-  };
+  const text = (key: string) => textOf(r, key, renamed, c);
   const seconds = (key: 'datetime' | 'timestamp'): number | undefined => {
     const v = r[key];
     if (v === undefined) return undefined;
@@ -70,7 +60,7 @@ export function readValues(
     c.problem(
       key,
       key === 'datetime' || r.datetime === undefined
-        ? `${describe(v)} is not Unix seconds; LineageOS phones drop a record whose datetime is not a number (they read it with getLong): write the build time, e.g. ${typeof v === 'string' ? `date -u -d '${v.replace(/'/g, '')}' +%s, or ` : ''}ro.build.date.utc of the build`
+        ? `${describe(v)} is not Unix seconds; ${say(c.family.notNumber, renamed.get(key) ?? key)}: write the build time, e.g. ${typeof v === 'string' ? `date -u -d '${v.replace(/'/g, '')}' +%s, or ` : ''}ro.build.date.utc of the build`
         : `expected Unix seconds, like datetime, found ${describe(v)}`,
     );
     return undefined;
@@ -87,7 +77,9 @@ export function readValues(
       );
       return undefined;
     }
-    if (!SHA256.test(v)) c.normalised('id_key', renamed.get('id') ?? 'id', v.length > 40 ? `${v.slice(0, 40)}…` : v);
+    // An id from `md5` has its own note (read-record.ts).
+    if (!SHA256.test(v) && renamed.get('id') !== 'md5')
+      c.normalised('id_key', renamed.get('id') ?? 'id', v.length > 40 ? `${v.slice(0, 40)}…` : v);
     return v;
   };
   const hex = (key: string, length: number): string | undefined => {
@@ -101,11 +93,13 @@ export function readValues(
     return v.toLowerCase();
   };
 
+  const datetime = seconds('datetime');
   const values = {
     incremental: text('incremental'),
     api_level: text('api_level'),
-    timestamp: seconds('timestamp'),
-    datetime: seconds('datetime'),
+    // crDroid's `timestamp` is the one build time, read once as datetime.
+    timestamp: renamed.get('datetime') === 'timestamp' ? datetime : seconds('timestamp'),
+    datetime,
     md5sum: hex('md5sum', 32),
     changes: text('changes'),
     channel: text('channel'),
@@ -118,7 +112,7 @@ export function readValues(
     id: downloadKey(),
   };
   const url = placeholder ? undefined : text('url');
-  const size = sizeOf(r.size, placeholder, c);
+  const size = sizeOf(r.size, placeholder, renamed.get('size') ?? 'size', c);
   const upgrade = r.is_upgrade_supported;
   if (upgrade !== undefined && typeof upgrade !== 'boolean')
     c.problem('is_upgrade_supported', `expected true or false, found ${describe(upgrade)}`);
@@ -176,7 +170,7 @@ export function manifestValuesOf(
   { values: v, url, size, upgrade }: CompleteRead,
   placeholder: boolean,
   c: ValueContext,
-  buildExtras: Pick<ManifestValues, 'os_patch_level' | 'ota_property_files'>,
+  buildExtras: Pick<ManifestValues, 'os_patch_level' | 'ota_property_files' | 'sha1' | 'files'>,
 ): RecordValues {
   if (placeholder) {
     return {
@@ -221,20 +215,81 @@ export function manifestValuesOf(
 // --- internal ---
 
 /** The size in bytes (a number written as text is noted), `""` in a placeholder; `undefined` when it has a problem. */
-function sizeOf(rawSize: unknown, placeholder: boolean, c: ValueContext): number | '' | undefined {
+function sizeOf(rawSize: unknown, placeholder: boolean, name: string, c: ValueContext): number | '' | undefined {
   if (typeof rawSize === 'number' && Number.isSafeInteger(rawSize) && rawSize >= 0) return rawSize;
   if (typeof rawSize === 'string' && /^\d{1,15}$/.test(rawSize)) {
-    c.normalised('size_text', 'size', JSON.stringify(rawSize));
+    c.normalised('size_text', name, JSON.stringify(rawSize));
     return Number(rawSize);
   }
   if (rawSize === '' && placeholder) return '';
   if (rawSize !== undefined) {
     c.problem(
       'size',
-      `expected the size in bytes as a whole number${placeholder ? ', or "" in a placeholder' : ''}, found ${describe(rawSize)}${placeholder || typeof rawSize === 'number' ? '' : '; LineageOS phones drop a record whose size is not a number'}`,
+      `expected the size in bytes as a whole number${placeholder ? ', or "" in a placeholder' : ''}, found ${describe(rawSize)}${placeholder || typeof rawSize === 'number' ? '' : `; ${say(c.family.notNumber, name)}`}`,
     );
   }
   return undefined;
+}
+
+/** A value the interface types as text; a number as the family's phones read it; `undefined` for a problem. */
+function textOf(
+  r: Record<string, unknown>,
+  key: string,
+  renamed: ReadonlyMap<string, string>,
+  c: ValueContext,
+): string | undefined {
+  const v = r[key];
+  if (v === undefined) return undefined;
+  if (v === null) {
+    c.problem(key, `${key} is JSON null; phones read it as the text "null"; write the value, or "" for none`);
+    return undefined;
+  }
+  if (typeof v === 'number' && NUMERIC_TEXT.has(key) && Number.isSafeInteger(v) && v >= 0) {
+    c.note(key, `${key} is the number ${v}; published as the text "${v}", as the interface types it`);
+    return String(v);
+  }
+  if (typeof v === 'number') return numberAsText(key, v, renamed.get(key) ?? key, c);
+  if (typeof v !== 'string') {
+    c.problem(key, `expected text for ${key}, found ${describe(v)}`);
+    return undefined;
+  }
+  return v;
+}
+
+/**
+ * A number where phones read text (CherishOS's `"version": 4.2`): org.json's getString gives the
+ * text Java prints for the number the tokener made of the literal (Android libcore
+ * json/src/main/java/org/json/JSONTokener.java `readLiteral`, at CyanogenMod/android_libcore
+ * 5501a3d4b3d7657c183ed5446fe67fa011fbf70b: no `.` and within a Long, an Integer or Long, else a
+ * Double; JSON.java `toString` → `String.valueOf`), so `4.10` shows as "4.1" and `16` as "16".
+ * A family whose parser reads no number as text (kotlinx) refuses the answer: a problem.
+ */
+function numberAsText(key: string, v: number, name: string, c: ValueContext): string | undefined {
+  if ('refused' in c.family.numberForText) {
+    c.problem(key, `expected text for ${name}, found ${describe(v)}; ${say(c.family.numberForText.refused, name)}`);
+    return undefined;
+  }
+  const written = c.literal?.(name) ?? String(v);
+  const shown = javaNumberText(written, v);
+  c.normalised(shown === written ? 'number_text' : 'number_text_shown', name, `${written} → "${shown}"`);
+  return shown;
+}
+
+/** The text Java's String.valueOf gives for the number org.json reads from the literal `written` (of value `v`). */
+function javaNumberText(written: string, v: number): string {
+  if (!written.includes('.') && /^-?\d+$/.test(written)) {
+    const n = BigInt(written);
+    if (n >= -(2n ** 63n) && n < 2n ** 63n) return n.toString();
+  }
+  // Double.toString: plain decimals in [10^-3, 10^7), else `1.0E10`; always a digit after the point.
+  if (v === 0) return Object.is(v, -0) ? '-0.0' : '0.0';
+  const abs = Math.abs(v);
+  if (abs >= 1e-3 && abs < 1e7) {
+    const text = String(v);
+    return text.includes('.') ? text : `${text}.0`;
+  }
+  const [mantissa, exponent] = v.toExponential().split('e');
+  return `${mantissa.includes('.') ? mantissa : `${mantissa}.0`}E${Number(exponent)}`;
 }
 
 /** Fields the interface types as strings that servers also send as JSON numbers. */

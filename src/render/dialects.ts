@@ -398,6 +398,11 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
   },
 };
 
+/** The dialects, by the name site.yaml gives them, that carry only builds with the zip's SHA-256 (import names them for builds keyed by an MD5). */
+export function dialectsNeedingSha256(): FormatFamily[] {
+  return (Object.keys(DIALECTS) as FormatFamily[]).filter((name) => DIALECTS[name].needs.includes(SHA256));
+}
+
 /** The record of `build` in `dialect`. Built key by key: a record per build and list of a big catalog. */
 export function dialectRecord(
   dialect: Dialect,

@@ -122,7 +122,7 @@ url: https://github.com/x/ota/releases/download/20240626/lineage-21.0-20240626-U
     [
       'a size that is not a number',
       { size: '934 MB' },
-      'listing.json:2:157  response.0.size  record 0: expected the size in bytes as a whole number, found the text "934 MB"; LineageOS phones drop a record whose size is not a number',
+      'listing.json:2:157  response.0.size  record 0: expected the size in bytes as a whole number, found the text "934 MB"; LineageOS phones drop a record whose size is not a number (they read it with getLong)',
     ],
   ])('refuses %s, at its field and with why, and writes nothing', async (_, patch, message) => {
     const root = project();

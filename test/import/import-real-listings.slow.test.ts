@@ -196,7 +196,7 @@ describe('listings phones do not read', () => {
     const file = path.join(FIXTURES, 'razuuu-crownlte-placeholder.json');
     expect(err.filter((l) => l.includes('  response.0.'))).toEqual([
       `${file}:4:19  response.0.datetime  record 0: the text "x" is not Unix seconds; LineageOS phones drop a record whose datetime is not a number (they read it with getLong): write the build time, e.g. date -u -d 'x' +%s, or ro.build.date.utc of the build`,
-      `${file}:8:15  response.0.size  record 0: expected the size in bytes as a whole number, found the text "x"; LineageOS phones drop a record whose size is not a number`,
+      `${file}:8:15  response.0.size  record 0: expected the size in bytes as a whole number, found the text "x"; LineageOS phones drop a record whose size is not a number (they read it with getLong)`,
       `${file}:9:14  response.0.url  record 0: expected an absolute http(s) download address without spaces`,
     ]);
     expect(snapshotTree(path.join(root, 'content'))).toEqual(before);

@@ -370,7 +370,7 @@ describe('otapress import: malformed sources', () => {
       'a size that is not a number',
       change(1, { size: 'x' }),
       [
-        'listing.json:39:15  response.1.size  record 1: expected the size in bytes as a whole number, found the text "x"; LineageOS phones drop a record whose size is not a number',
+        'listing.json:39:15  response.1.size  record 1: expected the size in bytes as a whole number, found the text "x"; LineageOS phones drop a record whose size is not a number (they read it with getLong)',
       ],
     ],
     [
@@ -424,7 +424,7 @@ describe('otapress import: malformed sources', () => {
       'an object without response',
       '{"builds": []}',
       [
-        'listing.json:1:1  (file)  expected a v1 listing ({"id": null, "response": [records...], "error": null}), an array of records, a crDroid-family device file ({"response": [...]}) or a PixelExperience-family answer ({"error": false, "filename": ..., "url": ..., ...})',
+        'listing.json:1:1  (file)  expected a v1 listing ({"id": null, "response": [records...], "error": null}), an array of records, a LineageOS v2 answer ([{"datetime": ..., "files": [...], "type": ..., "version": ...}]), a crDroid-family device file ({"response": [...]}) or a PixelExperience-family answer ({"error": false, "filename": ..., "url": ..., ...})',
       ],
     ],
   ])('reports %s and writes nothing', async (_, source, messages) => {
