@@ -87,7 +87,8 @@ export function planImport(input: ImportInput): ImportPlan {
   // 2. and 3. Each build merged with the source's other records and the device's manifests.
   const writes = mergeLists(read, listing.records, input, (index, field, message) => {
     const path = listing.recordPath(index);
-    report.at(field ? [...path, ...fieldPath(field)] : path, `record ${index}: ${message}`, report.problems);
+    const key = field && (read.fileKeys.get(index) ?? String)(field);
+    report.at(key ? [...path, ...fieldPath(key)] : path, `record ${index}: ${message}`, report.problems);
   });
   // 4. The device fields of a crDroid listing: device.yaml, written only when there is none.
   let device: ImportPlan['device'];
@@ -206,6 +207,8 @@ interface RecordsRead {
   candidates: Candidate[];
   /** The list each record goes to (a v2 entry's own `type` when the site has that list), by index. */
   lists: string[];
+  /** The file's key of each v1 field, by record, for the records of another shape (crDroid's `download` for `url`). */
+  fileKeys: ReadonlyMap<number, (field: string) => string>;
   invalidRecords: number;
   deviceFields: Map<string, DeviceField>;
 }
@@ -239,6 +242,9 @@ function readRecords(listing: Listing, input: ImportInput, report: Report): Reco
   let path: (string | number)[] = listing.recordPath(0);
   let reportedFields = new Set<string>();
   const lists: string[] = [];
+  // The file's keys of the record read (of another shape than v1), and of each such valid one, for the checks after reading.
+  let fileKey: ((field: string) => string) | undefined;
+  const fileKeys = new Map<number, (field: string) => string>();
   const context: RecordContext = {
     site,
     device,
@@ -263,21 +269,22 @@ function readRecords(listing: Listing, input: ImportInput, report: Report): Reco
     deviceField: (key, value) => {
       if (!deviceFields.has(key)) deviceFields.set(key, { value, record: index });
     },
+    fileKeys: (keys) => (fileKey = keys),
     // A record with problems is checked as the build will check it too, so that one run says all.
     partial: (values) => {
       // Past the problems shown, a check would only be counted: a listing of a million broken records is not parsed twice.
       if (problems.length >= MAX_PROBLEMS) return;
       const draft = parseManifest(
-        renderManifestText({ ...values, lists: orderLists(site, [list]) }),
+        renderManifestText({ ...values, lists: orderLists(site, [context.list]) }),
         `content/${device}/record.yaml`,
         device,
         site,
       );
       for (const p of draft.problems) {
-        const field = p.field === '(file)' ? '' : p.field.split('.')[0];
+        const field = p.field === '(file)' ? '' : (fileKey ?? String)(p.field.split('.')[0]);
         if (reportedFields.has(field) || p.message.startsWith('missing')) continue;
         reportedFields.add(field);
-        report.at(field ? [...path, field] : path, `record ${index}: ${p.message}`, problems);
+        report.at(field ? [...path, ...fieldPath(field)] : path, `record ${index}: ${p.message}`, problems);
       }
     },
   };
@@ -285,17 +292,12 @@ function readRecords(listing: Listing, input: ImportInput, report: Report): Reco
     const record = records[index];
     path = listing.recordPath(index);
     reportedFields = new Set();
+    fileKey = undefined;
     if (listing.v2) context.list = entryList(record, input);
     lists.push(context.list);
     const before = problems.length + report.unshown;
     const values = readRecord(record, context);
-    // Only a record with every field of the interface can be in its order (LineageOS ones are alphabetical).
-    if (
-      values &&
-      !keyOrderNoted &&
-      RECORD_KEYS.every((k) => k in (record as object)) &&
-      !sameOrder(Object.keys(record as object))
-    ) {
+    if (values && !keyOrderNoted && inAnotherOrder(record)) {
       keyOrderNoted = true;
       report.at(
         path,
@@ -303,11 +305,18 @@ function readRecords(listing: Listing, input: ImportInput, report: Report): Reco
         notes,
       );
     }
-    if (values && problems.length + report.unshown === before) candidates.push({ index, values });
-    else invalidRecords++;
+    if (values && problems.length + report.unshown === before) {
+      candidates.push({ index, values });
+      if (fileKey) fileKeys.set(index, fileKey);
+    } else invalidRecords++;
   }
   noteTallies(filled, normalised, records.length, listing.family, input.sourceName, report);
-  return { candidates, lists, invalidRecords, deviceFields };
+  return { candidates, lists, invalidRecords, deviceFields, fileKeys };
+}
+
+/** Whether a record with every field of the interface (only such a one can be in its order) has them in another (LineageOS ones are alphabetical). */
+function inAnotherOrder(record: unknown): boolean {
+  return RECORD_KEYS.every((k) => k in (record as object)) && !sameOrder(Object.keys(record as object));
 }
 
 /** Each filled-in field and each normalisation once for the whole listing, at the first record it is about. */

@@ -59,6 +59,8 @@ export interface RecordContext {
    * as the build would, so that one run reports every problem of the record.
    */
   partial?(values: ManifestValues & { placeholder?: true }): void;
+  /** The file's key for each v1 field of this record (`url` → `download`), so that later checks name it too. */
+  fileKeys?(fileKey: (field: string) => string): void;
 }
 
 /** The forms of a value the import publishes differently, each in the words of the file's family; reported once per listing. */
@@ -116,7 +118,10 @@ export function readRecord(record: unknown, c: RecordContext): RecordValues | un
   const r = { ...(record as Record<string, unknown>) };
   const shape = adoptOtherShapes(r, c);
   // Messages name the key the file has (`sha256`, not `id`).
-  if (shape.renamed.size > 0) c = namingFileKeys(c, shape.renamed);
+  if (shape.renamed.size > 0) {
+    c = namingFileKeys(c, shape.renamed);
+    c.fileKeys?.((field) => shape.renamed.get(field) ?? field);
+  }
   const placeholder = r.url === undefined && r.filename === '';
   checkKeys(r, shape, placeholder, c);
   fillMissing(r, placeholder, c);

@@ -225,6 +225,11 @@ describe('every message in the words of the updater that reads the file', () => 
       "response.0.timestamp  record 0: the text \"today\" is not Unix seconds; crDroid's Java updater drops a record whose `timestamp` is not a number (getLong), and its Kotlin updater loses the whole answer: write the build time, e.g. date -u -d 'today' +%s, or ro.build.date.utc of the build",
     ],
     [
+      'a crDroid record whose download the build cannot publish, at the key the file has',
+      { response: [{ ...crDroid, download: 'https://dl.example.org/a b.zip' }] },
+      'response.0.download  record 0: expected an absolute http(s) download address without spaces',
+    ],
+    [
       'an md5-keyed record without size',
       { response: [drop(crDroid, 'sha256', 'size')] },
       'response.0.size  record 0: missing; the md5-keyed Java updaters (Matrixx, Project Infinity-X, VoltageOS, crDroid) drop a record without `size`',
