@@ -198,7 +198,7 @@ function readListing(input: ImportInput, report: Report): Listing | undefined {
     records,
     recordPath: (i) => (single ? base : [...base, i]),
     family: SOURCE_FAMILIES[family],
-    v2: family === 'lineage-v2',
+    v2: family === 'lineage-v2' || family === 'pixelos-feed',
   };
 }
 
@@ -369,11 +369,10 @@ function fieldPath(field: string): (string | number)[] {
   return field.includes('.') ? field.split('.').map((step) => (/^\d+$/.test(step) ? Number(step) : step)) : [field];
 }
 
-/** The list a v2 entry goes to: the one its `type` names when the site has it (ignoring case, as phones compare), else the one given. */
+/** The list a v2 entry goes to: the one its `type` names when the site has it, else the one given. */
 function entryList(record: unknown, input: ImportInput): string {
   const type = record !== null && typeof record === 'object' ? (record as { type?: unknown }).type : undefined;
-  if (typeof type !== 'string') return input.list;
-  return input.site.lists.find((l) => l.name.toLowerCase() === type.toLowerCase())?.name ?? input.list;
+  return input.site.lists.find((l) => l.name === type)?.name ?? input.list;
 }
 
 /**

@@ -35,12 +35,21 @@ export interface SourceFamily {
 }
 
 /** The families by the shape of their file; {@link familyOf} tells which a listing is. */
-export type FamilyName = 'lineage-v1' | 'lineage-v2' | 'crdroid' | 'crdroid-md5' | 'pixelexperience';
+export type FamilyName = 'lineage-v1' | 'lineage-v2' | 'pixelos-feed' | 'crdroid' | 'crdroid-md5' | 'pixelexperience';
 
 const AS_NUMBER = 'so it is published as the number';
 const JAVA_GET_STRING = 'getString, which gives the number as Java prints it (String.valueOf)';
 const CRDROID_TYPE =
   "crDroid-family phones only show `buildtype`, never compare it (AlphaDroid's compare it with ro.alpha.build.package): the crDroid Java answer publishes the format's `buildtype` (site.yaml `formats: crdroid-java: buildtype:`), else the list's name, the crDroid Kotlin answer none, and LineageOS v1 the list as `romtype`";
+
+/** Where a v2 entry (and a PixelOS feed entry) has the v1 keys. */
+const V2_FILE_KEYS = {
+  filename: 'files.0.filename',
+  id: 'files.0.sha256',
+  size: 'files.0.size',
+  url: 'files.0.url',
+  romtype: 'type',
+};
 
 /** Every family's words. */
 export const SOURCE_FAMILIES: Record<FamilyName, SourceFamily> = {
@@ -74,13 +83,27 @@ export const SOURCE_FAMILIES: Record<FamilyName, SourceFamily> = {
       'it names no list of this site, so the entry goes to the list given (--list), which LineageOS v2 phones compare with their release type (ignoring case)',
     typeMissing: 'which LineageOS v2 phones compare with their release type',
     noMd5: 'LineageOS v2 phones never read it',
-    fileKeys: {
-      filename: 'files.0.filename',
-      id: 'files.0.sha256',
-      size: 'files.0.size',
-      url: 'files.0.url',
-      romtype: 'type',
+    fileKeys: V2_FILE_KEYS,
+    placeholders: false,
+  },
+  /**
+   * PixelOS's strict feed, the v2 shape with `type: "ci"`: kotlinx, then `validate()` on every
+   * entry, and one failure loses the whole answer (test/helpers/dialects/pixelos.ts `decodePixelOsFeed`).
+   */
+  'pixelos-feed': {
+    phones: 'PixelOS phones (the strict feed)',
+    missing: "PixelOS's strict feed loses the whole answer over an entry without `{key}`",
+    notNumber:
+      "PixelOS's strict feed loses the whole answer over an entry whose `{key}` is not a number (kotlinx Long)",
+    numberInText: `PixelOS's strict feed reads it as a Long, which kotlinx takes in quotes too, ${AS_NUMBER}`,
+    numberForText: {
+      refused: "PixelOS's strict feed loses the whole answer over it: kotlinx reads `{key}` only as quoted text",
     },
+    typeKey:
+      'PixelOS phones do not read it (its feed validator wants `ci`), so the entry goes to the list given (--list)',
+    typeMissing: 'which PixelOS phones do not read',
+    noMd5: 'PixelOS phones never read it',
+    fileKeys: V2_FILE_KEYS,
     placeholders: false,
   },
   /**
@@ -148,7 +171,8 @@ export function familyOf(records: readonly unknown[]): FamilyName {
   );
   const first = objects[0];
   if (first === undefined) return 'lineage-v1';
-  if (isV2Entry(first)) return 'lineage-v2';
+  // PixelOS's feed validator (tools/pixelos_feed.py) requires `type: "ci"`, which no list is called.
+  if (isV2Entry(first)) return first.type === 'ci' ? 'pixelos-feed' : 'lineage-v2';
   if (isCrDroidRecord(first))
     return objects.some((r) => r.sha256 !== undefined) || !objects.some((r) => r.md5 !== undefined)
       ? 'crdroid'

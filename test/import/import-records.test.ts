@@ -254,6 +254,11 @@ describe('every message in the words of the updater that reads the file', () => 
       '0.files.0.url  record 0: missing; LineageOS v2 phones (Updater 23.2 and later) refuse the whole answer over an entry without `files.0.url`',
     ],
     [
+      'a PixelOS feed entry without version',
+      [{ ...drop(v2, 'version'), type: 'ci' }],
+      "0.version  record 0: missing; PixelOS's strict feed loses the whole answer over an entry without `version`",
+    ],
+    [
       'a LineageOS v2 entry whose zip size is text',
       [{ ...v2, files: [{ ...v2.files[0], size: '1 GB' }] }],
       '0.files.0.size  record 0: expected the size in bytes as a whole number, found the text "1 GB"; LineageOS v2 phones refuse the whole answer over an entry whose `files.0.size` is not a number (kotlinx Long)',
@@ -287,6 +292,20 @@ describe('every message in the words of the updater that reads the file', () => 
     expect(published).toEqual(
       decodeCrDroidKotlin(JSON.stringify({ response: [quoted] }))!.map((u) => ({ ...u, osSdkLevel: 34, type: null })),
     );
+  });
+});
+
+describe("PixelOS's strict feed (the v2 shape, type: ci)", () => {
+  it('imports into the list given and builds back the same feed', () => {
+    const example = exampleFiles();
+    const site = `${example['content/site.yaml']!}formats:\n  pixelos-feed:\n    lists: [dev]\n`;
+    const feed = builtTree({ ...example, 'content/site.yaml': site }).read('api/pixelos-feed/FP4.json');
+    const imported = plan(feed, 'FP4', 'dev', site, 'feed.json');
+    expect(imported.problems).toEqual([]);
+    expect(imported.notes.find((n) => n.field === 'type')!.message).toMatch(/PixelOS phones do not read it/);
+    const rebuilt = build(site, imported).read('api/pixelos-feed/FP4.json');
+    expect(decodePixelOsFeed(rebuilt, PIXELOS_FEED)).toEqual(decodePixelOsFeed(feed, PIXELOS_FEED));
+    expect(rebuilt).toBe(feed);
   });
 });
 
