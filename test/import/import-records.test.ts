@@ -92,6 +92,8 @@ describe('records keyed by md5', () => {
       download: String(record.download).replace('v10.9.0', `v10.9.${n}`),
       md5: 'abc'[n].repeat(32),
       timestamp: 1729297345 + n,
+      // A version the v2 updater reads (Matrixx's own `v10.9.0` has no leading number: v2 leaves it out).
+      version: `10.9.${n}`,
     })),
   });
 
@@ -122,6 +124,9 @@ describe('records keyed by md5', () => {
     expect(md5.map((u) => u.downloadId)).toEqual(['c'.repeat(32), 'b'.repeat(32), 'a'.repeat(32)]);
     const v1 = JSON.parse(tree.read('api/v1/beryllium/official/index.json')) as { response: { id: string }[] };
     expect(v1.response.map((r) => r.id)).toEqual(md5.map((u) => u.downloadId));
+    // v2 publishes the MD5 where a SHA-256 belongs, as the note says.
+    const v2 = v2DecodeAnswer(tree.read('api/v2/devices/beryllium/builds.json'))!;
+    expect(v2.map((e) => e.files[0].sha256)).toEqual(md5.map((u) => u.downloadId));
   });
 });
 
