@@ -122,7 +122,8 @@ export function readRecord(record: unknown, c: RecordContext): RecordValues | un
     c = namingFileKeys(c, shape.renamed);
     c.fileKeys?.((field) => shape.renamed.get(field) ?? field);
   }
-  const placeholder = r.url === undefined && r.filename === '';
+  // Only the /e/ interface has placeholders: in another family's file a record without url lacks it.
+  const placeholder = c.family.placeholders && r.url === undefined && r.filename === '';
   checkKeys(r, shape, placeholder, c);
   fillMissing(r, placeholder, c);
   const read = readValues(r, record as Record<string, unknown>, shape.renamed, placeholder, c);
@@ -302,9 +303,11 @@ function fillMissing(r: Record<string, unknown>, placeholder: boolean, c: Record
   }
   // The build derives api_level from android_version; "" is what a placeholder shows without it.
   if (r.api_level === undefined) fill('api_level', placeholder ? '' : (API_LEVELS[String(r.android_version)] ?? ''));
-  if (r.display_version === undefined && typeof r.filename === 'string' && r.filename !== '')
-    fill('display_version', displayVersionOf(r.filename));
-  if (r.display_version === undefined)
+  // A number as the file name is the text phones read (record-values.ts): the name is derived from it alike.
+  const name = typeof r.filename === 'number' ? String(r.filename) : r.filename;
+  if (r.display_version === undefined && typeof name === 'string' && name !== '')
+    fill('display_version', displayVersionOf(name));
+  if (r.display_version === undefined && c.family.placeholders)
     c.problem(
       'display_version',
       'missing `display_version`, which names a placeholder (it has no file name to derive it from); add it',
