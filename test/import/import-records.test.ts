@@ -202,7 +202,7 @@ describe('every message in the words of the updater that reads the file', () => 
   };
   const drop = (o: object, ...keys: string[]) =>
     Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
-  const rows: [string, unknown, string][] = [
+  const rows: [string, unknown, string | string[]][] = [
     [
       'a LineageOS v1 record without size',
       {
@@ -259,6 +259,14 @@ describe('every message in the words of the updater that reads the file', () => 
       '0.files.0.url  record 0: missing; LineageOS v2 phones (Updater 23.2 and later) refuse the whole answer over an entry without `files.0.url`',
     ],
     [
+      'a LineageOS v2 entry whose zip has no url and no name (no placeholder: v2 has none)',
+      [{ ...v2, files: [{ ...drop(v2.files[0], 'url'), filename: '' }] }],
+      [
+        '0.files.0.url  record 0: missing; LineageOS v2 phones (Updater 23.2 and later) refuse the whole answer over an entry without `files.0.url`',
+        '0.files.0.filename  record 0: expected a plain file name without folders, `..` or surrounding spaces; the phone saves the download under this name',
+      ],
+    ],
+    [
       'a PixelOS feed entry without version',
       [{ ...drop(v2, 'version'), type: 'ci' }],
       "0.version  record 0: missing; PixelOS's strict feed loses the whole answer over an entry without `version`",
@@ -271,7 +279,7 @@ describe('every message in the words of the updater that reads the file', () => 
   ];
   it.each(rows)('%s', (_, source, problem) => {
     const imported = plan(JSON.stringify(source), 'akita', 'official', siteText('official'));
-    expect(imported.problems.map((p) => `${p.field}  ${p.message}`)).toEqual([problem]);
+    expect(imported.problems.map((p) => `${p.field}  ${p.message}`)).toEqual([problem].flat());
   });
 
   it('says of a crDroid file that its phones only show buildtype, and reads quoted numbers as its parsers do', () => {
