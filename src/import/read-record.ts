@@ -215,14 +215,22 @@ function adoptOtherShapes(r: Record<string, unknown>, c: RecordContext): Shape {
       c.note(key, `\`${key}\` is ${JSON.stringify(r[key])}, not text the build can publish; it is left out`);
     delete r[key];
   }
-  if (
-    r.os_sdk_level !== undefined &&
-    r.api_level === undefined &&
-    typeof r.os_sdk_level === 'number' &&
-    Number.isSafeInteger(r.os_sdk_level)
-  ) {
-    r.api_level = String(r.os_sdk_level);
-    if (!v2) c.normalised(pixelExperience ? 'pixelexperience' : 'crdroid', 'os_sdk_level', 'os_sdk_level → api_level');
+  const level = r.os_sdk_level;
+  if (level !== undefined && r.api_level === undefined) {
+    // kotlinx reads an Int in quotes too (crDroid's Kotlin updater: `"os_sdk_level": "34"` is 34).
+    const text =
+      typeof level === 'number' && Number.isSafeInteger(level)
+        ? String(level)
+        : typeof level === 'string' && /^\d{1,9}$/.test(level)
+          ? level
+          : undefined;
+    if (text === undefined)
+      c.note('os_sdk_level', `\`os_sdk_level\` is ${JSON.stringify(level)}, not an SDK level; it is left out`);
+    else {
+      r.api_level = text;
+      if (!v2)
+        c.normalised(pixelExperience ? 'pixelexperience' : 'crdroid', 'os_sdk_level', 'os_sdk_level → api_level');
+    }
   }
   delete r.os_sdk_level;
   // Importing into a list gives every record its romtype: the list's.
