@@ -9,8 +9,6 @@ import { isCrDroidRecord, isPixelExperienceRecord, isV2Entry } from './other-for
 
 /** How one family's phones read a file, in the words of notes and problems (`{key}`: the key as the file has it). */
 export interface SourceFamily {
-  /** The phones that read the file, as a note's subject. */
-  phones: string;
   /** What they do with a record that lacks a key they read. */
   missing: string;
   /** What they do with a record whose time or size is not a number. */
@@ -55,7 +53,6 @@ const V2_FILE_KEYS = {
 export const SOURCE_FAMILIES: Record<FamilyName, SourceFamily> = {
   /** LineageOS v1 records (and the static files of PixelOS 15, DerpFest, AxionOS): Utils.parseJsonUpdate on org.json. */
   'lineage-v1': {
-    phones: 'LineageOS phones',
     missing: 'LineageOS phones drop a record without {key}',
     notNumber: 'LineageOS phones drop a record whose {key} is not a number (they read it with getLong)',
     numberInText: `phones read it with getLong, which takes a number in text, ${AS_NUMBER}`,
@@ -72,7 +69,6 @@ export const SOURCE_FAMILIES: Record<FamilyName, SourceFamily> = {
    * (NetworkUpdate.kt, test/helpers/clients.ts `v2DecodeAnswer`).
    */
   'lineage-v2': {
-    phones: 'LineageOS v2 phones',
     missing: 'LineageOS v2 phones (Updater 23.2 and later) refuse the whole answer over an entry without `{key}`',
     notNumber: 'LineageOS v2 phones refuse the whole answer over an entry whose `{key}` is not a number (kotlinx Long)',
     numberInText: `LineageOS v2 phones read it as a Long, which kotlinx takes in quotes too, ${AS_NUMBER}`,
@@ -91,7 +87,6 @@ export const SOURCE_FAMILIES: Record<FamilyName, SourceFamily> = {
    * entry, and one failure loses the whole answer (test/helpers/dialects/pixelos.ts `decodePixelOsFeed`).
    */
   'pixelos-feed': {
-    phones: 'PixelOS phones (the strict feed)',
     missing: "PixelOS's strict feed loses the whole answer over an entry without `{key}`",
     notNumber:
       "PixelOS's strict feed loses the whole answer over an entry whose `{key}` is not a number (kotlinx Long)",
@@ -111,7 +106,6 @@ export const SOURCE_FAMILIES: Record<FamilyName, SourceFamily> = {
    * at a time) and its Kotlin updater (crDroid 11 and later, kotlinx, the answer as a whole) read it.
    */
   crdroid: {
-    phones: 'crDroid-family phones',
     missing:
       "crDroid's Java updater drops a record without `{key}`, and its Kotlin updater (crDroid 11 and later) loses the whole answer",
     notNumber:
@@ -132,7 +126,6 @@ export const SOURCE_FAMILIES: Record<FamilyName, SourceFamily> = {
    * Project Infinity-X and VoltageOS (test/helpers/dialects/crdroid-java.ts), a record at a time.
    */
   'crdroid-md5': {
-    phones: 'the md5-keyed Java updaters (crDroid 11.0–14.0, Matrixx, Project Infinity-X, VoltageOS)',
     missing:
       'the md5-keyed Java updaters (Matrixx, Project Infinity-X, VoltageOS, crDroid) drop a record without `{key}`',
     notNumber:
@@ -147,13 +140,13 @@ export const SOURCE_FAMILIES: Record<FamilyName, SourceFamily> = {
   },
   /** The PixelExperience family's single object: PixelExperience/packages_apps_Updates Utils.java on org.json. */
   pixelexperience: {
-    phones: 'PixelExperience-family phones',
     missing:
       'the PixelExperience updater offers nothing from an answer without `{key}` (the object is the whole answer)',
     notNumber: 'the PixelExperience updater offers nothing from an answer whose `{key}` is not a number (getLong)',
     numberInText: `the PixelExperience updater reads it with getLong, which takes a number in text, ${AS_NUMBER}`,
     numberForText: { reads: `the PixelExperience updater reads it with ${JAVA_GET_STRING}` },
-    typeKey: 'published as the list, which LineageOS phones compare with their release type (ignoring case)',
+    typeKey:
+      'published as the list, which the PixelExperience updater does not read and LineageOS phones compare with their release type',
     typeMissing: 'which the PixelExperience updater does not read',
     noMd5: 'the PixelExperience answer needs it as `filehash` and leaves the build out',
     fileKeys: { md5sum: 'filehash' },
