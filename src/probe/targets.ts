@@ -1,0 +1,102 @@
+/**
+ * What to probe: every answer the planned site publishes, at the path its updater asks, or the one
+ * answer a ROM build asks (its build.prop). Pure: the compiled site and the text in, URLs out.
+ */
+import { formatPath } from '../catalog/formats.js';
+import type { Listing } from '../catalog/plan.js';
+import type { Site } from '../catalog/site.js';
+import type { OutputFile } from '../render/output.js';
+import { API_FILES, fill, servedByGitHubPages, URLS } from '../render/urls.js';
+import type { AnswerKind } from './updaters.js';
+
+/** One answer to fetch: which updater reads it, for which device and list, and where. */
+export interface Target {
+  kind: AnswerKind;
+  device: string;
+  list?: string;
+  url: string;
+}
+
+/**
+ * Every answer of the site at `base` (no trailing slash): each device's v1 listing of every list,
+ * its v2 builds, and each `formats` file it has, where phones ask (on GitHub Pages, the files).
+ */
+export function siteTargets(
+  site: Site,
+  listings: readonly Pick<Listing, 'device' | 'list'>[],
+  files: readonly Pick<OutputFile, 'path'>[],
+  base: string,
+): Target[] {
+  const pages = servedByGitHubPages(site);
+  const at = (path: string) => `${base}${path}`;
+  const devices = [...new Set(listings.map((l) => l.device))];
+  const written = new Set(files.map((f) => `/${f.path}`));
+  return [
+    ...listings.map(({ device, list }): Target => {
+      const path = pages ? fill(API_FILES.listing, { device, list }) : URLS.listing(device, list);
+      return { kind: 'v1', device, list, url: at(path) };
+    }),
+    ...devices.map((device): Target => {
+      const path = pages ? fill(API_FILES.v2Builds, { device }) : URLS.v2Builds(device);
+      return { kind: 'v2', device, url: at(path) };
+    }),
+    ...site.formats.flatMap((format) =>
+      devices.flatMap((device) =>
+        format.lists
+          .map((list) => ({ list, path: formatPath(format, device, list) }))
+          .filter(({ path }) => written.has(path))
+          .map(({ list, path }): Target => ({ kind: format.family, device, list, url: at(path) })),
+      ),
+    ),
+  ];
+}
+
+/** What a ROM build's build.prop says about where its updater asks. */
+export interface BuildProps {
+  device?: string;
+  releaseType?: string;
+  incremental?: string;
+  uri?: string;
+  /** `ro.lineage.build.version`: 23.2 and later run the v2 (Kotlin) updater. */
+  lineageVersion?: string;
+}
+
+/** Reads `key=value` lines (comments and blank lines skipped); the last value of a key wins, as init does. */
+export function readBuildProps(text: string): BuildProps {
+  const props = new Map<string, string>();
+  for (const line of text.split(/\r?\n/)) {
+    const match = /^\s*([^#=\s][^=]*?)\s*=(.*)$/.exec(line);
+    if (match) props.set(match[1], match[2].trim());
+  }
+  const first = (...keys: string[]) => keys.map((k) => props.get(k)).find((v) => v !== undefined && v !== '');
+  return {
+    device: first('ro.updater.next_device', 'ro.lineage.device', 'ro.product.device'),
+    releaseType: first('ro.lineage.releasetype'),
+    incremental: first('ro.build.version.incremental'),
+    uri: first('lineage.updater.uri'),
+    lineageVersion: first('ro.lineage.build.version'),
+  };
+}
+
+/**
+ * The one answer a build asks: its URI with `{device}`, `{type}` (lower-cased) and `{incr}`
+ * replaced, every occurrence (Utils.getServerURL of the Java updater, UpdatesNetworkDataSource.kt's
+ * `serverUrl` of the Kotlin one); read by the v2 updater on LineageOS 23.2 and later (or, without
+ * `ro.lineage.build.version`, when the URI asks `/api/v2/`), else by v1. Or what the build lacks.
+ */
+export function buildTarget(props: BuildProps): Target | string {
+  const missing = (['uri', 'device', 'releaseType'] as const).filter((k) => props[k] === undefined);
+  if (missing.length > 0) {
+    const names = { uri: 'lineage.updater.uri', device: 'ro.lineage.device', releaseType: 'ro.lineage.releasetype' };
+    return `the build.prop has no ${missing.map((k) => names[k]).join(', ')}; the probe asks what that build asks, so it needs them`;
+  }
+  const url = props
+    .uri!.replaceAll('{device}', props.device!)
+    .replaceAll('{type}', props.releaseType!.toLowerCase())
+    .replaceAll('{incr}', props.incremental ?? '');
+  const version = /^(\d+)\.(\d+)/.exec(props.lineageVersion ?? '');
+  const v2 = version
+    ? Number(version[1]) > 23 || (Number(version[1]) === 23 && Number(version[2]) >= 2)
+    : /\/api\/v2\//.test(url);
+  return { kind: v2 ? 'v2' : 'v1', device: props.device!, list: props.releaseType!.toLowerCase(), url };
+}

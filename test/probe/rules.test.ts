@@ -1,0 +1,131 @@
+// The probe's pure rules: each updater's reading of an answer (transcribed in src/probe/updaters.ts,
+// checked here against the test oracles' verdicts), where it asks, and what a build.prop asks.
+import { describe, expect, it } from 'vitest';
+import { decodeAnswer } from '../../src/probe/decode.js';
+import { fetchable } from '../../src/probe/http.js';
+import { buildTarget, readBuildProps, siteTargets } from '../../src/probe/targets.js';
+import { UPDATERS } from '../../src/probe/updaters.js';
+import { parseSite } from '../../src/catalog/site.js';
+import { v2DecodeAnswer } from '../helpers/clients.js';
+import { decodeCrDroidKotlin } from '../helpers/dialects/index.js';
+
+const v2File = { filename: 'a.zip', sha256: 'ab'.repeat(32), size: 10, url: 'https://dl.example.org/a.zip' };
+const v2Entry = { datetime: 1, type: 'nightly', version: '23.2', files: [v2File] };
+
+describe('decodeAnswer, as each updater reads an answer', () => {
+  it.each<[string, unknown]>([
+    ['a good entry', [v2Entry]],
+    ['a size that is text', [{ ...v2Entry, files: [{ ...v2File, size: 'x' }] }]],
+    ['an entry without files', [{ ...v2Entry, files: [] }]],
+    ['the v1 envelope', { response: [] }],
+  ])('v2 refuses the whole answer exactly where the transcribed client does: %s', (_, answer) => {
+    const text = JSON.stringify(answer);
+    const decoded = decodeAnswer(UPDATERS.v2, text, 'https://x/');
+    expect('offered' in decoded).toBe(v2DecodeAnswer(text) !== undefined);
+  });
+
+  it('v1 drops a placeholder record and keeps the others (org.json, record by record)', () => {
+    const record = {
+      datetime: 1,
+      filename: 'a.zip',
+      id: 'x',
+      romtype: 'stable',
+      size: 5,
+      url: 'https://d/a.zip',
+      version: '2.5',
+    };
+    const text = JSON.stringify({
+      id: null,
+      response: [
+        { ...record, size: '', url: undefined },
+        { ...record, md5sum: 'AB' },
+      ],
+    });
+    expect(decodeAnswer(UPDATERS.v1, text, 'https://x/')).toEqual({
+      offered: [{ url: 'https://d/a.zip', size: 5, filename: 'a.zip', md5: 'ab' }],
+    });
+  });
+
+  it("crDroid's Kotlin updater loses the whole answer to one bad record, as its transcription does", () => {
+    const good = {
+      filename: 'a.zip',
+      download: 'https://d/a.zip',
+      timestamp: 1,
+      sha256: 'c'.repeat(64),
+      size: 5,
+      version: '11',
+    };
+    const text = JSON.stringify({ response: [good, { ...good, size: undefined }] });
+    expect(decodeCrDroidKotlin(text)).toBeUndefined();
+    expect(decodeAnswer(UPDATERS.crdroid, text, 'https://x/')).toEqual({
+      refused: 'record 1: `size` is missing or not a number, which fails the whole answer',
+    });
+  });
+
+  it("GrapheneOS's package lies beside its channel file", () => {
+    expect(
+      decodeAnswer(
+        UPDATERS.grapheneos,
+        '2024110800 1731067200 akita stable\n',
+        'https://s/api/grapheneos/akita-stable',
+      ),
+    ).toEqual({
+      offered: [
+        {
+          url: 'https://s/api/grapheneos/akita-ota_update-2024110800.zip',
+          size: -1,
+          filename: 'akita-ota_update-2024110800.zip',
+        },
+      ],
+    });
+  });
+});
+
+describe('where the probe asks', () => {
+  it('asks https, or plain http on loopback only', () => {
+    expect(
+      ['https://a.org/', 'http://127.0.0.1:8788/', 'http://localhost/', 'http://[::1]/', 'http://a.org/'].map((u) =>
+        fetchable(new URL(u)),
+      ),
+    ).toEqual([true, true, true, true, false]);
+  });
+
+  it('asks every answer at its phone path, and the files on GitHub Pages', () => {
+    const site = (extra: string) =>
+      parseSite(`download_base_url: https://dl.example.org\nformats:\n  crdroid-java:\n    lists: [stable]\n${extra}`)
+        .site!;
+    const listings = [
+      { device: 'FP4', list: 'stable' },
+      { device: 'FP4', list: 'dev' },
+    ];
+    const files = [{ path: 'api/crdroid-java/FP4.json' }];
+    expect(siteTargets(site(''), listings, files, 'https://u.org').map((t) => `${t.kind} ${t.url}`)).toEqual([
+      'v1 https://u.org/api/v1/FP4/stable/',
+      'v1 https://u.org/api/v1/FP4/dev/',
+      'v2 https://u.org/api/v2/devices/FP4/builds',
+      'crdroid-java https://u.org/api/crdroid-java/FP4.json',
+    ]);
+    const pages = site('site_url: https://me.github.io/ota\n');
+    expect(siteTargets(pages, listings.slice(0, 1), [], 'https://me.github.io/ota').map((t) => t.url)).toEqual([
+      'https://me.github.io/ota/api/v1/FP4/stable/index.json',
+      'https://me.github.io/ota/api/v2/devices/FP4/builds.json',
+    ]);
+  });
+
+  it('asks what a build.prop asks, with the v2 rules from LineageOS 23.2 on', () => {
+    const props = (version: string) =>
+      readBuildProps(
+        `# comment\nro.product.device=FP4\nro.lineage.releasetype=NIGHTLY\nro.build.version.incremental=eng.1\n${version}lineage.updater.uri=https://u.org/api/v1/{device}/{type}/{incr}\n`,
+      );
+    expect(buildTarget(props('ro.lineage.build.version=23.2\n'))).toEqual({
+      kind: 'v2',
+      device: 'FP4',
+      list: 'nightly',
+      url: 'https://u.org/api/v1/FP4/nightly/eng.1',
+    });
+    expect(buildTarget(props('ro.lineage.build.version=22.1\n'))).toMatchObject({ kind: 'v1' });
+    expect(buildTarget(readBuildProps('ro.product.device=FP4\n'))).toBe(
+      'the build.prop has no lineage.updater.uri, ro.lineage.releasetype; the probe asks what that build asks, so it needs them',
+    );
+  });
+});
