@@ -25,7 +25,9 @@ type Fault = (req: IncomingMessage, res: ServerResponse, upstream: () => Promise
 let work: string;
 let project: string;
 let preview: GroupServer;
-let downloads: { origin: string; server: Server; files: Map<string, Buffer> };
+/** A file's bytes, its bytes without range support, or a redirect to another path. */
+type Held = Buffer | { whole: Buffer } | { location: string };
+let downloads: { origin: string; server: Server; files: Map<string, Held> };
 let front: { origin: string; server: Server };
 const faults = new Map<string, Fault>();
 let zips: Zip[];
@@ -45,7 +47,7 @@ beforeAll(async () => {
     await writeOtaZip(file, { metadata: FP4_METADATA.replace('1731067200', stamp), payloadSize: 64 * 1024 });
     zips.push({ name, bytes: readFileSync(file) });
   }
-  downloads = await serveDownloads(new Map(zips.map((z) => [downloadPath(z), z.bytes])));
+  downloads = await serveDownloads(new Map(zips.map((z): [string, Held] => [downloadPath(z), z.bytes])));
   project = path.join(work, 'project');
   writeCatalog(project, downloads.origin, zips);
   const port = await freePort();
@@ -169,7 +171,7 @@ describe('otapress probe', () => {
     expect(code).toBe(1);
   });
 
-  it.each<[string, (files: Map<string, Buffer>) => void, () => string]>([
+  it.each<[string, (files: Map<string, Held>) => void, () => string]>([
     ['a download that is gone (404)', (files) => files.delete(downloadPath(zips[1])), () => 'download: answered 404'],
     [
       'a download whose length is not the listing size',
@@ -186,6 +188,37 @@ describe('otapress probe', () => {
       `LineageOS v1  ${url}  ${rule}`,
       `crDroid (Kotlin)  ${url}  ${rule}`,
     ]);
+    expect(code).toBe(1);
+  });
+
+  it.each<[string, (files: Map<string, Held>, path: string) => void, string[]]>([
+    [
+      'range requests answered 200 (only crDroid publishes ota_property_files)',
+      (files, at) => files.set(at, { whole: zips[1].bytes }),
+      ['crDroid (Kotlin)  range: answered a range request with 200'],
+    ],
+    [
+      'a download that is not a zip',
+      (files, at) => files.set(at, Buffer.alloc(zips[1].bytes.length, 'x')),
+      ['LineageOS v1  zip: begins with "xxxx", not a zip', 'crDroid (Kotlin)  zip: begins with "xxxx", not a zip'],
+    ],
+    [
+      // The LineageOS Java download client follows one redirect (duplicate links); OkHttp's default follows on.
+      'a download behind two redirects',
+      (files, at) => {
+        files.set(at, { location: `${at}.1` });
+        files.set(`${at}.1`, { location: `${at}.2` });
+        files.set(`${at}.2`, zips[1].bytes);
+      },
+      ['LineageOS v1  redirect: answered 302 to '],
+    ],
+  ])('applies each updater its own download rule: %s', async (_, change, expected) => {
+    const at = downloadPath(zips[1]);
+    change(downloads.files, at);
+    const { code, problems } = await probe(preview.url);
+    const url = `${downloads.origin}${at}`;
+    const lines = expected.map((e) => e.replace('  ', `  ${url}  `));
+    expect(problems.map((p, i) => p.slice(0, lines[i]?.length))).toEqual(lines);
     expect(code).toBe(1);
   });
 
@@ -294,16 +327,22 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-/** The download host: GET and HEAD of the files, with single `bytes=a-b` ranges answered 206. */
-async function serveDownloads(files: Map<string, Buffer>) {
+/** The download host: GET and HEAD of the files, with single `bytes=a-b` ranges answered 206 where it takes them. */
+async function serveDownloads(files: Map<string, Held>) {
   const server = createServer((req, res) => {
-    const bytes = files.get(req.url ?? '');
-    if (bytes === undefined) {
+    const held = files.get(req.url ?? '');
+    if (held === undefined) {
       res.writeHead(404, { 'Content-Type': 'text/plain' });
       res.end('not found');
       return;
     }
-    const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
+    if ('location' in held) {
+      res.writeHead(302, { Location: held.location });
+      res.end();
+      return;
+    }
+    const bytes = Buffer.isBuffer(held) ? held : held.whole;
+    const range = Buffer.isBuffer(held) ? /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '') : null;
     const [start, end] = range
       ? [Number(range[1]), range[2] === '' ? bytes.length - 1 : Number(range[2])]
       : [0, bytes.length - 1];
@@ -311,8 +350,7 @@ async function serveDownloads(files: Map<string, Buffer>) {
     res.writeHead(range ? 206 : 200, {
       'Content-Type': 'application/zip',
       'Content-Length': part.length,
-      'Accept-Ranges': 'bytes',
-      ...(range && { 'Content-Range': `bytes ${start}-${end}/${bytes.length}` }),
+      ...(range && { 'Accept-Ranges': 'bytes', 'Content-Range': `bytes ${start}-${end}/${bytes.length}` }),
     });
     res.end(req.method === 'HEAD' ? undefined : part);
   });
