@@ -6,6 +6,9 @@ import { decodeAnswer, type Offered } from './decode.js';
 import { isFailure, networkFailure, readBody, request, type Failure } from './http.js';
 import type { Updater } from './updaters.js';
 
+/** The most the probe reads of an answer whose updater sets no cap: a phone holds it in memory whole. */
+const PROBE_MAX_BYTES = 64 * 1024 * 1024;
+
 /** A rule a phone fails by, for the lines and the annotations. */
 export type Rule =
   | Failure['rule']
@@ -68,11 +71,18 @@ export async function checkAnswer(updater: Updater, url: string, timeoutS: numbe
   }
   let body: Uint8Array | undefined;
   try {
-    body = await readBody(response, maxBytes);
+    body = await readBody(response, maxBytes ?? PROBE_MAX_BYTES);
   } catch (error) {
-    return fail('timeout', timeoutMessage(networkFailure(error, signal), limit, own));
+    const failure = networkFailure(error, signal);
+    return fail(failure.rule, timeoutMessage(failure, limit, own));
   }
-  if (body === undefined) return fail('size-cap', `the answer is over ${maxBytes} bytes, the most the updater reads`);
+  if (body === undefined)
+    return fail(
+      'size-cap',
+      maxBytes === undefined
+        ? `the answer is over ${PROBE_MAX_BYTES} bytes, more than any listing needs and more than the probe reads`
+        : `the answer is over ${maxBytes} bytes, the most the updater reads`,
+    );
   const decoded = decodeAnswer(updater, Buffer.from(body).toString('utf8'), reached.url);
   if ('refused' in decoded) return fail('decode', `${decoded.refused}: the update check fails`);
   return { findings: [], offered: decoded.offered };

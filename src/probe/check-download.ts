@@ -57,7 +57,7 @@ export async function checkDownload(
   }
   if (!first.equals(ZIP_MAGIC))
     add('zip', `begins with ${JSON.stringify(first.toString('latin1'))}, not a zip (PK\\x03\\x04)`);
-  if (deep && findings.length === 0) findings.push(...(await hashWhole(updater, offered, url.href)));
+  if (deep && findings.length === 0) findings.push(...(await hashWhole(updater, offered, url.href, timeoutS)));
   return findings;
 }
 
@@ -87,42 +87,50 @@ async function firstBytes(response: Response, n: number): Promise<Buffer> {
   return Buffer.concat(chunks).subarray(0, n);
 }
 
-/** Downloads the whole file (no time limit but the transfer's) and compares its length and hashes with the listing's. */
-async function hashWhole(updater: Updater, offered: Offered, url: string): Promise<Finding[]> {
-  const findings: Finding[] = [];
-  const add = (rule: Rule, message: string) =>
-    findings.push({ updater: updater.title, url: offered.url, rule, message });
+/**
+ * Downloads the whole file and compares its length and hashes with the listing's. A package takes
+ * as long as it takes: the limit is `idleS` seconds without a byte.
+ */
+async function hashWhole(updater: Updater, offered: Offered, url: string, idleS: number): Promise<Finding[]> {
+  const fail = (rule: Rule, message: string): Finding[] => [
+    { updater: updater.title, url: offered.url, rule, message },
+  ];
   const controller = new AbortController();
-  const reached = await request(url, { redirects: updater.download.redirects, signal: controller.signal });
-  if (isFailure(reached) || reached.response.status !== 200 || reached.response.body === null) {
-    add('download', 'the whole download failed (--deep)');
-    return findings;
-  }
+  let timer = setTimeout(() => controller.abort(), idleS * 1000);
+  const alive = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(), idleS * 1000);
+  };
   const sha256 = createHash('sha256');
   const md5 = createHash('md5');
   let length = 0;
   try {
+    const reached = await request(url, { redirects: updater.download.redirects, signal: controller.signal });
+    if (isFailure(reached) || reached.response.status !== 200 || reached.response.body === null) {
+      const why = isFailure(reached) ? reached.message : `answered ${reached.response.status}`;
+      return fail('download', `the whole download failed (--deep): ${why}`);
+    }
     for await (const chunk of reached.response.body as unknown as AsyncIterable<Uint8Array>) {
+      alive();
       sha256.update(chunk);
       md5.update(chunk);
       length += chunk.length;
     }
   } catch (error) {
-    add(
-      'download',
-      `the whole download broke off after ${length} bytes: ${networkFailure(error, controller.signal).message}`,
-    );
-    return findings;
+    const why = controller.signal.aborted
+      ? `nothing came for ${idleS} s`
+      : networkFailure(error, controller.signal).message;
+    return fail('download', `the whole download broke off after ${length} bytes (--deep): ${why}`);
+  } finally {
+    clearTimeout(timer);
   }
   const got = { sha256: sha256.digest('hex'), md5: md5.digest('hex') };
   if (offered.size >= 0 && length !== offered.size)
-    add('content-length', `the download is ${length} bytes, the listing says size ${offered.size} (--deep)`);
+    return fail('content-length', `the download is ${length} bytes, the listing says size ${offered.size} (--deep)`);
   const differ = (['sha256', 'md5'] as const).filter(
     (name) => offered[name] !== undefined && offered[name] !== got[name],
   );
-  if (differ.length > 0) {
-    const which = differ.map((name) => `its ${name} is ${got[name]}, the listing says ${offered[name]}`);
-    add('hash', `another file than the listing's (--deep): ${which.join('; ')}`);
-  }
-  return findings;
+  if (differ.length === 0) return [];
+  const which = differ.map((name) => `its ${name} is ${got[name]}, the listing says ${offered[name]}`);
+  return fail('hash', `another file than the listing's (--deep): ${which.join('; ')}`);
 }

@@ -122,5 +122,6 @@ function decodeLine(body: string, base: string): Decoded {
   if (fields.length < 4 || long(fields[1]) === undefined || fields[0] === '')
     return { refused: 'the first line is not `<incremental> <timestamp> <device> <channel>`' };
   const filename = `${fields[2]}-ota_update-${fields[0]}.zip`;
+  if (!URL.canParse(filename, base)) return { refused: `the package ${filename} has no address beside ${base}` };
   return { offered: [{ url: new URL(filename, base).href, size: -1, filename }] };
 }

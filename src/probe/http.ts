@@ -45,6 +45,7 @@ export function fetchable(url: URL): boolean {
 /** Requests `url` following the redirects `redirects` allows; the answer reached, or the failure. */
 export async function request(url: string, options: RequestOptions): Promise<Reached | Failure> {
   const hops: string[] = [];
+  if (!URL.canParse(url)) return { rule: 'https', message: `${url} is not a URL` };
   let current = new URL(url);
   for (;;) {
     if (!fetchable(current))

@@ -3,6 +3,7 @@
  * answer a ROM build asks (its build.prop). Pure: the compiled site and the text in, URLs out.
  */
 import { formatPath } from '../catalog/formats.js';
+import type { Build } from '../catalog/manifest.js';
 import type { Listing } from '../catalog/plan.js';
 import type { Site } from '../catalog/site.js';
 import type { OutputFile } from '../render/output.js';
@@ -20,10 +21,11 @@ export interface Target {
 /**
  * Every answer of the site at `base` (no trailing slash): each device's v1 listing of every list,
  * its v2 builds, and each `formats` file it has, where phones ask (on GitHub Pages, the files).
+ * Listings are in build order, newest first.
  */
 export function siteTargets(
   site: Site,
-  listings: readonly Pick<Listing, 'device' | 'list'>[],
+  listings: readonly (Pick<Listing, 'device' | 'list'> & { builds?: readonly Pick<Build, 'incremental'>[] })[],
   files: readonly Pick<OutputFile, 'path'>[],
   base: string,
 ): Target[] {
@@ -32,8 +34,13 @@ export function siteTargets(
   const devices = [...new Set(listings.map((l) => l.device))];
   const written = new Set(files.map((f) => `/${f.path}`));
   return [
-    ...listings.map(({ device, list }): Target => {
-      const path = pages ? fill(API_FILES.listing, { device, list }) : URLS.listing(device, list);
+    ...listings.map(({ device, list, builds = [] }): Target => {
+      // A phone asks `/api/v1/<device>/<list>/<its incremental>` (Utils.getServerURL): as one on the
+      // list's newest build does, when it has one; on Pages, the file its ROM build names.
+      const incremental = builds.map((b) => b.incremental).find((i) => /^[A-Za-z0-9._-]+$/.test(i));
+      const path = pages
+        ? fill(API_FILES.listing, { device, list })
+        : `${URLS.listing(device, list)}${incremental ?? ''}`;
       return { kind: 'v1', device, list, url: at(path) };
     }),
     ...devices.map((device): Target => {
@@ -94,6 +101,7 @@ export function buildTarget(props: BuildProps): Target | string {
     .uri!.replaceAll('{device}', props.device!)
     .replaceAll('{type}', props.releaseType!.toLowerCase())
     .replaceAll('{incr}', props.incremental ?? '');
+  if (!URL.canParse(url)) return `its updater URI gives ${url}, which is not a URL`;
   const version = /^(\d+)\.(\d+)/.exec(props.lineageVersion ?? '');
   const v2 = version
     ? Number(version[1]) > 23 || (Number(version[1]) === 23 && Number(version[2]) >= 2)

@@ -25,8 +25,8 @@ type Fault = (req: IncomingMessage, res: ServerResponse, upstream: () => Promise
 let work: string;
 let project: string;
 let preview: GroupServer;
-/** A file's bytes, its bytes without range support, or a redirect to another path. */
-type Held = Buffer | { whole: Buffer } | { location: string };
+/** A file's bytes, its bytes without range support, a redirect to another path, or a file whose whole download stalls. */
+type Held = Buffer | { whole: Buffer } | { location: string } | { stalls: Buffer };
 let downloads: { origin: string; server: Server; files: Map<string, Held> };
 let front: { origin: string; server: Server };
 const faults = new Map<string, Fault>();
@@ -239,6 +239,20 @@ describe('otapress probe', () => {
     expect(code).toBe(1);
   });
 
+  it('--deep gives up on a download that stops sending, after --timeout seconds without a byte', async () => {
+    downloads.files.set(downloadPath(zips[1]), { stalls: zips[1].bytes });
+    const url = `${downloads.origin}${downloadPath(zips[1])}`;
+    const { code, problems } = await probe(preview.url, '--deep', '--timeout', '2');
+    const half = zips[1].bytes.length >> 1;
+    expect(problems).toEqual(
+      ['LineageOS v1', 'crDroid (Kotlin)'].map(
+        (updater) =>
+          `${updater}  ${url}  download: the whole download broke off after ${half} bytes (--deep): nothing came for 2 s`,
+      ),
+    );
+    expect(code).toBe(1);
+  });
+
   it('prints each problem as a GitHub annotation under GitHub Actions, escaped', async () => {
     faults.set(V2_PATH, (_, res) => {
       res.writeHead(302, { Location: '/elsewhere,100%' });
@@ -341,8 +355,14 @@ async function serveDownloads(files: Map<string, Held>) {
       res.end();
       return;
     }
-    const bytes = Buffer.isBuffer(held) ? held : held.whole;
-    const range = Buffer.isBuffer(held) ? /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '') : null;
+    if ('stalls' in held && req.headers.range === undefined) {
+      // Half the file, then nothing: the connection stays open.
+      res.writeHead(200, { 'Content-Type': 'application/zip', 'Content-Length': held.stalls.length });
+      res.write(held.stalls.subarray(0, held.stalls.length >> 1));
+      return;
+    }
+    const bytes = Buffer.isBuffer(held) ? held : 'stalls' in held ? held.stalls : held.whole;
+    const range = !('whole' in held) ? /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '') : null;
     const [start, end] = range
       ? [Number(range[1]), range[2] === '' ? bytes.length - 1 : Number(range[2])]
       : [0, bytes.length - 1];
@@ -362,7 +382,9 @@ async function serveDownloads(files: Map<string, Held>) {
 async function serveFront(upstreamOrigin: string) {
   const server = createServer((req, res) => {
     const upstream = () => fetch(`${upstreamOrigin}${req.url}`, { method: req.method, redirect: 'manual' });
-    const fault = faults.get(new URL(req.url ?? '/', 'http://x').pathname);
+    // A folder's fault covers what a phone asks in it (`/api/v1/FP4/official/<its incremental>`).
+    const asked = new URL(req.url ?? '/', 'http://x').pathname;
+    const fault = [...faults].find(([at]) => asked === at || (at.endsWith('/') && asked.startsWith(at)))?.[1];
     const answer = fault
       ? fault(req, res, upstream)
       : upstream().then(async (r) => {

@@ -94,13 +94,14 @@ describe('where the probe asks', () => {
     const site = (extra: string) =>
       parseSite(`download_base_url: https://dl.example.org\nformats:\n  crdroid-java:\n    lists: [stable]\n${extra}`)
         .site!;
+    // As a phone on the list's newest build asks: its incremental after the list.
     const listings = [
-      { device: 'FP4', list: 'stable' },
+      { device: 'FP4', list: 'stable', builds: [{ incremental: '' }, { incremental: 'eng.root.1' }] },
       { device: 'FP4', list: 'dev' },
     ];
     const files = [{ path: 'api/crdroid-java/FP4.json' }];
     expect(siteTargets(site(''), listings, files, 'https://u.org').map((t) => `${t.kind} ${t.url}`)).toEqual([
-      'v1 https://u.org/api/v1/FP4/stable/',
+      'v1 https://u.org/api/v1/FP4/stable/eng.root.1',
       'v1 https://u.org/api/v1/FP4/dev/',
       'v2 https://u.org/api/v2/devices/FP4/builds',
       'crdroid-java https://u.org/api/crdroid-java/FP4.json',
