@@ -33,7 +33,7 @@ export function siteTargets(
   const at = (path: string) => `${base}${path}`;
   const devices = [...new Set(listings.map((l) => l.device))];
   const written = new Set(files.map((f) => `/${f.path}`));
-  return [
+  const targets = [
     ...listings.map(({ device, list, builds = [] }): Target => {
       // A phone asks `/api/v1/<device>/<list>/<its incremental>` (Utils.getServerURL): as one on the
       // list's newest build does, when it has one; on Pages, the file its ROM build names.
@@ -47,6 +47,8 @@ export function siteTargets(
       const path = pages ? fill(API_FILES.v2Builds, { device }) : URLS.v2Builds(device);
       return { kind: 'v2', device, url: at(path) };
     }),
+    // The answers for phones on a build an incremental package applies on; Pages cannot answer them.
+    ...(pages ? [] : perBuildTargets(files, at)),
     ...site.formats.flatMap((format) =>
       devices.flatMap((device) =>
         format.lists
@@ -56,6 +58,8 @@ export function siteTargets(
       ),
     ),
   ];
+  // The newest build's v1 request may be one of the per-build answers: asked once.
+  return targets.filter((t, i) => targets.findIndex((o) => o.kind === t.kind && o.url === t.url) === i);
 }
 
 /** What a ROM build's build.prop says about where its updater asks. */
@@ -107,4 +111,21 @@ export function buildTarget(props: BuildProps): Target | string {
     ? Number(version[1]) > 23 || (Number(version[1]) === 23 && Number(version[2]) >= 2)
     : /\/api\/v2\//.test(url);
   return { kind: v2 ? 'v2' : 'v1', device: props.device!, list: props.releaseType!.toLowerCase(), url };
+}
+
+// --- internal ---
+
+/**
+ * The per-build answers among the files (API_FILES.v1Incremental, v2Incremental), at the address a
+ * phone on that build asks: v1 `/api/v1/<device>/<list>/<incremental>`, v2 (a ROM whose URI ends in
+ * `/builds/{incr}`) `/api/v2/devices/<device>/builds/<incremental>`.
+ */
+function perBuildTargets(files: readonly Pick<OutputFile, 'path'>[], at: (path: string) => string): Target[] {
+  return files.flatMap(({ path }): Target[] => {
+    const v1 = /^api\/v1\/([^/]+)\/([^/]+)\/([^/]+)\.json$/.exec(path);
+    if (v1 && v1[3] !== 'index' && v1[3] !== '404')
+      return [{ kind: 'v1', device: v1[1], list: v1[2], url: at(`/api/v1/${v1[1]}/${v1[2]}/${v1[3]}`) }];
+    const v2 = /^api\/v2\/devices\/([^/]+)\/builds\/([^/]+)\.json$/.exec(path);
+    return v2 ? [{ kind: 'v2', device: v2[1], url: at(`/api/v2/devices/${v2[1]}/builds/${v2[2]}`) }] : [];
+  });
 }

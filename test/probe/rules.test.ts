@@ -99,17 +99,26 @@ describe('where the probe asks', () => {
       { device: 'FP4', list: 'stable', builds: [{ incremental: '' }, { incremental: 'eng.root.1' }] },
       { device: 'FP4', list: 'dev' },
     ];
-    const files = [{ path: 'api/crdroid-java/FP4.json' }];
+    const files = [
+      { path: 'api/crdroid-java/FP4.json' },
+      { path: 'api/v1/FP4/stable/index.json' },
+      { path: 'api/v1/FP4/stable/eng.root.0.json' },
+      { path: 'api/v2/devices/FP4/builds/eng.root.0.json' },
+    ];
     expect(siteTargets(site(''), listings, files, 'https://u.org').map((t) => `${t.kind} ${t.url}`)).toEqual([
       'v1 https://u.org/api/v1/FP4/stable/eng.root.1',
       'v1 https://u.org/api/v1/FP4/dev/',
       'v2 https://u.org/api/v2/devices/FP4/builds',
+      // The answers for phones on a build an incremental package applies on.
+      'v1 https://u.org/api/v1/FP4/stable/eng.root.0',
+      'v2 https://u.org/api/v2/devices/FP4/builds/eng.root.0',
       'crdroid-java https://u.org/api/crdroid-java/FP4.json',
     ]);
     const pages = site('site_url: https://me.github.io/ota\n');
-    expect(siteTargets(pages, listings.slice(0, 1), [], 'https://me.github.io/ota').map((t) => t.url)).toEqual([
+    expect(siteTargets(pages, listings.slice(0, 1), files, 'https://me.github.io/ota').map((t) => t.url)).toEqual([
       'https://me.github.io/ota/api/v1/FP4/stable/index.json',
       'https://me.github.io/ota/api/v2/devices/FP4/builds.json',
+      'https://me.github.io/ota/api/crdroid-java/FP4.json',
     ]);
   });
 
