@@ -78,9 +78,10 @@ const ORG_JSON_V1 = {
  * duplicate links, so HttpURLConnection follows redirects itself (`UpdatesCheckReceiver.java`,
  * `UpdatesActivity.java`); a package with duplicate links (`UpdaterController.java`), where
  * `HttpURLConnectionClient.handleDuplicateLinks` takes one `Location`, refuses a protocol change
- * ("Protocol changes are not allowed") and needs a 2xx from it. crDroid 11.0–14.0 keeps the same
- * client (crdroidandroid/android_packages_apps_Updater, `download/HttpURLConnectionClient.java` at
- * 08d557b59fde267e6c4fc60090bb9572b3a2b40d).
+ * ("Protocol changes are not allowed") and needs a 2xx from it. crDroid 11.0–14.0 and Matrixx keep
+ * the same client (`download/HttpURLConnectionClient.java` of crdroidandroid/android_packages_apps_Updater
+ * at 08d557b59fde267e6c4fc60090bb9572b3a2b40d, of ProjectMatrixx/android_packages_apps_Updater at
+ * 707cdc1a3437657da31de7b9cffabea640eebaf2).
  */
 const JAVA_CLIENT = {
   fetch: { redirects: 'same-protocol' },
@@ -170,7 +171,7 @@ export const UPDATERS: Record<AnswerKind, Updater> = {
     strings: ['filename', 'md5', 'download', 'version'],
     longs: ['timestamp', 'size'],
     keys: { url: 'download', size: 'size', filename: 'filename', md5: 'md5' },
-    source: 'crdroidandroid/android_packages_apps_Updater 14.0 misc/Utils.java at 86c1d231 (its six fields)',
+    source: 'ProjectMatrixx/android_packages_apps_Updater 14.0 misc/Utils.java at b58b479a',
   },
   'lineage-v1': {
     title: 'DerpFest (LineageOS v1 static)',
@@ -186,6 +187,7 @@ export const UPDATERS: Record<AnswerKind, Updater> = {
   },
   pixelos15: {
     title: 'PixelOS 15',
+    // A Java-era reader of a downloaded file (HttpURLConnection's own redirects); its download client not read.
     ...JAVA_CLIENT,
     download: { redirects: 'followed' },
     wrapper: 'response',
@@ -217,6 +219,7 @@ export const UPDATERS: Record<AnswerKind, Updater> = {
   },
   pixelexperience: {
     title: 'PixelExperience',
+    // HttpURLConnection (download/HttpURLConnectionClient.java at d58615bd); its redirect handling not read.
     ...JAVA_CLIENT,
     download: { redirects: 'followed' },
     wrapper: 'object',
