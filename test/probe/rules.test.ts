@@ -8,6 +8,11 @@ import { UPDATERS } from '../../src/probe/updaters.js';
 import { parseSite } from '../../src/catalog/site.js';
 import { v2DecodeAnswer } from '../helpers/clients.js';
 import { decodeCrDroidKotlin } from '../helpers/dialects/index.js';
+import { readContent } from '../../src/catalog/read.js';
+import { FORMAT_FAMILIES } from '../../src/catalog/formats.js';
+import { sha256Of } from '../../src/catalog/download-key.js';
+import { EXAMPLE } from '../helpers/helpers.js';
+import { compileWith } from '../helpers/host-table.js';
 
 const v2File = { filename: 'a.zip', sha256: 'ab'.repeat(32), size: 10, url: 'https://dl.example.org/a.zip' };
 const v2Entry = { datetime: 1, type: 'nightly', version: '23.2', files: [v2File] };
@@ -78,6 +83,45 @@ describe('decodeAnswer, as each updater reads an answer', () => {
         },
       ],
     });
+  });
+});
+
+describe('decodeAnswer on what otapress writes', () => {
+  // Every dialect, each list of its own; the example's builds as each one carries them.
+  const yaml = `\nformats:\n${FORMAT_FAMILIES.map((f) => `  ${f}: {}\n`).join('')}`;
+  const compiled = compileWith(readContent(EXAMPLE), yaml);
+  const base = 'https://updates.example.org';
+  const targets = siteTargets(compiled.site!, compiled.listings, compiled.files, base);
+  const builds = new Map(compiled.builds.filter((b) => b.url !== undefined).map((b) => [b.url!, b]));
+  const answers = targets
+    .filter((t) => t.kind !== 'v1' && t.kind !== 'v2')
+    .map((t) => ({ ...t, file: compiled.files.find((f) => `${base}/${f.path}` === t.url)! }));
+
+  it('finds an answer of every dialect in the example', () => {
+    expect(compiled.problems).toEqual([]);
+    expect(new Set(answers.map((a) => a.kind))).toEqual(new Set(FORMAT_FAMILIES));
+  });
+
+  it('reads every answer of every dialect, each download with the size and hashes of its build', () => {
+    const read = answers.map(({ kind, url, file }) => {
+      const decoded = decodeAnswer(UPDATERS[kind], Buffer.from(file.contents).toString('utf8'), url);
+      if ('refused' in decoded) return `${url}: ${decoded.refused}`;
+      const wrong = decoded.offered.flatMap((o) => {
+        const build = builds.get(o.url);
+        // GrapheneOS names its package by the incremental, beside the channel file.
+        if (kind === 'grapheneos') return o.url.startsWith(`${base}/api/grapheneos/`) ? [] : [o.url];
+        const same =
+          build !== undefined &&
+          o.size === build.size &&
+          (o.md5 === undefined || o.md5 === build.md5sum) &&
+          (o.sha256 === undefined || o.sha256 === sha256Of(build));
+        return same ? [] : [o.url];
+      });
+      return wrong.length > 0 ? `${url}: ${wrong}` : decoded.offered.length > 0 ? kind : 'empty';
+    });
+    expect(read.filter((r) => r.includes(':'))).toEqual([]);
+    // Some files of a device offer nothing (a list wrapper with no build a dialect carries); every dialect offers some.
+    expect(new Set(read.filter((r) => r !== 'empty'))).toEqual(new Set(FORMAT_FAMILIES));
   });
 });
 
