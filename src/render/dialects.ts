@@ -214,6 +214,7 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
       key('donate_url', (_, d) => d.info.links.donate),
       key('forum_url', (_, d) => d.info.links.forum),
       key('website_url', (_, d) => d.info.links.info),
+      key('news_url', (_, d) => d.info.links.news),
     ],
     downloadKey: { key: 'id', field: 'id' },
     needs: [WITHDRAWN, SIZE, MD5_FILEHASH],
