@@ -82,6 +82,8 @@ export type BuildLinks = Pick<ManifestValues, (typeof BUILD_LINKS)[number]>;
  */
 export function takeBuildLinks(r: Record<string, unknown>, note: (key: string, message: string) => void): BuildLinks {
   const links: BuildLinks = {};
+  // A placeholder (no url, filename "") has no build to flash: its keys stay, noted as no v1 field.
+  if (r.url === undefined && r.filename === '') return links;
   for (const key of BUILD_LINKS) {
     const v = r[key];
     delete r[key];

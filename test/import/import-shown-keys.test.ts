@@ -139,6 +139,36 @@ describe('PixelOS thirteen (the PixelExperience object)', () => {
   });
 });
 
+describe('a placeholder record with a build link', () => {
+  it('keeps no link (it has no build) and names the key as left out', () => {
+    const placeholder = {
+      datetime: 1731067200,
+      filename: '',
+      id: '',
+      romtype: 'official',
+      size: '',
+      version: '2.5',
+      display_version: '2.5-coming',
+      firmware: 'https://firmware.example.org/FP4.zip',
+    };
+    const siteText =
+      'download_base_url: https://dl.example.org/builds\nchannels: [official]\nlists:\n  official: [official]\n';
+    const plan = planImport({
+      text: JSON.stringify({ response: [placeholder] }),
+      sourceName: 'source.json',
+      device: 'FP4',
+      list: 'official',
+      site: parseSite(siteText).site!,
+      existing: [],
+    });
+    expect(plan.problems).toEqual([]);
+    expect(plan.writes.map((w) => parse(w.text).firmware)).toEqual([undefined]);
+    expect(plan.notes.map((n) => `${n.field} ${n.message}`)).toContain(
+      'response.0.firmware record 0: `firmware` is not a field of the v1 interface; it is left out',
+    );
+  });
+});
+
 describe('a build link the manifest cannot hold', () => {
   it('is left out of the manifest with a note at its key, and the build is imported', () => {
     const object = JSON.parse(listing('crdroid-14.0-Pong.json')) as { response: Record<string, unknown>[] };
