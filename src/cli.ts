@@ -27,6 +27,7 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   check: () => import('./commands/check.js'),
   serve: () => import('./commands/serve.js'),
   hosting: () => import('./commands/hosting.js'),
+  probe: () => import('./commands/probe.js'),
   'raw-branch': () => import('./commands/raw-branch.js'),
 };
 

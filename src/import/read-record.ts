@@ -16,6 +16,8 @@ import {
   mapCrDroidRecord,
   mapPixelExperienceRecord,
   mapV2Entry,
+  takeBuildLinks,
+  type BuildLinks,
 } from './other-formats.js';
 import { md5KeyNote, say, type SourceFamily } from './source-families.js';
 import { checkAcross, manifestValuesOf, readValues, type CompleteRead, type RecordValues } from './record-values.js';
@@ -180,7 +182,7 @@ interface Shape {
   /** The record is of another updater's shape: its keys beyond v1 describe the device. */
   foreign: boolean;
   /** Build facts of the crDroid family beyond the v1 record, which manifests hold too (checked there). */
-  buildExtras: Pick<ManifestValues, 'os_patch_level' | 'ota_property_files' | 'sha1' | 'files'>;
+  buildExtras: Pick<ManifestValues, 'os_patch_level' | 'ota_property_files' | 'sha1' | 'files'> & BuildLinks;
   crDroid: boolean;
 }
 
@@ -203,12 +205,12 @@ function adoptOtherShapes(r: Record<string, unknown>, c: RecordContext): Shape {
   if (crDroid && r.romtype === undefined) r.romtype = c.list;
   const pixelExperience = !crDroid && !v2 && isPixelExperienceRecord(r);
   if (pixelExperience) {
-    for (const [ours, theirs] of mapPixelExperienceRecord(r, c.deviceField)) {
+    for (const [ours, theirs] of mapPixelExperienceRecord(r)) {
       renamed.set(ours, theirs);
       c.normalised('pixelexperience', theirs, `${theirs} → ${ours}`);
     }
   }
-  const buildExtras: Shape['buildExtras'] = { ...entry?.extras };
+  const buildExtras: Shape['buildExtras'] = { ...takeBuildLinks(r, c.note), ...entry?.extras };
   for (const key of ['os_patch_level', 'ota_property_files'] as const) {
     if (typeof r[key] === 'string' && r[key] !== '') buildExtras[key] = r[key] as string;
     if (r[key] !== undefined && buildExtras[key] === undefined)

@@ -10,6 +10,7 @@ const RANKS: Record<string, number> = {
   hosts: 2,
   import: 2,
   ota: 2,
+  probe: 2,
   pipeline: 3,
   commands: 4,
   cli: 5,

@@ -62,6 +62,7 @@ describe('the options of each command, declared once', () => {
       'hosting',
       'import',
       'init',
+      'probe',
       'raw-branch',
       'schema',
       'serve',
