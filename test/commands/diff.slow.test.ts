@@ -1,0 +1,196 @@
+// `otapress diff`: a catalog made by init in a temporary git repository, one commit per change a
+// pull request makes, and exactly the records phones receive that differ between two revisions.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { initCatalog } from '../../src/commands/init.js';
+import { runMain } from '../helpers/cli-process.js';
+import { tempProject } from '../helpers/helpers.js';
+
+const FP4 = 'content/FP4';
+const OLD = 'e-2.5-a14-20241108446322-official-FP4';
+const NEW = 'e-2.6-a14-20241208446322-official-FP4';
+const INCREMENTAL = 'e-2.6-a14-20241208446322-official-FP4-incremental';
+const CHANGE = { timeout: 120_000 };
+
+/** A git repository holding `init --example --updater crdroid`, committed: FP4 with one official build. */
+function catalog(): { root: string; commit(message: string, change: () => void): void } {
+  const root = path.join(tempProject(), 'ota');
+  initCatalog(root, { version: '0.2.0', example: true, updaters: ['crdroid'] });
+  git(root, 'init', '-q');
+  const commit = (message: string, change: () => void) => {
+    change();
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '--allow-empty', '-m', message);
+  };
+  commit('init', () => {});
+  return { root, commit };
+}
+
+function git(root: string, ...args: string[]): string {
+  const result = spawnSync(
+    'git',
+    ['-C', root, '-c', 'user.name=test', '-c', 'user.email=test@example.org', '-c', 'commit.gpgsign=false', ...args],
+    { encoding: 'utf8' },
+  );
+  expect(result.status, result.stderr).toBe(0);
+  return result.stdout;
+}
+
+const manifest = (root: string, name: string) => path.join(root, FP4, `${name}.yaml`);
+
+/** The newer build: the example's manifest with another name, version, build time, incremental and key. */
+function addNewer(root: string): void {
+  const text = readFileSync(manifest(root, OLD), 'utf8')
+    .replace(`filename: ${OLD}.zip`, `filename: ${NEW}.zip`)
+    .replace('version: "2.5"', 'version: "2.6"')
+    .replace('timestamp: 1731067200', 'timestamp: 1733659200')
+    .replace('eng.root.20241108.123456', 'eng.root.20241208.100000')
+    .replace(/^id: \w+$/m, `id: ${'ab'.repeat(32)}`);
+  writeFileSync(manifest(root, NEW), text);
+}
+
+/** Runs `diff` and returns its exit code and lines; the record lines (`+`, `-`, `~`, `!`) apart. */
+async function diff(root: string, ...args: string[]) {
+  const { code, out, err } = await runMain(['diff', ...args, '--root', root]);
+  // The answers' headings and their records, not the notices.
+  const records = out.filter((l) => /^ {4}[-+~!] /.test(l) || /^ {2}(v1|v2|crdroid|incremental) /.test(l));
+  return { code, out, err, records };
+}
+
+const V1_OFFICIAL = `  v1 official  /api/v1/FP4/official/`;
+const V1_STABLE = `  v1 stable  /api/v1/FP4/stable/`;
+const V2_OFFICIAL = `  v2 official  /api/v2/devices/FP4/builds`;
+const V2_STABLE = `  v2 stable  /api/v2/devices/FP4/builds`;
+const CRDROID = `  crdroid stable  /api/crdroid/FP4.json`;
+
+describe('otapress diff', () => {
+  it('lists an added build once per dialect and list', CHANGE, async () => {
+    const { root, commit } = catalog();
+    commit('add 2.6', () => addNewer(root));
+    const added = `    + ${NEW}.zip  version 2.6, 1387003904 bytes`;
+    const result = await diff(root, 'HEAD~1', 'HEAD');
+    expect(result.code).toBe(0);
+    expect(result.records).toEqual([
+      V1_OFFICIAL,
+      added,
+      V1_STABLE,
+      added,
+      V2_OFFICIAL,
+      added,
+      V2_STABLE,
+      added,
+      CRDROID,
+      added,
+    ]);
+    expect(result.out.at(-1)).toBe('5 records differ in 5 answers of 1 device; 0 warnings; 1 new notice');
+  });
+
+  it('lists a changed size as a changed record in every answer that carries it, naming the keys', CHANGE, async () => {
+    const { root, commit } = catalog();
+    commit('size', () =>
+      writeFileSync(
+        manifest(root, OLD),
+        readFileSync(manifest(root, OLD), 'utf8').replace('size: 1387003904', 'size: 1387003905'),
+      ),
+    );
+    const changed = (keys: string) =>
+      `    ~ ${OLD}.zip  version 2.5, 1387003905 bytes: size 1387003904 → 1387003905; keys ${keys}`;
+    const { code, records } = await diff(root, 'HEAD~1', 'HEAD');
+    expect(code).toBe(0);
+    expect(records).toEqual([
+      V1_OFFICIAL,
+      changed('size'),
+      V1_STABLE,
+      changed('size'),
+      V2_OFFICIAL,
+      changed('files[0].size'),
+      V2_STABLE,
+      changed('files[0].size'),
+      CRDROID,
+      changed('size'),
+    ]);
+  });
+
+  it('warns where a list loses its newest build', CHANGE, async () => {
+    const { root, commit } = catalog();
+    commit('add 2.6', () => addNewer(root));
+    commit('withdraw 2.6', () => rmSync(manifest(root, NEW)));
+    const removed = `    - ${NEW}.zip  version 2.6, 1387003904 bytes`;
+    const warning = `    ! warning: loses its newest build ${NEW}.zip: phones are offered ${OLD}.zip at most, and phones already on ${NEW}.zip are offered nothing newer until a build newer than it is published`;
+    const { code, records } = await diff(root, 'HEAD~1');
+    expect(code).toBe(0);
+    expect(records).toEqual([
+      V1_OFFICIAL,
+      removed,
+      warning,
+      V1_STABLE,
+      removed,
+      warning,
+      V2_OFFICIAL,
+      removed,
+      warning,
+      V2_STABLE,
+      removed,
+      warning,
+      CRDROID,
+      removed,
+      warning,
+    ]);
+  });
+
+  it('shows the source builds newly offered an incremental package, and only their answers', CHANGE, async () => {
+    const { root, commit } = catalog();
+    commit('add 2.6', () => addNewer(root));
+    commit('incremental', () =>
+      writeFileSync(
+        manifest(root, INCREMENTAL),
+        readFileSync(manifest(root, NEW), 'utf8')
+          .replace(`filename: ${NEW}.zip`, `filename: ${INCREMENTAL}.zip`)
+          .replace(
+            'incremental: "eng.root.20241208.100000"',
+            ['incremental: "eng.root.20241208.100000"', 'source_incremental: "eng.root.20241108.123456"'].join('\n'),
+          )
+          .replace(/^id: \w+$/m, `id: ${'cd'.repeat(32)}`)
+          .replace(/^md5sum: \w+$/m, `md5sum: ${'ef'.repeat(16)}`)
+          .replace('size: 1387003904', 'size: 70000000'),
+      ),
+    );
+    const { code, out, records } = await diff(root, 'HEAD~1', 'HEAD');
+    expect(code).toBe(0);
+    const changed = (keys: string) =>
+      `    ~ ${INCREMENTAL}.zip  version 2.6, 70000000 bytes: file ${NEW}.zip → ${INCREMENTAL}.zip; size 1387003904 → 70000000; keys ${keys}`;
+    const on = 'eng.root.20241108.123456';
+    expect(records).toEqual([
+      `  v1 official, phones on ${on}  /api/v1/FP4/official/${on}`,
+      changed('url, md5sum, filename, id, size'),
+      `  v1 stable, phones on ${on}  /api/v1/FP4/stable/${on}`,
+      changed('url, md5sum, filename, id, size'),
+      `  v2 official, phones on ${on}  /api/v2/devices/FP4/builds/${on}`,
+      changed('files[0].filename, files[0].filepath, files[0].sha256, files[0].size, files[0].url'),
+      `  v2 stable, phones on ${on}  /api/v2/devices/FP4/builds/${on}`,
+      changed('files[0].filename, files[0].filepath, files[0].sha256, files[0].size, files[0].url'),
+      '  incremental packages newly offered:',
+    ]);
+    expect(out).toContain(
+      `    phones on ${on}: ${INCREMENTAL}.zip (installs ${NEW}.zip) in v1 official, v1 stable, v2 official, v2 stable`,
+    );
+  });
+
+  it('lists nothing for a change phones do not read (a comment)', CHANGE, async () => {
+    const { root, commit } = catalog();
+    commit('comment', () =>
+      writeFileSync(manifest(root, OLD), `# built on the new server\n${readFileSync(manifest(root, OLD), 'utf8')}`),
+    );
+    const { code, out } = await diff(root, 'HEAD~1', 'HEAD');
+    expect(code).toBe(0);
+    const head = git(root, 'rev-parse', 'HEAD').slice(0, 12);
+    const base = git(root, 'rev-parse', 'HEAD~1').slice(0, 12);
+    expect(out).toEqual([
+      `base HEAD~1 (${base}) → head HEAD (${head})`,
+      '',
+      `no answer phones read differs between HEAD~1 (${base}) and HEAD (${head})`,
+    ]);
+  });
+});
