@@ -46,7 +46,8 @@ export function readRevision(root: string, revision: string): RevisionContent {
     throw new UsageError(
       `${shown} (commit ${commit.slice(0, 12)}) has no ${oneLine(folder)}/ folder: it is not a revision of this catalog; name one that has content/site.yaml`,
     );
-  const listing = spawnGit(root, ['ls-tree', '-r', '-z', '--long', `${commit}:${folder}`]);
+  // --full-tree: run from a catalog in a subfolder, ls-tree would list only what lies under that folder's path inside the tree.
+  const listing = spawnGit(root, ['ls-tree', '-r', '-z', '--long', '--full-tree', `${commit}:${folder}`]);
   const entries = parseTree(listing.toString('utf8'));
   const { wanted, devices, problems } = layOut(entries);
   const blobs = readBlobs(
@@ -84,6 +85,10 @@ interface Wanted {
 /** Runs git in `root`; its output without the final line break, or `undefined` when it fails. */
 function git(root: string, args: string[]): string | undefined {
   const result = spawnSync('git', ['-C', root, ...args], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  if ((result.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT')
+    throw new UsageError(
+      'diff reads the revisions with git, which is not installed here (or not on PATH); install git',
+    );
   if (result.error !== undefined || result.status !== 0) return undefined;
   return result.stdout.replace(/\n$/, '');
 }

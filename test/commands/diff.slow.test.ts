@@ -193,4 +193,99 @@ describe('otapress diff', () => {
       `no answer phones read differs between HEAD~1 (${base}) and HEAD (${head})`,
     ]);
   });
+
+  it('compares with the working tree by default, uncommitted files included, and writes nothing', CHANGE, async () => {
+    const { root } = catalog();
+    addNewer(root);
+    const status = git(root, 'status', '--porcelain');
+    const { code, out } = await diff(root, 'HEAD');
+    expect(code).toBe(0);
+    expect(out[0]).toMatch(/^base HEAD \([0-9a-f]{12}\) → head the working tree$/);
+    expect(out).toContain(`    + ${NEW}.zip  version 2.6, 1387003904 bytes`);
+    expect(git(root, 'status', '--porcelain')).toBe(status);
+  });
+
+  it('reads the catalog where it lies in its repository (a subfolder)', CHANGE, async () => {
+    const top = tempProject();
+    const root = path.join(top, 'ota');
+    initCatalog(root, { version: '0.2.0', example: true, updaters: ['crdroid'] });
+    git(top, 'init', '-q');
+    git(top, 'add', '-A');
+    git(top, 'commit', '-q', '-m', 'the catalog in ota/');
+    addNewer(root);
+    git(top, 'add', '-A');
+    git(top, 'commit', '-q', '-m', 'add 2.6');
+    const { code, records } = await diff(root, 'HEAD~1', 'HEAD');
+    expect(code).toBe(0);
+    expect(records.filter((r) => r.startsWith('    + '))).toHaveLength(5);
+  });
+
+  it('refuses a revision that is no commit, or has no content/, in one line with exit 2', CHANGE, async () => {
+    const { root, commit } = catalog();
+    const unknown = await diff(root, 'no-such-branch');
+    expect(unknown.code).toBe(2);
+    expect(unknown.err[0]).toBe(
+      '`no-such-branch` is no commit of this repository; name a branch, tag or commit (origin/main, HEAD~1), and in CI fetch the history (actions/checkout with fetch-depth: 0)',
+    );
+    const option = await diff(root, '--output=x');
+    expect(option.code).toBe(2);
+    commit('no catalog', () => rmSync(path.join(root, 'content'), { recursive: true }));
+    const empty = await diff(root, 'HEAD', 'HEAD~1');
+    expect(empty.code).toBe(2);
+    expect(empty.err[0]).toMatch(
+      /^`HEAD` \(commit [0-9a-f]{12}\) has no content\/ folder: it is not a revision of this catalog/,
+    );
+    const outside = await diff(tempProject(), 'HEAD');
+    expect(outside.code).toBe(2);
+    expect(outside.err[0]).toMatch(/is not in a git repository: diff compares git revisions of the catalog/);
+  });
+
+  it(
+    'exits 1 with the problems when the head does not build, and compares with a base that does not',
+    CHANGE,
+    async () => {
+      const { root, commit } = catalog();
+      commit('break', () =>
+        writeFileSync(
+          manifest(root, OLD),
+          readFileSync(manifest(root, OLD), 'utf8').replace('version: "2.5"', 'version: 2.50'),
+        ),
+      );
+      const broken = await diff(root, 'HEAD~1');
+      expect(broken.code).toBe(1);
+      expect(broken.out).toEqual([]);
+      expect(broken.err[0]).toMatch(new RegExp(`^${FP4}/${OLD}.yaml:\\d+:\\d+  version  `));
+      expect(broken.err.at(-1)).toBe('1 problem found.');
+      commit('fix', () =>
+        writeFileSync(
+          manifest(root, OLD),
+          readFileSync(manifest(root, OLD), 'utf8').replace('version: 2.50', 'version: "2.5"'),
+        ),
+      );
+      const fixed = await diff(root, 'HEAD~1', 'HEAD');
+      expect(fixed.code).toBe(0);
+      expect(fixed.out[0]).toMatch(
+        /\(it does not build: 1 problem; a device that does not compile there counts as offering nothing\)/,
+      );
+      expect(fixed.records).toContain(`    + ${OLD}.zip  version 2.5, 1387003904 bytes`);
+    },
+  );
+
+  it('writes Markdown in which a hostile branch name is text, not markup', CHANGE, async () => {
+    const { root, commit } = catalog();
+    const branch = 'x<img_src=x_onerror=alert(1)>|_y_|`z`';
+    git(root, 'branch', branch);
+    commit('add 2.6', () => addNewer(root));
+    const { code, out } = await diff(root, branch, '--format', 'markdown');
+    expect(code).toBe(0);
+    expect(out[2]).toMatch(
+      /^base x&lt;img\\_src\\=x\\_onerror\\=alert\\\(1\\\)&gt;&#124;\\_y\\_&#124;\\`z\\` \\\([0-9a-f]{12}\\\) → head the working tree$/,
+    );
+    const rows = out.filter((l) => l.startsWith('| FP4 '));
+    expect(rows).toHaveLength(5);
+    for (const row of rows) expect(row.split('|')).toHaveLength(10);
+    expect(rows[0]).toBe(
+      '| FP4 | v1 official \\/api\\/v1\\/FP4\\/official\\/ | every phone | added | e\\-2\\.6\\-a14\\-20241208446322\\-official\\-FP4\\.zip | 2\\.6 | 1387003904 |  |',
+    );
+  });
 });
