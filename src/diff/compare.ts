@@ -158,7 +158,7 @@ function answerWarnings(
   if (newest !== undefined && !now.some((r) => r.build === newest.build)) {
     const next = newestOf(now);
     warnings.push(
-      `loses its newest build ${newest.filename}: phones are offered ${next ? `${next.filename} at most` : 'nothing'}, and phones already on ${newest.filename} are offered nothing newer until a build newer than it is published`,
+      `loses its newest build ${newest.filename}: phones are offered ${next ? `${next.filename} at most` : 'nothing'}; those that installed it are offered nothing until a newer build is published`,
     );
   }
   for (const c of changes) {

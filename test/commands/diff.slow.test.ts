@@ -4,9 +4,11 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { initCatalog } from '../../src/commands/init.js';
+import { workflows } from '../../src/commands/init-files.js';
 import { runMain } from '../helpers/cli-process.js';
-import { tempProject } from '../helpers/helpers.js';
+import { ROOT, tempProject } from '../helpers/helpers.js';
 
 const FP4 = 'content/FP4';
 const OLD = 'e-2.5-a14-20241108446322-official-FP4';
@@ -118,7 +120,7 @@ describe('otapress diff', () => {
     commit('add 2.6', () => addNewer(root));
     commit('withdraw 2.6', () => rmSync(manifest(root, NEW)));
     const removed = `    - ${NEW}.zip  version 2.6, 1387003904 bytes`;
-    const warning = `    ! warning: loses its newest build ${NEW}.zip: phones are offered ${OLD}.zip at most, and phones already on ${NEW}.zip are offered nothing newer until a build newer than it is published`;
+    const warning = `    ! warning: loses its newest build ${NEW}.zip: phones are offered ${OLD}.zip at most; those that installed it are offered nothing until a newer build is published`;
     const { code, records } = await diff(root, 'HEAD~1');
     expect(code).toBe(0);
     expect(records).toEqual([
@@ -288,4 +290,47 @@ describe('otapress diff', () => {
       '| FP4 | v1 official \\/api\\/v1\\/FP4\\/official\\/ | every phone | added | e\\-2\\.6\\-a14\\-20241208446322\\-official\\-FP4\\.zip | 2\\.6 | 1387003904 |  |',
     );
   });
+
+  it(
+    "runs in init's pull request workflow: the whole history, the base by the environment, Markdown to the job summary",
+    CHANGE,
+    () => {
+      const check = parse(workflows().find((w) => w.file === '.github/workflows/check.yml')!.text) as {
+        jobs: {
+          check: {
+            steps: { uses?: string; run?: string; with?: Record<string, unknown>; env?: Record<string, string> }[];
+          };
+        };
+      };
+      const steps = check.jobs.check.steps;
+      expect(steps.find((s) => s.uses === 'actions/checkout@v4')?.with).toEqual({ 'fetch-depth': 0 });
+      const step = steps.find((s) => s.run?.includes('otapress diff'))!;
+      expect(step.env).toEqual({ BASE: '${{ github.event.pull_request.base.sha }}' });
+      // The step's own shell line, as the runner runs it, on a pull request that adds a build.
+      const { root, commit } = catalog();
+      commit('add 2.6', () => addNewer(root));
+      const summary = path.join(tempProject(), 'summary.md');
+      writeFileSync(summary, '');
+      const result = spawnSync(
+        'bash',
+        [
+          '--noprofile',
+          '--norc',
+          '-eo',
+          'pipefail',
+          '-c',
+          step.run!.replace('npx otapress', `node ${JSON.stringify(path.join(ROOT, 'src/bin.mjs'))}`),
+        ],
+        {
+          cwd: root,
+          env: { ...process.env, BASE: git(root, 'rev-parse', 'HEAD~1').trim(), GITHUB_STEP_SUMMARY: summary },
+          encoding: 'utf8',
+        },
+      );
+      expect(result.status, result.stderr).toBe(0);
+      const lines = readFileSync(summary, 'utf8').split('\n');
+      expect(lines[0]).toBe('### otapress diff: what phones will be offered');
+      expect(lines.filter((l) => l.startsWith('| FP4 |'))).toHaveLength(5);
+    },
+  );
 });
