@@ -23,9 +23,14 @@ export interface DiffOptions {
 export function diffCatalog({ root, base, head, format }: DiffOptions): { lines: string[]; problems: Problem[] } {
   const baseRevision = readRevision(root, base);
   const headRevision = head === undefined ? undefined : readRevision(root, head);
-  const after = compileSide(headRevision?.content ?? readContent(root));
+  const headContent = headRevision?.content ?? readContent(root);
+  const after = compileSide(headContent);
   if (after.problems.length > 0) return { lines: [], problems: after.problems };
-  const before = compileSide(baseRevision.content);
+  const before = compileSide(baseRevision.content, { content: headContent, side: after });
+  // A device the base shares with the head (the same object) answers the same: not taken apart.
+  const headDevices = new Set(after.devices);
+  const shared = new Set(before.devices.filter((d) => headDevices.has(d)));
+  const changed = (devices: typeof after.devices) => devices.filter((d) => !shared.has(d));
   const named = (revision: string, commit: string) => `${revision} (${commit.slice(0, 12)})`;
   const broken =
     before.problems.length > 0
@@ -36,8 +41,8 @@ export function diffCatalog({ root, base, head, format }: DiffOptions): { lines:
     head: headRevision === undefined ? 'the working tree' : named(head!, headRevision.commit),
   };
   const diff = compareCatalogs(
-    { answers: answersOf(before.site, before.devices), notices: before.notices },
-    { answers: answersOf(after.site, after.devices), notices: after.notices },
+    { answers: answersOf(before.site, changed(before.devices)), notices: before.notices },
+    { answers: answersOf(after.site, changed(after.devices)), notices: after.notices },
   );
   return { lines: format === 'markdown' ? markdownReport(diff, sides) : textReport(diff, sides), problems: [] };
 }

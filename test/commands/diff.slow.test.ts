@@ -180,6 +180,32 @@ describe('otapress diff', () => {
     );
   });
 
+  it('sees a change of site.yaml in every device, though no manifest changed', CHANGE, async () => {
+    const { root, commit } = catalog();
+    const site = path.join(root, 'content', 'site.yaml');
+    commit('move the downloads', () =>
+      writeFileSync(
+        site,
+        readFileSync(site, 'utf8').replace('https://downloads.example.org/builds', 'https://dl.example.net/ota'),
+      ),
+    );
+    const { code, records } = await diff(root, 'HEAD~1', 'HEAD');
+    expect(code).toBe(0);
+    const changed = (keys: string) => `    ~ ${OLD}.zip  version 2.5, 1387003904 bytes: keys ${keys}`;
+    expect(records).toEqual([
+      V1_OFFICIAL,
+      changed('url'),
+      V1_STABLE,
+      changed('url'),
+      V2_OFFICIAL,
+      changed('files[0].url'),
+      V2_STABLE,
+      changed('files[0].url'),
+      CRDROID,
+      changed('download'),
+    ]);
+  });
+
   it('lists nothing for a change phones do not read (a comment)', CHANGE, async () => {
     const { root, commit } = catalog();
     commit('comment', () =>
