@@ -142,6 +142,48 @@ describe('otapress diff', () => {
     ]);
   });
 
+  it(
+    'warns where the newest build is withdrawn (`.disabled.zip`): v1 lists it under its new name, the others drop it',
+    CHANGE,
+    async () => {
+      const { root, commit } = catalog();
+      commit('add 2.6', () => addNewer(root));
+      commit('withdraw 2.6', () => {
+        const text = readFileSync(manifest(root, NEW), 'utf8').replace(
+          `filename: ${NEW}.zip`,
+          `filename: ${NEW}.disabled.zip`,
+        );
+        rmSync(manifest(root, NEW));
+        writeFileSync(manifest(root, `${NEW}.disabled`), text);
+      });
+      const removed = `    - ${NEW}.zip  version 2.6, 1387003904 bytes`;
+      const listed = `    + ${NEW}.disabled.zip  version 2.6, 1387003904 bytes`;
+      const warning = (next: string) =>
+        `    ! warning: loses its newest build ${NEW}.zip: phones are offered ${next} at most; those that installed it are offered nothing until a newer build is published`;
+      const { code, records } = await diff(root, 'HEAD~1', 'HEAD');
+      expect(code).toBe(0);
+      expect(records).toEqual([
+        V1_OFFICIAL,
+        listed,
+        removed,
+        warning(`${NEW}.disabled.zip`),
+        V1_STABLE,
+        listed,
+        removed,
+        warning(`${NEW}.disabled.zip`),
+        V2_OFFICIAL,
+        removed,
+        warning(`${OLD}.zip`),
+        V2_STABLE,
+        removed,
+        warning(`${OLD}.zip`),
+        CRDROID,
+        removed,
+        warning(`${OLD}.zip`),
+      ]);
+    },
+  );
+
   it('shows the source builds newly offered an incremental package, and only their answers', CHANGE, async () => {
     const { root, commit } = catalog();
     commit('add 2.6', () => addNewer(root));
