@@ -25,6 +25,7 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   schema: () => import('./commands/schema.js'),
   build: () => import('./commands/build.js'),
   check: () => import('./commands/check.js'),
+  diff: () => import('./commands/diff.js'),
   serve: () => import('./commands/serve.js'),
   hosting: () => import('./commands/hosting.js'),
   probe: () => import('./commands/probe.js'),

@@ -12,6 +12,8 @@ const RANKS: Record<string, number> = {
   ota: 2,
   probe: 2,
   pipeline: 3,
+  // What phones are offered before and after a change: compiles both sides through pipeline/.
+  diff: 3.5,
   commands: 4,
   cli: 5,
 };

@@ -59,6 +59,7 @@ describe('the options of each command, declared once', () => {
       'add',
       'build',
       'check',
+      'diff',
       'hosting',
       'import',
       'init',
