@@ -39,13 +39,8 @@ function build(site: string, imported: ImportPlan, more: CatalogFiles = {}): Bui
   return builtTree(files);
 }
 
-/** Shown keys of the Java readers that device.yaml has no place for, on both sides alike. */
-const NO_PLACE = ['gapps', 'firmware', 'modem', 'bootloader', 'recovery'];
 const javaReader = (reader: keyof typeof javaResponseReaders) => (text: string) =>
-  decodeJavaResponse(text, javaResponseReaders[reader])?.map((u) => ({
-    ...u,
-    shown: Object.fromEntries(Object.entries(u.shown).map(([k, v]) => [k, NO_PLACE.includes(k) ? '(no place)' : v])),
-  }));
+  decodeJavaResponse(text, javaResponseReaders[reader]);
 
 describe('real listings that import refused, imported and built back in their dialect', () => {
   // file, device, dialect, its other settings, decoder (the updater's own reading).
