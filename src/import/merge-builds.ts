@@ -25,6 +25,11 @@ export interface Candidate {
   index: number;
   values: ManifestValues & { placeholder?: true };
   invalid?: boolean;
+  /**
+   * The fields the record lacks and the import filled in: the source says nothing of them, so a
+   * manifest of the same build that holds them is not contradicted (a v2 entry has no `incremental`).
+   */
+  assumed?: ReadonlySet<string>;
 }
 
 /** Where the builds go: the device and list imported into, the site, the device's manifests already in content/. */
@@ -33,6 +38,8 @@ export interface MergeTarget {
   list: string;
   site: Site;
   existing: ManifestFile[];
+  /** Builds the source's format cannot hold (a v2 answer, placeholders): missing from it, they stay in the list. */
+  unheld?: (build: Build) => boolean;
 }
 
 /**
@@ -90,7 +97,11 @@ export function mergeBuilds(
     const existing = parsedExisting.find(({ build }) => keys.some((k) => buildKeys(build).includes(k)));
     if (existing) {
       matched.add(existing.manifest.file);
-      const differences = recordDifferences(renderRecord(existing.build, list), renderRecord(incoming, list));
+      const differences = recordDifferences(
+        renderRecord(existing.build, list),
+        renderRecord(incoming, list),
+        candidate.assumed,
+      );
       if (differences.length > 0) {
         for (const [field, ours, theirs] of differences) {
           report(
@@ -126,21 +137,21 @@ export function mergeBuilds(
     writes.push({ file, text, action: 'created' });
   }
 
-  writes.push(...leavingBuilds(parsedExisting, records, matched, list, site));
+  writes.push(...leavingBuilds(parsedExisting, records, matched, target));
   return writes;
 }
 
 /**
  * Manifests in the list that the source does not hold leave it (one that an invalid record names
- * stays: it is in the source, only not importable as it is). An incremental package is in no
- * listing of its own, only in the answers for its source build: the listing never holds it.
+ * stays: it is in the source, only not importable as it is), but for builds its format cannot
+ * hold. An incremental package is in no listing of its own, only in the answers for its source
+ * build: the listing never holds it.
  */
 function leavingBuilds(
   parsedExisting: readonly { manifest: ManifestFile; build: Build }[],
   records: readonly unknown[],
   matched: ReadonlySet<string>,
-  list: string,
-  site: Site,
+  { list, site, unheld }: MergeTarget,
 ): ManifestWrite[] {
   const left: ManifestWrite[] = [];
   const named = new Set(
@@ -153,7 +164,8 @@ function leavingBuilds(
       build.appliesOn ||
       matched.has(manifest.file) ||
       buildKeys(build).some((k) => named.has(k)) ||
-      !build.lists.includes(list)
+      !build.lists.includes(list) ||
+      unheld?.(build)
     )
       continue;
     const update = withLists(
@@ -208,9 +220,13 @@ function withLists(manifest: ManifestFile, build: Build, lists: string[], site: 
   return doc.toString({ lineWidth: 0 });
 }
 
-/** Fields whose rendered values differ (romtype aside, which is the list's). */
-function recordDifferences(existing: ApiRecord, incoming: ApiRecord): [string, unknown, unknown][] {
-  return RECORD_KEYS.filter((k) => k !== 'romtype' && JSON.stringify(existing[k]) !== JSON.stringify(incoming[k])).map(
-    (k) => [k, incoming[k], existing[k]],
-  );
+/** Fields whose rendered values differ (romtype aside, which is the list's, and the fields the source lacks). */
+function recordDifferences(
+  existing: ApiRecord,
+  incoming: ApiRecord,
+  assumed: ReadonlySet<string> | undefined,
+): [string, unknown, unknown][] {
+  return RECORD_KEYS.filter(
+    (k) => k !== 'romtype' && !assumed?.has(k) && JSON.stringify(existing[k]) !== JSON.stringify(incoming[k]),
+  ).map((k) => [k, incoming[k], existing[k]]);
 }

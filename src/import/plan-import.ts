@@ -4,7 +4,8 @@
  * already describes it (merge-builds.ts). Pure. The wing imports only `render/` (to compare
  * records) and `catalog/`; import-listing.ts alone reads and writes files.
  */
-import { parseManifest } from '../catalog/manifest.js';
+import { parseManifest, type Build } from '../catalog/manifest.js';
+import { isWithdrawn } from '../catalog/filename.js';
 import { renderManifestText } from '../catalog/manifest-text.js';
 import { firstInvalidUtf8 } from '../catalog/yaml-source.js';
 import { compareStrings, lineColOf, sortProblems, type Problem } from '../catalog/problems.js';
@@ -85,7 +86,7 @@ export function planImport(input: ImportInput): ImportPlan {
   // Past the cap nothing is written or shown: the checks across records wait until these are fixed.
   if (report.unshown > 0 && !input.skipInvalid) return finish({ writes: [], records, skipped: read.invalidRecords });
   // 2. and 3. Each build merged with the source's other records and the device's manifests.
-  const writes = mergeLists(read, listing.records, input, (index, field, message) => {
+  const writes = mergeLists(read, listing, input, (index, field, message) => {
     const path = listing.recordPath(index);
     const key = field && (read.fileKeys.get(index) ?? String)(field);
     report.at(key ? [...path, ...fieldPath(key)] : path, `record ${index}: ${message}`, report.problems);
@@ -225,16 +226,6 @@ function readRecords(listing: Listing, input: ImportInput, report: Report): Reco
   const filled = new Map<FilledField, Tally>();
   const normalised = new Map<string, Tally & { kind: NormalisedKind; field: string }>();
   const deviceFields = new Map<string, DeviceField>();
-  const tally = <T extends Tally>(
-    map: Map<string, T> | Map<FilledField, T>,
-    key: string,
-    make: () => T,
-    detail?: string,
-  ) => {
-    const entry = (map as Map<string, T>).get(key) ?? (map as Map<string, T>).set(key, make()).get(key)!;
-    entry.count++;
-    if (detail !== undefined && entry.details.size < 100) entry.details.add(detail);
-  };
   const { problems, notes } = report;
   let keyOrderNoted = false;
   // One context for every record (a listing may hold a million: no closures per record).
@@ -244,6 +235,9 @@ function readRecords(listing: Listing, input: ImportInput, report: Report): Reco
   const lists: string[] = [];
   // The file's keys of the record read (of another shape than v1), and of each such valid one, for the checks after reading.
   let fileKey: ((field: string) => string) | undefined;
+  // The fields the record read lacks; one set per combination, shared by the records that lack the same.
+  let assumed: string[] = [];
+  const assumedSets = new Map<string, ReadonlySet<string>>();
   const fileKeys = new Map<number, (field: string) => string>();
   const context: RecordContext = {
     site,
@@ -258,7 +252,10 @@ function readRecords(listing: Listing, input: ImportInput, report: Report): Reco
     },
     note: (field, message) =>
       report.at(field ? [...path, ...fieldPath(field)] : path, `record ${index}: ${message}`, notes),
-    filled: (field, detail) => tally(filled, field, () => ({ count: 0, path, details: new Set() }), detail),
+    filled: (field, detail) => {
+      assumed.push(filledName(field));
+      tally(filled, field, () => ({ count: 0, path, details: new Set() }), detail);
+    },
     normalised: (kind, field, detail) =>
       tally(
         normalised,
@@ -293,6 +290,7 @@ function readRecords(listing: Listing, input: ImportInput, report: Report): Reco
     path = listing.recordPath(index);
     reportedFields = new Set();
     fileKey = undefined;
+    assumed = [];
     if (listing.v2) context.list = entryList(record, input);
     lists.push(context.list);
     const before = problems.length + report.unshown;
@@ -306,7 +304,9 @@ function readRecords(listing: Listing, input: ImportInput, report: Report): Reco
       );
     }
     if (values && problems.length + report.unshown === before) {
-      candidates.push({ index, values });
+      const key = assumed.join();
+      if (!assumedSets.has(key)) assumedSets.set(key, new Set(assumed));
+      candidates.push({ index, values, assumed: assumedSets.get(key) });
       if (fileKey) fileKeys.set(index, fileKey);
     } else invalidRecords++;
   }
@@ -337,7 +337,7 @@ function noteTallies(
       : ` (${sorted.slice(0, 5).join(', ')}${sorted.length > 5 ? `, and ${sorted.length - 5} more` : ''})`;
   };
   for (const [field, { count, path, details }] of filled) {
-    const name = field.replace(/_from_name$|_given$|_unknown$/, '');
+    const name = filledName(field);
     const lack =
       count < records
         ? `${count} of ${records} records lack`
@@ -364,6 +364,11 @@ function noteTallies(
   }
 }
 
+/** The record's field a filled-in kind is about (`android_version_given` → `android_version`). */
+function filledName(field: FilledField): string {
+  return field.replace(/_from_name$|_given$|_unknown$/, '');
+}
+
 /** A field as a JSON path: a v2 entry's `files.0.url` is three steps. */
 function fieldPath(field: string): (string | number)[] {
   return field.includes('.') ? field.split('.').map((step) => (/^\d+$/.test(step) ? Number(step) : step)) : [field];
@@ -381,13 +386,15 @@ function entryList(record: unknown, input: ImportInput): string {
  */
 function mergeLists(
   read: RecordsRead,
-  records: readonly unknown[],
+  { records, family }: Listing,
   input: ImportInput,
   refuse: (index: number, field: string | undefined, message: string) => void,
 ): ManifestWrite[] {
+  // Only the /e/ interface's listings hold placeholders and withdrawn builds; no other file can.
+  const unheld = family.placeholders ? undefined : (b: Build) => b.placeholder || isWithdrawn(b);
   const names = new Set(read.lists);
   if (names.size <= 1)
-    return mergeBuilds(read.candidates, records, { ...input, list: read.lists[0] ?? input.list }, refuse);
+    return mergeBuilds(read.candidates, records, { ...input, list: read.lists[0] ?? input.list, unheld }, refuse);
   const writes = new Map<string, ManifestWrite>();
   let existing = input.existing;
   for (const list of names) {
@@ -395,7 +402,7 @@ function mergeLists(
     // Records of other lists are no part of this list's source: they are out of its view.
     const listRecords = records.map((r, i) => (mine.has(i) ? r : undefined));
     const candidates = read.candidates.filter((c) => mine.has(c.index));
-    for (const write of mergeBuilds(candidates, listRecords, { ...input, list, existing }, refuse)) {
+    for (const write of mergeBuilds(candidates, listRecords, { ...input, list, existing, unheld }, refuse)) {
       const before = writes.get(write.file);
       writes.set(write.file, before ? { ...write, action: `${before.action}, ${write.action}` } : write);
       const file = { file: write.file, device: input.device, bytes: Buffer.from(write.text) };
@@ -410,6 +417,18 @@ interface Tally {
   count: number;
   path: (string | number)[];
   details: Set<string>;
+}
+
+/** Counts one more record for the note `key` of `map` (made by `make` for the first), keeping the first 100 `detail`s. */
+function tally<T extends Tally>(
+  map: Map<string, T> | Map<FilledField, T>,
+  key: string,
+  make: () => T,
+  detail?: string,
+): void {
+  const entry = (map as Map<string, T>).get(key) ?? (map as Map<string, T>).set(key, make()).get(key)!;
+  entry.count++;
+  if (detail !== undefined && entry.details.size < 100) entry.details.add(detail);
 }
 
 /** The listing's text: UTF-8 with or without a BOM (as manifests are read), or the offset and value of the first invalid byte. */

@@ -158,10 +158,15 @@ export function rawIdentity(r: Record<string, unknown>): {
   filename: unknown;
   display_version: unknown;
 } {
+  // A v2 entry names its build in files[0]; a crDroid record by sha256, else md5 (other-formats.ts).
+  const files = Array.isArray(r.files) ? (r.files as unknown[]) : [];
+  const zip = files[0] !== null && typeof files[0] === 'object' ? (files[0] as Record<string, unknown>) : undefined;
+  const id = zip ? zip.sha256 : isCrDroidRecord(r) ? (r.sha256 ?? r.md5) : r.id;
+  const filename = zip ? zip.filename : r.filename;
   return {
-    placeholder: r.url === undefined && r.filename === '',
-    id: typeof r.id === 'string' ? r.id.toLowerCase() : r.id,
-    filename: r.filename,
+    placeholder: !zip && !isCrDroidRecord(r) && r.url === undefined && filename === '',
+    id: typeof id === 'string' ? id.toLowerCase() : id,
+    filename,
     display_version: r.display_version,
   };
 }

@@ -336,6 +336,24 @@ describe("otapress's own LineageOS v2 answer", () => {
     ).toHaveLength(1);
   });
 
+  it('imported beside the manifests it was built from, changes nothing: what v2 lacks or cannot hold is not contradicted', () => {
+    const existing = Object.entries(example)
+      .filter(([file]) => file.startsWith('content/FP4/') && !file.endsWith('/device.yaml'))
+      .map(([file, text]) => ({ file, device: 'FP4', bytes: Buffer.from(text) }));
+    const imported = planImport({
+      text: answer,
+      sourceName: 'builds',
+      device: 'FP4',
+      list: 'official',
+      site: parseSite(site).site!,
+      existing,
+    });
+    expect(imported.problems).toEqual([]);
+    // incremental, md5sum and is_upgrade_supported are in the manifests and in no v2 entry; the
+    // placeholder and the withdrawn build are in lists and can be in no v2 answer.
+    expect(imported.writes).toEqual([]);
+  });
+
   it('takes an entry whose type is no list of the site into the list given, and says so in v2 terms', () => {
     const entries = (JSON.parse(answer) as { type: string }[]).map((e) => ({ ...e, type: 'Nightly' }));
     const imported = plan(JSON.stringify(entries.slice(0, 1)), 'FP4', 'dev', site, 'builds');
