@@ -273,17 +273,27 @@ class OrgJsonParser extends Parser {
     let out = '';
     let start = this.pos;
     let odd: string | undefined;
+    let oddAt = at;
+    const mark = (offset: number, what: string) => {
+      if (odd === undefined) [oddAt, odd] = [offset, what];
+    };
     while (this.pos < this.s.length) {
       const c = this.s[this.pos++];
       if (c === quote) {
         out += this.s.slice(start, this.pos - 1);
         if (this.place(this.pos - 1).line !== this.place(at).line)
-          odd ??= `a string broken over lines, which the phone reads with the line break left out (it joins the file's lines)`;
-        if (odd) this.lenient(at, odd);
+          mark(
+            at,
+            `a string broken over lines, which the phone reads with the line break left out (it joins the file's lines)`,
+          );
+        if (odd) this.lenient(oddAt, odd);
         return out;
       }
-      if (c < ' ' && odd === undefined)
-        odd = `a control character U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} inside a string, which the phone keeps as it is`;
+      if (c < ' ')
+        mark(
+          this.pos - 1,
+          `a control character U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} inside a string, which the phone keeps as it is`,
+        );
       if (c !== '\\') continue;
       if (this.pos === this.s.length) this.fail(this.pos - 1, 'an escape `\\` at the very end of the file');
       out += this.s.slice(start, this.pos - 1);
@@ -295,11 +305,17 @@ class OrgJsonParser extends Parser {
         this.pos += 4;
         out += String.fromCharCode(Number.parseInt(hex, 16) & 0xffff);
         if (!/^[0-9a-fA-F]{4}$/.test(hex))
-          odd ??= `an escape ${shown(`\\u${hex}`)}, which the phone reads as U+${(Number.parseInt(hex, 16) & 0xffff).toString(16).toUpperCase()}`;
+          mark(
+            this.pos - 6,
+            `an escape ${shown(`\\u${hex}`)}, which the phone reads as U+${(Number.parseInt(hex, 16) & 0xffff).toString(16).toUpperCase()}`,
+          );
       } else {
         out += ORG_ESCAPES[e] ?? e;
         if (!`"\\/tbnrf`.includes(e))
-          odd ??= `an escape ${shown(`\\${e}`)} that JSON does not have, which the phone reads as ${shown(e)}`;
+          mark(
+            this.pos - 2,
+            `an escape ${shown(`\\${e}`)} that JSON does not have, which the phone reads as ${shown(e)}`,
+          );
       }
       start = this.pos;
     }
@@ -367,7 +383,7 @@ class OrgJsonParser extends Parser {
       else if (c !== ',')
         this.fail(
           after,
-          `${shown(c)} where \`,\` or \`}\` should follow the value of ${shown(name)}: a comma missing?`,
+          `${shown(c)} where \`,\` or \`}\` should follow the value of ${shown(name)} (a comma missing?)`,
         );
     }
   }
@@ -438,7 +454,7 @@ class OrgJsonParser extends Parser {
       const d = this.s[after];
       if (d === ']') return { value, node };
       if (d !== ',' && d !== ';')
-        this.fail(after, `${shown(d)} where \`,\` or \`]\` should follow an element: a comma missing?`);
+        this.fail(after, `${shown(d)} where \`,\` or \`]\` should follow an element (a comma missing?)`);
       if (d === ';') this.lenient(after, "`;` between two elements, which the phone's parser reads as `,`");
       separated = true;
     }
@@ -534,7 +550,7 @@ class KotlinxParser extends Parser {
     if (c === '[') return this.array(at, type);
     if (c === '"') return { value: this.string(), node: { at } };
     const token = this.token();
-    if (token === '') this.fail(at, `${shown(c)} where a value should start`);
+    if (token === '') this.fail(at, `${this.what(at)} where a value should start`);
     return { value: this.tokenValue(token, at, type), node: { at } };
   }
 
@@ -544,9 +560,18 @@ class KotlinxParser extends Parser {
     return this.s.slice(start, this.pos);
   }
 
+  /** The character at `offset` as a message names it: a comment's start is named as one. */
+  private what(offset: number): string {
+    if (offset >= this.s.length) return 'the end of the file';
+    return /^(?:\/[*/]|#)/.test(this.s.slice(offset, offset + 2))
+      ? 'a comment, which kotlinx does not read,'
+      : shown(this.s[offset]);
+  }
+
   /** An unquoted token: JSON's own literals as JSON reads them; any other as the declared type reads it. */
   private tokenValue(token: string, at: number, type: KxType | undefined): unknown {
     if (JSON_LITERAL.test(token)) return JSON.parse(token);
+    if (type !== undefined && /^(?:\/[*/]|#)/.test(token)) this.fail(at, `${this.what(at)} where a value should be`);
     if (type === undefined) {
       this.lenient(
         at,
@@ -612,7 +637,7 @@ class KotlinxParser extends Parser {
       if (c !== ',')
         this.fail(
           this.pos - 1,
-          `${shown(c ?? 'the end of the file')} where \`,\` or \`}\` should follow the value of ${shown(key)}: a comma missing?`,
+          `${this.what(this.pos - 1)} where \`,\` or \`}\` should follow the value of ${shown(key)} (a comma missing?)`,
         );
       this.blank();
       if (this.s[this.pos] === '}') this.fail(this.pos - 1, 'a comma before `}`, which kotlinx refuses');
@@ -639,7 +664,7 @@ class KotlinxParser extends Parser {
       if (c !== ',')
         this.fail(
           this.pos - 1,
-          `${shown(c ?? 'the end of the file')} where \`,\` or \`]\` should follow an element: a comma missing?`,
+          `${this.what(this.pos - 1)} where \`,\` or \`]\` should follow an element (a comma missing?)`,
         );
       this.blank();
       if (this.s[this.pos] === ']') this.fail(this.pos - 1, 'a comma before `]`, which kotlinx refuses');

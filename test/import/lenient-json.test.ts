@@ -233,7 +233,7 @@ describe('what a maintainer is told', () => {
   });
 
   it.each([
-    ['{\n  "a": "x"\n  "b": 1\n}', '3:3', /where `,` or `}` should follow the value of `a`: a comma missing/],
+    ['{\n  "a": "x"\n  "b": 1\n}', '3:3', /where `,` or `}` should follow the value of `a` \(a comma missing/],
     ['{\n  "timestamp": ,\n  "b": 1\n}', '2:16', /no value here/],
     ['{\n  // note\n  "a": 1\n}', '4:2', /the comment at 2:3 runs to the end of the file/],
     ['{"a": 1,}', '1:9', /a comma before `}`, which org.json refuses/],
