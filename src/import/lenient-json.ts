@@ -51,14 +51,23 @@ export interface Leniency {
 
 /** What reading leniently gives: the value (as JSON.parse would give it) with the leniencies and a locator, or where the parser fails. */
 export type LenientRead =
-  | { ok: true; value: unknown; leniencies: Leniency[]; locate: JsonLocator }
+  | {
+      ok: true;
+      value: unknown;
+      /** The first {@link MAX_LENIENCIES} leniencies, in the order of the text. */
+      leniencies: Leniency[];
+      /** How many leniencies the text uses in all. */
+      leniencyCount: number;
+      locate: JsonLocator;
+    }
   | { ok: false; line: number; col: number; reason: string };
 
 /**
  * Reads `text` (without its byte order mark; `bom` says whether the file had one) as `reader`
  * does. Every position is the text's own line and column, also where the reader joins lines.
+ * `locating: false` locates nothing but the document (for a reading only compared with another).
  */
-export function readLenientJson(text: string, reader: JsonReader, bom = false): LenientRead {
+export function readLenientJson(text: string, reader: JsonReader, bom = false, locating = true): LenientRead {
   const source = reader.parser === 'org-json' && reader.joinsLines ? joinedLines(text) : { text, origin: undefined };
   const lines = lineStarts(text);
   const place = (offset: number) => {
@@ -66,35 +75,45 @@ export function readLenientJson(text: string, reader: JsonReader, bom = false): 
     return positionOf(lines, original);
   };
   const parser =
-    reader.parser === 'org-json' ? new OrgJsonParser(source.text, place) : new KotlinxParser(text, place, reader);
+    reader.parser === 'org-json'
+      ? new OrgJsonParser(source.text, place, locating)
+      : new KotlinxParser(text, place, locating, reader);
   if (bom) {
     if (reader.parser === 'kotlinx' && !reader.bomConsumed) return { ok: false, line: 1, col: 1, reason: BOM_REFUSED };
-    parser.leniencies.push({
-      line: 1,
-      col: 1,
-      what: `a byte order mark (U+FEFF) before the JSON, which ${reader.parser === 'org-json' ? "the phone's parser" : 'OkHttp'} drops`,
-    });
+    const by = reader.parser === 'org-json' ? "the phone's parser" : 'OkHttp';
+    parser.lenient(0, `a byte order mark (U+FEFF) before the JSON, which ${by} drops`);
   }
   try {
     const { value, node } = parser.document();
-    return { ok: true, value, leniencies: parser.leniencies, locate: locator(node, place) };
+    const { leniencies, leniencyCount } = parser;
+    return { ok: true, value, leniencies, leniencyCount, locate: locator(node, place) };
   } catch (error) {
     if (!(error instanceof ParseFailure)) throw error;
     return { ok: false, ...place(error.offset), reason: error.message };
   }
 }
 
+/** Leniencies kept in full; past it they are only counted (a listing of a million records may use one in each). */
+const MAX_LENIENCIES = 100;
+
 // --- internal ---
 
 const BOM_REFUSED =
   'a byte order mark (U+FEFF) before the JSON: this updater decodes the bytes itself (decodeToString) and kotlinx refuses the mark';
 
-/** Where a value starts, and for a container where its members or elements do (the last of a repeated key). */
+/**
+ * Where a value starts, and for a container where its members (`keys` beside `children`) or
+ * elements do. Kept to the depth of a record's members (`response.3.size`), which is all the
+ * import locates: a 4 MiB listing of small records stays a few hundred megabytes.
+ */
 interface Node {
   at: number;
-  members?: Map<string, Node>;
-  items?: Node[];
+  keys?: string[];
+  children?: Node[];
 }
+
+/** The depth of containers (the document's own is 1) whose members or elements are located. */
+const LOCATED_DEPTH = 3;
 
 class ParseFailure extends Error {
   constructor(
@@ -109,16 +128,13 @@ class ParseFailure extends Error {
 function joinedLines(text: string): { text: string; origin: Int32Array | undefined } {
   if (!/[\r\n]/.test(text)) return { text, origin: undefined };
   const origin = new Int32Array(text.length + 1);
-  let out = '';
   let n = 0;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\r' || c === '\n') continue;
-    origin[n++] = i;
-    out += c;
+    const c = text.charCodeAt(i);
+    if (c !== 0x0d && c !== 0x0a) origin[n++] = i;
   }
   origin[n] = text.length;
-  return { text: out, origin: origin.subarray(0, n + 1) };
+  return { text: text.replace(/[\r\n]/g, ''), origin: origin.subarray(0, n + 1) };
 }
 
 function lineStarts(text: string): number[] {
@@ -142,7 +158,9 @@ function locator(root: Node, place: (offset: number) => { line: number; col: num
   return (path) => {
     let node = root;
     for (const step of path) {
-      const next = typeof step === 'number' ? node.items?.[step] : node.members?.get(step);
+      const index =
+        typeof step === 'number' ? (node.keys === undefined ? step : -1) : (node.keys?.lastIndexOf(step) ?? -1);
+      const next = index === -1 ? undefined : node.children?.[index];
       if (next === undefined) break;
       node = next;
     }
@@ -169,16 +187,35 @@ function shown(text: string): string {
 /** What both parsers share: the text, where a leniency is, and the failure at an offset. */
 abstract class Parser {
   readonly leniencies: Leniency[] = [];
+  leniencyCount = 0;
   protected pos = 0;
+  /** How many containers are open at `pos`. */
+  protected depth = 0;
   constructor(
     protected readonly s: string,
     protected readonly place: (offset: number) => { line: number; col: number },
+    private readonly locating: boolean,
   ) {}
 
   abstract document(): { value: unknown; node: Node };
 
-  protected lenient(offset: number, what: string): void {
-    this.leniencies.push({ ...this.place(offset), what });
+  /** Records where a member (with its key) or an element starts, down to {@link LOCATED_DEPTH}. */
+  protected track(node: Node, child: Node, key?: string): void {
+    if (this.depth > LOCATED_DEPTH || !this.locating) return;
+    if (key !== undefined) (node.keys ??= []).push(key);
+    (node.children ??= []).push(child);
+  }
+
+  /** Reads a container one level deeper. */
+  protected nested<T>(read: () => T): T {
+    this.depth++;
+    const result = read();
+    this.depth--;
+    return result;
+  }
+
+  lenient(offset: number, what: string): void {
+    if (++this.leniencyCount <= MAX_LENIENCIES) this.leniencies.push({ ...this.place(offset), what });
   }
 
   protected fail(offset: number, message: string): never {
@@ -211,8 +248,8 @@ class OrgJsonParser extends Parser {
     const at = this.clean();
     if (at === -1) this.fail(this.s.length, this.ended('the file ends where a value should be'));
     const c = this.s[at];
-    if (c === '{') return this.object(at);
-    if (c === '[') return this.array(at);
+    if (c === '{') return this.nested(() => this.object(at));
+    if (c === '[') return this.nested(() => this.array(at));
     if (c === '"' || c === "'") return { value: this.string(at), node: { at } };
     this.pos = at;
     return { value: this.word(at), node: { at } };
@@ -352,7 +389,7 @@ class OrgJsonParser extends Parser {
 
   private object(at: number): { value: unknown; node: Node } {
     const value: Record<string, unknown> = {};
-    const node: Node = { at, members: new Map() };
+    const node: Node = { at };
     if (this.peekClean() === '}') {
       this.clean();
       return { value, node };
@@ -374,7 +411,7 @@ class OrgJsonParser extends Parser {
       if (typeof member.value === 'number' && !Number.isFinite(member.value))
         this.fail(member.node.at, 'NaN or an infinite number, which org.json refuses as the value of a key');
       setMember(value, name, member.value);
-      node.members!.set(name, member.node);
+      this.track(node, member.node, name);
       const after = this.clean();
       if (after === -1) this.fail(this.s.length, this.ended('the file ends inside an object: a `}` is missing'));
       const c = this.s[after];
@@ -424,7 +461,7 @@ class OrgJsonParser extends Parser {
 
   private array(at: number): { value: unknown; node: Node } {
     const value: unknown[] = [];
-    const node: Node = { at, items: [] };
+    const node: Node = { at };
     let separated = false;
     for (;;) {
       const next = this.clean();
@@ -434,21 +471,21 @@ class OrgJsonParser extends Parser {
         if (separated) {
           this.lenient(next, "a comma before `]`, which the phone's parser reads as one more element, null");
           value.push(null);
-          node.items!.push({ at: next });
+          this.track(node, { at: next });
         }
         return { value, node };
       }
       if (c === ',' || c === ';') {
         this.lenient(next, `\`${c}\` without a value before it, which the phone's parser reads as a null element`);
         value.push(null);
-        node.items!.push({ at: next });
+        this.track(node, { at: next });
         separated = true;
         continue;
       }
       this.pos = next;
       const element = this.value();
       value.push(element.value);
-      node.items!.push(element.node);
+      this.track(node, element.node);
       const after = this.clean();
       if (after === -1) this.fail(this.s.length, this.ended('the file ends inside an array: a `]` is missing'));
       const d = this.s[after];
@@ -524,9 +561,10 @@ class KotlinxParser extends Parser {
   constructor(
     text: string,
     place: (offset: number) => { line: number; col: number },
+    locating: boolean,
     private readonly reader: Extract<JsonReader, { parser: 'kotlinx' }>,
   ) {
-    super(text, place);
+    super(text, place, locating);
   }
 
   document(): { value: unknown; node: Node } {
@@ -546,8 +584,8 @@ class KotlinxParser extends Parser {
     const at = this.pos;
     const c = this.s[at];
     if (c === undefined) this.fail(at, 'the file ends where a value should be');
-    if (c === '{') return this.object(at, type);
-    if (c === '[') return this.array(at, type);
+    if (c === '{') return this.nested(() => this.object(at, type));
+    if (c === '[') return this.nested(() => this.array(at, type));
     if (c === '"') return { value: this.string(), node: { at } };
     const token = this.token();
     if (token === '') this.fail(at, `${this.what(at)} where a value should start`);
@@ -604,7 +642,7 @@ class KotlinxParser extends Parser {
   private object(at: number, type: KxType | undefined): { value: unknown; node: Node } {
     const fields = typeof type === 'object' && 'fields' in type ? type.fields : undefined;
     const value: Record<string, unknown> = {};
-    const node: Node = { at, members: new Map() };
+    const node: Node = { at };
     this.pos++;
     this.blank();
     if (this.s[this.pos] === '}') {
@@ -630,7 +668,7 @@ class KotlinxParser extends Parser {
       this.pos++;
       const member = this.value(fields && Object.hasOwn(fields, key) ? fields[key] : undefined);
       setMember(value, key, member.value);
-      node.members!.set(key, member.node);
+      this.track(node, member.node, key);
       this.blank();
       const c = this.s[this.pos++];
       if (c === '}') return { value, node };
@@ -647,7 +685,7 @@ class KotlinxParser extends Parser {
   private array(at: number, type: KxType | undefined): { value: unknown; node: Node } {
     const items = typeof type === 'object' && 'list' in type ? type.list : undefined;
     const value: unknown[] = [];
-    const node: Node = { at, items: [] };
+    const node: Node = { at };
     this.pos++;
     this.blank();
     if (this.s[this.pos] === ']') {
@@ -657,7 +695,7 @@ class KotlinxParser extends Parser {
     for (;;) {
       const element = this.value(items);
       value.push(element.value);
-      node.items!.push(element.node);
+      this.track(node, element.node);
       this.blank();
       const c = this.s[this.pos++];
       if (c === ']') return { value, node };

@@ -22,7 +22,8 @@ export type ListingText =
  */
 export function readListingText(text: string, bom: boolean): ListingText {
   const shape = findShape(text, bom);
-  if (!shape.read.ok) {
+  if (shape.kind === undefined) {
+    if (shape.read.ok) return { ok: true, value: shape.read.value, locate: shape.read.locate };
     const { line, col, reason } = shape.read;
     return {
       ok: false,
@@ -31,35 +32,44 @@ export function readListingText(text: string, bom: boolean): ListingText {
       message: `not JSON that any updater reads: ${reason}; org.json, the most lenient parser phones use, fails here too, so phones get nothing from this file: correct it and import again`,
     };
   }
-  if (shape.kind === undefined) return { ok: true, value: shape.read.value, locate: shape.read.locate };
-  const { name, readers } = SHAPES[shape.kind];
-  const reads = readers.map((r) => ({ ...r, read: readLenientJson(text, r.reader, bom) }));
-  const [strictest, ...others] = reads;
-  if (!strictest.read.ok) {
-    const readBy = others.filter((o) => o.read.ok).map((o) => o.name);
+  return readAsShape(text, bom, SHAPES[shape.kind]);
+}
+
+// --- internal ---
+
+/**
+ * Reads the file as the shape's strictest reader does, then each other one in turn, keeping only
+ * whether it reads the file and where it reads a value otherwise (a 4 MiB listing makes a tree of
+ * hundreds of megabytes: two at a time at most).
+ */
+function readAsShape(text: string, bom: boolean, { name, readers }: (typeof SHAPES)[ShapeKind]): ListingText {
+  const [first, ...others] = readers;
+  const strictest = readLenientJson(text, first.reader, bom);
+  if (!strictest.ok) {
+    const readBy = others.filter((o) => readLenientJson(text, o.reader, bom, false).ok).map((o) => o.name);
     const also =
       readBy.length > 0
         ? ` (${readBy.join('; ')} read it, but the import goes by the strictest reader of ${name}, so that every phone reads what it publishes)`
         : '';
-    const { line, col, reason } = strictest.read;
+    const { line, col, reason } = strictest;
     return {
       ok: false,
       line,
       col,
-      message: `not strict JSON, and ${strictest.name} fails here too: ${reason}; so its phones get nothing from this file: correct it and import again${also}`,
+      message: `not strict JSON, and ${first.name} fails here too: ${reason}; so its phones get nothing from this file: correct it and import again${also}`,
     };
   }
-  const { value, locate, leniencies } = strictest.read;
+  const { value, locate, leniencies, leniencyCount } = strictest;
   const listed = leniencies.slice(0, 10).map((l) => `${l.line}:${l.col} ${l.what}`);
-  if (leniencies.length > 10) listed.push(`and ${leniencies.length - 10} more`);
-  const how = `${PARSER_NAMES[strictest.reader.parser]}${others.length > 0 ? `, the strictest reader of ${name}` : ''}`;
-  const differences = others.flatMap((o) => difference(o, value, locate));
+  if (leniencyCount > 10) listed.push(`and ${leniencyCount - 10} more`);
+  const how = `${PARSER_NAMES[first.reader.parser]}${others.length > 0 ? `, the strictest reader of ${name}` : ''}`;
+  const differences = others.flatMap((o) =>
+    difference(o.name, readLenientJson(text, o.reader, bom, false), value, locate),
+  );
   const at = leniencies[0] ?? { line: 1, col: 1 };
-  const message = `not strict JSON; read as ${strictest.name} reads it (${how}): ${listed.join('; ')}${differences.map((d) => `; ${d}`).join('')}. The build publishes strict JSON`;
+  const message = `not strict JSON; read as ${first.name} reads it (${how}): ${listed.join('; ')}${differences.map((d) => `; ${d}`).join('')}. The build publishes strict JSON`;
   return { ok: true, value, locate, note: { line: at.line, col: at.col, message } };
 }
-
-// --- internal ---
 
 type ShapeKind = 'v1' | 'crdroid' | 'pixelexperience' | 'array';
 
@@ -199,36 +209,42 @@ const SHAPES: Record<ShapeKind, { name: string; readers: ShapeReader[] }> = {
 
 /**
  * The file's shape, from the most lenient reading any phone makes (org.json on the lines as they
- * are, else kotlinx); when neither reads it, the Java updaters' own failure.
+ * are, else kotlinx); for no shape a phone reads, that reading, or when neither parser reads the
+ * file, the Java updaters' own failure.
  */
-function findShape(text: string, bom: boolean): { kind?: ShapeKind; read: LenientRead } {
-  let read = readLenientJson(text, { parser: 'org-json', joinsLines: false }, bom);
+function findShape(text: string, bom: boolean): { kind: ShapeKind } | { kind: undefined; read: LenientRead } {
+  let read = readLenientJson(text, { parser: 'org-json', joinsLines: false }, bom, false);
   if (!read.ok)
-    read = readLenientJson(text, { parser: 'kotlinx', isLenient: true, bomConsumed: true, root: { fields: {} } }, bom);
-  if (!read.ok) return { read: readLenientJson(text, JAVA, bom) };
+    read = readLenientJson(
+      text,
+      { parser: 'kotlinx', isLenient: true, bomConsumed: true, root: { fields: {} } },
+      bom,
+      false,
+    );
+  if (!read.ok) return { kind: undefined, read: readLenientJson(text, JAVA, bom) };
   const json = read.value;
-  if (Array.isArray(json)) return { kind: 'array', read };
+  if (Array.isArray(json)) return { kind: 'array' };
   const response = json !== null && typeof json === 'object' ? (json as { response?: unknown }).response : undefined;
   if (Array.isArray(response)) {
     const crDroid = response.some(
       (r) => r !== null && typeof r === 'object' && isCrDroidRecord(r as Record<string, unknown>),
     );
-    return { kind: crDroid ? 'crdroid' : 'v1', read };
+    return { kind: crDroid ? 'crdroid' : 'v1' };
   }
-  return { kind: isSingleBuild(json) ? 'pixelexperience' : undefined, read };
+  return isSingleBuild(json) ? { kind: 'pixelexperience' } : { kind: undefined, read };
 }
 
 /** How another reader of the shape differs from the strictest one on this file: it fails, or reads a value otherwise. */
-function difference(other: ShapeReader & { read: LenientRead }, value: unknown, locate: JsonLocator): string[] {
-  if (!other.read.ok)
+function difference(reader: string, read: LenientRead, value: unknown, locate: JsonLocator): string[] {
+  if (!read.ok)
     return [
-      `${other.name} fails at ${other.read.line}:${other.read.col} (${other.read.reason}), so its phones get nothing from this file as it is, and will read what the build publishes`,
+      `${reader} fails at ${read.line}:${read.col} (${read.reason}), so its phones get nothing from this file as it is, and will read what the build publishes`,
     ];
-  const path = firstDifference(value, other.read.value, []);
+  const path = firstDifference(value, read.value, []);
   if (path === undefined) return [];
   const { line, col } = locate(path);
   return [
-    `${other.name} reads ${path.join('.') || 'the file'} at ${line}:${col} otherwise (${shownValue(other.read.value, path)}); the import takes the stricter reading`,
+    `${reader} reads ${path.join('.') || 'the file'} at ${line}:${col} otherwise (${shownValue(read.value, path)}); the import takes the stricter reading`,
   ];
 }
 
