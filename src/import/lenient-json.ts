@@ -112,6 +112,9 @@ interface Node {
   children?: Node[];
 }
 
+/** The deepest nesting read; past it the text is refused, not read by recursion until the stack runs out. */
+const MAX_DEPTH = 512;
+
 /** The depth of containers (the document's own is 1) whose members or elements are located. */
 const LOCATED_DEPTH = 3;
 
@@ -207,8 +210,13 @@ abstract class Parser {
   }
 
   /** Reads a container one level deeper. */
-  protected nested<T>(read: () => T): T {
-    this.depth++;
+  protected nested<T>(at: number, read: () => T): T {
+    // Both parsers read nesting by recursion: far before this depth a phone's stack would give out.
+    if (++this.depth > MAX_DEPTH)
+      this.fail(
+        at,
+        `arrays or objects nested more than ${MAX_DEPTH} deep, which no listing is and the phone's parser does not read`,
+      );
     const result = read();
     this.depth--;
     return result;
@@ -248,8 +256,8 @@ class OrgJsonParser extends Parser {
     const at = this.clean();
     if (at === -1) this.fail(this.s.length, this.ended('the file ends where a value should be'));
     const c = this.s[at];
-    if (c === '{') return this.nested(() => this.object(at));
-    if (c === '[') return this.nested(() => this.array(at));
+    if (c === '{') return this.nested(at, () => this.object(at));
+    if (c === '[') return this.nested(at, () => this.array(at));
     if (c === '"' || c === "'") return { value: this.string(at), node: { at } };
     this.pos = at;
     return { value: this.word(at), node: { at } };
@@ -584,8 +592,8 @@ class KotlinxParser extends Parser {
     const at = this.pos;
     const c = this.s[at];
     if (c === undefined) this.fail(at, 'the file ends where a value should be');
-    if (c === '{') return this.nested(() => this.object(at, type));
-    if (c === '[') return this.nested(() => this.array(at, type));
+    if (c === '{') return this.nested(at, () => this.object(at, type));
+    if (c === '[') return this.nested(at, () => this.array(at, type));
     if (c === '"') return { value: this.string(), node: { at } };
     const token = this.token();
     if (token === '') this.fail(at, `${this.what(at)} where a value should start`);

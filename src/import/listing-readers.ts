@@ -148,8 +148,9 @@ const SHAPES: Record<ShapeKind, { name: string; readers: ShapeReader[] }> = {
     readers: [
       {
         // crdroidandroid/android_packages_apps_Updater, data/source/network/UpdatesNetworkDataSource.kt at
-        // 11ad4a9f1ab5f2ddf40c15a341f17dfa9f72dbbf: the default `Json` (not isLenient) on `body.string()`;
-        // NetworkUpdate.kt at 743402ae3909885525919330e7143a027a6f5d45 declares the record.
+        // 11ad4a9f1ab5f2ddf40c15a341f17dfa9f72dbbf: the default `Json` (not isLenient) on `body.string()`
+        // (that state decodes a bare list); NetworkUpdate.kt at 743402ae3909885525919330e7143a027a6f5d45
+        // declares the `response` wrapper these files have and the record.
         name: "crDroid's Kotlin updater (crDroid 11 and later)",
         reader: {
           parser: 'kotlinx',
@@ -199,7 +200,8 @@ const SHAPES: Record<ShapeKind, { name: string; readers: ShapeReader[] }> = {
       {
         // PixelOS-AOSP/android_packages_apps_Updater, UpdatesNetworkDataSource.kt at
         // a7eae754e341bcabb5e3afb925a2377b6a928e67: `readByteArray().decodeToString()` keeps a byte
-        // order mark, which the default `Json` refuses.
+        // order mark, which the default `Json` refuses. Its entries are not v1 records (`files`); a bare
+        // array of them is read here with the build fields every Kotlin updater declares alike.
         name: "the Kotlin updaters that read a bare array (PixelOS's feed)",
         reader: { parser: 'kotlinx', isLenient: false, bomConsumed: false, root: { list: V1_RECORD } },
       },

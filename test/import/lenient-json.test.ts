@@ -243,6 +243,16 @@ describe('what a maintainer is told', () => {
     expect(read.ok ? '' : read.reason).toMatch(reason);
   });
 
+  it.each([
+    ['org.json', java],
+    ['kotlinx', { parser: 'kotlinx', isLenient: false, bomConsumed: true, root: { fields: {} } } as const],
+  ])('refuses nesting deeper than any listing, instead of running out of stack (%s)', (_, reader) => {
+    const read = readLenientJson(`{"a": ${'['.repeat(200_000)}`, reader);
+    expect(read.ok ? 'read' : `${read.line}:${read.col} ${read.reason}`).toBe(
+      "1:518 arrays or objects nested more than 512 deep, which no listing is and the phone's parser does not read",
+    );
+  });
+
   it('locates records and keys in the text, also where the phone joins lines', () => {
     const read = readLenientJson('{\n "response": [\n  {"a": 1,\n   b: x}\n ]\n}', java);
     if (!read.ok) throw new Error(read.reason);
