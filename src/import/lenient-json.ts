@@ -93,10 +93,10 @@ export function readLenientJson(text: string, reader: JsonReader, bom = false, l
   }
 }
 
+// --- internal ---
+
 /** Leniencies kept in full; past it they are only counted (a listing of a million records may use one in each). */
 const MAX_LENIENCIES = 100;
-
-// --- internal ---
 
 const BOM_REFUSED =
   'a byte order mark (U+FEFF) before the JSON: this updater decodes the bytes itself (decodeToString) and kotlinx refuses the mark';
@@ -273,40 +273,27 @@ class OrgJsonParser extends Parser {
     return `${line}:${col}`;
   }
 
-  /** Skips blanks and comments (noting each comment); the offset of the next character, or -1. */
+  /** Skips blanks and comments (noting each comment); the offset of the next character, or -1 at the end. */
   private clean(): number {
-    for (;;) {
-      const at = this.cleanQuietly(true);
-      if (at === -2) continue;
-      return at;
-    }
-  }
-
-  /** Skips blanks and comments; -2 after a comment when `note` is set (noted), -1 at the end. */
-  private cleanQuietly(note = false): number {
     while (this.pos < this.s.length) {
       const at = this.pos;
       const c = this.s[this.pos++];
       if (c === ' ' || c === '\t' || c === '\n' || c === '\r') continue;
       const next = this.s[this.pos];
       const kind = c === '#' ? '#' : c === '/' && (next === '*' || next === '/') ? next : '';
+      if (kind === '') return at; // consumed, as the tokener's nextCleanInternal does
       if (kind === '*') {
         const end = this.s.indexOf('*/', this.pos + 1);
         if (end === -1) this.fail(at, 'a /* comment is never closed');
         this.pos = end + 2;
-      } else if (kind === '#' || kind === '/') {
-        const end = this.s.slice(this.pos).search(/[\r\n]/);
-        this.pos = end === -1 ? this.s.length : this.pos + end + 1;
-        if (end === -1 && this.place(this.s.length).line > this.place(at).line) this.swallowed = at;
       } else {
-        this.pos = at + 1;
-        return at;
+        // To the end of the line, and past its terminator; with the lines joined, to the end of the text.
+        while (this.pos < this.s.length && this.s[this.pos] !== '\n' && this.s[this.pos] !== '\r') this.pos++;
+        if (this.pos < this.s.length) this.pos++;
+        else if (this.place(this.s.length).line > this.place(at).line) this.swallowed = at;
       }
-      if (note) {
-        const text = kind === '*' ? this.s.slice(at, this.pos) : this.s.slice(at, this.pos).replace(/[\r\n]$/, '');
-        this.lenient(at, `a comment ${shown(text)}, which the phone's parser skips`);
-        return -2;
-      }
+      const text = this.s.slice(at, this.pos).replace(/[\r\n]$/, '');
+      this.lenient(at, `a comment ${shown(text)}, which the phone's parser skips`);
     }
     return -1;
   }
