@@ -164,24 +164,12 @@ function readListing(input: ImportInput, report: Report): Listing | undefined {
     // Not strict JSON: read as the phones of its shape read it (listing-readers.ts), or refused where they fail.
     const read = readListingText(text, decoded.bom);
     if (!read.ok) {
-      report.problems.push({
-        file: sourceName,
-        line: read.line,
-        col: read.col,
-        field: '(file)',
-        message: read.message,
-      });
+      const { line, col, message } = read;
+      report.problems.push({ file: sourceName, line, col, field: '(file)', message });
       return undefined;
     }
     [json, lenient] = [read.value, read.locate];
-    if (read.note)
-      report.notes.push({
-        file: sourceName,
-        line: read.note.line,
-        col: read.note.col,
-        field: '(file)',
-        message: read.note.message,
-      });
+    if (read.note) report.notes.push({ file: sourceName, ...read.note, field: '(file)' });
   }
   let records: unknown[];
   let base: string[];
