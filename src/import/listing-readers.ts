@@ -1,9 +1,10 @@
 /**
  * Which updaters read a listing of each shape, and with which parser: the table `import` goes by
  * when a listing is not strict JSON. The shape is found by reading the text as leniently as any
- * phone does; the file is then read by every reader of that shape that phones run, and the import
- * takes the strictest one's reading (each shape's first), so that what it accepts every phone of
- * the shape reads as the import does, and says where the others differ. Pure.
+ * phone does; the file is then read by every reader of that shape whose file the site publishes
+ * (all of them when it publishes none), and the import takes the strictest one's reading (each
+ * shape's first), so that what it accepts every phone it serves reads as the import does, and says
+ * where the others differ. Pure.
  */
 import { isCrDroidRecord } from './other-formats.js';
 import { isSingleBuild } from './source-shapes.js';
@@ -20,7 +21,7 @@ export type ListingText =
  * had one) as the strictest reader of its shape does. A file of no shape a phone reads comes back
  * as read, for the import to say what it is.
  */
-export function readListingText(text: string, bom: boolean): ListingText {
+export function readListingText(text: string, bom: boolean, published: readonly string[] = []): ListingText {
   const shape = findShape(text, bom);
   if (shape.kind === undefined) {
     if (shape.read.ok) return { ok: true, value: shape.read.value, locate: shape.read.locate };
@@ -32,7 +33,11 @@ export function readListingText(text: string, bom: boolean): ListingText {
       message: `not JSON that any updater reads: ${reason}; org.json, the most lenient parser phones use, fails here too, so phones get nothing from this file: correct it and import again`,
     };
   }
-  return readAsShape(text, bom, SHAPES[shape.kind]);
+  const { name, readers } = SHAPES[shape.kind];
+  // The readers of the file otapress will publish in this shape: a site that writes its crDroid-family
+  // file only for the Java updaters (`crdroid-java`) need not refuse what crDroid's Kotlin updater alone refuses.
+  const theSites = readers.filter((r) => r.dialects.some((d) => d === 'v1' || published.includes(d)));
+  return readAsShape(text, bom, { name, readers: theSites.length > 0 ? theSites : readers });
 }
 
 // --- internal ---
@@ -42,7 +47,11 @@ export function readListingText(text: string, bom: boolean): ListingText {
  * whether it reads the file and where it reads a value otherwise (a 4 MiB listing makes a tree of
  * hundreds of megabytes: two at a time at most).
  */
-function readAsShape(text: string, bom: boolean, { name, readers }: (typeof SHAPES)[ShapeKind]): ListingText {
+function readAsShape(
+  text: string,
+  bom: boolean,
+  { name, readers }: { name: string; readers: ShapeReader[] },
+): ListingText {
   const [first, ...others] = readers;
   const strictest = readLenientJson(text, first.reader, bom);
   if (!strictest.ok) {
@@ -77,6 +86,8 @@ interface ShapeReader {
   /** The updaters, as a maintainer knows them. */
   name: string;
   reader: JsonReader;
+  /** The `formats` dialects published for these readers (`v1`: the LineageOS listing, always published). */
+  dialects: readonly string[];
 }
 
 const PARSER_NAMES = { 'org-json': 'org.json', kotlinx: 'kotlinx.serialization' } as const;
@@ -128,6 +139,7 @@ const SHAPES: Record<ShapeKind, { name: string; readers: ShapeReader[] }> = {
         // 73064e65c7773891fe2cb841f60a50409f610f62: `Json { ignoreUnknownKeys = true }` (not
         // isLenient) on OkHttp's `body.string()`; NetworkUpdate.kt declares the record.
         name: "DerpFest's updater",
+        dialects: ['lineage-v1'],
         reader: {
           parser: 'kotlinx',
           isLenient: false,
@@ -140,6 +152,7 @@ const SHAPES: Record<ShapeKind, { name: string; readers: ShapeReader[] }> = {
         // 01516f992aa09a22fae98253c187501ed1fc40de: lines appended, `new JSONObject`, `getJSONArray("response")`.
         name: "LineageOS's updater and the Java updaters that read its listing (/e/OS, PixelOS 15, ...)",
         reader: JAVA,
+        dialects: ['v1'],
       },
     ],
   },
@@ -152,6 +165,7 @@ const SHAPES: Record<ShapeKind, { name: string; readers: ShapeReader[] }> = {
         // (that state decodes a bare list); NetworkUpdate.kt at 743402ae3909885525919330e7143a027a6f5d45
         // declares the `response` wrapper these files have and the record.
         name: "crDroid's Kotlin updater (crDroid 11 and later)",
+        dialects: ['crdroid'],
         reader: {
           parser: 'kotlinx',
           isLenient: false,
@@ -181,6 +195,7 @@ const SHAPES: Record<ShapeKind, { name: string; readers: ShapeReader[] }> = {
         // 86c1d231b28b9ba16a2f6ed21b58dda97f35a116, and the forks that kept it.
         name: "crDroid's Java updater (crDroid 7 to 10) and its forks (Evolution X, AlphaDroid, CherishOS, Matrixx, Infinity-X, VoltageOS)",
         reader: JAVA,
+        dialects: ['crdroid-java', 'md5-six'],
       },
     ],
   },
@@ -191,6 +206,7 @@ const SHAPES: Record<ShapeKind, { name: string; readers: ShapeReader[] }> = {
         // PixelExperience/packages_apps_Updates, misc/Utils.java `parseJson` at ede7af5006a9f0f1fdf3970c8994f95f81eea922.
         name: "PixelExperience's updater and its forks (PixelOS up to 14, Project Elixir)",
         reader: JAVA,
+        dialects: ['pixelexperience'],
       },
     ],
   },
@@ -203,6 +219,7 @@ const SHAPES: Record<ShapeKind, { name: string; readers: ShapeReader[] }> = {
         // order mark, which the default `Json` refuses. Its entries are not v1 records (`files`); a bare
         // array of them is read here with the build fields every Kotlin updater declares alike.
         name: "the Kotlin updaters that read a bare array (PixelOS's feed)",
+        dialects: ['pixelos-feed'],
         reader: { parser: 'kotlinx', isLenient: false, bomConsumed: false, root: { list: V1_RECORD } },
       },
     ],

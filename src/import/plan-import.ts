@@ -162,7 +162,11 @@ function readListing(input: ImportInput, report: Report): Listing | undefined {
     json = JSON.parse(text);
   } catch {
     // Not strict JSON: read as the phones of its shape read it (listing-readers.ts), or refused where they fail.
-    const read = readListingText(text, decoded.bom);
+    const read = readListingText(
+      text,
+      decoded.bom,
+      input.site.formats.map((f) => f.family),
+    );
     if (!read.ok) {
       const { line, col, message } = read;
       report.problems.push({ file: sourceName, line, col, field: '(file)', message });

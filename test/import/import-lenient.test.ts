@@ -66,11 +66,30 @@ describe('a listing its phones read although it is not strict JSON', () => {
     ]);
   });
 
-  it('reads a v1 listing as its strictest reader (kotlinx) does: a control character in a string', () => {
-    const got = plan(lineage.replace('"romtype"', '"note": "built\tby hand",\n      "romtype"'), 'starlte');
-    expect(got.problems).toEqual([]);
-    expect(got.notes).toEqual([
-      "listing.json:7:21  (file)  not strict JSON; read as DerpFest's updater reads it (kotlinx.serialization, the strictest reader of a v1 listing): 7:21 a control character U+0009 inside a string, which the phone keeps as it is. The build publishes strict JSON",
+  it('reads a v1 listing as its strictest published reader does: a control character in a string', () => {
+    const text = lineage.replace('"romtype"', '"note": "built\tby hand",\n      "romtype"');
+    const tab =
+      '7:21 a control character U+0009 inside a string, which the phone keeps as it is. The build publishes strict JSON';
+    expect(plan(text, 'starlte')).toMatchObject({
+      problems: [],
+      notes: [
+        `listing.json:7:21  (file)  not strict JSON; read as LineageOS's updater and the Java updaters that read its listing (/e/OS, PixelOS 15, ...) reads it (org.json): ${tab}`,
+      ],
+    });
+    // With DerpFest's static v1 file published too, its kotlinx reader is the strictest one.
+    const derpFest = parseSite(
+      'download_base_url: https://dl.example.org/builds\nchannels: [stable]\nformats: { lineage-v1: {} }\n',
+    ).site!;
+    const withDerpFest = planImport({
+      text,
+      sourceName: 'listing.json',
+      device: 'starlte',
+      list: 'stable',
+      site: derpFest,
+      existing: [],
+    });
+    expect(withDerpFest.notes.filter((n) => n.field === '(file)').map(formatProblem)).toEqual([
+      `listing.json:7:21  (file)  not strict JSON; read as DerpFest's updater reads it (kotlinx.serialization, the strictest reader of a v1 listing): ${tab}`,
     ]);
   });
 
@@ -126,4 +145,36 @@ describe('a listing its phones fail on: refused where their parser fails', () =>
 it('reads strict JSON as before: a byte order mark alone is no leniency to note', () => {
   const got = plan(`\ufeff${pixelOs}`, 'G');
   expect(got).toEqual({ problems: [], notes: [], writes: plan(pixelOs, 'G').writes });
+});
+
+describe('a listing read by the readers of the file the site publishes in that shape', () => {
+  const unquoted = crDroid.replace('"version": "10.8"', '"version": 10.8.1');
+  const withFormats = (formats: string) =>
+    parseSite(`download_base_url: https://dl.example.org/builds\nchannels: [stable]\nformats: ${formats}\n`).site!;
+  const planFor = (formats: string) =>
+    planImport({
+      text: unquoted,
+      sourceName: 'listing.json',
+      device: 'akita',
+      list: 'stable',
+      site: withFormats(formats),
+      existing: [],
+    });
+
+  it('imports for a site that writes the crDroid-family file only for the Java updaters, which read it', () => {
+    const result = planFor('{ crdroid-java: {} }');
+    expect(result.problems.map(formatProblem)).toEqual([]);
+    expect(result.writes.length).toBeGreaterThan(0);
+    const note = result.notes.filter((n) => n.field === '(file)').map(formatProblem);
+    expect(note).toEqual([expect.stringContaining(`read as ${CRDROID_JAVA} reads it`)]);
+    expect(note[0]).toContain('13:15');
+  });
+
+  it("refuses it for a site that also writes crDroid's Kotlin file, whose phones fail on it", () => {
+    const result = planFor('{ crdroid-java: {}, crdroid: {} }');
+    expect(result.problems.map(formatProblem)).toEqual([
+      expect.stringContaining(`and ${CRDROID_KOTLIN} fails here too`),
+    ]);
+    expect(result.writes).toEqual([]);
+  });
 });
