@@ -277,9 +277,15 @@ function numberAsText(key: string, v: number, name: string, c: ValueContext): st
 
 /** The text Java's String.valueOf gives for the number org.json reads from the literal `written` (of value `v`). */
 function javaNumberText(written: string, v: number): string {
-  if (!written.includes('.') && /^-?\d+$/.test(written)) {
-    const n = BigInt(written);
-    if (n >= -(2n ** 63n) && n < 2n ** 63n) return n.toString();
+  if (!written.includes('.')) {
+    // readLiteral: `0x` hexadecimal, a leading `0` octal, else decimal, as Long.parseLong reads them.
+    const [digits, radix]: [string, 8 | 10 | 16] = /^0[xX]/.test(written)
+      ? [written.slice(2), 16]
+      : written.startsWith('0') && written.length > 1
+        ? [written.slice(1), 8]
+        : [written, 10];
+    const n = javaLong(digits, radix);
+    if (n !== undefined) return n.toString();
   }
   // Double.toString: plain decimals in [10^-3, 10^7), else `1.0E10`; always a digit after the point.
   if (v === 0) return Object.is(v, -0) ? '-0.0' : '0.0';
@@ -290,6 +296,16 @@ function javaNumberText(written: string, v: number): string {
   }
   const [mantissa, exponent] = v.toExponential().split('e');
   return `${mantissa.includes('.') ? mantissa : `${mantissa}.0`}E${Number(exponent)}`;
+}
+
+/** Java's `Long.parseLong(s, radix)`: an optional sign and digits of the radix within 64 bits, else `undefined`. */
+function javaLong(s: string, radix: 8 | 10 | 16): bigint | undefined {
+  const digits = { 8: '[0-7]', 10: '[0-9]', 16: '[0-9a-fA-F]' }[radix];
+  const match = new RegExp(`^([+-]?)(${digits}+)$`).exec(s);
+  if (!match) return undefined;
+  const magnitude = BigInt(`${{ 8: '0o', 10: '', 16: '0x' }[radix]}${match[2]}`);
+  const n = match[1] === '-' ? -magnitude : magnitude;
+  return n >= -(2n ** 63n) && n < 2n ** 63n ? n : undefined;
 }
 
 /** Fields the interface types as strings that servers also send as JSON numbers. */

@@ -213,7 +213,7 @@ describe('listings phones do not read', () => {
     );
     expect(code).toBe(1);
     expect(err[0]).toBe(
-      `${path.join(FIXTURES, 'shapeshiftos-laurel_sprout-invalid.json')}:7:4  (file)  not valid JSON (Expected ',' or '}' after property value in JSON at position 274); save the listing exactly as the server sent it`,
+      `${path.join(FIXTURES, 'shapeshiftos-laurel_sprout-invalid.json')}:7:4  (file)  not JSON that any updater reads: \`"\` where \`,\` or \`}\` should follow the value of \`size\` (a comma missing?); org.json, the most lenient parser phones use, fails here too, so phones get nothing from this file: correct it and import again`,
     );
   });
 });

@@ -147,6 +147,20 @@ describe('a number where phones read text', () => {
     expect(versionNote.message).toContain(`(${literal} → "${shown}")`);
   });
 
+  // A listing org.json reads but JSON.parse does not (a comment), whose numbers are written as
+  // only the tokener's readLiteral takes them: Long.parseLong in base 16 or 8, else Double.valueOf.
+  it.each([
+    ['0x10', '16'],
+    ['010', '8'],
+    ['019', '19.0'],
+    ['4.0', '4.0'],
+  ])('`"version": %s` in a file only org.json reads is imported as "%s"', (literal, shown) => {
+    const site = siteText('official', 'formats:\n  crdroid-java: {}\n');
+    const imported = plan(crDroid(literal).replace(/}]}$/, ' /* the build */}]}'), 'akita', 'official', site);
+    expect(imported.problems).toEqual([]);
+    expect(imported.writes.find((w) => w.file.endsWith('v10.0.yaml'))!.text).toContain(`version: "${shown}"`);
+  });
+
   it('is refused in a LineageOS v2 answer, whose phones refuse the whole answer over it', () => {
     const entry = {
       date: '2024-01-01',
