@@ -65,8 +65,9 @@ const V2_FILE_KEYS: Record<string, string> = { filename: 'filename', sha256: 'id
  * Renames, in place, a v2 entry's keys to the v1 ones: `files[0]`'s `filename`, `sha256` (its
  * download key), `size`, `url`, and `type` (the list) as `romtype`; its `os_patch_level`,
  * `ota_property_files` and `os_sdk_level` stay beside them, as the crDroid family has them. The
- * copies a v2 file repeats (`date`, `datetime`, `type`, `filepath`, `sha1`) and the build's other
- * files are dropped: the build derives them. Returns the renamed keys (v1 key → the entry's path).
+ * copies a v2 file repeats (`date`, `datetime`, `type`, `filepath`) are dropped: the build derives
+ * them. Returns the renamed keys (v1 key → the entry's path) and, as `extras`, the zip's `sha1`
+ * and the build's other files.
  */
 export function mapV2Entry(r: Record<string, unknown>): { renamed: Map<string, string>; extras: V2Extras } {
   const renamed = new Map<string, string>();

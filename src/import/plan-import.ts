@@ -1,7 +1,7 @@
 /**
- * Wing `import/`: a saved listing (LineageOS v1 or v2, or another updater family's file) into manifests. This file plans the import: the listing and the
- * device's manifests in, the manifest files to write out, each build merged into the manifest that
- * already describes it (merge-builds.ts). Pure. The wing imports only `render/` (to compare
+ * Wing `import/`: a saved listing (LineageOS v1 or v2, or another updater family's file) into
+ * manifests. This file plans the import: the listing and the device's manifests in, the manifest
+ * files to write out, each build merged into the manifest that already describes it (merge-builds.ts). Pure. The wing imports only `render/` (to compare
  * records) and `catalog/`; import-listing.ts alone reads and writes files.
  */
 import { parseManifest, type Build } from '../catalog/manifest.js';

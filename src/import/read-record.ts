@@ -180,15 +180,14 @@ export function sameOrder(keys: string[]): boolean {
 
 // --- internal ---
 
-/** What the shapes of other updaters (crDroid, PixelExperience) became in a record. */
+/** What the shapes of other updaters (crDroid, PixelExperience, LineageOS v2) became in a record. */
 interface Shape {
   /** The v1 key of each key the file has under another name: `id` → `sha256`. */
   renamed: Map<string, string>;
   /** The record is of another updater's shape: its keys beyond v1 describe the device. */
   foreign: boolean;
-  /** Build facts of the crDroid family beyond the v1 record, which manifests hold too (checked there). */
+  /** Build facts beyond the v1 record (crDroid's, a v2 entry's), which manifests hold too (checked there). */
   buildExtras: Pick<ManifestValues, 'os_patch_level' | 'ota_property_files' | 'sha1' | 'files'> & BuildLinks;
-  crDroid: boolean;
 }
 
 /**
@@ -245,7 +244,7 @@ function adoptOtherShapes(r: Record<string, unknown>, c: RecordContext): Shape {
     r.romtype = c.list;
     c.filled('romtype');
   }
-  return { renamed, foreign: crDroid || pixelExperience || v2, buildExtras, crDroid };
+  return { renamed, foreign: crDroid || pixelExperience || v2, buildExtras };
 }
 
 /** `c`, with its problems and notes said of the key the file has (`sha256`) rather than the v1 one (`id`). */
