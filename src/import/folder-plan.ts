@@ -72,7 +72,8 @@ export function planFolder(input: FolderInput): FolderPlan {
     newLists,
     dialects.map((d) => d.plan.entry),
   );
-  const leftAlone = groupLeftAlone(classified, imported, changelogs, changelogTemplates);
+  const deviceLists = dialects.flatMap((d) => d.plan.entry.deviceInfo ?? []);
+  const leftAlone = groupLeftAlone(classified, imported, changelogs, changelogTemplates, deviceLists);
   const result = (writes: ManifestWrite[], notes: Problem[], summary: Problem[]): FolderPlan => ({
     devices: [...new Set(imported.map((l) => l.file.device))].sort(compareStrings),
     dialects: dialects.map((d) => d.plan),
@@ -163,7 +164,7 @@ function planDialects(
           .slice(0, 3)
           .join(
             ', ',
-          )}${kept.length > 3 ? ', ...' : ''}): not imported, they lie at ${template} beside the ${other} files, and one path is written in one dialect; convert them to ${other}, or import them into another catalog`,
+          )}${kept.length > 3 ? ', ...' : ''}): not imported: at ${template}, beside the ${other} files, and one path is written in one dialect; convert to ${other}, or import into another catalog`,
       );
       continue;
     }
@@ -384,12 +385,17 @@ function groupLeftAlone(
   imported: Taken[],
   changelogs: ChangelogFile[],
   templates: string[],
+  deviceLists: string[],
 ): FolderPlan['leftAlone'] {
   const devices = new Set(imported.map((t) => t.file.device));
   const groups = new Map<string, string[]>();
   const add = (why: string, path: string) => groups.set(why, [...(groups.get(why) ?? []), path]);
   // Listings not taken are said in leftOut, with the reason.
-  for (const f of classified) if (f.kind === 'other') add(f.why, f.path);
+  for (const f of classified) {
+    if (f.kind === 'other') add(f.why, f.path);
+    else if (f.kind === 'device-list' && !deviceLists.includes(`/${f.path}`))
+      add("a device list: only the lineage-v1 format writes one (DerpFest's device_info)", f.path);
+  }
   for (const c of changelogs) {
     if (!devices.has(c.device)) add('a changelog of a device with no listing imported', c.path);
     else if (!templates.includes(c.template))
