@@ -23,6 +23,8 @@ export interface ListingFile {
   template: string;
   /** The build time of its newest record (0 when none reads as one). */
   newest: number;
+  /** Not strict JSON: the dialect is guessed from the keys in the text (the import's reader says what is wrong). */
+  guessed?: true;
 }
 
 /** A changelog named after a device, by one of the layouts ROM projects use. */
@@ -98,9 +100,10 @@ export function classifyFile(path: string, text: string, json: unknown): Reposit
   const segments = folder.split('/').filter((s) => s !== '');
   const listIndex = segments.map((s) => LIST_FOLDERS.test(s)).lastIndexOf(true);
   const listFolder = listIndex === -1 ? undefined : segments[listIndex];
-  // `{list}` stands for the folder only when the folder's name is the list's (lowercase): a path
-  // has one template per dialect, and `/OTA/GAPPS/` is no list name's.
-  const templateSegments = segments.map((s, i) => (i === listIndex && s === s.toLowerCase() ? '{list}' : s));
+  // `{list}` stands for the folder only when the folder's name is the list's (lowercase: `/OTA/GAPPS/`
+  // is no list name's) and the folder is not at the root (a format's file lies in a folder of its
+  // own, catalog/formats.ts): a dialect has one path, so other folders' files are then left out.
+  const templateSegments = segments.map((s, i) => (i === listIndex && i > 0 && s === s.toLowerCase() ? '{list}' : s));
   const file = name === `${device}.json` ? '{device}.json' : name;
   return {
     kind: 'listing',
@@ -111,6 +114,7 @@ export function classifyFile(path: string, text: string, json: unknown): Reposit
     releaseTypes: releaseTypesOf(records),
     template: `/${[...templateSegments, file].join('/')}`,
     newest: Math.max(0, ...records.map((r) => Number(r.datetime ?? r.timestamp)).filter((t) => Number.isFinite(t))),
+    ...(json === undefined && { guessed: true }),
   };
 }
 
@@ -182,7 +186,9 @@ function dialectOf(records: Record<string, unknown>[], json: unknown): ImportedD
     if (records.every((r) => Object.keys(r).every((k) => MD5_SIX.has(k)))) return 'md5-six';
     return CRDROID_SHOWN.some(has) || !has('sha256') ? 'crdroid-java' : 'crdroid';
   }
-  if (!Array.isArray(json) && (json as { response?: unknown }).response === undefined) return 'pixelexperience';
+  // `json` is undefined for a file that is not strict JSON: its keys alone tell the dialect.
+  const single = json !== undefined && !Array.isArray(json) && (json as { response?: unknown }).response === undefined;
+  if (single) return 'pixelexperience';
   return has('romtype') ? 'lineage-v1' : 'pixelos15';
 }
 

@@ -139,6 +139,11 @@ function planDialects(
   leftOut: string[],
   changelogTemplates: string[],
 ): { plan: DialectPlan; listings: Taken[] }[] {
+  // A file that is not strict JSON goes with the files that lie beside it, whose reader reports its problem.
+  for (const guessed of listings.filter((l) => l.guessed)) {
+    const beside = listings.filter((l) => !l.guessed && l.template === guessed.template).map((l) => l.dialect);
+    if (beside.length > 0) guessed.dialect = mostCommon(beside) as ListingFile['dialect'];
+  }
   const byDialect = new Map<string, ListingFile[]>();
   for (const l of listings) byDialect.set(l.dialect, [...(byDialect.get(l.dialect) ?? []), l]);
   const planned: { plan: DialectPlan; listings: Taken[] }[] = [];
