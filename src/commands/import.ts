@@ -75,6 +75,11 @@ every file is valid. --dry-run prints the plan and writes nothing.`,
       reportFolder(plan, io, { dryRun, verbose: values.verbose === true });
       return EXIT.ok;
     }
+    if (values['dry-run'] !== undefined)
+      throw new UsageError(
+        '--dry-run is for a folder (otapress import <folder> --dry-run); a listing is imported whole or not at all',
+        SEE_USAGE,
+      );
     if (positionals.length !== 1)
       throw new UsageError(
         positionals.length === 0
