@@ -88,6 +88,7 @@ export function planFolder(input: FolderInput): FolderPlan {
     problems.push({ file: 'content/site.yaml', line: 1, col: 1, field: 'formats', message: edited.problem });
     return result([], [], []);
   }
+  problems.push(...caseTwins(imported, input.folder));
   const written = importListings(imported, input, edited.site, problems);
   const devices = new Set(imported.map((l) => l.file.device));
   if (written.deviceLeftOut.size > 0) {
@@ -100,7 +101,8 @@ export function planFolder(input: FolderInput): FolderPlan {
     .map((c) => attachChangelog(c, textOf(input.files, c.path), written.writes, edited.site));
   reportChangelogs(outcomes, leftOut, written.notes, input.folder);
   const writes = [...written.writes.values()].sort((a, b) => compareStrings(a.file, b.file));
-  writes.push({ file: 'content/site.yaml', text: edited.text, action: siteAction(newLists, dialects.length) });
+  if (edited.text !== input.siteText)
+    writes.push({ file: 'content/site.yaml', text: edited.text, action: siteAction(newLists, dialects.length) });
   return result(writes, sortProblems(written.notes), summarizeAcross(written.summaries, changelogNotes(written.notes)));
 }
 
@@ -174,43 +176,10 @@ function planDialects(
       continue;
     }
     pathsTaken.set(template, dialect);
-    const flat = !template.includes('{list}');
-    // A flat repository serves one list: the release type most of its records state, else the site's first.
-    const type = mostCommon(
-      kept.flatMap((f) => (f.listFolder !== undefined && !flat ? [] : f.releaseTypes.slice(0, 1))),
-    );
-    const flatList = type !== '' ? listName(type) : siteLists[0];
-    if (flat) {
-      const others = kept.filter((f) => f.releaseTypes[0] !== undefined && f.releaseTypes[0] !== type);
-      if (others.length > 0)
-        leftOut.push(
-          `the build type of ${others.length} ${dialect} file${others.length === 1 ? '' : 's'} (${[...new Set(others.map((f) => f.releaseTypes[0]))].join(', ')}): one path serves one list, so their builds go into the list ${flatList}${dialect === 'crdroid-java' ? ` and show the build type ${type}` : ''}`,
-        );
-    }
-    const taken = kept.map((file) => ({
-      file,
-      list: !flat || file.listFolder !== undefined ? listName(file.listFolder ?? flatList) : flatList,
-    }));
-    const lists = [...new Set(taken.map((t) => t.list))];
-    if (flat && lists.length > 1) taken.forEach((t) => (t.list = flatList));
-    const entry: FormatEntry = {
-      family: dialect as FormatEntry['family'],
-      lists: [...new Set(taken.map((t) => t.list))],
-      path: template,
-    };
-    // AlphaDroid-style readers compare `buildtype`: the records' own spelling is kept (catalog/formats.ts `buildtype`).
-    if (dialect === 'crdroid-java' && type !== '' && type !== entry.lists[0] && flat) entry.buildtype = type;
-    const devices = new Set(kept.map((f) => f.device));
-    // Of two changelog folders (PixelOS keeps API/changelogs/ and API/updater/changelogs/), the one beside the listings.
-    const folderOf = (t: string) => t.slice(0, t.lastIndexOf('/') + 1);
-    const beside = changelogs.filter(
-      (c) => devices.has(c.device) && folderOf(c.template).startsWith(folderOf(template)),
-    );
-    const changelog = mostCommon(
-      (beside.length > 0 ? beside : changelogs.filter((c) => devices.has(c.device))).map((c) => c.template),
-    );
-    if (changelog !== '') changelogTemplates.push(changelog);
+    const { entry, taken } = listsOf(dialect, template, kept, siteLists[0], leftOut);
+    const changelog = changelogOf(template, kept, changelogs);
     if (changelog !== '') {
+      changelogTemplates.push(changelog);
       const problem = formatProblem({ ...entry, changelog }, [...siteLists, ...entry.lists], 'changelog');
       if (problem === undefined) entry.changelog = changelog;
       else
@@ -231,6 +200,55 @@ function planDialects(
     planned.push({ plan: { entry, files: kept.length, newLists }, listings: taken });
   }
   return planned;
+}
+
+/**
+ * The list each of a dialect's files goes into and the dialect's `formats` entry: a list folder's
+ * name, or for a flat repository one list, the release type most of its records state (else the
+ * site's first list); files stating another one are said in `leftOut`.
+ */
+function listsOf(
+  dialect: string,
+  template: string,
+  kept: ListingFile[],
+  firstList: string,
+  leftOut: string[],
+): { entry: FormatEntry; taken: Taken[] } {
+  const flat = !template.includes('{list}');
+  const type = mostCommon(kept.flatMap((f) => (f.listFolder !== undefined && !flat ? [] : f.releaseTypes.slice(0, 1))));
+  const flatList = type !== '' ? listName(type) : firstList;
+  const taken = kept.map((file) => ({
+    file,
+    list: flat && file.listFolder === undefined ? flatList : listName(file.listFolder ?? flatList),
+  }));
+  if (flat) {
+    taken.forEach((t) => (t.list = taken[0].list));
+    const others = kept.filter((f) => f.releaseTypes[0] !== undefined && f.releaseTypes[0] !== type);
+    if (others.length > 0)
+      leftOut.push(
+        `the build type of ${others.length} ${dialect} file${others.length === 1 ? '' : 's'} (${[...new Set(others.map((f) => f.releaseTypes[0]))].join(', ')}): one path serves one list, so their builds go into the list ${taken[0].list}${dialect === 'crdroid-java' ? ` and show the build type ${type}` : ''}`,
+      );
+  }
+  const entry: FormatEntry = {
+    family: dialect as FormatEntry['family'],
+    lists: [...new Set(taken.map((t) => t.list))],
+    path: template,
+  };
+  // AlphaDroid-style readers compare `buildtype`: the records' own spelling is kept (catalog/formats.ts `buildtype`).
+  if (dialect === 'crdroid-java' && type !== '' && type !== entry.lists[0] && flat) entry.buildtype = type;
+  return { entry, taken };
+}
+
+/**
+ * The path template of the changelogs of a dialect's devices, `''` for none: of two changelog
+ * folders (PixelOS keeps API/changelogs/ and API/updater/changelogs/), the one beside the listings.
+ */
+function changelogOf(template: string, kept: ListingFile[], changelogs: ChangelogFile[]): string {
+  const devices = new Set(kept.map((f) => f.device));
+  const folderOf = (t: string) => t.slice(0, t.lastIndexOf('/') + 1);
+  const ours = changelogs.filter((c) => devices.has(c.device));
+  const beside = ours.filter((c) => folderOf(c.template).startsWith(folderOf(template)));
+  return mostCommon((beside.length > 0 ? beside : ours).map((c) => c.template));
 }
 
 /** Why a format entry cannot be written (its `key`'s problem), by the rules the build reads it with. */
@@ -407,6 +425,25 @@ function groupLeftAlone(
       add(`another changelog of the device: those at ${templates.join(', ')} are imported`, c.path);
   }
   return [...groups].map(([why, paths]) => ({ why, paths }));
+}
+
+/** Two devices whose names differ only by case: phones ask with the exact name, and a device has one folder. */
+function caseTwins(imported: Taken[], folder: string): Problem[] {
+  const first = new Map<string, ListingFile>();
+  const problems: Problem[] = [];
+  for (const { file } of imported) {
+    const earlier = first.get(file.device.toLowerCase());
+    if (earlier === undefined) first.set(file.device.toLowerCase(), file);
+    else if (earlier.device !== file.device)
+      problems.push({
+        file: `${folder}/${file.path}`,
+        line: 1,
+        col: 1,
+        field: '(file)',
+        message: `the device ${file.device} differs from ${earlier.device} (${earlier.path}) only by case; phones ask with the exact name, so a catalog has one folder per device: rename or remove one of the files`,
+      });
+  }
+  return problems;
 }
 
 function siteAction(newLists: string[], formats: number): string {

@@ -3,7 +3,7 @@
  * is left alone and left out, and why), one line per kind of note, then what was written, or with
  * --dry-run what would be. Pure but for the lines it hands to `io`.
  */
-import { formatProblem } from '../catalog/problems.js';
+import { formatProblem, oneLine } from '../catalog/problems.js';
 import type { FolderPlan } from './folder-plan.js';
 
 /** Where the lines go: the command's standard output and error (the CLI's Io). */
@@ -16,7 +16,9 @@ interface Printer {
 const NAMES_SHOWN = 5;
 
 /** Prints the plan of a repository import; returns nothing, the exit status is the caller's. */
-export function reportFolder(plan: FolderPlan, io: Printer, options: { dryRun: boolean; verbose: boolean }): void {
+export function reportFolder(plan: FolderPlan, printer: Printer, options: { dryRun: boolean; verbose: boolean }): void {
+  // A repository's file names and values reach the terminal: each line on one line, controls escaped.
+  const io = { out: (line: string) => printer.out(oneLine(line)), err: printer.err };
   const names = (list: readonly string[]) =>
     options.verbose || list.length <= NAMES_SHOWN
       ? list.join(', ')

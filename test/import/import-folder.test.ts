@@ -1,8 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseSite, type Site } from '../../src/catalog/site.js';
 import { classifyFile } from '../../src/import/folder-classify.js';
 import { planFolder } from '../../src/import/folder-plan.js';
 import { editSite } from '../../src/import/folder-site.js';
+import { SEED } from '../helpers/arbitraries.js';
 
 // The pure planning of `otapress import <folder>`: what each file is, the site.yaml edit, and a
 // plan that writes nothing until every file is valid. The real repositories are imported and
@@ -265,5 +267,54 @@ describe('import <folder>: the plan', () => {
       expect.stringMatching(/^akita_changelog\.txt: the catalog would not accept it: .*https/),
     );
     expect(result.writes.find((w) => w.file.endsWith('-v10.3.yaml'))!.text).not.toContain('changelog');
+  });
+
+  it('refuses two devices whose names differ only by case, at the second file', () => {
+    const result = plan([file('FP4.json', crdroid('FP4')), file('fp4.json', crdroid('fp4'))]);
+    expect(result.writes).toEqual([]);
+    expect(result.problems.map((p) => `${p.file}  ${p.message.slice(0, 40)}`)).toEqual([
+      'ota/fp4.json  the device fp4 differs from FP4 (FP4.jso',
+    ]);
+  });
+
+  it('writes nothing, site.yaml included, for a repository with no listing', () => {
+    const result = plan([file('README.md', '# OTA')]);
+    expect(result.writes).toEqual([]);
+    expect(result.leftAlone).toEqual([
+      { why: 'not a JSON listing or a changelog named after a device', paths: ['README.md'] },
+    ]);
+  });
+
+  it('takes any file without throwing: every problem is located, and nothing is written with one', () => {
+    const paths = fc.constantFrom(
+      'a.json',
+      'FP4.json',
+      'OTA/gapps/x.json',
+      'x_changelog.txt',
+      'changelogs/FP4.md',
+      'info/d.json',
+      'a\u001b[31m.json',
+      '__proto__.json',
+      'constructor.json',
+    );
+    const contents = fc.oneof(
+      fc.json(),
+      fc.string(),
+      fc.jsonValue().map((v) => JSON.stringify({ response: [v] })),
+      fc.jsonValue().map((v) => JSON.stringify({ response: [{ ...crdroid('FP4').response[0], size: v }] })),
+      fc.jsonValue().map((v) => JSON.stringify({ devices: [{ codename: 'FP4', device_name: v, support_group: v }] })),
+      fc.uint8Array({ maxLength: 40 }).map((b) => Buffer.from(b).toString('latin1')),
+    );
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.tuple(paths, contents), { selector: ([p]) => p, maxLength: 4 }), (entries) => {
+        const result = plan(entries.sort(([a], [b]) => (a < b ? -1 : 1)).map(([p, c]) => file(p, c)));
+        for (const p of result.problems) {
+          expect(p.line).toBeGreaterThan(0);
+          expect(typeof p.message).toBe('string');
+        }
+        if (result.problems.length > 0) expect(result.writes).toEqual([]);
+      }),
+      { seed: SEED, numRuns: 300 },
+    );
   });
 });
