@@ -12,6 +12,9 @@ interface Printer {
   err(line: string): void;
 }
 
+/** How many written files are named one by one (more are counted by kind). */
+const WRITES_SHOWN = 20;
+
 /** How many names a line shows before "and N more" (--verbose shows every one). */
 const NAMES_SHOWN = 5;
 
@@ -56,8 +59,18 @@ export function reportFolder(plan: FolderPlan, printer: Printer, options: { dryR
       : action === 'created'
         ? 'created'
         : 'updated';
-  for (const write of plan.writes)
+  // Every file when there are few (or --verbose); else how many of each kind, and site.yaml's edit.
+  const each = options.verbose || plan.writes.length <= WRITES_SHOWN;
+  for (const write of plan.writes.filter((w) => each || w.file === 'content/site.yaml'))
     io.out(`${verb(write.action)} ${write.file}${write.action === 'created' ? '' : `: ${write.action}`}`);
+  if (!each) {
+    const kinds = new Map<string, number>();
+    for (const w of plan.writes.filter((w) => w.file !== 'content/site.yaml')) {
+      const kind = `${verb(w.action)} ${w.file.endsWith('/device.yaml') ? 'content/<device>/device.yaml' : 'content/<device>/<build>.yaml'}`;
+      kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+    }
+    for (const [kind, n] of kinds) io.out(`${kind}: ${n} file${n === 1 ? '' : 's'} (--verbose names each)`);
+  }
   const count = plan.writes.length;
   io.out(
     options.dryRun

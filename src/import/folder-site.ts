@@ -5,7 +5,7 @@
  * stay; then read back as the build reads it. Pure.
  */
 import { yaml } from '../catalog/libraries.js';
-import type { FormatFamily } from '../catalog/formats.js';
+import type { FormatFamily, OutputFormat } from '../catalog/formats.js';
 import { parseSite, type Site } from '../catalog/site.js';
 import type * as Yaml from 'yaml';
 
@@ -48,6 +48,8 @@ export function editSite(
     if (typeof edit === 'string') return { problem: edit };
     edits.push(edit);
   }
+  // An entry site.yaml already has, as the repository needs it (an import run again), stays as it is.
+  formats = formats.filter((f) => !site.formats.some((s) => sameFormat(s, f)));
   if (formats.length > 0) {
     const taken = formats.find((f) => site.formats.some((s) => s.family === f.family));
     if (taken)
@@ -72,6 +74,18 @@ export function editSite(
 }
 
 // --- internal ---
+
+/** Whether the site's format writes what `entry` asks for: the same path, changelog and device list, every list of it. */
+function sameFormat(format: OutputFormat, entry: FormatEntry): boolean {
+  return (
+    format.family === entry.family &&
+    format.path === entry.path &&
+    format.changelog === entry.changelog &&
+    format.buildtype === entry.buildtype &&
+    format.deviceInfo === entry.deviceInfo &&
+    entry.lists.every((l) => format.lists.includes(l))
+  );
+}
 
 type Edit = { at: number; insert: string };
 

@@ -317,4 +317,22 @@ describe('import <folder>: the plan', () => {
       { seed: SEED, numRuns: 300 },
     );
   });
+
+  it('imports the same repository again without a change: every build is there, and site.yaml has its format', () => {
+    const files = [file('akita.json', crdroid('akita')), file('akita_changelog.txt', 'Fixed the camera.')];
+    const first = plan(files);
+    const siteText = first.writes.find((w) => w.file === 'content/site.yaml')!.text;
+    const again = planFolder({
+      folder: 'ota',
+      files,
+      site: siteOf(siteText),
+      siteText,
+      existing: first.writes
+        .filter((w) => !w.file.endsWith('device.yaml') && w.file !== 'content/site.yaml')
+        .map((w) => ({ file: w.file, device: 'akita', bytes: Buffer.from(w.text) })),
+      deviceFiles: new Set(['akita']),
+    });
+    expect(again.problems).toEqual([]);
+    expect(again.writes).toEqual([]);
+  });
 });
