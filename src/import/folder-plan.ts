@@ -102,7 +102,11 @@ export function planFolder(input: FolderInput): FolderPlan {
   reportChangelogs(outcomes, leftOut, written.notes, input.folder);
   const writes = [...written.writes.values()].sort((a, b) => compareStrings(a.file, b.file));
   if (edited.text !== input.siteText)
-    writes.push({ file: 'content/site.yaml', text: edited.text, action: siteAction(newLists, dialects.length) });
+    writes.push({
+      file: 'content/site.yaml',
+      text: edited.text,
+      action: siteAction(newLists, dialects.length, input.site.v1Withdrawn !== edited.site.v1Withdrawn),
+    });
   return result(writes, sortProblems(written.notes), summarizeAcross(written.summaries, changelogNotes(written.notes)));
 }
 
@@ -446,9 +450,14 @@ function caseTwins(imported: Taken[], folder: string): Problem[] {
   return problems;
 }
 
-function siteAction(newLists: string[], formats: number): string {
+function siteAction(newLists: string[], formats: number, withdrawnFlips: boolean): string {
   const parts = [];
   if (newLists.length > 0) parts.push(`list${newLists.length === 1 ? '' : 's'} ${newLists.join(', ')} added`);
   if (formats > 0) parts.push(`${formats} format${formats === 1 ? '' : 's'} added`);
+  // README, Site settings: v1_withdrawn defaults to omit once a channel is not one of /e/'s.
+  if (withdrawnFlips)
+    parts.push(
+      "and v1_withdrawn is now omit (its default once a channel is not /e/'s: withdrawn and size-0 builds leave the v1 lists; set v1_withdrawn: list to keep them)",
+    );
   return parts.join(', ') || 'unchanged';
 }

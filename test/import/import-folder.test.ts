@@ -243,7 +243,7 @@ describe('import <folder>: the plan', () => {
       'content/akita/crDroidAndroid-14.0-20240315-akita-v10.3.yaml created',
       'content/akita/crDroidAndroid-14.0-20240316-akita-v10.3.yaml created',
       'content/akita/device.yaml created',
-      'content/site.yaml lists gapps, vanilla added, 1 format added',
+      "content/site.yaml lists gapps, vanilla added, 1 format added, and v1_withdrawn is now omit (its default once a channel is not /e/'s: withdrawn and size-0 builds leave the v1 lists; set v1_withdrawn: list to keep them)",
     ]);
   });
 
