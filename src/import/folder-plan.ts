@@ -162,9 +162,13 @@ function planDialects(
   const order = [...byDialect].sort(([a, x], [b, y]) => newest(y) - newest(x) || compareStrings(a, b));
   for (const [dialect, files] of order) {
     const template = mostCommon(files.map((f) => f.template));
+    // One line per other path (RisingOS keeps a folder per variant: OTA/device/GAPPS/, VANILLA/, CORE/).
+    const elsewhere = new Map<string, string[]>();
     for (const f of files.filter((f) => f.template !== template))
+      elsewhere.set(f.template, [...(elsewhere.get(f.template) ?? []), f.path]);
+    for (const [other, paths] of elsewhere)
       leftOut.push(
-        `${f.path}: lies at ${f.template}, and the other ${dialect} files at ${template}; a dialect is written at one path, so this file is not imported`,
+        `${paths.length} ${dialect} file${paths.length === 1 ? '' : 's'} at ${other} (${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ', ...' : ''}): not imported, the other ${dialect} files lie at ${template} and a dialect is written at one path`,
       );
     const kept = files.filter((f) => f.template === template);
     const other = pathsTaken.get(template);

@@ -253,7 +253,7 @@ describe('import <folder>: the plan', () => {
       { family: 'crdroid-java', lists: ['gapps'], path: '/gapps/{device}.json', buildtype: 'Monthly' },
     ]);
     expect(result.leftOut).toContain(
-      'vanilla/akita.json: lies at /vanilla/{device}.json, and the other crdroid-java files at /gapps/{device}.json; a dialect is written at one path, so this file is not imported',
+      '1 crdroid-java file at /vanilla/{device}.json (vanilla/akita.json): not imported, the other crdroid-java files lie at /gapps/{device}.json and a dialect is written at one path',
     );
   });
 
