@@ -153,7 +153,7 @@ function recordsOf(json: unknown, text: string): Record<string, unknown>[] | und
   if (json === undefined) {
     // Not strict JSON: the import's reader reports where; the keys say which dialect it would be.
     const keys = [...text.matchAll(/["']?([a-z_]+)["']?\s*:/g)].map((m) => m[1]);
-    if (!keys.includes('filename')) return undefined;
+    if (!['response', 'filename', 'datetime', 'timestamp'].some((k) => keys.includes(k))) return undefined;
     return [Object.fromEntries(keys.map((k) => [k, '']))];
   }
   const candidates = Array.isArray(json)

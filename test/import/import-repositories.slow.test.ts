@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -152,5 +152,36 @@ describe('otapress import <folder> of real OTA repositories, then build', () => 
     expect(dry.out.filter((l) => l.startsWith('would create content/'))).toHaveLength(6);
     expect(dry.out.at(-1)).toBe('dry run: 7 files would be written; nothing was written');
     expect(snapshotTree(root)).toEqual(before);
+  });
+
+  it('reports every broken file at file:line:col and writes nothing', async () => {
+    const root = path.join(tempProject(), 'catalog');
+    expect((await runMain(['init', root])).code).toBe(0);
+    const repository = path.join(tempProject(), 'repository');
+    cpSync(path.join(FIXTURES, 'derpfest'), repository, { recursive: true });
+    const a505fn = readFileSync(path.join(repository, 'a505fn.json'), 'utf8');
+    writeFileSync(path.join(repository, 'a505fn.json'), a505fn.replace('"id"', '"idx"'));
+    writeFileSync(path.join(repository, 'Pong.json'), '{"response": [{"datetime": 1,');
+    const before = snapshotTree(root);
+    const result = await runMain(['import', repository, '--root', root]);
+    expect(result.code).toBe(1);
+    expect(result.err.some((l) => /\/a505fn\.json:\d+:\d+ {2}response\.0\.id {2}/.test(l))).toBe(true);
+    expect(result.err.some((l) => /\/Pong\.json:1:\d+ {2}\(file\) {2}not valid JSON/.test(l))).toBe(true);
+    expect(snapshotTree(root)).toEqual(before);
+  });
+
+  it('skips hidden folders (.git) and names a link, never following it', async () => {
+    const root = path.join(tempProject(), 'catalog');
+    expect((await runMain(['init', root])).code).toBe(0);
+    const repository = path.join(tempProject(), 'repository');
+    cpSync(path.join(FIXTURES, 'derpfest'), repository, { recursive: true });
+    mkdirSync(path.join(repository, '.git'));
+    writeFileSync(path.join(repository, '.git', 'broken.json'), '{"response": [{"filename": ');
+    symlinkSync(path.join(FIXTURES, 'crdroid', 'akita.json'), path.join(repository, 'akita.json'));
+    const result = await runMain(['import', repository, '--root', root, '--dry-run']);
+    expect(result.code, result.err.join('\n')).toBe(0);
+    expect(result.out).toContain('left alone (a link (never followed)): akita.json');
+    expect(result.out.join('\n')).not.toContain('.git');
+    expect(result.out[0]).toBe('3 devices in 3 listing files: Pong, a505fn, sakura');
   });
 });
