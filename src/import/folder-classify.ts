@@ -93,6 +93,7 @@ export function classifyFile(path: string, text: string, json: unknown): Reposit
       path,
       why: 'a listing in a dialect import does not read (LineageOS v2 or PixelOS feed builds with `files`)',
     };
+  // crDroid's `device` is the display name ("Pixel 8a" in akita.json), so only a `codename` names the device.
   const codenames = new Set(records.flatMap((r) => (typeof r.codename === 'string' ? [r.codename] : [])));
   const device = DEVICE_NAME.test(stem) ? stem : codenames.size === 1 ? [...codenames][0] : undefined;
   if (device === undefined || !DEVICE_NAME.test(device))
