@@ -27,9 +27,10 @@ reads are filled in when missing (md5sum "", android_version from api_level, fro
 (lineage-21.0 is Android 14, crDroidAndroid-14.0 is 14) or from --android-version, else left out;
 display_version from the file name, the rest empty or false), each reported once for the listing.
 A PixelExperience-family answer (one object: filename, datetime, size, url, filehash, id, version,
-maintainers, ...) is read as one record; its maintainer and links go to device.yaml as below. A crDroid / Evolution X device file (download, timestamp, sha256, md5,
-buildtype, ...) is read too: its device fields (device, oem, maintainer, forum, telegram, paypal,
-dt) go into content/<D>/device.yaml when there is none, and the command lists what it left out.
+maintainers, ...) is read as one record; its maintainers and links go to device.yaml as below. A crDroid / Evolution X device file (download, timestamp, sha256, md5,
+buildtype, ...) is read too: its build links (gapps, firmware, modem, bootloader, recovery) go into
+the manifest, its device fields (device, oem, maintainer, github, forum, telegram, paypal, dt) into
+content/<D>/device.yaml when there is none, and the command lists what it left out.
 The notes come one line per kind, with how many records it is about (--verbose: each one).
 Problems past the first ${MAX_PROBLEMS} are counted, not shown. Every problem is reported at its record and field;
 nothing is written unless all records are valid, or --skip-invalid is given (then the valid ones
