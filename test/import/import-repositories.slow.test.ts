@@ -64,10 +64,8 @@ describe('otapress import <folder> of real OTA repositories, then build', () => 
       const original = decodeJavaResponse(read(`${device}.json`), reader)!;
       const rebuilt = decodeJavaResponse(dist(`${device}.json`), reader)!;
       expect(original).toHaveLength(1);
-      // Not kept by a catalog, so written as "": gapps, modem, bootloader and recovery have no place
-      // in a manifest or device.yaml yet (import lists them as left out). akita's `Weekly` is
-      // published as the path's one build type, `Monthly` (import says so).
-      const lost = ['gapps', 'modem', 'bootloader', 'recovery', ...(device === 'akita' ? ['buildtype'] : [])];
+      // akita's `Weekly` is published as the path's one build type, `Monthly` (import says so).
+      const lost = device === 'akita' ? ['buildtype'] : [];
       const kept = (u: (typeof original)[number]) => ({
         ...u,
         shown: Object.fromEntries(Object.entries(u.shown).filter(([k]) => !lost.includes(k))),
