@@ -46,11 +46,11 @@ export function readValues(
     if (v === undefined) return undefined;
     if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
     // org.json's getLong reads a number written as text, as many hand-made listings have it.
-    if (typeof v === 'string' && /^\d{1,15}$/.test(v)) {
+    if (typeof v === 'string' && c.family.numberInTextForm.test(v)) {
       // A timestamp filled in from datetime is datetime's note already.
       if (key === 'datetime' || record.timestamp !== undefined)
         c.normalised(`${key}_text`, renamed.get(key) ?? key, JSON.stringify(v));
-      return Number(v);
+      return Number(v.trim());
     }
     if (key === 'timestamp' && record.timestamp === undefined) return undefined; // Filled from datetime: its problem says it.
     if (typeof v === 'number') {
@@ -217,9 +217,9 @@ export function manifestValuesOf(
 /** The size in bytes (a number written as text is noted), `""` in a placeholder; `undefined` when it has a problem. */
 function sizeOf(rawSize: unknown, placeholder: boolean, name: string, c: ValueContext): number | '' | undefined {
   if (typeof rawSize === 'number' && Number.isSafeInteger(rawSize) && rawSize >= 0) return rawSize;
-  if (typeof rawSize === 'string' && /^\d{1,15}$/.test(rawSize)) {
+  if (typeof rawSize === 'string' && c.family.numberInTextForm.test(rawSize)) {
     c.normalised('size_text', name, JSON.stringify(rawSize));
-    return Number(rawSize);
+    return Number(rawSize.trim());
   }
   if (rawSize === '' && placeholder) return '';
   if (rawSize !== undefined) {

@@ -15,6 +15,8 @@ export interface SourceFamily {
   notNumber: string;
   /** How they read a number written as text (`"size": "1470062969"`): a note's reason. */
   numberInText: string;
+  /** The text of a whole number they read as one: org.json's getLong also trims it (Double.parseDouble), kotlinx does not. */
+  numberInTextForm: RegExp;
   /**
    * A number where they read text (`"version": 4.2`): `reads`, how they read it (org.json's
    * getString gives the text Java prints); or `refused`, why no phone reads the answer.
@@ -36,6 +38,10 @@ export interface SourceFamily {
 export type FamilyName = 'lineage-v1' | 'lineage-v2' | 'pixelos-feed' | 'crdroid' | 'crdroid-md5' | 'pixelexperience';
 
 const AS_NUMBER = 'so it is published as the number';
+/** Digits, with what `Double.parseDouble` trims around them (characters up to U+0020), as getLong reads text. */
+const GET_LONG_TEXT = /^[\u0000-\u0020]*\d{1,15}[\u0000-\u0020]*$/;
+/** Digits alone, as kotlinx reads a quoted Long. */
+const KOTLINX_LONG_TEXT = /^\d{1,15}$/;
 const JAVA_GET_STRING = 'getString, which gives the number as Java prints it (String.valueOf)';
 const CRDROID_TYPE =
   "crDroid-family phones only show `buildtype`, never compare it (AlphaDroid's compare it with ro.alpha.build.package): the crDroid Java answer publishes the format's `buildtype` (site.yaml `formats: crdroid-java: buildtype:`), else the list's name, the crDroid Kotlin answer none, and LineageOS v1 the list as `romtype`";
@@ -56,6 +62,7 @@ export const SOURCE_FAMILIES: Record<FamilyName, SourceFamily> = {
     missing: 'LineageOS phones drop a record without {key}',
     notNumber: 'LineageOS phones drop a record whose {key} is not a number (they read it with getLong)',
     numberInText: `phones read it with getLong, which takes a number in text, ${AS_NUMBER}`,
+    numberInTextForm: GET_LONG_TEXT,
     numberForText: { reads: `LineageOS phones read it with ${JAVA_GET_STRING}` },
     typeKey: 'published as the list, which phones compare with their release type (ignoring case)',
     typeMissing: 'which phones compare with their release type',
@@ -72,6 +79,7 @@ export const SOURCE_FAMILIES: Record<FamilyName, SourceFamily> = {
     missing: 'LineageOS v2 phones (Updater 23.2 and later) refuse the whole answer over an entry without `{key}`',
     notNumber: 'LineageOS v2 phones refuse the whole answer over an entry whose `{key}` is not a number (kotlinx Long)',
     numberInText: `LineageOS v2 phones read it as a Long, which kotlinx takes in quotes too, ${AS_NUMBER}`,
+    numberInTextForm: KOTLINX_LONG_TEXT,
     numberForText: {
       refused: 'LineageOS v2 phones refuse the whole answer over it: kotlinx reads `{key}` only as quoted text',
     },
@@ -91,6 +99,7 @@ export const SOURCE_FAMILIES: Record<FamilyName, SourceFamily> = {
     notNumber:
       "PixelOS's strict feed loses the whole answer over an entry whose `{key}` is not a number (kotlinx Long)",
     numberInText: `PixelOS's strict feed reads it as a Long, which kotlinx takes in quotes too, ${AS_NUMBER}`,
+    numberInTextForm: KOTLINX_LONG_TEXT,
     numberForText: {
       refused: "PixelOS's strict feed loses the whole answer over it: kotlinx reads `{key}` only as quoted text",
     },
@@ -111,6 +120,7 @@ export const SOURCE_FAMILIES: Record<FamilyName, SourceFamily> = {
     notNumber:
       "crDroid's Java updater drops a record whose `{key}` is not a number (getLong), and its Kotlin updater loses the whole answer",
     numberInText: `crDroid's Java updater reads it with getLong and its Kotlin updater as a Long: both take a number in text, ${AS_NUMBER}`,
+    numberInTextForm: GET_LONG_TEXT,
     numberForText: {
       reads: `crDroid's Java updater reads it with ${JAVA_GET_STRING}, and its Kotlin updater would lose the whole answer over a number`,
     },
@@ -131,6 +141,7 @@ export const SOURCE_FAMILIES: Record<FamilyName, SourceFamily> = {
     notNumber:
       'the md5-keyed Java updaters (Matrixx, Project Infinity-X, VoltageOS, crDroid) drop a record whose `{key}` is not a number (getLong)',
     numberInText: `the md5-keyed Java updaters read it with getLong, which takes a number in text, ${AS_NUMBER}`,
+    numberInTextForm: GET_LONG_TEXT,
     numberForText: { reads: `the md5-keyed Java updaters read it with ${JAVA_GET_STRING}` },
     typeKey: CRDROID_TYPE,
     typeMissing: 'which these updaters never read',
@@ -144,6 +155,7 @@ export const SOURCE_FAMILIES: Record<FamilyName, SourceFamily> = {
       'the PixelExperience updater offers nothing from an answer without `{key}` (the object is the whole answer)',
     notNumber: 'the PixelExperience updater offers nothing from an answer whose `{key}` is not a number (getLong)',
     numberInText: `the PixelExperience updater reads it with getLong, which takes a number in text, ${AS_NUMBER}`,
+    numberInTextForm: GET_LONG_TEXT,
     numberForText: { reads: `the PixelExperience updater reads it with ${JAVA_GET_STRING}` },
     typeKey:
       'published as the list, which the PixelExperience updater does not read and LineageOS phones compare with their release type',

@@ -276,6 +276,11 @@ describe('every message in the words of the updater that reads the file', () => 
       ],
     ],
     [
+      'a LineageOS v2 entry whose datetime is padded text, which kotlinx does not read as a Long',
+      [{ ...v2, datetime: ' 1704067200' }],
+      '0.datetime  record 0: the text " 1704067200" is not Unix seconds; LineageOS v2 phones refuse the whole answer over an entry whose `datetime` is not a number (kotlinx Long): write the build time, e.g. date -u -d \' 1704067200\' +%s, or ro.build.date.utc of the build',
+    ],
+    [
       'a PixelOS feed entry without version',
       [{ ...drop(v2, 'version'), type: 'ci' }],
       "0.version  record 0: missing; PixelOS's strict feed loses the whole answer over an entry without `version`",
@@ -289,6 +294,25 @@ describe('every message in the words of the updater that reads the file', () => 
   it.each(rows)('%s', (_, source, problem) => {
     const imported = plan(JSON.stringify(source), 'akita', 'official', siteText('official'));
     expect(imported.problems.map((p) => `${p.field}  ${p.message}`)).toEqual([problem].flat());
+  });
+
+  it('reads a padded number in text where org.json does (getLong trims it), and says so', () => {
+    const record = {
+      datetime: ' 1704067200 ',
+      filename: 'a.zip',
+      id: 'd'.repeat(64),
+      romtype: 'official',
+      size: '1000\t',
+      url: 'https://dl.example.org/a.zip',
+      version: '1.0',
+    };
+    const imported = plan(JSON.stringify({ response: [record] }), 'akita', 'official', siteText('official'));
+    expect(imported.problems).toEqual([]);
+    expect(imported.writes[0]!.text).toMatch(/^timestamp: 1704067200$/m);
+    expect(imported.writes[0]!.text).toMatch(/^size: 1000$/m);
+    expect(imported.notes.find((n) => n.field === 'datetime')!.message).toBe(
+      '`datetime` is text in the record; phones read it with getLong, which takes a number in text, so it is published as the number (" 1704067200 ")',
+    );
   });
 
   it('says of a crDroid file that its phones only show buildtype, and reads quoted numbers as its parsers do', () => {
