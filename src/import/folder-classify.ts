@@ -56,7 +56,7 @@ export type RepositoryFile = ListingFile | ChangelogFile | DeviceListFile | Othe
 /** The dialects `import` reads a listing of, and writes back (render/dialects.ts). */
 export type ImportedDialect = Extract<
   FormatFamily,
-  'crdroid' | 'crdroid-java' | 'md5-six' | 'lineage-v1' | 'pixelos15' | 'pixelexperience'
+  'crdroid' | 'crdroid-java' | 'md5-six' | 'lineage-v1' | 'pixelos15' | 'pixelos-feed' | 'pixelexperience'
 >;
 
 /** The folders that hold one list's files in ROM repositories (RisingOS `OTA/GAPPS`, Infinity-X `vanilla`). */
@@ -91,7 +91,7 @@ export function classifyFile(path: string, text: string, json: unknown): Reposit
     return {
       kind: 'other',
       path,
-      why: 'a listing in a dialect import does not read (LineageOS v2 or PixelOS feed builds with `files`)',
+      why: 'a LineageOS v2 answer (builds with `files`), which no format of the site publishes: import it alone (otapress import FILE --device D --list L) once the device is in the site',
     };
   // crDroid's `device` is the display name ("Pixel 8a" in akita.json), so only a `codename` names the device.
   const codenames = new Set(records.flatMap((r) => (typeof r.codename === 'string' ? [r.codename] : [])));
@@ -181,7 +181,9 @@ function notAListing(json: unknown): string {
 /** The dialect a listing's records are written in, as the files of render/dialects.ts write it. */
 function dialectOf(records: Record<string, unknown>[], json: unknown): ImportedDialect | undefined {
   const has = (key: string) => records.some((r) => r[key] !== undefined);
-  if (has('files') && !has('filename')) return undefined;
+  // A v2-shaped entry: PixelOS's strict feed says `type: "ci"` (its validator requires it); a
+  // LineageOS v2 answer is the site's own answer, no format's file.
+  if (has('files') && !has('filename')) return records.every((r) => r.type === 'ci') ? 'pixelos-feed' : undefined;
   if (has('download') && !has('url')) {
     if (!has('md5')) return 'crdroid';
     if (records.every((r) => Object.keys(r).every((k) => MD5_SIX.has(k)))) return 'md5-six';

@@ -80,6 +80,19 @@ describe('import <folder>: what each file of a repository is', () => {
     ['LineageOS v1 records (romtype)', 'Pong.json', { response: [{ ...v1, romtype: 'Official' }] }, 'lineage-v1'],
     ['PixelOS 15 records (no romtype)', 'aston.json', { response: [v1] }, 'pixelos15'],
     [
+      "PixelOS's strict feed (v2-shaped entries of type ci)",
+      'aston.json',
+      [
+        {
+          datetime: 1,
+          files: [{ filename: 'a.zip', sha256: 's', size: 1, url: 'https://x/a.zip' }],
+          type: 'ci',
+          version: '1',
+        },
+      ],
+      'pixelos-feed',
+    ],
+    [
       'a PixelExperience object',
       'sweet.json',
       { error: false, ...v1, filehash: 'm', maintainers: [] },
@@ -116,7 +129,10 @@ describe('import <folder>: what each file of a repository is', () => {
   it.each([
     ['README.md', 'not a JSON listing or a changelog named after a device'],
     ['API/devices/aston.json', 'not a listing (no build records in it)'],
-    ['v2.json', 'a listing in a dialect import does not read (LineageOS v2 or PixelOS feed builds with `files`)'],
+    [
+      'v2.json',
+      'a LineageOS v2 answer (builds with `files`), which no format of the site publishes: import it alone (otapress import FILE --device D --list L) once the device is in the site',
+    ],
     [
       'empty.json',
       'a listing with no builds: nothing to import (the build writes the file again once the device has a build)',

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseSite } from '../../src/catalog/site.js';
+import { planFolder } from '../../src/import/folder-plan.js';
 import { planImport, type ImportPlan } from '../../src/import/plan-import.js';
 import { v2DecodeAnswer } from '../helpers/clients.js';
 import {
@@ -342,6 +343,24 @@ describe('every message in the words of the updater that reads the file', () => 
 });
 
 describe("PixelOS's strict feed (the v2 shape, type: ci)", () => {
+  it('imports as a folder of the feed: the site gains the format, and builds the same file back', () => {
+    const example = exampleFiles();
+    const site = `${example['content/site.yaml']!}formats:\n  pixelos-feed:\n    lists: [dev]\n    path: /API/updater/{device}.json\n`;
+    const feed = builtTree({ ...example, 'content/site.yaml': site }).read('API/updater/FP4.json');
+    const bare = example['content/site.yaml']!;
+    const folder = planFolder({
+      folder: 'repository',
+      files: [{ path: 'API/updater/FP4.json', bytes: Buffer.from(feed) }],
+      site: parseSite(bare).site!,
+      siteText: bare,
+      existing: [],
+      deviceFiles: new Set(),
+    });
+    expect(folder.problems).toEqual([]);
+    const files: CatalogFiles = Object.fromEntries(folder.writes.map((w) => [w.file, w.text]));
+    expect(builtTree(files).read('API/updater/FP4.json')).toBe(feed);
+  });
+
   it('imports into the list given and builds back the same feed', () => {
     const example = exampleFiles();
     const site = `${example['content/site.yaml']!}formats:\n  pixelos-feed:\n    lists: [dev]\n`;
