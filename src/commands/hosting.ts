@@ -29,9 +29,10 @@ default, 23.2 and later when the ROM sets
 For .htaccess-only hosting, set apache_htaccess: true in content/site.yaml: the build then writes
 the same rules to dist/.htaccess.
 
-  github-pages  GitHub Pages takes no configuration: prints, for each updater the site publishes,
-                the property or resource value its ROM build must set to ask the site at
-                site_url (https://<owner>.github.io/<repository>/), each a file Pages serves.`,
+  github-pages  GitHub Pages takes no configuration: prints, for each updater the site publishes
+                (every dialect of its formats), the property or resource value its ROM build must
+                set to ask the site at site_url (https://<owner>.github.io/<repository>/), and what
+                Pages cannot serve of it (AOSPA's text type, GrapheneOS's zip names) and instead.`,
   options: {
     dist: {
       type: 'string',
