@@ -187,7 +187,7 @@ dependencies: [android_device_fairphone_FP4]
 }
 
 /** The steps every workflow starts with: check out, Node 20, the locked packages. */
-const WORKFLOW_SETUP = `    runs-on: ubuntu-latest
+export const WORKFLOW_SETUP = `    runs-on: ubuntu-latest
     steps:
       - uses: actions/checkout@v4
       - uses: actions/setup-node@v4
