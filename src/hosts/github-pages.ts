@@ -127,17 +127,7 @@ export function githubPagesNotices(site: Site, catalog: PagesCatalog): Problem[]
       ),
     );
   }
-  // Pages takes a file's type from its extension (mime-db): a text dialect's file has none.
-  for (const format of site.formats.filter((f) => DIALECT_SETTINGS[f.family].type === 'text')) {
-    notices.push(
-      problemAtFormat(
-        format,
-        `GitHub Pages sends ${format.path} by its extension, and it has none: as application/octet-stream, not ` +
-          "text/plain, so AOSPA's Compose Hub (which reads text/* only) gets no update there; the Java Hub AOSPA " +
-          'builds ship ignores the type and reads it',
-      ),
-    );
-  }
+  notices.push(...formatNotices(site));
   // A request path is a rewrite to a listing on every other host; on Pages, a copy where it names one file.
   for (const [i, { pattern, line, col }] of site.requestPaths.entries()) {
     if (catalog.copies && !pattern.includes('{incremental}') && !pattern.endsWith('/')) continue;
@@ -151,6 +141,36 @@ export function githubPagesNotices(site: Site, catalog: PagesCatalog): Problem[]
       line,
       col,
     });
+  }
+  return notices;
+}
+
+/** What Pages cannot serve of the site's formats: a text dialect's type, GrapheneOS's zip names. */
+function formatNotices(site: Site): Problem[] {
+  const notices: Problem[] = [];
+  // Pages takes a file's type from its extension (mime-db): a text dialect's file has none.
+  for (const format of site.formats.filter((f) => DIALECT_SETTINGS[f.family].type === 'text')) {
+    notices.push(
+      problemAtFormat(
+        format,
+        `GitHub Pages sends ${format.path} by its extension, and it has none: as application/octet-stream, not ` +
+          "text/plain, so AOSPA's Compose Hub (which reads text/* only) gets no update there; the Java Hub AOSPA " +
+          'builds ship ignores the type and reads it',
+      ),
+    );
+  }
+  // GrapheneOS's updater downloads its zips from the folder of the channel files, by names the other
+  // hosts redirect to each build's url (render/formats.ts channelDownloads); Pages cannot redirect.
+  for (const format of site.formats.filter((f) => DIALECT_SETTINGS[f.family].file === 'channel')) {
+    notices.push(
+      problemAtFormat(
+        format,
+        `GitHub Pages (and raw.githubusercontent.com) cannot redirect: GrapheneOS phones read ${format.path} there, then` +
+          ' download <device>-ota_update-<incremental>.zip (or <device>-incremental-<from>-<to>.zip) from the same' +
+          " folder, which answers 404 unless the zip is uploaded under that name; a host that redirects sends them to each build's url" +
+          ' (Cloudflare Pages, Netlify, nginx, Caddy, Apache)',
+      ),
+    );
   }
   return notices;
 }
