@@ -212,13 +212,13 @@ export interface CatalogRoutes {
 
 /**
  * Refuses a redirect that one field of a rule file could not hold as it is: render/formats.ts
- * `channelDownloads` makes only paths of letters, digits and `._~+-/`, and manifests take only
- * http(s) addresses of RFC 3986 characters (catalog/build-extras.ts), without the fragment here.
+ * `channelDownloads` makes only paths of letters, digits and `._~+-/`, and only https
+ * addresses of RFC 3986 characters (catalog/build-extras.ts), without the fragment.
  */
 export function checkedRedirect(redirect: ZipRedirect): ZipRedirect {
   if (
     !/^\/[A-Za-z0-9._~+/-]+$/.test(redirect.from) ||
-    !/^https?:\/\/[\x21-\x7e]+$/.test(redirect.to) ||
+    !/^https:\/\/[\x21-\x7e]+$/.test(redirect.to) ||
     redirect.to.includes('#')
   )
     throw new Error(`cannot be written as a redirect rule: ${JSON.stringify(redirect)}`);

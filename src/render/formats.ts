@@ -108,6 +108,7 @@ export function channelDownloads(
   site: Site,
 ): { redirects: ZipRedirect[]; notices: Problem[] } {
   const redirects = new Map<string, string>();
+  const seen = new Set<string>();
   const notices: Problem[] = [];
   for (const format of site.formats.filter((f) => DIALECT_SETTINGS[f.family].file === 'channel')) {
     const folder = format.path.slice(0, format.path.indexOf('{device}'));
@@ -117,26 +118,38 @@ export function channelDownloads(
       for (const build of [...builds].sort(compareNewestFirst)) {
         if (build.placeholder || build.url === undefined || dialect.needs.some((need) => need.lacks(build))) continue;
         const zips = [
-          { name: `${device}-ota_update-${build.incremental}.zip`, url: build.url },
+          { name: `${device}-ota_update-${build.incremental}.zip`, url: build.url, of: build },
           ...(build.incrementals ?? []).flatMap((pkg) =>
             pkg.url === undefined || pkg.appliesOn === undefined
               ? []
-              : [{ name: `${device}-incremental-${pkg.appliesOn.incremental}-${build.incremental}.zip`, url: pkg.url }],
+              : [
+                  {
+                    name: `${device}-incremental-${pkg.appliesOn.incremental}-${build.incremental}.zip`,
+                    url: pkg.url,
+                    of: pkg,
+                  },
+                ],
           ),
         ];
-        for (const { name, url } of zips) {
+        for (const { name, url, of } of zips) {
           const from = `${folder}${name}`;
-          if (redirects.has(from)) continue;
+          // A build in several lists: its names once.
+          if (seen.has(from)) continue;
+          seen.add(from);
+          const why = !REDIRECT_PATH.test(from)
+            ? 'the device or an incremental has characters other than letters, digits and ._~+-'
+            : !url.startsWith('https://')
+              ? // HttpURLConnection follows a redirect only within its scheme; wrangler 4.86.0 refuses the rule.
+                'its url is not https: the updater follows no redirect from https to http, and Cloudflare Pages takes none'
+              : undefined;
           // A fragment is never sent to a server: the redirect leads to the same download without it.
-          if (REDIRECT_PATH.test(from)) redirects.set(from, url.split('#')[0]);
+          if (why === undefined) redirects.set(from, url.split('#')[0]);
           else
             notices.push({
-              file: build.source,
-              ...build.at.file,
+              file: of.source,
+              ...of.at.file,
               field: '(build)',
-              message:
-                `no host rule sends ${from} (the ${FAMILY_NAMES[format.family]} zip name) to its download: the device or an` +
-                ' incremental has characters other than letters, digits and ._~+-; upload the zip under that name instead',
+              message: `no host rule sends ${from} (the ${FAMILY_NAMES[format.family]} zip name) to its download: ${why}; upload the zip under that name instead`,
             });
         }
       }

@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { readContent } from '../../src/catalog/read.js';
 import { renderApacheRules } from '../../src/hosts/apache.js';
+import { cloudflareRuleProblems } from '../../src/hosts/cloudflare.js';
 import { githubPagesNotices } from '../../src/hosts/github-pages.js';
 import { renderNetlifyRedirects } from '../../src/hosts/netlify.js';
 import { respond, servedTree } from '../../src/hosts/respond.js';
@@ -46,6 +47,18 @@ describe("the redirects of GrapheneOS's zip names", () => {
     expect(redirects.filter((r) => withdrawn.includes(r.to))).toEqual([]);
   });
 
+  it('are none for a download that is not https, which phones would not follow: a notice says so', () => {
+    const http = compileWith(readContent(EXAMPLE), GRAPHENEOS, {
+      ...INCREMENTAL_EXAMPLE,
+      'FP4/e-2.6.3-a14-20241220455571-official-FP4-incremental-20241108.yaml': `${INCREMENTAL_EXAMPLE['FP4/e-2.6.3-a14-20241220455571-official-FP4-incremental-20241108.yaml']}url: http://dl.example.org/FP4-incremental.zip\n`,
+    });
+    const name = `${BASE}FP4-incremental-eng.root.20241108.123456-eng.root.20241220.110000.zip`;
+    expect(listingRedirects(http.site!, http.listings).some((r) => r.from === name)).toBe(false);
+    expect(http.notices.filter((n) => n.message.includes(name)).map((n) => `${n.file} ${n.message}`)).toEqual([
+      `content/FP4/e-2.6.3-a14-20241220455571-official-FP4-incremental-20241108.yaml no host rule sends ${name} (the GrapheneOS channel zip name) to its download: its url is not https: the updater follows no redirect from https to http, and Cloudflare Pages takes none; upload the zip under that name instead`,
+    ]);
+  });
+
   it('are none without a grapheneos format', () => {
     const plain = compileWith(readContent(EXAMPLE), '', INCREMENTAL_EXAMPLE);
     expect(listingRedirects(plain.site!, plain.listings)).toEqual([]);
@@ -60,6 +73,20 @@ describe("the redirects of GrapheneOS's zip names", () => {
     expect(firstPlaceholder).toBeGreaterThan(lines.indexOf(rules[rules.length - 1]));
     const netlify = renderNetlifyRedirects(routeTable(site, { redirects })).split('\n');
     expect(netlify.filter((l) => /302!?$/.test(l))).toEqual(redirects.map((r) => `${r.from}  ${r.to}  302`));
+  });
+
+  it("count against Cloudflare's 2,000 static rules, refused past them at the grapheneos format", () => {
+    const many = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        from: `${BASE}FP4-ota_update-${i}.zip`,
+        to: `https://dl.example.org/${i}.zip`,
+      }));
+    const devices = ['FP3', 'FP4', 'starlte'];
+    expect(cloudflareRuleProblems(routeTable(site, { devices, redirects: many(1900) }))).toEqual([]);
+    const over = cloudflareRuleProblems(routeTable(site, { devices, redirects: many(2000) }));
+    expect(over.map((p) => `${p.field}  ${p.message.split(':')[0]}`)).toEqual([
+      "formats.grapheneos.path  GrapheneOS's zip names (2000, one per build its channel files can name and per incremental package) take one _redirects rule each on Cloudflare Pages",
+    ]);
   });
 
   it("are Apache's external redirects, with $ and % escaped as mod_rewrite reads them", () => {
