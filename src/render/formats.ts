@@ -139,7 +139,10 @@ export function channelDownloads(
           const why = !REDIRECT_PATH.test(from)
             ? 'the device or an incremental has characters other than letters, digits and ._~+-'
             : !url.startsWith('https://')
-              ? // HttpURLConnection follows a redirect only within its scheme; wrangler 4.86.0 refuses the rule.
+              ? // Android's HttpURLConnection follows redirects, never from one scheme to another (AOSP's
+                // external/okhttp, android/main/java/com/squareup/okhttp/HttpHandler.java createHttpOkHttpClient:
+                // setFollowProtocolRedirects(false); mirrored in CyanogenMod/android_external_okhttp at
+                // 1714f5f70d9ec98d6df340639afa5966c84958a1); wrangler 4.86.0 refuses a rule to http.
                 'its url is not https: the updater follows no redirect from https to http, and Cloudflare Pages takes none'
               : undefined;
           // A fragment is never sent to a server: the redirect leads to the same download without it.

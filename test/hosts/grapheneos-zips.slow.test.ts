@@ -8,8 +8,10 @@
 // every zip name with the same 302 to the same download. GrapheneOS/platform_packages_apps_Updater
 // src/app/seamlessupdate/client/Service.java at c7d5dfc1486f1c4b799a50b620b807c2cc196585: fetchData opens
 // an HttpURLConnection and never calls setInstanceFollowRedirects(false), so the redirect is followed
-// (HttpURLConnection's default, within one scheme only: an https site's redirect to http is not
-// followed, and wrangler 4.86.0 refuses such a rule, so only https downloads get one).
+// (HttpURLConnection's default; on Android within one scheme only, AOSP external/okhttp
+// android/main/java/com/squareup/okhttp/HttpHandler.java `setFollowProtocolRedirects(false)`, as in
+// CyanogenMod/android_external_okhttp at 1714f5f70d9ec98d6df340639afa5966c84958a1: an https site's
+// redirect to http is not followed, and wrangler 4.86.0 refuses such a rule, so only https downloads get one).
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
