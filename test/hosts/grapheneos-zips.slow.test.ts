@@ -12,7 +12,7 @@
 // android/main/java/com/squareup/okhttp/HttpHandler.java `setFollowProtocolRedirects(false)`, as in
 // CyanogenMod/android_external_okhttp at 1714f5f70d9ec98d6df340639afa5966c84958a1: an https site's
 // redirect to http is not followed, and wrangler 4.86.0 refuses such a rule, so only https downloads get one).
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +24,8 @@ import { startPreview, type Preview } from '../../src/pipeline/preview.js';
 import { checkGrapheneZipMetadata, readGrapheneChannel, type GraphenePhone } from '../helpers/dialects/grapheneos.js';
 import { serveOnLoopback, type LoopbackServer } from '../helpers/loopback-server.js';
 import { loadNetlifySite, netlifyAnswer } from '../helpers/netlify-engine.js';
+import { startGitHubPagesServer } from '../helpers/github-pages-server.js';
+import { runMain } from '../helpers/cli-process.js';
 import { EXAMPLE } from '../helpers/helpers.js';
 import { writeOtaZip } from '../helpers/ota-zip.js';
 import { startWrangler, type Wrangler } from '../helpers/wrangler.js';
@@ -223,4 +225,35 @@ describe("Cloudflare's runtime (wrangler pages dev) and Netlify's rule engine", 
     }
     expect(netlifyAnswer(site, '/api/grapheneos/akita-incremental-x-eng.build.20241201.zip').status).toBe(404);
   });
+});
+
+describe('GitHub Pages, which cannot redirect', () => {
+  it('serves the channel file, which the updater reads whatever its type, and answers the zip names with its 404, as hosting and check say', async () => {
+    const pagesRoot = path.join(root, 'pages');
+    cpSync(path.join(root, 'content'), path.join(pagesRoot, 'content'), { recursive: true });
+    appendFileSync(path.join(pagesRoot, 'content', 'site.yaml'), 'site_url: https://owner.github.io/ota/\n');
+    build({ root: pagesRoot, host: 'github-pages', cache: false, threads: 1 });
+    const pages = await startGitHubPagesServer({ root: path.join(pagesRoot, 'dist'), repository: 'ota' });
+    try {
+      const base = `${pages.base}api/grapheneos/`;
+      const channel = await fetch(`${base}akita-stable`);
+      expect([channel.status, channel.headers.get('content-type')]).toEqual([200, 'application/octet-stream']);
+      const check = readGrapheneChannel(await channel.text(), phone('eng.build.20241101'));
+      expect(check).toMatchObject({ kind: 'update', targetIncremental: 'eng.build.20241201' });
+      for (const name of [
+        'akita-incremental-eng.build.20241101-eng.build.20241201.zip',
+        'akita-ota_update-eng.build.20241201.zip',
+      ]) {
+        const zip = await fetch(`${base}${name}`, { redirect: 'manual' });
+        expect([zip.status, zip.headers.get('content-type')], name).toEqual([404, 'text/html; charset=utf-8']);
+      }
+    } finally {
+      await pages.close();
+    }
+    const { code, out } = await runMain(['hosting', 'github-pages', '--root', pagesRoot]);
+    expect(code).toBe(0);
+    const text = out.join('\n');
+    expect(text).toContain('  url=https://owner.github.io/ota/api/grapheneos/\n');
+    expect(text).toMatch(/\n {2}not on Pages: the updater then downloads <url><device>-ota_update-<incremental>\.zip/);
+  }, 60_000);
 });
