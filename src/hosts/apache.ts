@@ -118,12 +118,13 @@ function apacheRules(rules: ServerRules): string {
     ...preamble(rules),
     ...(rules.redirects.length > 0
       ? [
-          "# GrapheneOS's zip names, each to its download ($ and % escaped: they would be back-references);",
+          "# GrapheneOS's zip names, each to its download: $ and % escaped, else back-references; unquoted, since",
+          '# quoting doubles the backslash (a URL holds no space, quote or backslash: catalog/build-extras.ts);',
           '# one per build: regenerate after each build (dist/.htaccess is written by the build itself).',
         ]
       : []),
     ...rules.redirects.flatMap(({ from, to }) => [
-      `RewriteRule ^${from.slice(1).replace(/[.+]/g, '\\$&')}$ ${quote(to.replace(/[$%]/g, '\\$&'))} [R=302,NE,L]`,
+      `RewriteRule ^${from.slice(1).replace(/[.+]/g, '\\$&')}$ ${to.replace(/[$%]/g, '\\$&')} [R=302,NE,L]`,
     ]),
     ...rules.rewrites.flatMap((rewrite) => rewriteRules(rewrite)),
     ...rules.rewrites.filter((r) => r.fallback).flatMap((rewrite) => fallbackRules(rewrite)),

@@ -109,7 +109,9 @@ function preamble(rules: ServerRules, prefix: string | undefined): string[] {
     '    absolute_redirect off;',
     '',
     // nginx has no escape for `$` in a string: text() writes it as this variable, whose value is `$`.
-    ...(Object.values({ ...rules.apiHeaders, ...rules.optionsHeaders }).some((value) => value.includes('$'))
+    ...([...Object.values({ ...rules.apiHeaders, ...rules.optionsHeaders }), ...rules.redirects.map((r) => r.to)].some(
+      (value) => value.includes('$'),
+    )
       ? ['    geo $otapress_dollar {', '        default "$";', '    }', '']
       : []),
   ];

@@ -94,7 +94,7 @@ describe("the redirects of GrapheneOS's zip names", () => {
       { from: '/api/grapheneos/FP4-ota_update-1.zip', to: 'https://dl.example.org/a$1/b%20c.zip?x=%1' },
     ]);
     expect(rules).toContain(
-      'RewriteRule ^api/grapheneos/FP4-ota_update-1\\.zip$ "https://dl.example.org/a\\\\$1/b\\\\%20c.zip?x=\\\\%1" [R=302,NE,L]',
+      'RewriteRule ^api/grapheneos/FP4-ota_update-1\\.zip$ https://dl.example.org/a\\$1/b\\%20c.zip?x=\\%1 [R=302,NE,L]',
     );
   });
 });

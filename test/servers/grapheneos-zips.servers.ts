@@ -18,6 +18,16 @@ import { startServer, tempFolder, type RunningServer, type ServerKind } from './
 
 const EXTRA = '\napache_htaccess: true\nformats:\n  grapheneos: {}\n';
 
+/**
+ * The incremental package's download at an address of every character a URL may hold that a rule
+ * syntax reads ($ nginx's variables and Apache's back-references, % Apache's, quotes, ; and = and &,
+ * parentheses, *): each server must send it as it is.
+ */
+const HOSTILE_URL = "https://dl.example.org/a$1/b'c;d%20e(f)g*h!i,j=k&l+m~n@o:p.zip?x=1&y=$z%1";
+const MANIFESTS = Object.fromEntries(
+  Object.entries(INCREMENTAL_EXAMPLE).map(([file, text]) => [file, `${text}url: "${HOSTILE_URL}"\n`]),
+);
+
 const SERVERS: { name: string; kind: ServerKind; htaccess?: boolean }[] = [
   { name: 'nginx', kind: 'nginx' },
   { name: 'Caddy', kind: 'caddy' },
@@ -34,7 +44,7 @@ describe.each(SERVERS)("GrapheneOS's zip names on $name", ({ kind, htaccess }) =
     root = tempFolder('otapress-grapheneos-servers-');
     cpSync(path.join(EXAMPLE, 'content'), path.join(root, 'content'), { recursive: true });
     appendFileSync(path.join(root, 'content', 'site.yaml'), EXTRA);
-    writeManifests(root, INCREMENTAL_EXAMPLE);
+    writeManifests(root, MANIFESTS);
     build({ root });
     const compiled = compileSite(readContent(root));
     redirects = listingRedirects(compiled.site!, compiled.listings);
@@ -61,9 +71,10 @@ describe.each(SERVERS)("GrapheneOS's zip names on $name", ({ kind, htaccess }) =
 
   it('has the redirects of the incremental package and of every build a channel file can name', () => {
     expect(redirects.length).toBeGreaterThan(10);
-    expect(redirects.map((r) => r.from)).toContain(
-      '/api/grapheneos/FP4-incremental-eng.root.20241108.123456-eng.root.20241220.110000.zip',
-    );
+    expect(redirects).toContainEqual({
+      from: '/api/grapheneos/FP4-incremental-eng.root.20241108.123456-eng.root.20241220.110000.zip',
+      to: HOSTILE_URL,
+    });
   });
 
   it('answers every zip name, GET and HEAD, with a 302 to its download', async () => {
