@@ -166,6 +166,8 @@ function formatPathProblem(
   pattern: string,
   oneList: boolean,
   file: DialectSetting['file'] = 'json',
+  /** Whether the hosts write rules for the file (a format's, for its headers); a changelog is served by its name alone. */
+  ruled = true,
 ): string | undefined {
   const examples = '/api/crdroid/{device}.json, /API/updater/{device}.json or /{device}.json';
   if (!pattern.startsWith('/')) return `a format's path starts with /, e.g. ${examples}`;
@@ -219,7 +221,7 @@ function formatPathProblem(
     // `_` after its colon (`:device_x` is one name; wrangler's rules engine, workers-shared
     // utils/rules-engine.ts `PLACEHOLDER_REGEX`), and the root file is matched by placeholders there.
     const glued = /\}[A-Za-z0-9_]/.exec(pattern);
-    if (glued)
+    if (glued && ruled)
       return `at the root, a placeholder is followed by \`.\`, \`-\` or \`~\` (Cloudflare Pages reads letters, digits and \`_\` after it as part of its name), e.g. /{device}.json or /{list}-{device}.json`;
     return undefined;
   }
@@ -342,23 +344,21 @@ function deviceInfoProblem(family: FormatFamily, value: unknown): string | undef
   );
 }
 
-/**
- * Why `pattern` cannot be the path of a format's changelog: a text or Markdown file (`.txt`,
- * `.md`, which every host serves as text by the name) in a folder of its own, so that no host
- * needs a rule per device for it; otherwise the rules of a format's path.
- */
 /** Text on one line, 1 to 100 characters, without leading or trailing blanks. */
 const ONE_LINE = /^\S(?:[^\n\r]{0,98}\S)?$/;
 
+/**
+ * Why `pattern` cannot be the path of a format's changelog: a text or Markdown file (`.txt`,
+ * `.md`, which every host serves as text by the name, so no host needs a rule for it), at the
+ * root as crDroid's `/{device}_changelog.txt` and DerpFest's `/changelog_{device}.txt` lie, or in
+ * a folder of its own; otherwise the rules of a format's path.
+ */
 function changelogPathProblem(pattern: string, oneList: boolean): string | undefined {
-  const example = 'e.g. /changelogs/{device}.txt or /API/updater/changelogs/{device}.md';
+  const example = 'e.g. /changelogs/{device}.txt, /{device}_changelog.txt or /API/updater/changelogs/{device}.md';
   if (!/\.(txt|md)$/.test(pattern)) return `a changelog's path ends in .txt or .md, ${example}`;
-  if (pattern.startsWith('/') && formatFolder(pattern) === undefined) {
-    return `a changelog lies in a folder of its own, ${example}`;
-  }
   if (!oneList && !pattern.includes('{list}')) {
     const several = 'the format publishes several lists: put {list} in the changelog';
     return `${several}'s path, e.g. /changelogs/{list}/{device}.txt`;
   }
-  return formatPathProblem(`${pattern}.json`, true)?.replace(/a format's path/g, "a changelog's path");
+  return formatPathProblem(`${pattern}.json`, true, 'json', false)?.replace(/a format's path/g, "a changelog's path");
 }

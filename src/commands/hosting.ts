@@ -29,9 +29,14 @@ default, 23.2 and later when the ROM sets
 For .htaccess-only hosting, set apache_htaccess: true in content/site.yaml: the build then writes
 the same rules to dist/.htaccess.
 
-  github-pages  GitHub Pages takes no configuration: prints, for each updater the site publishes,
-                the property or resource value its ROM build must set to ask the site at
-                site_url (https://<owner>.github.io/<repository>/), each a file Pages serves.`,
+With a grapheneos format, the zips its updater asks beside the channel files
+(<device>-ota_update-<incremental>.zip, <device>-incremental-<from>-<to>.zip) are redirected
+(302) to each build's url: one rule per build, so print the configuration again after each build.
+
+  github-pages  GitHub Pages takes no configuration: prints, for each updater the site publishes
+                (every dialect of its formats), the property or resource value its ROM build must
+                set to ask the site at site_url (https://<owner>.github.io/<repository>/), and what
+                Pages cannot serve of it (AOSPA's text type, GrapheneOS's zip names) and instead.`,
   options: {
     dist: {
       type: 'string',
@@ -109,7 +114,17 @@ the same rules to dist/.htaccess.
       io.out(renderUpdaterAddresses(site, site.siteUrl).trimEnd());
       return EXIT.ok;
     }
-    const options = { dist, listen, prefix, serverName };
+    // GrapheneOS's zip names are redirected to each build's download: those rules need the builds.
+    const { DIALECT_SETTINGS } = await import('../catalog/dialects.js');
+    let redirects;
+    if (site.formats.some((f) => DIALECT_SETTINGS[f.family].file === 'channel')) {
+      const { compileSite } = await import('../pipeline/build.js');
+      const { listingRedirects } = await import('../hosts/routes.js');
+      const compiled = compileSite(content);
+      if (compiled.problems.length > 0) throw new ContentError(compiled.problems);
+      redirects = listingRedirects(site, compiled.listings);
+    }
+    const options = { dist, listen, prefix, serverName, redirects };
     const { HOSTS } = await import('../hosts/host-files.js');
     io.out(HOSTS.find((host) => host.name === server)!.serverConfig!(site, options).trimEnd());
     return EXIT.ok;

@@ -191,7 +191,7 @@ dependencies: [android_device_fairphone_FP4]
  * whole history, which `otapress diff` needs to read the pull request's base (a checkout has the
  * one commit it builds by default).
  */
-const workflowSetup = (history = false) => `    runs-on: ubuntu-latest
+export const workflowSetup = (history = false) => `    runs-on: ubuntu-latest
     steps:
       - uses: actions/checkout@v4${history ? '\n        with:\n          fetch-depth: 0' : ''}
       - uses: actions/setup-node@v4

@@ -25,6 +25,7 @@ import {
   workflows,
   type ScaffoldFile,
 } from './init-files.js';
+import { rawBranchNameProblem, rawBranchWorkflow } from './init-raw-branch.js';
 import { servedByGitHubPages } from '../render/urls.js';
 
 /** What {@link initCatalog} did: each file it wrote, and each it found and left as it was. */
@@ -57,6 +58,7 @@ export function initCatalog(
     vendorFrom,
     githubPages = false,
     updaters = [],
+    rawBranch,
   }: {
     example?: boolean;
     version: string;
@@ -64,6 +66,8 @@ export function initCatalog(
     vendorFrom?: string;
     githubPages?: boolean;
     updaters?: FormatFamily[];
+    /** The branch shipped phones fetch from raw.githubusercontent.com (init-raw-branch.ts), already checked. */
+    rawBranch?: string;
   },
 ): InitResult {
   const result: InitResult = { written: [], kept: [], notes: [], dependencyChanged: false, romSettings: [] };
@@ -111,6 +115,7 @@ export function initCatalog(
   for (const workflow of workflows()) create(workflow);
   // Only for a site on Pages: on any other, a deploy that fails on every push until Pages is set up.
   if (githubPages || (site && servedByGitHubPages(site))) create(pagesWorkflow());
+  if (rawBranch !== undefined) create(rawBranchWorkflow(rawBranch));
   create({ file: '.gitignore', text: GITIGNORE });
   create({ file: 'README.md', text: maintainerReadme(path.basename(root)) });
   return result;
@@ -118,7 +123,8 @@ export function initCatalog(
 
 export const command = defineCommand({
   summary: 'turn this folder (or the one named) into a catalog repository, keeping every file it has',
-  synopsis: 'otapress init [folder] [--channels a,b] [--updater dialect,…] [--example] [--github-pages]',
+  synopsis:
+    'otapress init [folder] [--channels a,b] [--updater dialect,…] [--example] [--github-pages] [--raw-branch BRANCH]',
   about: `Writes what a catalog repository needs, in the current folder or the one named (created if
 missing): content/site.yaml (set download_base_url there), content/manifest.schema.json and
 content/device.schema.json (the editor schemas),
@@ -127,6 +133,8 @@ netlify.toml, .github/workflows/check.yml (pull requests: problems as annotation
 adds the scripts build, check and serve and the otapress dependency to package.json (created when
 missing). With --github-pages (or a site.yaml whose site_url is at github.io), also
 .github/workflows/pages.yml, which builds for GitHub Pages and deploys there on every push to main.
+With --raw-branch BRANCH, also .github/workflows/raw-branch.yml, which copies the updater files into
+BRANCH (otapress raw-branch) on every push to main, for the phones that fetch them from raw GitHub.
 A file that already exists is never overwritten: init lists what it kept.`,
   options: {
     channels: {
@@ -152,10 +160,19 @@ A file that already exists is never overwritten: init lists what it kept.`,
       description: `add .github/workflows/pages.yml, which builds the site for GitHub Pages and deploys it on
         every push to main`,
     },
+    'raw-branch': {
+      type: 'string',
+      value: 'BRANCH',
+      description: `add .github/workflows/raw-branch.yml, which copies the updater files into BRANCH (the one
+        shipped phones fetch from raw.githubusercontent.com) on every push to main, and pushes it when they changed`,
+    },
     ...HELP_OPTION,
   },
   async run({ values, positionals }, io) {
     if (positionals.length > 1) throw new UsageError(`init takes one folder, not ${positionals.length}`, SEE_USAGE);
+    const rawBranch = values['raw-branch'];
+    const branchProblem = rawBranch === undefined ? undefined : rawBranchNameProblem(rawBranch);
+    if (branchProblem) throw new UsageError(branchProblem, SEE_USAGE);
     const root = path.resolve(positionals[0] ?? '.');
     const channels = values.channels === undefined ? undefined : channelsOption(values.channels);
     if (channels && values.example && !channels.includes('official'))
@@ -173,6 +190,7 @@ A file that already exists is never overwritten: init lists what it kept.`,
       vendorFrom,
       githubPages: values['github-pages'] === true,
       updaters: values.updater === undefined ? [] : updaterOption(values.updater),
+      rawBranch,
     });
     report(result, root, io);
     return EXIT.ok;
@@ -182,6 +200,7 @@ A file that already exists is never overwritten: init lists what it kept.`,
 // --- internal ---
 
 const PAGES_WORKFLOW = pagesWorkflow().file;
+const RAW_BRANCH_WORKFLOW = rawBranchWorkflow('main').file;
 
 /** `--channels nightly,unofficial`: names phones ask with (a URL path segment, lower-case), each once. */
 function channelsOption(text: string): string[] {
@@ -374,6 +393,12 @@ function report(result: InitResult, root: string, io: Io): void {
       ? [
           'GitHub Pages: set site_url in content/site.yaml to https://<owner>.github.io/<repository>/ and, once,' +
             ' Settings → Pages → Source to "GitHub Actions"; npx otapress hosting github-pages prints what ROM builds set',
+        ]
+      : []),
+    ...(result.written.includes(RAW_BRANCH_WORKFLOW)
+      ? [
+          "raw branch: the workflow pushes to it, so it must exist; set each format's path in content/site.yaml" +
+            ' to the path shipped phones ask there (README, "Deploy")',
         ]
       : []),
   ];

@@ -75,6 +75,13 @@ with git rm, for otapress to write it). A file it wrote that the site no longer 
     writeFileSync(ledgerFile, renderRawLedger(kept));
     const gone = removed.length > 0 ? `, removed ${count(removed.length, 'file')} the site no longer has` : '';
     io.out(`copied ${count(files.length, 'file')} into ${target}${gone}`);
+    // raw serves files only: the zips GrapheneOS's updater asks beside its channel file need a file each.
+    const { DIALECT_SETTINGS } = await import('../catalog/dialects.js');
+    for (const format of site.formats.filter((f) => DIALECT_SETTINGS[f.family].file === 'channel'))
+      io.err(
+        `${format.path}: raw.githubusercontent.com cannot redirect, so GrapheneOS phones find <device>-ota_update-<incremental>.zip` +
+          ' (and <device>-incremental-<from>-<to>.zip) there only if the zip is committed under that name beside the channel file',
+      );
     return EXIT.ok;
   },
 });

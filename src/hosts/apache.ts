@@ -6,7 +6,7 @@
  */
 import { fillGroups, toRegex, formatListen, serverRules } from './server-rules.js';
 import type { ServerRewrite, ServerRules } from './server-rules.js';
-import { routeTable } from './routes.js';
+import { routeTable, type ZipRedirect } from './routes.js';
 import { selfHostedServer, type HostModule, type ServerConfigOptions } from './host.js';
 import type { Site } from '../catalog/site.js';
 
@@ -42,7 +42,7 @@ const MODULES = [
  */
 export function renderApacheConfig(
   site: Site,
-  { dist, listen = { port: 80 }, prefix, serverName }: ServerConfigOptions,
+  { dist, listen = { port: 80 }, prefix, serverName, redirects }: ServerConfigOptions,
   { rulesIn = 'config' }: { rulesIn?: 'config' | 'htaccess' } = {},
 ): string {
   const root = dist.replace(/\/+$/, '');
@@ -90,7 +90,7 @@ export function renderApacheConfig(
           '    AllowOverride None',
           '    Require all granted',
           '    Options -Indexes -MultiViews',
-          ...renderApacheRules(site)
+          ...renderApacheRules(site, redirects)
             .split('\n')
             .filter((line) => line !== '')
             .map((line) => `    ${line}`),
@@ -105,8 +105,8 @@ export function renderApacheConfig(
  * when site.yaml says `apache_htaccess: true`, the whole file (Apache never serves `.ht*` files;
  * these rules answer 404 for every dotfile anyway). Needs {@link HTACCESS_OVERRIDES} or All.
  */
-export function renderApacheRules(site: Site): string {
-  return apacheRules(serverRules(routeTable(site)));
+export function renderApacheRules(site: Site, redirects?: readonly ZipRedirect[]): string {
+  return apacheRules(serverRules(routeTable(site, { redirects })));
 }
 
 // --- internal ---
@@ -116,6 +116,16 @@ function apacheRules(rules: ServerRules): string {
   const api = rules.apiPrefix.slice(1);
   const out: string[] = [
     ...preamble(rules),
+    ...(rules.redirects.length > 0
+      ? [
+          "# GrapheneOS's zip names, each to its download: $ and % escaped, else back-references; unquoted, since",
+          '# quoting doubles the backslash (a URL holds no space, quote or backslash: catalog/build-extras.ts);',
+          '# one per build: regenerate after each build (dist/.htaccess is written by the build itself).',
+        ]
+      : []),
+    ...rules.redirects.flatMap(({ from, to }) => [
+      `RewriteRule ^${from.slice(1).replace(/[.+]/g, '\\$&')}$ ${to.replace(/[$%]/g, '\\$&')} [R=302,NE,L]`,
+    ]),
     ...rules.rewrites.flatMap((rewrite) => rewriteRules(rewrite)),
     ...rules.rewrites.filter((r) => r.fallback).flatMap((rewrite) => fallbackRules(rewrite)),
     '# A folder without an index page is a miss, never a listing of its files.',

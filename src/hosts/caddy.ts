@@ -12,8 +12,11 @@ import type { Site } from '../catalog/site.js';
 // A fallback `route` and `try_files` in `handle_errors` answer as the table says.
 export const caddy: HostModule = selfHostedServer({ name: 'caddy', serverConfig: renderCaddyfile });
 
-export function renderCaddyfile(site: Site, { dist, listen, prefix, serverName }: ServerConfigOptions): string {
-  const rules = serverRules(routeTable(site));
+export function renderCaddyfile(
+  site: Site,
+  { dist, listen, prefix, serverName, redirects }: ServerConfigOptions,
+): string {
+  const rules = serverRules(routeTable(site, { redirects }));
   // With --listen: plain HTTP on that address (tests, or a proxy in front). Without it, the server
   // name gets Caddy's automatic HTTPS; without either, plain HTTP on port 80.
   const address = listen ? `http://${serverName ?? listen.host ?? ''}:${listen.port}` : (serverName ?? 'http://:80');
@@ -43,6 +46,7 @@ export function renderCaddyfile(site: Site, { dist, listen, prefix, serverName }
       ...textFolders(rules),
       ...rootFormats(rules),
       '',
+      ...zipRedirects(rules),
       '# The request shapes of the route table; the first that matches wins.',
       ...rewrites(rules),
       ...fallbacks(rules),
@@ -136,6 +140,22 @@ function rootFormats(rules: ServerRules): string[] {
     ...optionsHeaderBlock(`@format_root_options${i + 1}`, rules),
     `respond @format_root_options${i + 1} 204`,
   ]);
+}
+
+/**
+ * GrapheneOS's zip names, each to its download (`redir` runs before `rewrite`), matched by a
+ * case-sensitive regular expression: Caddy's `path` matcher ignores case.
+ */
+function zipRedirects(rules: ServerRules): string[] {
+  if (rules.redirects.length === 0) return [];
+  return [
+    "# GrapheneOS's zip names, each to its download: one per build, so regenerate this file after each build.",
+    ...rules.redirects.flatMap(({ from, to }, i) => [
+      `@zip${i + 1} path_regexp ${quote(`^${from.replace(/[.+]/g, '\\$&')}$`)}`,
+      `redir @zip${i + 1} ${text(to)} 302`,
+    ]),
+    '',
+  ];
 }
 
 /** One `path_regexp` rewrite per request shape. */

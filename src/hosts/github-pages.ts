@@ -12,7 +12,7 @@
  * ({@link updaterAddresses}). Pure.
  */
 import { DIALECT_SETTINGS } from '../catalog/dialects.js';
-import { formatPath } from '../catalog/formats.js';
+import { formatPath, type FormatFamily } from '../catalog/formats.js';
 import type { Problem } from '../catalog/problems.js';
 import { SITE_FILE, type Site } from '../catalog/site.js';
 import { API_FILES, fill } from '../render/urls.js';
@@ -127,17 +127,7 @@ export function githubPagesNotices(site: Site, catalog: PagesCatalog): Problem[]
       ),
     );
   }
-  // Pages takes a file's type from its extension (mime-db): a text dialect's file has none.
-  for (const format of site.formats.filter((f) => DIALECT_SETTINGS[f.family].type === 'text')) {
-    notices.push(
-      problemAtFormat(
-        format,
-        `GitHub Pages sends ${format.path} by its extension, and it has none: as application/octet-stream, not ` +
-          "text/plain, so AOSPA's Compose Hub (which reads text/* only) gets no update there; the Java Hub AOSPA " +
-          'builds ship ignores the type and reads it',
-      ),
-    );
-  }
+  notices.push(...formatNotices(site));
   // A request path is a rewrite to a listing on every other host; on Pages, a copy where it names one file.
   for (const [i, { pattern, line, col }] of site.requestPaths.entries()) {
     if (catalog.copies && !pattern.includes('{incremental}') && !pattern.endsWith('/')) continue;
@@ -155,30 +145,133 @@ export function githubPagesNotices(site: Site, catalog: PagesCatalog): Problem[]
   return notices;
 }
 
+/** What Pages cannot serve of the site's formats: a text dialect's type, GrapheneOS's zip names. */
+function formatNotices(site: Site): Problem[] {
+  const notices: Problem[] = [];
+  // Pages takes a file's type from its extension (mime-db): a text dialect's file has none.
+  for (const format of site.formats.filter((f) => DIALECT_SETTINGS[f.family].type === 'text')) {
+    notices.push(
+      problemAtFormat(
+        format,
+        `GitHub Pages sends ${format.path} by its extension, and it has none: as application/octet-stream, not ` +
+          "text/plain, so AOSPA's Compose Hub (which reads text/* only) gets no update there; the Java Hub AOSPA " +
+          'builds ship ignores the type and reads it',
+      ),
+    );
+  }
+  // GrapheneOS's updater downloads its zips from the folder of the channel files, by names the other
+  // hosts redirect to each build's url (render/formats.ts channelDownloads); Pages cannot redirect.
+  for (const format of site.formats.filter((f) => DIALECT_SETTINGS[f.family].file === 'channel')) {
+    notices.push(
+      problemAtFormat(
+        format,
+        `GitHub Pages (and raw.githubusercontent.com) cannot redirect: GrapheneOS phones read ${format.path} there, then` +
+          ' download <device>-ota_update-<incremental>.zip (or <device>-incremental-<from>-<to>.zip) from the same' +
+          " folder, which answers 404 unless the zip is uploaded under that name; a host that redirects sends them to each build's url" +
+          ' (Cloudflare Pages, Netlify, nginx, Caddy, Apache)',
+      ),
+    );
+  }
+  return notices;
+}
+
 /** One address a ROM build must set for one updater: the setting, and its value. */
 export interface UpdaterAddress {
   /** Which updaters read it (`LineageOS 23.2 and later`). */
   updaters: string;
+  /** The dialect of site.yaml's `formats` it asks; none for the LineageOS answers every site has. */
+  family?: FormatFamily;
   /** What the ROM build sets: a system property or a string resource of the updater app. */
   setting: string;
   /** The value, with the updater's own placeholders (`{device}`). */
   value: string;
   /** Where the setting lives, for the maintainer. */
   where: string;
+  /** What Pages cannot serve of this dialect, and what to use instead; none when it serves it all. */
+  cannot?: string;
 }
+
+/** What one dialect's ROM build sets on Pages, from the file's address (`{device}` kept) and its folder. */
+type PagesSetting = (address: string, base: string) => Omit<UpdaterAddress, 'family'>;
+
+/** The `updater_server_url` resource of the crDroid family's updaters and of PixelOS's, with `{device}`. */
+const serverUrl =
+  (updaters: string): PagesSetting =>
+  (address) => ({
+    updaters,
+    setting: 'updater_server_url',
+    value: address,
+    where:
+      'a string resource of the Updater app: <string name="updater_server_url" translatable="false">' +
+      ' in its res/values/strings.xml (or an overlay)',
+  });
+
+/**
+ * Every dialect of catalog/dialects.ts, as its ROM build is pointed at a site on Pages (README
+ * "Updaters and formats", the last column): a `Record`, so a new dialect does not compile without
+ * its row. The crDroid family and PixelOS read `updater_server_url` with `{device}`
+ * (crdroidandroid/android_packages_apps_Updater `Utils.java`); DerpFest too, and LineageOS builds
+ * on static files `lineage.updater.uri`; PixelExperience formats `Constants.OTA_URL` with the
+ * device (`String.format` ignores the version when the address has one `%s`); AOSPA's hub and
+ * GrapheneOS's updater append to a base (`system_update_server_url`, `url`).
+ */
+const PAGES_SETTINGS: Record<FormatFamily, PagesSetting> = {
+  crdroid: serverUrl("crDroid 11 and later (the Kotlin updater) and the forks of crDroid's updater"),
+  'crdroid-java': serverUrl('crDroid 7–10, Evolution X udc/vic, AlphaDroid, CherishOS (the Java updater)'),
+  'md5-six': serverUrl('Matrixx 14.0, Infinity-X 15, VoltageOS 12–14 (the six-field readers)'),
+  pixelos15: serverUrl('PixelOS 15 and 16 (official_devices fifteen, sixteen)'),
+  'pixelos-feed': serverUrl("PixelOS's strict feed (the newer Kotlin updater)"),
+  'lineage-v1': (address) => ({
+    updaters: 'DerpFest, AxionOS, SuperiorOS and LineageOS builds on static files (v1 records)',
+    setting: 'updater_server_url',
+    value: address,
+    where: `DerpFest's updater: the updater_server_url string resource; a LineageOS build: lineage.updater.uri=${address}`,
+  }),
+  pixelexperience: (address) => ({
+    updaters: 'PixelExperience and PixelOS up to 14',
+    setting: 'Constants.OTA_URL',
+    value: address.replace('{device}', '%s'),
+    where: "a constant of packages_apps_Updates (Constants.java), changed in the ROM's fork of the app",
+  }),
+  // Pages types a file by its extension and AOSPA's file has none: application/octet-stream.
+  aospa: (_, base) => ({
+    updaters: "Paranoid Android's hubs (AOSPA)",
+    setting: 'system_update_server_url',
+    value: base,
+    where: 'a string resource of the hub (an overlay); the hub appends updates/<ro.aospa.device>',
+    cannot:
+      'Pages sends updates/<device> as application/octet-stream (no extension), not text/plain: the Java Hub AOSPA' +
+      ' builds ship reads it, the Compose Hub (text/* only) gets no update; for it, publish on Cloudflare Pages,' +
+      ' Netlify or a server of your own (otapress hosting nginx|caddy|apache), which send text/plain',
+  }),
+  // GrapheneOS/platform_packages_apps_Updater src/app/seamlessupdate/client/Service.java at
+  // c7d5dfc1486f1c4b799a50b620b807c2cc196585: the channel file is read with getInputStream and no
+  // look at its type, so Pages' application/octet-stream is read; the zips are fetched from the
+  // same base, and Pages cannot redirect them to the builds' url.
+  grapheneos: (_, base) => ({
+    updaters: 'GrapheneOS, CalyxOS, LMODroid (platform_packages_apps_Updater)',
+    setting: 'url',
+    value: base,
+    where:
+      'the url string resource of the Updater app (res/values/config.xml, or an overlay); it reads <url><device>-<channel>' +
+      ' whatever its type',
+    cannot:
+      `the updater then downloads <url><device>-ota_update-<incremental>.zip (and <device>-incremental-<from>-<to>.zip)` +
+      " from the same folder, and Pages cannot redirect them to the builds' url: upload each zip under that name" +
+      ' into the folder (where it fits: a Pages site holds at most 1 GB), or publish where otapress writes those redirects (Cloudflare' +
+      ' Pages, Netlify, nginx, Caddy, Apache)',
+  }),
+};
 
 /**
  * For each updater the site publishes, the value a ROM build must set for its phones to ask this
- * site on GitHub Pages, at a file that answers 200 without a redirect. `siteUrl` without its
- * trailing slash. The LineageOS updaters put `{device}`, `{type}` (the release type, lower case)
- * and `{incr}` into `lineage.updater.uri` (LineageOS/android_packages_apps_Updater `Utils.java`
- * `getServerURL`; 23.2: `UpdatesNetworkDataSource.kt`); the crDroid family reads the
- * `updater_server_url` resource with `{device}` (crdroidandroid/android_packages_apps_Updater
- * `Utils.java`) and so does PixelOS's (with `{device}` and `{version}`); PixelExperience's updater
- * formats the constant `Constants.OTA_URL` with the device and the version (`String.format`
- * ignores the version when the address has one `%s`).
+ * site on GitHub Pages, at a file that answers 200 without a redirect, and what Pages cannot serve
+ * of its dialect ({@link PAGES_SETTINGS}). `siteUrl` without its trailing slash. The LineageOS
+ * updaters put `{device}`, `{type}` (the release type, lower case) and `{incr}` into
+ * `lineage.updater.uri` (LineageOS/android_packages_apps_Updater `Utils.java` `getServerURL`;
+ * 23.2: `UpdatesNetworkDataSource.kt`).
  */
-function updaterAddresses(site: Site, siteUrl: string): UpdaterAddress[] {
+export function updaterAddresses(site: Site, siteUrl: string): UpdaterAddress[] {
   const lists = site.lists.map((l) => l.name).join(', ');
   const addresses: UpdaterAddress[] = [
     {
@@ -205,26 +298,15 @@ function updaterAddresses(site: Site, siteUrl: string): UpdaterAddress[] {
     })),
   ];
   for (const format of site.formats) {
-    for (const list of format.path.includes('{list}') ? format.lists : format.lists.slice(0, 1)) {
+    const { file } = DIALECT_SETTINGS[format.family];
+    // A channel file names its list itself (`<device>-<channel>`): one base serves every list.
+    const perList = format.path.includes('{list}') && file !== 'channel';
+    for (const list of perList ? format.lists : format.lists.slice(0, 1)) {
       const path = formatPath(format, '{device}', list);
-      const listNote = format.path.includes('{list}') ? ` (list ${list})` : '';
-      if (format.family === 'crdroid') {
-        addresses.push({
-          updaters: `crDroid, Evolution X and the other forks of crDroid's updater${listNote}`,
-          setting: 'updater_server_url',
-          value: `${siteUrl}${path}`,
-          where:
-            'a string resource of the Updater app: <string name="updater_server_url" translatable="false">' +
-            ' in its res/values/strings.xml (or an overlay)',
-        });
-      } else {
-        addresses.push({
-          updaters: `PixelExperience and PixelOS up to 14${listNote}`,
-          setting: 'Constants.OTA_URL',
-          value: `${siteUrl}${path.replace('{device}', '%s')}`,
-          where: "a constant of packages_apps_Updates (Constants.java), changed in the ROM's fork of the app",
-        });
-      }
+      const base = `${siteUrl}${path.slice(0, path.lastIndexOf('/') + 1).replace(/updates\/$/, '')}`;
+      const setting = PAGES_SETTINGS[format.family](`${siteUrl}${path}`, base);
+      const listNote = perList ? ` (list ${list})` : '';
+      addresses.push({ ...setting, updaters: `${setting.updaters}${listNote}`, family: format.family });
     }
   }
   return addresses;
@@ -232,12 +314,13 @@ function updaterAddresses(site: Site, siteUrl: string): UpdaterAddress[] {
 
 /** {@link updaterAddresses} as `otapress hosting github-pages` prints them: one block per updater. */
 export function renderUpdaterAddresses(site: Site, siteUrl: string): string {
-  const blocks = updaterAddresses(site, siteUrl).map(({ updaters, setting, value, where }) => {
-    return `${updaters}\n  ${setting}=${value}\n  (${where})`;
+  const blocks = updaterAddresses(site, siteUrl).map(({ updaters, setting, value, where, cannot }) => {
+    return `${updaters}\n  ${setting}=${value}\n  (${where})${cannot ? `\n  not on Pages: ${cannot}` : ''}`;
   });
   return `# What the ROM build of each updater sets to ask this site on GitHub Pages (${siteUrl}/): every
-# address is a file that \`otapress build --host github-pages\` writes and Pages answers with 200, no
-# redirect, as application/json.
+# address (or base the updater appends to) is a file that \`otapress build --host github-pages\` writes
+# and Pages answers with 200, no redirect (as application/json where it ends in .json); "not on Pages"
+# says what Pages cannot serve of that updater's dialect, and what to use instead.
 
 ${blocks.join('\n\n')}
 `;

@@ -6,7 +6,7 @@
 import type { Problem } from '../catalog/problems.js';
 import type { Site } from '../catalog/site.js';
 import type { OutputFile } from '../render/output.js';
-import type { RouteTable } from './routes.js';
+import type { RouteTable, ZipRedirect } from './routes.js';
 import type { ListenAddress } from './server-rules.js';
 import type { OutputLimits } from './limit-check.js';
 
@@ -84,4 +84,6 @@ export interface ServerConfigOptions {
   /** Absolute folder for pid, logs and temp files (and Caddy's state); undefined: the server's run-time prefix. */
   prefix?: string;
   serverName?: string;
+  /** GrapheneOS's zip names and their downloads (routes.ts `RouteTable.redirects`), from the compiled catalog. */
+  redirects?: readonly ZipRedirect[];
 }

@@ -16,9 +16,9 @@ export const nginx: HostModule = selfHostedServer({ name: 'nginx', serverConfig:
 
 export function renderNginxConfig(
   site: Site,
-  { dist, listen = { port: 80 }, prefix, serverName }: ServerConfigOptions,
+  { dist, listen = { port: 80 }, prefix, serverName, redirects }: ServerConfigOptions,
 ): string {
-  const rules = serverRules(routeTable(site));
+  const rules = serverRules(routeTable(site, { redirects }));
   const { maps, candidates } = notFoundMaps(rules);
   const { locations, pastEnd } = rewriteLocations(rules);
   const body = apiBody(rules);
@@ -53,6 +53,7 @@ export function renderNginxConfig(
     '    location ~ /\\. {',
     '        return 404;',
     '    }',
+    ...redirectLocations(rules),
     '',
     `    location ${rules.apiPrefix} {`,
     ...indent(body, 2),
@@ -108,7 +109,9 @@ function preamble(rules: ServerRules, prefix: string | undefined): string[] {
     '    absolute_redirect off;',
     '',
     // nginx has no escape for `$` in a string: text() writes it as this variable, whose value is `$`.
-    ...(Object.values({ ...rules.apiHeaders, ...rules.optionsHeaders }).some((value) => value.includes('$'))
+    ...([...Object.values({ ...rules.apiHeaders, ...rules.optionsHeaders }), ...rules.redirects.map((r) => r.to)].some(
+      (value) => value.includes('$'),
+    )
       ? ['    geo $otapress_dollar {', '        default "$";', '    }', '']
       : []),
   ];
@@ -233,6 +236,20 @@ function indent(lines: string[], depth: number): string[] {
 function text(value: string): string {
   if (!value.includes('$')) return quote(value);
   return `"${value.replace(/["\\]/g, '\\$&').replaceAll('$', '${otapress_dollar}')}"`;
+}
+
+/** GrapheneOS's zip names: an exact location each, which wins over every prefix and regex location. */
+function redirectLocations(rules: ServerRules): string[] {
+  if (rules.redirects.length === 0) return [];
+  return [
+    '',
+    "    # GrapheneOS's zip names, each to its download: one per build, so regenerate this file after each build.",
+    ...rules.redirects.flatMap(({ from, to }) => [
+      `    location = ${quote(from)} {`,
+      `        return 302 ${text(to)};`,
+      '    }',
+    ]),
+  ];
 }
 
 /** A header name: a token, nothing nginx would read otherwise. */

@@ -1,7 +1,7 @@
 import { fill } from '../render/urls.js';
 import { renderEnvelope } from '../render/v1.js';
 import { CONTENT_TYPES, isRootFormatFile, matches, pastFirstPage, routeTable } from './routes.js';
-import type { HeaderRule, Paging, RouteTable } from './routes.js';
+import type { HeaderRule, Paging, RouteTable, ZipRedirect } from './routes.js';
 import { optionsAnswers } from './cloudflare-worker.js';
 import { ROOT_FORMAT_MISSES } from '../catalog/formats.js';
 import { toRegex } from './server-rules.js';
@@ -17,6 +17,8 @@ export interface ServedTree {
   site: Site;
   /** Output files keyed by URL path with a leading slash. Cloudflare's rule files are not served. */
   files: ReadonlyMap<string, string | Uint8Array>;
+  /** GrapheneOS's zip names, each to its download (routes.ts `RouteTable.redirects`), as `_redirects` sends them. */
+  redirects?: ReadonlyMap<string, string>;
 }
 
 /** One HTTP answer: status, headers (names as the hosts spell them) and body (empty for HEAD). */
@@ -27,10 +29,14 @@ export interface Answer {
 }
 
 /** Makes a {@link ServedTree} from the files of a compiled site. */
-export function servedTree(site: Site, files: readonly OutputFile[]): ServedTree {
+export function servedTree(
+  site: Site,
+  files: readonly OutputFile[],
+  redirects: readonly ZipRedirect[] = [],
+): ServedTree {
   const served = new Map<string, string | Uint8Array>();
   for (const file of files) if (!HOST_CONTROL_FILES.has(file.path)) served.set(`/${file.path}`, file.contents);
-  return { site, files: served };
+  return { site, files: served, redirects: new Map(redirects.map((r) => [r.from, r.to])) };
 }
 
 /**
@@ -76,6 +82,11 @@ export function respond(tree: ServedTree, method: string, url: string): Answer {
     const answer = optionsAnswers(table).find((a) => matches(a.for, requested));
     if (answer) return { status: 204, headers: { ...answer.headers }, body: '' };
   }
+  // A redirect of `_redirects` (GrapheneOS's zip names), which Cloudflare follows before any file,
+  // sending the address as a URL parser writes it (`'` in a query as %27: measured with wrangler).
+  const download = tree.redirects?.get(requested);
+  if (download !== undefined && (method === 'GET' || method === 'HEAD'))
+    return { status: 302, headers: { Location: new URL(download).href }, body: '' };
   const rewritten = rewrite(tree, requested, search);
   let pathname = rewritten?.target ?? requested;
   if (method !== 'GET' && method !== 'HEAD') return finish(405, '');

@@ -8,6 +8,8 @@
  * `render/` and `catalog/`.
  */
 import { API_FILES, fill } from '../render/urls.js';
+import { channelDownloads, type ZipRedirect } from '../render/formats.js';
+import type { Listing } from '../catalog/plan.js';
 import type { Site } from '../catalog/site.js';
 import { BUILT_IN_V1_PATHS, hasInSegmentPlaceholder } from '../catalog/request-paths.js';
 import {
@@ -187,7 +189,15 @@ export interface RouteTable {
   rootFiles: readonly string[];
   /** The answers for phones on one build, in device order. */
   incrementals: readonly IncrementalAnswer[];
+  /**
+   * The zip names GrapheneOS's updater asks beside its channel files, each redirected (302) to its
+   * download (render/formats.ts `channelDownloads`), in device order: a rule each where the host
+   * can redirect; GitHub Pages and raw cannot (github-pages.ts says so).
+   */
+  redirects: readonly ZipRedirect[];
 }
+
+export type { ZipRedirect } from '../render/formats.js';
 
 /**
  * What a build's devices add to the route table: their folders, their answers for phones on one
@@ -197,11 +207,40 @@ export interface CatalogRoutes {
   devices?: readonly string[];
   incrementals?: readonly IncrementalAnswer[];
   rootFiles?: readonly string[];
+  redirects?: readonly ZipRedirect[];
+}
+
+/**
+ * Refuses a redirect that one field of a rule file could not hold as it is: render/formats.ts
+ * `channelDownloads` makes only paths of letters, digits and `._~+-/`, and only https
+ * addresses of RFC 3986 characters (catalog/build-extras.ts), without the fragment.
+ */
+export function checkedRedirect(redirect: ZipRedirect): ZipRedirect {
+  if (
+    !/^\/[A-Za-z0-9._~+/-]+$/.test(redirect.from) ||
+    !/^https:\/\/[\x21-\x7e]+$/.test(redirect.to) ||
+    redirect.to.includes('#')
+  )
+    throw new Error(`cannot be written as a redirect rule: ${JSON.stringify(redirect)}`);
+  return redirect;
+}
+
+/** The redirects of GrapheneOS's zip names for a compiled catalog's `listings` (a device's builds, as compiled), in device order. */
+export function listingRedirects(site: Site, listings: readonly Listing[]): ZipRedirect[] {
+  const devices = [...new Set(listings.map((l) => l.device))];
+  return devices.flatMap(
+    (device) =>
+      channelDownloads(
+        device,
+        listings.filter((l) => l.device === device),
+        site,
+      ).redirects,
+  );
 }
 
 /** The route table of `site` with what its devices add (none: the rules every device shares). */
 export function routeTable(site: Site, catalog: CatalogRoutes = {}): RouteTable {
-  const { devices = [], incrementals = [], rootFiles = [] } = catalog;
+  const { devices = [], incrementals = [], rootFiles = [], redirects = [] } = catalog;
   return {
     site,
     devices,
@@ -215,6 +254,7 @@ export function routeTable(site: Site, catalog: CatalogRoutes = {}): RouteTable 
     rootPatterns: [...new Set(rootFormatFiles(site).map((f) => f.path))],
     rootFiles,
     incrementals,
+    redirects,
   };
 }
 

@@ -4,7 +4,15 @@
  * 404, and the headers. The rules are generic: a pattern for every device and list, so a new
  * device needs no new configuration. Pure.
  */
-import { NOT_FOUND_FOLDERS, CONTENT_TYPES, pastFirstPageRegex, type Endpoint, type RouteTable } from './routes.js';
+import {
+  checkedRedirect,
+  NOT_FOUND_FOLDERS,
+  CONTENT_TYPES,
+  pastFirstPageRegex,
+  type Endpoint,
+  type RouteTable,
+  type ZipRedirect,
+} from './routes.js';
 import { ROOT_FORMAT_MISSES } from '../catalog/formats.js';
 import { folderType } from './format-routes.js';
 
@@ -72,6 +80,11 @@ export interface ServerRules {
   notFoundPage: string;
   /** Content types by file extension (no dot). */
   types: Record<string, string>;
+  /**
+   * GrapheneOS's zip names, each answered with a 302 to its download, for GET and HEAD: one exact
+   * rule per build, so with a `grapheneos` format the configuration is generated again for new builds.
+   */
+  redirects: ZipRedirect[];
 }
 
 /** The self-hosted servers' view of the route table: the same for every device, so `table` needs none. */
@@ -118,6 +131,7 @@ export function serverRules(table: RouteTable): ServerRules {
     notFoundCacheControl: 'no-store',
     notFoundPage: '/404.html',
     types: CONTENT_TYPES,
+    redirects: table.redirects.map(checkedRedirect),
   };
 }
 

@@ -15,7 +15,7 @@ import { placeholderHostNotice, type Site } from '../catalog/site.js';
 import { hostRuleProblems, renderHostFiles, type Host } from '../hosts/host-files.js';
 import { oldNetlifyTomlNotice } from '../hosts/netlify.js';
 import { githubPagesNotices, pagesCopies } from '../hosts/github-pages.js';
-import { routeTable, type IncrementalAnswer } from '../hosts/routes.js';
+import { routeTable, type IncrementalAnswer, type ZipRedirect } from '../hosts/routes.js';
 import { renderIndexes } from '../render/device-index.js';
 import type { OutputFile } from '../render/output.js';
 import { linksOf, servedByGitHubPages } from '../render/urls.js';
@@ -85,6 +85,7 @@ export function assembleSite(
     devices: content.devices,
     incrementals: incrementalAnswers(devices),
     rootFiles: rootFormatAnswers(devices),
+    redirects: zipRedirects(devices),
   });
   const all = [
     ...problems,
@@ -138,6 +139,11 @@ export function incrementalAnswers(devices: readonly Pick<DeviceOutput, 'device'
 /** The files of the other updater formats that the compiled devices write at the root of the site (`/akita.json`), for the hosts' rules (in device order). */
 export function rootFormatAnswers(devices: readonly Pick<DeviceOutput, 'summary'>[]): string[] {
   return devices.flatMap((d) => d.summary?.rootFiles ?? []);
+}
+
+/** The zip names GrapheneOS's updater asks, each with its download, for the hosts' redirects (in device order). */
+export function zipRedirects(devices: readonly Pick<DeviceOutput, 'summary'>[]): ZipRedirect[] {
+  return devices.flatMap((d) => d.summary?.downloads ?? []);
 }
 
 /** Options of {@link build}; paths default to the conventional layout under `root`. */

@@ -1,5 +1,5 @@
 import { inflateRawSync } from 'node:zlib';
-import { assembleSite, compileSite, incrementalAnswers, rootFormatAnswers } from './build.js';
+import { assembleSite, compileSite, incrementalAnswers, rootFormatAnswers, zipRedirects } from './build.js';
 import { cacheDirOf } from './cache-key.js';
 import { withTightHeap } from './v8-tuning.js';
 import { compileSettings, filesByDevice, groupByDevice, type DeviceOutput } from './compile-device.js';
@@ -9,7 +9,7 @@ import { compareStrings, type Problem } from '../catalog/problems.js';
 import { listContent, readContent } from '../catalog/read.js';
 import { servedTree, type ServedTree } from '../hosts/respond.js';
 import { renderHostFiles } from '../hosts/host-files.js';
-import { routeTable } from '../hosts/routes.js';
+import { listingRedirects, routeTable } from '../hosts/routes.js';
 import type { Site } from '../catalog/site.js';
 import { renderIndexes } from '../render/device-index.js';
 import type { OutputFile } from '../render/output.js';
@@ -34,7 +34,8 @@ export function fullRebuild(root: string): Rebuild {
   return () => {
     const compiled = compileSite(readContent(root));
     if (compiled.problems.length > 0 || !compiled.site) return { problems: compiled.problems };
-    return { tree: servedTree(compiled.site, compiled.files), problems: [] };
+    const redirects = listingRedirects(compiled.site, compiled.listings);
+    return { tree: servedTree(compiled.site, compiled.files, redirects), problems: [] };
   };
 }
 
@@ -54,11 +55,17 @@ export function changedDevicesRebuild(root: string): Rebuild {
     const incrementals = incrementalAnswers(outputs);
     // And the formats' files at the root, each of which has a rule there.
     const rootFiles = rootFormatAnswers(outputs);
-    const key = `${s.devices.join('/')}\u0000${incrementals.map((a) => `${a.device}/${a.list}/${a.incremental}`).join(' ')}\u0000${rootFiles.join(' ')}`;
+    // And GrapheneOS's zip names, each redirected to its download.
+    const redirects = zipRedirects(outputs);
+    const key = `${s.devices.join('/')}\u0000${incrementals.map((a) => `${a.device}/${a.list}/${a.incremental}`).join(' ')}\u0000${rootFiles.join(' ')}\u0000${redirects.map((r) => `${r.from} ${r.to}`).join(' ')}`;
     if (s.hostFiles?.key !== key)
       s.hostFiles = {
         key,
-        files: renderHostFiles(s.site, 'all', routeTable(s.site, { devices: s.devices, incrementals, rootFiles })),
+        files: renderHostFiles(
+          s.site,
+          'all',
+          routeTable(s.site, { devices: s.devices, incrementals, rootFiles, redirects }),
+        ),
       };
     const problems = [...s.siteProblems, ...[...s.layoutProblems.values()].flat()];
     // The devices' own files stay deflated, out of the assembly: only the indexes and host files come back.
@@ -81,7 +88,12 @@ export function changedDevicesRebuild(root: string): Rebuild {
     for (const output of outputs)
       for (const file of output.deflated ?? []) files.set(`/${file.path}`, new Deflated(file.contents as Uint8Array));
     for (const [served, contents] of servedTree(s.site, assembled.files).files) files.set(served, contents);
-    return { tree: { site: s.site, files: new DeflatedFiles(files) }, problems: [] };
+    const served = {
+      site: s.site,
+      files: new DeflatedFiles(files),
+      redirects: new Map(redirects.map((r) => [r.from, r.to])),
+    };
+    return { tree: served, problems: [] };
   };
 
   const full = (): RebuildResult => {

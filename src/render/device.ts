@@ -15,7 +15,7 @@ import { renderV2, renderV2Answers } from './v2.js';
 import { renderV2Device } from './v2-directory.js';
 import { renderChangelogPage } from './changelog-page.js';
 import { deviceChanges } from './v2-changes.js';
-import { dialectAnswers, renderFormats } from './formats.js';
+import { channelDownloads, dialectAnswers, renderFormats } from './formats.js';
 import type { Site } from '../catalog/site.js';
 import type { OutputFile } from './output.js';
 import { linksOf } from './urls.js';
@@ -57,6 +57,7 @@ export function renderDevice(
   // The formats' files at the root of the site (a device writes nothing else there): each has a rule of its own on the hosts.
   const answered = dialectAnswers(device, site, formats.files);
   const rootFiles = formats.files.flatMap((f) => (f.path.includes('/') ? [] : [`/${f.path}`]));
+  const downloads = channelDownloads(device, listings, site);
   return {
     files: [
       v2.file,
@@ -68,7 +69,7 @@ export function renderDevice(
       ...renderFeeds(listings, site, info),
       ...formats.files,
     ],
-    notices: [...v1Notices(device, listings), ...v2.notices, ...formats.notices],
+    notices: [...v1Notices(device, listings), ...v2.notices, ...formats.notices, ...downloads.notices],
     problems: v2.problems,
     summary: {
       ...summarizeDevice(device, listings, info),
@@ -76,6 +77,7 @@ export function renderDevice(
       ...(answers.length > 0 && { incrementals: answers.map((a) => ({ list: a.list, incremental: a.incremental })) }),
       ...(rootFiles.length > 0 && { rootFiles }),
       ...(answered.length > 0 && { answers: answered }),
+      ...(downloads.redirects.length > 0 && { downloads: downloads.redirects }),
     },
   };
 }

@@ -9,6 +9,7 @@ import { compareNewestFirst, type Listing } from '../catalog/plan.js';
 import type { Problem } from '../catalog/problems.js';
 import type { DeviceInfo } from '../catalog/device.js';
 import { changelogPath, formatPath, type FormatFamily, type OutputFormat } from '../catalog/formats.js';
+import { DIALECT_SETTINGS } from '../catalog/dialects.js';
 import { renderDialectChangelog } from './dialect-changelog.js';
 import type { Site } from '../catalog/site.js';
 import type { OutputFile } from './output.js';
@@ -77,6 +78,87 @@ export function renderFormats(
     }
   }
   return { files, notices };
+}
+
+/** A request path a host redirects to a download (`/api/grapheneos/akita-ota_update-2024112700.zip` → the build's `url`). */
+export interface ZipRedirect {
+  from: string;
+  to: string;
+}
+
+/**
+ * What a request path of a redirect may hold, so that every host's rules take it as it is: no
+ * percent-encoding, no character any rule syntax reads (`*`, `:`, `$`, `%`, quotes, spaces).
+ */
+const REDIRECT_PATH = /^\/[A-Za-z0-9._~+/-]+$/;
+
+/**
+ * The zips GrapheneOS's updater downloads from the folder of its channel files
+ * (GrapheneOS/platform_packages_apps_Updater src/app/seamlessupdate/client/Service.java at
+ * c7d5dfc1486f1c4b799a50b620b807c2cc196585, `onHandleIntent`: `<url><DEVICE>-incremental-<INCREMENTAL>-<target>.zip`,
+ * then `<url><DEVICE>-ota_update-<target>.zip`), each with the download that answers it: for every
+ * build a channel file of the device can name (every list, not only the newest build: a channel file
+ * cached for a few minutes still names the one before), its `url`, and for each incremental package
+ * published to install it, that package's. The hosts that can redirect send them there. A name a
+ * rule cannot hold as it is gets a notice instead.
+ */
+export function channelDownloads(
+  device: string,
+  listings: readonly Listing[],
+  site: Site,
+): { redirects: ZipRedirect[]; notices: Problem[] } {
+  const redirects = new Map<string, string>();
+  const seen = new Set<string>();
+  const notices: Problem[] = [];
+  for (const format of site.formats.filter((f) => DIALECT_SETTINGS[f.family].file === 'channel')) {
+    const folder = format.path.slice(0, format.path.indexOf('{device}'));
+    const dialect = DIALECTS[format.family];
+    for (const list of format.lists) {
+      const builds = listings.find((l) => l.list === list)?.builds ?? [];
+      for (const build of [...builds].sort(compareNewestFirst)) {
+        if (build.placeholder || build.url === undefined || dialect.needs.some((need) => need.lacks(build))) continue;
+        const zips = [
+          { name: `${device}-ota_update-${build.incremental}.zip`, url: build.url, of: build },
+          ...(build.incrementals ?? []).flatMap((pkg) =>
+            pkg.url === undefined || pkg.appliesOn === undefined
+              ? []
+              : [
+                  {
+                    name: `${device}-incremental-${pkg.appliesOn.incremental}-${build.incremental}.zip`,
+                    url: pkg.url,
+                    of: pkg,
+                  },
+                ],
+          ),
+        ];
+        for (const { name, url, of } of zips) {
+          const from = `${folder}${name}`;
+          // A build in several lists: its names once.
+          if (seen.has(from)) continue;
+          seen.add(from);
+          const why = !REDIRECT_PATH.test(from)
+            ? 'the device or an incremental has characters other than letters, digits and ._~+-'
+            : !url.startsWith('https://')
+              ? // Android's HttpURLConnection follows redirects, never from one scheme to another (AOSP's
+                // external/okhttp, android/main/java/com/squareup/okhttp/HttpHandler.java createHttpOkHttpClient:
+                // setFollowProtocolRedirects(false); mirrored in CyanogenMod/android_external_okhttp at
+                // 1714f5f70d9ec98d6df340639afa5966c84958a1); wrangler 4.86.0 refuses a rule to http.
+                'its url is not https: the updater follows no redirect from https to http, and Cloudflare Pages takes none'
+              : undefined;
+          // A fragment is never sent to a server: the redirect leads to the same download without it.
+          if (why === undefined) redirects.set(from, url.split('#')[0]);
+          else
+            notices.push({
+              file: of.source,
+              ...of.at.file,
+              field: '(build)',
+              message: `no host rule sends ${from} (the ${FAMILY_NAMES[format.family]} zip name) to its download: ${why}; upload the zip under that name instead`,
+            });
+        }
+      }
+    }
+  }
+  return { redirects: [...redirects].map(([from, to]) => ({ from, to })), notices };
 }
 
 // --- internal ---

@@ -2,7 +2,7 @@ import type { DeviceInfo } from '../catalog/device.js';
 import { isWithdrawn } from '../catalog/filename.js';
 import type { Build } from '../catalog/manifest.js';
 import { compareNewestFirst, type Listing } from '../catalog/plan.js';
-import type { DialectAnswer } from './formats.js';
+import type { DialectAnswer, ZipRedirect } from './formats.js';
 
 /**
  * What the site-wide indexes need of one device: small, plain data, so a device compiled on its
@@ -27,6 +27,8 @@ export interface DeviceSummary {
   rootFiles?: string[];
   /** The device's answers in other updaters' dialects, for the home page; left out when there are none. */
   answers?: DialectAnswer[];
+  /** The zip names GrapheneOS's updater asks, each redirected to its download by the hosts that can; left out when there are none. */
+  downloads?: ZipRedirect[];
 }
 
 /** The facts about a list's newest build that dashboards show. */

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../src/pipeline/build.js';
 import { startPreview } from '../../src/pipeline/preview.js';
 import { EXAMPLE, ROOT, tempProject } from '../helpers/helpers.js';
+import { startGitHubPagesServer } from '../helpers/github-pages-server.js';
 
 /** The project's preview server on a free port: it answers as the hosts do (rewrites, folders, 404s). */
 interface Server {
@@ -408,5 +409,102 @@ describe('hostile manifest values', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('the pages on GitHub Pages, as a project site under /ota/', () => {
+  // The look-alike of Pages (test/helpers/github-pages-server.ts) serving a --host github-pages build
+  // of the example with site_url at github.io: no rewrites, so every link must name a file (or a
+  // folder's index.html) under the base path, and reach it without a redirect.
+  let server: Server;
+  let root: string;
+
+  beforeAll(async () => {
+    root = mkdtempSync(path.join(tmpdir(), 'otapress-pages-gh-'));
+    cpSync(path.join(EXAMPLE, 'content'), path.join(root, 'content'), { recursive: true });
+    const siteFile = path.join(root, 'content', 'site.yaml');
+    writeFileSync(
+      siteFile,
+      readFileSync(siteFile, 'utf8').replace(/^site_url: .*$/m, 'site_url: https://owner.github.io/ota/'),
+    );
+    build({ root, host: 'github-pages' });
+    server = await startGitHubPagesServer({ root: path.join(root, 'dist'), repository: 'ota' });
+  });
+  afterAll(async () => {
+    await server?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('every link, feed link and anchor of every page resolves under /ota/ with no redirect, and so does every link of the feeds', async () => {
+    const pages = [
+      '/ota/',
+      '/ota/devices/FP3/',
+      '/ota/devices/FP4/',
+      '/ota/devices/starlte/',
+      '/ota/devices/FP4/changelog/',
+      '/ota/no/such/page',
+    ];
+    const checked = new Map<string, number>();
+    const feeds = new Set<string>();
+    const outside: string[] = [];
+    const anchors = new Set<string>();
+    const resolve = async (href: string, on: string) => {
+      const target = new URL(href, server.origin + on);
+      if (target.origin !== server.origin) return;
+      if (!target.pathname.startsWith('/ota/')) outside.push(`${href} on ${on}`);
+      if (target.pathname.endsWith('.xml')) feeds.add(target.pathname);
+      if (!checked.has(target.pathname))
+        checked.set(target.pathname, (await fetch(server.origin + target.pathname, { redirect: 'manual' })).status);
+      if (target.hash && !anchors.has(target.href)) {
+        anchors.add(target.href);
+        const holder = await context.newPage();
+        await holder.goto(target.origin + target.pathname);
+        expect(
+          await holder.locator(`[id="${decodeURIComponent(target.hash.slice(1))}"]`).count(),
+          `${href} on ${on}`,
+        ).toBe(1);
+        await holder.close();
+      }
+    };
+    for (const url of pages) {
+      const { page, response, errors, foreign } = await open(server, url);
+      expect(response?.status(), url).toBe(url.endsWith('/no/such/page') ? 404 : 200);
+      const hrefs = await page
+        .locator('a[href]:not([rel~="external"]), link[rel="alternate"][href], link[rel="stylesheet"][href]')
+        .evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement | HTMLLinkElement).href));
+      for (const href of hrefs) await resolve(href, url);
+      // The 404 page: the document's own 404, and the browser's /favicon.ico (it names no icon), which
+      // on a project site is the user site's, outside /ota/: nothing of the site's.
+      const misses = url.endsWith('/no/such/page')
+        ? [
+            'Failed to load resource: the server responded with a status of 404 (Not Found)',
+            'Failed to load resource: the server responded with a status of 404 (Not Found)',
+          ]
+        : [];
+      expect(errors, url).toEqual(misses);
+      if (misses.length > 0) expect((await fetch(`${server.origin}/favicon.ico`)).status).toBe(404);
+      // Everything the page loads (its style, its script) comes from the site itself.
+      expect(foreign, url).toEqual([]);
+      await page.close();
+    }
+    // The feeds' own links: each entry's page, and the feed's self link.
+    for (const feed of [...feeds]) {
+      const xml = await (await fetch(server.origin + feed)).text();
+      for (const [, href] of xml.matchAll(/<link[^>]*href="([^"]+)"/g))
+        await resolve(href.replaceAll('&amp;', '&'), feed);
+    }
+    expect(outside).toEqual([]);
+    expect([...checked].filter(([, status]) => status !== 200)).toEqual([]);
+    expect([...checked.keys()]).toEqual(
+      expect.arrayContaining([
+        '/ota/',
+        '/ota/api/devices.json',
+        '/ota/api/v1/FP4/stable/index.json',
+        '/ota/api/v2/devices/FP4/builds.json',
+        '/ota/devices/FP4/stable.xml',
+      ]),
+    );
+    expect(feeds.size).toBeGreaterThan(3);
+    expect(anchors.size).toBeGreaterThan(10);
   });
 });

@@ -101,4 +101,19 @@ describe('otapress raw-branch', () => {
     expect(existsSync(path.join(branch, 'api', 'v1', 'starlte_stable.json'))).toBe(false);
     expect(readFileSync(path.join(branch, 'README.md'), 'utf8')).toBe('the OTA branch\n');
   });
+
+  it("says, for GrapheneOS's channel files, that raw cannot redirect their zips", async () => {
+    const root = tempProject({ withContent: true });
+    const siteFile = path.join(root, 'content', 'site.yaml');
+    writeFileSync(siteFile, `${readFileSync(siteFile, 'utf8')}\nformats:\n  grapheneos: {}\n`);
+    build({ root, cache: false, threads: 1 });
+    const branch = path.join(root, 'raw');
+    mkdirSync(branch);
+    const copied = await runMain(['raw-branch', branch, '--root', root]);
+    expect(copied.code).toBe(0);
+    expect(existsSync(path.join(branch, 'api', 'grapheneos', 'FP4-official'))).toBe(true);
+    expect(copied.err).toEqual([
+      '/api/grapheneos/{device}-{list}: raw.githubusercontent.com cannot redirect, so GrapheneOS phones find <device>-ota_update-<incremental>.zip (and <device>-incremental-<from>-<to>.zip) there only if the zip is committed under that name beside the channel file',
+    ]);
+  });
 });

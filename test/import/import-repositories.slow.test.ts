@@ -52,12 +52,28 @@ const normalised = (text: string) =>
     .join('\n')
     .replace(/^\n+|\n+$/g, '');
 
+/**
+ * Each line of the repository's changelog in the one the build writes back (headings as `#`...,
+ * items as `- `, a link as its text and address: render/dialect-changelog.ts; the lines of one
+ * paragraph joined by a space and runs of blanks as one: the Markdown subset of catalog/changelog.ts).
+ */
+function expectChangelogBack(written: string, original: string, device: string) {
+  const words = (line: string) =>
+    line
+      .replace(/^#+\s*/, '')
+      .replace(/\[([^\]]*)\]\((https:[^)]*)\)/g, '$1 <$2>')
+      .replace(/\s+/g, ' ')
+      .trim();
+  const flat = written.split('\n').map(words).join(' ');
+  const lines = normalised(original)
+    .split('\n')
+    .filter((l) => l.trim() !== '');
+  for (const line of lines) expect(flat, `${device}: ${line}`).toContain(words(line));
+}
+
 describe('otapress import <folder> of real OTA repositories, then build', () => {
   it('crDroid (crdroid-java at /<device>.json): every file back at its path, equal for the Java updater', async () => {
     const { root, imported, read, dist } = await importAndBuild('crdroid');
-    expect(imported.out).toContain(
-      '  crdroid-java: 4 files at /{device}.json, list monthly (new); buildtype "Monthly"',
-    );
     expect(imported.out).toContain('left alone (not a JSON listing or a changelog named after a device): README.md');
     const reader = javaResponseReaders.crdroid;
     for (const device of ['Mi439', 'Pong', 'beckham', 'akita']) {
@@ -71,11 +87,14 @@ describe('otapress import <folder> of real OTA repositories, then build', () => 
         shown: Object.fromEntries(Object.entries(u.shown).filter(([k]) => !lost.includes(k))),
       });
       expect(rebuilt.map(kept), device).toEqual(original.map(kept));
-      // The changelog is the newest build's; crDroid's root `<device>_changelog.txt` is not written back (import says why).
+      // The changelog is the newest build's, written back at crDroid's root `<device>_changelog.txt`.
       expect(newestChangelog(root, device)).toBe(`${normalised(read(`${device}_changelog.txt`))}\n`);
+      expectChangelogBack(dist(`${device}_changelog.txt`), read(`${device}_changelog.txt`), device);
     }
     expect(imported.out.join('\n')).toContain('left out: the build type of 1 crdroid-java file (Weekly)');
-    expect(imported.out.join('\n')).toContain('left out: changelog files at /{device}_changelog.txt');
+    expect(imported.out).toContain(
+      '  crdroid-java: 4 files at /{device}.json, list monthly (new); changelogs at /{device}_changelog.txt; buildtype "Monthly"',
+    );
   });
 
   it('PixelOS (pixelos15 at /API/updater/<device>.json): every file and changelog back at its path', async () => {
@@ -88,20 +107,11 @@ describe('otapress import <folder> of real OTA repositories, then build', () => 
       const file = `API/updater/${device}.json`;
       expect(decodePixelOs15(dist(file)), device).toEqual(decodePixelOs15(read(file)));
       expect(decodePixelOs15(dist(file))).toHaveLength(1);
-      // Each line of the repository's changelog in the one the build writes (headings as `#`..., items
-      // as `- `, a link as its text and address: render/dialect-changelog.ts).
-      const written = dist(`API/updater/changelogs/${device}.md`).split('\n');
-      const words = (line: string) =>
-        line
-          .replace(/^#+\s*/, '')
-          .replace(/\[([^\]]*)\]\((https:[^)]*)\)/g, '$1 <$2>')
-          .trim();
-      const lines = normalised(read(`API/updater/changelogs/${device}.md`))
-        .split('\n')
-        .filter((l) => l.trim() !== '');
-      // Lines of one paragraph are joined by a space (the Markdown subset, catalog/changelog.ts).
-      const flat = written.map(words).join(' ');
-      for (const line of lines) expect(flat, `${device}: ${line}`).toContain(words(line));
+      expectChangelogBack(
+        dist(`API/updater/changelogs/${device}.md`),
+        read(`API/updater/changelogs/${device}.md`),
+        device,
+      );
       expect(newestChangelog(root, device)).toBeDefined();
     }
     // G.json is a PixelExperience object of a device no longer updated, at the path of the
@@ -123,7 +133,7 @@ describe('otapress import <folder> of real OTA repositories, then build', () => 
     const { root, imported, read, dist } = await importAndBuild('derpfest');
     const out = imported.out.join('\n');
     expect(out).toContain(
-      '  lineage-v1: 3 files at /{device}.json, list official; device list at /info/device-info.json',
+      '  lineage-v1: 3 files at /{device}.json, list official; changelogs at /changelog_{device}.txt; device list at /info/device-info.json',
     );
     expect(out).toContain('left alone (not a listing (no build records in it)): codename.json, maintainer.json');
     for (const device of ['Pong', 'a505fn', 'sakura']) {
@@ -137,6 +147,7 @@ describe('otapress import <folder> of real OTA repositories, then build', () => 
         decodeDerpFestDeviceInfo(read('info/device-info.json'), device),
       );
       expect(newestChangelog(root, device)).toBe(`${normalised(read(`changelog_${device}.txt`))}\n`);
+      expectChangelogBack(dist(`changelog_${device}.txt`), read(`changelog_${device}.txt`), device);
     }
   });
 

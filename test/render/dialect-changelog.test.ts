@@ -39,6 +39,19 @@ describe('a format’s changelog file', () => {
     expect(answer.headers['Content-Type']).toBe('text/plain; charset=utf-8');
   });
 
+  it('lies at the root where the ROM keeps it (crDroid: /<device>_changelog.txt), served as text', () => {
+    const root = compileWith(
+      readContent(EXAMPLE),
+      'formats:\n  crdroid-java:\n    lists: [dev]\n    changelog: /{device}_changelog.txt\n',
+    );
+    expect(root.problems).toEqual([]);
+    expect(String(root.files.find((f) => f.path === 'FP4_changelog.txt')?.contents)).toBe(
+      String(text('changelogs/dev/FP4.txt')),
+    );
+    const answer = respond(servedTree(root.site!, root.files), 'GET', '/FP4_changelog.txt');
+    expect([answer.status, answer.headers['Content-Type']]).toEqual([200, 'text/plain; charset=utf-8']);
+  });
+
   it('keeps to 256 KiB, leaving the oldest entries out', () => {
     const listing = compiled.listings.find((l) => l.device === 'FP4' && l.list === 'dev')!;
     const [build] = listing.builds.filter((b) => b.changelog);
@@ -59,10 +72,9 @@ describe('a format’s changelog file', () => {
     parseSite(
       `download_base_url: https://x.example/b\nformats:\n  crdroid-java:\n    changelog: ${path}\n`,
     ).problems.map((p) => `${p.field} ${p.message}`);
-  const example = 'e.g. /changelogs/{device}.txt or /API/updater/changelogs/{device}.md';
+  const example = 'e.g. /changelogs/{device}.txt, /{device}_changelog.txt or /API/updater/changelogs/{device}.md';
   it.each([
     ['/changelogs/{device}.html', `a changelog's path ends in .txt or .md, ${example}`],
-    ['/{device}_changelog.txt', `a changelog lies in a folder of its own, ${example}`],
     [
       '/changelogs/{device}.md',
       "the format publishes several lists: put {list} in the changelog's path, e.g. /changelogs/{list}/{device}.txt",

@@ -65,11 +65,12 @@ describe('dialects at their phones’ own paths, through the preview', () => {
     expect(dialectOracles.aospaCompose(body, { ...phone, contentType: 'application/json' })).toBeUndefined();
   });
 
-  it('says in check that GitHub Pages cannot send AOSPA’s file as text', () => {
+  it('says in check that GitHub Pages cannot send AOSPA’s file as text, nor redirect GrapheneOS’s zips', () => {
     const pages = { changes: false, incrementals: [], linksToFiles: true, copies: true };
     const notices = githubPagesNotices(compiled.site!, pages).filter((n) => n.field.startsWith('formats.'));
     expect(notices.map((n) => [n.field, n.message.split(':')[0]])).toEqual([
       ['formats.aospa.path', 'GitHub Pages sends /aospa/updates/{device} by its extension, and it has none'],
+      ['formats.grapheneos.path', 'GitHub Pages (and raw.githubusercontent.com) cannot redirect'],
     ]);
     expect(notices[0].message).toContain('application/octet-stream');
   });
