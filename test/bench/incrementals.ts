@@ -135,6 +135,16 @@ function printFigures(plain: Measured, withIncrementals: Measured): void {
     console.log(
       `  with / without${what}: build ${median(raw).toFixed(2)}x, I/O floor ${median(floors).toFixed(2)}x, cost per file above the floor ${median(cost).toFixed(2)}x   (each round: ${cost.map((r) => r.toFixed(2)).join(' ')})`,
     );
+    // The stricter reading: what the added files alone cost above their floor, each, against a file
+    // of the plain build (whose cost per file also carries reading every manifest).
+    const added = withIncrementals.files - plain.files;
+    const perAdded = perFile(withIncrementals, of).map(
+      (x, i) => (x * withIncrementals.files - perFile(plain, of)[i] * plain.files) / added,
+    );
+    const marginal = ratios(perAdded, perFile(plain, of));
+    console.log(
+      `  ${''.padEnd(14 + what.length)}  each of the ${added} added files: ${median(perAdded).toFixed(1)} µs above the floor, ${median(marginal).toFixed(2)}x a file of the plain build   (each round: ${marginal.map((r) => r.toFixed(2)).join(' ')})`,
+    );
     targets.push({
       figure: `cost per file written above its own I/O floor, with incrementals / without${what}`,
       value: median(cost),
