@@ -163,6 +163,9 @@ describe('npm run bench', { timeout: 120_000 }, () => {
     );
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
+    // The machine and its load before and after, as every run of the benchmark prints them.
+    expect(result.stdout).toMatch(/^otapress benchmark: \d+ cores .*\nload average at start: [\d.]+ [\d.]+ [\d.]+\n/m);
+    expect(result.stdout).toMatch(/\nload average at end: [\d.]+ [\d.]+ [\d.]+\n$/);
     // Each device's newest tenth: builds 18 and 19 of 20, from the build before each.
     expect(result.stdout).toContain('40 manifests, and the same with 4 incremental packages');
     const files =

@@ -91,6 +91,11 @@ if (values.help) {
 }
 if (spawnSync(process.execPath, [path.join(ROOT, '.ci', 'build-lib.mjs')], { stdio: 'inherit' }).status !== 0)
   throw new Error('could not build lib/ (npm run prepare)');
+console.log(
+  `otapress benchmark: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${availableParallelism()} usable, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+);
+console.log(`load average at start: ${loadAverage()}`);
+console.log(`${describeEnv()}\n`);
 if (values.incrementals) {
   // A figure of its own (test/bench/incrementals.ts): the same catalog with and without incremental packages.
   const { benchIncrementals } = await import('./incrementals.js');
@@ -99,7 +104,9 @@ if (values.incrementals) {
     builds: Number(values.builds),
     runs: Number(values.runs),
     placement: values.spread ? 'spread' : 'newest',
+    env: childEnv(),
   });
+  console.log(`\nload average at end: ${loadAverage()}`);
   process.exit(0);
 }
 const baseline = values.baseline === undefined ? undefined : prepareBaseline(path.resolve(values.baseline));
@@ -149,11 +156,6 @@ const sizes = values.curve
     ]
   : [{ devices: Number(values.devices), builds: Number(values.builds) }];
 
-console.log(
-  `otapress benchmark: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${availableParallelism()} usable, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
-);
-console.log(`load average at start: ${loadAverage()}`);
-console.log(`${describeEnv()}\n`);
 const perManifest: { manifests: number; cold: number; warm: number }[] = [];
 /** The figures of the targets, in the order of the issue's table. */
 const targets: Target[] = [];

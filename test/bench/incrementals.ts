@@ -48,11 +48,14 @@ export function benchIncrementals({
   builds,
   runs,
   placement,
+  env,
 }: {
   devices: number;
   builds: number;
   runs: number;
   placement: 'newest' | 'spread';
+  /** The environment of every measured command (bench.ts, childEnv). */
+  env: NodeJS.ProcessEnv;
 }): void {
   const base = mkdtempSync(path.join(tmpdir(), 'otapress-bench-incrementals-'));
   const aside = setAside(path.join(base, '.bench-aside'));
@@ -63,7 +66,7 @@ export function benchIncrementals({
       counts[name] = generateCatalog(root, { devices, builds, incrementals: name === 'plain' ? undefined : placement });
       appendFileSync(path.join(root, 'content', 'site.yaml'), 'hosts: [netlify]\n');
       // A first build, untimed, for the shape of what it writes.
-      timed([process.execPath, BIN, 'build', '--root', root, '--no-cache']);
+      timed(env, [process.execPath, BIN, 'build', '--root', root, '--no-cache']);
       const files = treeShape(path.join(root, 'dist'));
       const shape = path.join(base, `shape-${name}.json`);
       writeFileSync(shape, JSON.stringify(files));
@@ -84,9 +87,9 @@ export function benchIncrementals({
       for (const c of order) {
         const floorOut = path.join(c.root, 'floor-out');
         aside(floorOut);
-        c.floors.push(timed([process.execPath, FLOOR, c.root, c.shape, floorOut]));
+        c.floors.push(timed(env, [process.execPath, FLOOR, c.root, c.shape, floorOut]));
         aside(path.join(c.root, 'dist'));
-        c.builds.push(timed([process.execPath, BIN, 'build', '--root', c.root, '--no-cache']));
+        c.builds.push(timed(env, [process.execPath, BIN, 'build', '--root', c.root, '--no-cache']));
       }
     }
     printFigures(plain, withIncrementals);
@@ -159,10 +162,10 @@ function printFigures(plain: Measured, withIncrementals: Measured): void {
 }
 
 /** Runs a command to completion under /usr/bin/time: its wall and CPU time. */
-function timed(argv: string[]): Sample {
+function timed(env: NodeJS.ProcessEnv, argv: string[]): Sample {
   const command = TIME ? [TIME, '-f', 'otapress-bench cpu %U %S', ...argv] : argv;
   const started = performance.now();
-  const result = spawnSync(command[0], command.slice(1), { encoding: 'utf8', maxBuffer: 2 ** 28 });
+  const result = spawnSync(command[0], command.slice(1), { encoding: 'utf8', maxBuffer: 2 ** 28, env });
   const ms = performance.now() - started;
   if (result.status !== 0) throw new Error(`${argv.join(' ')} failed:\n${result.stderr.slice(-2000)}`);
   const cpu = /otapress-bench cpu ([\d.]+) ([\d.]+)/.exec(result.stderr);
