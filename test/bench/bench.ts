@@ -105,8 +105,8 @@ if (values.incrementals) {
     runs: Number(values.runs),
     placement: values.spread ? 'spread' : 'newest',
     env: childEnv(),
+    atEnd: () => console.log(`\nload average at end: ${loadAverage()}`),
   });
-  console.log(`\nload average at end: ${loadAverage()}`);
   process.exit(0);
 }
 const baseline = values.baseline === undefined ? undefined : prepareBaseline(path.resolve(values.baseline));

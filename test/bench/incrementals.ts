@@ -49,6 +49,7 @@ export function benchIncrementals({
   runs,
   placement,
   env,
+  atEnd,
 }: {
   devices: number;
   builds: number;
@@ -56,6 +57,8 @@ export function benchIncrementals({
   placement: 'newest' | 'spread';
   /** The environment of every measured command (bench.ts, childEnv). */
   env: NodeJS.ProcessEnv;
+  /** Called once the figures are printed, before the catalogs and outputs are removed (minutes at 100k). */
+  atEnd: () => void;
 }): void {
   const base = mkdtempSync(path.join(tmpdir(), 'otapress-bench-incrementals-'));
   const aside = setAside(path.join(base, '.bench-aside'));
@@ -93,6 +96,7 @@ export function benchIncrementals({
       }
     }
     printFigures(plain, withIncrementals);
+    atEnd();
   } finally {
     rmSync(base, { recursive: true, force: true });
   }
