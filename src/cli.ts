@@ -25,8 +25,10 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   schema: () => import('./commands/schema.js'),
   build: () => import('./commands/build.js'),
   check: () => import('./commands/check.js'),
+  diff: () => import('./commands/diff.js'),
   serve: () => import('./commands/serve.js'),
   hosting: () => import('./commands/hosting.js'),
+  probe: () => import('./commands/probe.js'),
   'raw-branch': () => import('./commands/raw-branch.js'),
 };
 

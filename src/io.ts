@@ -99,6 +99,20 @@ export function reportNotices(notices: readonly Problem[], io: Io, format: strin
   );
 }
 
+/**
+ * GitHub's workflow-command escaping of a message, after the control characters a file name, key or
+ * value may carry are shown escaped as in the text format: an annotation is also a line of a CI
+ * log and of a terminal, where ESC and OSC sequences would act.
+ */
+export function escapeData(s: string): string {
+  return oneLine(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** GitHub's workflow-command escaping of a property value (file, title). */
+export function annotationProperty(s: string): string {
+  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
 // --- internal ---
 
 /** Each problem on a line of its own: on stderr as text, or on stdout as GitHub annotations (`::error`, `::notice`). */
@@ -106,25 +120,11 @@ function report(problems: readonly Problem[], io: Io, format: string, kind: 'err
   const github = format === 'github';
   const lines = problems.map((p) =>
     github
-      ? `::${kind} file=${property(p.file)},line=${p.line},col=${p.col},title=${property(p.field)}::${escapeData(p.message)}`
+      ? `::${kind} file=${annotationProperty(p.file)},line=${p.line},col=${p.col},title=${annotationProperty(p.field)}::${escapeData(p.message)}`
       : formatProblem(p),
   );
   const to = github ? 'out' : 'err';
   if (io.lines) {
     if (lines.length > 0) io.lines(to, lines);
   } else for (const line of lines) io[to](line);
-}
-
-/**
- * GitHub's workflow-command escaping of a message, after the control characters a file name, key or
- * value may carry are shown escaped as in the text format: an annotation is also a line of a CI
- * log and of a terminal, where ESC and OSC sequences would act.
- */
-function escapeData(s: string): string {
-  return oneLine(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-
-/** GitHub's workflow-command escaping of a property value (file, title). */
-function property(s: string): string {
-  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }

@@ -54,12 +54,13 @@ export interface DeviceInfo {
 }
 
 /** The links a device may have, in the order pages show them. */
-export const LINK_KINDS = ['info', 'forum', 'support', 'donate', 'source'] as const;
+export const LINK_KINDS = ['info', 'news', 'forum', 'support', 'donate', 'source'] as const;
 export type LinkKind = (typeof LINK_KINDS)[number];
 
 /** How pages name each link. */
 export const LINK_LABELS: Record<LinkKind, string> = {
   info: 'Info and guides',
+  news: 'News',
   forum: 'Forum',
   support: 'Support chat',
   donate: 'Donate',
@@ -219,6 +220,6 @@ const DESCRIPTIONS: Record<string, string> = {
   oem: `Vendor, e.g. Fairphone (home page groups, v2 \`oem\`); default: ${UNKNOWN_OEM}.`,
   models: 'Model or marketing names shown on the pages, e.g. [FP4, FP4 5G].',
   maintainers: 'People who maintain the device: name, and an optional https url.',
-  links: 'https links: info (v2 `info_url`), forum, support (chat), donate, source (device tree).',
+  links: 'https links: info (v2 `info_url`), news, forum, support (chat), donate, source (device tree).',
   dependencies: 'Repository names of the device sources (v2 `dependencies`), e.g. [android_device_fairphone_FP4].',
 };

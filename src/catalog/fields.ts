@@ -78,6 +78,19 @@ export interface Field {
 }
 
 /**
+ * A link the crDroid Java updaters show for a build: crDroid 11.0-14.0's UpdatesActivity.java
+ * (crdroidandroid/android_packages_apps_Updater at 86c1d231b28b9ba16a2f6ed21b58dda97f35a116) opens
+ * each of gapps, firmware, modem, bootloader and recovery with `Uri.parse` in an ACTION_VIEW intent,
+ * and hides its button when the text is empty: an address, under the rules of `url`.
+ */
+const shownLink = (written: number, description: string) => ({
+  schema: () => downloadUrl(),
+  plain: (v: unknown) => (typeof v === 'string' && isDownloadUrl(v) ? v : UNSURE),
+  written,
+  description,
+});
+
+/**
  * Every field a manifest may hold, in the order the reference documents them (and the zod schema
  * has them). `written` numbers the fields in the order a written manifest has them: what
  * identifies the package first (as in the hand-written manifests of the example catalog), then
@@ -266,13 +279,26 @@ export const FIELDS = {
     description: 'Download address; default {download_base_url}/{channel}/{device}/{filename}.',
     record: { at: 3 },
   },
-  firmware: {
-    schema: () => downloadUrl(),
-    plain: (v: unknown) => (typeof v === 'string' && isDownloadUrl(v) ? v : UNSURE),
-    written: 175,
-    description:
-      'Address of the firmware to flash before this build: the `firmware` link the crDroid Java updaters and their forks (Evolution X, AlphaDroid, CherishOS) show.',
-  },
+  gapps: shownLink(
+    174,
+    'Address of the Google apps package to flash with this build: the `gapps` link crDroid 7-10, AlphaDroid and CherishOS show.',
+  ),
+  firmware: shownLink(
+    175,
+    'Address of the firmware to flash before this build: the `firmware` link the crDroid Java updaters and their forks (Evolution X, AlphaDroid, CherishOS) show.',
+  ),
+  modem: shownLink(
+    176,
+    'Address of the modem (radio) firmware for this build: the `modem` link crDroid 7-10, AlphaDroid and CherishOS show.',
+  ),
+  bootloader: shownLink(
+    177,
+    'Address of the bootloader for this build: the `bootloader` link crDroid 7-10, AlphaDroid and CherishOS show.',
+  ),
+  recovery: shownLink(
+    178,
+    'Address of the recovery to install this build with: the `recovery` link crDroid 7-10, AlphaDroid and CherishOS show.',
+  ),
   display_version: {
     schema: () =>
       zod()

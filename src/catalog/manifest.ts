@@ -55,8 +55,12 @@ export interface Build {
   ota_type?: 'AB' | 'BLOCK';
   /** SHA-1 of the zip, when the manifest has it (`add` writes it); the other files of the build; its changelog (build-extras.ts). */
   sha1?: string;
-  /** The firmware to flash before this build, as the crDroid Java updaters show it. */
+  /** The links the crDroid Java updaters show for this build (fields.ts `shownLink`). */
+  gapps?: string;
   firmware?: string;
+  modem?: string;
+  bootloader?: string;
+  recovery?: string;
   files?: BuildFile[];
   changelog?: ChangelogBlock[];
   /** Its anchor on the device's pages, where the one of its id (or version and time) is another build's too: set when the device is compiled (changelog.ts, uniqueChangelogAnchors). */
@@ -405,7 +409,11 @@ function buildOf(
   if (f.ota_property_files !== undefined) build.ota_property_files = f.ota_property_files.trim();
   if (f.ota_type !== undefined) build.ota_type = f.ota_type;
   if (f.sha1 !== undefined) build.sha1 = f.sha1;
+  if (f.gapps !== undefined) build.gapps = f.gapps;
   if (f.firmware !== undefined) build.firmware = f.firmware;
+  if (f.modem !== undefined) build.modem = f.modem;
+  if (f.bootloader !== undefined) build.bootloader = f.bootloader;
+  if (f.recovery !== undefined) build.recovery = f.recovery;
   // The same as a SHA-256 id (allowed, never needed) adds nothing: the id already is the build's SHA-256.
   if (f.sha256 !== undefined && f.sha256 !== f.id) build.sha256 = f.sha256;
   if (f.files !== undefined)

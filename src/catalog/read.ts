@@ -195,8 +195,8 @@ export function readManifests(
 /** Names the output already uses beside the device folders of `api/v1/`; a device of that name would clash. */
 const RESERVED_DEVICE_NAMES = ['404.html', '404.json'];
 
-/** Why a folder name cannot be a device code name, or `undefined` when it can. */
-function deviceNameProblem(name: string): string | undefined {
+/** Why a folder name cannot be a device code name, or `undefined` when it can (also for a folder of a git revision: diff/). */
+export function deviceNameProblem(name: string): string | undefined {
   if (!DEVICE_NAME.test(name)) {
     return `\`${name}\` is not a usable device code name: it becomes a URL path segment, so use letters, digits, \`.\`, \`-\` and \`_\`, starting with a letter or digit and not ending with \`.\``;
   }

@@ -1,6 +1,9 @@
 /** `otapress import`: a saved v1 listing into manifests (the flow is import/import-listing.ts). */
 import path from 'node:path';
+import { statSync } from 'node:fs';
 import { importListing } from '../import/import-listing.js';
+import { importFolder } from '../import/import-folder.js';
+import { reportFolder } from '../import/folder-report.js';
 import { MAX_PROBLEMS } from '../import/plan-import.js';
 import { summarizeNotes } from '../import/note-summary.js';
 import { ContentError, formatProblem } from '../catalog/problems.js';
@@ -9,7 +12,7 @@ import { COMMON_OPTIONS, defineCommand, EXIT, SEE_USAGE, UsageError } from '../i
 export const command = defineCommand({
   summary: 'migrate a saved v1 listing into manifests, merging builds seen in several lists',
   synopsis:
-    'otapress import <listing.json|-> --device D --list L [--android-version N] [--skip-invalid] [--verbose] [--root DIR]',
+    'otapress import <listing.json|-> --device D --list L [--android-version N] [--skip-invalid] [--verbose] [--root DIR]\n       otapress import <folder> [--dry-run] [--verbose] [--root DIR]',
   about: `Reads a v1 listing saved from a running server ({"id":null,"response":[...],"error":null}, from
 a file or from standard input with -; no network) that answers GET /api/v1/<D>/<L>/, and writes one
 manifest per build into content/<D>/. A build already there (same id, or same display_version for a
@@ -24,13 +27,22 @@ reads are filled in when missing (md5sum "", android_version from api_level, fro
 (lineage-21.0 is Android 14, crDroidAndroid-14.0 is 14) or from --android-version, else left out;
 display_version from the file name, the rest empty or false), each reported once for the listing.
 A PixelExperience-family answer (one object: filename, datetime, size, url, filehash, id, version,
-maintainers, ...) is read as one record; its maintainer and links go to device.yaml as below. A crDroid / Evolution X device file (download, timestamp, sha256, md5,
-buildtype, ...) is read too: its device fields (device, oem, maintainer, forum, telegram, paypal,
-dt) go into content/<D>/device.yaml when there is none, and the command lists what it left out.
+maintainers, ...) is read as one record; its maintainers and links go to device.yaml as below. A crDroid / Evolution X device file (download, timestamp, sha256, md5,
+buildtype, ...) is read too: its build links (gapps, firmware, modem, bootloader, recovery) go into
+the manifest, its device fields (device, oem, maintainer, github, forum, telegram, paypal, dt) into
+content/<D>/device.yaml when there is none, and the command lists what it left out.
 The notes come one line per kind, with how many records it is about (--verbose: each one).
 Problems past the first ${MAX_PROBLEMS} are counted, not shown. Every problem is reported at its record and field;
 nothing is written unless all records are valid, or --skip-invalid is given (then the valid ones
-are imported; the exit status is 1 when none is).`,
+are imported; the exit status is 1 when none is).
+
+Given a folder (an OTA repository checkout: per-device JSON files in an updater's dialect, with
+changelogs beside them), imports every device's listing in one command: the device from the file
+name, the list from a GAPPS/VANILLA folder or the records' build type, the dialect from the keys.
+It writes the manifests, device.yaml files, each changelog into the newest build, the lists the
+site lacks and a formats entry per dialect with the path the repository uses, so that build writes
+every file back at its own path. Other files are named and left alone; nothing is written unless
+every file is valid. --dry-run prints the plan and writes nothing.`,
   options: {
     device: {
       type: 'string',
@@ -45,9 +57,30 @@ are imported; the exit status is 1 when none is).`,
     },
     'skip-invalid': { type: 'boolean', description: 'import the valid records, leaving out the invalid ones' },
     verbose: { type: 'boolean', description: 'show each note, not one line per kind' },
+    'dry-run': { type: 'boolean', description: 'with a folder: print the plan, write nothing' },
     ...COMMON_OPTIONS,
   },
   async run({ values, positionals }, io) {
+    if (
+      positionals.length === 1 &&
+      positionals[0] !== '-' &&
+      statSync(positionals[0], { throwIfNoEntry: false })?.isDirectory()
+    ) {
+      if (values.device !== undefined || values.list !== undefined || values['skip-invalid'] !== undefined)
+        throw new UsageError(
+          'a folder is imported whole: its devices and lists come from its files; drop --device, --list and --skip-invalid',
+          SEE_USAGE,
+        );
+      const dryRun = values['dry-run'] === true;
+      const plan = importFolder({ folder: positionals[0], root: path.resolve(values.root), dryRun });
+      reportFolder(plan, io, { dryRun, verbose: values.verbose === true });
+      return EXIT.ok;
+    }
+    if (values['dry-run'] !== undefined)
+      throw new UsageError(
+        '--dry-run is for a folder (otapress import <folder> --dry-run); a listing is imported whole or not at all',
+        SEE_USAGE,
+      );
     if (positionals.length !== 1)
       throw new UsageError(
         positionals.length === 0

@@ -186,23 +186,32 @@ dependencies: [android_device_fairphone_FP4]
   };
 }
 
-/** The steps every workflow starts with: check out, Node 20, the locked packages. */
-const WORKFLOW_SETUP = `    runs-on: ubuntu-latest
+/**
+ * The steps every workflow starts with: check out, Node 20, the locked packages. `history`: the
+ * whole history, which `otapress diff` needs to read the pull request's base (a checkout has the
+ * one commit it builds by default).
+ */
+const workflowSetup = (history = false) => `    runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v4${history ? '\n        with:\n          fetch-depth: 0' : ''}
       - uses: actions/setup-node@v4
         with:
           node-version: 20
           cache: npm
       - run: npm ci`;
 
-/** The GitHub Actions workflows: annotations on pull requests, the build of main. */
+/**
+ * The GitHub Actions workflows: annotations on pull requests and what phones will be offered once
+ * one is merged, the build of main. Nothing of the catalog goes into them: the pull request's base
+ * reaches the diff through the environment, never through the YAML or the shell's text.
+ */
 export function workflows(): ScaffoldFile[] {
-  const setup = WORKFLOW_SETUP;
+  const setup = workflowSetup();
   return [
     {
       file: '.github/workflows/check.yml',
-      text: `# Pull requests: validate every manifest and show each problem on its line of the diff.
+      text: `# Pull requests: validate every manifest and show each problem on its line of the diff, then
+# what phones will be offered once it is merged, answer by answer (the job's summary page).
 # Make this check required for main (Settings → Branches) so that no invalid manifest is merged.
 name: check
 on:
@@ -211,9 +220,14 @@ permissions:
   contents: read
 jobs:
   check:
-${setup}
+${workflowSetup(true)}
       - name: Validate the manifests (annotations on the changed lines)
         run: npx otapress check --format github
+      # A pull request's checkout is the merge of it into its base: diff shows what merging changes.
+      - name: What phones will be offered after the merge (the job summary)
+        env:
+          BASE: \${{ github.event.pull_request.base.sha }}
+        run: npx otapress diff "$BASE" --format markdown >> "$GITHUB_STEP_SUMMARY"
       - name: The editor schema matches the installed otapress
         run: npx otapress schema --check
 `,
@@ -272,7 +286,7 @@ jobs:
     environment:
       name: github-pages
       url: \${{ steps.deployment.outputs.page_url }}
-${WORKFLOW_SETUP}
+${workflowSetup()}
       - name: Build dist/ for GitHub Pages
         run: npx otapress build --host github-pages
       - uses: actions/upload-pages-artifact@v5

@@ -7,6 +7,9 @@
  * PixelExperience family's single object (below), whose build keys are the v1 ones but `filehash`.
  */
 
+import { isDownloadUrl } from '../catalog/build-extras.js';
+import type { ManifestValues } from '../catalog/manifest-text.js';
+
 /** crDroid's build keys and the v1 keys that carry the same value. */
 const CRDROID_BUILD_KEYS: Record<string, string> = {
   download: 'url',
@@ -52,13 +55,10 @@ export function isPixelExperienceRecord(r: Record<string, unknown>): boolean {
 
 /**
  * Renames a PixelExperience object's build keys to the v1 ones, in place (`filehash` → `md5sum`),
- * hands its first maintainer to `deviceField` as crDroid's `maintainer` (and their GitHub page as
- * `maintainer_url`) and drops the envelope's `error`; returns the renamed keys (v1 key → theirs).
+ * and drops the envelope's `error`; returns the renamed keys (v1 key → theirs). Its `maintainers`
+ * and links stay: they describe the device (device-file.ts).
  */
-export function mapPixelExperienceRecord(
-  r: Record<string, unknown>,
-  deviceField: (key: string, value: unknown) => void,
-): Map<string, string> {
+export function mapPixelExperienceRecord(r: Record<string, unknown>): Map<string, string> {
   const renamed = new Map<string, string>();
   if (r.filehash !== undefined && r.md5sum === undefined) {
     r.md5sum = r.filehash;
@@ -66,16 +66,40 @@ export function mapPixelExperienceRecord(
   }
   delete r.filehash;
   delete r.error;
-  const maintainers = Array.isArray(r.maintainers) ? r.maintainers : [];
-  const first = maintainers.find(
-    (m): m is Record<string, unknown> =>
-      m !== null && typeof m === 'object' && typeof (m as { name?: unknown }).name === 'string',
-  );
-  if (first) {
-    deviceField('maintainer', first.name);
-    if (typeof first.github_username === 'string' && /^[A-Za-z0-9-]{1,39}$/.test(first.github_username))
-      deviceField('maintainer_url', `https://github.com/${first.github_username}`);
-  }
-  delete r.maintainers;
   return renamed;
+}
+
+/** The links crDroid's records give each build, which manifests hold under the same names (catalog/fields.ts `shownLink`). */
+const BUILD_LINKS = ['gapps', 'firmware', 'modem', 'bootloader', 'recovery'] as const;
+
+/** The manifest's values of a record's build links. */
+export type BuildLinks = Pick<ManifestValues, (typeof BUILD_LINKS)[number]>;
+
+/**
+ * Takes a record's build links out of it: each address the manifest accepts (the rules of `url`),
+ * none for `""` (what crDroid's files write for none, and what the build writes back), and a note
+ * for any other value, which is left out.
+ */
+export function takeBuildLinks(r: Record<string, unknown>, note: (key: string, message: string) => void): BuildLinks {
+  const links: BuildLinks = {};
+  // A placeholder (no url, filename "") has no build to flash: its keys stay, noted as no v1 field.
+  if (r.url === undefined && r.filename === '') return links;
+  for (const key of BUILD_LINKS) {
+    const v = r[key];
+    delete r[key];
+    if (v === undefined || v === '') continue;
+    if (typeof v === 'string' && isDownloadUrl(v)) links[key] = v;
+    else {
+      const shown =
+        typeof v === 'string'
+          ? JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v)
+          : v !== null && typeof v === 'object'
+            ? Array.isArray(v)
+              ? 'an array'
+              : 'an object'
+            : String(v);
+      note(key, `\`${key}\` is ${shown}, not an http(s) address the build can publish; it is left out`);
+    }
+  }
+  return links;
 }

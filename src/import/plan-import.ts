@@ -10,7 +10,8 @@ import { firstInvalidUtf8 } from '../catalog/yaml-source.js';
 import { compareStrings, lineColOf, sortProblems, type Problem } from '../catalog/problems.js';
 import type { ManifestFile } from '../catalog/read.js';
 import type { Site } from '../catalog/site.js';
-import { locateJson } from './locate-json.js';
+import { locateJson, type JsonLocator } from './locate-json.js';
+import { readListingText } from './listing-readers.js';
 import { isSingleBuild, missingListMessage, whatTheFileIs } from './source-shapes.js';
 import { deviceFileOf, type DeviceField } from './device-file.js';
 import { mergeBuilds, orderLists, type Candidate, type ManifestWrite } from './merge-builds.js';
@@ -156,18 +157,23 @@ function readListing(input: ImportInput, report: Report): Listing | undefined {
   }
   const text = decoded.text;
   let json: unknown;
+  let lenient: JsonLocator | undefined;
   try {
     json = JSON.parse(text);
-  } catch (error) {
-    const message = (error as Error).message.split(', "')[0];
-    const position = /at position (\d+)/.exec(message);
-    report.problems.push({
-      file: sourceName,
-      ...lineColOf(text, position ? Number(position[1]) : 0),
-      field: '(file)',
-      message: `not valid JSON (${message}); save the listing exactly as the server sent it`,
-    });
-    return undefined;
+  } catch {
+    // Not strict JSON: read as the phones of its shape read it (listing-readers.ts), or refused where they fail.
+    const read = readListingText(
+      text,
+      decoded.bom,
+      input.site.formats.map((f) => f.family),
+    );
+    if (!read.ok) {
+      const { line, col, message } = read;
+      report.problems.push({ file: sourceName, line, col, field: '(file)', message });
+      return undefined;
+    }
+    [json, lenient] = [read.value, read.locate];
+    if (read.note) report.notes.push({ file: sourceName, ...read.note, field: '(file)' });
   }
   let records: unknown[];
   let base: string[];
@@ -182,7 +188,7 @@ function readListing(input: ImportInput, report: Report): Listing | undefined {
     report.at([], whatTheFileIs(json), report.problems);
     return undefined;
   }
-  report.locator = locateJson(text, base);
+  report.locator = lenient ?? locateJson(text, base);
   if (!input.site.lists.some((l) => l.name === input.list)) {
     const message = missingListMessage(input.list, input.site, input.siteText);
     report.problems.push({ file: sourceName, line: 1, col: 1, field: '--list', message });
@@ -344,15 +350,22 @@ interface Tally {
   details: Set<string>;
 }
 
-/** The listing's text: UTF-8 with or without a BOM (as manifests are read), or the offset and value of the first invalid byte. */
-function decodeListing(input: string | Uint8Array): { text: string; badByte?: number; badValue?: string } {
-  if (typeof input === 'string') return { text: input.replace(/^\ufeff/, '') };
+/** The listing's text: UTF-8 with or without a BOM (as manifests are read; `bom` says which), or the offset and value of the first invalid byte. */
+function decodeListing(input: string | Uint8Array): {
+  text: string;
+  bom: boolean;
+  badByte?: number;
+  badValue?: string;
+} {
+  if (typeof input === 'string') return { text: input.replace(/^\ufeff/, ''), bom: input.startsWith('\ufeff') };
+  const bom = input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf;
   const bad = firstInvalidUtf8(input);
   if (bad !== -1)
     return {
       text: new TextDecoder().decode(input.subarray(0, bad)),
+      bom,
       badByte: bad,
       badValue: input[bad].toString(16).toUpperCase().padStart(2, '0'),
     };
-  return { text: new TextDecoder('utf-8').decode(input) }; // TextDecoder drops a leading BOM.
+  return { text: new TextDecoder('utf-8').decode(input), bom }; // TextDecoder drops a leading BOM.
 }

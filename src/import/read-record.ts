@@ -14,6 +14,8 @@ import {
   isPixelExperienceRecord,
   mapCrDroidRecord,
   mapPixelExperienceRecord,
+  takeBuildLinks,
+  type BuildLinks,
 } from './other-formats.js';
 import { checkAcross, manifestValuesOf, readValues, type CompleteRead, type RecordValues } from './record-values.js';
 
@@ -165,7 +167,7 @@ interface Shape {
   /** The record is of another updater's shape: its keys beyond v1 describe the device. */
   foreign: boolean;
   /** Build facts of the crDroid family beyond the v1 record, which manifests hold too (checked there). */
-  buildExtras: Pick<ManifestValues, 'os_patch_level' | 'ota_property_files'>;
+  buildExtras: Pick<ManifestValues, 'os_patch_level' | 'ota_property_files'> & BuildLinks;
   crDroid: boolean;
 }
 
@@ -181,12 +183,12 @@ function adoptOtherShapes(r: Record<string, unknown>, c: RecordContext): Shape {
   if (crDroid && r.romtype === undefined) r.romtype = c.list;
   const pixelExperience = !crDroid && isPixelExperienceRecord(r);
   if (pixelExperience) {
-    for (const [ours, theirs] of mapPixelExperienceRecord(r, c.deviceField)) {
+    for (const [ours, theirs] of mapPixelExperienceRecord(r)) {
       renamed.set(ours, theirs);
       c.normalised('pixelexperience', theirs, `${theirs} → ${ours}`);
     }
   }
-  const buildExtras: Shape['buildExtras'] = {};
+  const buildExtras: Shape['buildExtras'] = takeBuildLinks(r, c.note);
   for (const key of ['os_patch_level', 'ota_property_files'] as const) {
     if (typeof r[key] === 'string' && r[key] !== '') buildExtras[key] = r[key] as string;
     if (r[key] !== undefined && buildExtras[key] === undefined)

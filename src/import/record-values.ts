@@ -176,7 +176,7 @@ export function manifestValuesOf(
   { values: v, url, size, upgrade }: CompleteRead,
   placeholder: boolean,
   c: ValueContext,
-  buildExtras: Pick<ManifestValues, 'os_patch_level' | 'ota_property_files'>,
+  buildExtras: Omit<ManifestValues, 'placeholder'>,
 ): RecordValues {
   if (placeholder) {
     return {

@@ -313,7 +313,7 @@ function oldNetlifyToml(root: string, site: Site): Problem | undefined {
  * A site whose `hosts` has no cloudflare gets no Cloudflare rule files: Netlify's, as with
  * `--host netlify`, or, for a site on GitHub Pages alone, what Pages needs.
  */
-function hostOf(site: Site, host: Host): Host {
+export function hostOf(site: Site, host: Host): Host {
   if (site.hosts.includes('cloudflare') || host !== 'all') return host;
   return site.hosts.includes('netlify') ? 'netlify' : 'github-pages';
 }

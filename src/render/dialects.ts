@@ -84,6 +84,11 @@ export interface Dialect {
   needs: readonly DialectNeed[];
   /** The most bytes the updater reads: the oldest builds are left out, with a notice, to stay within it. */
   maxBytes?: number;
+  /**
+   * Keys the updater keeps one value of for the whole answer, which each record it reads overwrites
+   * (the last one's shows): every record carries the newest build's, so that phones show its links.
+   */
+  sharedKeys?: readonly string[];
 }
 
 const WITHDRAWN: DialectNeed = {
@@ -214,6 +219,7 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
       key('donate_url', (_, d) => d.info.links.donate),
       key('forum_url', (_, d) => d.info.links.forum),
       key('website_url', (_, d) => d.info.links.info),
+      key('news_url', (_, d) => d.info.links.news),
     ],
     downloadKey: { key: 'id', field: 'id' },
     needs: [WITHDRAWN, SIZE, MD5_FILEHASH],
@@ -244,15 +250,19 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
       shown('buildtype', (_, __, list, format) => format.buildtype ?? list),
       shown('forum', (_, d) => d.forum),
       shown('telegram', (_, d) => d.telegram),
-      shown('gapps'),
+      shown('gapps', (b) => b.gapps),
       shown('firmware', (b) => b.firmware),
-      shown('modem'),
-      shown('bootloader'),
-      shown('recovery'),
+      shown('modem', (b) => b.modem),
+      shown('bootloader', (b) => b.bootloader),
+      shown('recovery', (b) => b.recovery),
       shown('paypal', (_, d) => d.paypal),
     ],
     downloadKey: { key: 'md5', field: 'md5sum' },
     needs: [WITHDRAWN, SIZE, MD5_ID],
+    // parseJsonUpdate keeps them in static fields that UpdatesActivity shows as the header's buttons
+    // once the whole answer is read (crDroid 14.0 at 86c1d231b28b9ba16a2f6ed21b58dda97f35a116): the
+    // last record's would show, and records are newest first.
+    sharedKeys: ['gapps', 'firmware', 'modem', 'bootloader', 'recovery'],
   },
   /** Matrixx 14.0, Project Infinity-X 15, VoltageOS 12–14: the six fields alone, keyed by `md5`. */
   'md5-six': {
@@ -426,6 +436,11 @@ export function dialectRecord(
 
 /** The file of `records` (newest first) in `dialect`, or `undefined` when it writes none. */
 export function dialectFile(dialect: Dialect, records: readonly unknown[]): string | undefined {
+  const shared = dialect.sharedKeys;
+  if (shared !== undefined && records.length > 1) {
+    const newest = records[0] as Record<string, unknown>;
+    records = records.map((r) => ({ ...(r as object), ...Object.fromEntries(shared.map((k) => [k, newest[k]])) }));
+  }
   switch (dialect.wrapper) {
     case 'response':
       return JSON.stringify({ response: records });

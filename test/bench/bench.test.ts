@@ -196,6 +196,22 @@ describe('npm run bench', { timeout: 120_000 }, () => {
   });
 });
 
+describe('npm run bench -- --import', { timeout: 120_000 }, () => {
+  it('imports a repository made from the crDroid fixture and cats its files, and prints both and their ratio', () => {
+    const result = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'test', 'bench', 'bench.ts'), '--import', '--devices', '6', '--runs', '1'],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('import of an OTA repository: 6 crDroid devices (13 files');
+    expect(result.stdout).toMatch(/^ {2}import {2}wall [\d.]+ s/m);
+    expect(result.stdout).toMatch(/^ {2}cat {5}wall [\d.]+ s/m);
+    expect(result.stdout).toMatch(/^ {2}import \/ cat: wall [\d.]+x, CPU/m);
+  });
+});
+
 describe('the list of targets the benchmark ends with', () => {
   const ratio = { figure: 'cold / --no-cache', unit: 'x', target: 1.05 };
   it('shows a median beside its target, met or MISSED, as before', () => {

@@ -15,6 +15,8 @@
 //                                          device's newest tenth of builds and of the same catalog without, each
 //                                          against the I/O floor of its own output: their costs per file written
 //                                          above it (incrementals.ts), alone; --spread: a tenth over the history
+//   npm run bench -- --import              `otapress import <folder>` of a 1,000-device OTA repository made from the
+//                                          crDroid fixture against `cat` of its files (import-repository.ts), alone
 //   npm run bench -- --keep-env            runs every command with NODE_EXTRA_CA_CERTS, when it is set (see
 //                                          childEnv below)
 //   TMPDIR=/dev/shm npm run bench ...      catalogs, outputs and caches on a tmpfs: no time waiting for a disk
@@ -78,6 +80,7 @@ const { values } = parseArgs({
     formats: { type: 'boolean', default: false },
     incrementals: { type: 'boolean', default: false },
     spread: { type: 'boolean', default: false },
+    import: { type: 'boolean', default: false },
     baseline: { type: 'string' },
     'keep-env': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
@@ -85,7 +88,7 @@ const { values } = parseArgs({
 });
 if (values.help) {
   console.log(
-    'usage: npm run bench -- [--quick] [--devices N] [--builds N] [--runs N] [--curve] [--peers] [--extras [--baseline DIR]] [--formats] [--incrementals [--spread]] [--hash-mb MB] [--only build,preview,hash] [--catalog DIR] [--keep] [--keep-env]',
+    'usage: npm run bench -- [--quick] [--devices N] [--builds N] [--runs N] [--curve] [--peers] [--extras [--baseline DIR]] [--formats] [--incrementals [--spread]] [--import] [--hash-mb MB] [--only build,preview,hash] [--catalog DIR] [--keep] [--keep-env]',
   );
   process.exit(0);
 }
@@ -107,6 +110,13 @@ if (values.incrementals) {
     env: childEnv(),
     atEnd: () => console.log(`\nload average at end: ${loadAverage()}`),
   });
+  process.exit(0);
+}
+if (values.import) {
+  // A figure of its own (test/bench/import-repository.ts): a whole OTA repository imported against cat.
+  const { benchImport } = await import('./import-repository.js');
+  const given = process.argv.some((a) => a === '--devices' || a.startsWith('--devices='));
+  benchImport({ devices: given ? Number(values.devices) : 1000, runs: Number(values.runs) });
   process.exit(0);
 }
 const baseline = values.baseline === undefined ? undefined : prepareBaseline(path.resolve(values.baseline));

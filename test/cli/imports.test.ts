@@ -10,7 +10,10 @@ const RANKS: Record<string, number> = {
   hosts: 2,
   import: 2,
   ota: 2,
+  probe: 2,
   pipeline: 3,
+  // What phones are offered before and after a change: compiles both sides through pipeline/.
+  diff: 3.5,
   commands: 4,
   cli: 5,
 };

@@ -325,17 +325,26 @@ describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
       ),
     );
     const emptyCache = mkdtempSync(path.join(tmpdir(), 'otapress-npm-cache-'));
+    const summary = path.join(emptyCache, 'step-summary.md');
     try {
       for (const workflow of workflows()) {
         for (const job of Object.values(
-          (parse(workflow.text) as { jobs: Record<string, { steps: { run?: string }[] }> }).jobs,
+          (
+            parse(workflow.text) as {
+              jobs: Record<string, { steps: { run?: string; env?: Record<string, string> }[] }>;
+            }
+          ).jobs,
         )) {
           for (const step of job.steps.filter((s) => s.run !== undefined)) {
-            const [command, ...args] = step.run!.split(' ');
+            // As the runner does: bash -eo pipefail, the step's env (an expression: the clone's
+            // HEAD stands for the pull request's base) and a job summary file.
+            const env = Object.fromEntries(
+              Object.entries(step.env ?? {}).map(([name, value]) => [name, value.startsWith('${{') ? 'HEAD' : value]),
+            );
             // npm ci too: offline, from the lock file and the tarball in vendor/.
-            const result = spawnSync(command, args, {
+            const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run!], {
               cwd: clone,
-              env: { ...ENV, npm_config_cache: emptyCache },
+              env: { ...ENV, npm_config_cache: emptyCache, GITHUB_STEP_SUMMARY: summary, ...env },
               encoding: 'utf8',
               timeout: 120_000,
             });
@@ -343,6 +352,8 @@ describe('the package, installed with --omit=dev', { timeout: 120_000 }, () => {
           }
         }
       }
+      // The diff of the clone with itself: nothing changes for phones.
+      expect(readFileSync(summary, 'utf8')).toContain('**no answer phones read differs between HEAD');
     } finally {
       rmSync(emptyCache, { recursive: true, force: true });
     }

@@ -385,6 +385,7 @@ describe('the scaffolded workflows', () => {
     expect(runs).toEqual([
       'npm ci',
       'npx otapress check --format github',
+      'npx otapress diff "$BASE" --format markdown >> "$GITHUB_STEP_SUMMARY"',
       'npx otapress schema --check',
       'npm ci',
       'npx otapress build',

@@ -16,7 +16,7 @@ export type CatalogFiles = Record<string, string>;
  * path, each in its device folder. Only for well-formed layouts: the reader's own refusals (links,
  * misplaced files, unusable folder names) are tested on a real disk.
  */
-function contentFromFiles(files: CatalogFiles): Content {
+export function contentFromFiles(files: CatalogFiles): Content {
   const manifests: Content['manifests'] = [];
   let site: Uint8Array | undefined;
   // Sorting whole paths gives readContent's order: a device folder's entries follow `<folder>/`.

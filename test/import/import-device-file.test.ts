@@ -52,6 +52,29 @@ describe('device.yaml from a crDroid listing', () => {
     });
   });
 
+  it("keeps at most device.yaml's 50 of a PixelExperience maintainers list, and names the rest once", () => {
+    const list = Array.from({ length: 1000 }, (_, i) => ({ name: `M${i}`, github_username: `m${i}` }));
+    const made = deviceFileOf(fields({ maintainers: list }), 'x.json');
+    expect(made.kept).toEqual(['maintainers → maintainers (50)']);
+    expect(made.leftOut).toEqual(['maintainers (the 950 past the first 50: device.yaml lists at most 50)']);
+    expect(parseDeviceFile(made.text!, 'content/x/device.yaml').problems).toEqual([]);
+    expect((parse(made.text!) as { maintainers: unknown[] }).maintainers.at(-1)).toEqual({
+      name: 'M49',
+      url: 'https://github.com/m49',
+    });
+  });
+
+  it.each([
+    ['a text', 'Jane'],
+    ['null', null],
+    ['an object', { name: 'Jane' }],
+  ])('leaves out a maintainers value that is not a list (%s)', (_, value) => {
+    expect(deviceFileOf(fields({ maintainers: value }), 'x.json')).toEqual({
+      kept: [],
+      leftOut: ['maintainers (not a list of maintainers)'],
+    });
+  });
+
   it('writes a maintainer url only with a maintainer name', () => {
     expect(deviceFileOf(fields({ maintainer_url: 'https://github.com/a' }), 'x.json')).toEqual({
       kept: [],

@@ -2,12 +2,13 @@
 // family's updater decodes from the source (test/helpers/format-clients.ts) equals what it decodes
 // from the build, on every field it reads that the catalog keeps. Real listings are in
 // test/fixtures/real-listings/ (its README names each repository, path and commit).
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMain } from '../helpers/cli-process.js';
 import { ROOT, tempProject } from '../helpers/helpers.js';
 import { decodeCrDroid, decodePixelExperience } from '../helpers/format-clients.js';
+import { decodePixelExperienceUpdate } from '../helpers/dialects/index.js';
 
 const FIXTURES = path.join(ROOT, 'test/fixtures/real-listings');
 const SITE = `download_base_url: https://dl.example.org/builds
@@ -44,14 +45,14 @@ describe('the PixelExperience family', () => {
       const result = await importFile(root, path.join(FIXTURES, 'pixelos-G.json'), 'G', 'official');
       expect(result.code).toBe(0);
       expect(result.out).toContain(
-        'device fields kept in content/G/device.yaml: maintainer → maintainers.name, maintainer_url → maintainers.url, website_url → links.info',
+        'device fields kept in content/G/device.yaml: maintainers → maintainers (1), website_url → links.info, news_url → links.news',
       );
       expect(result.out.at(-1)).toBe('imported 1 of 1 records into G/official: 2 manifests written');
       expect((await runMain(['build', '--root', root])).code).toBe(0);
       const source = decodePixelExperience(fixture('pixelos-G.json'))!;
       const published = decodePixelExperience(readFileSync(path.join(root, 'dist/api/updater/G.json'), 'utf8'))!;
-      // news_url has no place in device.yaml: the one field the updater reads that is not carried over.
-      expect({ ...published, newsUrl: source.newsUrl, maintainers: published.maintainers }).toEqual({
+      // Every field the updater reads comes back; a maintainer's `main_maintainer`, which it does not read, does not.
+      expect({ ...published, maintainers: published.maintainers }).toEqual({
         ...source,
         maintainers: published.maintainers,
       });
@@ -59,6 +60,46 @@ describe('the PixelExperience family', () => {
       expect(published.version).toBe('fourteen');
     },
   );
+
+  it(
+    'imports a hand-kept file its phones read although it is not strict JSON, and publishes what they read',
+    { timeout: 60_000 },
+    async () => {
+      const root = project(
+        'formats:\n  pixelexperience:\n    lists: [official]\n    path: /api/updater/{device}.json\n',
+      );
+      const lenient = fixture('pixelos-G.json')
+        .replace('{', '{\n    /* kept by hand */')
+        .replace('"version": "fourteen"', '"version": fourteen');
+      const file = path.join(root, 'G.json');
+      writeFileSync(file, lenient);
+      const result = await importFile(root, file, 'G', 'official');
+      expect(result.code).toBe(0);
+      expect(result.err).toContain(
+        `${file}:2:5  (file)  not strict JSON; read as PixelExperience's updater and its forks (PixelOS up to 14, Project Elixir) reads it (org.json): 2:5 a comment \`/* kept by hand */\`, which the phone's parser skips; 4:16 an unquoted value \`fourteen\`, which the phone reads as the text "fourteen". The build publishes strict JSON`,
+      );
+      expect((await runMain(['build', '--root', root])).code).toBe(0);
+      // What a PixelExperience phone reads from the hand-kept file equals what it reads from the build.
+      const published = readFileSync(path.join(root, 'dist/api/updater/G.json'), 'utf8');
+      const { maintainers, newsUrl, ...source } = decodePixelExperienceUpdate(lenient)!;
+      expect(decodePixelExperienceUpdate(published)).toMatchObject(source);
+      expect(JSON.parse(published).version).toBe('fourteen');
+    },
+  );
+
+  it('refuses a hand-kept file where its phones fail too, and writes nothing', async () => {
+    const root = project();
+    const file = path.join(root, 'G.json');
+    writeFileSync(file, fixture('pixelos-G.json').replace('{', '{\n    // kept by hand'));
+    const result = await importFile(root, file, 'G', 'official');
+    expect(result.code).toBe(1);
+    expect(result.err[0]).toMatch(
+      new RegExp(
+        `^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:23:2  \\(file\\)  not strict JSON, and PixelExperience's updater .* fails here too: the file ends where a key should be: the comment at 2:5 runs to the end of the file`,
+      ),
+    );
+    expect(existsSync(path.join(root, 'content/G'))).toBe(false);
+  });
 
   it('names an answer that says error: true, and server data keyed by device, in one line', async () => {
     const root = project();

@@ -417,7 +417,7 @@ describe('otapress import: malformed sources', () => {
       'bad JSON',
       '{"id": null, "response": [{"incremental": "x",}]}',
       [
-        'listing.json:1:47  (file)  not valid JSON (Expected double-quoted property name in JSON at position 46); save the listing exactly as the server sent it',
+        'listing.json:1:47  (file)  not JSON that any updater reads: `}` where a key should be: a comma before `}`, which org.json refuses; org.json, the most lenient parser phones use, fails here too, so phones get nothing from this file: correct it and import again',
       ],
     ],
     [

@@ -1,11 +1,10 @@
 // Real listings of each dialect (test/fixtures/dialect-listings/, its README names repository,
 // path and commit), imported and built back in their dialect at the path their phones ask: the
 // updater's own reading code (test/helpers/dialects/) decodes from the build what it decodes from
-// the source, on every key it reads that the catalog has a place for. The keys it has none for
-// (crDroid's gapps, firmware, modem, bootloader and recovery links; PixelExperience's news_url) are
-// still written, as `""`, so no phone drops the record. The record's type (`buildtype`, `romtype`)
-// is the list's name, which site.yaml writes in lower case: it comes back so, and these readers
-// only show it (AlphaDroid, which compares it, is not among these listings).
+// the source, on every key it reads (crDroid's per-build links and PixelExperience's `news_url`
+// included). The record's type (`buildtype`, `romtype`) is the list's name, which site.yaml writes
+// in lower case: it comes back so, and these readers only show it (AlphaDroid, which compares it,
+// is not among these listings).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,18 +21,10 @@ import {
 
 const LISTINGS = path.join(ROOT, 'test/fixtures/dialect-listings');
 
-/** Shown keys of the Java readers that device.yaml has no place for: import leaves them out. */
-const NO_PLACE = ['gapps', 'firmware', 'modem', 'bootloader', 'recovery'];
-
 const javaReader = (reader: keyof typeof javaResponseReaders) => (text: string) =>
   decodeJavaResponse(text, javaResponseReaders[reader])?.map((u) => ({
     ...u,
-    shown: Object.fromEntries(
-      Object.entries(u.shown).map(([k, v]) => [
-        k,
-        NO_PLACE.includes(k) ? '(no place)' : k === 'buildtype' ? v.toLowerCase() : v,
-      ]),
-    ),
+    shown: Object.fromEntries(Object.entries(u.shown).map(([k, v]) => [k, k === 'buildtype' ? v.toLowerCase() : v])),
   }));
 const derpFest = (text: string) => decodeDerpFest(text)?.map((u) => ({ ...u, type: u.type?.toLowerCase() }));
 
@@ -63,11 +54,7 @@ const rows: [string, string, string, string, string, (text: string) => unknown][
     'official',
     'pixelexperience',
     UPDATER,
-    (text) => {
-      const update = decodePixelExperienceUpdate(text);
-      // news_url has no place in device.yaml.
-      return update && { ...update, newsUrl: '(no place)' };
-    },
+    (text) => decodePixelExperienceUpdate(text),
   ],
 ];
 
@@ -89,11 +76,6 @@ describe('real listings built back in their own dialect', () => {
     const original = decode(readFileSync(source, 'utf8'));
     expect(original).toBeDefined();
     expect(decode(built)).toEqual(original);
-    // What the catalog has no place for is still there for the reader, as "".
-    if (dialect === 'crdroid-java') {
-      const record = (JSON.parse(built) as { response: Record<string, unknown>[] }).response[0];
-      for (const key of NO_PLACE) expect(record[key], key).toBe('');
-    }
   });
 });
 

@@ -214,6 +214,44 @@ export function decodeJavaResponse(text: string, reader: JavaResponseReader): Ja
   return updates;
 }
 
+/**
+ * What the reader's header shows after a check: `parseJsonUpdate` keeps each shown key in a static
+ * field (`mMaintainer`, `mGapps`, ...) that every record overwrites, whether or not the phone is
+ * offered it, and `UpdatesActivity.updateLastCheckedString` reads them once `loadUpdatesList` has
+ * parsed the whole answer (crDroid 14.0 UpdatesActivity.java at
+ * 86c1d231b28b9ba16a2f6ed21b58dda97f35a116, `processNewJson`): the last record's values, each key
+ * set up to the first that record lacks (getString throws, the statics already set stay). A key no
+ * record set is `null`; `undefined` when the whole answer fails.
+ */
+export function javaResponseHeader(
+  text: string,
+  reader: JavaResponseReader,
+): Record<string, string | null> | undefined {
+  let list;
+  try {
+    list = getJSONArray(parseJSONObject(joinLines(text)), 'response');
+  } catch (error) {
+    if (error instanceof JSONException) return undefined;
+    throw error;
+  }
+  const statics: Record<string, string | null> = Object.fromEntries(reader.shownKeys.map((k) => [k, null]));
+  for (let i = 0; i < list.length; i++) {
+    if (arrayIsNull(list, i)) continue;
+    try {
+      const object = arrayGetJSONObject(list, i);
+      // The six build fields are read first: a record that fails one sets no static.
+      getLong(object, 'timestamp');
+      for (const key of ['filename', 'md5']) getString(object, key);
+      getLong(object, 'size');
+      for (const key of ['download', 'version']) getString(object, key);
+      for (const key of reader.shownKeys) statics[key] = getString(object, key);
+    } catch (error) {
+      if (!(error instanceof JSONException)) throw error;
+    }
+  }
+  return statics;
+}
+
 /** `Utils.isCompatible` of the reader for one update: newer than the phone's build unless downgrading is allowed. */
 function javaResponseIsCompatible(
   update: JavaResponseUpdate,

@@ -1,0 +1,338 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseSite, type Site } from '../../src/catalog/site.js';
+import { classifyFile } from '../../src/import/folder-classify.js';
+import { planFolder } from '../../src/import/folder-plan.js';
+import { editSite } from '../../src/import/folder-site.js';
+import { SEED } from '../helpers/arbitraries.js';
+
+// The pure planning of `otapress import <folder>`: what each file is, the site.yaml edit, and a
+// plan that writes nothing until every file is valid. The real repositories are imported and
+// built in import-repositories.slow.test.ts.
+
+const SITE = `# The site. This comment stays.
+download_base_url: https://dl.example.org/builds
+
+# Channels, kept with their comment.
+channels: [stable, official]
+lists:
+  stable: [stable, official]   # the stable list
+  official: [official]
+# A comment after the lists.
+`;
+
+function siteOf(text: string): Site {
+  const { site, problems } = parseSite(text);
+  if (!site) throw new Error(problems.map((p) => p.message).join('\n'));
+  return site;
+}
+
+const crdroid = (device: string, extra: Record<string, unknown> = {}) => ({
+  response: [
+    {
+      maintainer: 'A Maintainer',
+      oem: 'Xiaomi',
+      device: 'Redmi',
+      filename: `crDroidAndroid-14.0-20240315-${device}-v10.3.zip`,
+      download: `https://dl.example.org/${device}.zip`,
+      timestamp: 1710460800,
+      md5: '0123456789abcdef0123456789abcdef',
+      sha256: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
+      size: 1234567,
+      version: '10.3',
+      buildtype: 'Monthly',
+      ...extra,
+    },
+  ],
+});
+
+const file = (path: string, value: unknown) => ({
+  path,
+  bytes: Buffer.from(typeof value === 'string' ? value : JSON.stringify(value, null, 2)),
+});
+
+const plan = (files: { path: string; bytes: Uint8Array }[], siteText = SITE) =>
+  planFolder({
+    folder: 'ota',
+    files,
+    site: siteOf(siteText),
+    siteText,
+    existing: [],
+    deviceFiles: new Set(),
+  });
+
+describe('import <folder>: what each file of a repository is', () => {
+  const v1 = { datetime: 1, filename: 'a.zip', id: 'x', size: 1, url: 'https://x/a.zip', version: '1' };
+  it.each([
+    ['crDroid Java: md5 and the shown keys', 'akita.json', crdroid('akita'), 'crdroid-java'],
+    [
+      'six-field md5',
+      'akita.json',
+      { response: [{ timestamp: 1, filename: 'a', md5: 'm', size: 1, download: 'd', version: '1' }] },
+      'md5-six',
+    ],
+    [
+      'crDroid Kotlin: sha256, no md5',
+      'akita.json',
+      { response: [{ filename: 'a', download: 'd', timestamp: 1, sha256: 's', size: 1, version: '1' }] },
+      'crdroid',
+    ],
+    ['LineageOS v1 records (romtype)', 'Pong.json', { response: [{ ...v1, romtype: 'Official' }] }, 'lineage-v1'],
+    ['PixelOS 15 records (no romtype)', 'aston.json', { response: [v1] }, 'pixelos15'],
+    [
+      'a PixelExperience object',
+      'sweet.json',
+      { error: false, ...v1, filehash: 'm', maintainers: [] },
+      'pixelexperience',
+    ],
+  ])('%s', (_, path, json, dialect) => {
+    expect(classifyFile(path, JSON.stringify(json), json)).toMatchObject({
+      kind: 'listing',
+      dialect,
+      template: '/{device}.json',
+    });
+  });
+
+  it.each([
+    ['OTA/VANILLA/akita.json', '/OTA/VANILLA/{device}.json', 'VANILLA'],
+    ['OTA/vanilla/akita.json', '/OTA/{list}/{device}.json', 'vanilla'],
+    ['vanilla/akita.json', '/vanilla/{device}.json', 'vanilla'],
+    ['builds/akita.json', '/builds/{device}.json', undefined],
+  ])('%s lies at %s (list folder %s)', (path, template, listFolder) => {
+    const listing = classifyFile(path, '', crdroid('akita'));
+    expect(listing).toMatchObject({ kind: 'listing', device: 'akita', template });
+    expect((listing as { listFolder?: string }).listFolder).toBe(listFolder);
+  });
+
+  it.each([
+    ['akita_changelog.txt', '/{device}_changelog.txt'],
+    ['changelog_Pong.txt', '/changelog_{device}.txt'],
+    ['API/updater/changelogs/aston.md', '/API/updater/changelogs/{device}.md'],
+    ['OTA/changelogs/e.txt', '/OTA/changelogs/{device}.txt'],
+  ])('the changelog %s is a device changelog at %s', (path, template) => {
+    expect(classifyFile(path, 'text', undefined)).toMatchObject({ kind: 'changelog', template });
+  });
+
+  it.each([
+    ['README.md', 'not a JSON listing or a changelog named after a device'],
+    ['API/devices/aston.json', 'not a listing (no build records in it)'],
+    ['v2.json', 'a listing in a dialect import does not read (LineageOS v2 or PixelOS feed builds with `files`)'],
+    [
+      'empty.json',
+      'a listing with no builds: nothing to import (the build writes the file again once the device has a build)',
+    ],
+  ])('%s is left alone: %s', (path, why) => {
+    const json = path.startsWith('v2')
+      ? [{ datetime: 1, type: 'nightly', version: '1.0', files: [] }]
+      : path.startsWith('empty')
+        ? { response: [] }
+        : path.endsWith('.json')
+          ? { model: 'x' }
+          : undefined;
+    expect(classifyFile(path, '# x', json)).toEqual({ kind: 'other', path, why });
+  });
+});
+
+describe('import <folder>: the site.yaml edit', () => {
+  it('adds the lists and a formats entry as text: every comment and line of the file stays', () => {
+    const site = siteOf(SITE);
+    const edited = editSite(
+      SITE,
+      site,
+      ['monthly'],
+      [{ family: 'crdroid-java', lists: ['monthly'], path: '/{device}.json', buildtype: 'Monthly' }],
+    );
+    if ('problem' in edited) throw new Error(edited.problem);
+    expect(edited.text).toBe(`# The site. This comment stays.
+download_base_url: https://dl.example.org/builds
+
+# Channels, kept with their comment.
+channels: [stable, official, monthly]
+lists:
+  stable: [stable, official]   # the stable list
+  official: [official]
+  monthly: [monthly]
+# A comment after the lists.
+
+# Other updaters' files, where the imported OTA repository kept them (otapress import).
+formats:
+  crdroid-java: { lists: [monthly], path: "/{device}.json", buildtype: "Monthly" }
+`);
+    expect(edited.site.formats).toMatchObject([
+      { family: 'crdroid-java', lists: ['monthly'], path: '/{device}.json', buildtype: 'Monthly' },
+    ]);
+  });
+
+  it('adds to block sequences and to an existing formats mapping at their indentation', () => {
+    const text = `download_base_url: https://dl.example.org/builds
+channels:
+    - stable
+lists:
+    stable: [stable]
+formats:
+    crdroid: { lists: [stable] }
+`;
+    const edited = editSite(
+      text,
+      siteOf(text),
+      ['gapps'],
+      [{ family: 'pixelos15', lists: ['gapps'], path: '/{device}.json' }],
+    );
+    if ('problem' in edited) throw new Error(edited.problem);
+    expect(edited.text).toBe(`download_base_url: https://dl.example.org/builds
+channels:
+    - stable
+    - gapps
+lists:
+    stable: [stable]
+    gapps: [gapps]
+formats:
+    crdroid: { lists: [stable] }
+    pixelos15: { lists: [gapps], path: "/{device}.json" }
+`);
+  });
+
+  it('refuses to add a dialect site.yaml already has, naming the entry the repository needs', () => {
+    const text = `${SITE}formats:\n  crdroid-java: {}\n`;
+    expect(
+      editSite(text, siteOf(text), [], [{ family: 'crdroid-java', lists: ['stable'], path: '/{device}.json' }]),
+    ).toEqual({
+      problem:
+        "content/site.yaml already has a `crdroid-java` format; the repository's files need `crdroid-java: { lists: [stable], path: /{device}.json }`: remove or change the entry, then import again",
+    });
+  });
+});
+
+describe('import <folder>: the plan', () => {
+  it('reports the problems of every file at once, at file:line:col, and then writes nothing', () => {
+    const broken = crdroid('akita', { size: 'big' });
+    const result = plan([
+      file('akita.json', broken),
+      file('beckham.json', '{"response": [{"filename": "x.zip",'),
+      file('vayu.json', crdroid('vayu')),
+    ]);
+    expect(result.writes).toEqual([]);
+    expect(result.problems.map((p) => `${p.file}:${p.line}:${p.col}  ${p.field}`)).toEqual([
+      'ota/akita.json:12:15  response.0.size',
+      'ota/beckham.json:1:36  (file)',
+    ]);
+  });
+
+  it('puts list folders in the path as {list}, adding the lists the site lacks', () => {
+    const result = plan([
+      file('OTA/gapps/akita.json', crdroid('akita')),
+      file(
+        'OTA/vanilla/akita.json',
+        crdroid('akita', {
+          sha256: 'f'.repeat(64),
+          md5: 'f'.repeat(32),
+          filename: 'crDroidAndroid-14.0-20240316-akita-v10.3.zip',
+          timestamp: 1710547200,
+        }),
+      ),
+    ]);
+    expect(result.problems).toEqual([]);
+    expect(result.dialects).toEqual([
+      {
+        entry: { family: 'crdroid-java', lists: ['gapps', 'vanilla'], path: '/OTA/{list}/{device}.json' },
+        files: 2,
+        newLists: ['gapps', 'vanilla'],
+      },
+    ]);
+    expect(result.writes.map((w) => `${w.file} ${w.action}`)).toEqual([
+      'content/akita/crDroidAndroid-14.0-20240315-akita-v10.3.yaml created',
+      'content/akita/crDroidAndroid-14.0-20240316-akita-v10.3.yaml created',
+      'content/akita/device.yaml created',
+      "content/site.yaml lists gapps, vanilla added, 1 format added, and v1_withdrawn is now omit (its default once a channel is not /e/'s: withdrawn and size-0 builds leave the v1 lists; set v1_withdrawn: list to keep them)",
+    ]);
+  });
+
+  it('leaves out the files of a second list folder at the root: a dialect has one path there', () => {
+    const result = plan([file('gapps/akita.json', crdroid('akita')), file('vanilla/akita.json', crdroid('akita'))]);
+    expect(result.dialects.map((d) => d.entry)).toEqual([
+      { family: 'crdroid-java', lists: ['gapps'], path: '/gapps/{device}.json', buildtype: 'Monthly' },
+    ]);
+    expect(result.leftOut).toContain(
+      '1 crdroid-java file at /vanilla/{device}.json (vanilla/akita.json): not imported, the other crdroid-java files lie at /gapps/{device}.json and a dialect is written at one path',
+    );
+  });
+
+  it('leaves out a changelog the catalog would refuse, saying why, and imports the rest', () => {
+    const result = plan([
+      file('akita.json', crdroid('akita')),
+      file('akita_changelog.txt', 'See [the notes](http://example.org/n).'),
+    ]);
+    expect(result.problems).toEqual([]);
+    expect(result.leftOut).toContainEqual(
+      expect.stringMatching(/^akita_changelog\.txt: the catalog would not accept it: .*https/),
+    );
+    expect(result.writes.find((w) => w.file.endsWith('-v10.3.yaml'))!.text).not.toContain('changelog');
+  });
+
+  it('refuses two devices whose names differ only by case, at the second file', () => {
+    const result = plan([file('FP4.json', crdroid('FP4')), file('fp4.json', crdroid('fp4'))]);
+    expect(result.writes).toEqual([]);
+    expect(result.problems.map((p) => `${p.file}  ${p.message.slice(0, 40)}`)).toEqual([
+      'ota/fp4.json  the device fp4 differs from FP4 (FP4.jso',
+    ]);
+  });
+
+  it('writes nothing, site.yaml included, for a repository with no listing', () => {
+    const result = plan([file('README.md', '# OTA')]);
+    expect(result.writes).toEqual([]);
+    expect(result.leftAlone).toEqual([
+      { why: 'not a JSON listing or a changelog named after a device', paths: ['README.md'] },
+    ]);
+  });
+
+  it('takes any file without throwing: every problem is located, and nothing is written with one', () => {
+    const paths = fc.constantFrom(
+      'a.json',
+      'FP4.json',
+      'OTA/gapps/x.json',
+      'x_changelog.txt',
+      'changelogs/FP4.md',
+      'info/d.json',
+      'a\u001b[31m.json',
+      '__proto__.json',
+      'constructor.json',
+    );
+    const contents = fc.oneof(
+      fc.json(),
+      fc.string(),
+      fc.jsonValue().map((v) => JSON.stringify({ response: [v] })),
+      fc.jsonValue().map((v) => JSON.stringify({ response: [{ ...crdroid('FP4').response[0], size: v }] })),
+      fc.jsonValue().map((v) => JSON.stringify({ devices: [{ codename: 'FP4', device_name: v, support_group: v }] })),
+      fc.uint8Array({ maxLength: 40 }).map((b) => Buffer.from(b).toString('latin1')),
+    );
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.tuple(paths, contents), { selector: ([p]) => p, maxLength: 4 }), (entries) => {
+        const result = plan(entries.sort(([a], [b]) => (a < b ? -1 : 1)).map(([p, c]) => file(p, c)));
+        for (const p of result.problems) {
+          expect(p.line).toBeGreaterThan(0);
+          expect(typeof p.message).toBe('string');
+        }
+        if (result.problems.length > 0) expect(result.writes).toEqual([]);
+      }),
+      { seed: SEED, numRuns: 300 },
+    );
+  });
+
+  it('imports the same repository again without a change: every build is there, and site.yaml has its format', () => {
+    const files = [file('akita.json', crdroid('akita')), file('akita_changelog.txt', 'Fixed the camera.')];
+    const first = plan(files);
+    const siteText = first.writes.find((w) => w.file === 'content/site.yaml')!.text;
+    const again = planFolder({
+      folder: 'ota',
+      files,
+      site: siteOf(siteText),
+      siteText,
+      existing: first.writes
+        .filter((w) => !w.file.endsWith('device.yaml') && w.file !== 'content/site.yaml')
+        .map((w) => ({ file: w.file, device: 'akita', bytes: Buffer.from(w.text) })),
+      deviceFiles: new Set(['akita']),
+    });
+    expect(again.problems).toEqual([]);
+    expect(again.writes).toEqual([]);
+  });
+});

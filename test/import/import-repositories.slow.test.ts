@@ -1,0 +1,185 @@
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { runMain } from '../helpers/cli-process.js';
+import {
+  decodeDerpFest,
+  decodeDerpFestDeviceInfo,
+  decodeJavaResponse,
+  decodePixelOs15,
+  javaResponseReaders,
+} from '../helpers/dialects/index.js';
+import { ROOT, snapshotTree, tempProject } from '../helpers/helpers.js';
+
+// Three ROM projects' OTA repositories (test/fixtures/ota-repositories/README.md names each
+// repository, branch and commit), each imported in one command into a fresh `init` catalog and
+// built: every listing comes back at its own path and decodes, with the updater's own reading
+// (test/helpers/dialects/), equal to the repository's file on every key its updater reads that a
+// catalog keeps. What a catalog does not keep is named below with the reason.
+
+const FIXTURES = path.join(ROOT, 'test/fixtures/ota-repositories');
+
+/** A fresh catalog made by `init`, the repository imported into it, and built. */
+async function importAndBuild(rom: string) {
+  const root = path.join(tempProject(), 'catalog');
+  expect((await runMain(['init', root])).code).toBe(0);
+  const imported = await runMain(['import', path.join(FIXTURES, rom), '--root', root]);
+  expect(imported.code, imported.err.join('\n')).toBe(0);
+  const built = await runMain(['build', '--root', root]);
+  expect(built.code, built.err.join('\n')).toBe(0);
+  const read = (file: string) => readFileSync(path.join(FIXTURES, rom, file), 'utf8');
+  const dist = (file: string) => readFileSync(path.join(root, 'dist', file), 'utf8');
+  const has = (file: string) => existsSync(path.join(root, 'dist', file));
+  return { root, imported, read, dist, has };
+}
+
+/** The `changelog` of the newest build of `device` in the catalog. */
+function newestChangelog(root: string, device: string): string | undefined {
+  const folder = path.join(root, 'content', device);
+  const manifests = readdirSync(folder)
+    .filter((name) => name !== 'device.yaml')
+    .map((name) => parse(readFileSync(path.join(folder, name), 'utf8')) as { timestamp: number; changelog?: string });
+  return manifests.sort((a, b) => b.timestamp - a.timestamp)[0]?.changelog;
+}
+
+/** A changelog file as import keeps it: line ends trimmed, no blank lines around it. */
+const normalised = (text: string) =>
+  text
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .join('\n')
+    .replace(/^\n+|\n+$/g, '');
+
+describe('otapress import <folder> of real OTA repositories, then build', () => {
+  it('crDroid (crdroid-java at /<device>.json): every file back at its path, equal for the Java updater', async () => {
+    const { root, imported, read, dist } = await importAndBuild('crdroid');
+    expect(imported.out).toContain(
+      '  crdroid-java: 4 files at /{device}.json, list monthly (new); buildtype "Monthly"',
+    );
+    expect(imported.out).toContain('left alone (not a JSON listing or a changelog named after a device): README.md');
+    const reader = javaResponseReaders.crdroid;
+    for (const device of ['Mi439', 'Pong', 'beckham', 'akita']) {
+      const original = decodeJavaResponse(read(`${device}.json`), reader)!;
+      const rebuilt = decodeJavaResponse(dist(`${device}.json`), reader)!;
+      expect(original).toHaveLength(1);
+      // akita's `Weekly` is published as the path's one build type, `Monthly` (import says so).
+      const lost = device === 'akita' ? ['buildtype'] : [];
+      const kept = (u: (typeof original)[number]) => ({
+        ...u,
+        shown: Object.fromEntries(Object.entries(u.shown).filter(([k]) => !lost.includes(k))),
+      });
+      expect(rebuilt.map(kept), device).toEqual(original.map(kept));
+      // The changelog is the newest build's; crDroid's root `<device>_changelog.txt` is not written back (import says why).
+      expect(newestChangelog(root, device)).toBe(`${normalised(read(`${device}_changelog.txt`))}\n`);
+    }
+    expect(imported.out.join('\n')).toContain('left out: the build type of 1 crdroid-java file (Weekly)');
+    expect(imported.out.join('\n')).toContain('left out: changelog files at /{device}_changelog.txt');
+  });
+
+  it('PixelOS (pixelos15 at /API/updater/<device>.json): every file and changelog back at its path', async () => {
+    const { root, imported, read, dist, has } = await importAndBuild('pixelos');
+    const out = imported.out.join('\n');
+    expect(out).toContain(
+      '  pixelos15: 3 files at /API/updater/{device}.json, list stable; changelogs at /API/updater/changelogs/{device}.md',
+    );
+    for (const device of ['aston', 'sweet', 'zeus']) {
+      const file = `API/updater/${device}.json`;
+      expect(decodePixelOs15(dist(file)), device).toEqual(decodePixelOs15(read(file)));
+      expect(decodePixelOs15(dist(file))).toHaveLength(1);
+      // Each line of the repository's changelog in the one the build writes (headings as `#`..., items
+      // as `- `, a link as its text and address: render/dialect-changelog.ts).
+      const written = dist(`API/updater/changelogs/${device}.md`).split('\n');
+      const words = (line: string) =>
+        line
+          .replace(/^#+\s*/, '')
+          .replace(/\[([^\]]*)\]\((https:[^)]*)\)/g, '$1 <$2>')
+          .trim();
+      const lines = normalised(read(`API/updater/changelogs/${device}.md`))
+        .split('\n')
+        .filter((l) => l.trim() !== '');
+      // Lines of one paragraph are joined by a space (the Markdown subset, catalog/changelog.ts).
+      const flat = written.map(words).join(' ');
+      for (const line of lines) expect(flat, `${device}: ${line}`).toContain(words(line));
+      expect(newestChangelog(root, device)).toBeDefined();
+    }
+    // G.json is a PixelExperience object of a device no longer updated, at the path of the
+    // PixelOS 15 files: one path is written in one dialect, so import leaves it out and says so.
+    expect(out).toContain('left out: 1 pixelexperience file (API/updater/G.json): not imported');
+    expect(has('API/updater/G.json')).toBe(false);
+    expect(out).toContain(
+      'left alone (not a listing (no build records in it)): API/devices/aston.json, API/devices/sweet.json',
+    );
+    expect(out).toContain(
+      "left alone (a device list: only the lineage-v1 format writes one (DerpFest's device_info)): API/devices.json",
+    );
+    expect(out).toContain(
+      'left alone (another changelog of the device: those at /API/updater/changelogs/{device}.md are imported): API/changelogs/aston.md',
+    );
+  });
+
+  it('DerpFest (lineage-v1 at /<device>.json, with info/device-info.json): every file back, equal for its Kotlin reader', async () => {
+    const { root, imported, read, dist } = await importAndBuild('derpfest');
+    const out = imported.out.join('\n');
+    expect(out).toContain(
+      '  lineage-v1: 3 files at /{device}.json, list official; device list at /info/device-info.json',
+    );
+    expect(out).toContain('left alone (not a listing (no build records in it)): codename.json, maintainer.json');
+    for (const device of ['Pong', 'a505fn', 'sakura']) {
+      const original = decodeDerpFest(read(`${device}.json`))!;
+      // `romtype` becomes the list's name (`official` for `Official`): DerpFest's updater shows it
+      // and LineageOS's compares it with the release type ignoring case (README, The v1 interface).
+      const typeless = (u: (typeof original)[number]) => ({ ...u, type: u.type?.toLowerCase() });
+      expect(decodeDerpFest(dist(`${device}.json`))!.map(typeless), device).toEqual(original.map(typeless));
+      expect(original).toHaveLength(1);
+      expect(decodeDerpFestDeviceInfo(dist('info/device-info.json'), device), device).toEqual(
+        decodeDerpFestDeviceInfo(read('info/device-info.json'), device),
+      );
+      expect(newestChangelog(root, device)).toBe(`${normalised(read(`changelog_${device}.txt`))}\n`);
+    }
+  });
+
+  it('--dry-run prints the plan and writes nothing', async () => {
+    const root = path.join(tempProject(), 'catalog');
+    expect((await runMain(['init', root])).code).toBe(0);
+    const before = snapshotTree(root);
+    const dry = await runMain(['import', path.join(FIXTURES, 'derpfest'), '--root', root, '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.out).toContain('would update content/site.yaml: 1 format added');
+    expect(dry.out.filter((l) => l.startsWith('would create content/'))).toHaveLength(6);
+    expect(dry.out.at(-1)).toBe('dry run: 7 files would be written; nothing was written');
+    expect(snapshotTree(root)).toEqual(before);
+  });
+
+  it('reports every broken file at file:line:col and writes nothing', async () => {
+    const root = path.join(tempProject(), 'catalog');
+    expect((await runMain(['init', root])).code).toBe(0);
+    const repository = path.join(tempProject(), 'repository');
+    cpSync(path.join(FIXTURES, 'derpfest'), repository, { recursive: true });
+    const a505fn = readFileSync(path.join(repository, 'a505fn.json'), 'utf8');
+    writeFileSync(path.join(repository, 'a505fn.json'), a505fn.replace('"id"', '"idx"'));
+    writeFileSync(path.join(repository, 'Pong.json'), '{"response": [{"datetime": 1,');
+    const before = snapshotTree(root);
+    const result = await runMain(['import', repository, '--root', root]);
+    expect(result.code).toBe(1);
+    expect(result.err.some((l) => /\/a505fn\.json:\d+:\d+ {2}response\.0\.id {2}/.test(l))).toBe(true);
+    expect(result.err.some((l) => /\/Pong\.json:1:\d+ {2}\(file\) {2}not (valid )?JSON/.test(l))).toBe(true);
+    expect(snapshotTree(root)).toEqual(before);
+  });
+
+  it('skips hidden folders (.git) and names a link, never following it', async () => {
+    const root = path.join(tempProject(), 'catalog');
+    expect((await runMain(['init', root])).code).toBe(0);
+    const repository = path.join(tempProject(), 'repository');
+    cpSync(path.join(FIXTURES, 'derpfest'), repository, { recursive: true });
+    mkdirSync(path.join(repository, '.git'));
+    writeFileSync(path.join(repository, '.git', 'broken.json'), '{"response": [{"filename": ');
+    symlinkSync(path.join(FIXTURES, 'crdroid', 'akita.json'), path.join(repository, 'akita.json'));
+    const result = await runMain(['import', repository, '--root', root, '--dry-run']);
+    expect(result.code, result.err.join('\n')).toBe(0);
+    expect(result.out).toContain('left alone (a link (never followed)): akita.json');
+    expect(result.out.join('\n')).not.toContain('.git');
+    expect(result.out[0]).toBe('3 devices in 3 listing files: Pong, a505fn, sakura');
+  });
+});

@@ -1,0 +1,55 @@
+// What the PixelExperience-family answer shows of the device, from device.yaml: the news link
+// (`news_url`; Utils.parseJsonUpdate reads it with getString unless null, and ExtrasFragment.java
+// opens it as the News card: PixelExperience/packages_apps_Updates thirteen at
+// 50c6109df4a3af5ecba94a1382a2d5d2460422fa, twelve at 196ae87e274353cf2e2090f9e620bd7f8cc15bfb) and
+// every maintainer, each a card of its own (ExtrasFragment loops over `getMaintainers()`).
+import { describe, expect, it } from 'vitest';
+import { formatPath } from '../../src/catalog/formats.js';
+import { decodePixelExperienceUpdate } from '../helpers/dialects/index.js';
+import { compileFiles, exampleFiles } from '../helpers/memory-catalog.js';
+
+const DEVICE = 'content/FP4/device.yaml';
+const NEWS = 'https://blog.example.org/fp4';
+
+function answer(device: string): string | undefined {
+  const files = exampleFiles();
+  files['content/site.yaml'] += 'formats:\n  pixelexperience: { lists: [official] }\n';
+  files[DEVICE] = device;
+  const compiled = compileFiles(files);
+  expect(compiled.problems).toEqual([]);
+  const at = formatPath(compiled.site!.formats[0], 'FP4', 'official');
+  const file = compiled.files.find((f) => `/${f.path}` === at);
+  return file && String(file.contents);
+}
+
+describe('device.yaml in the PixelExperience answer', () => {
+  it('links.news is the News card, on both branches', () => {
+    const text = answer(`name: Fairphone 4\nlinks:\n  info: https://wiki.example.org/FP4\n  news: ${NEWS}\n`)!;
+    for (const branch of ['twelve', 'thirteen'] as const) {
+      const update = decodePixelExperienceUpdate(text, branch)!;
+      expect(update.newsUrl, branch).toBe(NEWS);
+      expect(update.websiteUrl, branch).toBe('https://wiki.example.org/FP4');
+    }
+    expect(decodePixelExperienceUpdate(answer('name: Fairphone 4\n')!)!.newsUrl).toBe('');
+  });
+
+  it('every maintainer is a card, with the GitHub user name of their url on twelve', () => {
+    const text = answer(
+      'maintainers:\n  - name: Aryan\n    url: https://github.com/basamaryan\n  - name: Jane Doe\n  - name: Ravi\n    url: https://github.com/ravi-k\n',
+    )!;
+    expect(decodePixelExperienceUpdate(text, 'twelve')!.maintainers).toEqual([
+      { name: 'Aryan', username: 'basamaryan' },
+      { name: 'Jane Doe', username: null },
+      { name: 'Ravi', username: 'ravi-k' },
+    ]);
+  });
+
+  it('a news link that is not https is refused where device.yaml has it', () => {
+    const files = exampleFiles();
+    files[DEVICE] = 'links:\n  news: http://blog.example.org/\n';
+    const problems = compileFiles(files).problems.map((p) => `${p.file}:${p.line}:${p.col} ${p.field} ${p.message}`);
+    expect(problems).toContain(
+      `${DEVICE}:2:9 links.news expected an absolute https:// address without spaces (pages and apps open it from another site)`,
+    );
+  });
+});
