@@ -79,7 +79,7 @@ export interface Dialect {
    * The key the updater tells downloads apart by, and the build's field it holds (`sha256`: the
    * zip's SHA-256, the `id` when it is one): a second build with the same value is left out.
    */
-  downloadKey: { key: string; field: 'id' | 'md5sum' | 'sha256' | 'incremental' };
+  downloadKey: { key: string; field: 'id' | 'md5sum' | 'sha256' | 'incremental' | 'version' };
   /** What every build it carries has; the first it lacks is the notice's reason. */
   needs: readonly DialectNeed[];
   /** The most bytes the updater reads: the oldest builds are left out, with a notice, to stay within it. */
@@ -365,7 +365,12 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
       text('android_spl', (b) => b.os_patch_level ?? ''),
       text('changelog_device', (b) => b.changes),
     ],
-    downloadKey: { key: 'id', field: 'id' },
+    // The Compose Hub tells builds apart by `version_code` alone: of the builds newer than a phone's
+    // code it shows the last after a stable sort by code (MainActivityViewModel.kt, searchForUpdate,
+    // at a53e1ec6663f496ab6b2deb536df6e424f88a3c3), the oldest of those that share it in a file
+    // written newest first, and a phone that installs it never sees the newer one of the same code
+    // (not greater). One build per version code, the newest; the Java Hub reads the first alone.
+    downloadKey: { key: 'version_code', field: 'version' },
     needs: [
       WITHDRAWN,
       SIZE,

@@ -144,6 +144,56 @@ describe('npm run bench', { timeout: 120_000 }, () => {
       /peak RSS, cold build \(at 12 manifests, not 100k\) +\d+ MB +target under 300 MB +met\n/,
     );
   });
+  it('with --incrementals, sets each catalog against the I/O floor of its own output and prints the ratio of their costs per file above it', () => {
+    const result = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(ROOT, 'test', 'bench', 'bench.ts'),
+        '--incrementals',
+        '--devices',
+        '2',
+        '--builds',
+        '20',
+        '--runs',
+        '2',
+      ],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    // The machine and its load before and after, as every run of the benchmark prints them.
+    expect(result.stdout).toMatch(/^otapress benchmark: \d+ cores .*\nload average at start: [\d.]+ [\d.]+ [\d.]+\n/m);
+    expect(result.stdout).toMatch(/\nload average at end: [\d.]+ [\d.]+ [\d.]+\n$/);
+    // Each device's newest tenth: builds 18 and 19 of 20, from the build before each.
+    expect(result.stdout).toContain('40 manifests, and the same with 4 incremental packages');
+    const files =
+      /files written: plain (\d+) \([\d.]+ MiB\), incrementals (\d+) \([\d.]+ MiB\): (\d+\.\d\d)x the files/.exec(
+        result.stdout,
+      );
+    expect(files).not.toBeNull();
+    const [plain, incrementals] = [Number(files![1]), Number(files![2])];
+    expect(incrementals).toBeGreaterThan(plain);
+    expect(files![3]).toBe((incrementals / plain).toFixed(2));
+    for (const name of ['plain', 'incrementals'])
+      expect(result.stdout).toMatch(
+        new RegExp(
+          `\\n  ${name} +[\\d.]+ s +[\\d.]+ s +[\\d.]+x +-?[\\d.]+ µs wall  \\(builds: [\\d.]+ [\\d.]+; floors: [\\d.]+ [\\d.]+\\)\\n`,
+        ),
+      );
+    expect(result.stdout).toMatch(
+      /with \/ without: build [\d.]+x, I\/O floor [\d.]+x, cost per file above the floor -?[\d.]+x +\(each round: -?[\d.]+ -?[\d.]+\)/,
+    );
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `each of the ${incrementals - plain} added files: -?[\\d.]+ µs above the floor, -?[\\d.]+x a file of the plain build +\\(each round: -?[\\d.]+ -?[\\d.]+\\)`,
+      ),
+    );
+    expect(result.stdout).toMatch(
+      /cost per file written above its own I\/O floor, with incrementals \/ without +-?\d+\.\d\dx +target at most 1\.10x +(met|MISSED)/,
+    );
+  });
 });
 
 describe('npm run bench -- --import', { timeout: 120_000 }, () => {

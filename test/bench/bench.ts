@@ -12,8 +12,9 @@
 //   npm run bench -- --formats --only build  the same, with the plain catalog and every updater dialect in
 //                                          site.yaml (formats: crdroid, crdroid-java, ...) as the second catalog
 //   npm run bench -- --incrementals        a cold build of the catalog with an incremental package for each
-//                                          device's newest tenth of builds against the same catalog without
-//                                          (incrementals.ts), alone; --spread: a tenth spread over the history
+//                                          device's newest tenth of builds and of the same catalog without, each
+//                                          against the I/O floor of its own output: their costs per file written
+//                                          above it (incrementals.ts), alone; --spread: a tenth over the history
 //   npm run bench -- --import              `otapress import <folder>` of a 1,000-device OTA repository made from the
 //                                          crDroid fixture against `cat` of its files (import-repository.ts), alone
 //   npm run bench -- --keep-env            runs every command with NODE_EXTRA_CA_CERTS, when it is set (see
@@ -41,7 +42,6 @@ import {
   readFileSync,
   renameSync,
   rmSync,
-  statSync,
   writeFileSync,
 } from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
@@ -52,6 +52,7 @@ import { deviceName, generateCatalog } from './catalog.js';
 import { fileSystemOf } from './file-system.js';
 import { compareListings, preparePeers, type Peer, type Command } from './peers.js';
 import { targetLine, type Target } from './targets.js';
+import { treeShape } from './tree-shape.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 /** What the second catalog of --extras or --formats adds to the plain one, for the ratio lines. */
@@ -93,6 +94,11 @@ if (values.help) {
 }
 if (spawnSync(process.execPath, [path.join(ROOT, '.ci', 'build-lib.mjs')], { stdio: 'inherit' }).status !== 0)
   throw new Error('could not build lib/ (npm run prepare)');
+console.log(
+  `otapress benchmark: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${availableParallelism()} usable, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+);
+console.log(`load average at start: ${loadAverage()}`);
+console.log(`${describeEnv()}\n`);
 if (values.incrementals) {
   // A figure of its own (test/bench/incrementals.ts): the same catalog with and without incremental packages.
   const { benchIncrementals } = await import('./incrementals.js');
@@ -101,6 +107,8 @@ if (values.incrementals) {
     builds: Number(values.builds),
     runs: Number(values.runs),
     placement: values.spread ? 'spread' : 'newest',
+    env: childEnv(),
+    atEnd: () => console.log(`\nload average at end: ${loadAverage()}`),
   });
   process.exit(0);
 }
@@ -158,11 +166,6 @@ const sizes = values.curve
     ]
   : [{ devices: Number(values.devices), builds: Number(values.builds) }];
 
-console.log(
-  `otapress benchmark: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${availableParallelism()} usable, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
-);
-console.log(`load average at start: ${loadAverage()}`);
-console.log(`${describeEnv()}\n`);
 const perManifest: { manifests: number; cold: number; warm: number }[] = [];
 /** The figures of the targets, in the order of the issue's table. */
 const targets: Target[] = [];
@@ -705,20 +708,6 @@ function describeEnv(): string {
   const [withMs, withoutMs] = starts.map((ms) => median(ms).toFixed(0));
   const what = values['keep-env'] ? 'kept for every run (--keep-env)' : 'left out of every run (--keep-env keeps it)';
   return `NODE_EXTRA_CA_CERTS=${JSON.stringify(file)}: ${what}; a bare node start takes ${withMs} ms with it, ${withoutMs} ms without`;
-}
-
-function treeShape(dir: string): [string, number][] {
-  const shape: [string, number][] = [];
-  const walk = (relative: string) => {
-    for (const name of readdirSync(path.join(dir, relative)).sort()) {
-      const child = relative ? `${relative}/${name}` : name;
-      const stat = statSync(path.join(dir, child));
-      if (stat.isDirectory()) walk(child);
-      else shape.push([child, stat.size]);
-    }
-  };
-  walk('');
-  return shape;
 }
 
 function printTable(rows: Row[]): void {

@@ -54,11 +54,12 @@ export const DIALECT_CASES: Record<FormatFamily, DialectCase> = {
       b.url!.startsWith('https://'),
     key: (b) => sha256Of(b)!,
   },
-  // The Java Hub reads the first element only: the newest build the file carries.
+  // The Java Hub reads the first element only: the newest build the file carries. The Compose Hub,
+  // which tells builds apart by version code, has a property of its own (dialects-properties.test.ts).
   aospa: {
     readers: ['aospaHub'],
     carries: (b) => /^\d{1,9}(\.\d{1,9})?$/.test(b.version) && /^\d{1,9}(\.\d{1,9})?$/.test(b.android_version),
-    key: (b) => b.id,
+    key: (b) => b.version,
     newestOnly: true,
   },
   grapheneos: {

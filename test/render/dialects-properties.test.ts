@@ -1,12 +1,15 @@
 // Over generated catalogs, every dialect switched on at once: each file decodes, under the reading
 // code of every updater its dialect serves (test/helpers/dialects/), to exactly the builds of its
-// list a phone on an old build, and a phone on the list's middle build, can install.
+// list a phone on an old build, and a phone on the list's middle build, can install. The AOSPA file
+// has a second reader that chooses by another rule, the Compose Hub: its own property below.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parseDocument } from 'yaml';
 import { compileSite } from '../../src/pipeline/build.js';
 import { FORMAT_FAMILIES, formatPath } from '../../src/catalog/formats.js';
-import { catalogArbitrary, contentOf, SEED } from '../helpers/arbitraries.js';
-import { dialectOracles } from '../helpers/dialects/index.js';
+import type { Build } from '../../src/catalog/manifest.js';
+import { catalogArbitrary, contentOf, SEED, type GeneratedCatalog } from '../helpers/arbitraries.js';
+import { dialectOracles, type DialectPhone } from '../helpers/dialects/index.js';
 import { DIALECT_CASES, expectedOffers, installable } from '../helpers/dialect-cases.js';
 
 const RUNS = Math.ceil(Number(process.env.FC_RUNS ?? 2000) / 20);
@@ -57,4 +60,136 @@ describe('every dialect over generated catalogs', () => {
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );
   }, 120_000);
+});
+
+/**
+ * What the Compose Hub (Herna1994/ComposeParanoidHub, app/src/main/java/co/aospa/hub/MainActivityViewModel.kt
+ * at a53e1ec6663f496ab6b2deb536df6e424f88a3c3, `searchForUpdate`) should show a phone, from the
+ * catalog's builds rather than the file: of the builds the AOSPA file can carry (`offerable`,
+ * newest first), those the hub matches by its own comparisons, which are of Strings (a stable
+ * phone: the same `android_version` and a greater `version_code`, the build's version; a beta
+ * phone: a `Beta` build type, an `android_version` not below its own, a newer build), and of these
+ * the one with the greatest version code, the newest build of it when several share it: an older
+ * one would leave the phone on a build it never leaves for the newer one of the same code.
+ */
+function composeShows(offerable: readonly Build[], phone: DialectPhone, buildType: string): string[] {
+  const beta = phone.buildType === 'Beta';
+  const matching = offerable.filter((b) =>
+    beta
+      ? buildType === 'Beta' && b.android_version >= phone.androidVersion! && b.timestamp > phone.buildDate
+      : b.android_version === phone.androidVersion && b.version > phone.version!,
+  );
+  const top = matching.reduce<Build | undefined>(
+    (best, b) => (best === undefined || b.version > best.version ? b : best),
+    undefined,
+  );
+  return top === undefined ? [] : [top.filename];
+}
+
+/**
+ * The generated catalogs, and half of the time the same with every version drawn from a few: the
+ * generator's versions rarely meet, and builds that share a version code are where the Compose Hub
+ * has to choose (it tells builds apart by `version_code` alone).
+ */
+const sharedVersionCodes = catalogArbitrary.chain((catalog) =>
+  fc.oneof(
+    fc.constant(catalog),
+    fc
+      .array(fc.constantFrom('1.0', '1.1', '2.0', '10.0'), {
+        minLength: catalog.manifests.length,
+        maxLength: catalog.manifests.length,
+      })
+      .map((versions): GeneratedCatalog => ({
+        ...catalog,
+        manifests: catalog.manifests.map((m, i) => {
+          const doc = parseDocument(Buffer.from(m.bytes).toString('utf8'));
+          doc.set('version', versions[i]);
+          // The file name keeps its own version, as a zip published before the version was corrected.
+          if (doc.get('filename')) doc.set('filename_differs', ['version']);
+          return { ...m, bytes: Buffer.from(doc.toString()) };
+        }),
+      })),
+  ),
+);
+
+describe('the AOSPA file under the Compose Hub, over generated catalogs', () => {
+  it('shows each phone the newest build of the greatest version code it matches, and fails for none that can install one', () => {
+    const aospa = fc.constantFrom('  aospa: {}\n', '  aospa: {buildtype: Beta}\n', '  aospa: {buildtype: Release}\n');
+    fc.assert(
+      fc.property(sharedVersionCodes, aospa, (catalog, entry) => {
+        const compiled = compileSite(contentOf({ ...catalog, siteText: `${catalog.siteText}\nformats:\n${entry}` }));
+        expect(compiled.problems).toEqual([]);
+        const format = compiled.site!.formats.find((f) => f.family === 'aospa')!;
+        for (const { device, list, builds } of compiled.listings) {
+          const path = formatPath(format, device, list).slice(1);
+          const file = compiled.files.find((f) => f.path === path);
+          const offerable = installable(DIALECT_CASES.aospa, builds);
+          if (file === undefined) {
+            expect(offerable, `${path} is written`).toEqual([]);
+            continue;
+          }
+          // A phone on each build of the list (installable or not), and a fresh one on each Android
+          // version there (no version code, built at 0), each with and without the beta switch.
+          const onBuilds = builds.map((b) => ({
+            buildDate: b.timestamp,
+            version: b.version,
+            androidVersion: b.android_version,
+          }));
+          const fresh = [...new Set(builds.map((b) => b.android_version))].map((androidVersion) => ({
+            buildDate: 0,
+            version: '',
+            androidVersion,
+          }));
+          for (const base of [...onBuilds, ...fresh]) {
+            for (const buildType of ['Release', 'Beta']) {
+              const phone: DialectPhone = { ...base, device, buildType, contentType: 'text/plain; charset=utf-8' };
+              const shown = dialectOracles.aospaCompose(String(file.contents), phone);
+              expect(shown, `the Compose Hub reads ${path}`).toBeDefined();
+              expect(
+                shown,
+                `${path}, ${buildType} phone on ${base.version || '-'} (Android ${base.androidVersion}) at ${base.buildDate}`,
+              ).toEqual(composeShows(offerable, phone, format.buildtype ?? list));
+            }
+          }
+        }
+      }),
+      { seed: SEED, numRuns: RUNS, endOnFailure: true },
+    );
+  }, 120_000);
+});
+
+describe('the AOSPA file, two builds of one version code', () => {
+  const manifest = (date: string, timestamp: number, id: string) => ({
+    file: `content/FP4/${date}.yaml`,
+    device: 'FP4',
+    bytes: Buffer.from(
+      `filename: e-2.5-a14-${date}-official-FP4.zip\nversion: "2.5"\nchannel: official\ntimestamp: ${timestamp}\n` +
+        `android_version: "14"\nincremental: eng.${date}\nmd5sum: ${id.repeat(32)}\nid: ${id.repeat(64)}\nsize: 1387003904\n`,
+    ),
+  });
+  const compiled = compileSite({
+    site: Buffer.from(
+      'download_base_url: https://dl.example.org\nsite_url: https://ota.example.org\nformats:\n  aospa: {lists: [official]}\n',
+    ),
+    manifests: [manifest('20241108', 1731067200, 'a'), manifest('20241201', 1733067200, 'b')],
+    devices: ['FP4'],
+    problems: [],
+  });
+  const text = String(compiled.files.find((f) => f.path === 'aospa/updates/FP4')!.contents);
+
+  it('builds', () => expect(compiled.problems).toEqual([]));
+
+  it('carries the newer alone, which the Compose Hub shows a phone on an older code (it would show the older of the two)', () => {
+    const phone = { buildDate: 0, version: '2.4', androidVersion: '14', contentType: 'text/plain' };
+    expect(dialectOracles.aospaCompose(text, { ...phone, buildType: 'Release' })).toEqual([
+      'e-2.5-a14-20241201-official-FP4.zip',
+    ]);
+    expect(dialectOracles.aospaHub(text, phone)).toEqual(['e-2.5-a14-20241201-official-FP4.zip']);
+  });
+
+  it('says it left the older out, and why', () => {
+    expect(compiled.notices.map((n) => `${n.file}  ${n.message}`)).toEqual([
+      "content/FP4/20241108.yaml  left out of /aospa/updates/FP4 (the AOSPA hub answer): its download key (`version_code`) is a newer build's too; one per key is kept",
+    ]);
+  });
 });
