@@ -163,7 +163,7 @@ function planDialects(
   const order = [...byDialect].sort(([a, x], [b, y]) => newest(y) - newest(x) || compareStrings(a, b));
   for (const [dialect, files] of order) {
     const template = mostCommon(files.map((f) => f.template));
-    // One line per other path (RisingOS keeps a folder per variant: OTA/device/GAPPS/, VANILLA/, CORE/).
+    // One line per other path (a second list folder at the root: gapps/ beside vanilla/).
     const elsewhere = new Map<string, string[]>();
     for (const f of files.filter((f) => f.template !== template))
       elsewhere.set(f.template, [...(elsewhere.get(f.template) ?? []), f.path]);
