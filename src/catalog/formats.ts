@@ -32,7 +32,10 @@ export interface OutputFormat {
   family: FormatFamily;
   /** The request lists published in this format, in the order written. */
   lists: string[];
-  /** The file of a device and list: `/api/crdroid/{device}.json`, with `{list}` when `lists` has more than one. */
+  /**
+   * The file of a device and list: `/api/crdroid/{device}.json`, with `{list}` (or `{LIST}`, the
+   * list's name in capitals) when `lists` has more than one.
+   */
   path: string;
   /**
    * Where the changelog of a device and list lies, for the updaters that fetch one of their own
@@ -55,12 +58,21 @@ export interface OutputFormat {
 
 /** The path of `format`'s file for `device` and `list`, as a URL path (`/api/crdroid/akita.json`). */
 export function formatPath(format: OutputFormat, device: string, list: string): string {
-  return format.path.replace('{device}', device).replace('{list}', list);
+  return fillPath(format.path, device, list);
 }
 
 /** The path of `format`'s changelog for `device` and `list`, when it has one (`/changelogs/akita.txt`). */
 export function changelogPath(format: OutputFormat, device: string, list: string): string | undefined {
-  return format.changelog?.replace('{device}', device).replace('{list}', list);
+  return format.changelog === undefined ? undefined : fillPath(format.changelog, device, list);
+}
+
+/**
+ * Whether a format's path names the list: `{list}`, or `{LIST}`, the list's name in capitals, for
+ * the ROM projects whose phones ask a folder per variant so (RisingOS's
+ * `OTA/device/GAPPS/{device}.json` and `OTA/device/VANILLA/{device}.json`).
+ */
+export function namesList(pattern: string): boolean {
+  return pattern.includes('{list}') || pattern.includes('{LIST}');
 }
 
 /** A problem of the `formats` setting: where (a path below `formats`) and what. */
@@ -191,9 +203,10 @@ function formatPathProblem(
   } else if (!pattern.endsWith('.json')) {
     return `a format's path ends in .json, e.g. ${examples}: every host sends the JSON content type by the name`;
   }
-  const unknown = /\{([^}]*)\}/.exec(pattern.replace(/\{(device|list)\}/g, ''));
-  if (unknown) return `unknown placeholder {${unknown[1]}}; use {device} and {list}`;
-  const bad = /[^A-Za-z0-9._~/-]/.exec(pattern.replace(/\{(device|list)\}/g, ''));
+  const unknown = /\{([^}]*)\}/.exec(pattern.replace(PLACEHOLDERS, ''));
+  if (unknown)
+    return `unknown placeholder {${unknown[1]}}; use {device}, and {list} or {LIST} (the list's name in capitals)`;
+  const bad = /[^A-Za-z0-9._~/-]/.exec(pattern.replace(PLACEHOLDERS, ''));
   if (bad)
     return `\`${bad[0]}\` cannot be part of a path; use letters, digits, \`.\`, \`_\`, \`~\`, \`-\` and \`/\` besides {device} and {list}`;
   const segments = pattern.slice(1).split('/');
@@ -207,9 +220,9 @@ function formatPathProblem(
     return `\`${hidden}\` starts with \`${hidden[0]}\`: such names are the hosts' own (_headers, _redirects, dotfiles); pick a name that starts with a letter or digit`;
   const count = (name: string) => pattern.split(`{${name}}`).length - 1;
   if (count('device') !== 1) return "a format's path has {device} exactly once";
-  if (count('list') > 1) return "a format's path has {list} at most once";
-  if (count('list') === 0 && !oneList)
-    return `the format publishes several lists, and each needs its own file: put {list} in the path, e.g. /api/crdroid/{list}/{device}.json or /{list}-{device}.json`;
+  if (count('list') + count('LIST') > 1) return "a format's path has {list} or {LIST} at most once";
+  if (count('list') + count('LIST') === 0 && !oneList)
+    return `the format publishes several lists, and each needs its own file: put {list} (or {LIST}, the name in capitals) in the path, e.g. /api/crdroid/{list}/{device}.json, /OTA/device/{LIST}/{device}.json or /{list}-{device}.json`;
   if (pattern.includes('}{'))
     return 'two placeholders next to each other cannot be told apart; put a character between them';
   const folder = formatFolder(pattern);
@@ -240,6 +253,14 @@ function formatPathProblem(
 }
 
 // --- internal ---
+
+/** The placeholders of a format's path. */
+const PLACEHOLDERS = /\{(device|list|LIST)\}/g;
+
+/** `pattern` with the device and the list filled in (`{LIST}`: the list's name in capitals). */
+function fillPath(pattern: string, device: string, list: string): string {
+  return pattern.replace('{device}', device).replace('{list}', list).replace('{LIST}', list.toUpperCase());
+}
 
 function readFormat(
   family: FormatFamily,
@@ -356,8 +377,8 @@ const ONE_LINE = /^\S(?:[^\n\r]{0,98}\S)?$/;
 function changelogPathProblem(pattern: string, oneList: boolean): string | undefined {
   const example = 'e.g. /changelogs/{device}.txt, /{device}_changelog.txt or /API/updater/changelogs/{device}.md';
   if (!/\.(txt|md)$/.test(pattern)) return `a changelog's path ends in .txt or .md, ${example}`;
-  if (!oneList && !pattern.includes('{list}')) {
-    const several = 'the format publishes several lists: put {list} in the changelog';
+  if (!oneList && !namesList(pattern)) {
+    const several = 'the format publishes several lists: put {list} (or {LIST}) in the changelog';
     return `${several}'s path, e.g. /changelogs/{list}/{device}.txt`;
   }
   return formatPathProblem(`${pattern}.json`, true, 'json', false)?.replace(/a format's path/g, "a changelog's path");

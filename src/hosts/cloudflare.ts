@@ -9,7 +9,7 @@ import { fill } from '../render/urls.js';
 import { hasInSegmentPlaceholder } from '../catalog/request-paths.js';
 import { SITE_FILE } from '../catalog/site.js';
 import type { Problem } from '../catalog/problems.js';
-import { formatFolder, ROOT_FORMAT_MISSES } from '../catalog/formats.js';
+import { formatFolder, namesList, ROOT_FORMAT_MISSES } from '../catalog/formats.js';
 import { answersOf, checkedRedirect, problemAtFormat, type HeaderRule, type RouteTable } from './routes.js';
 import { needsCloudflareWorker, renderCloudflareWorker, renderCloudflareWorkerRoutes } from './cloudflare-worker.js';
 import type { HostModule } from './host.js';
@@ -223,9 +223,9 @@ function cloudflareOutputProblems({ site, floor, check }: OutputLimits): Problem
   ];
   const headers = floor(0).headerRules;
   if (headers > CLOUDFLARE_LIMITS.headerRules) {
-    // Only a format at the root adds a rule per list: reported at the first that has {list}.
+    // Only a format at the root adds a rule per list: reported at the first that names its list.
     const format =
-      site.formats.find((f) => formatFolder(f.path) === undefined && f.path.includes('{list}')) ??
+      site.formats.find((f) => formatFolder(f.path) === undefined && namesList(f.path)) ??
       site.formats[site.formats.length - 1];
     problems.push(
       problemAtFormat(

@@ -12,7 +12,7 @@
  * ({@link updaterAddresses}). Pure.
  */
 import { DIALECT_SETTINGS } from '../catalog/dialects.js';
-import { formatPath, type FormatFamily } from '../catalog/formats.js';
+import { formatPath, namesList, type FormatFamily } from '../catalog/formats.js';
 import type { Problem } from '../catalog/problems.js';
 import { SITE_FILE, type Site } from '../catalog/site.js';
 import { API_FILES, fill } from '../render/urls.js';
@@ -300,7 +300,7 @@ export function updaterAddresses(site: Site, siteUrl: string): UpdaterAddress[] 
   for (const format of site.formats) {
     const { file } = DIALECT_SETTINGS[format.family];
     // A channel file names its list itself (`<device>-<channel>`): one base serves every list.
-    const perList = format.path.includes('{list}') && file !== 'channel';
+    const perList = namesList(format.path) && file !== 'channel';
     for (const list of perList ? format.lists : format.lists.slice(0, 1)) {
       const path = formatPath(format, '{device}', list);
       const base = `${siteUrl}${path.slice(0, path.lastIndexOf('/') + 1).replace(/updates\/$/, '')}`;

@@ -17,9 +17,17 @@ export interface ListingFile {
   device: string;
   /** The list folder it lies in (`GAPPS`, `vanilla`), when there is one. */
   listFolder?: string;
+  /**
+   * The list folder is named in capitals but is none of the known variant names ({@link LIST_FOLDERS}):
+   * it is a list only beside another such folder holding the same devices (folder-plan.ts).
+   */
+  capitalsOnly?: true;
   /** The release type its records state (crDroid's `buildtype`, v1's `romtype`), most common first. */
   releaseTypes: string[];
-  /** Where it lies, as a format's path: `/API/updater/{device}.json`, `/{list}/{device}.json`. */
+  /**
+   * Where it lies, as a format's path: `/API/updater/{device}.json`, `/OTA/{list}/{device}.json`,
+   * `/OTA/device/{LIST}/{device}.json` (a list folder named in capitals).
+   */
   template: string;
   /** The build time of its newest record (0 when none reads as one). */
   newest: number;
@@ -62,6 +70,9 @@ export type ImportedDialect = Extract<
 /** The folders that hold one list's files in ROM repositories (RisingOS `OTA/GAPPS`, Infinity-X `vanilla`). */
 const LIST_FOLDERS = /^(gapps|vanilla|gms|core|stable|beta|official|unofficial)$/i;
 
+/** A folder name in capitals that could be a list's (`GAPPS`, `MICROG`): a letter, then capitals, digits, `_`, `-`. */
+const CAPITALS = /^[A-Z][A-Z0-9_-]*$/;
+
 /** The keys crDroid's Java updater reads only to show them (crdroidandroid/android_packages_apps_Updater 14.0, misc/Utils.java). */
 const CRDROID_SHOWN = ['maintainer', 'buildtype', 'forum', 'telegram', 'gapps', 'firmware', 'paypal'];
 
@@ -99,12 +110,19 @@ export function classifyFile(path: string, text: string, json: unknown): Reposit
   if (device === undefined || !DEVICE_NAME.test(device))
     return { kind: 'other', path, why: 'its name is not a device code name, and its records name none' };
   const segments = folder.split('/').filter((s) => s !== '');
-  const listIndex = segments.map((s) => LIST_FOLDERS.test(s)).lastIndexOf(true);
+  // A known variant folder anywhere, else the file's own folder when its name is in capitals
+  // (RisingOS's `OTA/device/GAPPS/`, `VANILLA/`, `CORE/`, `MICROG/`).
+  const known = segments.map((s) => LIST_FOLDERS.test(s)).lastIndexOf(true);
+  const last = segments.length - 1;
+  const capitalsOnly = known === -1 && last > 0 && CAPITALS.test(segments[last]);
+  const listIndex = capitalsOnly ? last : known;
   const listFolder = listIndex === -1 ? undefined : segments[listIndex];
-  // `{list}` stands for the folder only when the folder's name is the list's (lowercase: `/OTA/GAPPS/`
-  // is no list name's) and the folder is not at the root (a format's file lies in a folder of its
-  // own, catalog/formats.ts): a dialect has one path, so other folders' files are then left out.
-  const templateSegments = segments.map((s, i) => (i === listIndex && i > 0 && s === s.toLowerCase() ? '{list}' : s));
+  // `{list}` stands for the folder when the folder's name is the list's (lowercase), `{LIST}` when
+  // it is the list's in capitals, and only when the folder is not at the root (a format's file lies
+  // in a folder of its own, catalog/formats.ts); another spelling (`Gapps`) stays as it is, and a
+  // dialect has one path, so the other folders' files are then left out.
+  const placeholder = (s: string) => (s === s.toLowerCase() ? '{list}' : CAPITALS.test(s) ? '{LIST}' : s);
+  const templateSegments = segments.map((s, i) => (i === listIndex && i > 0 ? placeholder(s) : s));
   const file = name === `${device}.json` ? '{device}.json' : name;
   return {
     kind: 'listing',
@@ -112,6 +130,7 @@ export function classifyFile(path: string, text: string, json: unknown): Reposit
     dialect,
     device,
     ...(listFolder !== undefined && { listFolder }),
+    ...(capitalsOnly && { capitalsOnly }),
     releaseTypes: releaseTypesOf(records),
     template: `/${[...templateSegments, file].join('/')}`,
     newest: Math.max(0, ...records.map((r) => Number(r.datetime ?? r.timestamp)).filter((t) => Number.isFinite(t))),

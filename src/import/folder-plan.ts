@@ -6,7 +6,7 @@
  * (planImport), the manifests of earlier files of the device merged into; changelogs go to the
  * newest build they sit beside. Pure.
  */
-import { readFormats } from '../catalog/formats.js';
+import { namesList, readFormats } from '../catalog/formats.js';
 import { compareStrings, sortProblems, type Problem } from '../catalog/problems.js';
 import type { ManifestFile } from '../catalog/read.js';
 import type { Site } from '../catalog/site.js';
@@ -145,6 +145,7 @@ function planDialects(
   leftOut: string[],
   changelogTemplates: string[],
 ): { plan: DialectPlan; listings: Taken[] }[] {
+  keepCapitalsLists(listings);
   // A file that is not strict JSON goes with the files that lie beside it, whose reader reports its problem.
   for (const guessed of listings.filter((l) => l.guessed)) {
     const beside = listings.filter((l) => !l.guessed && l.template === guessed.template).map((l) => l.dialect);
@@ -162,7 +163,7 @@ function planDialects(
   const order = [...byDialect].sort(([a, x], [b, y]) => newest(y) - newest(x) || compareStrings(a, b));
   for (const [dialect, files] of order) {
     const template = mostCommon(files.map((f) => f.template));
-    // One line per other path (RisingOS keeps a folder per variant: OTA/device/GAPPS/, VANILLA/, CORE/).
+    // One line per other path (a second list folder at the root: gapps/ beside vanilla/).
     const elsewhere = new Map<string, string[]>();
     for (const f of files.filter((f) => f.template !== template))
       elsewhere.set(f.template, [...(elsewhere.get(f.template) ?? []), f.path]);
@@ -211,6 +212,34 @@ function planDialects(
 }
 
 /**
+ * A folder in capitals that is no known variant name (`OTA/device/EXTRA/`) is a list only beside
+ * another such folder holding the same dialect's file of one of its devices, as RisingOS's
+ * `GAPPS/`, `VANILLA/`, `CORE/` and `MICROG/` hold each device's variants; else (`OTA/API/`) it
+ * is a fixed folder of the path, as written.
+ */
+function keepCapitalsLists(listings: ListingFile[]): void {
+  // dialect and template → folder → the devices with a file there
+  const folders = new Map<string, Map<string, Set<string>>>();
+  const at = (l: ListingFile) => `${l.dialect} ${l.template}`;
+  for (const l of listings) {
+    if (l.listFolder === undefined || !l.template.includes('{LIST}')) continue;
+    const byFolder = folders.get(at(l)) ?? new Map<string, Set<string>>();
+    folders.set(at(l), byFolder.set(l.listFolder, (byFolder.get(l.listFolder) ?? new Set()).add(l.device)));
+  }
+  for (const l of listings.filter((f) => f.capitalsOnly)) {
+    const byFolder = folders.get(at(l))!;
+    const mine = byFolder.get(l.listFolder!)!;
+    const beside = [...byFolder].some(
+      ([folder, devices]) => folder !== l.listFolder && [...mine].some((d) => devices.has(d)),
+    );
+    if (beside) continue;
+    l.template = l.template.replace('{LIST}', l.listFolder!);
+    delete l.listFolder;
+    delete l.capitalsOnly;
+  }
+}
+
+/**
  * The list each of a dialect's files goes into and the dialect's `formats` entry: a list folder's
  * name, or for a flat repository one list, the release type most of its records state (else the
  * site's first list); files stating another one are said in `leftOut`.
@@ -222,7 +251,7 @@ function listsOf(
   firstList: string,
   leftOut: string[],
 ): { entry: FormatEntry; taken: Taken[] } {
-  const flat = !template.includes('{list}');
+  const flat = !namesList(template);
   const type = mostCommon(kept.flatMap((f) => (f.listFolder !== undefined && !flat ? [] : f.releaseTypes.slice(0, 1))));
   const flatList = type !== '' ? listName(type) : firstList;
   const taken = kept.map((file) => ({
@@ -244,6 +273,10 @@ function listsOf(
   };
   // AlphaDroid-style readers compare `buildtype`: the records' own spelling is kept (catalog/formats.ts `buildtype`).
   if (dialect === 'crdroid-java' && type !== '' && type !== entry.lists[0] && flat) entry.buildtype = type;
+  // Files in list folders that all state one build type (RisingOS's `STABLE` in every variant's) keep it too.
+  const stated = [...new Set(kept.map((f) => f.releaseTypes[0]))];
+  if (dialect === 'crdroid-java' && !flat && stated.length === 1 && stated[0] !== undefined)
+    if (!entry.lists.every((l) => l === stated[0])) entry.buildtype = stated[0];
   return { entry, taken };
 }
 

@@ -8,6 +8,7 @@
  */
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { formatPath } from '../catalog/formats.js';
 import { caseClashes } from '../catalog/path-limits.js';
 import type { Problem } from '../catalog/problems.js';
 import { SITE_FILE, type Site } from '../catalog/site.js';
@@ -21,17 +22,20 @@ export function folderCaseProblems(
   dir: string,
   ignores: (dir: string) => boolean = ignoresCase,
 ): Problem[] {
-  // The folders every site writes, then each format's fixed folders (before its first placeholder).
-  const folders = [
-    'api/v1/',
-    'api/v2/',
-    'devices/',
-    ...site.formats.map((f) => f.path.slice(1).replace(/[^/]*\{.*$/, '')),
-  ];
+  // The folders every site writes, then each format's folders of each list (up to the device's
+  // segment): `/ota/{list}/` of one format and `/ota/{LIST}/` of another are `ota/stable/` and
+  // `ota/STABLE/`, one folder there.
+  const formatFolders = (f: Site['formats'][number]) =>
+    f.lists.map((list) =>
+      formatPath(f, '{device}', list)
+        .slice(1)
+        .replace(/[^/]*\{.*$/, ''),
+    );
+  const folders = ['api/v1/', 'api/v2/', 'devices/', ...new Set(site.formats.flatMap(formatFolders))];
   const clashes = caseClashes(folders.filter((f) => f !== ''));
   if (clashes.length === 0 || !ignores(dir)) return [];
   return clashes.map(({ path: folder, other }) => {
-    const format = site.formats.find((f) => f.path.slice(1).startsWith(folder));
+    const format = site.formats.find((f) => formatFolders(f).some((mine) => mine.startsWith(folder)));
     const mine = folder.split('/').slice(0, other.split('/').length).join('/');
     return {
       file: SITE_FILE,

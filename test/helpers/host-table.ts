@@ -84,7 +84,9 @@ formats:
 /**
  * The same families' files where phones in the field look on other servers: crDroid's OTA
  * repository serves `/<device>.json` at its root, PixelOS's `/API/updater/<device>.json` (upper
- * case, beside otapress's own /api/), AOSPA's `/aospa/updates/<device>` as text. Appended by the suites that run the table with request paths.
+ * case, beside otapress's own /api/), AOSPA's `/aospa/updates/<device>` as text, RisingOS's a folder
+ * per list in capitals (`/OTA/device/GAPPS/<device>.json`: here STABLE/ and DEV/). Appended by the
+ * suites that run the table with request paths.
  */
 export const FORMATS_OUTSIDE_API_YAML = `
 formats:
@@ -96,6 +98,9 @@ formats:
     path: /API/updater/{device}.json
   aospa:
     lists: [stable]
+  md5-six:
+    lists: [stable, dev]
+    path: /OTA/device/{LIST}/{device}.json
 `;
 
 export function hostTable(compiled: CompiledSite): Probe[] {

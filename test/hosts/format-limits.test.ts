@@ -24,18 +24,26 @@ const plain = site('');
 describe('formats outside /api/ in the hosts’ limits', () => {
   it('take one _headers rule per folder and per root pattern, one Netlify rule per JSON 404 folder, one dynamic _redirects rule per root pattern', () => {
     const rules = headerRules(outside);
-    expect(rules.map((r) => r.for)).toEqual(['/api/*', '/aospa/updates/*', '/API/updater/*', '/:device.json']);
+    expect(rules.map((r) => r.for)).toEqual([
+      '/api/*',
+      '/aospa/updates/*',
+      '/API/updater/*',
+      '/OTA/device/*',
+      '/:device.json',
+    ]);
     // AOSPA's folder sends its files as text, the others as the API does.
     expect(rules.map((r) => r.values['Content-Type'])).toEqual([
       'application/json',
       'text/plain; charset=utf-8',
       'application/json',
       'application/json',
+      'application/json',
     ]);
     const [a, b] = [outputFloor(plain, 10), outputFloor(outside, 10)];
-    expect(b.headerRules - a.headerRules).toBe(3);
-    // /aospa/updates/*, /API/updater/* and /api/format-misses/*, each to its JSON 404.
-    expect(b.rules - a.rules).toBe(3);
+    // The folder of /OTA/device/{LIST}/{device}.json is one rule for every list.
+    expect(b.headerRules - a.headerRules).toBe(4);
+    // /aospa/updates/*, /API/updater/*, /OTA/device/* and /api/format-misses/*, each to its JSON 404.
+    expect(b.rules - a.rules).toBe(4);
     expect(b.dynamicRedirects - a.dynamicRedirects).toBe(1);
   });
 

@@ -107,7 +107,11 @@ describe('import <folder>: what each file of a repository is', () => {
   });
 
   it.each([
-    ['OTA/VANILLA/akita.json', '/OTA/VANILLA/{device}.json', 'VANILLA'],
+    ['OTA/VANILLA/akita.json', '/OTA/{LIST}/{device}.json', 'VANILLA'],
+    ['OTA/device/EXTRA_2/akita.json', '/OTA/device/{LIST}/{device}.json', 'EXTRA_2'],
+    ['OTA/Gapps/akita.json', '/OTA/Gapps/{device}.json', 'Gapps'],
+    ['API/akita.json', '/API/{device}.json', undefined],
+    ['GAPPS/akita.json', '/GAPPS/{device}.json', 'GAPPS'],
     ['OTA/vanilla/akita.json', '/OTA/{list}/{device}.json', 'vanilla'],
     ['vanilla/akita.json', '/vanilla/{device}.json', 'vanilla'],
     ['builds/akita.json', '/builds/{device}.json', undefined],
@@ -250,7 +254,12 @@ describe('import <folder>: the plan', () => {
     expect(result.problems).toEqual([]);
     expect(result.dialects).toEqual([
       {
-        entry: { family: 'crdroid-java', lists: ['gapps', 'vanilla'], path: '/OTA/{list}/{device}.json' },
+        entry: {
+          family: 'crdroid-java',
+          lists: ['gapps', 'vanilla'],
+          path: '/OTA/{list}/{device}.json',
+          buildtype: 'Monthly',
+        },
         files: 2,
         newLists: ['gapps', 'vanilla'],
       },
@@ -260,6 +269,49 @@ describe('import <folder>: the plan', () => {
       'content/akita/crDroidAndroid-14.0-20240316-akita-v10.3.yaml created',
       'content/akita/device.yaml created',
       "content/site.yaml lists gapps, vanilla added, 1 format added, and v1_withdrawn is now omit (its default once a channel is not /e/'s: withdrawn and size-0 builds leave the v1 lists; set v1_withdrawn: list to keep them)",
+    ]);
+  });
+
+  // RisingOS-Revived/official_devices (branch fifteen): OTA/device/GAPPS/, VANILLA/, CORE/, MICROG/.
+  it('puts list folders in capitals in the path as {LIST}, each a list of its lowercase name', () => {
+    const other = {
+      sha256: 'f'.repeat(64),
+      md5: 'f'.repeat(32),
+      filename: 'crDroidAndroid-14.0-20240316-akita-v10.3.zip',
+    };
+    const result = plan([
+      file('OTA/device/GAPPS/akita.json', crdroid('akita')),
+      file('OTA/device/GAPPS/beckham.json', crdroid('beckham')),
+      file('OTA/device/VANILLA/akita.json', crdroid('akita', other)),
+      // No known variant name, but beside GAPPS/ with the same device: a list too.
+      file(
+        'OTA/device/EXTRA/beckham.json',
+        crdroid('beckham', { ...other, filename: 'crDroidAndroid-14.0-20240316-beckham-v10.3.zip' }),
+      ),
+    ]);
+    expect(result.problems).toEqual([]);
+    expect(result.dialects).toEqual([
+      {
+        entry: {
+          family: 'crdroid-java',
+          lists: ['gapps', 'vanilla', 'extra'],
+          path: '/OTA/device/{LIST}/{device}.json',
+          buildtype: 'Monthly',
+        },
+        files: 4,
+        newLists: ['gapps', 'vanilla', 'extra'],
+      },
+    ]);
+    expect(result.leftOut).toEqual([]);
+  });
+
+  it('keeps a lone folder in capitals in the path: with no other such folder of the same devices, it is no list', () => {
+    const result = plan([
+      file('OTA/API/akita.json', crdroid('akita')),
+      file('OTA/API/beckham.json', crdroid('beckham')),
+    ]);
+    expect(result.dialects.map((d) => d.entry)).toEqual([
+      { family: 'crdroid-java', lists: ['monthly'], path: '/OTA/API/{device}.json', buildtype: 'Monthly' },
     ]);
   });
 

@@ -9,10 +9,11 @@ import {
   decodeJavaResponse,
   decodePixelOs15,
   javaResponseReaders,
+  type JavaResponseReader,
 } from '../helpers/dialects/index.js';
 import { ROOT, snapshotTree, tempProject } from '../helpers/helpers.js';
 
-// Three ROM projects' OTA repositories (test/fixtures/ota-repositories/README.md names each
+// Four ROM projects' OTA repositories (test/fixtures/ota-repositories/README.md names each
 // repository, branch and commit), each imported in one command into a fresh `init` catalog and
 // built: every listing comes back at its own path and decodes, with the updater's own reading
 // (test/helpers/dialects/), equal to the repository's file on every key its updater reads that a
@@ -33,6 +34,30 @@ async function importAndBuild(rom: string) {
   const has = (file: string) => existsSync(path.join(root, 'dist', file));
   return { root, imported, read, dist, has };
 }
+
+/**
+ * RisingOS's updater (`com.rising.updater`; rising-source-mod/android_packages_apps_Updater,
+ * app/src/main/java/com/rising/updater/misc/Utils.java at 40411f50c35d5be1600d28d76f42bdd757a89c31,
+ * `parseJsonUpdate`): the six build fields, `md5` the download id, nothing only shown.
+ */
+const RISINGOS: JavaResponseReader = {
+  name: 'RisingOS (com.rising.updater)',
+  repository: 'rising-source-mod/android_packages_apps_Updater',
+  path: 'app/src/main/java/com/rising/updater/misc/Utils.java',
+  commit: '40411f50c35d5be1600d28d76f42bdd757a89c31',
+  shownKeys: [],
+  sameBuildType: false,
+  downgradeSwitch: true,
+};
+
+/** The keys RisingOS's files carry that crDroid's Java updater shows, read as it reads them. */
+const RISING_SHOWN: JavaResponseReader = {
+  ...javaResponseReaders.crdroid,
+  shownKeys: ['maintainer', 'buildtype', 'forum', 'telegram', 'recovery', 'paypal'],
+};
+
+/** The shown keys a catalog keeps per device (device.yaml), not per build. */
+const DEVICE_KEYS = ['maintainer', 'forum', 'telegram', 'paypal'];
 
 /** The `changelog` of the newest build of `device` in the catalog. */
 function newestChangelog(root: string, device: string): string | undefined {
@@ -148,6 +173,40 @@ describe('otapress import <folder> of real OTA repositories, then build', () => 
       );
       expect(newestChangelog(root, device)).toBe(`${normalised(read(`changelog_${device}.txt`))}\n`);
       expectChangelogBack(dist(`changelog_${device}.txt`), read(`changelog_${device}.txt`), device);
+    }
+  });
+
+  it('RisingOS (crdroid-java at /OTA/device/<VARIANT>/<device>.json): every variant folder back, equal for its updater', async () => {
+    const { root, imported, read, dist } = await importAndBuild('risingos');
+    const out = imported.out.join('\n');
+    expect(out).toContain(
+      '  crdroid-java: 9 files at /OTA/device/{LIST}/{device}.json, list gapps (new), microg (new), vanilla (new); buildtype "STABLE"',
+    );
+    // RisingOS's changelog is one per device for every variant: its text goes into the newest
+    // build, and a path without the list cannot be written once per list.
+    expect(out).toContain(
+      'left out: changelog files at /OTA/changelogs/{device}.txt: their text goes into the newest build',
+    );
+    // Each variant folder back in capitals with the same files (and the JSON 404 of the folder).
+    const files = (folder: string) => (readdirSync(folder, { recursive: true }) as string[]).sort();
+    expect(files(path.join(root, 'dist/OTA/device'))).toEqual(
+      [...files(path.join(FIXTURES, 'risingos/OTA/device')), '404.html'].sort(),
+    );
+    for (const device of ['apollo', 'garnet', 'stone']) {
+      const gapps = decodeJavaResponse(read(`OTA/device/GAPPS/${device}.json`), RISING_SHOWN)!;
+      for (const variant of ['GAPPS', 'VANILLA', 'MICROG']) {
+        const file = `OTA/device/${variant}/${device}.json`;
+        const original = decodeJavaResponse(read(file), RISINGOS)!;
+        expect(original, file).toHaveLength(1);
+        expect(decodeJavaResponse(dist(file), RISINGOS), file).toEqual(original);
+        // The keys only shown: `recovery` and `buildtype` are the build's own; the device's
+        // maintainer and links are device.yaml's, one value per device, the first file's (GAPPS/):
+        // apollo's VANILLA/ names another paypal, which its file then shows as GAPPS/'s.
+        const shown = decodeJavaResponse(read(file), RISING_SHOWN)![0].shown;
+        const deviceWide = Object.fromEntries(DEVICE_KEYS.map((key) => [key, gapps[0].shown[key]]));
+        expect(decodeJavaResponse(dist(file), RISING_SHOWN)![0].shown, file).toEqual({ ...shown, ...deviceWide });
+      }
+      expect(normalised(newestChangelog(root, device)!)).toBe(normalised(read(`OTA/changelogs/${device}.txt`)));
     }
   });
 

@@ -90,4 +90,15 @@ describe('output paths unique ignoring case', { timeout: 60_000 }, () => {
     const apart = parseSite(text.replace('/API/updater/', '/pixelos/updater/')).site!;
     expect(folderCaseProblems(apart, dir, () => true)).toEqual([]);
   });
+
+  it('refuses a {LIST} folder beside a {list} folder of the same list, on a disk that ignores case', () => {
+    const text =
+      'download_base_url: https://dl.example.org\nchannels: [weekly]\nformats:\n  crdroid:\n    path: /ota/{list}/{device}.json\n  md5-six:\n    path: /ota/{LIST}/{device}.json\n';
+    const site = parseSite(text).site!;
+    const dir = mkdtempSync(path.join(base, 'out-'));
+    expect(folderCaseProblems(site, dir, () => true).map((p) => `${p.line}:${p.col} ${p.field} ${p.message}`)).toEqual([
+      "7:11 formats.md5-six.path /ota/WEEKLY/ and /ota/weekly/ differ only by case, and the disk of the output ignores case (macOS, Windows): they would be one folder, and phones asking /ota/WEEKLY/… would get 404s; build on a disk that keeps case (the hosts' builds do), or give the format a path whose folders differ by more than case",
+    ]);
+    expect(folderCaseProblems(site, dir)).toEqual([]);
+  });
 });

@@ -15,7 +15,7 @@ import {
   pixelExperienceOffers,
 } from '../helpers/format-clients.js';
 import { outputFloor } from '../../src/hosts/limits.js';
-import { formatFolder } from '../../src/catalog/formats.js';
+import { changelogPath, formatFolder, formatPath } from '../../src/catalog/formats.js';
 
 const content = readContent(EXAMPLE);
 const compiled = compileWith(content, FORMATS_YAML);
@@ -173,6 +173,33 @@ describe('formats in site.yaml', () => {
     expect(site.site!.formats.map((f) => f.path)).toEqual(['/ota/{list}/{device}.json', '/{list}-{device}.json']);
   });
 
+  // RisingOS's phones ask OTA/device/GAPPS/{device}.json and OTA/device/VANILLA/{device}.json
+  // (RisingOS-Revived/official_devices, branch fifteen): one folder per variant, in capitals.
+  it('takes {LIST}, the list in capitals, in a folder of its own, and writes each list at its own path', () => {
+    const site = parseSite(
+      `${base}formats:\n  crdroid-java:\n    lists: [stable, dev]\n    path: /OTA/device/{LIST}/{device}.json\n    changelog: /OTA/changelogs/{LIST}/{device}.txt\n  md5-six:\n    lists: [stable, dev]\n    path: /{LIST}-{device}.json\n`,
+    );
+    expect(site.problems).toEqual([]);
+    const [folders, root] = site.site!.formats;
+    expect(formatFolder(folders.path)).toBe('/OTA/device/');
+    expect(folders.lists.map((list) => formatPath(folders, 'akita', list))).toEqual([
+      '/OTA/device/STABLE/akita.json',
+      '/OTA/device/DEV/akita.json',
+    ]);
+    expect(changelogPath(folders, 'akita', 'dev')).toBe('/OTA/changelogs/DEV/akita.txt');
+    expect(formatPath(root, 'akita', 'stable')).toBe('/STABLE-akita.json');
+  });
+
+  it('refuses a {LIST} folder beside a fixed folder of the same name: the STABLE files would overwrite them', () => {
+    expect(
+      problemsOf(
+        `formats:\n  crdroid-java:\n    lists: [stable]\n    path: /OTA/STABLE/{device}.json\n  md5-six:\n    lists: [stable, dev]\n    path: /OTA/{LIST}/{device}.json\n`,
+      ),
+    ).toEqual([
+      '8:11 formats.md5-six.path /OTA/STABLE/{device}.json is also the file of crdroid-java, list stable; give each format and list its own path',
+    ]);
+  });
+
   const one = (path: string) => `formats:\n  crdroid:\n    lists: [stable]\n    path: ${path}\n`;
   it.each([
     [
@@ -183,7 +210,23 @@ describe('formats in site.yaml', () => {
       'ota/{device}.json',
       "a format's path starts with /, e.g. /api/crdroid/{device}.json, /API/updater/{device}.json or /{device}.json",
     ],
-    ['/ota/{codename}.json', 'unknown placeholder {codename}; use {device} and {list}'],
+    [
+      '/ota/{codename}.json',
+      "unknown placeholder {codename}; use {device}, and {list} or {LIST} (the list's name in capitals)",
+    ],
+    [
+      '/ota/{List}/{device}.json',
+      "unknown placeholder {List}; use {device}, and {list} or {LIST} (the list's name in capitals)",
+    ],
+    ['/ota/{list}/{LIST}-{device}.json', "a format's path has {list} or {LIST} at most once"],
+    [
+      '/{LIST}/{device}.json',
+      "a format's file lies directly at the root (/{device}.json) or in a folder of its own whose name has no placeholder (/ota/{list}/{device}.json), not in a folder named after a device or list",
+    ],
+    [
+      '/{LIST}_{device}.json',
+      'at the root, a placeholder is followed by `.`, `-` or `~` (Cloudflare Pages reads letters, digits and `_` after it as part of its name), e.g. /{device}.json or /{list}-{device}.json',
+    ],
     [
       '/ota/{device}$x.json',
       '`$` cannot be part of a path; use letters, digits, `.`, `_`, `~`, `-` and `/` besides {device} and {list}',
@@ -293,7 +336,7 @@ describe('formats in site.yaml', () => {
     ],
     [
       'formats:\n  crdroid:\n    path: /api/crdroid/{device}.json\n',
-      '4:11 formats.crdroid.path the format publishes several lists, and each needs its own file: put {list} in the path, e.g. /api/crdroid/{list}/{device}.json or /{list}-{device}.json',
+      '4:11 formats.crdroid.path the format publishes several lists, and each needs its own file: put {list} (or {LIST}, the name in capitals) in the path, e.g. /api/crdroid/{list}/{device}.json, /OTA/device/{LIST}/{device}.json or /{list}-{device}.json',
     ],
     [
       'formats:\n  crdroid:\n    lists: [stable]\n    path: /api/v1/{device}.json\n',
