@@ -355,6 +355,9 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
       text('datetime', (b) => b.timestamp),
       filename('filename'),
       url('url'),
+      // The Compose Hub checks the download against it and installs nothing on a mismatch
+      // (Herna1994/ComposeParanoidHub MainActivityViewModel.kt at b29981a569f919ae8888e4fc1c5c364fbf1a5b3c).
+      key('recovery_sha256', sha256Of),
       required('id', (b) => b.id),
       text('size', (b) => b.size),
       // The list's `buildtype:` of the format, else the list: the Compose Hub offers beta phones `Beta` builds only.
