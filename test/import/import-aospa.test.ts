@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseSite } from '../../src/catalog/site.js';
 import { planImport, type ImportPlan } from '../../src/import/plan-import.js';
+import { classifyFile } from '../../src/import/folder-classify.js';
+import { planFolder } from '../../src/import/folder-plan.js';
 import { decodeAospaCompose, decodeAospaHub } from '../helpers/dialects/index.js';
 import { builtTree } from '../helpers/memory-catalog.js';
 
@@ -74,5 +76,61 @@ describe('AOSPA files imported and built back', () => {
     // The list's name is then the build_type written: the Compose Hub's Beta phones see no `beta` build.
     const built = build(imported, site)('updates/phone1');
     expect(decodeAospaCompose(built, 'text/plain')?.map((u) => u.build_type)).toContain('beta');
+  });
+});
+
+describe('an OTA repository with updates/<device> files (Herna1994/ota)', () => {
+  const SITE_BEFORE = 'download_base_url: https://builds.paranoidandroid.co\n';
+  const files = [
+    { path: 'updates/phone1', bytes: Buffer.from(listing('aospa-topaz-phone1')) },
+    { path: 'updates/marble', bytes: Buffer.from(listing('aospa-topaz-marble')) },
+    { path: 'updates/README.json', bytes: Buffer.from('{"updates": []}') },
+  ];
+
+  it('is the aospa format at its path, a list per build_type, the hubs spelling kept', () => {
+    expect(
+      classifyFile('updates/phone1', listing('aospa-topaz-phone1'), JSON.parse(listing('aospa-topaz-phone1'))),
+    ).toMatchObject({
+      kind: 'listing',
+      dialect: 'aospa',
+      device: 'phone1',
+      template: '/updates/{device}',
+      releaseTypes: ['Stable', 'Beta', 'Alpha'],
+    });
+    // An extensionless file of another shape there is no AOSPA listing.
+    expect(classifyFile('updates/x', '{"response": []}', { response: [] })).toMatchObject({ kind: 'other' });
+    const planned = planFolder({
+      folder: 'ota',
+      files,
+      site: parseSite(SITE_BEFORE).site!,
+      siteText: SITE_BEFORE,
+      existing: [],
+      deviceFiles: new Set(),
+    });
+    expect(planned.problems).toEqual([]);
+    expect(planned.leftOut).toEqual([]);
+    expect(planned.dialects.map((d) => d.entry)).toEqual([
+      {
+        family: 'aospa',
+        lists: ['stable', 'beta', 'alpha'],
+        path: '/updates/{device}',
+        buildtypes: { stable: 'Stable', beta: 'Beta', alpha: 'Alpha' },
+      },
+    ]);
+    const written = Object.fromEntries(planned.writes.map((w) => [w.file, w.text]));
+    expect(written['content/site.yaml']).toContain(
+      'aospa: { lists: [stable, beta, alpha], path: "/updates/{device}", buildtype: { stable: "Stable", beta: "Beta", alpha: "Alpha" } }',
+    );
+    const tree = builtTree(written);
+    for (const [file, device] of [
+      ['aospa-topaz-phone1', 'phone1'],
+      ['aospa-topaz-marble', 'marble'],
+    ]) {
+      const source = listing(file);
+      const built = tree.read(`updates/${device}`);
+      expect(decodeAospaHub(built)).toEqual(decodeAospaHub(source));
+      const original = composeRead(source)!.map((u) => ({ ...u, datetime: String(u.datetime).trim() }));
+      expect(composeRead(built)).toEqual(original);
+    }
   });
 });
