@@ -105,11 +105,16 @@ describe('aospa: one file for all the lists', () => {
           // A Beta phone on the Compose Hub is shown a build of the Beta list only, newer than its own.
           const android = every[0].b.android_version;
           for (const buildDate of [0, every[every.length - 1].b.timestamp]) {
-            const phone = { androidVersion: android, versionCode: '0', buildDate: String(buildDate), beta: true };
+            // Build.TIME, in milliseconds, compared with `datetime` as text.
+            const phone = {
+              androidVersion: android,
+              versionCode: '0',
+              buildDate: String(buildDate * 1000),
+              beta: true,
+            };
             const shown = aospaComposeOffers(records!, phone);
             const beta = every.filter(
-              ({ b, type }) =>
-                type === 'Beta' && b.android_version >= android && String(b.timestamp) > String(buildDate),
+              ({ b, type }) => type === 'Beta' && b.android_version >= android && b.timestamp > buildDate,
             );
             if (beta.length === 0) expect(shown).toBeUndefined();
             else expect(beta.map(({ b }) => b.filename)).toContain(shown?.filename);
