@@ -9,7 +9,7 @@ import { isWithdrawn } from '../catalog/filename.js';
 import type { Build } from '../catalog/manifest.js';
 import type { DeviceInfo } from '../catalog/device.js';
 import { sha256Of } from '../catalog/download-key.js';
-import type { FormatFamily, OutputFormat } from '../catalog/formats.js';
+import { buildTypeOf, type FormatFamily, type OutputFormat } from '../catalog/formats.js';
 import { renderEnvelope, renderRecord, type ApiRecord } from './v1.js';
 
 /** The device's fields the dialects show, the same for every build of the device. */
@@ -247,7 +247,7 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
       // The format's `buildtype`, else the list, as v1's `romtype` (import takes a listing's
       // `buildtype` as the list): AlphaDroid offers a build whose `buildtype` equals the phone's
       // `ro.alpha.build.package`, which a list name in lower case may not.
-      shown('buildtype', (_, __, list, format) => format.buildtype ?? list),
+      shown('buildtype', (_, __, list, format) => buildTypeOf(format, list)),
       shown('forum', (_, d) => d.forum),
       shown('telegram', (_, d) => d.telegram),
       shown('gapps', (b) => b.gapps),
@@ -355,10 +355,13 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
       text('datetime', (b) => b.timestamp),
       filename('filename'),
       url('url'),
+      // The Compose Hub checks the download against it and installs nothing on a mismatch
+      // (Herna1994/ComposeParanoidHub MainActivityViewModel.kt at b29981a569f919ae8888e4fc1c5c364fbf1a5b3c).
+      key('recovery_sha256', sha256Of),
       required('id', (b) => b.id),
       text('size', (b) => b.size),
-      // The format's `buildtype`, else the list: the Compose Hub offers beta phones `Beta` builds only.
-      text('build_type', (_, __, list, format) => format.buildtype ?? list),
+      // The list's `buildtype:` of the format, else the list: the Compose Hub offers beta phones `Beta` builds only.
+      text('build_type', (_, __, list, format) => buildTypeOf(format, list)),
       text('version_code', (b) => b.version),
       text('version', (b) => b.display_version || b.version),
       text('android_version', (b) => b.android_version),

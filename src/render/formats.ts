@@ -8,7 +8,13 @@ import { sha256Of } from '../catalog/download-key.js';
 import { compareNewestFirst, type Listing } from '../catalog/plan.js';
 import type { Problem } from '../catalog/problems.js';
 import type { DeviceInfo } from '../catalog/device.js';
-import { changelogPath, formatPath, type FormatFamily, type OutputFormat } from '../catalog/formats.js';
+import {
+  changelogPath,
+  formatPath,
+  oneFileForLists,
+  type FormatFamily,
+  type OutputFormat,
+} from '../catalog/formats.js';
 import { DIALECT_SETTINGS } from '../catalog/dialects.js';
 import { renderDialectChangelog } from './dialect-changelog.js';
 import type { Site } from '../catalog/site.js';
@@ -21,7 +27,7 @@ export const FAMILY_NAMES = Object.fromEntries(Object.entries(DIALECTS).map(([na
   string
 >;
 
-/** One answer of another updater the site publishes for a device: the dialect's title, the list and the path. */
+/** One answer of another updater the site publishes for a device: the dialect's title, the list (or lists, joined) and the path. */
 export interface DialectAnswer {
   title: string;
   list: string;
@@ -32,7 +38,7 @@ export interface DialectAnswer {
 export function dialectAnswers(device: string, site: Site, files: readonly OutputFile[]): DialectAnswer[] {
   const written = new Set(files.map((f) => `/${f.path}`));
   return site.formats.flatMap((format) =>
-    format.lists
+    (oneFileForLists(format) ? [format.lists.join(', ')] : format.lists)
       .map((list) => ({ title: FAMILY_NAMES[format.family], list, path: formatPath(format, device, list) }))
       .filter((answer) => written.has(answer.path)),
   );
@@ -45,16 +51,28 @@ export function renderFormats(
   site: Site,
   info: DeviceInfo,
 ): { files: OutputFile[]; notices: Problem[] } {
-  const files: OutputFile[] = [];
+  const written: OutputFile[] = [];
   const notices: Problem[] = [];
   let fields: DeviceFields | undefined;
   for (const format of site.formats) {
     const dialect = DIALECTS[format.family];
-    for (const list of format.lists) {
-      const listing = listings.find((l) => l.list === list);
-      const path = formatPath(format, device, list);
-      const { offered, notices: left } = offeredBuilds(format, dialect, listing?.builds ?? [], path);
-      const records = offered.map((b) => dialectRecord(dialect, b, (fields ??= deviceFields(info)), list, format));
+    // One file per list, or (aospa without {list}) one for all the lists, each list's builds newest
+    // first in the format's order: the Java Hub reads the first record only, so every phone on it
+    // is offered the first list's newest build (test/helpers/dialects/aospa.ts `decodeAospaHub`).
+    const files = oneFileForLists(format) ? [format.lists] : format.lists.map((list) => [list]);
+    for (const lists of files) {
+      const path = formatPath(format, device, lists[0]);
+      const offered: Build[] = [];
+      const records: unknown[] = [];
+      const left: Problem[] = [];
+      for (const list of lists) {
+        const builds = listings.find((l) => l.list === list)?.builds ?? [];
+        const listed = offeredBuilds(format, dialect, builds, path);
+        offered.push(...listed.offered);
+        left.push(...listed.notices);
+        fields ??= deviceFields(info);
+        records.push(...listed.offered.map((b) => dialectRecord(dialect, b, fields!, list, format)));
+      }
       let contents = dialectFile(dialect, records);
       // Past the most the updater reads, the oldest builds go: the newest stay offered. The most that
       // fit, found by halving (the file grows with every record kept).
@@ -71,13 +89,16 @@ export function renderFormats(
         left.push(leftOut(format, path, why, offered.slice(fits)));
       }
       notices.push(...left);
-      if (contents !== undefined) files.push({ path: path.slice(1), contents });
-      const changelog = changelogPath(format, device, list);
-      const text = changelog === undefined ? undefined : renderDialectChangelog(listing?.builds ?? []);
-      if (text !== undefined) files.push({ path: changelog!.slice(1), contents: text });
+      if (contents !== undefined) written.push({ path: path.slice(1), contents });
+      for (const list of lists) {
+        const changelog = changelogPath(format, device, list);
+        const builds = listings.find((l) => l.list === list)?.builds ?? [];
+        const text = changelog === undefined ? undefined : renderDialectChangelog(builds);
+        if (text !== undefined) written.push({ path: changelog!.slice(1), contents: text });
+      }
     }
   }
-  return { files, notices };
+  return { files: written, notices };
 }
 
 /** A request path a host redirects to a download (`/api/grapheneos/akita-ota_update-2024112700.zip` → the build's `url`). */
