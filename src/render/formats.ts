@@ -8,7 +8,7 @@ import { sha256Of } from '../catalog/download-key.js';
 import { compareNewestFirst, type Listing } from '../catalog/plan.js';
 import type { Problem } from '../catalog/problems.js';
 import type { DeviceInfo } from '../catalog/device.js';
-import { changelogPath, formatPath, type FormatFamily, type OutputFormat } from '../catalog/formats.js';
+import { changelogPath, formatPath, namesList, type FormatFamily, type OutputFormat } from '../catalog/formats.js';
 import { DIALECT_SETTINGS } from '../catalog/dialects.js';
 import { renderDialectChangelog } from './dialect-changelog.js';
 import type { Site } from '../catalog/site.js';
@@ -72,10 +72,8 @@ export function renderFormats(
       }
       notices.push(...left);
       if (contents !== undefined) files.push({ path: path.slice(1), contents });
-      const changelog = changelogPath(format, device, list);
-      const text = changelog === undefined ? undefined : renderDialectChangelog(listing?.builds ?? []);
-      if (text !== undefined) files.push({ path: changelog!.slice(1), contents: text });
     }
+    files.push(...changelogFiles(format, device, listings));
   }
   return { files, notices };
 }
@@ -162,6 +160,24 @@ export function channelDownloads(
 }
 
 // --- internal ---
+
+/**
+ * A format's changelog files of one device: one per list, or with a path that names no list, one
+ * for all of them (RisingOS's `OTA/changelogs/{device}.txt` beside `OTA/device/{LIST}/{device}.json`),
+ * each build once however many lists hold it.
+ */
+function changelogFiles(format: OutputFormat, device: string, listings: readonly Listing[]): OutputFile[] {
+  if (format.changelog === undefined) return [];
+  const buildsOf = (lists: readonly string[]) =>
+    listings.filter((l) => lists.includes(l.list)).flatMap((l) => l.builds);
+  const files = namesList(format.changelog)
+    ? format.lists.map((list) => ({ path: changelogPath(format, device, list)!, builds: buildsOf([list]) }))
+    : [{ path: changelogPath(format, device, format.lists[0])!, builds: buildsOf(format.lists) }];
+  return files.flatMap(({ path, builds }) => {
+    const text = renderDialectChangelog(builds);
+    return text === undefined ? [] : [{ path: path.slice(1), contents: text }];
+  });
+}
 
 /**
  * The builds of a list the format can offer, newest first, and one notice per reason a build is
