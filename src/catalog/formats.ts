@@ -39,7 +39,8 @@ export interface OutputFormat {
   path: string;
   /**
    * Where the changelog of a device and list lies, for the updaters that fetch one of their own
-   * (`/changelogs/{device}.txt`), when site.yaml gives `changelog`.
+   * (`/changelogs/{device}.txt`), when site.yaml gives `changelog`; without `{list}` or `{LIST}`,
+   * one file per device for every list of the format (RisingOS's `OTA/changelogs/{device}.txt`).
    */
   changelog?: string;
   /**
@@ -140,7 +141,8 @@ export function readFormats(
   const files = formats.flatMap((format) =>
     format.lists.flatMap((list) => [
       { format, list, file: formatPath(format, '{device}', list), key: 'path' },
-      ...(format.changelog === undefined
+      // A changelog without the list is one file for all of them, checked once.
+      ...(format.changelog === undefined || (list !== format.lists[0] && !namesList(format.changelog))
         ? []
         : [{ format, list, file: changelogPath(format, '{device}', list)!, key: 'changelog' }]),
     ]),
@@ -358,7 +360,7 @@ function readFormat(
   if (changelogValue !== undefined) {
     const problem =
       typeof changelogValue === 'string'
-        ? changelogPathProblem(changelogValue, lists.length === 1)
+        ? changelogPathProblem(changelogValue)
         : "expected the path of each device's changelog, e.g. /changelogs/{device}.txt";
     if (problem) problems.push({ path: [family, 'changelog'], message: problem });
     else changelog = changelogValue as string;
@@ -429,14 +431,11 @@ const ONE_LINE = /^\S(?:[^\n\r]{0,98}\S)?$/;
  * Why `pattern` cannot be the path of a format's changelog: a text or Markdown file (`.txt`,
  * `.md`, which every host serves as text by the name, so no host needs a rule for it), at the
  * root as crDroid's `/{device}_changelog.txt` and DerpFest's `/changelog_{device}.txt` lie, or in
- * a folder of its own; otherwise the rules of a format's path.
+ * a folder of its own; otherwise the rules of a format's path. The list is not needed: without
+ * it a device's one file holds every list's builds.
  */
-function changelogPathProblem(pattern: string, oneList: boolean): string | undefined {
+function changelogPathProblem(pattern: string): string | undefined {
   const example = 'e.g. /changelogs/{device}.txt, /{device}_changelog.txt or /API/updater/changelogs/{device}.md';
   if (!/\.(txt|md)$/.test(pattern)) return `a changelog's path ends in .txt or .md, ${example}`;
-  if (!oneList && !namesList(pattern)) {
-    const several = 'the format publishes several lists: put {list} (or {LIST}) in the changelog';
-    return `${several}'s path, e.g. /changelogs/{list}/{device}.txt`;
-  }
   return formatPathProblem(`${pattern}.json`, true, 'json', false)?.replace(/a format's path/g, "a changelog's path");
 }

@@ -142,11 +142,18 @@ const payloadRanges = (b: Build) => {
     : undefined;
 };
 
-/** The maintainers as Gson reads them on PixelExperience twelve (`name`, `github_username`). */
-function maintainers(info: DeviceInfo): { name: string; github_username?: string }[] {
+/**
+ * The maintainers as Gson reads them into `MaintainerInfo`: `name`, and the user name of a GitHub
+ * address under each key a branch reads. PixelExperience twelve and PixelOS's thirteen fork read
+ * `github_username`, PixelExperience thirteen `ci_username` (PixelExperience/packages_apps_Updates
+ * app/src/main/java/org/pixelexperience/ota/model/MaintainerInfo.java at
+ * 6bd403f231b1a57be77bf56bbe83437e3efc4e39); a card opens PixelExperience's team page of it on
+ * both PixelExperience branches, and the GitHub profile on PixelOS.
+ */
+function maintainers(info: DeviceInfo): { name: string; github_username?: string; ci_username?: string }[] {
   return info.maintainers.map((m) => {
     const user = m.url === undefined ? undefined : /^https:\/\/github\.com\/([A-Za-z0-9-]+)\/?$/.exec(m.url)?.[1];
-    return { name: m.name, ...(user !== undefined && { github_username: user }) };
+    return { name: m.name, ...(user !== undefined && { github_username: user, ci_username: user }) };
   });
 }
 

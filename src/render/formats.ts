@@ -11,6 +11,7 @@ import type { DeviceInfo } from '../catalog/device.js';
 import {
   changelogPath,
   formatPath,
+  namesList,
   oneFileForLists,
   type FormatFamily,
   type OutputFormat,
@@ -90,13 +91,8 @@ export function renderFormats(
       }
       notices.push(...left);
       if (contents !== undefined) written.push({ path: path.slice(1), contents });
-      for (const list of lists) {
-        const changelog = changelogPath(format, device, list);
-        const builds = listings.find((l) => l.list === list)?.builds ?? [];
-        const text = changelog === undefined ? undefined : renderDialectChangelog(builds);
-        if (text !== undefined) written.push({ path: changelog!.slice(1), contents: text });
-      }
     }
+    written.push(...changelogFiles(format, device, listings));
   }
   return { files: written, notices };
 }
@@ -183,6 +179,24 @@ export function channelDownloads(
 }
 
 // --- internal ---
+
+/**
+ * A format's changelog files of one device: one per list, or with a path that names no list, one
+ * for all of them (RisingOS's `OTA/changelogs/{device}.txt` beside `OTA/device/{LIST}/{device}.json`),
+ * each build once however many lists hold it.
+ */
+function changelogFiles(format: OutputFormat, device: string, listings: readonly Listing[]): OutputFile[] {
+  if (format.changelog === undefined) return [];
+  const buildsOf = (lists: readonly string[]) =>
+    listings.filter((l) => lists.includes(l.list)).flatMap((l) => l.builds);
+  const files = namesList(format.changelog)
+    ? format.lists.map((list) => ({ path: changelogPath(format, device, list)!, builds: buildsOf([list]) }))
+    : [{ path: changelogPath(format, device, format.lists[0])!, builds: buildsOf(format.lists) }];
+  return files.flatMap(({ path, builds }) => {
+    const text = renderDialectChangelog(builds);
+    return text === undefined ? [] : [{ path: path.slice(1), contents: text }];
+  });
+}
 
 /**
  * The builds of a list the format can offer, newest first, and one notice per reason a build is

@@ -110,9 +110,12 @@ describe('the PixelExperience-family answer', () => {
     expect(pixelExperienceOffers(update!, { buildDate: newest.timestamp, version: newest.version })).toBe(false);
   });
 
-  it('names the maintainers as the updater reads them (Gson: name, github_username)', () => {
+  it('names the maintainers as the updater reads them (Gson: name, github_username on twelve, ci_username on thirteen)', () => {
     const update = decodePixelExperience(fileText('api/updater/FP4.json')!)!;
-    expect(update.maintainers).toEqual([{ name: 'Jane Doe', github_username: 'janedoe' }, { name: 'Ravi Kumar' }]);
+    expect(update.maintainers).toEqual([
+      { name: 'Jane Doe', github_username: 'janedoe', ci_username: 'janedoe' },
+      { name: 'Ravi Kumar' },
+    ]);
     expect(update).toMatchObject({
       forumUrl: 'https://forum.example.org/c/fp4',
       websiteUrl: 'https://wiki.example.org/devices/FP4',
