@@ -101,11 +101,25 @@ describe('PixelOS thirteen (the PixelExperience object)', () => {
   const source = listing('pixelos-thirteen-sweet-pixelexperience.json');
   const format = '  pixelexperience: { lists: [official] }\n';
 
-  it.each(['twelve', 'thirteen'] as const)('reads back on %s: news_url, every link and maintainer', (branch) => {
+  // The file's own phones run PixelOS's fork; PixelExperience twelve reads the same keys.
+  it.each(['pixelos-thirteen', 'twelve'] as const)(
+    'reads back on %s: news_url, every link and maintainer',
+    (branch) => {
+      const { built } = importAndBuild(source, 'sweet', 'official', format);
+      const original = decodePixelExperienceUpdate(source, branch)!;
+      expect(original.newsUrl).toBe('https://blog.pixelos.net/');
+      expect(decodePixelExperienceUpdate(built, branch)).toEqual(original);
+    },
+  );
+
+  it("gives PixelExperience thirteen the maintainer's user name the original left null (it reads ci_username)", () => {
     const { built } = importAndBuild(source, 'sweet', 'official', format);
-    const original = decodePixelExperienceUpdate(source, branch)!;
-    expect(original.newsUrl).toBe('https://blog.pixelos.net/');
-    expect(decodePixelExperienceUpdate(built, branch)).toEqual(original);
+    const original = decodePixelExperienceUpdate(source, 'thirteen')!;
+    expect(original.maintainers).toEqual([{ name: 'Aryan', username: null }]);
+    expect(decodePixelExperienceUpdate(built, 'thirteen')).toEqual({
+      ...original,
+      maintainers: [{ name: 'Aryan', username: 'basamaryan' }],
+    });
   });
 
   it('keeps every maintainer of the list, each checked alone', () => {
