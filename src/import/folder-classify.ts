@@ -106,6 +106,14 @@ export function classifyFile(path: string, text: string, json: unknown): Reposit
     };
   // crDroid's `device` is the display name ("Pixel 8a" in akita.json), so only a `codename` names the device.
   const codenames = new Set(records.flatMap((r) => (typeof r.codename === 'string' ? [r.codename] : [])));
+  // A project's list of all its devices (SuperiorOS's `devices.json`, builds and all): phones ask
+  // for their own device's file, never this one.
+  if (codenames.size > 1)
+    return {
+      kind: 'other',
+      path,
+      why: `its records name ${codenames.size} devices: a list of devices, not a device's listing`,
+    };
   const device = DEVICE_NAME.test(stem) ? stem : codenames.size === 1 ? [...codenames][0] : undefined;
   if (device === undefined || !DEVICE_NAME.test(device))
     return { kind: 'other', path, why: 'its name is not a device code name, and its records name none' };
@@ -187,8 +195,13 @@ function recordsOf(json: unknown, text: string): Record<string, unknown>[] | und
   const objects = candidates.filter(
     (r): r is Record<string, unknown> => r !== null && typeof r === 'object' && !Array.isArray(r),
   );
-  return objects.length === 0 ? undefined : objects;
+  // Objects none of which has a key any updater reads a build by (CherishOS's `devices.json`,
+  // Spark's `API/features.json`) are a website's data, not a listing.
+  return objects.some((r) => BUILD_KEYS.some((k) => k in r)) ? objects : undefined;
 }
+
+/** The keys a build record has in every dialect import reads (a v2 entry's `files`, crDroid's `download`, ...). */
+const BUILD_KEYS = ['filename', 'datetime', 'timestamp', 'download', 'url', 'files'];
 
 function notAListing(json: unknown): string {
   const response = (json as { response?: unknown } | null)?.response;

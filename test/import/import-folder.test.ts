@@ -153,6 +153,50 @@ describe('import <folder>: what each file of a repository is', () => {
   });
 });
 
+describe("import <folder>: a website's JSON beside the listings is left alone", () => {
+  // Excerpts of real files: CherishOS-Devices/OTA udc `devices.json`, Spark-Devices/official_devices
+  // main `API/features.json`, SuperiorOS-Devices/official_devices twelve `devices.json`
+  // (test/fixtures/ota-repositories/README.md names the commits).
+  const build = (codename: string) => ({
+    brand: 'Xiaomi',
+    codename,
+    datetime: 1642522108,
+    filename: `SuperiorOS-Twelve-${codename}-OFFICIAL-20220125-0447.zip`,
+    id: '679321cd7bc90b42adcdafa96c65c688e1f6e14188c88abe90d1c74da11a8685',
+    romtype: 'OFFICIAL',
+    size: 897209737,
+    url: `https://master.dl.sourceforge.net/project/superioros/${codename}/x.zip`,
+    version: 'Twelve',
+  });
+  it.each([
+    [
+      'devices.json',
+      [{ brand: 'Xiaomi', codename: 'Marble', name: 'POCO F5', supported_versions: [{ maintainer_name: 'JYR_RC' }] }],
+      'not a listing (no build records in it)',
+    ],
+    [
+      'API/features.json',
+      [{ title: 'Battery', description: 'We are including many battery optimizations' }],
+      'not a listing (no build records in it)',
+    ],
+    [
+      'devices.json',
+      [build('onclite'), build('sweet')],
+      "its records name 2 devices: a list of devices, not a device's listing",
+    ],
+  ])('%s: %s', (path, json, why) => {
+    expect(classifyFile(path, JSON.stringify(json), json)).toEqual({ kind: 'other', path, why });
+  });
+
+  it("a device's own listing whose record names its codename is still one", () => {
+    const json = { response: [build('onclite')] };
+    expect(classifyFile('onclite.json', JSON.stringify(json), json)).toMatchObject({
+      kind: 'listing',
+      device: 'onclite',
+    });
+  });
+});
+
 describe('import <folder>: the site.yaml edit', () => {
   it('adds the lists and a formats entry as text: every comment and line of the file stays', () => {
     const site = siteOf(SITE);

@@ -2,18 +2,20 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, 
 import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { phoneView } from '../helpers/clients.js';
 import { runMain } from '../helpers/cli-process.js';
 import {
   decodeDerpFest,
   decodeDerpFestDeviceInfo,
   decodeJavaResponse,
+  decodePixelExperienceUpdate,
   decodePixelOs15,
   javaResponseReaders,
   type JavaResponseReader,
 } from '../helpers/dialects/index.js';
 import { ROOT, snapshotTree, tempProject } from '../helpers/helpers.js';
 
-// Four ROM projects' OTA repositories (test/fixtures/ota-repositories/README.md names each
+// Six ROM projects' OTA repositories (test/fixtures/ota-repositories/README.md names each
 // repository, branch and commit), each imported in one command into a fresh `init` catalog and
 // built: every listing comes back at its own path and decodes, with the updater's own reading
 // (test/helpers/dialects/), equal to the repository's file on every key its updater reads that a
@@ -207,6 +209,43 @@ describe('otapress import <folder> of real OTA repositories, then build', () => 
         expect(decodeJavaResponse(dist(file), RISING_SHOWN)![0].shown, file).toEqual({ ...shown, ...deviceWide });
       }
       expect(normalised(newestChangelog(root, device)!)).toBe(normalised(read(`OTA/changelogs/${device}.txt`)));
+    }
+  });
+
+  it("SuperiorOS (lineage-v1 at /<device>.json): each device's file back, its devices.json left alone", async () => {
+    const { imported, read, dist } = await importAndBuild('superioros');
+    const out = imported.out.join('\n');
+    expect(out).toContain('  lineage-v1: 2 files at /{device}.json, list official');
+    // The project's list of all its devices (for its website) holds a build record per device;
+    // phones ask for their own `<device>.json` only.
+    expect(out).toContain(
+      "left alone (its records name 9 devices: a list of devices, not a device's listing): devices.json",
+    );
+    for (const device of ['onclite', 'sweet']) {
+      const records = (text: string) => (JSON.parse(text) as { response: Record<string, unknown>[] }).response;
+      const original = records(read(`${device}.json`)).map(phoneView);
+      expect(original).toHaveLength(1);
+      expect(records(dist(`${device}.json`)).map(phoneView), device).toEqual(original);
+    }
+  });
+
+  it('Spark (pixelexperience at /API/updater/<device>.json): each file back, its website data left alone', async () => {
+    const { root, imported, read, dist } = await importAndBuild('spark');
+    const out = imported.out.join('\n');
+    expect(out).toContain(
+      '  pixelexperience: 2 files at /API/updater/{device}.json, list stable; changelogs at /API/changelogs/{device}.md',
+    );
+    // `API/features.json` is an array of `{title, description}` for the website, no build in it.
+    expect(out).toContain(
+      'left alone (not a listing (no build records in it)): API/devices/RMX1971.json, API/features.json',
+    );
+    for (const device of ['RMX1971', 'alioth']) {
+      const file = `API/updater/${device}.json`;
+      const original = decodePixelExperienceUpdate(read(file), 'twelve');
+      expect(original, device).toBeDefined();
+      expect(decodePixelExperienceUpdate(dist(file), 'twelve'), device).toEqual(original);
+      expectChangelogBack(dist(`API/changelogs/${device}.md`), read(`API/changelogs/${device}.md`), device);
+      expect(newestChangelog(root, device)).toBeDefined();
     }
   });
 
