@@ -49,6 +49,8 @@ export interface DeviceListFile {
   kind: 'device-list';
   path: string;
   devices: Record<string, unknown>[];
+  /** Why the build cannot write it back where it lies (folder-plan.ts): it is then left alone. */
+  unwritable?: string;
 }
 
 /** Anything else: named once and left alone, with the reason. */

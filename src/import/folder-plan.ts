@@ -197,7 +197,16 @@ function planDialects(
         );
     }
     const deviceList = classified.find((f) => f.kind === 'device-list');
-    if (dialect === 'lineage-v1' && deviceList !== undefined) entry.deviceInfo = `/${deviceList.path}`;
+    if (dialect === 'lineage-v1' && deviceList !== undefined) {
+      entry.deviceInfo = `/${deviceList.path}`;
+      // A device list the build cannot write (AxionOS's `dinfo.json` at the root, for its website)
+      // is left alone: the listings phones read are imported all the same.
+      const listProblem = formatProblem(entry, [...siteLists, ...entry.lists], 'device_info');
+      if (listProblem !== undefined) {
+        deviceList.unwritable = listProblem;
+        delete entry.deviceInfo;
+      }
+    }
     const pathProblem = formatProblem(entry, [...siteLists, ...entry.lists], 'path');
     if (pathProblem !== undefined) {
       leftOut.push(
@@ -457,6 +466,11 @@ function groupLeftAlone(
   // Listings not taken are said in leftOut, with the reason.
   for (const f of classified) {
     if (f.kind === 'other') add(f.why, f.path);
+    else if (f.kind === 'device-list' && f.unwritable !== undefined)
+      add(
+        `a device list the build cannot write back there (${f.unwritable}); its entries fill the devices' device.yaml`,
+        f.path,
+      );
     else if (f.kind === 'device-list' && !deviceLists.includes(`/${f.path}`))
       add("a device list: only the lineage-v1 format writes one (DerpFest's device_info)", f.path);
   }

@@ -316,6 +316,46 @@ describe('import <folder>: the plan', () => {
     ]);
   });
 
+  // AxionAOSP/official_devices (branch lineage-23.1): `dinfo.json` at the root, in DerpFest's
+  // device-list shape, beside OTA/GMS/ and OTA/VANILLA/.
+  it('imports the listings beside a device list the build cannot write back, leaving the list alone', () => {
+    const v1 = (filename: string, datetime: number, id: string) => ({
+      response: [
+        {
+          datetime,
+          filename,
+          id,
+          romtype: 'OFFICIAL',
+          size: 2312525459,
+          url: `https://sourceforge.net/projects/axionaosp/files/${filename}/download`,
+          version: '2.2',
+        },
+      ],
+    });
+    const result = plan([
+      file('dinfo.json', { devices: [{ device_name: 'Google Pixel 9a', codename: 'tegu', maintainer: 'rmp22' }] }),
+      file(
+        'OTA/GMS/tegu.json',
+        v1('axion-2.2-NIGHTLY-20251112-OFFICIAL-GMS-tegu.zip', 1762980433, '9716cf218893a35a53bd7c891c882b9d'),
+      ),
+      file(
+        'OTA/VANILLA/tegu.json',
+        v1('axion-2.2-NIGHTLY-20251112-OFFICIAL-VANILLA-tegu.zip', 1762980434, '1497cefaee5937ccccb70f488c1c2338'),
+      ),
+    ]);
+    expect(result.problems).toEqual([]);
+    expect(result.dialects.map((d) => d.entry)).toEqual([
+      { family: 'lineage-v1', lists: ['gms', 'vanilla'], path: '/OTA/{LIST}/{device}.json' },
+    ]);
+    expect(result.leftAlone).toEqual([
+      {
+        why: "a device list the build cannot write back there (the device list lies in a folder of its own (a file at the root could be a device's), e.g. /info/device-info.json); its entries fill the devices' device.yaml",
+        paths: ['dinfo.json'],
+      },
+    ]);
+    expect(result.writes.map((w) => w.file)).toContain('content/tegu/device.yaml');
+  });
+
   // RisingOS-Revived/official_devices (branch fifteen): OTA/device/GAPPS/, VANILLA/, CORE/, MICROG/.
   it('puts list folders in capitals in the path as {LIST}, each a list of its lowercase name', () => {
     const other = {
