@@ -286,6 +286,10 @@ function listsOf(
   const stated = [...new Set(kept.map((f) => f.releaseTypes[0]))];
   if (dialect === 'crdroid-java' && !flat && stated.length === 1 && stated[0] !== undefined)
     if (!entry.lists.every((l) => l === stated[0])) entry.buildtype = stated[0];
+  // LineageOS phones compare `romtype` with their release type, ignoring case: AxionOS's `OFFICIAL`
+  // in OTA/GMS/ and OTA/VANILLA/ alike stays `OFFICIAL`, not the list folder's name.
+  if (dialect === 'lineage-v1' && !flat && stated.length === 1 && stated[0] !== undefined)
+    if (!entry.lists.every((l) => l === stated[0].toLowerCase())) entry.buildtype = stated[0];
   return { entry, taken };
 }
 

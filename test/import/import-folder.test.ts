@@ -345,7 +345,8 @@ describe('import <folder>: the plan', () => {
     ]);
     expect(result.problems).toEqual([]);
     expect(result.dialects.map((d) => d.entry)).toEqual([
-      { family: 'lineage-v1', lists: ['gms', 'vanilla'], path: '/OTA/{LIST}/{device}.json' },
+      // `buildtype`: the `romtype` phones compare with their release type, whatever the folder.
+      { family: 'lineage-v1', lists: ['gms', 'vanilla'], path: '/OTA/{LIST}/{device}.json', buildtype: 'OFFICIAL' },
     ]);
     expect(result.leftAlone).toEqual([
       {

@@ -15,7 +15,7 @@ import {
 } from '../helpers/dialects/index.js';
 import { ROOT, snapshotTree, tempProject } from '../helpers/helpers.js';
 
-// Six ROM projects' OTA repositories (test/fixtures/ota-repositories/README.md names each
+// Seven ROM projects' OTA repositories (test/fixtures/ota-repositories/README.md names each
 // repository, branch and commit), each imported in one command into a fresh `init` catalog and
 // built: every listing comes back at its own path and decodes, with the updater's own reading
 // (test/helpers/dialects/), equal to the repository's file on every key its updater reads that a
@@ -226,6 +226,27 @@ describe('otapress import <folder> of real OTA repositories, then build', () => 
       const original = records(read(`${device}.json`)).map(phoneView);
       expect(original).toHaveLength(1);
       expect(records(dist(`${device}.json`)).map(phoneView), device).toEqual(original);
+    }
+  });
+
+  it('AxionOS (lineage-v1 at /OTA/<VARIANT>/<device>.json, a device list at the root): every variant file back', async () => {
+    const { root, imported, read, dist } = await importAndBuild('axionos');
+    const out = imported.out.join('\n');
+    expect(out).toContain('  lineage-v1: 4 files at /OTA/{LIST}/{device}.json, list gms (new), vanilla (new)');
+    // `dinfo.json` has DerpFest's device-list shape but lies at the root, where the build writes
+    // no device list: it is left alone, and its entries still fill each device.yaml.
+    expect(out).toContain(
+      "left alone (a device list the build cannot write back there (the device list lies in a folder of its own (a file at the root could be a device's), e.g. /info/device-info.json); its entries fill the devices' device.yaml): dinfo.json",
+    );
+    for (const device of ['akita', 'sweet']) {
+      for (const variant of ['GMS', 'VANILLA']) {
+        const file = `OTA/${variant}/${device}.json`;
+        const records = (text: string) => (JSON.parse(text) as { response: Record<string, unknown>[] }).response;
+        const original = records(read(file)).map(phoneView);
+        expect(original, file).toHaveLength(1);
+        expect(records(dist(file)).map(phoneView), file).toEqual(original);
+      }
+      expect(readFileSync(path.join(root, 'content', device, 'device.yaml'), 'utf8')).toContain('maintainers:');
     }
   });
 
