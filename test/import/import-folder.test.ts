@@ -291,6 +291,7 @@ describe('import <folder>: the plan', () => {
           sha256: 'f'.repeat(64),
           md5: 'f'.repeat(32),
           filename: 'crDroidAndroid-14.0-20240316-akita-v10.3.zip',
+          download: 'https://dl.example.org/akita-20240316.zip',
           timestamp: 1710547200,
         }),
       ),
@@ -357,12 +358,40 @@ describe('import <folder>: the plan', () => {
     expect(result.writes.map((w) => w.file)).toContain('content/tegu/device.yaml');
   });
 
+  // AxionAOSP/official_devices (branch lineage-23.2, 90c1daeb17e408eb7875edb406de391b71b385e6),
+  // OTA/GMS/bluejay.json and OTA/VANILLA/bluejay.json: both builds at one OneDrive folder address.
+  it('refuses, at the record, a second build at the address of another: the build would refuse it', () => {
+    const folder = 'https://1drv.ms/f/c/88f2d06dfca76168/IgCGdW2eEinnS66E3Jrojo68AfK1aeMM2NdltnCPc1OQ2CU?e=NAed1a';
+    const record = (variant: string, datetime: number, id: string, size: number) => ({
+      response: [
+        {
+          datetime,
+          filename: `axion-2.4-TELOS-20260126-OFFICIAL-${variant}-bluejay.zip`,
+          id,
+          romtype: 'OFFICIAL',
+          size,
+          url: folder,
+          version: '2.4',
+        },
+      ],
+    });
+    const result = plan([
+      file('OTA/GMS/bluejay.json', record('GMS', 1769451801, 'b76365245c0b39d161f5abab5155b944', 2351030546)),
+      file('OTA/VANILLA/bluejay.json', record('VANILLA', 1769451058, '7e332db7118ed7c2eb459068ee559e87', 1959935538)),
+    ]);
+    expect(result.writes).toEqual([]);
+    expect(result.problems.map((p) => `${p.file}:${p.line}:${p.col}  ${p.field}  ${p.message}`)).toEqual([
+      `ota/OTA/VANILLA/bluejay.json:9:14  response.0.url  record 0: ${folder} is also the address of the zip axion-2.4-TELOS-20260126-OFFICIAL-GMS-bluejay.zip of content/bluejay/axion-2.4-TELOS-20260126-OFFICIAL-GMS-bluejay.yaml, with another SHA-256 or size; one address holds one file, and the second upload would replace the first: correct this build's \`url\`, or the other file's name or address`,
+    ]);
+  });
+
   // RisingOS-Revived/official_devices (branch fifteen): OTA/device/GAPPS/, VANILLA/, CORE/, MICROG/.
   it('puts list folders in capitals in the path as {LIST}, each a list of its lowercase name', () => {
     const other = {
       sha256: 'f'.repeat(64),
       md5: 'f'.repeat(32),
       filename: 'crDroidAndroid-14.0-20240316-akita-v10.3.zip',
+      download: 'https://dl.example.org/akita-20240316.zip',
     };
     const result = plan([
       file('OTA/device/GAPPS/akita.json', crdroid('akita')),
