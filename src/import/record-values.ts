@@ -27,7 +27,14 @@ export interface ValueContext {
 
 /** The normalisations of read-record.ts's NORMALISED that reading the values says. */
 type ValueNormalisation =
-  'datetime_text' | 'timestamp_text' | 'size_text' | 'id_key' | 'romtype_list' | 'number_text' | 'number_text_shown';
+  | 'datetime_text'
+  | 'timestamp_text'
+  | 'size_text'
+  | 'size_fraction'
+  | 'id_key'
+  | 'romtype_list'
+  | 'number_text'
+  | 'number_text_shown';
 
 /**
  * Each field's value in the type the interface gives it, with what a phone reads the same way
@@ -222,6 +229,13 @@ function sizeOf(rawSize: unknown, placeholder: boolean, name: string, c: ValueCo
     return Number(rawSize.trim());
   }
   if (rawSize === '' && placeholder) return '';
+  // org.json's getLong reads a number's whole part (Android libcore JSON.toLong: Number.longValue()),
+  // as SuperiorOS ten's `"size": 579652812.8`; a kotlinx reader (numberForText refused) fails on it.
+  const whole = typeof rawSize === 'number' ? Math.trunc(rawSize) : NaN;
+  if ('reads' in c.family.numberForText && Number.isSafeInteger(whole) && whole > 0) {
+    c.normalised('size_fraction', name, `${c.literal?.(name) ?? rawSize} → ${whole}`);
+    return whole;
+  }
   if (rawSize !== undefined) {
     c.problem(
       'size',

@@ -287,6 +287,12 @@ describe('every message in the words of the updater that reads the file', () => 
       "0.version  record 0: missing; PixelOS's strict feed loses the whole answer over an entry without `version`",
     ],
     [
+      // kotlinx reads no fraction as a Long; org.json's getLong would (SuperiorOS ten, import-repositories.slow.test.ts).
+      'a LineageOS v2 entry whose zip size has a fraction',
+      [{ ...v2, files: [{ ...v2.files[0], size: 579652812.8 }] }],
+      '0.files.0.size  record 0: expected the size in bytes as a whole number, found the number 579652812.8',
+    ],
+    [
       'a LineageOS v2 entry whose zip size is text',
       [{ ...v2, files: [{ ...v2.files[0], size: '1 GB' }] }],
       '0.files.0.size  record 0: expected the size in bytes as a whole number, found the text "1 GB"; LineageOS v2 phones refuse the whole answer over an entry whose `files.0.size` is not a number (kotlinx Long)',

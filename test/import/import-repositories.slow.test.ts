@@ -10,12 +10,16 @@ import {
   decodeJavaResponse,
   decodePixelExperienceUpdate,
   decodePixelOs15,
+  getJSONArray,
+  getLong,
+  getString,
   javaResponseReaders,
+  parseJSONObject,
   type JavaResponseReader,
 } from '../helpers/dialects/index.js';
 import { ROOT, snapshotTree, tempProject } from '../helpers/helpers.js';
 
-// Seven ROM projects' OTA repositories (test/fixtures/ota-repositories/README.md names each
+// Eight ROM projects' (two branches of one) OTA repositories (test/fixtures/ota-repositories/README.md names each
 // repository, branch and commit), each imported in one command into a fresh `init` catalog and
 // built: every listing comes back at its own path and decodes, with the updater's own reading
 // (test/helpers/dialects/), equal to the repository's file on every key its updater reads that a
@@ -227,6 +231,29 @@ describe('otapress import <folder> of real OTA repositories, then build', () => 
       expect(original).toHaveLength(1);
       expect(records(dist(`${device}.json`)).map(phoneView), device).toEqual(original);
     }
+  });
+
+  it("SuperiorOS ten (lineage-v1 at /builds/<device>.json): a size with a fraction back as the phones' getLong reads it", async () => {
+    const { imported, read, dist } = await importAndBuild('superioros-ten');
+    expect(imported.out.join('\n')).toContain('  lineage-v1: 2 files at /builds/{device}.json, list official');
+    // LineageOS's Utils.parseJsonUpdate (lineage-17.1, the Android 10 updater SuperiorOS ten
+    // builds on) reads each record with org.json: getLong keeps a number's whole part.
+    const lineageRead = (text: string) =>
+      getJSONArray(parseJSONObject(text), 'response').map((value) => {
+        const r = value as Parameters<typeof getLong>[0];
+        const text = (key: string) => getString(r, key);
+        return {
+          datetime: getLong(r, 'datetime'),
+          size: getLong(r, 'size'),
+          ...Object.fromEntries(['filename', 'id', 'url', 'version'].map((k) => [k, text(k)])),
+          romtype: text('romtype').toLowerCase(),
+        };
+      });
+    for (const device of ['hlte', 'X00T']) {
+      const file = `builds/${device}.json`;
+      expect(lineageRead(dist(file)), file).toEqual(lineageRead(read(file)));
+    }
+    expect(lineageRead(read('builds/hlte.json'))[0].size).toBe(579652812);
   });
 
   it('AxionOS (lineage-v1 at /OTA/<VARIANT>/<device>.json, a device list at the root): every variant file back', async () => {
