@@ -165,7 +165,10 @@ export function checkAcross(
     if (size !== '' && size !== undefined)
       c.problem('size', 'a placeholder (no url, filename "") has size ""; a numeric size would make a phone offer it');
   } else if (r.url !== undefined && r.filename === '') {
-    c.problem('filename', 'a record with a url needs its file name; a placeholder has neither');
+    c.problem(
+      'filename',
+      `filename is empty, but the record has a download address: the phone would save the download under no name, so it cannot install it; write the zip's name (as in its address), or remove the record${c.family.placeholders ? ' (a placeholder has neither url nor filename)' : ''}`,
+    );
   }
 }
 

@@ -188,6 +188,16 @@ describe("import <folder>: a website's JSON beside the listings is left alone", 
     expect(classifyFile(path, JSON.stringify(json), json)).toEqual({ kind: 'other', path, why });
   });
 
+  it('a crDroid-family record with no `response` around it is named, with what to do', () => {
+    // CherishOS-Devices/OTA udc `builds/chime.json` (there also not strict JSON: `"version": 4.1.4`).
+    const json = { maintainer: 'Chikoni_UwU', filename: 'Cherish-OS-v4.1.4.zip', download: 'https://x.example/a.zip' };
+    expect(classifyFile('builds/chime.json', JSON.stringify(json), json)).toEqual({
+      kind: 'other',
+      path: 'builds/chime.json',
+      why: 'this is one crDroid-family record on its own: crDroid-family phones read the records of `{"response": [...]}` (getJSONArray("response")) and get nothing from this file; put the record in {"response": [ ... ]}, then import again',
+    });
+  });
+
   it("a device's own listing whose record names its codename is still one", () => {
     const json = { response: [build('onclite')] };
     expect(classifyFile('onclite.json', JSON.stringify(json), json)).toMatchObject({

@@ -245,6 +245,12 @@ describe('every message in the words of the updater that reads the file', () => 
       'response.0.download  record 0: expected an absolute http(s) download address without spaces',
     ],
     [
+      // AlphaDroid-devices/OTA alpha-13 `mi439.json`, record 1: the phone would save it under no name.
+      'a crDroid record with a download and an empty file name',
+      { response: [{ ...crDroid, filename: '' }] },
+      "response.0.filename  record 0: filename is empty, but the record has a download address: the phone would save the download under no name, so it cannot install it; write the zip's name (as in its address), or remove the record",
+    ],
+    [
       'an md5-keyed record without size',
       { response: [drop(crDroid, 'sha256', 'size')] },
       'response.0.size  record 0: missing; the md5-keyed Java updaters (Matrixx, Project Infinity-X, VoltageOS, crDroid) drop a record without `size`',
