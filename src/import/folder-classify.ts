@@ -99,6 +99,8 @@ export function classifyFile(path: string, text: string, json: unknown): Reposit
     const why = json === undefined ? 'not JSON, and no listing keys in it' : notAListing(json);
     return { kind: 'other', path, why };
   }
+  if (json !== undefined && !records.some((r) => DOWNLOAD_KEYS.some((k) => k in r)))
+    return { kind: 'other', path, why: OPENDELTA };
   const dialect = dialectOf(records, json);
   if (dialect === undefined)
     return {
@@ -201,6 +203,17 @@ function recordsOf(json: unknown, text: string): Record<string, unknown>[] | und
   // Spark's `API/features.json`) are a website's data, not a listing.
   return objects.some((r) => BUILD_KEYS.some((k) => k in r)) ? objects : undefined;
 }
+
+/** The keys that say where a build is or what it holds: a record with none of them names only a file. */
+const DOWNLOAD_KEYS = ['url', 'download', 'files', 'id', 'size', 'md5', 'sha256', 'filehash'];
+
+/**
+ * YAAP's OpenDelta updater reads only `filename` of `{"response": [...]}` (and `url`, `sha256url`,
+ * `payload` when present) and builds the download address from its own base
+ * (yaap/packages_apps_OpenDelta fifteen, UpdateService.java at 36344e00963968f9ec7499a39dcc85c05e724a8c).
+ */
+const OPENDELTA =
+  "records with a file name and no download address, size or hash, as YAAP's OpenDelta updater reads them (it builds the address itself): no format of otapress writes that; add each build with otapress add <zip>";
 
 /** The keys a build record has in every dialect import reads (a v2 entry's `files`, crDroid's `download`, ...). */
 const BUILD_KEYS = ['filename', 'datetime', 'timestamp', 'download', 'url', 'files'];

@@ -198,6 +198,16 @@ describe("import <folder>: a website's JSON beside the listings is left alone", 
     });
   });
 
+  it("YAAP's OpenDelta file, a file name alone, is named with the reader and what to do", () => {
+    // yaap/ota-info thirteen `alioth/alioth.json` (81cf8455badd8cb47c5581e202183474f49bf376), whole.
+    const json = { response: [{ datetime: 1642691056, filename: 'YAAP-12-Scirocco-alioth-20220120.zip' }] };
+    expect(classifyFile('alioth/alioth.json', JSON.stringify(json), json)).toEqual({
+      kind: 'other',
+      path: 'alioth/alioth.json',
+      why: "records with a file name and no download address, size or hash, as YAAP's OpenDelta updater reads them (it builds the address itself): no format of otapress writes that; add each build with otapress add <zip>",
+    });
+  });
+
   it("a device's own listing whose record names its codename is still one", () => {
     const json = { response: [build('onclite')] };
     expect(classifyFile('onclite.json', JSON.stringify(json), json)).toMatchObject({
