@@ -39,7 +39,8 @@ export interface OutputFormat {
   path: string;
   /**
    * Where the changelog of a device and list lies, for the updaters that fetch one of their own
-   * (`/changelogs/{device}.txt`), when site.yaml gives `changelog`.
+   * (`/changelogs/{device}.txt`), when site.yaml gives `changelog`; without `{list}` or `{LIST}`,
+   * one file per device for every list of the format (RisingOS's `OTA/changelogs/{device}.txt`).
    */
   changelog?: string;
   /**
@@ -48,6 +49,12 @@ export interface OutputFormat {
    * LineageOS phones when `romtype` equals their release type (ignoring case), whatever list folder the file lies in.
    */
   buildtype?: string;
+  /**
+   * aospa only: each list's `build_type` (`buildtype: { stable: Stable, beta: Beta }` in site.yaml),
+   * a list not named there keeping the list's name. The Compose Hub offers a beta phone the
+   * `Beta` builds only (test/helpers/dialects/aospa.ts `aospaComposeOffers`).
+   */
+  buildtypes?: Readonly<Record<string, string>>;
   /**
    * lineage-v1 only: where DerpFest's updater reads the site's one device list (`device_info:`,
    * `/info/device-info.json`), the banner's device name, maintainer and support group.
@@ -60,6 +67,20 @@ export interface OutputFormat {
 /** The path of `format`'s file for `device` and `list`, as a URL path (`/api/crdroid/akita.json`). */
 export function formatPath(format: OutputFormat, device: string, list: string): string {
   return fillPath(format.path, device, list);
+}
+
+/**
+ * Whether `format` writes the builds of all its lists in one file: an aospa path without `{list}`
+ * (AOSPA keeps a device's Stable, Beta and Alpha builds in `updates/<device>`, each with its own
+ * `build_type`). Every other format with several lists has a file per list.
+ */
+export function oneFileForLists(format: OutputFormat): boolean {
+  return format.lists.length > 1 && !/\{list\}/i.test(format.path);
+}
+
+/** The `build_type` (aospa), `buildtype` (crdroid-java) or `romtype` (lineage-v1) of `format`'s records of `list`. */
+export function buildTypeOf(format: OutputFormat, list: string): string {
+  return format.buildtypes?.[list] ?? format.buildtype ?? list;
 }
 
 /** The path of `format`'s changelog for `device` and `list`, when it has one (`/changelogs/akita.txt`). */
@@ -121,12 +142,15 @@ export function readFormats(
   const files = formats.flatMap((format) =>
     format.lists.flatMap((list) => [
       { format, list, file: formatPath(format, '{device}', list), key: 'path' },
-      ...(format.changelog === undefined
+      // A changelog without the list is one file for all of them, checked once.
+      ...(format.changelog === undefined || (list !== format.lists[0] && !namesList(format.changelog))
         ? []
         : [{ format, list, file: changelogPath(format, '{device}', list)!, key: 'changelog' }]),
     ]),
   );
   for (const { format, list, file, key } of files) {
+    // The lists of one file (aospa without {list}) share it by design.
+    if (key === 'path' && oneFileForLists(format) && list !== format.lists[0]) continue;
     const earlier =
       seen.find((other) => other.file === file) ?? seen.find((other) => patternsMeet(other.file, file, lists));
     const at = [format.family, key];
@@ -222,7 +246,7 @@ function formatPathProblem(
   const count = (name: string) => pattern.split(`{${name}}`).length - 1;
   if (count('device') !== 1) return "a format's path has {device} exactly once";
   if (count('list') + count('LIST') > 1) return "a format's path has {list} or {LIST} at most once";
-  if (count('list') + count('LIST') === 0 && !oneList)
+  if (count('list') + count('LIST') === 0 && !oneList && file !== 'updates')
     return `the format publishes several lists, and each needs its own file: put {list} (or {LIST}, the name in capitals) in the path, e.g. /api/crdroid/{list}/{device}.json, /OTA/device/{LIST}/{device}.json or /{list}-{device}.json`;
   if (pattern.includes('}{'))
     return 'two placeholders next to each other cannot be told apart; put a character between them';
@@ -291,8 +315,13 @@ function readFormat(
   if (infoProblem) problems.push({ path: [family, 'device_info'], key: family !== 'lineage-v1', message: infoProblem });
   if (buildtype !== undefined && family !== 'crdroid-java' && family !== 'aospa' && family !== 'lineage-v1') {
     problems.push({ path: [family, 'buildtype'], key: true, message: `unknown key; ${keys}` });
+  } else if (family === 'aospa' && buildtype !== null && typeof buildtype === 'object' && !Array.isArray(buildtype)) {
+    // Checked against the lists below.
   } else if (buildtype !== undefined && !(typeof buildtype === 'string' && ONE_LINE.test(buildtype))) {
-    const message = 'expected the build type phones compare, e.g. Official (on one line, at most 100 characters)';
+    const message =
+      family === 'aospa'
+        ? "expected each list's build_type, e.g. { stable: Stable, beta: Beta, alpha: Alpha }, or one for every list (on one line, at most 100 characters)"
+        : 'expected the build type phones compare, e.g. Official (on one line, at most 100 characters)';
     problems.push({ path: [family, 'buildtype'], message });
   }
   for (const key of Object.keys(rest)) {
@@ -332,11 +361,14 @@ function readFormat(
   if (changelogValue !== undefined) {
     const problem =
       typeof changelogValue === 'string'
-        ? changelogPathProblem(changelogValue, lists.length === 1)
+        ? changelogPathProblem(changelogValue)
         : "expected the path of each device's changelog, e.g. /changelogs/{device}.txt";
     if (problem) problems.push({ path: [family, 'changelog'], message: problem });
     else changelog = changelogValue as string;
   }
+  const mapping =
+    family === 'aospa' && buildtype !== null && typeof buildtype === 'object' && !Array.isArray(buildtype);
+  const buildtypes = mapping ? readBuildTypes(buildtype, lists, problems) : undefined;
   if (problems.length > before) return undefined;
   return {
     family,
@@ -344,8 +376,35 @@ function readFormat(
     path,
     ...(changelog !== undefined && { changelog }),
     ...(typeof buildtype === 'string' && { buildtype }),
+    ...(buildtypes !== undefined && { buildtypes }),
     ...(typeof deviceInfo === 'string' && { deviceInfo }),
   };
+}
+
+/**
+ * aospa's `buildtype:` as a mapping (already known to be one): each key one of the format's
+ * lists, each value the `build_type` its builds carry, on one line.
+ */
+function readBuildTypes(
+  value: object,
+  lists: readonly string[],
+  problems: FormatProblem[],
+): Record<string, string> | undefined {
+  const before = problems.length;
+  for (const [list, type] of Object.entries(value)) {
+    if (!lists.includes(list))
+      problems.push({
+        path: ['aospa', 'buildtype', list],
+        key: true,
+        message: `\`${list}\` is not a list of this format (lists: ${lists.join(', ')}); name one of those`,
+      });
+    else if (!(typeof type === 'string' && ONE_LINE.test(type)))
+      problems.push({
+        path: ['aospa', 'buildtype', list],
+        message: `expected the build_type of list ${list}, e.g. Stable or Beta (on one line, at most 100 characters)`,
+      });
+  }
+  return problems.length > before ? undefined : (value as Record<string, string>);
 }
 
 /**
@@ -373,14 +432,11 @@ const ONE_LINE = /^\S(?:[^\n\r]{0,98}\S)?$/;
  * Why `pattern` cannot be the path of a format's changelog: a text or Markdown file (`.txt`,
  * `.md`, which every host serves as text by the name, so no host needs a rule for it), at the
  * root as crDroid's `/{device}_changelog.txt` and DerpFest's `/changelog_{device}.txt` lie, or in
- * a folder of its own; otherwise the rules of a format's path.
+ * a folder of its own; otherwise the rules of a format's path. The list is not needed: without
+ * it a device's one file holds every list's builds.
  */
-function changelogPathProblem(pattern: string, oneList: boolean): string | undefined {
+function changelogPathProblem(pattern: string): string | undefined {
   const example = 'e.g. /changelogs/{device}.txt, /{device}_changelog.txt or /API/updater/changelogs/{device}.md';
   if (!/\.(txt|md)$/.test(pattern)) return `a changelog's path ends in .txt or .md, ${example}`;
-  if (!oneList && !namesList(pattern)) {
-    const several = 'the format publishes several lists: put {list} (or {LIST}) in the changelog';
-    return `${several}'s path, e.g. /changelogs/{list}/{device}.txt`;
-  }
   return formatPathProblem(`${pattern}.json`, true, 'json', false)?.replace(/a format's path/g, "a changelog's path");
 }

@@ -98,13 +98,7 @@ export function listContent(root: string, { devices: only }: { devices?: readonl
       const file = `content/${entry.name}`;
       if (refused(entry.dirent, contentDir, file, problem) || !/\.ya?ml$/i.test(entry.name)) continue;
       if (entry.name === 'site.yaml') content.site = readLimited(path.join(contentDir, entry.name), file, problem);
-      else if (entry.name === DEVICE_FILE)
-        problem(
-          file,
-          '(file)',
-          `a device file describes one device and goes in its folder: move it to content/<device>/${DEVICE_FILE}`,
-        );
-      else problem(file, '(file)', 'manifests go in a device folder: move it to content/<device>/');
+      else problem(file, '(file)', outsideDeviceFolder(entry.name));
       continue;
     }
     // A device folder, its entries in name order (that is, in path order).
@@ -369,4 +363,11 @@ function unreadableMessage(error: unknown): string {
   if (code === 'EACCES' || code === 'EPERM') return 'cannot be read (permission denied); make it readable';
   if (code === 'ENOENT') return 'disappeared while the build was reading content/; run the build again';
   return `cannot be read (${code ?? (error as Error).message}); check the file`;
+}
+
+/** What to do with a YAML file directly in content/ other than site.yaml: a device's files go in its folder. */
+export function outsideDeviceFolder(name: string): string {
+  return name === DEVICE_FILE
+    ? `a device file describes one device and goes in its folder: move it to content/<device>/${DEVICE_FILE}`
+    : 'manifests go in a device folder: move it to content/<device>/';
 }

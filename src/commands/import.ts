@@ -30,7 +30,9 @@ A PixelExperience-family answer (one object: filename, datetime, size, url, file
 maintainers, ...) is read as one record; its maintainers and links go to device.yaml as below. A crDroid / Evolution X device file (download, timestamp, sha256, md5,
 buildtype, ...) is read too: its build links (gapps, firmware, modem, bootloader, recovery) go into
 the manifest, its device fields (device, oem, maintainer, github, forum, telegram, paypal, dt) into
-content/<D>/device.yaml when there is none, and the command lists what it left out.
+content/<D>/device.yaml when there is none, and the command lists what it left out. An AOSPA
+file ({"updates": [...]}, every value text) puts each build in the list its build_type names (the
+aospa format's buildtype: mapping, else the name in lower case, else <L>).
 The notes come one line per kind, with how many records it is about (--verbose: each one).
 Problems past the first ${MAX_PROBLEMS} are counted, not shown. Every problem is reported at its record and field;
 nothing is written unless all records are valid, or --skip-invalid is given (then the valid ones
@@ -38,7 +40,8 @@ are imported; the exit status is 1 when none is).
 
 Given a folder (an OTA repository checkout: per-device JSON files in an updater's dialect, with
 changelogs beside them), imports every device's listing in one command: the device from the file
-name, the list from a GAPPS/VANILLA folder or the records' build type, the dialect from the keys.
+name, the list from a GAPPS/VANILLA folder or the records' build type, the dialect from the keys
+(AOSPA's extensionless updates/<device> files too, a list per build_type).
 It writes the manifests, device.yaml files, each changelog into the newest build, the lists the
 site lacks and a formats entry per dialect with the path the repository uses, so that build writes
 every file back at its own path. Other files are named and left alone; nothing is written unless

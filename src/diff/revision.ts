@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { DEVICE_FILE } from '../catalog/device.js';
 import { compareStrings, oneLine, UsageError, type Problem } from '../catalog/problems.js';
-import { deviceNameProblem, type Content, type ManifestFile } from '../catalog/read.js';
+import { deviceNameProblem, outsideDeviceFolder, type Content, type ManifestFile } from '../catalog/read.js';
 import { SITE_FILE } from '../catalog/site.js';
 import { MAX_SOURCE_BYTES, whatItHolds } from '../catalog/yaml-source.js';
 
@@ -148,13 +148,7 @@ function layOut(entries: readonly TreeEntry[]): { wanted: Wanted[]; devices: str
     if (!/\.ya?ml$/i.test(base)) continue;
     if (parts.length === 1) {
       if (base === 'site.yaml') wanted.push({ file, oid: entry.oid });
-      else if (base === DEVICE_FILE)
-        problem(
-          file,
-          '(file)',
-          `a device file describes one device and goes in its folder: move it to content/<device>/${DEVICE_FILE}`,
-        );
-      else problem(file, '(file)', 'manifests go in a device folder: move it to content/<device>/');
+      else problem(file, '(file)', outsideDeviceFolder(base));
       continue;
     }
     const device = parts[0];

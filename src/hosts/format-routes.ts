@@ -5,7 +5,7 @@
  * which the preview shares. routes.ts puts them in the route table every host's rules come from. Pure.
  */
 import { DIALECT_SETTINGS } from '../catalog/dialects.js';
-import { formatFolder, formatPath, ROOT_FORMAT_MISSES } from '../catalog/formats.js';
+import { formatFolder, formatPath, oneFileForLists, ROOT_FORMAT_MISSES } from '../catalog/formats.js';
 import type { Problem } from '../catalog/problems.js';
 import { SITE_FILE, type Site } from '../catalog/site.js';
 import { FAMILY_NAMES } from '../render/formats.js';
@@ -21,10 +21,12 @@ import { FAMILY_NAMES } from '../render/formats.js';
  */
 export function formatFiles(site: Site): { name: string; path: string; list: string; folder?: string }[] {
   return site.formats.flatMap((format) =>
-    format.lists.map((list) => {
+    // One file for all the lists (aospa without {list}) is one pattern.
+    (oneFileForLists(format) ? format.lists.slice(0, 1) : format.lists).map((list) => {
       const folder = formatFolder(format.path);
+      const lists = oneFileForLists(format) ? `lists ${format.lists.join(', ')}` : `list ${list}`;
       return {
-        name: `${format.family} format, list ${list}`,
+        name: `${format.family} format, ${lists}`,
         path: formatPath(format, ':device', list),
         list,
         ...(folder !== undefined && { folder }),

@@ -7,6 +7,7 @@
  */
 import { answersOf, checkedRedirect, type Endpoint, type IncrementalAnswer, type RouteTable } from './routes.js';
 import { checkHeaderRules } from './cloudflare.js';
+import { problemAtFormat } from './format-routes.js';
 import type { HostModule } from './host.js';
 import { thousands, type OutputLimits } from './limit-check.js';
 import { fill } from '../render/urls.js';
@@ -37,7 +38,7 @@ NODE_VERSION = "20"
  * Netlify asks for placeholders instead (docs.netlify.com/routing/redirects). Its `_redirects`
  * takes one rule per device and list: past 10,000 rules, lists beyond the interface's four are
  * refused (they multiply the rules); devices are not (each adds its dozen). {@link netlifyOutputProblems}
- * checks both before anything is compiled.
+ * checks both before anything is compiled, {@link netlifyRedirectProblems} GrapheneOS's zip names after.
  */
 const NETLIFY_LIMITS = { filesPerFolder: 54_000, rules: 10_000 } as const;
 
@@ -55,8 +56,9 @@ export const netlify: HostModule = {
     { path: '_headers', contents: renderNetlifyHeaders(table) },
   ],
   limits: NETLIFY_LIMITS,
-  // Its limits depend on the devices and lists alone: checked before anything is compiled.
-  limitProblems: () => [],
+  // Its limits depend on the devices and lists, checked before anything is compiled, and on
+  // GrapheneOS's zip names, known once the catalog is.
+  limitProblems: netlifyRedirectProblems,
   outputLimitProblems: netlifyOutputProblems,
   // Its header rules apply to 404s as to every answer.
   answers: { rootFormatMiss: 'html', notFoundCacheControl: 'rules' },
@@ -193,13 +195,35 @@ export function oldNetlifyTomlNotice(text: string): Problem | undefined {
 
 // --- internal ---
 
+/** Why the rules past {@link NETLIFY_LIMITS} are refused, in every message about them. */
+const TOO_MANY_RULES = `Netlify asks for placeholders instead of ${thousands(NETLIFY_LIMITS.rules)} rules or more, and may fail a deploy whose rules are too large`;
+
+/**
+ * The rules of `_redirects` past Netlify's limit once GrapheneOS's zip names are known (one rule
+ * per build its channel files can name and per incremental package, render/formats.ts
+ * `channelDownloads`), which the check before compiling cannot count: reported at the format.
+ */
+function netlifyRedirectProblems(table: RouteTable): Problem[] {
+  const { redirects, site } = table;
+  if (redirects.length === 0) return [];
+  const total = netlifyRules(table).length;
+  if (total <= NETLIFY_LIMITS.rules) return [];
+  const format = site.formats.find((f) => f.family === 'grapheneos')!;
+  return [
+    problemAtFormat(
+      format,
+      `GrapheneOS's zip names (${thousands(redirects.length)}, one per build its channel files can name and per incremental package) take one Netlify redirect rule each: ${thousands(total)} Netlify redirect rules, past ${thousands(NETLIFY_LIMITS.rules)}; ${TOO_MANY_RULES}; remove the manifests of builds no phone still updates to, or remove netlify from \`hosts\``,
+    ),
+  ];
+}
+
 /** The redirect rules and the folders of a site's output past Netlify's limits (limit-check.ts). */
 function netlifyOutputProblems({ devices, floor, check }: OutputLimits): Problem[] {
   const rules = check(
     (lists, count, requestPaths) => floor(count, lists, requestPaths).rules,
     NETLIFY_LIMITS.rules,
     'Netlify redirect rules',
-    `Netlify asks for placeholders instead of ${thousands(NETLIFY_LIMITS.rules)} rules or more, and may fail a deploy whose rules are too large; use fewer lists or request paths (content/site.yaml), or remove netlify from \`hosts\``,
+    `${TOO_MANY_RULES}; use fewer lists or request paths (content/site.yaml), or remove netlify from \`hosts\``,
     // A rule per device is what keeps an unknown device on the JSON 404 there: the devices alone
     // (10 rules each with the interface's lists) may pass the advice, the lists may not multiply them.
     { devicesToo: false },

@@ -66,7 +66,7 @@ export type RepositoryFile = ListingFile | ChangelogFile | DeviceListFile | Othe
 /** The dialects `import` reads a listing of, and writes back (render/dialects.ts). */
 export type ImportedDialect = Extract<
   FormatFamily,
-  'crdroid' | 'crdroid-java' | 'md5-six' | 'lineage-v1' | 'pixelos15' | 'pixelos-feed' | 'pixelexperience'
+  'crdroid' | 'crdroid-java' | 'md5-six' | 'lineage-v1' | 'pixelos15' | 'pixelos-feed' | 'pixelexperience' | 'aospa'
 >;
 
 /** The folders that hold one list's files in ROM repositories (RisingOS `OTA/GAPPS`, Infinity-X `vanilla`). */
@@ -90,6 +90,9 @@ export function classifyFile(path: string, text: string, json: unknown): Reposit
   const name = path.slice(path.lastIndexOf('/') + 1);
   const folder = path.slice(0, path.length - name.length);
   if (/\.(txt|md)$/i.test(name)) return classifyText(path, folder, name);
+  const aospa =
+    /(^|\/)updates\/$/.test(folder) && !/\.json$/i.test(name) ? aospaListing(path, folder, name, json) : undefined;
+  if (aospa !== undefined) return aospa;
   if (!/\.json$/i.test(name)) return { kind: 'other', path, why: 'not a JSON listing or a changelog' };
   const stem = name.slice(0, -'.json'.length);
   if (json !== undefined && isDeviceList(json))
@@ -151,6 +154,34 @@ export function classifyFile(path: string, text: string, json: unknown): Reposit
 }
 
 // --- internal ---
+
+/**
+ * Paranoid Android's `updates/<device>` (no extension, as the hubs ask `<base>updates/<device>`):
+ * `{"updates": [...]}` of records with `build_type` and `version_code`. Its release types are the
+ * `build_type`s in the order the file first names them (AOSPA writes its Stable builds first, and
+ * the Java Hub reads the first record only), each becoming a list.
+ */
+function aospaListing(path: string, folder: string, name: string, json: unknown): ListingFile | undefined {
+  const updates = (json as { updates?: unknown } | null | undefined)?.updates;
+  if (!Array.isArray(updates) || !DEVICE_NAME.test(name)) return undefined;
+  const records = updates.filter(
+    (r): r is Record<string, unknown> => r !== null && typeof r === 'object' && !Array.isArray(r),
+  );
+  if (records.length === 0 || !records.every((r) => r.build_type !== undefined && r.version_code !== undefined))
+    return undefined;
+  const types = records.flatMap((r) =>
+    typeof r.build_type === 'string' && r.build_type.trim() !== '' ? [r.build_type.trim()] : [],
+  );
+  return {
+    kind: 'listing',
+    path,
+    dialect: 'aospa',
+    device: name,
+    releaseTypes: [...new Set(types)],
+    template: `/${folder}{device}`,
+    newest: Math.max(0, ...records.map((r) => Number(r.datetime)).filter((t) => Number.isFinite(t))),
+  };
+}
 
 /** crDroid `<device>_changelog.txt`, DerpFest `changelog_<device>.txt`, `changelogs/<device>.md|txt` (PixelOS, RisingOS). */
 function classifyText(path: string, folder: string, name: string): RepositoryFile {

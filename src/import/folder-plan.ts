@@ -260,6 +260,7 @@ function listsOf(
   firstList: string,
   leftOut: string[],
 ): { entry: FormatEntry; taken: Taken[] } {
+  if (dialect === 'aospa') return aospaLists(template, kept, firstList);
   const flat = !namesList(template);
   const type = mostCommon(kept.flatMap((f) => (f.listFolder !== undefined && !flat ? [] : f.releaseTypes.slice(0, 1))));
   const flatList = type !== '' ? listName(type) : firstList;
@@ -294,6 +295,27 @@ function listsOf(
 }
 
 /**
+ * AOSPA's files hold every list of a device in one: a list per `build_type` (in the order the files
+ * first name them, Stable first in AOSPA's own), each named by it in lower case, the format's
+ * `buildtype:` keeping the spelling the Compose Hub compares (`Beta`). Each record goes to its
+ * list on import (plan-import.ts); the file's own list is the first.
+ */
+function aospaLists(template: string, kept: ListingFile[], firstList: string): { entry: FormatEntry; taken: Taken[] } {
+  const types = [...new Set(kept.flatMap((f) => f.releaseTypes))];
+  const byList = new Map<string, string>();
+  for (const type of types) if (!byList.has(listName(type))) byList.set(listName(type), type);
+  const lists = byList.size > 0 ? [...byList.keys()] : [firstList];
+  const renamed = [...byList].filter(([list, type]) => list !== type);
+  const entry: FormatEntry = {
+    family: 'aospa',
+    lists,
+    path: template,
+    ...(renamed.length > 0 && { buildtypes: Object.fromEntries(renamed) }),
+  };
+  return { entry, taken: kept.map((file) => ({ file, list: lists[0] })) };
+}
+
+/**
  * The path template of the changelogs of a dialect's devices, `''` for none: of two changelog
  * folders (PixelOS keeps API/changelogs/ and API/updater/changelogs/), the one beside the listings.
  */
@@ -307,8 +329,12 @@ function changelogOf(template: string, kept: ListingFile[], changelogs: Changelo
 
 /** Why a format entry cannot be written (its `key`'s problem), by the rules the build reads it with. */
 function formatProblem(entry: FormatEntry, lists: string[], key: string): string | undefined {
-  const { family, deviceInfo, ...settings } = entry;
-  const value = { ...settings, ...(deviceInfo !== undefined && { device_info: deviceInfo }) };
+  const { family, deviceInfo, buildtypes, ...settings } = entry;
+  const value = {
+    ...settings,
+    ...(deviceInfo !== undefined && { device_info: deviceInfo }),
+    ...(buildtypes !== undefined && { buildtype: buildtypes }),
+  };
   const problems = readFormats({ [family]: value }, lists).problems;
   return problems.find((p) => p.path[1] === key || (key === 'path' && p.path[1] !== 'changelog'))?.message;
 }

@@ -16,6 +16,8 @@ export interface FormatEntry {
   path: string;
   changelog?: string;
   buildtype?: string;
+  /** aospa: each list's `build_type`, where it is not the list's name. */
+  buildtypes?: Record<string, string>;
   deviceInfo?: string;
 }
 
@@ -82,6 +84,7 @@ function sameFormat(format: OutputFormat, entry: FormatEntry): boolean {
     format.path === entry.path &&
     format.changelog === entry.changelog &&
     format.buildtype === entry.buildtype &&
+    JSON.stringify(format.buildtypes) === JSON.stringify(entry.buildtypes) &&
     format.deviceInfo === entry.deviceInfo &&
     entry.lists.every((l) => format.lists.includes(l))
   );
@@ -95,6 +98,10 @@ function formatValue(f: FormatEntry): string {
   const parts = [`lists: [${f.lists.join(', ')}]`, `path: ${JSON.stringify(f.path)}`];
   if (f.changelog !== undefined) parts.push(`changelog: ${JSON.stringify(f.changelog)}`);
   if (f.buildtype !== undefined) parts.push(`buildtype: ${JSON.stringify(f.buildtype)}`);
+  if (f.buildtypes !== undefined) {
+    const types = Object.entries(f.buildtypes).map(([list, type]) => `${list}: ${JSON.stringify(type)}`);
+    parts.push(`buildtype: { ${types.join(', ')} }`);
+  }
   if (f.deviceInfo !== undefined) parts.push(`device_info: ${JSON.stringify(f.deviceInfo)}`);
   return `{ ${parts.join(', ')} }`;
 }

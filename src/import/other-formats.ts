@@ -174,3 +174,52 @@ export function takeBuildLinks(r: Record<string, unknown>, note: (key: string, m
   }
   return links;
 }
+
+/**
+ * Whether a record is Paranoid Android's (`{"updates": [...]}`, read by the Java Hub and the
+ * Compose Hub, test/helpers/dialects/aospa.ts): `build_type` and `version_code`, no v1 `romtype`.
+ */
+export function isAospaRecord(r: Record<string, unknown>): boolean {
+  return r.build_type !== undefined && r.version_code !== undefined && r.romtype === undefined;
+}
+
+/** AOSPA's build keys and the v1 (or manifest) keys that carry the same value; `version` is its display name ("Topaz"). */
+const AOSPA_BUILD_KEYS: [string, string][] = [
+  ['version', 'display_version'],
+  ['version_code', 'version'],
+  ['android_spl', 'os_patch_level'],
+  ['changelog_device', 'changes'],
+  ['recovery_sha256', 'sha256'],
+];
+
+/**
+ * AOSPA's keys no manifest holds: the build date (derived from `datetime`), the delta package and
+ * the fastboot images with their hashes, the mirror and the Telegram post. Each one with a value is
+ * noted as left out.
+ */
+const AOSPA_UNHELD = ['date', 'delta', 'delta_sha256', 'fastboot', 'fastboot_sha256', 'mirror', 'telegram'];
+
+/**
+ * Renames, in place, an AOSPA record's keys to the v1 ones ({@link AOSPA_BUILD_KEYS}); `build_type`
+ * (which picked the record's list) goes, as do the keys of {@link AOSPA_UNHELD}. Returns the
+ * renamed keys (v1 key → AOSPA's) and the unheld keys that held something.
+ */
+export function mapAospaRecord(r: Record<string, unknown>): {
+  renamed: Map<string, string>;
+  unheld: [string, string][];
+} {
+  const renamed = new Map<string, string>();
+  for (const [theirs, ours] of AOSPA_BUILD_KEYS) {
+    const v = r[theirs];
+    delete r[theirs];
+    if (v === undefined) continue;
+    r[ours] = v;
+    renamed.set(ours, theirs);
+  }
+  delete r.build_type;
+  const unheld = AOSPA_UNHELD.filter((key) => key !== 'date' && r[key] !== undefined && r[key] !== '').map(
+    (key): [string, string] => [key, typeof r[key] === 'string' ? r[key] : JSON.stringify(r[key])],
+  );
+  for (const key of AOSPA_UNHELD) delete r[key];
+  return { renamed, unheld };
+}

@@ -11,6 +11,7 @@ import { firstInvalidUtf8 } from '../catalog/yaml-source.js';
 import { compareStrings, lineColOf, sortProblems, type Problem } from '../catalog/problems.js';
 import type { ManifestFile } from '../catalog/read.js';
 import type { Site } from '../catalog/site.js';
+import { buildTypeOf } from '../catalog/formats.js';
 import { locateJson, type JsonLocator } from './locate-json.js';
 import { readListingText } from './listing-readers.js';
 import { isSingleBuild, missingListMessage, whatTheFileIs } from './source-shapes.js';
@@ -116,6 +117,8 @@ interface Listing {
   family: SourceFamily;
   /** A LineageOS v2 answer: each entry goes to the list its `type` names. */
   v2: boolean;
+  /** AOSPA's `{"updates": [...]}`: each record goes to the list its `build_type` names. */
+  aospa: boolean;
 }
 
 /** Where the plan's problems and notes go, located in the source; past {@link MAX_PROBLEMS} problems, only counted. */
@@ -188,6 +191,8 @@ function readListing(input: ImportInput, report: Report): Listing | undefined {
   if (Array.isArray(json)) [records, base] = [json, []];
   else if (json !== null && typeof json === 'object' && Array.isArray((json as { response?: unknown }).response)) {
     [records, base] = [(json as { response: unknown[] }).response, ['response']];
+  } else if (isAospaListing(json)) {
+    [records, base] = [json.updates, ['updates']];
   } else if (isSingleBuild(json)) {
     [records, base, single] = [[json], [], true];
   } else {
@@ -206,6 +211,7 @@ function readListing(input: ImportInput, report: Report): Listing | undefined {
     recordPath: (i) => (single ? base : [...base, i]),
     family: SOURCE_FAMILIES[family],
     v2: family === 'lineage-v2' || family === 'pixelos-feed',
+    aospa: family === 'aospa',
   };
 }
 
@@ -298,6 +304,7 @@ function readRecords(listing: Listing, input: ImportInput, report: Report): Reco
     fileKey = undefined;
     assumed = [];
     if (listing.v2) context.list = entryList(record, input);
+    else if (listing.aospa) context.list = buildTypeList(record, input);
     lists.push(context.list);
     const before = problems.length + report.unshown;
     const values = readRecord(record, context);
@@ -384,6 +391,31 @@ function fieldPath(field: string): (string | number)[] {
 function entryList(record: unknown, input: ImportInput): string {
   const type = record !== null && typeof record === 'object' ? (record as { type?: unknown }).type : undefined;
   return input.site.lists.find((l) => l.name === type)?.name ?? input.list;
+}
+
+/**
+ * The list an AOSPA record goes to: the one site.yaml's aospa `buildtype:` gives its `build_type`,
+ * else the site's list of that name in lower case (`Stable` → stable), else the one given.
+ */
+function buildTypeList(record: unknown, input: ImportInput): string {
+  const type =
+    record !== null && typeof record === 'object' ? (record as { build_type?: unknown }).build_type : undefined;
+  if (typeof type !== 'string') return input.list;
+  const mapped = input.site.formats
+    .filter((f) => f.family === 'aospa')
+    .flatMap((f) => f.lists.filter((list) => buildTypeOf(f, list) === type));
+  const named = input.site.lists.find((l) => l.name === type.toLowerCase())?.name;
+  return mapped[0] ?? named ?? input.list;
+}
+
+/** AOSPA's file: `{"updates": [...]}` and no other key (the Compose Hub refuses any other). */
+function isAospaListing(json: unknown): json is { updates: unknown[] } {
+  return (
+    json !== null &&
+    typeof json === 'object' &&
+    !Array.isArray(json) &&
+    Array.isArray((json as { updates?: unknown }).updates)
+  );
 }
 
 /**

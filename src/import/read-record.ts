@@ -10,9 +10,11 @@ import type { ManifestValues } from '../catalog/manifest-text.js';
 import type { Site } from '../catalog/site.js';
 import { deriveAndroidVersion } from '../catalog/name-families.js';
 import {
+  isAospaRecord,
   isCrDroidRecord,
   isPixelExperienceRecord,
   isV2Entry,
+  mapAospaRecord,
   mapCrDroidRecord,
   mapPixelExperienceRecord,
   mapV2Entry,
@@ -82,6 +84,12 @@ export const NORMALISED = {
     `is a number in {count} that phones show otherwise than the file writes it: ${'reads' in f.numberForText ? f.numberForText.reads : ''}; published as they show it`,
   crdroid: () => 'is read as the v1 key in {count} (crDroid-family listing)',
   pixelexperience: () => 'is read as the v1 key in {count} (PixelExperience / PixelOS / Project Elixir answer)',
+  aospa: () => 'is read as the v1 key in {count} (AOSPA answer)',
+  aospa_unheld: () => 'is left out in {count}: no manifest field holds it',
+  // What the Compose Hub downloads for a phone on the build before (Herna1994/ComposeParanoidHub
+  // MainActivityViewModel.kt `searchForUpdate` at b29981a569f919ae8888e4fc1c5c364fbf1a5b3c).
+  aospa_delta: () =>
+    'is left out in {count}: the Compose Hub downloads it for a phone on the build before; describe the package in the manifest\'s `incrementals` to publish it (README "Incremental updates and signing")',
 } as const;
 
 /** A kind of {@link NORMALISED} value. */
@@ -189,7 +197,7 @@ interface Shape {
   /** The record is of another updater's shape: its keys beyond v1 describe the device. */
   foreign: boolean;
   /** Build facts beyond the v1 record (crDroid's, a v2 entry's), which manifests hold too (checked there). */
-  buildExtras: Pick<ManifestValues, 'os_patch_level' | 'ota_property_files' | 'sha1' | 'files'> & BuildLinks;
+  buildExtras: Pick<ManifestValues, 'os_patch_level' | 'ota_property_files' | 'sha256' | 'sha1' | 'files'> & BuildLinks;
 }
 
 /**
@@ -209,7 +217,19 @@ function adoptOtherShapes(r: Record<string, unknown>, c: RecordContext): Shape {
     else c.normalised('crdroid', theirs, `${theirs} → ${ours}`);
   }
   if (crDroid && r.romtype === undefined) r.romtype = c.list;
-  const pixelExperience = !crDroid && !v2 && isPixelExperienceRecord(r);
+  const aospa = !crDroid && !v2 && isAospaRecord(r);
+  if (aospa) {
+    const mapped = mapAospaRecord(r);
+    for (const [ours, theirs] of mapped.renamed) {
+      renamed.set(ours, theirs);
+      c.normalised('aospa', theirs, `${theirs} → ${ours}`);
+    }
+    for (const [key, value] of mapped.unheld)
+      c.normalised(key === 'delta' ? 'aospa_delta' : 'aospa_unheld', key, value);
+    // The record's list is the one its `build_type` picked (plan-import.ts).
+    r.romtype = c.list;
+  }
+  const pixelExperience = !crDroid && !v2 && !aospa && isPixelExperienceRecord(r);
   if (pixelExperience) {
     for (const [ours, theirs] of mapPixelExperienceRecord(r)) {
       renamed.set(ours, theirs);
@@ -217,6 +237,9 @@ function adoptOtherShapes(r: Record<string, unknown>, c: RecordContext): Shape {
     }
   }
   const buildExtras: Shape['buildExtras'] = { ...takeBuildLinks(r, c.note), ...entry?.extras };
+  // AOSPA's `recovery_sha256`, the SHA-256 the Compose Hub checks the download against.
+  if (aospa && typeof r.sha256 === 'string' && r.sha256 !== '') buildExtras.sha256 = r.sha256;
+  if (aospa) delete r.sha256;
   for (const key of ['os_patch_level', 'ota_property_files'] as const) {
     if (typeof r[key] === 'string' && r[key] !== '') buildExtras[key] = r[key] as string;
     if (r[key] !== undefined && buildExtras[key] === undefined)
@@ -246,7 +269,7 @@ function adoptOtherShapes(r: Record<string, unknown>, c: RecordContext): Shape {
     r.romtype = c.list;
     c.filled('romtype');
   }
-  return { renamed, foreign: crDroid || pixelExperience || v2, buildExtras };
+  return { renamed, foreign: crDroid || pixelExperience || v2 || aospa, buildExtras };
 }
 
 /** `c`, with its problems and notes said of the key the file has (`sha256`) rather than the v1 one (`id`). */

@@ -5,7 +5,7 @@
  * so that a crDroid file is never described in LineageOS terms. Pure data.
  */
 import { DIALECTS, dialectsNeedingSha256 } from '../render/dialects.js';
-import { isCrDroidRecord, isPixelExperienceRecord, isV2Entry } from './other-formats.js';
+import { isAospaRecord, isCrDroidRecord, isPixelExperienceRecord, isV2Entry } from './other-formats.js';
 
 /** How one family's phones read a file, in the words of notes and problems (`{key}`: the key as the file has it). */
 export interface SourceFamily {
@@ -35,7 +35,8 @@ export interface SourceFamily {
 }
 
 /** The families by the shape of their file; {@link familyOf} tells which a listing is. */
-export type FamilyName = 'lineage-v1' | 'lineage-v2' | 'pixelos-feed' | 'crdroid' | 'crdroid-md5' | 'pixelexperience';
+export type FamilyName =
+  'lineage-v1' | 'lineage-v2' | 'pixelos-feed' | 'crdroid' | 'crdroid-md5' | 'pixelexperience' | 'aospa';
 
 const AS_NUMBER = 'so it is published as the number';
 /** Digits, with what `Double.parseDouble` trims around them (characters up to U+0020), as getLong reads text. */
@@ -164,10 +165,41 @@ export const SOURCE_FAMILIES: Record<FamilyName, SourceFamily> = {
     fileKeys: { md5sum: 'filehash' },
     placeholders: false,
   },
+  /**
+   * Paranoid Android's `{"updates": [...]}`, every value a string: the Java Hub (org.json) builds its
+   * update from the first record only, and the Compose Hub (kotlinx, every key a String) loses the
+   * whole answer over one record it cannot decode (test/helpers/dialects/aospa.ts).
+   */
+  aospa: {
+    missing:
+      "AOSPA's Java Hub offers nothing when the first record lacks `{key}`, and its Compose Hub loses the whole answer over a record without it",
+    notNumber:
+      "AOSPA's Java Hub offers nothing when the first record's `{key}` is not a number (getLong), and its Compose Hub cannot show the size",
+    numberInText:
+      "AOSPA's hubs read it as text (the Compose Hub) and with getLong (the Java Hub), so it is imported as the number, which the aospa answer writes as text again",
+    numberInTextForm: GET_LONG_TEXT,
+    numberForText: {
+      reads:
+        "AOSPA's Compose Hub reads it as the number's text (lenient kotlinx) and its Java Hub with getString, which gives the number as Java prints it (String.valueOf)",
+    },
+    typeKey:
+      "`build_type` picks the list: the one site.yaml's `formats: aospa: buildtype:` gives it, else the list of its name in lower case, else the list given (--list)",
+    typeMissing: 'which picks the list, and by which the Compose Hub shows a Beta phone the `Beta` builds only',
+    noMd5: "AOSPA's hubs never read it",
+    fileKeys: {
+      version: 'version_code',
+      romtype: 'build_type',
+      display_version: 'version',
+      os_patch_level: 'android_spl',
+      changes: 'changelog_device',
+      sha256: 'recovery_sha256',
+    },
+    placeholders: false,
+  },
 };
 
 /**
- * The family of a listing, from its first record that is an object: a v2 entry, a crDroid-family
+ * The family of a listing, from its first record that is an object: a v2 entry, an AOSPA record, a crDroid-family
  * record (keyed by `md5` when no record has `sha256`), a PixelExperience object, else LineageOS v1.
  */
 export function familyOf(records: readonly unknown[]): FamilyName {
@@ -178,6 +210,7 @@ export function familyOf(records: readonly unknown[]): FamilyName {
   if (first === undefined) return 'lineage-v1';
   // PixelOS's feed validator (tools/pixelos_feed.py) requires `type: "ci"`, which no list is called.
   if (isV2Entry(first)) return first.type === 'ci' ? 'pixelos-feed' : 'lineage-v2';
+  if (isAospaRecord(first)) return 'aospa';
   if (isCrDroidRecord(first))
     return objects.some((r) => r.sha256 !== undefined) || !objects.some((r) => r.md5 !== undefined)
       ? 'crdroid'

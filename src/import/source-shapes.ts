@@ -16,7 +16,7 @@ export function isSingleBuild(json: unknown): json is Record<string, unknown> {
 /** What a file that is no listing is, and what to pass instead: one line. */
 export function whatTheFileIs(json: unknown): string {
   const shapes =
-    'a v1 listing ({"id": null, "response": [records...], "error": null}), an array of records, a LineageOS v2 answer ([{"datetime": ..., "files": [...], "type": ..., "version": ...}]), a crDroid-family device file ({"response": [...]}) or a PixelExperience-family answer ({"error": false, "filename": ..., "url": ..., ...})';
+    'a v1 listing ({"id": null, "response": [records...], "error": null}), an array of records, a LineageOS v2 answer ([{"datetime": ..., "files": [...], "type": ..., "version": ...}]), a crDroid-family device file ({"response": [...]}), a PixelExperience-family answer ({"error": false, "filename": ..., "url": ..., ...}) or an AOSPA file ({"updates": [...]})';
   if (json !== null && typeof json === 'object' && !Array.isArray(json)) {
     const r = json as Record<string, unknown>;
     if (r.error === true)

@@ -9,7 +9,7 @@ import { isWithdrawn } from '../catalog/filename.js';
 import type { Build } from '../catalog/manifest.js';
 import type { DeviceInfo } from '../catalog/device.js';
 import { sha256Of } from '../catalog/download-key.js';
-import type { FormatFamily, OutputFormat } from '../catalog/formats.js';
+import { buildTypeOf, type FormatFamily, type OutputFormat } from '../catalog/formats.js';
 import { renderEnvelope, renderRecord, type ApiRecord } from './v1.js';
 
 /** The device's fields the dialects show, the same for every build of the device. */
@@ -142,11 +142,18 @@ const payloadRanges = (b: Build) => {
     : undefined;
 };
 
-/** The maintainers as Gson reads them on PixelExperience twelve (`name`, `github_username`). */
-function maintainers(info: DeviceInfo): { name: string; github_username?: string }[] {
+/**
+ * The maintainers as Gson reads them into `MaintainerInfo`: `name`, and the user name of a GitHub
+ * address under each key a branch reads. PixelExperience twelve and PixelOS's thirteen fork read
+ * `github_username`, PixelExperience thirteen `ci_username` (PixelExperience/packages_apps_Updates
+ * app/src/main/java/org/pixelexperience/ota/model/MaintainerInfo.java at
+ * 6bd403f231b1a57be77bf56bbe83437e3efc4e39); a card opens PixelExperience's team page of it on
+ * both PixelExperience branches, and the GitHub profile on PixelOS.
+ */
+function maintainers(info: DeviceInfo): { name: string; github_username?: string; ci_username?: string }[] {
   return info.maintainers.map((m) => {
     const user = m.url === undefined ? undefined : /^https:\/\/github\.com\/([A-Za-z0-9-]+)\/?$/.exec(m.url)?.[1];
-    return { name: m.name, ...(user !== undefined && { github_username: user }) };
+    return { name: m.name, ...(user !== undefined && { github_username: user, ci_username: user }) };
   });
 }
 
@@ -247,7 +254,7 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
       // The format's `buildtype`, else the list, as v1's `romtype` (import takes a listing's
       // `buildtype` as the list): AlphaDroid offers a build whose `buildtype` equals the phone's
       // `ro.alpha.build.package`, which a list name in lower case may not.
-      shown('buildtype', (_, __, list, format) => format.buildtype ?? list),
+      shown('buildtype', (_, __, list, format) => buildTypeOf(format, list)),
       shown('forum', (_, d) => d.forum),
       shown('telegram', (_, d) => d.telegram),
       shown('gapps', (b) => b.gapps),
@@ -355,10 +362,13 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
       text('datetime', (b) => b.timestamp),
       filename('filename'),
       url('url'),
+      // The Compose Hub checks the download against it and installs nothing on a mismatch
+      // (Herna1994/ComposeParanoidHub MainActivityViewModel.kt at b29981a569f919ae8888e4fc1c5c364fbf1a5b3c).
+      key('recovery_sha256', sha256Of),
       required('id', (b) => b.id),
       text('size', (b) => b.size),
-      // The format's `buildtype`, else the list: the Compose Hub offers beta phones `Beta` builds only.
-      text('build_type', (_, __, list, format) => format.buildtype ?? list),
+      // The list's `buildtype:` of the format, else the list: the Compose Hub offers beta phones `Beta` builds only.
+      text('build_type', (_, __, list, format) => buildTypeOf(format, list)),
       text('version_code', (b) => b.version),
       text('version', (b) => b.display_version || b.version),
       text('android_version', (b) => b.android_version),
@@ -426,7 +436,7 @@ export function dialectRecord(
   list: string,
   format: OutputFormat,
 ): unknown {
-  if (dialect.wrapper === 'v1') return renderRecord(build, format.buildtype ?? list);
+  if (dialect.wrapper === 'v1') return renderRecord(build, buildTypeOf(format, list));
   if (dialect.wrapper === 'line') {
     return dialect.keys.map(({ value }) => String(value(build, device, list, format))).join(' ');
   }

@@ -8,7 +8,14 @@ import { sha256Of } from '../catalog/download-key.js';
 import { compareNewestFirst, type Listing } from '../catalog/plan.js';
 import type { Problem } from '../catalog/problems.js';
 import type { DeviceInfo } from '../catalog/device.js';
-import { changelogPath, formatPath, type FormatFamily, type OutputFormat } from '../catalog/formats.js';
+import {
+  changelogPath,
+  formatPath,
+  namesList,
+  oneFileForLists,
+  type FormatFamily,
+  type OutputFormat,
+} from '../catalog/formats.js';
 import { DIALECT_SETTINGS } from '../catalog/dialects.js';
 import { renderDialectChangelog } from './dialect-changelog.js';
 import type { Site } from '../catalog/site.js';
@@ -21,7 +28,7 @@ export const FAMILY_NAMES = Object.fromEntries(Object.entries(DIALECTS).map(([na
   string
 >;
 
-/** One answer of another updater the site publishes for a device: the dialect's title, the list and the path. */
+/** One answer of another updater the site publishes for a device: the dialect's title, the list (or lists, joined) and the path. */
 export interface DialectAnswer {
   title: string;
   list: string;
@@ -32,7 +39,7 @@ export interface DialectAnswer {
 export function dialectAnswers(device: string, site: Site, files: readonly OutputFile[]): DialectAnswer[] {
   const written = new Set(files.map((f) => `/${f.path}`));
   return site.formats.flatMap((format) =>
-    format.lists
+    (oneFileForLists(format) ? [format.lists.join(', ')] : format.lists)
       .map((list) => ({ title: FAMILY_NAMES[format.family], list, path: formatPath(format, device, list) }))
       .filter((answer) => written.has(answer.path)),
   );
@@ -45,16 +52,28 @@ export function renderFormats(
   site: Site,
   info: DeviceInfo,
 ): { files: OutputFile[]; notices: Problem[] } {
-  const files: OutputFile[] = [];
+  const written: OutputFile[] = [];
   const notices: Problem[] = [];
   let fields: DeviceFields | undefined;
   for (const format of site.formats) {
     const dialect = DIALECTS[format.family];
-    for (const list of format.lists) {
-      const listing = listings.find((l) => l.list === list);
-      const path = formatPath(format, device, list);
-      const { offered, notices: left } = offeredBuilds(format, dialect, listing?.builds ?? [], path);
-      const records = offered.map((b) => dialectRecord(dialect, b, (fields ??= deviceFields(info)), list, format));
+    // One file per list, or (aospa without {list}) one for all the lists, each list's builds newest
+    // first in the format's order: the Java Hub reads the first record only, so every phone on it
+    // is offered the first list's newest build (test/helpers/dialects/aospa.ts `decodeAospaHub`).
+    const files = oneFileForLists(format) ? [format.lists] : format.lists.map((list) => [list]);
+    for (const lists of files) {
+      const path = formatPath(format, device, lists[0]);
+      const offered: Build[] = [];
+      const records: unknown[] = [];
+      const left: Problem[] = [];
+      for (const list of lists) {
+        const builds = listings.find((l) => l.list === list)?.builds ?? [];
+        const listed = offeredBuilds(format, dialect, builds, path);
+        offered.push(...listed.offered);
+        left.push(...listed.notices);
+        fields ??= deviceFields(info);
+        records.push(...listed.offered.map((b) => dialectRecord(dialect, b, fields!, list, format)));
+      }
       let contents = dialectFile(dialect, records);
       // Past the most the updater reads, the oldest builds go: the newest stay offered. The most that
       // fit, found by halving (the file grows with every record kept).
@@ -71,13 +90,11 @@ export function renderFormats(
         left.push(leftOut(format, path, why, offered.slice(fits)));
       }
       notices.push(...left);
-      if (contents !== undefined) files.push({ path: path.slice(1), contents });
-      const changelog = changelogPath(format, device, list);
-      const text = changelog === undefined ? undefined : renderDialectChangelog(listing?.builds ?? []);
-      if (text !== undefined) files.push({ path: changelog!.slice(1), contents: text });
+      if (contents !== undefined) written.push({ path: path.slice(1), contents });
     }
+    written.push(...changelogFiles(format, device, listings));
   }
-  return { files, notices };
+  return { files: written, notices };
 }
 
 /** A request path a host redirects to a download (`/api/grapheneos/akita-ota_update-2024112700.zip` → the build's `url`). */
@@ -162,6 +179,24 @@ export function channelDownloads(
 }
 
 // --- internal ---
+
+/**
+ * A format's changelog files of one device: one per list, or with a path that names no list, one
+ * for all of them (RisingOS's `OTA/changelogs/{device}.txt` beside `OTA/device/{LIST}/{device}.json`),
+ * each build once however many lists hold it.
+ */
+function changelogFiles(format: OutputFormat, device: string, listings: readonly Listing[]): OutputFile[] {
+  if (format.changelog === undefined) return [];
+  const buildsOf = (lists: readonly string[]) =>
+    listings.filter((l) => lists.includes(l.list)).flatMap((l) => l.builds);
+  const files = namesList(format.changelog)
+    ? format.lists.map((list) => ({ path: changelogPath(format, device, list)!, builds: buildsOf([list]) }))
+    : [{ path: changelogPath(format, device, format.lists[0])!, builds: buildsOf(format.lists) }];
+  return files.flatMap(({ path, builds }) => {
+    const text = renderDialectChangelog(builds);
+    return text === undefined ? [] : [{ path: path.slice(1), contents: text }];
+  });
+}
 
 /**
  * The builds of a list the format can offer, newest first, and one notice per reason a build is

@@ -2,6 +2,7 @@
 // asks `<base><device>-<channel>`, so its path ends in `/{device}-{list}`, in a folder of its own.
 import { describe, expect, it } from 'vitest';
 import { parseSite } from '../../src/catalog/site.js';
+import { buildTypeOf } from '../../src/catalog/formats.js';
 
 const base = 'download_base_url: https://images.example.org/builds\n';
 const problemsOf = (dialect: string, path: string) =>
@@ -60,6 +61,29 @@ describe('dialect paths', () => {
     ]);
     expect(parseSite(yaml('crdroid-java', '[a]')).problems.map((p) => `${p.field} ${p.message}`)).toEqual([
       'formats.crdroid-java.buildtype expected the build type phones compare, e.g. Official (on one line, at most 100 characters)',
+    ]);
+  });
+
+  it('aospa: one file for several lists, each list with its own build_type', () => {
+    const yaml = (extra: string) =>
+      `${base}lists: { stable: [stable], beta: [beta], alpha: [alpha] }\nchannels: [stable, beta, alpha]\n` +
+      `formats:\n  aospa:\n    lists: [stable, beta, alpha]\n    path: /aospa/updates/{device}\n${extra}`;
+    const parsed = parseSite(yaml('    buildtype: { stable: Stable, beta: Beta }\n'));
+    expect(parsed.problems).toEqual([]);
+    const format = parsed.site!.formats[0];
+    expect(format.buildtypes).toEqual({ stable: 'Stable', beta: 'Beta' });
+    expect(['stable', 'beta', 'alpha'].map((list) => buildTypeOf(format, list))).toEqual(['Stable', 'Beta', 'alpha']);
+    const problems = (extra: string) => parseSite(yaml(extra)).problems.map((p) => `${p.field} ${p.message}`);
+    expect(problems('    buildtype: { nightly: Nightly, beta: [Beta] }\n')).toEqual([
+      'formats.aospa.buildtype.nightly `nightly` is not a list of this format (lists: stable, beta, alpha); name one of those',
+      'formats.aospa.buildtype.beta expected the build_type of list beta, e.g. Stable or Beta (on one line, at most 100 characters)',
+    ]);
+    // Every other dialect still needs a file per list.
+    const crdroid = parseSite(
+      `${base}lists: { stable: [stable], beta: [beta] }\nchannels: [stable, beta]\nformats:\n  crdroid-java:\n    path: /ota/{device}.json\n`,
+    );
+    expect(crdroid.problems.map((p) => p.message)).toEqual([
+      'the format publishes several lists, and each needs its own file: put {list} (or {LIST}, the name in capitals) in the path, e.g. /api/crdroid/{list}/{device}.json, /OTA/device/{LIST}/{device}.json or /{list}-{device}.json',
     ]);
   });
 

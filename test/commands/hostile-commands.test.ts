@@ -173,7 +173,7 @@ describe('otapress import of hostile JSON', { timeout: 60_000 }, () => {
       '{"__proto__":{"response":[]},"id":null}',
       1,
       [
-        '<listing>:1:1  (file)  expected a v1 listing ({"id": null, "response": [records...], "error": null}), an array of records, a LineageOS v2 answer ([{"datetime": ..., "files": [...], "type": ..., "version": ...}]), a crDroid-family device file ({"response": [...]}) or a PixelExperience-family answer ({"error": false, "filename": ..., "url": ..., ...})',
+        '<listing>:1:1  (file)  expected a v1 listing ({"id": null, "response": [records...], "error": null}), an array of records, a LineageOS v2 answer ([{"datetime": ..., "files": [...], "type": ..., "version": ...}]), a crDroid-family device file ({"response": [...]}), a PixelExperience-family answer ({"error": false, "filename": ..., "url": ..., ...}) or an AOSPA file ({"updates": [...]})',
         '1 problem found; nothing was written.',
       ],
     ],

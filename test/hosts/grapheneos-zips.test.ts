@@ -11,12 +11,20 @@ import { readContent } from '../../src/catalog/read.js';
 import { renderApacheRules } from '../../src/hosts/apache.js';
 import { cloudflareRuleProblems } from '../../src/hosts/cloudflare.js';
 import { githubPagesNotices } from '../../src/hosts/github-pages.js';
+import { outputFloor } from '../../src/hosts/limits.js';
+import { thousands } from '../../src/hosts/limit-check.js';
 import { renderNetlifyRedirects } from '../../src/hosts/netlify.js';
+import { parseSite } from '../../src/catalog/site.js';
+import { createHash } from 'node:crypto';
 import { respond, servedTree } from '../../src/hosts/respond.js';
 import { listingRedirects, routeTable } from '../../src/hosts/routes.js';
 import { readGrapheneChannel } from '../helpers/dialects/grapheneos.js';
 import { EXAMPLE } from '../helpers/helpers.js';
 import { compileWith, INCREMENTAL_EXAMPLE } from '../helpers/host-table.js';
+import { compileFiles, type CatalogFiles } from '../helpers/memory-catalog.js';
+
+const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 const GRAPHENEOS = '\nformats:\n  grapheneos: {}\n';
 const compiled = compileWith(readContent(EXAMPLE), GRAPHENEOS, INCREMENTAL_EXAMPLE);
@@ -87,6 +95,41 @@ describe("the redirects of GrapheneOS's zip names", () => {
     expect(over.map((p) => `${p.field}  ${p.message.split(':')[0]}`)).toEqual([
       "formats.grapheneos.path  GrapheneOS's zip names (2000, one per build its channel files can name and per incremental package) take one _redirects rule each on Cloudflare Pages",
     ]);
+  });
+
+  it("count against Netlify's 10,000 rules once compiled, refused past them at the grapheneos format", () => {
+    // One build per device: the devices' own rules are what the check before compiling counts
+    // (limits.ts); each build's zip name adds one rule once the catalog is compiled.
+    const siteYaml =
+      'download_base_url: https://dl.example.org\nhosts: [netlify]\nchannels: [s]\nlists: { stable: [s] }\n' +
+      'formats:\n  grapheneos: {}\n';
+    const catalog = (count: number) => {
+      const files: CatalogFiles = { 'content/site.yaml': siteYaml };
+      for (let i = 0; i < count; i++) {
+        const device = `d${String(i).padStart(4, '0')}`;
+        files[`content/${device}/build-${device}.yaml`] =
+          `filename: build-${device}.zip\nversion: "1.0"\nchannel: s\ntimestamp: 1734692400\nandroid_version: "15"\n` +
+          `incremental: "100${i}"\nmd5sum: ${md5(device)}\nid: ${sha256(device)}\nsize: 1000\n`;
+      }
+      return files;
+    };
+    const floor = (count: number) => outputFloor(parseSite(siteYaml).site!, count).rules;
+    // The most devices whose rules, with one zip name each, fit.
+    let fit = 1;
+    while (floor(fit + 1) + fit + 1 <= 10_000) fit++;
+    const within = compileFiles(catalog(fit), 'netlify');
+    expect(within.problems).toEqual([]);
+    const written = String(within.files.find((f) => f.path === '_redirects')!.contents).split('\n');
+    expect(written.filter((line) => / 302$/.test(line))).toHaveLength(fit);
+    expect(written.filter((line) => line.startsWith('/'))).toHaveLength(floor(fit) + fit);
+    // One device more: within the limit before compiling, past it with the zip names.
+    const over = fit + 1;
+    expect(floor(over)).toBeLessThanOrEqual(10_000);
+    const compiled = compileFiles(catalog(over), 'netlify');
+    expect(compiled.problems.map((p) => `${p.file}:${p.line}:${p.col}  ${p.field}  ${p.message}`)).toEqual([
+      `content/site.yaml:6:3  formats.grapheneos.path  GrapheneOS's zip names (${thousands(over)}, one per build its channel files can name and per incremental package) take one Netlify redirect rule each: ${thousands(floor(over) + over)} Netlify redirect rules, past 10,000; Netlify asks for placeholders instead of 10,000 rules or more, and may fail a deploy whose rules are too large; remove the manifests of builds no phone still updates to, or remove netlify from \`hosts\``,
+    ]);
+    expect(compiled.files).toEqual([]);
   });
 
   it("are Apache's external redirects, with $ and % escaped as mod_rewrite reads them", () => {

@@ -56,7 +56,10 @@ describe('the PixelExperience family', () => {
         ...source,
         maintainers: published.maintainers,
       });
-      expect(published.maintainers).toEqual([{ name: 'Debayan Kar', github_username: 'kardebayan' }]);
+      // The user name under both keys: PixelExperience thirteen reads `ci_username`.
+      expect(published.maintainers).toEqual([
+        { name: 'Debayan Kar', github_username: 'kardebayan', ci_username: 'kardebayan' },
+      ]);
       expect(published.version).toBe('fourteen');
     },
   );

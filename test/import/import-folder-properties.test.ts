@@ -12,7 +12,13 @@ import { compileFiles, type CatalogFiles } from '../helpers/memory-catalog.js';
 // carries. For every dialect `import` reads (render/dialects.ts writes them; import/read-record.ts
 // and other-formats.ts read them).
 
-const DIALECTS = ['crdroid', 'crdroid-java', 'md5-six', 'lineage-v1', 'pixelos15', 'pixelexperience'] as const;
+const DIALECTS = ['crdroid', 'crdroid-java', 'md5-six', 'lineage-v1', 'pixelos15', 'pixelexperience', 'aospa'] as const;
+
+/** Each dialect's format in site.yaml (of the site's first list, or every one): AOSPA's hubs ask `<base>updates/<device>`. */
+const formatOf = (dialect: string, list: string) =>
+  dialect === 'aospa, every list'
+    ? 'aospa: { path: "/ota/updates/{device}" }'
+    : `${dialect}: { lists: [${list}], path: "/ota/${dialect === 'aospa' ? 'updates/{device}' : '{device}.json'}" }`;
 
 /** The files of `compiled` under `folder/`, as the repository the import reads (paths inside it, sorted). */
 function repositoryOf(compiled: CompiledSite, folder: string): { path: string; bytes: Uint8Array }[] {
@@ -32,7 +38,7 @@ function roundTrip(dialect: string): void {
       const siteText = catalog.siteText.endsWith('\n') ? catalog.siteText : `${catalog.siteText}\n`;
       const site = parseSite(siteText).site!;
       const list = site.lists[0].name;
-      const withFormat = `${siteText}formats:\n  ${dialect}: { lists: [${list}], path: "/ota/{device}.json" }\n`;
+      const withFormat = `${siteText}formats:\n  ${formatOf(dialect, list)}\n`;
       const files: CatalogFiles = { 'content/site.yaml': withFormat };
       for (const m of catalog.manifests) files[m.file] = Buffer.from(m.bytes).toString('utf8');
       const built = compileFiles(files);
@@ -64,4 +70,6 @@ function roundTrip(dialect: string): void {
 
 describe('import <folder>: a built dialect folder imports back into the same catalog', () => {
   it.each(DIALECTS)('%s', roundTrip);
+  // AOSPA's one file of every list: each build goes back to the list its build_type names.
+  it('aospa, every list in one file', () => roundTrip('aospa, every list'));
 });

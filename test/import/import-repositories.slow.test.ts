@@ -85,13 +85,14 @@ const normalised = (text: string) =>
 
 /**
  * Each line of the repository's changelog in the one the build writes back (headings as `#`...,
- * items as `- `, a link as its text and address: render/dialect-changelog.ts; the lines of one
+ * items (`* `, `+ `, indented or not) as `- `, a link as its text and address: render/dialect-changelog.ts; the lines of one
  * paragraph joined by a space and runs of blanks as one: the Markdown subset of catalog/changelog.ts).
  */
 function expectChangelogBack(written: string, original: string, device: string) {
   const words = (line: string) =>
     line
-      .replace(/^#+\s*/, '')
+      .trim()
+      .replace(/^(#+\s*|[-*+]\s+)/, '')
       .replace(/\[([^\]]*)\]\((https:[^)]*)\)/g, '$1 <$2>')
       .replace(/\s+/g, ' ')
       .trim();
@@ -185,14 +186,12 @@ describe('otapress import <folder> of real OTA repositories, then build', () => 
   it('RisingOS (crdroid-java at /OTA/device/<VARIANT>/<device>.json): every variant folder back, equal for its updater', async () => {
     const { root, imported, read, dist } = await importAndBuild('risingos');
     const out = imported.out.join('\n');
-    expect(out).toContain(
-      '  crdroid-java: 9 files at /OTA/device/{LIST}/{device}.json, list gapps (new), microg (new), vanilla (new); buildtype "STABLE"',
-    );
     // RisingOS's changelog is one per device for every variant: its text goes into the newest
-    // build, and a path without the list cannot be written once per list.
+    // build, and the format's changelog path without the list writes it back, one file per device.
     expect(out).toContain(
-      'left out: changelog files at /OTA/changelogs/{device}.txt: their text goes into the newest build',
+      '  crdroid-java: 9 files at /OTA/device/{LIST}/{device}.json, list gapps (new), microg (new), vanilla (new); changelogs at /OTA/changelogs/{device}.txt; buildtype "STABLE"',
     );
+    expect(out).not.toContain('changelog files at');
     // Each variant folder back in capitals with the same files (and the JSON 404 of the folder).
     const files = (folder: string) => (readdirSync(folder, { recursive: true }) as string[]).sort();
     expect(files(path.join(root, 'dist/OTA/device'))).toEqual(
@@ -213,7 +212,11 @@ describe('otapress import <folder> of real OTA repositories, then build', () => 
         expect(decodeJavaResponse(dist(file), RISING_SHOWN)![0].shown, file).toEqual({ ...shown, ...deviceWide });
       }
       expect(normalised(newestChangelog(root, device)!)).toBe(normalised(read(`OTA/changelogs/${device}.txt`)));
+      expectChangelogBack(dist(`OTA/changelogs/${device}.txt`), read(`OTA/changelogs/${device}.txt`), device);
     }
+    expect(readdirSync(path.join(root, 'dist/OTA/changelogs')).sort()).toEqual(
+      readdirSync(path.join(FIXTURES, 'risingos/OTA/changelogs')).sort(),
+    );
   });
 
   it("SuperiorOS (lineage-v1 at /<device>.json): each device's file back, its devices.json left alone", async () => {

@@ -424,7 +424,7 @@ describe('otapress import: malformed sources', () => {
       'an object without response',
       '{"builds": []}',
       [
-        'listing.json:1:1  (file)  expected a v1 listing ({"id": null, "response": [records...], "error": null}), an array of records, a LineageOS v2 answer ([{"datetime": ..., "files": [...], "type": ..., "version": ...}]), a crDroid-family device file ({"response": [...]}) or a PixelExperience-family answer ({"error": false, "filename": ..., "url": ..., ...})',
+        'listing.json:1:1  (file)  expected a v1 listing ({"id": null, "response": [records...], "error": null}), an array of records, a LineageOS v2 answer ([{"datetime": ..., "files": [...], "type": ..., "version": ...}]), a crDroid-family device file ({"response": [...]}), a PixelExperience-family answer ({"error": false, "filename": ..., "url": ..., ...}) or an AOSPA file ({"updates": [...]})',
       ],
     ],
   ])('reports %s and writes nothing', async (_, source, messages) => {

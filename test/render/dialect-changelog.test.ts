@@ -52,6 +52,26 @@ describe('a format’s changelog file', () => {
     expect([answer.status, answer.headers['Content-Type']]).toEqual([200, 'text/plain; charset=utf-8']);
   });
 
+  it('without the list in its path, is one file per device for every list, each build once (RisingOS)', () => {
+    // RisingOS keeps OTA/changelogs/<device>.txt beside OTA/device/<VARIANT>/<device>.json
+    // (test/fixtures/ota-repositories/README.md).
+    const one = compileWith(
+      readContent(EXAMPLE),
+      'formats:\n  crdroid-java:\n    lists: [stable, official, dev]\n    path: /OTA/device/{LIST}/{device}.json\n    changelog: /OTA/changelogs/{device}.txt\n',
+    );
+    expect(one.problems).toEqual([]);
+    // 3.0 (dev) first, then 2.6.3, which is in stable and official, once.
+    expect(String(one.files.find((f) => f.path === 'OTA/changelogs/FP4.txt')?.contents)).toBe(
+      `${String(text('changelogs/dev/FP4.txt'))}\n${String(text('changelogs/stable/FP4.txt'))}`,
+    );
+    expect(String(text('changelogs/stable/FP4.txt'))).toBe(String(text('changelogs/official/FP4.txt')));
+    expect(one.files.filter((f) => f.path.startsWith('OTA/changelogs/')).map((f) => f.path)).toEqual([
+      'OTA/changelogs/FP3.txt',
+      'OTA/changelogs/FP4.txt',
+      'OTA/changelogs/starlte.txt',
+    ]);
+  });
+
   it('keeps to 256 KiB, leaving the oldest entries out', () => {
     const listing = compiled.listings.find((l) => l.device === 'FP4' && l.list === 'dev')!;
     const [build] = listing.builds.filter((b) => b.changelog);
@@ -76,10 +96,9 @@ describe('a format’s changelog file', () => {
   it.each([
     ['/changelogs/{device}.html', `a changelog's path ends in .txt or .md, ${example}`],
     [
-      '/changelogs/{device}.md',
-      "the format publishes several lists: put {list} in the changelog's path, e.g. /changelogs/{list}/{device}.txt",
+      '/changelogs/{list}/{codename}.txt',
+      "unknown placeholder {codename}; use {device}, and {list} or {LIST} (the list's name in capitals)",
     ],
-    ['/changelogs/{list}/{codename}.txt', 'unknown placeholder {codename}; use {device} and {list}'],
     [
       '/_notes/{list}/{device}.txt',
       "`_notes` starts with `_`: such names are the hosts' own (_headers, _redirects, dotfiles); " +

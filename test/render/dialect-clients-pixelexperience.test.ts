@@ -7,6 +7,7 @@ import {
   decodePixelExperienceUpdate,
   pixelExperienceCanInstall,
   pixelExperienceIsCompatible,
+  pixelExperienceMaintainerCards,
 } from '../helpers/dialects/pixelexperience.js';
 
 const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url), 'utf8');
@@ -42,6 +43,12 @@ describe('real files', () => {
       newsUrl: 'https://blog.pixelos.net/',
     });
     expect(decodePixelExperienceUpdate(text, 'thirteen')?.maintainers).toEqual([{ name: 'Aryan', username: null }]);
+    // The phones this file was written for run PixelOS's fork, which reads `github_username` and
+    // opens the GitHub profile.
+    const pixelOs = decodePixelExperienceUpdate(text, 'pixelos-thirteen')!;
+    expect(pixelExperienceMaintainerCards(pixelOs, 'pixelos-thirteen')).toEqual([
+      { summary: 'Aryan', opens: 'https://github.com/basamaryan' },
+    ]);
   });
 
   it('PixelOS G ("fourteen"): listed for a phone on fourteen, not on thirteen ("fourteen" sorts first)', () => {

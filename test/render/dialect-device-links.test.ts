@@ -5,7 +5,11 @@
 // every maintainer, each a card of its own (ExtrasFragment loops over `getMaintainers()`).
 import { describe, expect, it } from 'vitest';
 import { formatPath } from '../../src/catalog/formats.js';
-import { decodePixelExperienceUpdate } from '../helpers/dialects/index.js';
+import {
+  decodePixelExperienceUpdate,
+  pixelExperienceMaintainerCards,
+  type PixelExperienceBranch,
+} from '../helpers/dialects/index.js';
 import { compileFiles, exampleFiles } from '../helpers/memory-catalog.js';
 
 const DEVICE = 'content/FP4/device.yaml';
@@ -33,7 +37,7 @@ describe('device.yaml in the PixelExperience answer', () => {
     expect(decodePixelExperienceUpdate(answer('name: Fairphone 4\n')!)!.newsUrl).toBe('');
   });
 
-  it('every maintainer is a card, with the GitHub user name of their url on twelve', () => {
+  it('every maintainer is a card naming them, opening the page of their GitHub user name on every branch', () => {
     const text = answer(
       'maintainers:\n  - name: Aryan\n    url: https://github.com/basamaryan\n  - name: Jane Doe\n  - name: Ravi\n    url: https://github.com/ravi-k\n',
     )!;
@@ -41,6 +45,23 @@ describe('device.yaml in the PixelExperience answer', () => {
       { name: 'Aryan', username: 'basamaryan' },
       { name: 'Jane Doe', username: null },
       { name: 'Ravi', username: 'ravi-k' },
+    ]);
+    // PixelExperience twelve reads `github_username`, thirteen `ci_username`, PixelOS thirteen
+    // `github_username` again (test/helpers/dialects/pixelexperience.ts); a maintainer without a
+    // GitHub address has no user name, which Java formats as "null".
+    const cards = (branch: PixelExperienceBranch) =>
+      pixelExperienceMaintainerCards(decodePixelExperienceUpdate(text, branch)!, branch);
+    const team = 'https://download.pixelexperience.org/team/';
+    expect(cards('twelve')).toEqual([
+      { summary: 'Aryan', opens: `${team}basamaryan` },
+      { summary: 'Jane Doe', opens: `${team}null` },
+      { summary: 'Ravi', opens: `${team}ravi-k` },
+    ]);
+    expect(cards('thirteen')).toEqual(cards('twelve'));
+    expect(cards('pixelos-thirteen')).toEqual([
+      { summary: 'Aryan', opens: 'https://github.com/basamaryan' },
+      { summary: 'Jane Doe', opens: 'https://github.com/null' },
+      { summary: 'Ravi', opens: 'https://github.com/ravi-k' },
     ]);
   });
 

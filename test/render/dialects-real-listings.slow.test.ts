@@ -54,7 +54,8 @@ const rows: [string, string, string, string, string, (text: string) => unknown][
     'official',
     'pixelexperience',
     UPDATER,
-    (text) => decodePixelExperienceUpdate(text),
+    // Read by PixelOS's fork of the updater, which the file was written for (`github_username`).
+    (text) => decodePixelExperienceUpdate(text, 'pixelos-thirteen'),
   ],
 ];
 

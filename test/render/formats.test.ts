@@ -16,6 +16,8 @@ import {
 } from '../helpers/format-clients.js';
 import { outputFloor } from '../../src/hosts/limits.js';
 import { changelogPath, formatFolder, formatPath } from '../../src/catalog/formats.js';
+import { formatFiles } from '../../src/hosts/format-routes.js';
+import { dialectAnswers, renderFormats } from '../../src/render/formats.js';
 
 const content = readContent(EXAMPLE);
 const compiled = compileWith(content, FORMATS_YAML);
@@ -108,9 +110,12 @@ describe('the PixelExperience-family answer', () => {
     expect(pixelExperienceOffers(update!, { buildDate: newest.timestamp, version: newest.version })).toBe(false);
   });
 
-  it('names the maintainers as the updater reads them (Gson: name, github_username)', () => {
+  it('names the maintainers as the updater reads them (Gson: name, github_username on twelve, ci_username on thirteen)', () => {
     const update = decodePixelExperience(fileText('api/updater/FP4.json')!)!;
-    expect(update.maintainers).toEqual([{ name: 'Jane Doe', github_username: 'janedoe' }, { name: 'Ravi Kumar' }]);
+    expect(update.maintainers).toEqual([
+      { name: 'Jane Doe', github_username: 'janedoe', ci_username: 'janedoe' },
+      { name: 'Ravi Kumar' },
+    ]);
     expect(update).toMatchObject({
       forumUrl: 'https://forum.example.org/c/fp4',
       websiteUrl: 'https://wiki.example.org/devices/FP4',
@@ -348,5 +353,39 @@ describe('formats in site.yaml', () => {
     ],
   ])('refuses %j', (yaml, expected) => {
     expect(problemsOf(yaml)).toEqual([expected]);
+  });
+});
+
+describe('aospa: one file for every list', () => {
+  const oneFile = compileWith(
+    content,
+    '\nformats:\n  aospa:\n    path: /aospa/updates/{device}\n    buildtype: { stable: Stable, dev: Beta }\n',
+  );
+  it('is one route and one answer of the device page, naming every list', () => {
+    expect(oneFile.problems).toEqual([]);
+    const lists = oneFile.site!.lists.map((l) => l.name);
+    expect(formatFiles(oneFile.site!)).toEqual([
+      {
+        name: `aospa format, lists ${lists.join(', ')}`,
+        path: '/aospa/updates/:device',
+        list: lists[0],
+        folder: '/aospa/updates/',
+      },
+    ]);
+    const device = oneFile.listings.find((l) => l.builds.length > 0)!.device;
+    const written = oneFile.files.filter((f) => f.path.startsWith(`aospa/updates/${device}`));
+    expect(written.map((f) => f.path)).toEqual([`aospa/updates/${device}`]);
+    const { files } = renderFormats(
+      device,
+      oneFile.listings.filter((l) => l.device === device),
+      oneFile.site!,
+      {
+        maintainers: [],
+        links: {},
+      } as never,
+    );
+    expect(dialectAnswers(device, oneFile.site!, files)).toEqual([
+      { title: 'AOSPA hub', list: lists.join(', '), path: `/aospa/updates/${device}` },
+    ]);
   });
 });

@@ -165,6 +165,7 @@ export function decodeAospaCompose(text: string, contentType: string): AospaComp
 export interface AospaComposePhone {
   androidVersion: string;
   versionCode: string;
+  /** `Build.TIME.toString()` (DeviceUtils.kt `getBuildDate`): `ro.build.date.utc` in milliseconds. */
   buildDate: string;
   beta: boolean;
 }

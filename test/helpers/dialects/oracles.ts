@@ -96,7 +96,8 @@ export const dialectOracles = {
     const shown = aospaComposeOffers(updates, {
       androidVersion: phone.androidVersion ?? '',
       versionCode: phone.version ?? '',
-      buildDate: String(phone.buildDate),
+      // Build.TIME is in milliseconds; the hub compares it with `datetime` (seconds) as text.
+      buildDate: String(phone.buildDate * 1000),
       beta: phone.buildType === 'Beta',
     });
     return shown === undefined ? [] : [shown.filename ?? ''];

@@ -15,19 +15,36 @@ import {
   type JsonObject,
 } from './org-json.js';
 
-/** The branches transcribed, and the key Gson reads a maintainer's user name from on each. */
+/**
+ * The branches transcribed: the key Gson reads a maintainer's user name from (`MaintainerInfo`'s
+ * second field; `name` is the first on every branch) and the address a maintainer's card opens,
+ * `String.format(Constants.MAINTAINER_URL, username)` (`Utils.getMaintainerURL`, called from
+ * ExtrasFragment.java `updatePrefs`: one card per maintainer, its summary the name). Everything
+ * else `parseJsonUpdate` reads is the same on all three.
+ */
 export const pixelExperienceBranches = {
   /**
-   * PixelExperience/packages_apps_Updates branch thirteen,
-   * app/src/main/java/org/pixelexperience/ota/misc/Utils.java at ede7af5006a9f0f1fdf3970c8994f95f81eea922
-   * (head 50c6109df4a3af5ecba94a1382a2d5d2460422fa).
+   * PixelExperience/packages_apps_Updates branch thirteen at head
+   * 50c6109df4a3af5ecba94a1382a2d5d2460422fa: app/src/main/java/org/pixelexperience/ota/misc/Utils.java
+   * (last changed at ede7af5006a9f0f1fdf3970c8994f95f81eea922), model/MaintainerInfo.java
+   * `ci_username` since 6bd403f231b1a57be77bf56bbe83437e3efc4e39 ("Fix maintainer username"),
+   * misc/Constants.java `MAINTAINER_URL`.
    */
-  thirteen: { usernameKey: 'ci_username' },
+  thirteen: { usernameKey: 'ci_username', maintainerUrl: 'https://download.pixelexperience.org/team/%s' },
   /**
-   * Branch twelve, src/org/pixelexperience/ota/misc/Utils.java at head
-   * 196ae87e274353cf2e2090f9e620bd7f8cc15bfb: the same reading, `github_username`.
+   * Branch twelve at head 196ae87e274353cf2e2090f9e620bd7f8cc15bfb: src/org/pixelexperience/ota/misc/Utils.java
+   * the same reading, model/MaintainerInfo.java `github_username`, the same `MAINTAINER_URL`.
    */
-  twelve: { usernameKey: 'github_username' },
+  twelve: { usernameKey: 'github_username', maintainerUrl: 'https://download.pixelexperience.org/team/%s' },
+  /**
+   * PixelOS's fork, PixelOS-AOSP/packages_apps_Updates branch thirteen at head
+   * 4f4d31741956ae6b66a024c74a0d7576d3145080 (thirteen-qpr1 and fourteen the same):
+   * app/src/main/java/net/pixelos/ota/misc/Utils.java `parseJsonUpdate` as above,
+   * model/MaintainerInfo.java `github_username`, misc/Constants.java `MAINTAINER_URL` a GitHub
+   * profile. (Its `canInstall` asks only for a newer build; {@link pixelExperienceCanInstall} is
+   * PixelExperience's.)
+   */
+  'pixelos-thirteen': { usernameKey: 'github_username', maintainerUrl: 'https://github.com/%s' },
 } as const;
 
 export type PixelExperienceBranch = keyof typeof pixelExperienceBranches;
@@ -107,6 +124,28 @@ export function pixelExperienceIsCompatible(update: PixelExperienceBuild, phone:
  */
 export function pixelExperienceCanInstall(update: PixelExperienceBuild, phone: PixelExperiencePhone): boolean {
   return update.timestamp > phone.buildDate && equalsIgnoreCase(update.version, phone.version);
+}
+
+/** A maintainer's card in the Extras screen: the summary it shows and the address a tap opens. */
+export interface PixelExperienceMaintainerCard {
+  summary: string | null;
+  opens: string;
+}
+
+/**
+ * ExtrasFragment `updatePrefs`: a card per maintainer, `setSummary(maintainer.getName())` and a tap
+ * opening `String.format(MAINTAINER_URL, maintainer.getUsername())`, where Java formats a null
+ * user name as "null". A null element of the list throws a NullPointerException in the app.
+ */
+export function pixelExperienceMaintainerCards(
+  update: PixelExperienceBuild,
+  branch: PixelExperienceBranch,
+): PixelExperienceMaintainerCard[] {
+  return update.maintainers.map((maintainer) => {
+    if (maintainer === null) throw new Error('NullPointerException: a null maintainer in ExtrasFragment.updatePrefs');
+    const opens = pixelExperienceBranches[branch].maintainerUrl.replace('%s', maintainer.username ?? 'null');
+    return { summary: maintainer.name, opens };
+  });
 }
 
 // --- internal ---
