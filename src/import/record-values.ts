@@ -169,6 +169,12 @@ export function checkAcross(
       'filename',
       `filename is empty, but the record has a download address: the phone would save the download under no name, so it cannot install it; write the zip's name (as in its address), or remove the record${c.family.placeholders ? ' (a placeholder has neither url nor filename)' : ''}`,
     );
+  } else if (r.url === '') {
+    // RisingOS's `"download": ""` (OTA/device/GAPPS/alioth.json and seven more, fifteen branch).
+    c.problem(
+      'url',
+      'the download address is empty: phones list the build and then cannot download it; write its https address, or remove the record',
+    );
   }
 }
 

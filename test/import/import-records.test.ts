@@ -245,6 +245,12 @@ describe('every message in the words of the updater that reads the file', () => 
       'response.0.download  record 0: expected an absolute http(s) download address without spaces',
     ],
     [
+      // RisingOS-Revived/official_devices fifteen `OTA/device/CORE/sky.json`: `"download": ""`.
+      'a crDroid record with an empty download address',
+      { response: [{ ...crDroid, download: '' }] },
+      'response.0.download  record 0: the download address is empty: phones list the build and then cannot download it; write its https address, or remove the record',
+    ],
+    [
       // AlphaDroid-devices/OTA alpha-13 `mi439.json`, record 1: the phone would save it under no name.
       'a crDroid record with a download and an empty file name',
       { response: [{ ...crDroid, filename: '' }] },
