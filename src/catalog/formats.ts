@@ -44,8 +44,9 @@ export interface OutputFormat {
    */
   changelog?: string;
   /**
-   * The `buildtype` of crdroid-java records and AOSPA's `build_type` (`buildtype:` in site.yaml); the list's name without
-   * it. AlphaDroid offers a build only when it equals the phone's `ro.alpha.build.package`.
+   * The `buildtype` of crdroid-java records, AOSPA's `build_type` and lineage-v1's `romtype` (`buildtype:` in site.yaml);
+   * the list's name without it. AlphaDroid offers a build only when it equals the phone's `ro.alpha.build.package`, and
+   * LineageOS phones when `romtype` equals their release type (ignoring case), whatever list folder the file lies in.
    */
   buildtype?: string;
   /**
@@ -77,7 +78,7 @@ export function oneFileForLists(format: OutputFormat): boolean {
   return format.lists.length > 1 && !/\{list\}/i.test(format.path);
 }
 
-/** The `build_type` (aospa) or `buildtype` (crdroid-java) of `format`'s records of `list`. */
+/** The `build_type` (aospa), `buildtype` (crdroid-java) or `romtype` (lineage-v1) of `format`'s records of `list`. */
 export function buildTypeOf(format: OutputFormat, list: string): string {
   return format.buildtypes?.[list] ?? format.buildtype ?? list;
 }
@@ -309,10 +310,10 @@ function readFormat(
   } = settings as Record<string, unknown>;
   const before = problems.length;
   const keys =
-    'a format has `lists:`, `path:` and `changelog:` (crdroid-java and aospa also `buildtype:`, lineage-v1 `device_info:`)';
+    'a format has `lists:`, `path:` and `changelog:` (crdroid-java, aospa and lineage-v1 also `buildtype:`, lineage-v1 `device_info:`)';
   const infoProblem = deviceInfo === undefined ? undefined : deviceInfoProblem(family, deviceInfo);
   if (infoProblem) problems.push({ path: [family, 'device_info'], key: family !== 'lineage-v1', message: infoProblem });
-  if (buildtype !== undefined && family !== 'crdroid-java' && family !== 'aospa') {
+  if (buildtype !== undefined && family !== 'crdroid-java' && family !== 'aospa' && family !== 'lineage-v1') {
     problems.push({ path: [family, 'buildtype'], key: true, message: `unknown key; ${keys}` });
   } else if (family === 'aospa' && buildtype !== null && typeof buildtype === 'object' && !Array.isArray(buildtype)) {
     // Checked against the lists below.

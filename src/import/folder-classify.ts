@@ -49,6 +49,8 @@ export interface DeviceListFile {
   kind: 'device-list';
   path: string;
   devices: Record<string, unknown>[];
+  /** Why the build cannot write it back where it lies (folder-plan.ts): it is then left alone. */
+  unwritable?: string;
 }
 
 /** Anything else: named once and left alone, with the reason. */
@@ -100,6 +102,8 @@ export function classifyFile(path: string, text: string, json: unknown): Reposit
     const why = json === undefined ? 'not JSON, and no listing keys in it' : notAListing(json);
     return { kind: 'other', path, why };
   }
+  if (json !== undefined && !records.some((r) => DOWNLOAD_KEYS.some((k) => k in r)))
+    return { kind: 'other', path, why: OPENDELTA };
   const dialect = dialectOf(records, json);
   if (dialect === undefined)
     return {
@@ -109,6 +113,14 @@ export function classifyFile(path: string, text: string, json: unknown): Reposit
     };
   // crDroid's `device` is the display name ("Pixel 8a" in akita.json), so only a `codename` names the device.
   const codenames = new Set(records.flatMap((r) => (typeof r.codename === 'string' ? [r.codename] : [])));
+  // A project's list of all its devices (SuperiorOS's `devices.json`, builds and all): phones ask
+  // for their own device's file, never this one.
+  if (codenames.size > 1)
+    return {
+      kind: 'other',
+      path,
+      why: `its records name ${codenames.size} devices: a list of devices, not a device's listing`,
+    };
   const device = DEVICE_NAME.test(stem) ? stem : codenames.size === 1 ? [...codenames][0] : undefined;
   if (device === undefined || !DEVICE_NAME.test(device))
     return { kind: 'other', path, why: 'its name is not a device code name, and its records name none' };
@@ -218,8 +230,24 @@ function recordsOf(json: unknown, text: string): Record<string, unknown>[] | und
   const objects = candidates.filter(
     (r): r is Record<string, unknown> => r !== null && typeof r === 'object' && !Array.isArray(r),
   );
-  return objects.length === 0 ? undefined : objects;
+  // Objects none of which has a key any updater reads a build by (CherishOS's `devices.json`,
+  // Spark's `API/features.json`) are a website's data, not a listing.
+  return objects.some((r) => BUILD_KEYS.some((k) => k in r)) ? objects : undefined;
 }
+
+/** The keys that say where a build is or what it holds: a record with none of them names only a file. */
+const DOWNLOAD_KEYS = ['url', 'download', 'files', 'id', 'size', 'md5', 'sha256', 'filehash'];
+
+/**
+ * YAAP's OpenDelta updater reads only `filename` of `{"response": [...]}` (and `url`, `sha256url`,
+ * `payload` when present) and builds the download address from its own base
+ * (yaap/packages_apps_OpenDelta fifteen, UpdateService.java at 36344e00963968f9ec7499a39dcc85c05e724a8c).
+ */
+const OPENDELTA =
+  "records with a file name and no download address, size or hash, as YAAP's OpenDelta updater reads them (it builds the address itself): no format of otapress writes that; add each build with otapress add <zip>";
+
+/** The keys a build record has in every dialect import reads (a v2 entry's `files`, crDroid's `download`, ...). */
+const BUILD_KEYS = ['filename', 'datetime', 'timestamp', 'download', 'url', 'files'];
 
 function notAListing(json: unknown): string {
   const response = (json as { response?: unknown } | null)?.response;

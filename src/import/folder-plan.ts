@@ -197,7 +197,16 @@ function planDialects(
         );
     }
     const deviceList = classified.find((f) => f.kind === 'device-list');
-    if (dialect === 'lineage-v1' && deviceList !== undefined) entry.deviceInfo = `/${deviceList.path}`;
+    if (dialect === 'lineage-v1' && deviceList !== undefined) {
+      entry.deviceInfo = `/${deviceList.path}`;
+      // A device list the build cannot write (AxionOS's `dinfo.json` at the root, for its website)
+      // is left alone: the listings phones read are imported all the same.
+      const listProblem = formatProblem(entry, [...siteLists, ...entry.lists], 'device_info');
+      if (listProblem !== undefined) {
+        deviceList.unwritable = listProblem;
+        delete entry.deviceInfo;
+      }
+    }
     const pathProblem = formatProblem(entry, [...siteLists, ...entry.lists], 'path');
     if (pathProblem !== undefined) {
       leftOut.push(
@@ -278,6 +287,10 @@ function listsOf(
   const stated = [...new Set(kept.map((f) => f.releaseTypes[0]))];
   if (dialect === 'crdroid-java' && !flat && stated.length === 1 && stated[0] !== undefined)
     if (!entry.lists.every((l) => l === stated[0])) entry.buildtype = stated[0];
+  // LineageOS phones compare `romtype` with their release type, ignoring case: AxionOS's `OFFICIAL`
+  // in OTA/GMS/ and OTA/VANILLA/ alike stays `OFFICIAL`, not the list folder's name.
+  if (dialect === 'lineage-v1' && !flat && stated.length === 1 && stated[0] !== undefined)
+    if (!entry.lists.every((l) => l === stated[0].toLowerCase())) entry.buildtype = stated[0];
   return { entry, taken };
 }
 
@@ -483,6 +496,11 @@ function groupLeftAlone(
   // Listings not taken are said in leftOut, with the reason.
   for (const f of classified) {
     if (f.kind === 'other') add(f.why, f.path);
+    else if (f.kind === 'device-list' && f.unwritable !== undefined)
+      add(
+        `a device list the build cannot write back there (${f.unwritable}); its entries fill the devices' device.yaml`,
+        f.path,
+      );
     else if (f.kind === 'device-list' && !deviceLists.includes(`/${f.path}`))
       add("a device list: only the lineage-v1 format writes one (DerpFest's device_info)", f.path);
   }

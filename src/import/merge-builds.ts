@@ -10,6 +10,7 @@ import type { ManifestFile } from '../catalog/read.js';
 import { renderRecord, type ApiRecord } from '../render/v1.js';
 import type { Site } from '../catalog/site.js';
 import { manifestFileName } from '../catalog/device.js';
+import { addressClash, downloadEntries } from '../catalog/plan.js';
 import { rawIdentity, RECORD_KEYS } from './read-record.js';
 
 /** One file the import writes. */
@@ -62,6 +63,7 @@ export function mergeBuilds(
   const matched = new Set<string>();
   const writes: ManifestWrite[] = [];
   const targets = new Map<string, number>();
+  const added: Build[] = [];
 
   for (const candidate of candidates) {
     if (candidate.invalid) continue;
@@ -117,6 +119,12 @@ export function mergeBuilds(
       continue;
     }
 
+    const clash = sharedAddress(incoming, [...parsedExisting.map((e) => e.build), ...added]);
+    if (clash !== undefined) {
+      report('url', clash);
+      continue;
+    }
+    added.push(incoming);
     let file = `content/${device}/${manifestFileName(manifestName(values))}`;
     const taken = (name: string) => targets.has(name) || target.existing.some((m) => m.file === name);
     // Placeholder names come from display_version, whose other characters become `_`: number the later ones.
@@ -139,6 +147,20 @@ export function mergeBuilds(
 
   writes.push(...leavingBuilds(parsedExisting, records, matched, target));
   return writes;
+}
+
+/**
+ * Why the build refuses `build` (catalog/plan.ts): an address of it that one of `others` holds with
+ * other contents, as AxionOS's GMS and VANILLA records of a device naming one OneDrive folder.
+ */
+function sharedAddress(build: Build, others: readonly Build[]): string | undefined {
+  const taken = new Map(others.flatMap(downloadEntries).map((e) => [e.url, e]));
+  for (const entry of downloadEntries(build)) {
+    const earlier = taken.get(entry.url);
+    if (earlier && (earlier.sha256 !== entry.sha256 || earlier.size !== entry.size))
+      return addressClash(entry, earlier).message;
+  }
+  return undefined;
 }
 
 /**

@@ -72,6 +72,8 @@ export const NORMALISED = {
   datetime_text: (f: SourceFamily) => `is text in {count}; ${f.numberInText}`,
   timestamp_text: () => 'is text in {count}; published as the number, equal to datetime',
   size_text: (f: SourceFamily) => `is text in {count}; ${f.numberInText}`,
+  size_fraction: () =>
+    "has a fraction in {count}; org.json's getLong reads the whole part (Number.longValue), so it is published as that number",
   id_key: () =>
     'is not a SHA-256 in {count}; phones use it only as the download key, so it is published as written (pages and feeds do not call it a SHA-256)',
   md5_id: () => md5KeyNote(),

@@ -27,7 +27,14 @@ export interface ValueContext {
 
 /** The normalisations of read-record.ts's NORMALISED that reading the values says. */
 type ValueNormalisation =
-  'datetime_text' | 'timestamp_text' | 'size_text' | 'id_key' | 'romtype_list' | 'number_text' | 'number_text_shown';
+  | 'datetime_text'
+  | 'timestamp_text'
+  | 'size_text'
+  | 'size_fraction'
+  | 'id_key'
+  | 'romtype_list'
+  | 'number_text'
+  | 'number_text_shown';
 
 /**
  * Each field's value in the type the interface gives it, with what a phone reads the same way
@@ -158,7 +165,16 @@ export function checkAcross(
     if (size !== '' && size !== undefined)
       c.problem('size', 'a placeholder (no url, filename "") has size ""; a numeric size would make a phone offer it');
   } else if (r.url !== undefined && r.filename === '') {
-    c.problem('filename', 'a record with a url needs its file name; a placeholder has neither');
+    c.problem(
+      'filename',
+      `filename is empty, but the record has a download address: the phone would save the download under no name, so it cannot install it; write the zip's name (as in its address), or remove the record${c.family.placeholders ? ' (a placeholder has neither url nor filename)' : ''}`,
+    );
+  } else if (r.url === '') {
+    // RisingOS's `"download": ""` (OTA/device/GAPPS/alioth.json and seven more, fifteen branch).
+    c.problem(
+      'url',
+      'the download address is empty: phones list the build and then cannot download it; write its https address, or remove the record',
+    );
   }
 }
 
@@ -222,6 +238,13 @@ function sizeOf(rawSize: unknown, placeholder: boolean, name: string, c: ValueCo
     return Number(rawSize.trim());
   }
   if (rawSize === '' && placeholder) return '';
+  // org.json's getLong reads a number's whole part (Android libcore JSON.toLong: Number.longValue()),
+  // as SuperiorOS ten's `"size": 579652812.8`; a kotlinx reader (numberForText refused) fails on it.
+  const whole = typeof rawSize === 'number' ? Math.trunc(rawSize) : NaN;
+  if ('reads' in c.family.numberForText && Number.isSafeInteger(whole) && whole > 0) {
+    c.normalised('size_fraction', name, `${c.literal?.(name) ?? rawSize} → ${whole}`);
+    return whole;
+  }
   if (rawSize !== undefined) {
     c.problem(
       'size',

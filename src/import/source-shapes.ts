@@ -21,6 +21,9 @@ export function whatTheFileIs(json: unknown): string {
     const r = json as Record<string, unknown>;
     if (r.error === true)
       return `this is a PixelExperience-family answer with "error": true, which says the server had no build for the device: there is nothing to import; save the answer of a device that has one`;
+    // CherishOS-Devices/OTA udc `builds/chime.json`: one crDroid-family record with no wrapper.
+    if (typeof r.download === 'string' && r.filename !== undefined && r.response === undefined)
+      return 'this is one crDroid-family record on its own: crDroid-family phones read the records of `{"response": [...]}` (getJSONArray("response")) and get nothing from this file; put the record in {"response": [ ... ]}, then import again';
     const entries = Object.entries(r);
     // ArrowOS's records name their file by `filepath` under the download server, not by an address.
     const isServerRecord = (x: unknown) =>

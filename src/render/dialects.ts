@@ -436,7 +436,7 @@ export function dialectRecord(
   list: string,
   format: OutputFormat,
 ): unknown {
-  if (dialect.wrapper === 'v1') return renderRecord(build, list);
+  if (dialect.wrapper === 'v1') return renderRecord(build, buildTypeOf(format, list));
   if (dialect.wrapper === 'line') {
     return dialect.keys.map(({ value }) => String(value(build, device, list, format))).join(' ');
   }

@@ -51,12 +51,13 @@ describe('dialect paths', () => {
     ]);
   });
 
-  it('takes `buildtype` for crdroid-java and aospa only, on one line', () => {
+  it('takes `buildtype` for crdroid-java, aospa and lineage-v1 only, on one line', () => {
     const yaml = (dialect: string, value: string) => `${base}formats:\n  ${dialect}:\n    buildtype: ${value}\n`;
     expect(parseSite(yaml('crdroid-java', 'Official')).site!.formats[0].buildtype).toBe('Official');
     expect(parseSite(yaml('aospa', 'Beta')).site!.formats[0].buildtype).toBe('Beta');
+    expect(parseSite(yaml('lineage-v1', 'OFFICIAL')).site!.formats[0].buildtype).toBe('OFFICIAL');
     expect(parseSite(yaml('crdroid', 'Official')).problems.map((p) => `${p.field} ${p.message}`)).toEqual([
-      'formats.crdroid.buildtype unknown key; a format has `lists:`, `path:` and `changelog:` (crdroid-java and aospa also `buildtype:`, lineage-v1 `device_info:`)',
+      'formats.crdroid.buildtype unknown key; a format has `lists:`, `path:` and `changelog:` (crdroid-java, aospa and lineage-v1 also `buildtype:`, lineage-v1 `device_info:`)',
     ]);
     expect(parseSite(yaml('crdroid-java', '[a]')).problems.map((p) => `${p.field} ${p.message}`)).toEqual([
       'formats.crdroid-java.buildtype expected the build type phones compare, e.g. Official (on one line, at most 100 characters)',

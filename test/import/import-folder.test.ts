@@ -153,6 +153,70 @@ describe('import <folder>: what each file of a repository is', () => {
   });
 });
 
+describe("import <folder>: a website's JSON beside the listings is left alone", () => {
+  // Excerpts of real files: CherishOS-Devices/OTA udc `devices.json`, Spark-Devices/official_devices
+  // main `API/features.json`, SuperiorOS-Devices/official_devices twelve `devices.json`
+  // (test/fixtures/ota-repositories/README.md names the commits).
+  const build = (codename: string) => ({
+    brand: 'Xiaomi',
+    codename,
+    datetime: 1642522108,
+    filename: `SuperiorOS-Twelve-${codename}-OFFICIAL-20220125-0447.zip`,
+    id: '679321cd7bc90b42adcdafa96c65c688e1f6e14188c88abe90d1c74da11a8685',
+    romtype: 'OFFICIAL',
+    size: 897209737,
+    url: `https://master.dl.sourceforge.net/project/superioros/${codename}/x.zip`,
+    version: 'Twelve',
+  });
+  it.each([
+    [
+      'devices.json',
+      [{ brand: 'Xiaomi', codename: 'Marble', name: 'POCO F5', supported_versions: [{ maintainer_name: 'JYR_RC' }] }],
+      'not a listing (no build records in it)',
+    ],
+    [
+      'API/features.json',
+      [{ title: 'Battery', description: 'We are including many battery optimizations' }],
+      'not a listing (no build records in it)',
+    ],
+    [
+      'devices.json',
+      [build('onclite'), build('sweet')],
+      "its records name 2 devices: a list of devices, not a device's listing",
+    ],
+  ])('%s: %s', (path, json, why) => {
+    expect(classifyFile(path, JSON.stringify(json), json)).toEqual({ kind: 'other', path, why });
+  });
+
+  it('a crDroid-family record with no `response` around it is named, with what to do', () => {
+    // CherishOS-Devices/OTA udc `builds/chime.json` (there also not strict JSON: `"version": 4.1.4`).
+    const json = { maintainer: 'Chikoni_UwU', filename: 'Cherish-OS-v4.1.4.zip', download: 'https://x.example/a.zip' };
+    expect(classifyFile('builds/chime.json', JSON.stringify(json), json)).toEqual({
+      kind: 'other',
+      path: 'builds/chime.json',
+      why: 'this is one crDroid-family record on its own: crDroid-family phones read the records of `{"response": [...]}` (getJSONArray("response")) and get nothing from this file; put the record in {"response": [ ... ]}, then import again',
+    });
+  });
+
+  it("YAAP's OpenDelta file, a file name alone, is named with the reader and what to do", () => {
+    // yaap/ota-info thirteen `alioth/alioth.json` (81cf8455badd8cb47c5581e202183474f49bf376), whole.
+    const json = { response: [{ datetime: 1642691056, filename: 'YAAP-12-Scirocco-alioth-20220120.zip' }] };
+    expect(classifyFile('alioth/alioth.json', JSON.stringify(json), json)).toEqual({
+      kind: 'other',
+      path: 'alioth/alioth.json',
+      why: "records with a file name and no download address, size or hash, as YAAP's OpenDelta updater reads them (it builds the address itself): no format of otapress writes that; add each build with otapress add <zip>",
+    });
+  });
+
+  it("a device's own listing whose record names its codename is still one", () => {
+    const json = { response: [build('onclite')] };
+    expect(classifyFile('onclite.json', JSON.stringify(json), json)).toMatchObject({
+      kind: 'listing',
+      device: 'onclite',
+    });
+  });
+});
+
 describe('import <folder>: the site.yaml edit', () => {
   it('adds the lists and a formats entry as text: every comment and line of the file stays', () => {
     const site = siteOf(SITE);
@@ -247,6 +311,7 @@ describe('import <folder>: the plan', () => {
           sha256: 'f'.repeat(64),
           md5: 'f'.repeat(32),
           filename: 'crDroidAndroid-14.0-20240316-akita-v10.3.zip',
+          download: 'https://dl.example.org/akita-20240316.zip',
           timestamp: 1710547200,
         }),
       ),
@@ -272,12 +337,81 @@ describe('import <folder>: the plan', () => {
     ]);
   });
 
+  // AxionAOSP/official_devices (branch lineage-23.1): `dinfo.json` at the root, in DerpFest's
+  // device-list shape, beside OTA/GMS/ and OTA/VANILLA/.
+  it('imports the listings beside a device list the build cannot write back, leaving the list alone', () => {
+    const v1 = (filename: string, datetime: number, id: string) => ({
+      response: [
+        {
+          datetime,
+          filename,
+          id,
+          romtype: 'OFFICIAL',
+          size: 2312525459,
+          url: `https://sourceforge.net/projects/axionaosp/files/${filename}/download`,
+          version: '2.2',
+        },
+      ],
+    });
+    const result = plan([
+      file('dinfo.json', { devices: [{ device_name: 'Google Pixel 9a', codename: 'tegu', maintainer: 'rmp22' }] }),
+      file(
+        'OTA/GMS/tegu.json',
+        v1('axion-2.2-NIGHTLY-20251112-OFFICIAL-GMS-tegu.zip', 1762980433, '9716cf218893a35a53bd7c891c882b9d'),
+      ),
+      file(
+        'OTA/VANILLA/tegu.json',
+        v1('axion-2.2-NIGHTLY-20251112-OFFICIAL-VANILLA-tegu.zip', 1762980434, '1497cefaee5937ccccb70f488c1c2338'),
+      ),
+    ]);
+    expect(result.problems).toEqual([]);
+    expect(result.dialects.map((d) => d.entry)).toEqual([
+      // `buildtype`: the `romtype` phones compare with their release type, whatever the folder.
+      { family: 'lineage-v1', lists: ['gms', 'vanilla'], path: '/OTA/{LIST}/{device}.json', buildtype: 'OFFICIAL' },
+    ]);
+    expect(result.leftAlone).toEqual([
+      {
+        why: "a device list the build cannot write back there (the device list lies in a folder of its own (a file at the root could be a device's), e.g. /info/device-info.json); its entries fill the devices' device.yaml",
+        paths: ['dinfo.json'],
+      },
+    ]);
+    expect(result.writes.map((w) => w.file)).toContain('content/tegu/device.yaml');
+  });
+
+  // AxionAOSP/official_devices (branch lineage-23.2, 90c1daeb17e408eb7875edb406de391b71b385e6),
+  // OTA/GMS/bluejay.json and OTA/VANILLA/bluejay.json: both builds at one OneDrive folder address.
+  it('refuses, at the record, a second build at the address of another: the build would refuse it', () => {
+    const folder = 'https://1drv.ms/f/c/88f2d06dfca76168/IgCGdW2eEinnS66E3Jrojo68AfK1aeMM2NdltnCPc1OQ2CU?e=NAed1a';
+    const record = (variant: string, datetime: number, id: string, size: number) => ({
+      response: [
+        {
+          datetime,
+          filename: `axion-2.4-TELOS-20260126-OFFICIAL-${variant}-bluejay.zip`,
+          id,
+          romtype: 'OFFICIAL',
+          size,
+          url: folder,
+          version: '2.4',
+        },
+      ],
+    });
+    const result = plan([
+      file('OTA/GMS/bluejay.json', record('GMS', 1769451801, 'b76365245c0b39d161f5abab5155b944', 2351030546)),
+      file('OTA/VANILLA/bluejay.json', record('VANILLA', 1769451058, '7e332db7118ed7c2eb459068ee559e87', 1959935538)),
+    ]);
+    expect(result.writes).toEqual([]);
+    expect(result.problems.map((p) => `${p.file}:${p.line}:${p.col}  ${p.field}  ${p.message}`)).toEqual([
+      `ota/OTA/VANILLA/bluejay.json:9:14  response.0.url  record 0: ${folder} is also the address of the zip axion-2.4-TELOS-20260126-OFFICIAL-GMS-bluejay.zip of content/bluejay/axion-2.4-TELOS-20260126-OFFICIAL-GMS-bluejay.yaml, with another SHA-256 or size; one address holds one file, and the second upload would replace the first: correct this build's \`url\`, or the other file's name or address`,
+    ]);
+  });
+
   // RisingOS-Revived/official_devices (branch fifteen): OTA/device/GAPPS/, VANILLA/, CORE/, MICROG/.
   it('puts list folders in capitals in the path as {LIST}, each a list of its lowercase name', () => {
     const other = {
       sha256: 'f'.repeat(64),
       md5: 'f'.repeat(32),
       filename: 'crDroidAndroid-14.0-20240316-akita-v10.3.zip',
+      download: 'https://dl.example.org/akita-20240316.zip',
     };
     const result = plan([
       file('OTA/device/GAPPS/akita.json', crdroid('akita')),

@@ -245,6 +245,18 @@ describe('every message in the words of the updater that reads the file', () => 
       'response.0.download  record 0: expected an absolute http(s) download address without spaces',
     ],
     [
+      // RisingOS-Revived/official_devices fifteen `OTA/device/CORE/sky.json`: `"download": ""`.
+      'a crDroid record with an empty download address',
+      { response: [{ ...crDroid, download: '' }] },
+      'response.0.download  record 0: the download address is empty: phones list the build and then cannot download it; write its https address, or remove the record',
+    ],
+    [
+      // AlphaDroid-devices/OTA alpha-13 `mi439.json`, record 1: the phone would save it under no name.
+      'a crDroid record with a download and an empty file name',
+      { response: [{ ...crDroid, filename: '' }] },
+      "response.0.filename  record 0: filename is empty, but the record has a download address: the phone would save the download under no name, so it cannot install it; write the zip's name (as in its address), or remove the record",
+    ],
+    [
       'an md5-keyed record without size',
       { response: [drop(crDroid, 'sha256', 'size')] },
       'response.0.size  record 0: missing; the md5-keyed Java updaters (Matrixx, Project Infinity-X, VoltageOS, crDroid) drop a record without `size`',
@@ -285,6 +297,12 @@ describe('every message in the words of the updater that reads the file', () => 
       'a PixelOS feed entry without version',
       [{ ...drop(v2, 'version'), type: 'ci' }],
       "0.version  record 0: missing; PixelOS's strict feed loses the whole answer over an entry without `version`",
+    ],
+    [
+      // kotlinx reads no fraction as a Long; org.json's getLong would (SuperiorOS ten, import-repositories.slow.test.ts).
+      'a LineageOS v2 entry whose zip size has a fraction',
+      [{ ...v2, files: [{ ...v2.files[0], size: 579652812.8 }] }],
+      '0.files.0.size  record 0: expected the size in bytes as a whole number, found the number 579652812.8',
     ],
     [
       'a LineageOS v2 entry whose zip size is text',

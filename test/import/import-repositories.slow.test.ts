@@ -2,18 +2,24 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, 
 import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { phoneView } from '../helpers/clients.js';
 import { runMain } from '../helpers/cli-process.js';
 import {
   decodeDerpFest,
   decodeDerpFestDeviceInfo,
   decodeJavaResponse,
+  decodePixelExperienceUpdate,
   decodePixelOs15,
+  getJSONArray,
+  getLong,
+  getString,
   javaResponseReaders,
+  parseJSONObject,
   type JavaResponseReader,
 } from '../helpers/dialects/index.js';
 import { ROOT, snapshotTree, tempProject } from '../helpers/helpers.js';
 
-// Four ROM projects' OTA repositories (test/fixtures/ota-repositories/README.md names each
+// Eight ROM projects' (two branches of one) OTA repositories (test/fixtures/ota-repositories/README.md names each
 // repository, branch and commit), each imported in one command into a fresh `init` catalog and
 // built: every listing comes back at its own path and decodes, with the updater's own reading
 // (test/helpers/dialects/), equal to the repository's file on every key its updater reads that a
@@ -211,6 +217,87 @@ describe('otapress import <folder> of real OTA repositories, then build', () => 
     expect(readdirSync(path.join(root, 'dist/OTA/changelogs')).sort()).toEqual(
       readdirSync(path.join(FIXTURES, 'risingos/OTA/changelogs')).sort(),
     );
+  });
+
+  it("SuperiorOS (lineage-v1 at /<device>.json): each device's file back, its devices.json left alone", async () => {
+    const { imported, read, dist } = await importAndBuild('superioros');
+    const out = imported.out.join('\n');
+    expect(out).toContain('  lineage-v1: 2 files at /{device}.json, list official');
+    // The project's list of all its devices (for its website) holds a build record per device;
+    // phones ask for their own `<device>.json` only.
+    expect(out).toContain(
+      "left alone (its records name 9 devices: a list of devices, not a device's listing): devices.json",
+    );
+    for (const device of ['onclite', 'sweet']) {
+      const records = (text: string) => (JSON.parse(text) as { response: Record<string, unknown>[] }).response;
+      const original = records(read(`${device}.json`)).map(phoneView);
+      expect(original).toHaveLength(1);
+      expect(records(dist(`${device}.json`)).map(phoneView), device).toEqual(original);
+    }
+  });
+
+  it("SuperiorOS ten (lineage-v1 at /builds/<device>.json): a size with a fraction back as the phones' getLong reads it", async () => {
+    const { imported, read, dist } = await importAndBuild('superioros-ten');
+    expect(imported.out.join('\n')).toContain('  lineage-v1: 2 files at /builds/{device}.json, list official');
+    // LineageOS's Utils.parseJsonUpdate (lineage-17.1, the Android 10 updater SuperiorOS ten
+    // builds on) reads each record with org.json: getLong keeps a number's whole part.
+    const lineageRead = (text: string) =>
+      getJSONArray(parseJSONObject(text), 'response').map((value) => {
+        const r = value as Parameters<typeof getLong>[0];
+        const text = (key: string) => getString(r, key);
+        return {
+          datetime: getLong(r, 'datetime'),
+          size: getLong(r, 'size'),
+          ...Object.fromEntries(['filename', 'id', 'url', 'version'].map((k) => [k, text(k)])),
+          romtype: text('romtype').toLowerCase(),
+        };
+      });
+    for (const device of ['hlte', 'X00T']) {
+      const file = `builds/${device}.json`;
+      expect(lineageRead(dist(file)), file).toEqual(lineageRead(read(file)));
+    }
+    expect(lineageRead(read('builds/hlte.json'))[0].size).toBe(579652812);
+  });
+
+  it('AxionOS (lineage-v1 at /OTA/<VARIANT>/<device>.json, a device list at the root): every variant file back', async () => {
+    const { root, imported, read, dist } = await importAndBuild('axionos');
+    const out = imported.out.join('\n');
+    expect(out).toContain('  lineage-v1: 4 files at /OTA/{LIST}/{device}.json, list gms (new), vanilla (new)');
+    // `dinfo.json` has DerpFest's device-list shape but lies at the root, where the build writes
+    // no device list: it is left alone, and its entries still fill each device.yaml.
+    expect(out).toContain(
+      "left alone (a device list the build cannot write back there (the device list lies in a folder of its own (a file at the root could be a device's), e.g. /info/device-info.json); its entries fill the devices' device.yaml): dinfo.json",
+    );
+    for (const device of ['akita', 'sweet']) {
+      for (const variant of ['GMS', 'VANILLA']) {
+        const file = `OTA/${variant}/${device}.json`;
+        const records = (text: string) => (JSON.parse(text) as { response: Record<string, unknown>[] }).response;
+        const original = records(read(file)).map(phoneView);
+        expect(original, file).toHaveLength(1);
+        expect(records(dist(file)).map(phoneView), file).toEqual(original);
+      }
+      expect(readFileSync(path.join(root, 'content', device, 'device.yaml'), 'utf8')).toContain('maintainers:');
+    }
+  });
+
+  it('Spark (pixelexperience at /API/updater/<device>.json): each file back, its website data left alone', async () => {
+    const { root, imported, read, dist } = await importAndBuild('spark');
+    const out = imported.out.join('\n');
+    expect(out).toContain(
+      '  pixelexperience: 2 files at /API/updater/{device}.json, list stable; changelogs at /API/changelogs/{device}.md',
+    );
+    // `API/features.json` is an array of `{title, description}` for the website, no build in it.
+    expect(out).toContain(
+      'left alone (not a listing (no build records in it)): API/devices/RMX1971.json, API/features.json',
+    );
+    for (const device of ['RMX1971', 'alioth']) {
+      const file = `API/updater/${device}.json`;
+      const original = decodePixelExperienceUpdate(read(file), 'twelve');
+      expect(original, device).toBeDefined();
+      expect(decodePixelExperienceUpdate(dist(file), 'twelve'), device).toEqual(original);
+      expectChangelogBack(dist(`API/changelogs/${device}.md`), read(`API/changelogs/${device}.md`), device);
+      expect(newestChangelog(root, device)).toBeDefined();
+    }
   });
 
   it('--dry-run prints the plan and writes nothing', async () => {
