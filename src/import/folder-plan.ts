@@ -64,7 +64,10 @@ export function planFolder(input: FolderInput): FolderPlan {
   const problems: Problem[] = [];
   const changelogTemplates: string[] = [];
   const dialects = planDialects(listings, classified, changelogs, input.site, leftOut, changelogTemplates);
-  const imported = dialects.flatMap((d) => d.listings);
+  const imported = withoutCaseTwins(
+    dialects.flatMap((d) => d.listings),
+    leftOut,
+  );
   const newLists = [...new Set(dialects.flatMap((d) => d.plan.newLists))];
   const edited = editSite(
     input.siteText,
@@ -88,7 +91,6 @@ export function planFolder(input: FolderInput): FolderPlan {
     problems.push({ file: 'content/site.yaml', line: 1, col: 1, field: 'formats', message: edited.problem });
     return result([], [], []);
   }
-  problems.push(...caseTwins(imported, input.folder));
   const written = importListings(imported, input, edited.site, problems);
   const devices = new Set(imported.map((l) => l.file.device));
   if (written.deviceLeftOut.size > 0) {
@@ -512,23 +514,33 @@ function groupLeftAlone(
   return [...groups].map(([why, paths]) => ({ why, paths }));
 }
 
-/** Two devices whose names differ only by case: phones ask with the exact name, and a device has one folder. */
-function caseTwins(imported: Taken[], folder: string): Problem[] {
-  const first = new Map<string, ListingFile>();
-  const problems: Problem[] = [];
+/**
+ * Two devices whose names differ only by case (crDroid 11.0 keeps LeEco's `x2.json` beside Realme's
+ * `X2.json`): phones ask with the exact name, but a catalog has one folder per device whatever the
+ * case, for the disks that ignore it (README, Output paths). The device with the newest build is
+ * imported; each other is left out, said once, and the rest of the repository imports.
+ */
+function withoutCaseTwins<T extends { file: ListingFile }>(imported: T[], leftOut: string[]): T[] {
+  const byName = new Map<string, ListingFile[]>();
   for (const { file } of imported) {
-    const earlier = first.get(file.device.toLowerCase());
-    if (earlier === undefined) first.set(file.device.toLowerCase(), file);
-    else if (earlier.device !== file.device)
-      problems.push({
-        file: `${folder}/${file.path}`,
-        line: 1,
-        col: 1,
-        field: '(file)',
-        message: `the device ${file.device} differs from ${earlier.device} (${earlier.path}) only by case; phones ask with the exact name, so a catalog has one folder per device: rename or remove one of the files`,
-      });
+    const key = file.device.toLowerCase();
+    byName.set(key, [...(byName.get(key) ?? []), file]);
   }
-  return problems;
+  const dropped = new Set<string>();
+  for (const files of byName.values()) {
+    const devices = [...new Set(files.map((f) => f.device))];
+    if (devices.length < 2) continue;
+    const newest = (device: string) => Math.max(...files.filter((f) => f.device === device).map((f) => f.newest));
+    const kept = devices.reduce((a, b) => (newest(b) > newest(a) ? b : a));
+    for (const device of devices.filter((d) => d !== kept)) {
+      dropped.add(device);
+      const paths = files.filter((f) => f.device === device).map((f) => f.path);
+      leftOut.push(
+        `${paths.join(', ')}: the device ${device} differs from ${kept} only by case, and a catalog has one folder per device whatever the case (disks that ignore it would merge their answers); ${kept}, with the newer build, is imported: publish ${device} from a catalog of its own`,
+      );
+    }
+  }
+  return dropped.size === 0 ? imported : imported.filter(({ file }) => !dropped.has(file.device));
 }
 
 function siteAction(newLists: string[], formats: number, withdrawnFlips: boolean): string {

@@ -471,12 +471,17 @@ describe('import <folder>: the plan', () => {
     expect(result.writes.find((w) => w.file.endsWith('-v10.3.yaml'))!.text).not.toContain('changelog');
   });
 
-  it('refuses two devices whose names differ only by case, at the second file', () => {
-    const result = plan([file('FP4.json', crdroid('FP4')), file('fp4.json', crdroid('fp4'))]);
-    expect(result.writes).toEqual([]);
-    expect(result.problems.map((p) => `${p.file}  ${p.message.slice(0, 40)}`)).toEqual([
-      'ota/fp4.json  the device fp4 differs from FP4 (FP4.jso',
-    ]);
+  it('imports the newer of two devices whose names differ only by case, and leaves the other out, saying why', () => {
+    const older = crdroid('x2', { timestamp: 1600000000, sha256: 'f'.repeat(64), md5: 'f'.repeat(32) });
+    const result = plan([file('X2.json', crdroid('X2')), file('x2.json', older), file('FP4.json', crdroid('FP4'))]);
+    expect(result.problems).toEqual([]);
+    expect(result.devices).toEqual(['FP4', 'X2']);
+    expect(result.writes.some((w) => w.file.startsWith('content/x2/'))).toBe(false);
+    expect(result.leftOut).toContainEqual(
+      expect.stringMatching(
+        /^x2\.json: the device x2 differs from X2 only by case, .* X2, with the newer build, is imported/,
+      ),
+    );
   });
 
   it('writes nothing, site.yaml included, for a repository with no listing', () => {
