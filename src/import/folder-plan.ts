@@ -203,7 +203,8 @@ function planDialects(
       entry.deviceInfo = `/${deviceList.path}`;
       // A device list the build cannot write (AxionOS's `dinfo.json` at the root, for its website)
       // is left alone: the listings phones read are imported all the same.
-      const listProblem = formatProblem(entry, [...siteLists, ...entry.lists], 'device_info');
+      const listProblem =
+        formatProblem(entry, [...siteLists, ...entry.lists], 'device_info') ?? websiteKeys(deviceList.devices);
       if (listProblem !== undefined) {
         deviceList.unwritable = listProblem;
         delete entry.deviceInfo;
@@ -512,6 +513,24 @@ function groupLeftAlone(
       add(`another changelog of the device: those at ${templates.join(', ')} are imported`, c.path);
   }
   return [...groups].map(([why, paths]) => ({ why, paths }));
+}
+
+/** The keys of DerpFest's device list (DerpFest-AOSP/Updater-Stuff info/device-info.json, which its updater reads). */
+const DEVICE_LIST_KEYS = new Set(['codename', 'device_name', 'maintainer', 'oem', 'status', 'support_group']);
+
+/**
+ * Why a device list serves more than DerpFest's updater: entries with keys it does not read (a
+ * website's `github_username`, `image_url`), which the build, writing DerpFest's shape, would drop.
+ */
+function websiteKeys(devices: Record<string, unknown>[]): string | undefined {
+  const extra = [...new Set(devices.flatMap((d) => Object.keys(d)).filter((k) => !DEVICE_LIST_KEYS.has(k)))];
+  if (extra.length === 0) return undefined;
+  const shown =
+    extra
+      .slice(0, 5)
+      .map((k) => JSON.stringify(k))
+      .join(', ') + (extra.length > 5 ? ', ...' : '');
+  return `its entries carry keys DerpFest's updater does not read (${shown}), for a website: the build writes DerpFest's shape and would drop them`;
 }
 
 /**

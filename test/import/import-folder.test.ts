@@ -378,6 +378,34 @@ describe('import <folder>: the plan', () => {
     expect(result.writes.map((w) => w.file)).toContain('content/tegu/device.yaml');
   });
 
+  // AxionAOSP/official_devices (main): a device list for its website, with keys DerpFest's updater
+  // does not read (dinfo.json's `github_username`, `image_url`), at a path the build could write.
+  it('leaves a website’s device list alone rather than write it back without the keys the website reads', () => {
+    const devices = [
+      { device_name: 'Google Pixel 9a', codename: 'tegu', maintainer: 'rmp22', image_url: 'https://x.example/t.png' },
+    ];
+    const listing = {
+      response: [
+        {
+          datetime: 1762980433,
+          filename: 'axion-2.2-20251112-OFFICIAL-tegu.zip',
+          id: '9716cf218893a35a53bd7c891c882b9d',
+          romtype: 'OFFICIAL',
+          size: 2312525459,
+          url: 'https://dl.example.org/axion-2.2-20251112-OFFICIAL-tegu.zip',
+          version: '2.2',
+        },
+      ],
+    };
+    const result = plan([file('api/devices/info.json', { devices }), file('OTA/tegu.json', listing)]);
+    expect(result.problems).toEqual([]);
+    expect(result.dialects.map((d) => d.entry.deviceInfo)).toEqual([undefined]);
+    expect(result.leftAlone.map((g) => g.why)).toContainEqual(
+      expect.stringContaining('its entries carry keys DerpFest\'s updater does not read ("image_url"), for a website'),
+    );
+    expect(result.writes.map((w) => w.file)).toContain('content/tegu/device.yaml');
+  });
+
   // AxionAOSP/official_devices (branch lineage-23.2, 90c1daeb17e408eb7875edb406de391b71b385e6),
   // OTA/GMS/bluejay.json and OTA/VANILLA/bluejay.json: both builds at one OneDrive folder address.
   it('refuses, at the record, a second build at the address of another: the build would refuse it', () => {
