@@ -124,6 +124,14 @@ describe('a path per list', () => {
     expect(located(`    lists: [vanilla, gapps]\n${paths}`)).toEqual([]);
   });
 
+  it('writes lineage-v1’s one device list once, with the first list’s format', () => {
+    const parsed = parseSite(
+      `${base}lists:\n  gapps: [stable]\n  vanilla: [stable]\nformats:\n  lineage-v1:\n${paths}    device_info: /info/device-info.json\n`,
+    );
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.site!.formats.map((f) => f.deviceInfo)).toEqual(['/info/device-info.json', undefined]);
+  });
+
   it('refuses `lists` that name other lists than the mapping', () => {
     expect(located(`    lists: [gapps]\n${paths}`)).toEqual([
       '7:12 formats.crdroid-java.lists with a path per list, the format publishes the lists `path` names (gapps, vanilla); write lists: [gapps, vanilla], or leave `lists` out',
