@@ -60,8 +60,19 @@ export interface OutputFormat {
    * `/info/device-info.json`), the banner's device name, maintainer and support group.
    */
   deviceInfo?: string;
+  /**
+   * The path is one of a mapping of list → path (`path: { gapps: /{device}.json, vanilla:
+   * /vanilla/{device}.json }`), read as a format of its one list: Project Infinity-X, SuperiorOS and
+   * Matrixx keep one dialect's lists at paths that differ by a folder, not by the list's name.
+   */
+  perList?: true;
   /** Where site.yaml sets its `path` (or names the family), for problems found once the devices are known. */
   at?: { line: number; col: number };
+}
+
+/** The field of site.yaml that sets `format`'s path: `formats.crdroid-java.path`, `formats.crdroid-java.path.vanilla`. */
+export function formatPathField(format: OutputFormat): string {
+  return `formats.${format.family}.path${format.perList ? `.${format.lists[0]}` : ''}`;
 }
 
 /** The path of `format`'s file for `device` and `list`, as a URL path (`/api/crdroid/akita.json`). */
@@ -132,8 +143,7 @@ export function readFormats(
       problems.push({ path: [family], key: true, message });
       continue;
     }
-    const format = readFormat(family as FormatFamily, settings ?? {}, lists, problems);
-    if (format) formats.push(format);
+    formats.push(...readFormat(family as FormatFamily, settings ?? {}, lists, problems));
   }
   // Each format's and list's file, by the {device} pattern: two that can name one path for some
   // device (`/ota/{device}.json` and `/ota/pe-{device}.json` for a device `pe-x`), or a file and a
@@ -153,7 +163,9 @@ export function readFormats(
     if (key === 'path' && oneFileForLists(format) && list !== format.lists[0]) continue;
     const earlier =
       seen.find((other) => other.file === file) ?? seen.find((other) => patternsMeet(other.file, file, lists));
-    const at = [format.family, key];
+    // A mapping's problem lies at the list's key (`path: { vanilla: ... }`).
+    const given = (value as Record<string, Record<string, unknown> | null>)[format.family]?.[key];
+    const at = [format.family, key, ...(isMapping(given) ? [list] : [])];
     const what = `${format.family}${key === 'path' ? '' : ` ${key}`}, list ${list}`;
     if (earlier === undefined) seen.push({ file, what });
     else if (earlier.file === file) {
@@ -292,13 +304,13 @@ function readFormat(
   settings: unknown,
   siteLists: readonly string[],
   problems: FormatProblem[],
-): OutputFormat | undefined {
+): OutputFormat[] {
   if (typeof settings !== 'object' || Array.isArray(settings)) {
     problems.push({
       path: [family],
       message: `expected the settings of the ${family} format, e.g. lists: [stable]; or {} for every list at the default path`,
     });
-    return undefined;
+    return [];
   }
   const {
     lists: listsValue,
@@ -327,6 +339,62 @@ function readFormat(
   for (const key of Object.keys(rest)) {
     problems.push({ path: [family, key], key: true, message: `unknown key; ${keys}` });
   }
+  let lists = readLists(family, listsValue, siteLists, problems);
+  const paths = isMapping(pathValue)
+    ? readPathMap(family, pathValue, listsValue === undefined ? undefined : lists, siteLists, problems)
+    : undefined;
+  if (paths !== undefined) lists = Object.keys(paths);
+  const defaults = DEFAULT_FORMAT_PATHS[family];
+  let path = lists.length === 1 ? defaults.oneList : defaults.lists;
+  if (pathValue !== undefined && !isMapping(pathValue)) {
+    const problem =
+      typeof pathValue === 'string'
+        ? formatPathProblem(pathValue, lists.length === 1, DIALECT_SETTINGS[family].file)
+        : `expected the path of each device's file, e.g. ${defaults.oneList}, or of each list's, e.g. { gapps: /{device}.json, vanilla: /vanilla/{device}.json }`;
+    if (problem) problems.push({ path: [family, 'path'], message: problem });
+    else path = pathValue as string;
+  }
+  const changelog = readChangelog(family, changelogValue, paths, problems);
+  const mapping =
+    family === 'aospa' && buildtype !== null && typeof buildtype === 'object' && !Array.isArray(buildtype);
+  const buildtypes = mapping ? readBuildTypes(buildtype, lists, problems) : undefined;
+  if (problems.length > before) return [];
+  const common = {
+    family,
+    ...(typeof buildtype === 'string' && { buildtype }),
+    ...(buildtypes !== undefined && { buildtypes }),
+  };
+  if (paths === undefined)
+    return [
+      {
+        ...common,
+        lists,
+        path,
+        ...(typeof changelog === 'string' && { changelog }),
+        ...(typeof deviceInfo === 'string' && { deviceInfo }),
+      },
+    ];
+  // A format per list; the site's one device list (lineage-v1) is written once, by the first.
+  return Object.entries(paths).map(([list, own], i) => {
+    const log = typeof changelog === 'string' ? changelog : changelog?.[list];
+    return {
+      ...common,
+      lists: [list],
+      path: own,
+      perList: true as const,
+      ...(log !== undefined && { changelog: log }),
+      ...(typeof deviceInfo === 'string' && i === 0 && { deviceInfo }),
+    };
+  });
+}
+
+/** A format's `lists:`, each one of the site's lists (`siteLists`, all of them when not given). */
+function readLists(
+  family: FormatFamily,
+  listsValue: unknown,
+  siteLists: readonly string[],
+  problems: FormatProblem[],
+): string[] {
   let lists = [...siteLists];
   if (listsValue !== undefined) {
     if (!Array.isArray(listsValue) || listsValue.length === 0 || !listsValue.every((l) => typeof l === 'string')) {
@@ -347,38 +415,89 @@ function readFormat(
       });
     }
   }
-  const defaults = DEFAULT_FORMAT_PATHS[family];
-  let path = lists.length === 1 ? defaults.oneList : defaults.lists;
-  if (pathValue !== undefined) {
-    const problem =
-      typeof pathValue === 'string'
-        ? formatPathProblem(pathValue, lists.length === 1, DIALECT_SETTINGS[family].file)
-        : `expected the path of each device's file, e.g. ${defaults.oneList}`;
-    if (problem) problems.push({ path: [family, 'path'], message: problem });
-    else path = pathValue as string;
+  return lists;
+}
+
+/** Whether a setting's value is a YAML mapping (`{ gapps: ..., vanilla: ... }`). */
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * A format's `path:` as a mapping of list → path: each key one of the site's lists (and of
+ * `lists`, when given, which must name the same), each path one a format of one list takes. The
+ * GrapheneOS updater builds the list into its request itself, so its path stays one.
+ */
+function readPathMap(
+  family: FormatFamily,
+  value: Record<string, unknown>,
+  lists: readonly string[] | undefined,
+  siteLists: readonly string[],
+  problems: FormatProblem[],
+): Record<string, string> | undefined {
+  const before = problems.length;
+  const keys = Object.keys(value);
+  const { file } = DIALECT_SETTINGS[family];
+  if (file === 'channel' || keys.length === 0) {
+    const message =
+      file === 'channel'
+        ? 'the GrapheneOS updater asks <base><device>-<channel>, the list in the name: one path, e.g. /releases/{device}-{list}'
+        : `expected each list's path, e.g. { ${siteLists[0] ?? 'gapps'}: /{device}.json }`;
+    problems.push({ path: [family, 'path'], message });
+    return undefined;
   }
-  let changelog: string | undefined;
-  if (changelogValue !== undefined) {
-    const problem =
-      typeof changelogValue === 'string'
-        ? changelogPathProblem(changelogValue)
-        : "expected the path of each device's changelog, e.g. /changelogs/{device}.txt";
-    if (problem) problems.push({ path: [family, 'changelog'], message: problem });
-    else changelog = changelogValue as string;
+  for (const [list, path] of Object.entries(value)) {
+    const problem = !siteLists.includes(list)
+      ? `\`${list}\` is not a list of this site (lists: ${siteLists.join(', ')}); add it to \`lists\` or name one of those`
+      : typeof path === 'string'
+        ? formatPathProblem(path, true, file)
+        : `expected the path of list ${list}'s file for each device, e.g. /${list}/{device}.json`;
+    if (problem) problems.push({ path: [family, 'path', list], key: !siteLists.includes(list), message: problem });
   }
-  const mapping =
-    family === 'aospa' && buildtype !== null && typeof buildtype === 'object' && !Array.isArray(buildtype);
-  const buildtypes = mapping ? readBuildTypes(buildtype, lists, problems) : undefined;
-  if (problems.length > before) return undefined;
-  return {
-    family,
-    lists,
-    path,
-    ...(changelog !== undefined && { changelog }),
-    ...(typeof buildtype === 'string' && { buildtype }),
-    ...(buildtypes !== undefined && { buildtypes }),
-    ...(typeof deviceInfo === 'string' && { deviceInfo }),
-  };
+  if (lists !== undefined && (lists.length !== keys.length || !lists.every((l) => keys.includes(l))))
+    problems.push({
+      path: [family, 'lists'],
+      message: `with a path per list, the format publishes the lists \`path\` names (${keys.join(', ')}); write lists: [${keys.join(', ')}], or leave \`lists\` out`,
+    });
+  return problems.length > before ? undefined : (value as Record<string, string>);
+}
+
+/**
+ * A format's `changelog:`: one path, or (with a path per list) a mapping of the same lists → path.
+ * With a path per list, one path names the list: each list's format writes its own changelogs.
+ */
+function readChangelog(
+  family: FormatFamily,
+  value: unknown,
+  paths: Record<string, string> | undefined,
+  problems: FormatProblem[],
+): string | Record<string, string> | undefined {
+  if (value === undefined) return undefined;
+  const example = "expected the path of each device's changelog, e.g. /changelogs/{device}.txt";
+  if (isMapping(value) && paths !== undefined) {
+    const before = problems.length;
+    for (const list of new Set([...Object.keys(paths), ...Object.keys(value)])) {
+      const one = value[list];
+      const problem = !(list in paths)
+        ? `\`${list}\` has no path; name the lists of \`path\` (${Object.keys(paths).join(', ')})`
+        : one === undefined
+          ? `list ${list} has a path but no changelog; add ${list}: /changelogs/${list}/{device}.txt`
+          : typeof one === 'string'
+            ? changelogPathProblem(one)
+            : example;
+      if (problem) problems.push({ path: [family, 'changelog', list], key: !(list in paths), message: problem });
+    }
+    return problems.length > before ? undefined : (value as Record<string, string>);
+  }
+  const problem =
+    typeof value !== 'string'
+      ? example
+      : (changelogPathProblem(value) ??
+        (paths !== undefined && Object.keys(paths).length > 1 && !namesList(value)
+          ? "with a path per list, each list's changelog is a file of its own: put {list} in the path, e.g. /changelogs/{list}/{device}.txt, or give a path per list"
+          : undefined));
+  if (problem) problems.push({ path: [family, 'changelog'], message: problem });
+  return problem === undefined ? (value as string) : undefined;
 }
 
 /**

@@ -287,7 +287,12 @@ export function parseSite(input: string | Uint8Array, file = SITE_FILE): { site?
           (settings.formats as Record<string, { path?: unknown } | null>)[format.family]?.path !== undefined;
         return {
           ...format,
-          at: source.locate(given ? ['formats', format.family, 'path'] : ['formats', format.family], { key: !given }),
+          at: source.locate(
+            given
+              ? ['formats', format.family, 'path', ...(format.perList ? format.lists : [])]
+              : ['formats', format.family],
+            { key: !given },
+          ),
         };
       }),
     },

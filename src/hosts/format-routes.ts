@@ -5,7 +5,7 @@
  * which the preview shares. routes.ts puts them in the route table every host's rules come from. Pure.
  */
 import { DIALECT_SETTINGS } from '../catalog/dialects.js';
-import { formatFolder, formatPath, oneFileForLists, ROOT_FORMAT_MISSES } from '../catalog/formats.js';
+import { formatFolder, formatPath, formatPathField, oneFileForLists, ROOT_FORMAT_MISSES } from '../catalog/formats.js';
 import type { Problem } from '../catalog/problems.js';
 import { SITE_FILE, type Site } from '../catalog/site.js';
 import { FAMILY_NAMES } from '../render/formats.js';
@@ -132,7 +132,7 @@ const PATTERNS = new Map<string, RegExp>();
 /** A problem of `format` at its `path` in site.yaml (or its family, when it takes the default path). */
 export function problemAtFormat(format: Site['formats'][number], message: string): Problem {
   const { line, col } = format.at ?? { line: 1, col: 1 };
-  return { file: SITE_FILE, line, col, field: `formats.${format.family}.path`, message };
+  return { file: SITE_FILE, line, col, field: formatPathField(format), message };
 }
 
 // --- internal ---

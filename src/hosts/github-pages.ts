@@ -305,7 +305,8 @@ export function updaterAddresses(site: Site, siteUrl: string): UpdaterAddress[] 
       const path = formatPath(format, '{device}', list);
       const base = `${siteUrl}${path.slice(0, path.lastIndexOf('/') + 1).replace(/updates\/$/, '')}`;
       const setting = PAGES_SETTINGS[format.family](`${siteUrl}${path}`, base);
-      const listNote = perList ? ` (list ${list})` : '';
+      // A path per list (`path: { gapps: ..., vanilla: ... }`) is one format per list: each says its own.
+      const listNote = perList || format.perList ? ` (list ${list})` : '';
       addresses.push({ ...setting, updaters: `${setting.updaters}${listNote}`, family: format.family });
     }
   }

@@ -314,10 +314,14 @@ export function headerRules(site: Site): HeaderRule[] {
   const values = apiHeaders(site);
   return [
     { for: '/api/*', values },
-    ...formatFolders(site).map((folder) => ({
-      for: `${folder}*`,
-      values: { ...values, 'Content-Type': folderType(site, folder, values['Content-Type']) },
-    })),
+    // A folder inside another (`/ota/vanilla/` in `/ota/`) is under that one's rule already:
+    // Cloudflare Pages sends every matching rule's headers, joined (`*, *`: measured with wrangler).
+    ...formatFolders(site)
+      .filter((folder, _, all) => !all.some((outer) => outer !== folder && folder.startsWith(outer)))
+      .map((folder) => ({
+        for: `${folder}*`,
+        values: { ...values, 'Content-Type': folderType(site, folder, values['Content-Type']) },
+      })),
     ...[...new Set(rootFormatFiles(site).map((f) => f.path))].map((path) => ({ for: path, values })),
   ];
 }

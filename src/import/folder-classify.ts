@@ -72,6 +72,14 @@ export type ImportedDialect = Extract<
 /** The folders that hold one list's files in ROM repositories (RisingOS `OTA/GAPPS`, Infinity-X `vanilla`). */
 const LIST_FOLDERS = /^(gapps|vanilla|gms|core|stable|beta|official|unofficial)$/i;
 
+/**
+ * Whether a folder's name is a variant's (`gapps/`, `vanilla/`, Matrixx's `vanila/`): a dialect's
+ * files in such folders and beside them are one list each (folder-plan.ts `listFolderPaths`).
+ */
+export function isVariantFolder(name: string): boolean {
+  return LIST_FOLDERS.test(name) || /^vanila$/i.test(name);
+}
+
 /** A folder name in capitals that could be a list's (`GAPPS`, `MICROG`): a letter, then capitals, digits, `_`, `-`. */
 const CAPITALS = /^[A-Z][A-Z0-9_-]*$/;
 

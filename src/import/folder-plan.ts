@@ -10,7 +10,13 @@ import { namesList, readFormats } from '../catalog/formats.js';
 import { compareStrings, sortProblems, type Problem } from '../catalog/problems.js';
 import type { ManifestFile } from '../catalog/read.js';
 import type { Site } from '../catalog/site.js';
-import { classifyFile, type ChangelogFile, type ListingFile, type RepositoryFile } from './folder-classify.js';
+import {
+  classifyFile,
+  isVariantFolder,
+  type ChangelogFile,
+  type ListingFile,
+  type RepositoryFile,
+} from './folder-classify.js';
 import { attachChangelog, type ChangelogOutcome } from './folder-changelog.js';
 import { editSite, type FormatEntry } from './folder-site.js';
 import { deviceFileOf, type DeviceField } from './device-file.js';
@@ -164,6 +170,16 @@ function planDialects(
   const newest = (files: ListingFile[]) => Math.max(...files.map((f) => f.newest));
   const order = [...byDialect].sort(([a, x], [b, y]) => newest(y) - newest(x) || compareStrings(a, b));
   for (const [dialect, files] of order) {
+    const folders = dialect === 'aospa' ? undefined : listFolderPaths(files);
+    if (folders !== undefined) {
+      const plan = perListPlan(dialect, files, folders, pathsTaken, siteLists, leftOut);
+      if (plan !== undefined) {
+        const changelog = changelogOf([...folders.keys()][0], files, changelogs);
+        addChangelog(plan.plan.entry, changelog, siteLists, leftOut, changelogTemplates);
+        planned.push(plan);
+      }
+      continue;
+    }
     const template = mostCommon(files.map((f) => f.template));
     // One line per other path (a second list folder at the root: gapps/ beside vanilla/).
     const elsewhere = new Map<string, string[]>();
@@ -188,16 +204,7 @@ function planDialects(
     }
     pathsTaken.set(template, dialect);
     const { entry, taken } = listsOf(dialect, template, kept, siteLists[0], leftOut);
-    const changelog = changelogOf(template, kept, changelogs);
-    if (changelog !== '') {
-      changelogTemplates.push(changelog);
-      const problem = formatProblem({ ...entry, changelog }, [...siteLists, ...entry.lists], 'changelog');
-      if (problem === undefined) entry.changelog = changelog;
-      else
-        leftOut.push(
-          `changelog files at ${changelog}: their text goes into the newest build's changelog, but the build cannot write them back there (${problem})`,
-        );
-    }
+    addChangelog(entry, changelogOf(template, kept, changelogs), siteLists, leftOut, changelogTemplates);
     const deviceList = classified.find((f) => f.kind === 'device-list');
     if (dialect === 'lineage-v1' && deviceList !== undefined) {
       entry.deviceInfo = `/${deviceList.path}`;
@@ -221,6 +228,97 @@ function planDialects(
     planned.push({ plan: { entry, files: kept.length, newLists }, listings: taken });
   }
   return planned;
+}
+
+/**
+ * `entry`'s changelog path (`''`: none), when the build can write the changelogs back there; their
+ * text goes into the newest build's changelog either way (`changelogTemplates`).
+ */
+function addChangelog(
+  entry: FormatEntry,
+  changelog: string,
+  siteLists: string[],
+  leftOut: string[],
+  changelogTemplates: string[],
+): void {
+  if (changelog === '') return;
+  changelogTemplates.push(changelog);
+  const problem = formatProblem({ ...entry, changelog }, [...siteLists, ...entry.lists], 'changelog');
+  if (problem === undefined) entry.changelog = changelog;
+  else
+    leftOut.push(
+      `changelog files at ${changelog}: their text goes into the newest build's changelog, but the build cannot write them back there (${problem})`,
+    );
+}
+
+/**
+ * The list of each path a dialect's files lie at, when those paths differ by a variant folder
+ * (catalog/formats.ts: a path per list): Project Infinity-X's `gapps/` and `vanilla/`, SuperiorOS's
+ * `gapps/` or Matrixx's `vanila/` beside the files at the root. The folder's name is the list's;
+ * the files beside such a folder are the other variant's (`gapps`, or `vanilla` beside `gapps/`).
+ * `undefined` when the files lie at one path, or at paths that differ otherwise.
+ */
+function listFolderPaths(files: ListingFile[]): Map<string, string> | undefined {
+  const templates = [...new Set(files.map((f) => f.template))].sort(compareStrings);
+  if (templates.length < 2) return undefined;
+  const split = templates.map((template) => {
+    const segments = template.slice(1).split('/');
+    const at = segments.findIndex((s, i) => i < segments.length - 1 && isVariantFolder(s));
+    const base = at === -1 ? template : `/${segments.filter((_, i) => i !== at).join('/')}`;
+    return { template, base, folder: at === -1 ? undefined : segments[at] };
+  });
+  const bare = split.filter((t) => t.folder === undefined);
+  if (new Set(split.map((t) => t.base)).size !== 1 || bare.length > 1) return undefined;
+  const named = split.flatMap((t) => (t.folder === undefined ? [] : [listName(t.folder)]));
+  const lists = split.map((t) =>
+    t.folder === undefined ? (named.includes('gapps') ? 'vanilla' : 'gapps') : listName(t.folder),
+  );
+  if (new Set(lists).size !== lists.length) return undefined;
+  return new Map(split.map((t, i) => [t.template, lists[i]]));
+}
+
+/**
+ * A dialect's plan with a path per list ({@link listFolderPaths}): each path's files in its list,
+ * the entry `path: { list: path }`; `undefined` (said in `leftOut`) when one of the paths is
+ * another dialect's, or the build cannot write them.
+ */
+function perListPlan(
+  dialect: string,
+  files: ListingFile[],
+  folders: Map<string, string>,
+  pathsTaken: Map<string, string>,
+  siteLists: string[],
+  leftOut: string[],
+): { plan: DialectPlan; listings: Taken[] } | undefined {
+  const count = `${files.length} ${dialect} file${files.length === 1 ? '' : 's'}`;
+  const other = [...folders.keys()].find((t) => pathsTaken.has(t));
+  if (other !== undefined) {
+    leftOut.push(
+      `${count}: not imported: at ${other}, beside the ${pathsTaken.get(other)} files, and one path is written in one dialect; convert to ${pathsTaken.get(other)}, or import into another catalog`,
+    );
+    return undefined;
+  }
+  const lists = [...new Set(folders.values())];
+  const entry: FormatEntry = {
+    family: dialect as FormatEntry['family'],
+    lists,
+    path: Object.fromEntries([...folders].map(([template, list]) => [list, template])),
+  };
+  // The release type the records state, where it is not the lists' own names (as listsOf keeps it).
+  const stated = [...new Set(files.map((f) => f.releaseTypes[0]))];
+  if ((dialect === 'crdroid-java' || dialect === 'lineage-v1') && stated.length === 1 && stated[0] !== undefined)
+    if (!lists.every((l) => l === stated[0].toLowerCase())) entry.buildtype = stated[0];
+  const pathProblem = formatProblem(entry, [...siteLists, ...lists], 'path');
+  if (pathProblem !== undefined) {
+    leftOut.push(
+      `${count} at ${[...folders.keys()].join(' and ')}: not imported, the build cannot write them there (${pathProblem})`,
+    );
+    return undefined;
+  }
+  for (const template of folders.keys()) pathsTaken.set(template, dialect);
+  const taken = files.map((file) => ({ file, list: folders.get(file.template)! }));
+  const newLists = lists.filter((l) => !siteLists.includes(l));
+  return { plan: { entry, files: files.length, newLists }, listings: taken };
 }
 
 /**

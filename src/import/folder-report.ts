@@ -31,14 +31,21 @@ export function reportFolder(plan: FolderPlan, printer: Printer, options: { dryR
     `${plan.devices.length} device${plan.devices.length === 1 ? '' : 's'} in ${files} listing file${files === 1 ? '' : 's'}: ${names(plan.devices)}`,
   );
   for (const { entry, files: count, newLists } of plan.dialects) {
-    const lists = entry.lists.map((l) => (newLists.includes(l) ? `${l} (new)` : l)).join(', ');
+    const named = (l: string) => (newLists.includes(l) ? `${l} (new)` : l);
+    const lists = entry.lists.map(named).join(', ');
+    const where =
+      typeof entry.path === 'string'
+        ? `${entry.path}, list ${lists}`
+        : Object.entries(entry.path)
+            .map(([list, path]) => `${path} (list ${named(list)})`)
+            .join(' and ');
     const extras = [
       entry.changelog !== undefined ? `changelogs at ${entry.changelog}` : '',
       entry.buildtype !== undefined ? `buildtype ${JSON.stringify(entry.buildtype)}` : '',
       entry.deviceInfo !== undefined ? `device list at ${entry.deviceInfo}` : '',
     ].filter((e) => e !== '');
     io.out(
-      `  ${entry.family}: ${count} file${count === 1 ? '' : 's'} at ${entry.path}, list ${lists}${extras.length > 0 ? `; ${extras.join('; ')}` : ''}`,
+      `  ${entry.family}: ${count} file${count === 1 ? '' : 's'} at ${where}${extras.length > 0 ? `; ${extras.join('; ')}` : ''}`,
     );
   }
   for (const { why, paths } of plan.leftAlone) io.out(`left alone (${why}): ${names(paths)}`);

@@ -13,7 +13,8 @@ import type * as Yaml from 'yaml';
 export interface FormatEntry {
   family: FormatFamily;
   lists: string[];
-  path: string;
+  /** One path, or each list's (`{ gapps: /gapps/{device}.json, vanilla: /vanilla/{device}.json }`). */
+  path: string | Record<string, string>;
   changelog?: string;
   buildtype?: string;
   /** aospa: each list's `build_type`, where it is not the list's name. */
@@ -51,12 +52,12 @@ export function editSite(
     edits.push(edit);
   }
   // An entry site.yaml already has, as the repository needs it (an import run again), stays as it is.
-  formats = formats.filter((f) => !site.formats.some((s) => sameFormat(s, f)));
+  formats = formats.filter((f) => !writes(site.formats, f));
   if (formats.length > 0) {
     const taken = formats.find((f) => site.formats.some((s) => s.family === f.family));
     if (taken)
       return {
-        problem: `content/site.yaml already has a \`${taken.family}\` format; the repository's files need \`${taken.family}: { lists: [${taken.lists.join(', ')}], path: ${taken.path} }\`: remove or change the entry, then import again`,
+        problem: `content/site.yaml already has a \`${taken.family}\` format; the repository's files need \`${taken.family}: ${formatValue(taken)}\`: remove or change the entry, then import again`,
       };
     const entries = formats.map((f) => [f.family, formatValue(f)] as const);
     const comment = "\n# Other updaters' files, where the imported OTA repository kept them (otapress import).\n";
@@ -77,8 +78,17 @@ export function editSite(
 
 // --- internal ---
 
+/** Whether the site's formats write what `entry` asks for; a path per list is a format per list (catalog/formats.ts). */
+function writes(formats: readonly OutputFormat[], entry: FormatEntry): boolean {
+  const { path } = entry;
+  if (typeof path === 'string') return formats.some((f) => sameFormat(f, { ...entry, path }));
+  return Object.entries(path).every(([list, own]) =>
+    formats.some((f) => sameFormat(f, { ...entry, lists: [list], path: own })),
+  );
+}
+
 /** Whether the site's format writes what `entry` asks for: the same path, changelog and device list, every list of it. */
-function sameFormat(format: OutputFormat, entry: FormatEntry): boolean {
+function sameFormat(format: OutputFormat, entry: FormatEntry & { path: string }): boolean {
   return (
     format.family === entry.family &&
     format.path === entry.path &&
@@ -95,7 +105,15 @@ type Edit = { at: number; insert: string };
 /** One format's settings in flow style, on one line: `{ lists: [x], path: /{device}.json }`. */
 function formatValue(f: FormatEntry): string {
   // Quoted: `{device}` would open a flow mapping.
-  const parts = [`lists: [${f.lists.join(', ')}]`, `path: ${JSON.stringify(f.path)}`];
+  // A path per list names the lists itself.
+  const parts =
+    typeof f.path === 'string'
+      ? [`lists: [${f.lists.join(', ')}]`, `path: ${JSON.stringify(f.path)}`]
+      : [
+          `path: { ${Object.entries(f.path)
+            .map(([list, path]) => `${list}: ${JSON.stringify(path)}`)
+            .join(', ')} }`,
+        ];
   if (f.changelog !== undefined) parts.push(`changelog: ${JSON.stringify(f.changelog)}`);
   if (f.buildtype !== undefined) parts.push(`buildtype: ${JSON.stringify(f.buildtype)}`);
   if (f.buildtypes !== undefined) {

@@ -8,7 +8,7 @@
  */
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { formatPath } from '../catalog/formats.js';
+import { formatPath, formatPathField } from '../catalog/formats.js';
 import { caseClashes } from '../catalog/path-limits.js';
 import type { Problem } from '../catalog/problems.js';
 import { SITE_FILE, type Site } from '../catalog/site.js';
@@ -40,7 +40,7 @@ export function folderCaseProblems(
     return {
       file: SITE_FILE,
       ...(format?.at ?? { line: 1, col: 1 }),
-      field: format ? `formats.${format.family}.path` : 'formats',
+      field: format ? formatPathField(format) : 'formats',
       message: `/${mine}/ and /${other}/ differ only by case, and the disk of the output ignores case (macOS, Windows): they would be one folder, and phones asking /${folder}… would get 404s; build on a disk that keeps case (the hosts' builds do), or give the format a path whose folders differ by more than case`,
     };
   });

@@ -104,3 +104,78 @@ describe('dialect paths', () => {
     ]);
   });
 });
+
+// Project Infinity-X (ProjectInfinity-X/official_devices) keeps its GAPPS files at /{device}.json
+// and its vanilla ones at /vanilla/{device}.json: no one path with {list} names both.
+describe('a path per list', () => {
+  const site = (format: string, more = '') =>
+    parseSite(`${base}lists:\n  gapps: [stable]\n  vanilla: [stable]\nformats:\n  crdroid-java:\n${format}${more}`);
+  const located = (format: string, more = '') =>
+    site(format, more).problems.map((p) => `${p.line}:${p.col} ${p.field} ${p.message}`);
+  const paths = '    path:\n      gapps: /{device}.json\n      vanilla: /vanilla/{device}.json\n';
+
+  it('is a format per list, its lists the mapping’s keys, each located at its key', () => {
+    const parsed = site(paths);
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.site!.formats.map(({ lists, path, at }) => ({ lists, path, at }))).toEqual([
+      { lists: ['gapps'], path: '/{device}.json', at: { line: 8, col: 14 } },
+      { lists: ['vanilla'], path: '/vanilla/{device}.json', at: { line: 9, col: 16 } },
+    ]);
+    expect(located(`    lists: [vanilla, gapps]\n${paths}`)).toEqual([]);
+  });
+
+  it('writes lineage-v1’s one device list once, with the first list’s format', () => {
+    const parsed = parseSite(
+      `${base}lists:\n  gapps: [stable]\n  vanilla: [stable]\nformats:\n  lineage-v1:\n${paths}    device_info: /info/device-info.json\n`,
+    );
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.site!.formats.map((f) => f.deviceInfo)).toEqual(['/info/device-info.json', undefined]);
+  });
+
+  it('refuses `lists` that name other lists than the mapping', () => {
+    expect(located(`    lists: [gapps]\n${paths}`)).toEqual([
+      '7:12 formats.crdroid-java.lists with a path per list, the format publishes the lists `path` names (gapps, vanilla); write lists: [gapps, vanilla], or leave `lists` out',
+    ]);
+  });
+
+  it('refuses paths that meet each other or another format’s, and bad keys and paths, each at its key', () => {
+    expect(located('    path:\n      gapps: /{device}.json\n      vanilla: /{device}.json\n')).toEqual([
+      '9:16 formats.crdroid-java.path.vanilla /{device}.json is also the file of crdroid-java, list gapps; give each format and list its own path',
+    ]);
+    expect(located(paths, '  crdroid:\n    lists: [vanilla]\n    path: /vanilla/{device}.json\n')).toEqual([
+      '12:11 formats.crdroid.path /vanilla/{device}.json is also the file of crdroid-java, list vanilla; give each format and list its own path',
+    ]);
+    expect(
+      located('    path:\n      gapps: /{device}.json\n      vanila: /vanila/{device}.json\n      vanilla: x.json\n'),
+    ).toEqual([
+      '9:7 formats.crdroid-java.path.vanila `vanila` is not a list of this site (lists: gapps, vanilla); add it to `lists` or name one of those',
+      "10:16 formats.crdroid-java.path.vanilla a format's path starts with /, e.g. /api/crdroid/{device}.json, /API/updater/{device}.json or /{device}.json",
+    ]);
+    const graphene = parseSite(
+      `${base}formats:\n  grapheneos:\n    path:\n      stable: /releases/{device}-{list}\n`,
+    ).problems.map((p) => `${p.field} ${p.message}`);
+    expect(graphene).toEqual([
+      'formats.grapheneos.path the GrapheneOS updater asks <base><device>-<channel>, the list in the name: one path, e.g. /releases/{device}-{list}',
+    ]);
+  });
+
+  it('takes a changelog per list, or one path that names the list', () => {
+    const changelogs = site(
+      paths,
+      '    changelog:\n      gapps: /{device}.txt\n      vanilla: /vanilla/{device}.txt\n',
+    );
+    expect(changelogs.site!.formats.map((f) => f.changelog)).toEqual(['/{device}.txt', '/vanilla/{device}.txt']);
+    const named = site(paths, '    changelog: /changelogs/{list}/{device}.txt\n');
+    expect(named.site!.formats.map((f) => f.changelog)).toEqual([
+      '/changelogs/{list}/{device}.txt',
+      '/changelogs/{list}/{device}.txt',
+    ]);
+    expect(located(paths, '    changelog: /changelogs/{device}.txt\n')).toEqual([
+      "10:16 formats.crdroid-java.changelog with a path per list, each list's changelog is a file of its own: put {list} in the path, e.g. /changelogs/{list}/{device}.txt, or give a path per list",
+    ]);
+    expect(located(paths, '    changelog:\n      gapps: /{device}.json\n')).toEqual([
+      "11:14 formats.crdroid-java.changelog.gapps a changelog's path ends in .txt or .md, e.g. /changelogs/{device}.txt, /{device}_changelog.txt or /API/updater/changelogs/{device}.md",
+      '11:7 formats.crdroid-java.changelog.vanilla list vanilla has a path but no changelog; add vanilla: /changelogs/vanilla/{device}.txt',
+    ]);
+  });
+});

@@ -85,8 +85,10 @@ formats:
  * The same families' files where phones in the field look on other servers: crDroid's OTA
  * repository serves `/<device>.json` at its root, PixelOS's `/API/updater/<device>.json` (upper
  * case, beside otapress's own /api/), AOSPA's `/aospa/updates/<device>` as text, RisingOS's a folder
- * per list in capitals (`/OTA/device/GAPPS/<device>.json`: here STABLE/ and DEV/). Appended by the
- * suites that run the table with request paths.
+ * per list in capitals (`/OTA/device/GAPPS/<device>.json`: here STABLE/ and DEV/), and a path per
+ * list that differ by a folder, not by the list's name, as Project Infinity-X's GAPPS and
+ * `vanilla/` files do (here /builds/ and the /builds/vanilla/ inside it). Appended by the suites that
+ * run the table with request paths.
  */
 export const FORMATS_OUTSIDE_API_YAML = `
 formats:
@@ -101,6 +103,10 @@ formats:
   md5-six:
     lists: [stable, dev]
     path: /OTA/device/{LIST}/{device}.json
+  crdroid-java:
+    path:
+      stable: /builds/{device}.json
+      dev: /builds/vanilla/{device}.json
 `;
 
 export function hostTable(compiled: CompiledSite): Probe[] {

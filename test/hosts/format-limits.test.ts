@@ -29,6 +29,8 @@ describe('formats outside /api/ in the hosts’ limits', () => {
       '/aospa/updates/*',
       '/API/updater/*',
       '/OTA/device/*',
+      // /builds/vanilla/ is inside /builds/, under its rule: Cloudflare would send both rules' headers.
+      '/builds/*',
       '/:device.json',
     ]);
     // AOSPA's folder sends its files as text, the others as the API does.
@@ -38,12 +40,14 @@ describe('formats outside /api/ in the hosts’ limits', () => {
       'application/json',
       'application/json',
       'application/json',
+      'application/json',
     ]);
     const [a, b] = [outputFloor(plain, 10), outputFloor(outside, 10)];
     // The folder of /OTA/device/{LIST}/{device}.json is one rule for every list.
-    expect(b.headerRules - a.headerRules).toBe(4);
-    // /aospa/updates/*, /API/updater/*, /OTA/device/* and /api/format-misses/*, each to its JSON 404.
-    expect(b.rules - a.rules).toBe(4);
+    expect(b.headerRules - a.headerRules).toBe(5);
+    // /aospa/updates/*, /API/updater/*, /OTA/device/*, /builds/vanilla/*, /builds/* and
+    // /api/format-misses/*, each to its JSON 404.
+    expect(b.rules - a.rules).toBe(6);
     expect(b.dynamicRedirects - a.dynamicRedirects).toBe(1);
   });
 

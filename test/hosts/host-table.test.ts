@@ -185,6 +185,18 @@ describe('the host table of a catalog with formats outside /api/', () => {
     ]);
   });
 
+  it('asks for each file of a format with a path per list at its own path, each folder with its own JSON 404', () => {
+    const rows = withFormats.filter((p) => /^\/builds\/(vanilla\/)?(FP4|no-such-device)\.json$/.test(p.path));
+    expect(rows.map((p) => `${p.method} ${p.path} ${p.status} ${p.kind} ${p.file}`).sort()).toEqual([
+      'GET /builds/FP4.json 200 json builds/FP4.json',
+      'GET /builds/no-such-device.json 404 json builds/404.html',
+      'GET /builds/vanilla/FP4.json 200 json builds/vanilla/FP4.json',
+      'GET /builds/vanilla/no-such-device.json 404 json builds/vanilla/404.html',
+      'HEAD /builds/FP4.json 200 json builds/FP4.json',
+      'HEAD /builds/vanilla/FP4.json 200 json builds/vanilla/FP4.json',
+    ]);
+  });
+
   it('asks for the JSON 404s of a missing file: its folder’s, or at the root the one for the formats’ files there', () => {
     expect(at('/no-such-device.json')).toEqual(['GET 404 json api/format-misses/404.html (root format)']);
     expect(at('/API/updater/no-such-device.json')).toEqual(['GET 404 json API/updater/404.html']);

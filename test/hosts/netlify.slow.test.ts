@@ -69,7 +69,7 @@ describe('a --host netlify build', () => {
     expect(readFileSync(TOMLS["init's"], 'utf8')).toBe(NETLIFY_TOML);
     expect(NETLIFY_TOML).not.toMatch(/\[\[(redirects|headers)\]\]|FP4|stable/);
     // Every rule is dist/_redirects': the API's, and the JSON 404s of the formats' folders outside it.
-    const folders = ['/api/', '/API/updater/', '/aospa/updates/', '/OTA/device/'];
+    const folders = ['/api/', '/API/updater/', '/aospa/updates/', '/OTA/device/', '/builds/'];
     expect(sites["init's"].redirects.every((r) => folders.some((f) => r.from.startsWith(f)))).toBe(true);
   });
 

@@ -74,4 +74,15 @@ describe('the addresses `otapress hosting github-pages` prints', () => {
       ...['stable', 'official', 'dev', 'community'].map((l) => `aospa ${SITE_URL}/aospa/${l}/`),
     ]);
   });
+
+  it('give each list of a path per list its own address, saying the list', () => {
+    const site = siteWith(
+      '  crdroid-java:\n    path:\n      stable: /{device}.json\n      dev: /vanilla/{device}.json\n',
+    );
+    const added = updaterAddresses(site, SITE_URL).slice(base.length);
+    expect(added.map((a) => `${a.updaters} ${a.value}`)).toEqual([
+      `${added[0].updaters.replace(/ \(list stable\)$/, '')} (list stable) ${SITE_URL}/{device}.json`,
+      `${added[0].updaters.replace(/ \(list stable\)$/, '')} (list dev) ${SITE_URL}/vanilla/{device}.json`,
+    ]);
+  });
 });

@@ -282,7 +282,7 @@ formats:
       editSite(text, siteOf(text), [], [{ family: 'crdroid-java', lists: ['stable'], path: '/{device}.json' }]),
     ).toEqual({
       problem:
-        "content/site.yaml already has a `crdroid-java` format; the repository's files need `crdroid-java: { lists: [stable], path: /{device}.json }`: remove or change the entry, then import again",
+        'content/site.yaml already has a `crdroid-java` format; the repository\'s files need `crdroid-java: { lists: [stable], path: "/{device}.json" }`: remove or change the entry, then import again',
     });
   });
 });
@@ -477,13 +477,38 @@ describe('import <folder>: the plan', () => {
     ]);
   });
 
-  it('leaves out the files of a second list folder at the root: a dialect has one path there', () => {
-    const result = plan([file('gapps/akita.json', crdroid('akita')), file('vanilla/akita.json', crdroid('akita'))]);
+  // Project Infinity-X's gapps/ and vanilla/, SuperiorOS's gapps/ and Matrixx's vanila/ beside the root files.
+  it.each([
+    [['gapps/akita.json', 'vanilla/akita.json'], { gapps: '/gapps/{device}.json', vanilla: '/vanilla/{device}.json' }],
+    [['akita.json', 'gapps/akita.json'], { gapps: '/gapps/{device}.json', vanilla: '/{device}.json' }],
+    [['akita.json', 'vanila/akita.json'], { vanila: '/vanila/{device}.json', gapps: '/{device}.json' }],
+  ])('gives the files of %j, at paths that differ by a variant folder, a path per list', (paths, path) => {
+    const result = plan(paths.map((p) => file(p, crdroid('akita'))));
+    expect(result.problems).toEqual([]);
+    expect(result.leftOut).toEqual([]);
     expect(result.dialects.map((d) => d.entry)).toEqual([
-      { family: 'crdroid-java', lists: ['gapps'], path: '/gapps/{device}.json', buildtype: 'Monthly' },
+      { family: 'crdroid-java', lists: Object.keys(path), path, buildtype: 'Monthly' },
     ]);
+  });
+
+  it('writes the changelogs of a path per list back only at a path that names the list', () => {
+    const result = plan([
+      file('akita.json', crdroid('akita')),
+      file('vanila/akita.json', crdroid('akita')),
+      file('akita_changelog.txt', '- Initial build'),
+    ]);
+    expect(result.problems).toEqual([]);
+    expect(result.dialects.map((d) => d.entry.changelog)).toEqual([undefined]);
+    expect(result.leftOut).toEqual([
+      "changelog files at /{device}_changelog.txt: their text goes into the newest build's changelog, but the build cannot write them back there (with a path per list, each list's changelog is a file of its own: put {list} in the path, e.g. /changelogs/{list}/{device}.txt, or give a path per list)",
+    ]);
+  });
+
+  it('leaves out the files at a second path that differs by more than a variant folder', () => {
+    const result = plan([file('gapps/akita.json', crdroid('akita')), file('other/akita.json', crdroid('akita'))]);
+    expect(result.dialects.map((d) => d.entry.path)).toEqual(['/gapps/{device}.json']);
     expect(result.leftOut).toContain(
-      '1 crdroid-java file at /vanilla/{device}.json (vanilla/akita.json): not imported, the other crdroid-java files lie at /gapps/{device}.json and a dialect is written at one path',
+      '1 crdroid-java file at /other/{device}.json (other/akita.json): not imported, the other crdroid-java files lie at /gapps/{device}.json and a dialect is written at one path',
     );
   });
 

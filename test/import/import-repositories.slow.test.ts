@@ -19,7 +19,7 @@ import {
 } from '../helpers/dialects/index.js';
 import { ROOT, snapshotTree, tempProject } from '../helpers/helpers.js';
 
-// Eight ROM projects' (two branches of one) OTA repositories (test/fixtures/ota-repositories/README.md names each
+// Nine ROM projects' (two branches of one) OTA repositories (test/fixtures/ota-repositories/README.md names each
 // repository, branch and commit), each imported in one command into a fresh `init` catalog and
 // built: every listing comes back at its own path and decodes, with the updater's own reading
 // (test/helpers/dialects/), equal to the repository's file on every key its updater reads that a
@@ -278,6 +278,30 @@ describe('otapress import <folder> of real OTA repositories, then build', () => 
       }
       expect(readFileSync(path.join(root, 'content', device, 'device.yaml'), 'utf8')).toContain('maintainers:');
     }
+  });
+
+  it('Project Infinity-X (md5-six at /gapps/<device>.json and /vanilla/<device>.json): a path per list, every file back, equal for its updater', async () => {
+    const { root, imported, read, dist } = await importAndBuild('infinityx');
+    const out = imported.out.join('\n');
+    // One dialect at two paths that differ by the variant folder: a path per list, neither left out.
+    expect(out).toContain(
+      '  md5-six: 5 files at /gapps/{device}.json (list gapps (new)) and /vanilla/{device}.json (list vanilla (new))',
+    );
+    expect(out).not.toContain('left out:');
+    expect(readFileSync(path.join(root, 'content/site.yaml'), 'utf8')).toContain(
+      '  md5-six: { path: { gapps: "/gapps/{device}.json", vanilla: "/vanilla/{device}.json" } }\n',
+    );
+    const files = (folder: string) => (readdirSync(folder, { recursive: true }) as string[]).sort();
+    for (const variant of ['gapps', 'vanilla']) {
+      for (const name of files(path.join(FIXTURES, 'infinityx', variant))) {
+        const file = `${variant}/${name}`;
+        const original = decodeJavaResponse(read(file), javaResponseReaders.infinityx)!;
+        expect(original, file).toHaveLength(1);
+        expect(decodeJavaResponse(dist(file), javaResponseReaders.infinityx), file).toEqual(original);
+      }
+    }
+    // stone has no vanilla build: its vanilla file lists none, as the dialect writes every device's.
+    expect(JSON.parse(dist('vanilla/stone.json'))).toEqual({ response: [] });
   });
 
   it('Spark (pixelexperience at /API/updater/<device>.json): each file back, its website data left alone', async () => {

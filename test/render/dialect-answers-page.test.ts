@@ -28,6 +28,15 @@ const pageOf = (yaml: string, device: string) => {
 const answersOf = (page: string) => /<ul class="answers">([\s\S]*?)<\/ul>/.exec(page)?.[1].split('\n') ?? [];
 
 describe('other updaters on a device page', () => {
+  it('lists each list of a path per list at its own path', () => {
+    const yaml =
+      '\nformats:\n  crdroid-java:\n    path:\n      stable: /{device}.json\n      dev: /vanilla/{device}.json\n';
+    expect(answersOf(pageOf(yaml, 'FP4').page).filter((l) => l.startsWith('<li>'))).toEqual([
+      '<li>crDroid Java, list stable: <a href="/FP4.json"><code>/FP4.json</code></a></li>',
+      '<li>crDroid Java, list dev: <a href="/vanilla/FP4.json"><code>/vanilla/FP4.json</code></a></li>',
+    ]);
+  });
+
   it('lists every file written for the device, by updater and list, and no file that is not', () => {
     const { compiled, page } = pageOf(YAML, 'FP4');
     const lines = answersOf(page);
