@@ -23,6 +23,17 @@ export interface FolderOptions {
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 /** The most files read: a repository of a few thousand devices has a few thousand. */
 const MAX_FILES = 100_000;
+/** The most read in all: a checkout of images or build artefacts given by mistake stops here, not at the memory's end. */
+const MAX_TOTAL_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * Whether a file's text can tell what it is: a listing (`.json`, or AOSPA's extensionless
+ * `updates/<device>`), a changelog (`.txt`, `.md`). Any other (images, zips, `update.xml`) is named
+ * by its name alone (folder-classify.ts), so it is not read.
+ */
+function mayBeRead(entry: string): boolean {
+  return /\.(json|txt|md)$/i.test(entry) || /(^|\/)updates\/[^/]+$/.test(entry);
+}
 
 /** Plans the import of the repository at `options.folder` and, unless a dry run, writes it. */
 export function importFolder(options: FolderOptions): FolderPlan {
@@ -95,7 +106,12 @@ function readFolder(folder: string): {
   }
   const files: { path: string; bytes: Uint8Array }[] = [];
   const unread = new Map<string, string[]>();
-  const skip = (why: string, p: string) => unread.set(why, [...(unread.get(why) ?? []), p]);
+  const skip = (why: string, p: string) => {
+    const paths = unread.get(why);
+    if (paths === undefined) unread.set(why, [p]);
+    else paths.push(p);
+  };
+  let total = 0;
   for (const entry of entries.map((e) => e.split(path.sep).join('/')).sort()) {
     // Hidden folders (.git, .github) and their files are no part of what phones read.
     if (entry.split('/').some((s) => s.startsWith('.') || s === 'node_modules')) continue;
@@ -105,7 +121,12 @@ function readFolder(folder: string): {
     else if (!stat.isFile()) continue;
     else if (stat.size > MAX_FILE_BYTES) skip(`over ${MAX_FILE_BYTES} bytes`, entry);
     else if (files.length >= MAX_FILES) skip(`past the first ${MAX_FILES} files`, entry);
-    else files.push({ path: entry, bytes: readWhole(full) });
+    else if (!mayBeRead(entry)) files.push({ path: entry, bytes: new Uint8Array(0) });
+    else if (total + stat.size > MAX_TOTAL_BYTES) skip(`past the first ${MAX_TOTAL_BYTES} bytes read`, entry);
+    else {
+      total += stat.size;
+      files.push({ path: entry, bytes: readWhole(full) });
+    }
   }
   return { files, unread: [...unread].map(([why, paths]) => ({ why, paths })) };
 }
