@@ -20,7 +20,7 @@
  * does not declare; `isLenient` also reads unquoted keys and strings. OkHttp's `string()` drops a
  * byte order mark before kotlinx sees the text; `decodeToString()` does not.
  */
-import type { JsonLocator } from './locate-json.js';
+import { positionOf, startsOfLines, type JsonLocator } from './locate-json.js';
 
 /** The declared type of a value a kotlinx reader decodes: a String, a Long or Int, a list, or a class of fields. */
 export type KxType =
@@ -69,7 +69,7 @@ export type LenientRead =
  */
 export function readLenientJson(text: string, reader: JsonReader, bom = false, locating = true): LenientRead {
   const source = reader.parser === 'org-json' && reader.joinsLines ? joinedLines(text) : { text, origin: undefined };
-  const lines = lineStarts(text);
+  const lines = startsOfLines(text);
   const place = (offset: number) => {
     const original = source.origin ? source.origin[Math.min(offset, source.origin.length - 1)] : offset;
     return positionOf(lines, original);
@@ -140,22 +140,6 @@ function joinedLines(text: string): { text: string; origin: Int32Array | undefin
   }
   origin[n] = text.length;
   return { text: text.replace(/[\r\n]/g, ''), origin: origin.subarray(0, n + 1) };
-}
-
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
-}
-
-function positionOf(starts: number[], offset: number): { line: number; col: number } {
-  let [low, high] = [0, starts.length - 1];
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if (starts[mid] <= offset) low = mid;
-    else high = mid - 1;
-  }
-  return { line: low + 1, col: offset - starts[low] + 1 };
 }
 
 /**

@@ -16,16 +16,7 @@ export function locateJson(text: string, base: readonly string[]): JsonLocator {
   let lineStarts: number[] | undefined;
   let elements: number[] | undefined;
   let array: number | undefined;
-  const position = (offset: number) => {
-    lineStarts ??= startsOfLines(text);
-    let [low, high] = [0, lineStarts.length - 1];
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if (lineStarts[mid] <= offset) low = mid;
-      else high = mid - 1;
-    }
-    return { line: low + 1, col: offset - lineStarts[low] + 1 };
-  };
+  const position = (offset: number) => positionOf((lineStarts ??= startsOfLines(text)), offset);
   /** The offset of the deepest value along `path` that exists, and whether it is the whole path's. */
   const offsetOf = (path: readonly (string | number)[]): { offset: number; found: boolean } => {
     if (array === undefined) {
@@ -57,10 +48,22 @@ export function locateJson(text: string, base: readonly string[]): JsonLocator {
 
 // --- internal ---
 
-function startsOfLines(text: string): number[] {
+/** The offset at which each line of `text` starts. */
+export function startsOfLines(text: string): number[] {
   const starts = [0];
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
   return starts;
+}
+
+/** Line and column (1-based) of `offset`, by the line starts of {@link startsOfLines}. */
+export function positionOf(starts: readonly number[], offset: number): { line: number; col: number } {
+  let [low, high] = [0, starts.length - 1];
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (starts[mid] <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return { line: low + 1, col: offset - starts[low] + 1 };
 }
 
 function skipSpace(text: string, i: number): number {
