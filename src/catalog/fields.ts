@@ -442,6 +442,15 @@ type RecordKey = {
       : never;
 }[FieldName];
 
+/** The build links (the rows made by `shownLink`), in the order the crDroid Java updaters' records write them. */
+export const BUILD_LINKS = [
+  'gapps',
+  'firmware',
+  'modem',
+  'bootloader',
+  'recovery',
+] as const satisfies readonly FieldName[];
+
 /** The rows of {@link FIELDS}, in its order. */
 export const FIELD_ROWS = Object.entries(FIELDS) as readonly (readonly [FieldName, Field])[];
 

@@ -8,6 +8,7 @@
  */
 
 import { isDownloadUrl } from '../catalog/build-extras.js';
+import { BUILD_LINKS } from '../catalog/fields.js';
 import type { ManifestValues } from '../catalog/manifest-text.js';
 
 /** crDroid's build keys and the v1 keys that carry the same value. */
@@ -140,10 +141,7 @@ export function mapPixelExperienceRecord(r: Record<string, unknown>): Map<string
   return renamed;
 }
 
-/** The links crDroid's records give each build, which manifests hold under the same names (catalog/fields.ts `shownLink`). */
-const BUILD_LINKS = ['gapps', 'firmware', 'modem', 'bootloader', 'recovery'] as const;
-
-/** The manifest's values of a record's build links. */
+/** The manifest's values of a record's build links (crDroid's records give them under the manifest's names). */
 export type BuildLinks = Pick<ManifestValues, (typeof BUILD_LINKS)[number]>;
 
 /**

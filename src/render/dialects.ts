@@ -7,6 +7,7 @@
  */
 import { isWithdrawn } from '../catalog/filename.js';
 import type { Build } from '../catalog/manifest.js';
+import { BUILD_LINKS } from '../catalog/fields.js';
 import type { DeviceInfo } from '../catalog/device.js';
 import { sha256Of } from '../catalog/download-key.js';
 import { buildTypeOf, type FormatFamily, type OutputFormat } from '../catalog/formats.js';
@@ -257,11 +258,7 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
       shown('buildtype', (_, __, list, format) => buildTypeOf(format, list)),
       shown('forum', (_, d) => d.forum),
       shown('telegram', (_, d) => d.telegram),
-      shown('gapps', (b) => b.gapps),
-      shown('firmware', (b) => b.firmware),
-      shown('modem', (b) => b.modem),
-      shown('bootloader', (b) => b.bootloader),
-      shown('recovery', (b) => b.recovery),
+      ...BUILD_LINKS.map((link) => shown(link, (b) => b[link])),
       shown('paypal', (_, d) => d.paypal),
     ],
     downloadKey: { key: 'md5', field: 'md5sum' },
@@ -269,7 +266,7 @@ export const DIALECTS: Record<FormatFamily, Dialect> = {
     // parseJsonUpdate keeps them in static fields that UpdatesActivity shows as the header's buttons
     // once the whole answer is read (crDroid 14.0 at 86c1d231b28b9ba16a2f6ed21b58dda97f35a116): the
     // last record's would show, and records are newest first.
-    sharedKeys: ['gapps', 'firmware', 'modem', 'bootloader', 'recovery'],
+    sharedKeys: BUILD_LINKS,
   },
   /** Matrixx 14.0, Project Infinity-X 15, VoltageOS 12–14: the six fields alone, keyed by `md5`. */
   'md5-six': {
